@@ -1,0 +1,34 @@
+# Two commands do all the set-up on a fresh machine: `make run` and `make test`.
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: install run test lint format bench clean
+
+$(STAMP): requirements.txt requirements-dev.txt
+	test -x $(PY) || $$(scripts/find-python.sh) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -r requirements-dev.txt
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_demo
+	$(PY) manage.py runserver 0.0.0.0:8000
+
+test: install
+	scripts/test.sh
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: install
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+clean:
+	scripts/services.sh stop
+	rm -rf $(VENV) db.sqlite3 staticfiles

@@ -1,0 +1,41 @@
+"""One error shape (STYLE.md section 5): 400 {"message", "extra"} for rule and validation errors."""
+
+from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404
+from rest_framework import exceptions
+from rest_framework.response import Response
+from rest_framework.serializers import as_serializer_error
+from rest_framework.views import exception_handler
+
+from games.engine.errors import RuleError
+
+
+def chronicle_exception_handler(exc, context):
+    if isinstance(exc, RuleError):
+        return Response({"message": exc.message, "extra": exc.extra}, status=400)
+    if isinstance(exc, DjangoValidationError):
+        exc = exceptions.ValidationError(as_serializer_error(exc))
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    if isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = exception_handler(exc, context)
+    if response is None:
+        return None  # unknown errors stay 500
+    if isinstance(exc.detail, dict | list):
+        message = _first_message(exc.detail)
+        response.data = {"message": message, "extra": {"fields": exc.detail}}
+    else:
+        response.data = {"message": str(exc.detail), "extra": getattr(exc, "extra", {})}
+    return response
+
+
+def _first_message(detail) -> str:
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            inner = _first_message(value)
+            return inner if key in ("non_field_errors", "__all__") else f"{key}: {inner}"
+    if isinstance(detail, list) and detail:
+        return _first_message(detail[0])
+    return str(detail)

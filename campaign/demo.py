@@ -1,0 +1,167 @@
+"""A small demo campaign built only through the services (two games played, stickers, envelopes)."""
+
+import datetime
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from campaign import services
+from campaign.models import Campaign
+
+DEMO_USER = "demo"
+DEMO_PASSWORD = "chronicle-demo"
+DEMO_CAMPAIGN = "Ankist, Thursday group"
+
+
+@transaction.atomic
+def demo_campaign_load() -> Campaign:
+    User = get_user_model()
+    user, created = User.objects.get_or_create(username=DEMO_USER)
+    if created:
+        user.set_password(DEMO_PASSWORD)
+        user.save()
+    existing = Campaign.objects.filter(name=DEMO_CAMPAIGN).first()
+    if existing:
+        return existing
+    campaign = services.campaign_create(name=DEMO_CAMPAIGN, created_by=user)
+    names = [("Smeethe", 7, "Anna"), ("Humblescore", 2, "Ben"), ("Tork", 3, "Carla"), ("Allwed", 6, "Dario")]
+    houses = [
+        services.house_create(campaign=campaign, name=n, number=num, player_name=p, actor=user)
+        for n, num, p in names
+    ]
+    smeethe, humble, tork, allwed = houses
+    services.envelope_open(
+        campaign=campaign,
+        number=0,
+        dilemma_numbers=[1, 2, 3],
+        story_card={"number": 1, "storyline": "Crown", "title": "A new reign"},
+        actor=user,
+    )
+    game = services.game_begin(
+        campaign=campaign, king_name="Harald V", played_on=datetime.date(2026, 9, 3), actor=user
+    )
+    services.sticker_attach(
+        campaign=campaign,
+        number=43,
+        row="welfare",
+        positive=False,
+        signer=tork,
+        title="Bread riots",
+        game=game,
+        actor=user,
+    )
+    services.sticker_attach(
+        campaign=campaign,
+        number=12,
+        row="influence",
+        positive=True,
+        signer=smeethe,
+        title="The northern pact",
+        game=game,
+        actor=user,
+    )
+    services.envelope_open(
+        campaign=campaign,
+        number=5,
+        opened_by=humble,
+        game=game,
+        dilemma_numbers=[14, 15, 16],
+        story_card={"number": 5, "storyline": "Faith", "title": "The Mother's voice"},
+        actor=user,
+    )
+    services.game_save(game=game, resolved=[1, 2], actor=user)
+    services.game_result_record(
+        game=game,
+        end="king_died",
+        rows=[
+            {
+                "house": smeethe,
+                "secret_agenda": "opulent",
+                "agenda_points": 10,
+                "open_agenda_points": 0,
+                "coins_points": 4,
+                "power_points": 2,
+            },
+            {
+                "house": humble,
+                "secret_agenda": "rebel",
+                "agenda_points": 13,
+                "open_agenda_points": 0,
+                "coins_points": 1,
+                "power_points": 0,
+            },
+            {
+                "house": tork,
+                "secret_agenda": "moderate",
+                "agenda_points": 7,
+                "open_agenda_points": 0,
+                "coins_points": 3,
+                "power_points": 1,
+            },
+            {
+                "house": allwed,
+                "secret_agenda": "greedy",
+                "agenda_points": 4,
+                "open_agenda_points": 0,
+                "coins_points": 6,
+                "power_points": 0,
+            },
+        ],
+        actor=user,
+    )
+    game2 = services.game_begin(
+        campaign=campaign, king_name="Adelmo I", played_on=datetime.date(2026, 9, 17), actor=user
+    )
+    services.sticker_attach(
+        campaign=campaign,
+        number=77,
+        row="wealth",
+        positive=True,
+        signer=allwed,
+        title="Spice road",
+        game=game2,
+        actor=user,
+    )
+    services.sticker_attach(
+        campaign=campaign,
+        number=91,
+        row="welfare",
+        positive=True,
+        signer=humble,
+        title="Granaries",
+        game=game2,
+        actor=user,
+    )
+    services.game_save(game=game2, resolved=[3, 14], actor=user)
+    services.game_result_record(
+        game=game2,
+        end="abdicated_top",
+        rows=[
+            {
+                "house": smeethe,
+                "secret_agenda": "greedy",
+                "agenda_points": 7,
+                "open_agenda_points": 3,
+                "coins_points": 8,
+                "power_points": 1,
+            },
+            {
+                "house": humble,
+                "secret_agenda": "extremist",
+                "agenda_points": 9,
+                "open_agenda_points": 1,
+                "coins_points": 2,
+                "power_points": 2,
+            },
+            {
+                "house": tork,
+                "secret_agenda": "opportunist",
+                "agenda_points": 4,
+                "open_agenda_points": -1,
+                "coins_points": 4,
+                "power_points": 0,
+            },
+        ],
+        actor=user,
+    )
+    return campaign

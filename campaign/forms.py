@@ -1,0 +1,72 @@
+from django import forms
+
+from campaign.models import MYSTERY_LETTERS, ResourceRow
+
+
+class CampaignBoundForm(forms.Form):
+    """A form about one campaign: its House choices come from that campaign."""
+
+    house_fields: tuple[str, ...] = ()
+
+    def __init__(self, *args, campaign, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in self.house_fields:
+            self.fields[name].queryset = campaign.houses.all()
+
+
+class CampaignForm(forms.Form):
+    name = forms.CharField(max_length=120)
+
+
+class HouseForm(CampaignBoundForm):
+    name = forms.CharField(max_length=80, help_text="As written on the House screen, e.g. Smeethe")
+    number = forms.IntegerField(min_value=1, max_value=12, help_text="The House number (1-12) on the screen")
+    player_name = forms.CharField(max_length=80, required=False)
+
+
+class StickerForm(CampaignBoundForm):
+    house_fields = ("signer",)
+    number = forms.IntegerField(min_value=1, max_value=177)
+    row = forms.ChoiceField(choices=ResourceRow.choices)
+    positive = forms.TypedChoiceField(
+        choices=[("1", "Positive (white title bar)"), ("0", "Negative (black title bar)")],
+        coerce=lambda v: v == "1",
+    )
+    signer = forms.ModelChoiceField(queryset=None, required=False, empty_label="(nobody)")
+    title = forms.CharField(max_length=120, required=False)
+
+
+class EnvelopeForm(CampaignBoundForm):
+    house_fields = ("opened_by",)
+    number = forms.IntegerField(min_value=0, max_value=74)
+    special = forms.BooleanField(
+        required=False, help_text="The first card says 'This is a Special Envelope!'"
+    )
+    opened_by = forms.ModelChoiceField(queryset=None, required=False, empty_label="(nobody)")
+    dilemma_numbers = forms.CharField(
+        required=False, help_text="The 3 Dilemma card numbers of a standard Envelope, separated by commas"
+    )
+    story_number = forms.IntegerField(required=False, min_value=1, label="Story card number")
+    storyline = forms.CharField(required=False, max_length=40)
+
+    def clean_dilemma_numbers(self):
+        raw = self.cleaned_data["dilemma_numbers"]
+        try:
+            return [int(part) for part in raw.replace(" ", "").split(",") if part]
+        except ValueError:
+            raise forms.ValidationError("Write card numbers separated by commas, e.g. 12, 31, 7.") from None
+
+    def clean(self):
+        data = super().clean()
+        if data.get("story_number") and not data.get("storyline"):
+            self.add_error("storyline", "Which storyline does the Story card belong to?")
+        return data
+
+
+class MysteryForm(CampaignBoundForm):
+    letter = forms.ChoiceField(choices=[(c, c) for c in MYSTERY_LETTERS])
+    storyline = forms.CharField(required=False, max_length=40)
+
+
+class AchievementMarkForm(forms.Form):
+    count = forms.IntegerField(min_value=1, max_value=10, initial=1)

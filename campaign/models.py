@@ -1,0 +1,373 @@
+"""Everything the King's Dilemma box keeps between games. Models stay thin: the rules live in
+services.py (writes), selectors.py (reads) and legacy.py (pure legacy rules)."""
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+
+RESOURCE_ROWS = ["influence", "wealth", "morale", "welfare", "knowledge"]
+SECRET_AGENDAS = ["extremist", "opulent", "moderate", "rebel", "opportunist", "greedy"]
+MYSTERY_LETTERS = "ABCDEFGHIJKL"
+
+
+class ResourceRow(models.TextChoices):
+    INFLUENCE = "influence", "Influence"
+    WEALTH = "wealth", "Wealth"
+    MORALE = "morale", "Morale"
+    WELFARE = "welfare", "Welfare"
+    KNOWLEDGE = "knowledge", "Knowledge"
+
+
+class SecretAgenda(models.TextChoices):
+    EXTREMIST = "extremist", "Extremist"
+    OPULENT = "opulent", "Opulent"
+    MODERATE = "moderate", "Moderate"
+    REBEL = "rebel", "Rebel"
+    OPPORTUNIST = "opportunist", "Opportunist"
+    GREEDY = "greedy", "Greedy"
+
+
+class GameEnd(models.TextChoices):
+    KING_DIED = "king_died", "The King died"
+    ABDICATED_TOP = "abdicated_top", "The King abdicated (Stability at the top)"
+    ABDICATED_BOTTOM = "abdicated_bottom", "The King abdicated (Stability at the bottom)"
+
+
+class Campaign(models.Model):
+    name = models.CharField(max_length=120)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Sixth Mystery sticker attached: Envelope 70 (the Grand Finale) is due, no new games.
+    grand_finale_ready = models.BooleanField(default=False)
+    closed = models.BooleanField(default=False)
+    # Group corrections of DEFAULT data (row capacity, aging squares, tracks): see legacy.DEFAULT_SETTINGS.
+    settings = models.JSONField(default=dict, blank=True)
+
+    def __str__(self):
+        return self.name
+
+
+class Membership(models.Model):
+    class Role(models.TextChoices):
+        HOST = "host", "Host"
+        PLAYER = "player", "Player"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.PLAYER)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["campaign", "user"], name="one_membership_per_user")]
+
+    def __str__(self):
+        return f"{self.user} in {self.campaign} ({self.role})"
+
+
+class House(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="houses")
+    name = models.CharField(max_length=80)
+    number = models.PositiveSmallIntegerField(validators=[MinValueValidator(1), MaxValueValidator(12)])
+    player_name = models.CharField(max_length=80, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="houses"
+    )
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "number"], name="house_number_unique_in_campaign"),
+            models.CheckConstraint(condition=Q(number__gte=1, number__lte=12), name="house_number_1_to_12"),
+        ]
+
+    def __str__(self):
+        return f"House {self.name}"
+
+
+class ChronicleGame(models.Model):
+    """One Realm Chronicles table: one game of the campaign."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField()
+    king_name = models.CharField(max_length=80)
+    played_on = models.DateField()
+    end = models.CharField(max_length=20, choices=GameEnd.choices, blank=True)
+    recorded = models.BooleanField(default=False)
+    revision = models.PositiveSmallIntegerField(default=0)  # bumped by each correction
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [models.UniqueConstraint(fields=["campaign", "number"], name="game_number_unique")]
+
+    def __str__(self):
+        return f"Game {self.number}: King {self.king_name}"
+
+
+class ChronicleScore(models.Model):
+    """One House's row of a Realm Chronicles table, in one revision of it."""
+
+    game = models.ForeignKey(ChronicleGame, on_delete=models.CASCADE, related_name="scores")
+    revision = models.PositiveSmallIntegerField(default=0)
+    house = models.ForeignKey(House, on_delete=models.PROTECT, related_name="scores")
+    secret_agenda = models.CharField(max_length=12, choices=SecretAgenda.choices)
+    agenda_points = models.IntegerField()
+    open_agenda_points = models.IntegerField()
+    coins_points = models.IntegerField()
+    power_points = models.IntegerField()
+    total = models.IntegerField()
+    position = models.PositiveSmallIntegerField()
+    last = models.BooleanField(default=False)
+    prestige = models.PositiveSmallIntegerField(default=0)
+    crave = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "house__number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "revision", "house"], name="one_score_per_house_and_revision"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.house} in {self.game}: {self.total}"
+
+
+class LedgerEntry(models.Model):
+    """Prestige and Crave are a ledger, never a bare counter."""
+
+    class Kind(models.TextChoices):
+        PRESTIGE = "prestige", "Prestige"
+        CRAVE = "crave", "Crave"
+
+    class Source(models.TextChoices):
+        GAME_RESULT = "game_result", "Realm Chronicles"
+        ACHIEVEMENT = "achievement", "Achievement"
+        ALIGNMENT = "alignment", "House Alignment"
+        STORY = "story", "Story card ability"
+        MAJORITY_SIGNER = "majority_signer", "Majority Signer Bonus"
+        SECRET_AGENDA = "secret_agenda", "Secret Agenda"
+        CORRECTION = "correction", "Correction"
+        MANUAL = "manual", "Card effect"
+
+    house = models.ForeignKey(House, on_delete=models.CASCADE, related_name="ledger")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    amount = models.IntegerField()
+    reason = models.CharField(max_length=200)
+    source = models.CharField(max_length=20, choices=Source.choices)
+    game = models.ForeignKey(
+        ChronicleGame, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        verbose_name_plural = "ledger entries"
+
+    def __str__(self):
+        return f"{self.amount:+d} {self.kind} ({self.reason})"
+
+
+class Achievement(models.Model):
+    """An achievement of a House screen; alignment achievements carry their Secret Agenda."""
+
+    class Kind(models.TextChoices):
+        NARRATIVE = "narrative", "Narrative"
+        GAMEPLAY = "gameplay", "Gameplay"
+        ALIGNMENT = "alignment", "House Alignment"
+
+    house = models.ForeignKey(House, on_delete=models.CASCADE, related_name="achievements")
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.GAMEPLAY)
+    agenda = models.CharField(max_length=12, choices=SecretAgenda.choices, blank=True)
+    name = models.CharField(max_length=120)
+    condition = models.TextField(blank=True)
+    spaces = models.PositiveSmallIntegerField(validators=[MinValueValidator(1), MaxValueValidator(10)])
+    marked = models.PositiveSmallIntegerField(default=0)
+    # Structured effects: start_power, start_coins (each game) and prestige, crave, power, coins (once).
+    effects = models.JSONField(default=dict, blank=True)
+    ability_text = models.TextField(blank=True)
+    unlocked_in = models.ForeignKey(
+        ChronicleGame, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["house", "kind", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(marked__lte=models.F("spaces")), name="marks_within_spaces"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def unlocked(self) -> bool:
+        return self.marked >= self.spaces
+
+
+class ChronicleSticker(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="stickers")
+    number = models.PositiveSmallIntegerField(validators=[MinValueValidator(1), MaxValueValidator(177)])
+    row = models.CharField(max_length=10, choices=ResourceRow.choices)
+    positive = models.BooleanField()
+    signer = models.ForeignKey(
+        House, null=True, blank=True, on_delete=models.PROTECT, related_name="stickers"
+    )
+    title = models.CharField(max_length=120, blank=True)
+    text = models.TextField(blank=True)
+    slot = models.PositiveSmallIntegerField()
+    marks = models.PositiveSmallIntegerField(default=0)
+    covered = models.BooleanField(default=False)  # another sticker was attached over it
+    covered_by = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="covers"
+    )
+    game = models.ForeignKey(
+        ChronicleGame, null=True, blank=True, on_delete=models.SET_NULL, related_name="stickers"
+    )
+    attached_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["row", "slot"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "number"], name="sticker_number_unique"),
+            models.UniqueConstraint(
+                fields=["campaign", "row", "slot"],
+                condition=Q(covered=False),
+                name="one_visible_sticker_per_space",
+            ),
+        ]
+
+    def __str__(self):
+        return f"Sticker {self.number}"
+
+
+class Envelope(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="envelopes")
+    number = models.PositiveSmallIntegerField(validators=[MaxValueValidator(74)])
+    special = models.BooleanField(default=False)
+    opened_at = models.DateTimeField(auto_now_add=True)
+    opened_by = models.ForeignKey(House, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    game = models.ForeignKey(
+        ChronicleGame, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [models.UniqueConstraint(fields=["campaign", "number"], name="envelope_opened_once")]
+
+    def __str__(self):
+        return f"Envelope {self.number:02d}"
+
+
+class StoryCard(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="story_cards")
+    number = models.PositiveSmallIntegerField()
+    storyline = models.CharField(max_length=40)
+    title = models.CharField(max_length=120, blank=True)
+    text = models.TextField(blank=True)
+    signer = models.ForeignKey(
+        House, null=True, blank=True, on_delete=models.SET_NULL, related_name="story_cards"
+    )
+    envelope = models.ForeignKey(
+        Envelope, null=True, blank=True, on_delete=models.SET_NULL, related_name="story_cards"
+    )
+    order = models.PositiveSmallIntegerField()  # position in its storyline; the highest is on top
+    is_ending = models.BooleanField(default=False)
+    cohesion = models.PositiveSmallIntegerField(default=0)
+    dissent = models.PositiveSmallIntegerField(default=0)
+    # Ending cards: {"prestige": n, "crave": n} for the Majority Signer Bonus.
+    majority_signer_bonus = models.JSONField(default=dict, blank=True)
+    # Ability effects for the Signer: start_power, start_coins while on top; prestige/crave once.
+    effects = models.JSONField(default=dict, blank=True)
+    ability_text = models.TextField(blank=True)
+    game = models.ForeignKey(
+        ChronicleGame, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["storyline", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "number"], name="story_card_unique"),
+            models.UniqueConstraint(fields=["campaign", "storyline", "order"], name="story_order_unique"),
+        ]
+
+    def __str__(self):
+        return f"Story card {self.number}"
+
+
+class DilemmaCard(models.Model):
+    """A Dilemma, Trigger or Event card and where it lies between games (its save slot)."""
+
+    class Kind(models.TextChoices):
+        DILEMMA = "dilemma", "Dilemma card"
+        TRIGGER = "trigger", "Trigger card"
+        EVENT = "event", "Event card"
+
+    class Place(models.TextChoices):
+        DECK = "deck", "Dilemma save slot"
+        EVENT_AREA = "event_area", "Event area"
+        STORY_SLOT = "story_slot", "Story save slot"
+        TRASH = "trash", "Trash"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="dilemma_cards")
+    number = models.PositiveIntegerField()
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.DILEMMA)
+    place = models.CharField(max_length=12, choices=Place.choices, default=Place.DECK)
+    title = models.CharField(max_length=120, blank=True)
+    # What the players typed from the card once met: {"aye": {...}, "nay": {...}, "lightning": bool}.
+    outcomes = models.JSONField(default=dict, blank=True)
+    envelope = models.ForeignKey(
+        Envelope, null=True, blank=True, on_delete=models.SET_NULL, related_name="cards"
+    )
+    resolved_in = models.ForeignKey(
+        ChronicleGame, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [models.UniqueConstraint(fields=["campaign", "number"], name="dilemma_card_unique")]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} {self.number}"
+
+
+class MysterySticker(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="mystery_stickers")
+    letter = models.CharField(max_length=1)
+    storyline = models.CharField(max_length=40, blank=True)
+    game = models.ForeignKey(
+        ChronicleGame, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    attached_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["attached_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["campaign", "letter"], name="mystery_letter_once")]
+
+    def __str__(self):
+        return f"Mystery sticker {self.letter}"
+
+
+class CampaignEvent(models.Model):
+    """The history: every change to a campaign, with who, when and in which game."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="events")
+    kind = models.CharField(max_length=40)
+    summary = models.CharField(max_length=300)
+    data = models.JSONField(default=dict, blank=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    house = models.ForeignKey(House, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    game = models.ForeignKey(
+        ChronicleGame, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["campaign", "-created_at"])]
+
+    def __str__(self):
+        return self.summary

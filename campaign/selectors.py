@@ -1,0 +1,135 @@
+"""Read-only queries of a campaign. Each page's data comes from a fixed number of queries,
+whatever the number of games (see tests/integration/campaign/test_query_counts.py)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.db.models import IntegerField, OuterRef, Prefetch, QuerySet, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
+
+from campaign import legacy
+from campaign.models import (
+    RESOURCE_ROWS,
+    Achievement,
+    Campaign,
+    CampaignEvent,
+    ChronicleGame,
+    ChronicleScore,
+    ChronicleSticker,
+    DilemmaCard,
+    House,
+    LedgerEntry,
+    StoryCard,
+)
+
+
+def campaign_setting(campaign: Campaign, key: str):
+    return (campaign.settings or {}).get(key, legacy.DEFAULT_SETTINGS[key])
+
+
+def campaign_list_for_user(*, user) -> QuerySet[Campaign]:
+    if not user.is_authenticated:
+        return Campaign.objects.none()
+    return Campaign.objects.filter(memberships__user=user).order_by("-created_at").distinct()
+
+
+def campaign_is_member(*, campaign: Campaign, user) -> bool:
+    return user.is_authenticated and (user.is_superuser or campaign.memberships.filter(user=user).exists())
+
+
+def _ledger_sum(kind: str):
+    return Coalesce(
+        Subquery(
+            LedgerEntry.objects.filter(house=OuterRef("pk"), kind=kind)
+            .values("house")
+            .annotate(total=Sum("amount"))
+            .values("total")[:1],
+            output_field=IntegerField(),
+        ),
+        Value(0),
+    )
+
+
+def house_list(*, campaign: Campaign) -> QuerySet[House]:
+    """Houses with their Prestige and Crave totals (ledger sums) and achievements."""
+    return (
+        campaign.houses.annotate(prestige=_ledger_sum("prestige"), crave=_ledger_sum("crave"))
+        .prefetch_related(Prefetch("achievements", queryset=Achievement.objects.order_by("kind", "id")))
+        .order_by("number")
+    )
+
+
+def house_totals(*, house: House) -> dict[str, int]:
+    totals = dict.fromkeys(("prestige", "crave"), 0)
+    for row in house.ledger.values("kind").annotate(total=Sum("amount")):
+        totals[row["kind"]] = row["total"]
+    return totals
+
+
+def houses_by_prestige(*, campaign: Campaign, houses: list[House] | None = None) -> list[House]:
+    """Highest Prestige first; ties broken by the higher House number ('Breaking ties of Prestige')."""
+    annotated = {h.pk: h for h in house_list(campaign=campaign)}
+    chosen = [annotated[h.pk] for h in houses] if houses is not None else list(annotated.values())
+    return sorted(chosen, key=lambda h: legacy.prestige_order_key(h.prestige, h.number), reverse=True)
+
+
+def visible_stickers(*, campaign: Campaign) -> list[ChronicleSticker]:
+    return list(campaign.stickers.filter(covered=False).select_related("signer").order_by("row", "slot"))
+
+
+def realm_board(*, campaign: Campaign) -> list[dict]:
+    """The five Chronicle rows, each a list of spaces (a sticker or None), left to right."""
+    capacity = campaign_setting(campaign, "row_capacity")
+    rows = {row: [None] * capacity for row in RESOURCE_ROWS}
+    for sticker in visible_stickers(campaign=campaign):
+        if sticker.slot < capacity:
+            rows[sticker.row][sticker.slot] = sticker
+    return [{"row": row, "label": row.capitalize(), "spaces": spaces} for row, spaces in rows.items()]
+
+
+def storylines(*, campaign: Campaign) -> list[dict]:
+    """Story cards by storyline, highest order on top; only the top card's ability is active."""
+    grouped: dict[str, list[StoryCard]] = defaultdict(list)
+    for card in campaign.story_cards.select_related("signer").order_by("storyline", "-order"):
+        grouped[card.storyline].append(card)
+    return [{"storyline": name, "top": cards[0], "cards": cards} for name, cards in grouped.items()]
+
+
+def save_slots(*, campaign: Campaign) -> dict[str, list[DilemmaCard]]:
+    slots: dict[str, list[DilemmaCard]] = {place: [] for place in DilemmaCard.Place.values}
+    for card in campaign.dilemma_cards.order_by("number"):
+        slots[card.place].append(card)
+    return slots
+
+
+def realm_chronicles(*, campaign: Campaign) -> list[ChronicleGame]:
+    """Every game with the rows of its current revision (two queries whatever the number of games)."""
+    games = list(campaign.games.order_by("number"))
+    rows = defaultdict(list)
+    for score in ChronicleScore.objects.filter(game__campaign=campaign).select_related("house", "game"):
+        if score.revision == score.game.revision:
+            rows[score.game_id].append(score)
+    for game in games:
+        game.current_scores = sorted(rows[game.pk], key=lambda s: (s.position, -s.total, s.house.number))
+    return games
+
+
+def campaign_history(*, campaign: Campaign, kind: str | None = None) -> QuerySet[CampaignEvent]:
+    events = campaign.events.select_related("actor", "house", "game")
+    return events.filter(kind=kind) if kind else events
+
+
+def sticker_history(*, campaign: Campaign, number: int) -> QuerySet[CampaignEvent]:
+    """Answers 'who signed sticker 43, in which game?'."""
+    return campaign_history(campaign=campaign).filter(kind="sticker_attached", data__number=number)
+
+
+def final_standings(*, campaign: Campaign) -> dict:
+    houses = list(house_list(campaign=campaign))
+    endings = campaign.story_cards.filter(is_ending=True)
+    return {
+        "houses": sorted(houses, key=lambda h: (h.prestige + h.crave, h.number), reverse=True),
+        "cohesion": sum(card.cohesion for card in endings),
+        "dissent": sum(card.dissent for card in endings),
+    }

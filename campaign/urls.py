@@ -1,0 +1,16 @@
+from django.urls import path
+
+from campaign import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("campaigns/new/", views.campaign_create_view, name="campaign-create"),
+    path("campaigns/<int:pk>/", views.campaign_detail, name="campaign-detail"),
+    path("campaigns/<int:pk>/history/", views.campaign_history_view, name="campaign-history"),
+    path("campaigns/<int:pk>/chronicles/", views.campaign_chronicles, name="campaign-chronicles"),
+    path("campaigns/<int:pk>/houses/new/", views.house_create_view, name="house-create"),
+    path("campaigns/<int:pk>/stickers/new/", views.sticker_attach_view, name="sticker-attach"),
+    path("campaigns/<int:pk>/envelopes/new/", views.envelope_open_view, name="envelope-open"),
+    path("campaigns/<int:pk>/mystery/new/", views.mystery_attach_view, name="mystery-attach"),
+    path("achievements/<int:pk>/mark/", views.achievement_mark_view, name="achievement-mark"),
+]

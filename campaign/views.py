@@ -1,0 +1,190 @@
+"""Server-rendered campaign pages. Views validate a form, call one service and render; service
+errors appear beside the form (never a 500 and nothing half-written)."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods
+
+from campaign import forms, selectors, services
+from campaign.models import Achievement, Campaign
+
+
+def _member_campaign(request: HttpRequest, pk: int) -> Campaign:
+    campaign = get_object_or_404(Campaign, pk=pk)
+    if not selectors.campaign_is_member(campaign=campaign, user=request.user):
+        raise PermissionDenied("Only members of this campaign can see it.")
+    return campaign
+
+
+def _run_service(form, call) -> object | None:
+    """Call a service; its ValidationError becomes a form error."""
+    try:
+        return call()
+    except ValidationError as error:
+        for message in error.messages:
+            form.add_error(None, message)
+        return None
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    campaigns = selectors.campaign_list_for_user(user=request.user)
+    return render(request, "campaign/home.html", {"campaigns": campaigns})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_create_view(request: HttpRequest) -> HttpResponse:
+    form = forms.CampaignForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        campaign = _run_service(
+            form, lambda: services.campaign_create(name=form.cleaned_data["name"], created_by=request.user)
+        )
+        if campaign:
+            messages.success(request, f"Campaign {campaign.name} created. Add the Houses next.")
+            return redirect("campaign-detail", pk=campaign.pk)
+    return render(request, "campaign/form.html", {"form": form, "title": "New campaign"})
+
+
+@login_required
+def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = _member_campaign(request, pk)
+    context = {
+        "campaign": campaign,
+        "houses": selectors.houses_by_prestige(campaign=campaign),
+        "board": selectors.realm_board(campaign=campaign),
+        "storylines": selectors.storylines(campaign=campaign),
+        "envelopes": campaign.envelopes.select_related("opened_by", "game"),
+        "save_slots": selectors.save_slots(campaign=campaign),
+        "games": selectors.realm_chronicles(campaign=campaign),
+        "mystery": campaign.mystery_stickers.all(),
+        "events": selectors.campaign_history(campaign=campaign)[:10],
+        "standings": selectors.final_standings(campaign=campaign) if campaign.grand_finale_ready else None,
+    }
+    return render(request, "campaign/detail.html", context)
+
+
+@login_required
+def campaign_history_view(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = _member_campaign(request, pk)
+    events = selectors.campaign_history(campaign=campaign, kind=request.GET.get("kind") or None)
+    if request.GET.get("sticker", "").isdigit():
+        events = selectors.sticker_history(campaign=campaign, number=int(request.GET["sticker"]))
+    return render(request, "campaign/history.html", {"campaign": campaign, "events": events[:500]})
+
+
+@login_required
+def campaign_chronicles(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = _member_campaign(request, pk)
+    return render(
+        request,
+        "campaign/chronicles.html",
+        {"campaign": campaign, "games": selectors.realm_chronicles(campaign=campaign)},
+    )
+
+
+def _campaign_form_view(request, pk, form_class, title, call, success):
+    campaign = _member_campaign(request, pk)
+    form = form_class(request.POST or None, campaign=campaign)
+    if request.method == "POST" and form.is_valid():
+        result = _run_service(form, lambda: call(campaign, form.cleaned_data))
+        if result is not None:
+            messages.success(request, success(result))
+            return redirect("campaign-detail", pk=campaign.pk)
+    return render(
+        request,
+        "campaign/form.html",
+        {"form": form, "title": title, "campaign": campaign},
+        status=400 if form.errors else 200,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def house_create_view(request: HttpRequest, pk: int) -> HttpResponse:
+    return _campaign_form_view(
+        request,
+        pk,
+        forms.HouseForm,
+        "Add a House",
+        lambda campaign, data: services.house_create(campaign=campaign, actor=request.user, **data),
+        lambda house: f"House {house.name} joined the campaign.",
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def sticker_attach_view(request: HttpRequest, pk: int) -> HttpResponse:
+    return _campaign_form_view(
+        request,
+        pk,
+        forms.StickerForm,
+        "Attach a Chronicle sticker",
+        lambda campaign, data: services.sticker_attach(
+            campaign=campaign, actor=request.user, game=campaign.games.last(), **data
+        ),
+        lambda sticker: f"Sticker {sticker.number} attached to the {sticker.get_row_display()} row.",
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def envelope_open_view(request: HttpRequest, pk: int) -> HttpResponse:
+    def call(campaign, data):
+        story = (
+            {"number": data["story_number"], "storyline": data["storyline"]}
+            if data.get("story_number")
+            else None
+        )
+        return services.envelope_open(
+            campaign=campaign,
+            number=data["number"],
+            special=data["special"],
+            opened_by=data["opened_by"],
+            dilemma_numbers=data["dilemma_numbers"],
+            story_card=story,
+            game=campaign.games.last(),
+            actor=request.user,
+        )
+
+    return _campaign_form_view(
+        request, pk, forms.EnvelopeForm, "Open an Envelope", call, lambda e: f"{e} opened."
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def mystery_attach_view(request: HttpRequest, pk: int) -> HttpResponse:
+    return _campaign_form_view(
+        request,
+        pk,
+        forms.MysteryForm,
+        "Attach a Mystery sticker",
+        lambda campaign, data: services.mystery_sticker_attach(
+            campaign=campaign, actor=request.user, game=campaign.games.last(), **data
+        ),
+        lambda sticker: f"Mystery sticker {sticker.letter} attached.",
+    )
+
+
+@login_required
+@require_http_methods(["POST"])
+def achievement_mark_view(request: HttpRequest, pk: int) -> HttpResponse:
+    achievement = get_object_or_404(Achievement.objects.select_related("house__campaign"), pk=pk)
+    campaign = _member_campaign(request, achievement.house.campaign_id)
+    form = forms.AchievementMarkForm(request.POST)
+    if form.is_valid():
+        result = _run_service(
+            form,
+            lambda: services.achievement_mark(
+                achievement=achievement, count=form.cleaned_data["count"], actor=request.user
+            ),
+        )
+        if result is not None:
+            messages.success(request, f"{achievement.name}: {result.marked}/{result.spaces} marked.")
+            return redirect("campaign-detail", pk=campaign.pk)
+    for error in form.non_field_errors() + [e for errs in form.errors.values() for e in errs]:
+        messages.error(request, error)
+    return redirect("campaign-detail", pk=campaign.pk)

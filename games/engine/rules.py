@@ -1,0 +1,83 @@
+"""The protocol every game engine follows (DESIGN.md section 3) and a small base class.
+
+State is a plain JSON-serialisable dict. It always holds ``seed`` and ``step`` (the number of
+actions applied), so randomness inside ``apply`` comes from ``seeded_rng(seed, step)``.
+Actions are dicts with a ``type`` and a ``seat`` (an int, or ``None`` for the table/host).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from games.engine.errors import RuleError
+from games.engine.rng import seeded_rng
+
+TABLE = None  # the seat value of actions taken by the table (the host's screen)
+
+State = dict[str, Any]
+Action = dict[str, Any]
+
+GAME_IS_OVER = "The game is over."
+UNKNOWN_ACTION = "There is no action called {type!r} in this game."
+ACTION_NOT_A_DICT = "An action must be an object with a 'type'."
+
+
+class GameRules(Protocol):
+    slug: str
+    name: str
+    min_seats: int
+    max_seats: int
+
+    def setup(self, config: dict, seed: int) -> State: ...
+    def legal_actions(self, state: State, seat: int | None) -> list[Action]: ...
+    def apply(self, state: State, action: Action) -> State: ...
+    def view(self, state: State, seat: int | None) -> dict: ...
+    def is_over(self, state: State) -> bool: ...
+    def result(self, state: State) -> dict | None: ...
+    def describe(self, state: State, action: Action) -> str: ...
+    def undoable(self, action: Action) -> bool: ...
+    def active_seats(self, state: State) -> list[int | None]: ...
+
+
+class Rules:
+    """Base for engines: ``moves`` maps an action type to ``fn(state, action, rng)`` that
+    mutates a private copy of the state or raises RuleError (the original is never touched)."""
+
+    slug = ""
+    name = ""
+    min_seats = 2
+    max_seats = 5
+    moves: dict[str, Callable[[State, Action, Any], None]] = {}
+    # Action types that reveal hidden information: players cannot undo them.
+    not_undoable: frozenset[str] = frozenset()
+
+    def apply(self, state: State, action: Action) -> State:
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise RuleError(ACTION_NOT_A_DICT)
+        if self.is_over(state):
+            raise RuleError(GAME_IS_OVER)
+        move = self.moves.get(action["type"])
+        if move is None:
+            raise RuleError(UNKNOWN_ACTION.format(type=action["type"]))
+        new = copy.deepcopy(state)
+        move(new, action, seeded_rng(new["seed"], new["step"]))
+        new["step"] += 1
+        return new
+
+    def is_over(self, state: State) -> bool:
+        return bool(state.get("over"))
+
+    def result(self, state: State) -> dict | None:
+        return state.get("result")
+
+    def undoable(self, action: Action) -> bool:
+        return action.get("type") not in self.not_undoable
+
+    def active_seats(self, state: State) -> list[int | None]:
+        seats: list[int | None] = [TABLE, *range(len(state.get("seats", [])))]
+        return [s for s in seats if self.legal_actions(state, s)]
+
+    def describe(self, state: State, action: Action) -> str:
+        return action.get("type", "?").replace("_", " ")

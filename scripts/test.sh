@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The whole suite: lint, then every test against SQLite, then the database tests again against a
+# real PostgreSQL, with the project's own PostgreSQL and Redis (stopped at the end, pass or fail).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=.venv/bin
+export CI="${CI:-}"
+
+$PY/ruff check .
+$PY/ruff format --check .
+
+scripts/services.sh start >/dev/null
+trap 'scripts/services.sh stop' EXIT
+# shellcheck disable=SC1091
+source .services/env
+export CHRONICLE_TEST_REDIS_URL="$REDIS_URL"
+unset REDIS_URL
+
+echo "== Suite on SQLite =="
+env -u DATABASE_URL $PY/pytest -n 2 -q "$@"
+echo "== Database tests on PostgreSQL =="
+$PY/pytest -n 2 -q tests/integration "$@"

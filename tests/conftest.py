@@ -1,0 +1,26 @@
+import os
+
+import pytest
+
+
+@pytest.fixture
+def user(db):
+    from tests.factories import UserFactory
+
+    return UserFactory()
+
+
+@pytest.fixture
+def redis_url():
+    """A real Redis for tests that need one (make test starts it). Missing in CI is a failure."""
+    url = os.environ.get("CHRONICLE_TEST_REDIS_URL")
+    if not url:
+        if os.environ.get("CI"):
+            pytest.fail("CI needs a real Redis: CHRONICLE_TEST_REDIS_URL is not set (run make test).")
+        pytest.skip("no Redis: run through make test")
+    return url
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,0 +1,75 @@
+"""The plain campaign pages: members only, forms show errors, and the query count does not grow."""
+
+import datetime
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from campaign import services
+from campaign.demo import demo_campaign_load
+from campaign.models import ChronicleSticker
+from tests.factories import UserFactory, campaign_with_houses
+from tests.integration.campaign.test_services import harald_rows
+
+pytestmark = pytest.mark.django_db
+
+
+class CampaignPageTests:
+    def test_demo_campaign_page_shows_houses_board_envelopes_and_chronicles(self, client):
+        campaign = demo_campaign_load()
+        client.force_login(campaign.created_by)
+        html = client.get(reverse("campaign-detail", args=[campaign.pk])).content.decode()
+        for text in ["House Smeethe", "Influence", "Bread riots", "King Harald V", "Dilemma deck", "Trash", "05"]:
+            assert text in html
+
+    def test_someone_outside_the_campaign_gets_403(self, client):
+        campaign, _ = campaign_with_houses("A")
+        client.force_login(UserFactory())
+        assert client.get(reverse("campaign-detail", args=[campaign.pk])).status_code == 403
+
+    def test_anonymous_is_sent_to_login(self, client):
+        campaign, _ = campaign_with_houses("A")
+        response = client.get(reverse("campaign-detail", args=[campaign.pk]))
+        assert response.status_code == 302 and "/accounts/login/" in response.url
+
+    def test_sticker_form_attaches_and_a_duplicate_shows_the_message(self, client):
+        campaign, (anna,) = campaign_with_houses("Anna")
+        client.force_login(campaign.created_by)
+        url = reverse("sticker-attach", args=[campaign.pk])
+        data = {"number": 43, "row": "welfare", "positive": "0", "signer": anna.pk, "title": "Riots"}
+        assert client.post(url, data).status_code == 302
+        response = client.post(url, data)
+        assert response.status_code == 400
+        assert "Sticker 43 is already on the board." in response.content.decode()
+        assert ChronicleSticker.objects.count() == 1
+
+    def test_history_answers_who_signed_a_sticker(self, client):
+        campaign, (anna,) = campaign_with_houses("Anna")
+        game = services.game_begin(campaign=campaign, king_name="Harald V")
+        services.sticker_attach(campaign=campaign, number=43, row="welfare", positive=False, signer=anna, game=game)
+        client.force_login(campaign.created_by)
+        html = client.get(reverse("campaign-history", args=[campaign.pk]), {"sticker": 43}).content.decode()
+        assert "signed by House Anna" in html and "King Harald V" in html
+
+
+def _play_games(campaign, houses, count):
+    for i in range(count):
+        game = services.game_begin(campaign=campaign, king_name=f"K{i}", played_on=datetime.date(2026, 1, 1))
+        services.sticker_attach(campaign=campaign, number=100 + i, row="wealth", positive=bool(i % 2), signer=houses[i % 5], game=game)
+        services.game_result_record(game=game, end="king_died", rows=harald_rows(houses))
+
+
+class QueryCountTests:
+    @pytest.mark.parametrize("page", ["campaign-detail", "campaign-chronicles"])
+    def test_page_queries_do_not_grow_with_the_number_of_games(self, client, page):
+        counts = []
+        for games in (1, 15):
+            campaign, houses = campaign_with_houses("A", "B", "C", "D", "E", name=f"c{games}")
+            _play_games(campaign, houses, games)
+            client.force_login(campaign.created_by)
+            with CaptureQueriesContext(connection) as ctx:
+                assert client.get(reverse(page, args=[campaign.pk])).status_code == 200
+            counts.append(len(ctx))
+        assert counts[0] == counts[1], counts
