@@ -2,11 +2,15 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from config.health import healthz, status_page
+
 urlpatterns = [
     path("", include("campaign.urls")),
     path("play/", include("games.urls")),
     path("api/", include("api.urls")),
     path("admin/", admin.site.urls),
+    path("healthz", healthz, name="healthz"),
+    path("status/", status_page, name="status"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
 ]

@@ -21,7 +21,15 @@ class CampaignPageTests:
         campaign = demo_campaign_load()
         client.force_login(campaign.created_by)
         html = client.get(reverse("campaign-detail", args=[campaign.pk])).content.decode()
-        for text in ["House Smeethe", "Influence", "Bread riots", "King Harald V", "Dilemma deck", "Trash", "05"]:
+        for text in [
+            "House Smeethe",
+            "Influence",
+            "Bread riots",
+            "King Harald V",
+            "Dilemma deck",
+            "Trash",
+            "05",
+        ]:
             assert text in html
 
     def test_someone_outside_the_campaign_gets_403(self, client):
@@ -48,7 +56,9 @@ class CampaignPageTests:
     def test_history_answers_who_signed_a_sticker(self, client):
         campaign, (anna,) = campaign_with_houses("Anna")
         game = services.game_begin(campaign=campaign, king_name="Harald V")
-        services.sticker_attach(campaign=campaign, number=43, row="welfare", positive=False, signer=anna, game=game)
+        services.sticker_attach(
+            campaign=campaign, number=43, row="welfare", positive=False, signer=anna, game=game
+        )
         client.force_login(campaign.created_by)
         html = client.get(reverse("campaign-history", args=[campaign.pk]), {"sticker": 43}).content.decode()
         assert "signed by House Anna" in html and "King Harald V" in html
@@ -57,7 +67,14 @@ class CampaignPageTests:
 def _play_games(campaign, houses, count):
     for i in range(count):
         game = services.game_begin(campaign=campaign, king_name=f"K{i}", played_on=datetime.date(2026, 1, 1))
-        services.sticker_attach(campaign=campaign, number=100 + i, row="wealth", positive=bool(i % 2), signer=houses[i % 5], game=game)
+        services.sticker_attach(
+            campaign=campaign,
+            number=100 + i,
+            row="wealth",
+            positive=bool(i % 2),
+            signer=houses[i % 5],
+            game=game,
+        )
         services.game_result_record(game=game, end="king_died", rows=harald_rows(houses))
 
 

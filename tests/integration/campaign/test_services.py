@@ -62,7 +62,9 @@ class StickerAttachTests:
     def test_attaches_leftmost_and_records_who_signed_it(self):
         campaign, (anna, ben) = campaign_with_houses("Anna", "Ben")
         game = services.game_begin(campaign=campaign, king_name="Harald V")
-        sticker = services.sticker_attach(campaign=campaign, number=43, row="welfare", positive=False, signer=ben, game=game)
+        sticker = services.sticker_attach(
+            campaign=campaign, number=43, row="welfare", positive=False, signer=ben, game=game
+        )
         assert sticker.slot == 0
         event = selectors.sticker_history(campaign=campaign, number=43).get()
         assert event.house == ben and event.game == game
@@ -78,7 +80,9 @@ class StickerAttachTests:
         """'Apply Chronicle stickers': no empty space -> over the sticker with most marks, leftmost on a tie."""
         campaign, (anna,) = campaign_with_houses("Anna")
         for number in range(1, 6):
-            services.sticker_attach(campaign=campaign, number=number, row="wealth", positive=True, signer=anna)
+            services.sticker_attach(
+                campaign=campaign, number=number, row="wealth", positive=True, signer=anna
+            )
             services.chronicle_age(campaign=campaign)  # the first sticker is the oldest
         new = services.sticker_attach(campaign=campaign, number=50, row="wealth", positive=False, signer=anna)
         assert new.slot == 0
@@ -114,7 +118,10 @@ class EnvelopeTests:
         """'Open Envelope': 1 Story card, signed by the Leader, and 3 Dilemma cards into the deck."""
         campaign, (anna,) = campaign_with_houses("Anna")
         services.envelope_open(
-            campaign=campaign, number=5, opened_by=anna, dilemma_numbers=[10, 11, 12],
+            campaign=campaign,
+            number=5,
+            opened_by=anna,
+            dilemma_numbers=[10, 11, 12],
             story_card={"number": 5, "storyline": "Faith"},
         )
         assert [c.number for c in selectors.save_slots(campaign=campaign)["deck"]] == [10, 11, 12]
@@ -136,9 +143,19 @@ class EnvelopeTests:
 
     def test_failure_in_the_story_card_rolls_back_the_envelope(self):
         campaign, _ = campaign_with_houses("Anna")
-        services.envelope_open(campaign=campaign, number=1, dilemma_numbers=[1, 2, 3], story_card={"number": 9, "storyline": "Crown"})
+        services.envelope_open(
+            campaign=campaign,
+            number=1,
+            dilemma_numbers=[1, 2, 3],
+            story_card={"number": 9, "storyline": "Crown"},
+        )
         with pytest.raises(ValidationError, match="Story card 9 is already"):
-            services.envelope_open(campaign=campaign, number=2, dilemma_numbers=[4, 5, 6], story_card={"number": 9, "storyline": "Crown"})
+            services.envelope_open(
+                campaign=campaign,
+                number=2,
+                dilemma_numbers=[4, 5, 6],
+                story_card={"number": 9, "storyline": "Crown"},
+            )
         assert not Envelope.objects.filter(number=2).exists()
         assert not DilemmaCard.objects.filter(number=4).exists()
 
@@ -155,20 +172,32 @@ class EnvelopeTests:
         services.story_card_place(campaign=campaign, number=2, storyline="Crown", signer=ben)
         services.story_card_place(campaign=campaign, number=3, storyline="Crown", signer=cora)
         services.story_card_place(
-            campaign=campaign, number=4, storyline="Crown", signer=anna, is_ending=True, cohesion=2,
+            campaign=campaign,
+            number=4,
+            storyline="Crown",
+            signer=anna,
+            is_ending=True,
+            cohesion=2,
             majority_signer_bonus={"prestige": 3},
         )
         assert totals(anna)["prestige"] == 3
         assert totals(ben)["prestige"] == 0
         services.story_card_place(
-            campaign=campaign, number=5, storyline="Faith", signer=ben, is_ending=True, majority_signer_bonus={"crave": 2}
+            campaign=campaign,
+            number=5,
+            storyline="Faith",
+            signer=ben,
+            is_ending=True,
+            majority_signer_bonus={"crave": 2},
         )
         assert totals(ben)["crave"] == 2
 
     def test_save_your_game_trashes_resolved_cards_and_returns_triggers(self):
         """'Final Cleanup: Save your game!'."""
         campaign, _ = campaign_with_houses("Anna")
-        services.envelope_open(campaign=campaign, number=40, special=True, trigger_numbers=[90], event_numbers=[91])
+        services.envelope_open(
+            campaign=campaign, number=40, special=True, trigger_numbers=[90], event_numbers=[91]
+        )
         services.envelope_open(campaign=campaign, number=1, dilemma_numbers=[1, 2, 3])
         game = services.game_begin(campaign=campaign, king_name="K")
         DilemmaCard.objects.filter(number=90).update(place=DilemmaCard.Place.EVENT_AREA)
@@ -182,7 +211,9 @@ class EnvelopeTests:
 class AchievementTests:
     def test_marking_the_last_space_unlocks_and_applies_one_time_prestige(self):
         campaign, (anna,) = campaign_with_houses("Anna")
-        achievement = services.achievement_create(house=anna, name="Patron", spaces=2, effects={"prestige": 2, "start_coins": 1})
+        achievement = services.achievement_create(
+            house=anna, name="Patron", spaces=2, effects={"prestige": 2, "start_coins": 1}
+        )
         services.achievement_mark(achievement=achievement)
         assert totals(anna)["prestige"] == 0
         achievement = services.achievement_mark(achievement=achievement)
@@ -211,12 +242,25 @@ class AchievementTests:
             services.achievement_create(house=anna, name="X", spaces=1, effects={"gold": 1})
 
 
-HARALD = [("Valentine", 5, -1, 1, 2), ("Martina", 7, 1, 3, 0), ("Armin", 3, 3, 0, 1), ("Charles", 12, -3, 0, 0), ("Theodore", 7, 1, 1, 1)]
+HARALD = [
+    ("Valentine", 5, -1, 1, 2),
+    ("Martina", 7, 1, 3, 0),
+    ("Armin", 3, 3, 0, 1),
+    ("Charles", 12, -3, 0, 0),
+    ("Theodore", 7, 1, 1, 1),
+]
 
 
 def harald_rows(houses, agendas=("opulent", "moderate", "rebel", "greedy", "extremist")):
     return [
-        {"house": h, "secret_agenda": agenda, "agenda_points": a, "open_agenda_points": o, "coins_points": c, "power_points": p}
+        {
+            "house": h,
+            "secret_agenda": agenda,
+            "agenda_points": a,
+            "open_agenda_points": o,
+            "coins_points": c,
+            "power_points": p,
+        }
         for h, (_, a, o, c, p), agenda in zip(houses, HARALD, agendas, strict=True)
     ]
 
@@ -228,11 +272,29 @@ class GameResultTests:
         game = services.game_begin(campaign=campaign, king_name="Harald V")
         services.game_result_record(game=game, end="king_died", rows=harald_rows(houses))
         scores = {s.house.name: s for s in ChronicleScore.objects.filter(game=game)}
-        assert {n: s.total for n, s in scores.items()} == {"Valentine": 7, "Martina": 11, "Armin": 7, "Charles": 9, "Theodore": 10}
-        assert {n: s.position for n, s in scores.items()} == {"Valentine": 4, "Martina": 1, "Armin": 4, "Charles": 3, "Theodore": 2}
+        assert {n: s.total for n, s in scores.items()} == {
+            "Valentine": 7,
+            "Martina": 11,
+            "Armin": 7,
+            "Charles": 9,
+            "Theodore": 10,
+        }
+        assert {n: s.position for n, s in scores.items()} == {
+            "Valentine": 4,
+            "Martina": 1,
+            "Armin": 4,
+            "Charles": 3,
+            "Theodore": 2,
+        }
         assert scores["Valentine"].last and scores["Armin"].last
         got = {h.name: (totals(h)["prestige"], totals(h)["crave"]) for h in houses}
-        assert got == {"Valentine": (0, 2), "Martina": (3, 0), "Armin": (0, 2), "Charles": (2, 1), "Theodore": (2, 0)}
+        assert got == {
+            "Valentine": (0, 2),
+            "Martina": (3, 0),
+            "Armin": (0, 2),
+            "Charles": (2, 1),
+            "Theodore": (2, 0),
+        }
         # Alignment marked for the agenda each played.
         assert houses[1].achievements.get(agenda="moderate").marked == 1
 
@@ -249,7 +311,9 @@ class GameResultTests:
         services.game_result_record(game=game, end="king_died", rows=harald_rows(houses))
         rows = harald_rows(houses)
         rows[0]["agenda_points"] = 20  # Valentine actually scored more
-        services.game_result_correct(game=game, end="king_died", rows=rows, reason="Valentine's agenda miscounted")
+        services.game_result_correct(
+            game=game, end="king_died", rows=rows, reason="Valentine's agenda miscounted"
+        )
         assert ChronicleScore.objects.filter(game=game, revision=0).count() == 5
         assert totals(houses[0]) == {"prestige": 3, "crave": 0}
         assert totals(houses[1]) == {"prestige": 2, "crave": 0}  # Martina now 2nd
@@ -282,11 +346,15 @@ class LegacySetupTests:
         """'Legacy setup effects': Resource and Power legacy, Open Agendas, Leader and Moderator."""
         campaign, (a, b, c, d) = campaign_with_houses("A", "B", "C", "D")
         services.sticker_attach(campaign=campaign, number=1, row="wealth", positive=True, signer=a)
-        services.sticker_attach(campaign=campaign, number=2, row="wealth", positive=True, signer=d)  # D absent
+        services.sticker_attach(
+            campaign=campaign, number=2, row="wealth", positive=True, signer=d
+        )  # D absent
         services.sticker_attach(campaign=campaign, number=3, row="morale", positive=False, signer=b)
         services.sticker_attach(campaign=campaign, number=4, row="morale", positive=False, signer=b)
         services.ledger_add(house=c, kind="prestige", amount=3, reason="t", source="manual")
-        ability = services.achievement_create(house=a, name="Rich", spaces=1, effects={"start_coins": 2, "start_power": 1})
+        ability = services.achievement_create(
+            house=a, name="Rich", spaces=1, effects={"start_coins": 2, "start_power": 1}
+        )
         services.achievement_mark(achievement=ability)
         setup = services.legacy_setup_compute(campaign=campaign, houses=[a, b, c])
         assert setup["resources"] == {"influence": 0, "wealth": 2, "morale": -2, "welfare": 0, "knowledge": 0}
@@ -301,7 +369,9 @@ class LegacySetupTests:
     def test_power_legacy_never_goes_below_zero(self):
         campaign, (a, b, c) = campaign_with_houses("A", "B", "C")
         for n in range(1, 10):
-            services.sticker_attach(campaign=campaign, number=n, row=["wealth", "morale"][n % 2], positive=False, signer=a)
+            services.sticker_attach(
+                campaign=campaign, number=n, row=["wealth", "morale"][n % 2], positive=False, signer=a
+            )
         setup = services.legacy_setup_compute(campaign=campaign, houses=[a, b, c])
         assert setup["start"][a.pk]["power"] == 0
 

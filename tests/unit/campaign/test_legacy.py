@@ -41,8 +41,18 @@ class ResourceAndPowerLegacyTests:
 
     def test_resource_legacy_counts_positives_minus_negatives_per_row(self):
         """'Apply Resource Legacy'."""
-        stickers = [Sticker("wealth", 0, True, None), Sticker("wealth", 1, True, None), Sticker("morale", 0, False, None)]
-        assert resource_legacy(stickers) == {"influence": 0, "wealth": 2, "morale": -1, "welfare": 0, "knowledge": 0}
+        stickers = [
+            Sticker("wealth", 0, True, None),
+            Sticker("wealth", 1, True, None),
+            Sticker("morale", 0, False, None),
+        ]
+        assert resource_legacy(stickers) == {
+            "influence": 0,
+            "wealth": 2,
+            "morale": -1,
+            "welfare": 0,
+            "knowledge": 0,
+        }
 
 
 class OpenAgendaTests:
