@@ -69,8 +69,19 @@ stop_quiet() {
   rm -rf "$tmp" "$STATE"
 }
 
+ensure_chromium() {
+  # Browser tests use Debian's Chromium (never a browser download).
+  if [ ! -x /usr/bin/chromium ]; then
+    if [ "$(id -u)" != 0 ]; then echo "Need root to apt-get install chromium" >&2; exit 1; fi
+    echo "Installing chromium (Debian package)..."
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null
+  fi
+}
+
 case "${1:-}" in
   start) start ;;
+  chromium) ensure_chromium ;;
   stop) stop_quiet ;;
-  *) echo "usage: $0 start|stop" >&2; exit 2 ;;
+  *) echo "usage: $0 start|stop|chromium" >&2; exit 2 ;;
 esac

@@ -9,6 +9,7 @@ export CI="${CI:-}"
 $PY/ruff check .
 $PY/ruff format --check .
 
+scripts/services.sh chromium
 scripts/services.sh start >/dev/null
 trap 'scripts/services.sh stop' EXIT
 # shellcheck disable=SC1091

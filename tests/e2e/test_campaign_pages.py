@@ -1,0 +1,50 @@
+"""A group keeps its campaign through the pages, in a real browser."""
+
+import pytest
+
+from campaign.demo import demo_campaign_load
+from campaign.models import ChronicleSticker
+from tests.e2e.conftest import DESKTOP, PHONE, login
+from tests.factories import UserFactory
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+class CampaignPagesTests:
+    def test_create_a_campaign_add_a_house_and_attach_a_sticker(self, live_server, new_page):
+        user = UserFactory(username="host")
+        page = new_page()
+        login(page, live_server, user.username)
+        page.click("text=New campaign")
+        page.fill("input[name=name]", "Friday table")
+        page.click("button[type=submit]")
+        page.click("text=Add a House")
+        page.fill("input[name=name]", "Smeethe")
+        page.fill("input[name=number]", "7")
+        page.click("button[type=submit]")
+        page.click("text=Attach a sticker")
+        page.fill("input[name=number]", "43")
+        page.select_option("select[name=row]", "welfare")
+        page.select_option("select[name=positive]", "0")
+        page.select_option("select[name=signer]", label="House Smeethe")
+        page.fill("input[name=title]", "Bread riots")
+        page.click("button[type=submit]")
+        assert page.locator(".sticker.negative").first.inner_text().startswith("43")
+        assert ChronicleSticker.objects.get(number=43).signer.name == "Smeethe"
+        # The same sticker again: the message appears, nothing is written.
+        page.click("text=Attach a sticker")
+        page.fill("input[name=number]", "43")
+        page.click("button[type=submit]")
+        assert "Sticker 43 is already on the board." in page.content()
+        assert ChronicleSticker.objects.count() == 1
+
+    def test_demo_campaign_screenshots_at_phone_and_desktop_width(self, live_server, new_page, screenshot):
+        campaign = demo_campaign_load()
+        for name, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+            page = new_page(viewport)
+            login(page, live_server, "demo", "chronicle-demo")
+            page.goto(f"{live_server.url}/campaigns/{campaign.pk}/")
+            assert page.locator("text=House Smeethe").count() >= 1
+            # Nothing overflows a phone screen sideways.
+            assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"] + 1
+            screenshot(page, f"campaign-{name}")
