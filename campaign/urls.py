@@ -4,6 +4,7 @@ from campaign import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("demo-login/", views.demo_login, name="demo-login"),
     path("campaigns/new/", views.campaign_create_view, name="campaign-create"),
     path("campaigns/<int:pk>/", views.campaign_detail, name="campaign-detail"),
     path("campaigns/<int:pk>/history/", views.campaign_history_view, name="campaign-history"),

@@ -1,7 +1,9 @@
 """Server-rendered campaign pages. Views validate a form, call one service and render; service
 errors appear beside the form (never a 500 and nothing half-written)."""
 
+from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
@@ -9,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
 from campaign import forms, selectors, services
+from campaign.demo import DEMO_USER
 from campaign.models import Achievement, Campaign
 
 
@@ -31,7 +34,17 @@ def _run_service(form, call) -> object | None:
 
 def home(request: HttpRequest) -> HttpResponse:
     campaigns = selectors.campaign_list_for_user(user=request.user)
-    return render(request, "campaign/home.html", {"campaigns": campaigns})
+    return render(request, "campaign/home.html", {"campaigns": campaigns, "demo_login": settings.DEBUG})
+
+
+@require_http_methods(["POST"])
+def demo_login(request: HttpRequest) -> HttpResponse:
+    """Development only: one click to see the demo campaign that make run loads."""
+    user = get_user_model().objects.filter(username=DEMO_USER).first()
+    if not settings.DEBUG or user is None:
+        raise PermissionDenied("The demo login exists only in development with the demo data loaded.")
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    return redirect("home")
 
 
 @login_required

@@ -90,3 +90,13 @@ class QueryCountTests:
                 assert client.get(reverse(page, args=[campaign.pk])).status_code == 200
             counts.append(len(ctx))
         assert counts[0] == counts[1], counts
+
+
+class DemoLoginTests:
+    def test_demo_login_works_only_in_debug(self, client, settings):
+        demo_campaign_load()
+        settings.DEBUG = False
+        assert client.post(reverse("demo-login")).status_code == 403
+        settings.DEBUG = True
+        assert client.post(reverse("demo-login")).status_code == 302
+        assert "Ankist, Thursday group" in client.get(reverse("home")).content.decode()

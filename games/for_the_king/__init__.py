@@ -1,0 +1,1 @@
+"""Pure rules of For the King (and Me): no Django here. The rules object is ``rules.RULES``."""
