@@ -1,3 +1,5 @@
+import json
+
 from django import forms
 
 from campaign.models import MYSTERY_LETTERS, ResourceRow
@@ -70,3 +72,17 @@ class MysteryForm(CampaignBoundForm):
 
 class AchievementMarkForm(forms.Form):
     count = forms.IntegerField(min_value=1, max_value=10, initial=1)
+
+
+class CampaignImportForm(forms.Form):
+    archive = forms.FileField(help_text="A .json archive exported from Chronicle")
+    name = forms.CharField(max_length=120, required=False, help_text="Leave empty to keep the archive's name")
+
+    def clean_archive(self):
+        upload = self.cleaned_data["archive"]
+        if upload.size > 20 * 1024 * 1024:
+            raise forms.ValidationError("The archive is larger than 20 MB.")
+        try:
+            return json.loads(upload.read().decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            raise forms.ValidationError("The archive is damaged: it is not valid JSON.") from None

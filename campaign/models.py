@@ -371,3 +371,27 @@ class CampaignEvent(models.Model):
 
     def __str__(self):
         return self.summary
+
+
+class CampaignExport(models.Model):
+    """A requested archive: written by a Celery task, then downloadable."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Being prepared"
+        READY = "ready", "Ready"
+        FAILED = "failed", "Failed"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="exports")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    path = models.CharField(max_length=300, blank=True)
+    error = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return f"Export of {self.campaign} ({self.status})"

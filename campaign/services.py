@@ -4,14 +4,20 @@ a CampaignEvent (who, what, when, in which game) so the history can answer any q
 from __future__ import annotations
 
 import datetime
+import json
+import os
+from pathlib import Path
 from typing import Any
 
+from django.conf import settings as django_settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 from django.db.models import Max
 
 from campaign import legacy
+from campaign.archive import campaign_archive
 from campaign.models import (
     MYSTERY_LETTERS,
     RESOURCE_ROWS,
@@ -19,6 +25,7 @@ from campaign.models import (
     Achievement,
     Campaign,
     CampaignEvent,
+    CampaignExport,
     ChronicleGame,
     ChronicleScore,
     ChronicleSticker,
@@ -868,3 +875,32 @@ def game_result_correct(
         game=game,
     )
     return game
+
+
+# ---- Export (Celery) ----------------------------------------------------------------------
+
+
+@transaction.atomic
+def campaign_export_request(*, campaign: Campaign, requested_by=None) -> CampaignExport:
+    export = CampaignExport.objects.create(campaign=campaign, requested_by=requested_by)
+    _event(campaign, "export_requested", "Campaign export requested", actor=requested_by)
+    from campaign.tasks import campaign_export_task
+
+    transaction.on_commit(lambda: campaign_export_task.delay(export.pk))
+    return export
+
+
+def campaign_export_write(*, export_id: int) -> str:
+    """Write the archive file (idempotent: a ready export is not written again; the file is
+    written to a temporary name and renamed, so a killed worker never leaves half a file)."""
+    export = CampaignExport.objects.select_related("campaign").get(pk=export_id)
+    if export.status == CampaignExport.Status.READY and export.path:
+        return export.path
+    folder = Path(django_settings.MEDIA_ROOT) / "exports"
+    folder.mkdir(parents=True, exist_ok=True)
+    name = f"campaign-{export.campaign_id}-export-{export.pk}.json"
+    tmp = folder / f".{name}.tmp"
+    tmp.write_text(json.dumps(campaign_archive(campaign=export.campaign), indent=1, cls=DjangoJSONEncoder))
+    os.replace(tmp, folder / name)
+    CampaignExport.objects.filter(pk=export.pk).update(status=CampaignExport.Status.READY, path=name)
+    return name

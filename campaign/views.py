@@ -1,18 +1,21 @@
 """Server-rendered campaign pages. Views validate a form, call one service and render; service
 errors appear beside the form (never a 500 and nothing half-written)."""
 
+from pathlib import Path
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
 from campaign import forms, selectors, services
+from campaign.archive import campaign_import
 from campaign.demo import DEMO_USER
-from campaign.models import Achievement, Campaign
+from campaign.models import Achievement, Campaign, CampaignExport
 
 
 def _member_campaign(request: HttpRequest, pk: int) -> Campaign:
@@ -73,6 +76,7 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "save_slots": selectors.save_slots(campaign=campaign),
         "games": selectors.realm_chronicles(campaign=campaign),
         "mystery": campaign.mystery_stickers.all(),
+        "exports": campaign.exports.all()[:5],
         "events": selectors.campaign_history(campaign=campaign)[:10],
         "standings": selectors.final_standings(campaign=campaign) if campaign.grand_finale_ready else None,
     }
@@ -201,3 +205,46 @@ def achievement_mark_view(request: HttpRequest, pk: int) -> HttpResponse:
     for error in form.non_field_errors() + [e for errs in form.errors.values() for e in errs]:
         messages.error(request, error)
     return redirect("campaign-detail", pk=campaign.pk)
+
+
+@login_required
+@require_http_methods(["POST"])
+def campaign_export_view(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = _member_campaign(request, pk)
+    services.campaign_export_request(campaign=campaign, requested_by=request.user)
+    messages.success(request, "Export requested: the archive appears below when it is ready.")
+    return redirect("campaign-detail", pk=campaign.pk)
+
+
+@login_required
+def campaign_export_download(request: HttpRequest, pk: int, export_id: int) -> HttpResponse:
+    campaign = _member_campaign(request, pk)
+    export = get_object_or_404(campaign.exports, pk=export_id, status=CampaignExport.Status.READY)
+    path = Path(settings.MEDIA_ROOT) / "exports" / export.path
+    if not path.is_file():
+        raise Http404("The archive file is gone: request a new export.")
+    return FileResponse(path.open("rb"), as_attachment=True, filename=f"{campaign.name}-{export.pk}.json")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_import_view(request: HttpRequest) -> HttpResponse:
+    form = forms.CampaignImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        campaign = _run_service(
+            form,
+            lambda: campaign_import(
+                archive=form.cleaned_data["archive"],
+                owner=request.user,
+                name=form.cleaned_data["name"] or None,
+            ),
+        )
+        if campaign is not None:
+            messages.success(request, f"Campaign {campaign.name} imported.")
+            return redirect("campaign-detail", pk=campaign.pk)
+    return render(
+        request,
+        "campaign/form.html",
+        {"form": form, "title": "Import a campaign", "multipart": True},
+        status=400 if form.errors else 200,
+    )
