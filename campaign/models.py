@@ -95,6 +95,8 @@ class ChronicleGame(models.Model):
     played_on = models.DateField()
     end = models.CharField(max_length=20, choices=GameEnd.choices, blank=True)
     recorded = models.BooleanField(default=False)
+    # Resource Track rows (1-17) of each Resource marker when the game ended, for the charts.
+    resources_final = models.JSONField(default=dict, blank=True)
     revision = models.PositiveSmallIntegerField(default=0)  # bumped by each correction
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -133,3 +133,14 @@ def final_standings(*, campaign: Campaign) -> dict:
         "cohesion": sum(card.cohesion for card in endings),
         "dissent": sum(card.dissent for card in endings),
     }
+
+
+def campaign_chart_svg(*, campaign: Campaign, name: str) -> str:
+    """A chart from the cache the Celery task fills, or rendered now (it only reads)."""
+    from django.core.cache import cache
+
+    from campaign.charts import prestige_crave_chart, resources_chart
+
+    render = {"prestige": prestige_crave_chart, "resources": resources_chart}[name]
+    stamp = campaign.events.values_list("pk", flat=True).first() or 0
+    return cache.get(f"campaign-chart-{campaign.pk}-{name}-{stamp}") or render(campaign=campaign)

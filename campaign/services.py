@@ -803,6 +803,9 @@ def game_result_record(*, game: ChronicleGame, end: str, rows: list[dict], actor
     _rebel_crave(game, end, clean, actor)
     for row in clean:
         alignment_mark(house=row["house"], agenda=row["secret_agenda"], game=game, actor=actor)
+    from campaign.tasks import campaign_charts_task
+
+    transaction.on_commit(lambda: campaign_charts_task.delay(game.campaign_id))
     winners = ", ".join(r["house"].name for r in clean if r["position"] == 1)
     _event(
         game.campaign,
@@ -904,3 +907,19 @@ def campaign_export_write(*, export_id: int) -> str:
     os.replace(tmp, folder / name)
     CampaignExport.objects.filter(pk=export.pk).update(status=CampaignExport.Status.READY, path=name)
     return name
+
+
+def campaign_charts_render(*, campaign_id: int) -> list[str]:
+    """Render and cache both charts, keyed by the campaign's last event (a new event = new key)."""
+    from django.core.cache import cache
+
+    from campaign.charts import prestige_crave_chart, resources_chart
+
+    campaign = Campaign.objects.get(pk=campaign_id)
+    stamp = campaign.events.values_list("pk", flat=True).first() or 0
+    keys = []
+    for name, render in (("prestige", prestige_crave_chart), ("resources", resources_chart)):
+        key = f"campaign-chart-{campaign.pk}-{name}-{stamp}"
+        cache.set(key, render(campaign=campaign), timeout=7 * 24 * 3600)
+        keys.append(key)
+    return keys

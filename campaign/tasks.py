@@ -11,3 +11,11 @@ def campaign_export_task(self, export_id: int) -> str:
         return campaign_export_write(export_id=export_id)
     except OSError as exc:  # disk trouble: try again shortly
         raise self.retry(exc=exc, countdown=5) from exc
+
+
+@shared_task(bind=True, max_retries=3, acks_late=True)
+def campaign_charts_task(self, campaign_id: int) -> list[str]:
+    """Render the campaign charts into the cache (the page renders inline when absent)."""
+    from campaign.services import campaign_charts_render
+
+    return campaign_charts_render(campaign_id=campaign_id)

@@ -14,6 +14,7 @@ urlpatterns = [
         views.campaign_export_download,
         name="campaign-export-download",
     ),
+    path("campaigns/<int:pk>/charts/<str:name>.svg", views.campaign_chart, name="campaign-chart"),
     path("campaigns/<int:pk>/history/", views.campaign_history_view, name="campaign-history"),
     path("campaigns/<int:pk>/chronicles/", views.campaign_chronicles, name="campaign-chronicles"),
     path("campaigns/<int:pk>/houses/new/", views.house_create_view, name="house-create"),

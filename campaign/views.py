@@ -248,3 +248,13 @@ def campaign_import_view(request: HttpRequest) -> HttpResponse:
         {"form": form, "title": "Import a campaign", "multipart": True},
         status=400 if form.errors else 200,
     )
+
+
+@login_required
+def campaign_chart(request: HttpRequest, pk: int, name: str) -> HttpResponse:
+    campaign = _member_campaign(request, pk)
+    if name not in ("prestige", "resources"):
+        raise Http404("No such chart.")
+    return HttpResponse(
+        selectors.campaign_chart_svg(campaign=campaign, name=name), content_type="image/svg+xml"
+    )

@@ -100,3 +100,21 @@ class DemoLoginTests:
         settings.DEBUG = True
         assert client.post(reverse("demo-login")).status_code == 302
         assert "Ankist, Thursday group" in client.get(reverse("home")).content.decode()
+
+
+class ChartTests:
+    def test_prestige_series_accumulates_ledger_per_game(self):
+        from campaign.charts import prestige_crave_series
+
+        campaign = demo_campaign_load()
+        labels, series = prestige_crave_series(campaign=campaign)
+        assert labels == ["start", "Game 1", "Game 2"]
+        assert series["Smeethe Prestige"] == [0, 3, 5]
+        assert series["Tork Crave"] == [0, 1, 3]
+
+    def test_chart_is_svg_for_members(self, client):
+        campaign = demo_campaign_load()
+        client.force_login(campaign.created_by)
+        response = client.get(reverse("campaign-chart", args=[campaign.pk, "prestige"]))
+        assert response["Content-Type"] == "image/svg+xml" and b"<svg" in response.content
+        assert b"Smeethe Prestige" in response.content
