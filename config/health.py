@@ -35,3 +35,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
 
 def status_page(request: HttpRequest):
     return render(request, "status.html", {"status": service_status()})
+
+
+def rate_limited(request: HttpRequest, exception=None):
+    return render(request, "rate_limited.html", status=429)

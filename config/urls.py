@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django_ratelimit.decorators import ratelimit
 
 from config.health import healthz, status_page
 
@@ -11,6 +12,10 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
     path("status/", status_page, name="status"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path(
+        "accounts/login/",
+        ratelimit(key="ip", rate="20/m", method="POST", block=True)(auth_views.LoginView.as_view()),
+        name="login",
+    ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
 ]

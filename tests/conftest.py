@@ -36,3 +36,12 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.get_closest_marker("postgres"):
             item.add_marker(pytest.mark.skip(reason="needs PostgreSQL: run through make test"))
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Rate-limit counters and cached charts never leak from one test to the next."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
