@@ -21,6 +21,9 @@ run: install
 test: install
 	scripts/test.sh
 
+bench: install
+	scripts/bench.sh
+
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
