@@ -3,6 +3,10 @@ import os
 import pytest
 
 
+def _django_on(config) -> bool:
+    return config.pluginmanager.hasplugin("django")
+
+
 @pytest.fixture
 def user(db):
     from tests.factories import UserFactory
@@ -22,26 +26,28 @@ def redis_url():
 
 
 @pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def _django_test_defaults(request):
+    """Fast password hashing, and rate-limit counters and cached charts never leaking from one
+    test to the next. Engine tests may run without Django (-p no:django): then nothing to do."""
+    if not _django_on(request.config):
+        yield
+        return
+    from django.core.cache import cache
+
+    request.getfixturevalue("settings").PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    cache.clear()
+    yield
 
 
 def pytest_collection_modifyitems(config, items):
     """PostgreSQL-only tests (row locks, concurrency) run in make test's PostgreSQL pass (the
     SQLite pass deselects them with -m). Run by hand on SQLite they are skipped, never in CI."""
+    if not _django_on(config) or os.environ.get("CI"):
+        return
     from django.db import connection
 
-    if connection.vendor == "postgresql" or os.environ.get("CI"):
+    if connection.vendor == "postgresql":
         return
     for item in items:
         if item.get_closest_marker("postgres"):
             item.add_marker(pytest.mark.skip(reason="needs PostgreSQL: run through make test"))
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    """Rate-limit counters and cached charts never leak from one test to the next."""
-    from django.core.cache import cache
-
-    cache.clear()
-    yield

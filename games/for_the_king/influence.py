@@ -1,0 +1,150 @@
+"""Setup, the deal and the Share Influence phase (and the use of King cards, in either phase)."""
+
+from games.engine.errors import RuleError
+from games.for_the_king import messages as msg
+from games.for_the_king.board import as_action_changes, king_options, new_duties, use_king_card
+from games.for_the_king.cards import CARD_IDS, in_play, offices_in_play
+from games.for_the_king.flow import AREAS, advance, expect, limits, next_round, receive
+
+# 'Setup' step 5: cards put back in the box at random, by player count.
+RANDOM_REMOVALS = {2: 22, 3: 13, 4: 8, 5: 0}
+MIN_SEATS = 2
+MAX_SEATS = 5
+
+
+def new_state(config: dict, seed: int) -> dict:
+    seats = config.get("seats") if isinstance(config, dict) else None
+    if not isinstance(seats, list) or not MIN_SEATS <= len(seats) <= MAX_SEATS:
+        raise RuleError(msg.SEAT_COUNT)
+    names = [s.get("name") if isinstance(s, dict) else None for s in seats]
+    if not all(isinstance(n, str) and n.strip() for n in names):
+        raise RuleError(msg.SEAT_NAMES)
+    count = len(seats)
+    offices = offices_in_play(count)
+    return {
+        "seed": seed,
+        "step": 0,
+        "over": False,
+        "result": None,
+        "seats": [{"name": n.strip(), "personal_deck": [], "hand": []} for n in names],
+        "phase": "setup",
+        "stage": "deal",
+        "offices": offices,
+        "duties": new_duties(offices, count),
+        "deck": [],
+        "box": [],
+        "favor_deck": [],
+        "middle": [],
+        "discard": [],
+        "discard_face_down": [],
+        "king_cards_used": [],
+        "adviser": None,
+        "last_adviser": None,
+        "drawn": None,
+        "placed": dict.fromkeys(AREAS, 0),
+        "choosers": [],
+        "king_card": None,
+        "first_player": None,
+        "offer": None,
+        "bidding": None,
+        "payment": None,
+    }
+
+
+def deal(state: dict, action: dict, rng) -> None:
+    """'Setup' steps 4 to 7: marked cards and random cards back to the box, a face-down deck, a
+    random first Adviser."""
+    expect(state, action, ("deal",), "deal the cards")
+    count = len(state["seats"])
+    cards = in_play(count)
+    kept = set(cards)
+    state["box"] = [c for c in CARD_IDS if c not in kept]
+    rng.shuffle(cards)
+    removed = RANDOM_REMOVALS[count]
+    state["box"].extend(cards[:removed])
+    deck = cards[removed:]
+    rng.shuffle(deck)
+    state["deck"] = deck
+    state["adviser"] = rng.randrange(count)
+    state["phase"] = "share_influence"
+    state["stage"] = "distribute"
+    advance(state, rng)
+
+
+def draw(state: dict, action: dict, rng) -> None:
+    """'Distribute Cards': draw the top card of the deck and consider it without showing it."""
+    expect(state, action, ("distribute",), "draw a card")
+    if state["drawn"] is not None:
+        raise RuleError(msg.ALREADY_DRAWN)
+    state["drawn"] = state["deck"].pop(0)
+
+
+AREA_FULL = {"personal": msg.PERSONAL_FULL, "middle": msg.MIDDLE_FULL, "favor": msg.FAVOR_FULL}
+
+
+def place(state: dict, action: dict, rng) -> None:
+    """'Distribute Cards': in front of yourself, in the middle (face up) or on the Favor deck."""
+    seat = expect(state, action, ("distribute",), "place a card")
+    if state["drawn"] is None:
+        raise RuleError(msg.NOTHING_DRAWN)
+    area = action.get("area")
+    if area not in AREAS:
+        raise RuleError(msg.UNKNOWN_AREA)
+    if state["placed"][area] >= limits(state)[area]:
+        raise RuleError(AREA_FULL[area])
+    card_id = state["drawn"]
+    state["drawn"] = None
+    state["placed"][area] += 1
+    if area == "personal":
+        receive(state, seat, card_id, then="distribute")
+    elif area == "middle":
+        state["middle"].append(card_id)
+    else:
+        state["favor_deck"].insert(0, card_id)
+    advance(state, rng)
+
+
+def choose(state: dict, action: dict, rng) -> None:
+    """'Choose Central Cards': each opponent, from the Adviser's left, takes one middle card."""
+    seat = expect(state, action, ("choose",), "choose a card from the middle")
+    card_id = action.get("card")
+    if card_id not in state["middle"]:
+        raise RuleError(msg.NOT_IN_MIDDLE)
+    state["middle"].remove(card_id)
+    state["choosers"].pop(0)
+    receive(state, seat, card_id, then="choose")
+    advance(state, rng)
+
+
+def king_card(state: dict, action: dict, rng) -> None:
+    """'Receiving King cards': change Primary Duty tiles as the card shows, then it goes back to
+    the box."""
+    expect(state, action, ("king_card",), "use a King card")
+    pending = state["king_card"]
+    use_king_card(state, pending["card"], action.get("changes"))
+    state["king_cards_used"].append(pending["card"])
+    state["king_card"] = None
+    if pending["then"] == "next_round":
+        next_round(state)
+    else:
+        state["stage"] = pending["then"]
+    advance(state, rng)
+
+
+def legal(state: dict, seat: int | None) -> list[dict]:
+    stage = state["stage"]
+    if stage == "deal":
+        return [{"type": "deal", "seat": None}]
+    if stage == "distribute":
+        if state["drawn"] is None:
+            return [{"type": "draw", "seat": seat}]
+        room = limits(state)
+        return [{"type": "place", "seat": seat, "area": a} for a in AREAS if state["placed"][a] < room[a]]
+    if stage == "choose":
+        return [{"type": "choose", "seat": seat, "card": c} for c in state["middle"]]
+    if stage == "king_card":
+        return [
+            {"type": "king_card", "seat": seat, "changes": as_action_changes(option)}
+            for option in king_options(state, state["king_card"]["card"])
+        ]
+    return []

@@ -1,0 +1,47 @@
+"""For the King (and Me): the rules object the registry hands out (slug ``for_the_king``)."""
+
+from games.engine.rules import Rules
+from games.for_the_king import esteem, influence
+from games.for_the_king.flow import actor
+from games.for_the_king.views import describe, view
+
+
+class ForTheKingRules(Rules):
+    slug = "for_the_king"
+    name = "For the King (and Me)"
+    min_seats = influence.MIN_SEATS
+    max_seats = influence.MAX_SEATS
+    moves = {
+        "deal": influence.deal,
+        "draw": influence.draw,
+        "place": influence.place,
+        "choose": influence.choose,
+        "king_card": influence.king_card,
+        "reveal": esteem.reveal,
+        "bid": esteem.bid,
+        "pass": esteem.pass_,
+        "pay_gold": esteem.pay_gold,
+        "discard": esteem.discard,
+        "draw_random_card": esteem.draw_random_card,
+    }
+    # Each of these shows someone a card that was hidden (or draws at random).
+    not_undoable = frozenset({"deal", "draw", "reveal", "draw_random_card"})
+
+    def setup(self, config: dict, seed: int) -> dict:
+        return influence.new_state(config, seed)
+
+    def legal_actions(self, state: dict, seat: int | None) -> list[dict]:
+        if state["over"] or seat != actor(state):
+            return []
+        if state["phase"] in ("setup", "share_influence") or state["stage"] == "king_card":
+            return influence.legal(state, seat)
+        return esteem.legal(state, seat)
+
+    def view(self, state: dict, seat: int | None) -> dict:
+        return view(state, seat)
+
+    def describe(self, state: dict, action: dict) -> str:
+        return describe(state, action)
+
+
+RULES = ForTheKingRules()
