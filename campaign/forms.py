@@ -86,3 +86,8 @@ class CampaignImportForm(forms.Form):
             return json.loads(upload.read().decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError):
             raise forms.ValidationError("The archive is damaged: it is not valid JSON.") from None
+
+
+class GameBeginForm(CampaignBoundForm):
+    king_name = forms.CharField(max_length=80, label="King's name", help_text="e.g. Harald V")
+    played_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))

@@ -21,5 +21,6 @@ urlpatterns = [
     path("campaigns/<int:pk>/stickers/new/", views.sticker_attach_view, name="sticker-attach"),
     path("campaigns/<int:pk>/envelopes/new/", views.envelope_open_view, name="envelope-open"),
     path("campaigns/<int:pk>/mystery/new/", views.mystery_attach_view, name="mystery-attach"),
+    path("campaigns/<int:pk>/games/new/", views.game_begin_view, name="game-begin"),
     path("achievements/<int:pk>/mark/", views.achievement_mark_view, name="achievement-mark"),
 ]

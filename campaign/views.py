@@ -10,6 +10,8 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from campaign import forms, selectors, services
@@ -79,6 +81,11 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "exports": campaign.exports.all()[:5],
         "events": selectors.campaign_history(campaign=campaign)[:10],
         "standings": selectors.final_standings(campaign=campaign) if campaign.grand_finale_ready else None,
+        "house_form": forms.HouseForm(campaign=campaign),
+        "sticker_form": forms.StickerForm(campaign=campaign),
+        "envelope_form": forms.EnvelopeForm(campaign=campaign),
+        "mystery_form": forms.MysteryForm(campaign=campaign),
+        "begin_form": forms.GameBeginForm(campaign=campaign),
     }
     return render(request, "campaign/detail.html", context)
 
@@ -102,19 +109,59 @@ def campaign_chronicles(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-def _campaign_form_view(request, pk, form_class, title, call, success):
+def _oob_parts(request, campaign, parts) -> str:
+    """Out-of-band fragments of the campaign page that a form changed (htmx swaps them in place)."""
+    html = ""
+    if "board" in parts:
+        html += render_to_string(
+            "campaign/detail.html#board",
+            {"board": selectors.realm_board(campaign=campaign), "oob": True},
+            request,
+        )
+    if "houses" in parts:
+        houses = selectors.houses_by_prestige(campaign=campaign)
+        html += render_to_string("campaign/detail.html#houses", {"houses": houses, "grid_oob": True}, request)
+        # Forms that offer a House to choose get the new list.
+        for form_class, url, form_id in (
+            (forms.StickerForm, "sticker-attach", "sticker-form"),
+            (forms.EnvelopeForm, "envelope-open", "envelope-form"),
+        ):
+            context = {
+                "form": form_class(campaign=campaign),
+                "action": reverse(url, args=[campaign.pk]),
+                "form_id": form_id,
+                "oob": True,
+            }
+            html += render_to_string("campaign/_inline_form.html", context, request)
+    return html
+
+
+def _campaign_form_view(request, pk, form_class, title, call, success, *, form_id, oob=()):
+    """One view per form: a page of its own without JavaScript; with htmx, the form swaps itself
+    (errors beside the fields, status 422) and the page parts it changed."""
     campaign = _member_campaign(request, pk)
     form = form_class(request.POST or None, campaign=campaign)
     if request.method == "POST" and form.is_valid():
         result = _run_service(form, lambda: call(campaign, form.cleaned_data))
         if result is not None:
-            messages.success(request, success(result))
+            message = success(result)
+            if request.htmx:
+                context = {
+                    "form": form_class(campaign=campaign),
+                    "action": request.path,
+                    "form_id": form_id,
+                    "saved": message,
+                }
+                html = render_to_string("campaign/_inline_form.html", context, request)
+                return HttpResponse(html + _oob_parts(request, campaign, oob))
+            messages.success(request, message)
             return redirect("campaign-detail", pk=campaign.pk)
+    if request.htmx:
+        context = {"form": form, "action": request.path, "form_id": form_id}
+        return render(request, "campaign/_inline_form.html", context, status=422)
+    status = 400 if form.errors else 200
     return render(
-        request,
-        "campaign/form.html",
-        {"form": form, "title": title, "campaign": campaign},
-        status=400 if form.errors else 200,
+        request, "campaign/form.html", {"form": form, "title": title, "campaign": campaign}, status=status
     )
 
 
@@ -128,6 +175,8 @@ def house_create_view(request: HttpRequest, pk: int) -> HttpResponse:
         "Add a House",
         lambda campaign, data: services.house_create(campaign=campaign, actor=request.user, **data),
         lambda house: f"House {house.name} joined the campaign.",
+        form_id="house-form",
+        oob=("houses",),
     )
 
 
@@ -143,6 +192,8 @@ def sticker_attach_view(request: HttpRequest, pk: int) -> HttpResponse:
             campaign=campaign, actor=request.user, game=campaign.games.last(), **data
         ),
         lambda sticker: f"Sticker {sticker.number} attached to the {sticker.get_row_display()} row.",
+        form_id="sticker-form",
+        oob=("board",),
     )
 
 
@@ -183,6 +234,7 @@ def mystery_attach_view(request: HttpRequest, pk: int) -> HttpResponse:
             campaign=campaign, actor=request.user, game=campaign.games.last(), **data
         ),
         lambda sticker: f"Mystery sticker {sticker.letter} attached.",
+        form_id="mystery-form",
     )
 
 
@@ -199,10 +251,15 @@ def achievement_mark_view(request: HttpRequest, pk: int) -> HttpResponse:
                 achievement=achievement, count=form.cleaned_data["count"], actor=request.user
             ),
         )
-        if result is not None:
+        if result is not None and not request.htmx:
             messages.success(request, f"{achievement.name}: {result.marked}/{result.spaces} marked.")
             return redirect("campaign-detail", pk=campaign.pk)
-    for error in form.non_field_errors() + [e for errs in form.errors.values() for e in errs]:
+    errors = form.non_field_errors() + [e for errs in form.errors.values() for e in errs]
+    if request.htmx:
+        house = selectors.house_list(campaign=campaign).get(pk=achievement.house_id)
+        context = {"h": house, "error": " ".join(errors)}
+        return render(request, "campaign/detail.html#house-card", context, status=422 if errors else 200)
+    for error in errors:
         messages.error(request, error)
     return redirect("campaign-detail", pk=campaign.pk)
 
@@ -257,4 +314,19 @@ def campaign_chart(request: HttpRequest, pk: int, name: str) -> HttpResponse:
         raise Http404("No such chart.")
     return HttpResponse(
         selectors.campaign_chart_svg(campaign=campaign, name=name), content_type="image/svg+xml"
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def game_begin_view(request: HttpRequest, pk: int) -> HttpResponse:
+    return _campaign_form_view(
+        request,
+        pk,
+        forms.GameBeginForm,
+        "Begin a game",
+        lambda campaign, data: services.game_begin(campaign=campaign, actor=request.user, **data),
+        lambda game: f"Game {game.number} under King {game.king_name} begins: the Chronicle stickers aged.",
+        form_id="begin-form",
+        oob=("board",),
     )

@@ -18,25 +18,33 @@ class CampaignPagesTests:
         page.click("text=New campaign")
         page.fill("input[name=name]", "Friday table")
         page.click("button[type=submit]")
-        page.click("text=Add a House")
-        page.fill("input[name=name]", "Smeethe")
-        page.fill("input[name=number]", "7")
-        page.click("button[type=submit]")
-        page.click("text=Attach a sticker")
-        page.fill("input[name=number]", "43")
-        page.select_option("select[name=row]", "welfare")
-        page.select_option("select[name=positive]", "0")
-        page.select_option("select[name=signer]", label="House Smeethe")
-        page.fill("input[name=title]", "Bread riots")
-        page.click("button[type=submit]")
-        assert page.locator(".sticker.negative").first.inner_text().startswith("43")
+        # From here on, forms work in place: the page is never reloaded.
+        page.evaluate("window.notReloaded = true")
+        page.click("summary:has-text('Add a House')")
+        page.fill("#house-form input[name=name]", "Smeethe")
+        page.fill("#house-form input[name=number]", "7")
+        page.click("#house-form button[type=submit]")
+        page.wait_for_selector("text=House Smeethe joined the campaign.")
+        assert page.locator(".house").count() == 1
+        page.click("summary:has-text('Attach a Chronicle sticker')")
+        form = "#sticker-form"
+        page.fill(f"{form} input[name=number]", "43")
+        page.select_option(f"{form} select[name=row]", "welfare")
+        page.select_option(f"{form} select[name=positive]", "0")
+        page.select_option(f"{form} select[name=signer]", label="House Smeethe")
+        page.fill(f"{form} input[name=title]", "Bread riots")
+        page.click(f"{form} button[type=submit]")
+        page.wait_for_selector("#realm-board .sticker.negative")
+        assert page.locator("#realm-board .sticker.negative").first.inner_text().startswith("43")
         assert ChronicleSticker.objects.get(number=43).signer.name == "Smeethe"
-        # The same sticker again: the message appears, nothing is written.
-        page.click("text=Attach a sticker")
-        page.fill("input[name=number]", "43")
-        page.click("button[type=submit]")
-        assert "Sticker 43 is already on the board." in page.content()
+        # The same sticker again: the message appears beside the form, nothing is written.
+        page.fill(f"{form} input[name=number]", "43")
+        page.select_option(f"{form} select[name=row]", "morale")
+        page.click(f"{form} button[type=submit]")
+        page.wait_for_selector(f"{form} .errorlist")
+        assert "Sticker 43 is already on the board." in page.inner_text(form)
         assert ChronicleSticker.objects.count() == 1
+        assert page.evaluate("window.notReloaded") is True
 
     def test_demo_campaign_screenshots_at_phone_and_desktop_width(self, live_server, new_page, screenshot):
         campaign = demo_campaign_load()

@@ -118,3 +118,43 @@ class ChartTests:
         response = client.get(reverse("campaign-chart", args=[campaign.pk, "prestige"]))
         assert response["Content-Type"] == "image/svg+xml" and b"<svg" in response.content
         assert b"Smeethe Prestige" in response.content
+
+
+class HtmxFormTests:
+    def test_htmx_error_returns_the_form_with_the_message_and_422(self, client):
+        campaign, (anna,) = campaign_with_houses("Anna")
+        client.force_login(campaign.created_by)
+        url = reverse("sticker-attach", args=[campaign.pk])
+        data = {"number": 43, "row": "welfare", "positive": "0", "signer": anna.pk}
+        ok = client.post(url, data, headers={"HX-Request": "true"})
+        assert ok.status_code == 200
+        html = ok.content.decode()
+        assert 'id="realm-board" hx-swap-oob="true"' in html and "Sticker 43 attached" in html
+        again = client.post(url, data, headers={"HX-Request": "true"})
+        assert again.status_code == 422
+        assert "Sticker 43 is already on the board." in again.content.decode()
+        assert "<html" not in again.content.decode()
+
+    def test_htmx_achievement_mark_returns_the_house_card(self, client):
+        campaign, (anna,) = campaign_with_houses("Anna")
+        achievement = services.achievement_create(
+            house=anna, name="Patron", spaces=1, effects={"prestige": 2}
+        )
+        client.force_login(campaign.created_by)
+        url = reverse("achievement-mark", args=[achievement.pk])
+        html = client.post(url, {"count": 1}, headers={"HX-Request": "true"}).content.decode()
+        assert f'id="house-{anna.pk}"' in html and "Prestige <strong>2</strong>" in html
+        refused = client.post(url, {"count": 1}, headers={"HX-Request": "true"})
+        assert refused.status_code == 422 and "Patron has only 1 spaces" in refused.content.decode()
+
+    def test_begin_game_form_ages_the_board(self, client):
+        campaign, (anna,) = campaign_with_houses("Anna")
+        services.sticker_attach(campaign=campaign, number=3, row="wealth", positive=True, signer=anna)
+        client.force_login(campaign.created_by)
+        response = client.post(
+            reverse("game-begin", args=[campaign.pk]),
+            {"king_name": "Harald V"},
+            headers={"HX-Request": "true"},
+        )
+        assert response.status_code == 200 and "King Harald V begins" in response.content.decode()
+        assert ChronicleSticker.objects.get(number=3).marks == 1
