@@ -2,7 +2,7 @@ import json
 
 from django import forms
 
-from campaign.models import MYSTERY_LETTERS, ResourceRow
+from campaign.models import MYSTERY_LETTERS, GameEnd, ResourceRow, SecretAgenda
 
 
 class CampaignBoundForm(forms.Form):
@@ -91,3 +91,39 @@ class CampaignImportForm(forms.Form):
 class GameBeginForm(CampaignBoundForm):
     king_name = forms.CharField(max_length=80, label="King's name", help_text="e.g. Harald V")
     played_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+
+
+class ResultRowForm(forms.Form):
+    house = forms.ModelChoiceField(queryset=None, required=False, empty_label="(did not play)")
+    secret_agenda = forms.ChoiceField(choices=[("", "—"), *SecretAgenda.choices], required=False)
+    agenda_points = forms.IntegerField(initial=0, label="Secret Agenda")
+    open_agenda_points = forms.IntegerField(initial=0, label="Open Agenda")
+    coins_points = forms.IntegerField(initial=0, label="Coins")
+    power_points = forms.IntegerField(initial=0, label="Power")
+
+    def __init__(self, *args, campaign, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["house"].queryset = campaign.houses.all()
+
+    def clean(self):
+        data = super().clean()
+        if data.get("house") and not data.get("secret_agenda"):
+            self.add_error("secret_agenda", "Which Secret Agenda did this House play?")
+        return data
+
+
+class GameResultForm(forms.Form):
+    """The Realm Chronicles table of one game: how it ended and up to 5 rows."""
+
+    end = forms.ChoiceField(choices=GameEnd.choices)
+    ROWS = 5
+
+    def __init__(self, data=None, *, campaign):
+        super().__init__(data)
+        self.rows = [ResultRowForm(data, campaign=campaign, prefix=f"row{i}") for i in range(self.ROWS)]
+
+    def is_valid(self):
+        return all([super().is_valid(), *[row.is_valid() for row in self.rows]])
+
+    def result_rows(self) -> list[dict]:
+        return [row.cleaned_data for row in self.rows if row.cleaned_data.get("house")]

@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
+from django_htmx.http import HttpResponseClientRedirect
 
 from campaign import forms, selectors, services
 from campaign.archive import campaign_import
@@ -100,13 +101,38 @@ def campaign_history_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@require_http_methods(["GET", "POST"])
 def campaign_chronicles(request: HttpRequest, pk: int) -> HttpResponse:
+    """The Realm Chronicles; the newest game without a result gets the form to record it."""
     campaign = _member_campaign(request, pk)
-    return render(
-        request,
-        "campaign/chronicles.html",
-        {"campaign": campaign, "games": selectors.realm_chronicles(campaign=campaign)},
+    pending = campaign.games.filter(recorded=False).order_by("-number").first()
+    form = forms.GameResultForm(request.POST or None, campaign=campaign) if pending else None
+    status = 200
+    if request.method == "POST" and form is not None:
+        if form.is_valid():
+            done = _run_service(
+                form,
+                lambda: services.game_result_record(
+                    game=pending, end=form.cleaned_data["end"], rows=form.result_rows(), actor=request.user
+                ),
+            )
+            if done is not None:
+                messages.success(request, f"Game {pending.number} recorded.")
+                url = reverse("campaign-chronicles", args=[campaign.pk])
+                return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+        status = 422 if request.htmx else 400
+    context = {
+        "campaign": campaign,
+        "games": selectors.realm_chronicles(campaign=campaign),
+        "pending": pending,
+        "form": form,
+    }
+    template = (
+        "campaign/chronicles.html#result-form"
+        if request.htmx and form is not None
+        else "campaign/chronicles.html"
     )
+    return render(request, template, context, status=status)
 
 
 def _oob_parts(request, campaign, parts) -> str:

@@ -158,3 +158,27 @@ class HtmxFormTests:
         )
         assert response.status_code == 200 and "King Harald V begins" in response.content.decode()
         assert ChronicleSticker.objects.get(number=3).marks == 1
+
+
+class ResultFormTests:
+    def test_record_a_result_through_the_chronicles_page(self, client):
+        campaign, houses = campaign_with_houses("Valentine", "Martina", "Armin", "Charles", "Theodore")
+        services.game_begin(campaign=campaign, king_name="Harald V")
+        client.force_login(campaign.created_by)
+        url = reverse("campaign-chronicles", args=[campaign.pk])
+        data = {"end": "king_died"}
+        for i, row in enumerate(harald_rows(houses)):
+            data |= {f"row{i}-house": row["house"].pk, f"row{i}-secret_agenda": row["secret_agenda"]}
+            data |= {
+                f"row{i}-{k}": row[k]
+                for k in ("agenda_points", "open_agenda_points", "coins_points", "power_points")
+            }
+        missing = dict(data, **{"row0-secret_agenda": ""})
+        response = client.post(url, missing, headers={"HX-Request": "true"})
+        assert (
+            response.status_code == 422
+            and "Which Secret Agenda did this House play?" in response.content.decode()
+        )
+        assert client.post(url, data).status_code == 302
+        html = client.get(url).content.decode()
+        assert "Last" in html and "Record game" not in html
