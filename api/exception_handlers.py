@@ -1,19 +1,30 @@
-"""One error shape (STYLE.md section 5): 400 {"message", "extra"} for rule and validation errors."""
+"""One error shape (STYLE.md section 5): 400 {"message", "extra"} for rule and validation errors,
+409 {"message", "extra": {"current_version"}} for a stale session version, 429 when rate-limited."""
 
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
+from django_ratelimit.exceptions import Ratelimited
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.serializers import as_serializer_error
 from rest_framework.views import exception_handler
 
 from games.engine.errors import RuleError
+from games.services import StaleVersion
+
+TOO_MANY_ATTEMPTS = "Too many attempts: wait a minute and try again."
 
 
 def chronicle_exception_handler(exc, context):
     if isinstance(exc, RuleError):
         return Response({"message": exc.message, "extra": exc.extra}, status=400)
+    if isinstance(exc, StaleVersion):  # the client acted on an old version of the table
+        return Response(
+            {"message": exc.message, "extra": {"current_version": exc.current_version}}, status=409
+        )
+    if isinstance(exc, Ratelimited):  # before PermissionDenied, its base class
+        return Response({"message": TOO_MANY_ATTEMPTS, "extra": {}}, status=429)
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(as_serializer_error(exc))
     if isinstance(exc, Http404):

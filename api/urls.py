@@ -1,7 +1,58 @@
-from django.urls import path
+from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from api import auth_apis
+from api import campaign_apis as c
+from api import session_apis as s
+
+campaign_patterns = [
+    path("", c.CampaignDetailApi.as_view(), name="campaign-detail"),
+    path("houses/", c.HouseListApi.as_view(), name="house-list"),
+    path("houses/create/", c.HouseCreateApi.as_view(), name="house-create"),
+    path("houses/<int:house_id>/", c.HouseDetailApi.as_view(), name="house-detail"),
+    path("achievements/<int:achievement_id>/mark/", c.AchievementMarkApi.as_view(), name="achievement-mark"),
+    path("board/", c.RealmBoardApi.as_view(), name="realm-board"),
+    path("stickers/attach/", c.StickerAttachApi.as_view(), name="sticker-attach"),
+    path("envelopes/", c.EnvelopeListApi.as_view(), name="envelope-list"),
+    path("envelopes/open/", c.EnvelopeOpenApi.as_view(), name="envelope-open"),
+    path("storylines/", c.StorylineListApi.as_view(), name="storyline-list"),
+    path("save-slots/", c.SaveSlotsApi.as_view(), name="save-slots"),
+    path("mystery-stickers/attach/", c.MysteryStickerAttachApi.as_view(), name="mystery-attach"),
+    path("games/", c.GameListApi.as_view(), name="game-list"),
+    path("games/begin/", c.GameBeginApi.as_view(), name="game-begin"),
+    path("games/<int:game_id>/", c.GameDetailApi.as_view(), name="game-detail"),
+    path("games/<int:game_id>/result/", c.GameResultRecordApi.as_view(), name="game-result-record"),
+    path("games/<int:game_id>/result/correct/", c.GameResultCorrectApi.as_view(), name="game-result-correct"),
+    path("history/", c.HistoryListApi.as_view(), name="history"),
+]
+
+session_patterns = [
+    path("", s.SessionDetailApi.as_view(), name="session-detail"),
+    path("table/", s.SessionTableApi.as_view(), name="session-table"),
+    path("table/actions/submit/", s.SessionTableActionApi.as_view(), name="session-table-action"),
+    path("undo/", s.SessionUndoApi.as_view(), name="session-undo"),
+    path("log/", s.SessionLogApi.as_view(), name="session-log"),
+    path("seats/<int:seat_index>/join/", s.SeatJoinApi.as_view(), name="seat-join"),
+    path("seats/<int:seat_index>/", s.SeatViewApi.as_view(), name="seat-view"),
+    path("seats/<int:seat_index>/actions/", s.SeatLegalActionsApi.as_view(), name="seat-legal-actions"),
+    path(
+        "seats/<int:seat_index>/actions/submit/", s.SeatActionSubmitApi.as_view(), name="seat-action-submit"
+    ),
+]
+
+api_patterns = [
+    path("auth/token/", auth_apis.TokenObtainApi.as_view(), name="token-obtain"),
+    path("auth/token/revoke/", auth_apis.TokenRevokeApi.as_view(), name="token-revoke"),
+    path("campaigns/", c.CampaignListApi.as_view(), name="campaign-list"),
+    path("campaigns/create/", c.CampaignCreateApi.as_view(), name="campaign-create"),
+    path("campaigns/<int:campaign_id>/", include(campaign_patterns)),
+    path("games/", s.TableGameListApi.as_view(), name="table-game-list"),
+    path("sessions/create/", s.SessionCreateApi.as_view(), name="session-create"),
+    path("sessions/<int:session_id>/", include(session_patterns)),
+]
+
 urlpatterns = [
+    path("", include((api_patterns, "api"))),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]

@@ -1,0 +1,120 @@
+"""A game session at the table: its seats and the append-only log of actions (DESIGN.md section 4).
+
+The cached ``state`` is a fold of the log over the engine's setup; it can always be rebuilt
+(``games.services.session_replay``). Only ``games.services`` writes these models.
+"""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+
+def new_seat_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class GameSession(models.Model):
+    class Status(models.TextChoices):
+        LOBBY = "lobby", "Lobby"
+        ACTIVE = "active", "Active"
+        FINISHED = "finished", "Finished"
+        ABANDONED = "abandoned", "Abandoned"
+
+    game = models.CharField(max_length=40, help_text="Engine slug in games.engine.registry.")
+    config = models.JSONField(default=dict, blank=True)
+    seed = models.BigIntegerField()
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.LOBBY)
+    version = models.PositiveIntegerField(default=0, help_text="Grows by one with every change.")
+    state = models.JSONField(default=dict, blank=True, help_text="Cached fold of the action log.")
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="hosted_sessions",
+    )
+    campaign = models.ForeignKey(
+        "campaign.Campaign",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="sessions",
+    )
+    chronicle_game = models.ForeignKey(
+        "campaign.ChronicleGame",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="sessions",
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+    last_activity = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-last_activity"]
+        indexes = [models.Index(fields=["status", "last_activity"])]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.pk} ({self.status}, v{self.version})"
+
+    @property
+    def is_running(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+
+class Seat(models.Model):
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=60)
+    colour = models.CharField(max_length=20, blank=True)
+    token = models.CharField(max_length=64, unique=True, default=new_seat_token, editable=False)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="seats",
+    )
+    is_bot = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["session", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "index"], name="games_seat_unique_index"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} (seat {self.index} of session {self.session_id})"
+
+
+class SessionAction(models.Model):
+    """One applied action. Append-only: undo marks ``undone``, nothing is ever deleted."""
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Seat index; empty = table.")
+    payload = models.JSONField()
+    label = models.CharField(max_length=300)
+    # NULL (not ""): requests without a key stay outside the unique constraint below.
+    idempotency_key = models.CharField(max_length=100, null=True, blank=True)  # noqa: DJ001
+    version = models.PositiveIntegerField(help_text="Session version right after this action.")
+    undone = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["session", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "seq"], name="games_action_unique_seq"),
+            models.UniqueConstraint(
+                fields=["session", "idempotency_key"],
+                condition=Q(idempotency_key__isnull=False),
+                name="games_action_unique_idempotency_key",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.label}{' (undone)' if self.undone else ''}"

@@ -21,3 +21,30 @@ def campaign_with_houses(*names, user=None, name="Test campaign"):
         for i, house_name in enumerate(names)
     ]
     return campaign, houses
+
+
+# The rulebook's King Harald V Realm Chronicles table ('Mark scores on the Realm Chronicles'):
+# name, Secret Agenda, Open Agenda, Coins and Power points.
+HARALD = [
+    ("Valentine", 5, -1, 1, 2),
+    ("Martina", 7, 1, 3, 0),
+    ("Armin", 3, 3, 0, 1),
+    ("Charles", 12, -3, 0, 0),
+    ("Theodore", 7, 1, 1, 1),
+]
+HARALD_AGENDAS = ("opulent", "moderate", "rebel", "greedy", "extremist")
+
+
+def harald_rows(houses, agendas=HARALD_AGENDAS, *, house_key=lambda h: h):
+    """The King Harald V table as result rows (``house_key=lambda h: h.pk`` for an API body)."""
+    return [
+        {
+            "house": house_key(h),
+            "secret_agenda": agenda,
+            "agenda_points": a,
+            "open_agenda_points": o,
+            "coins_points": c,
+            "power_points": p,
+        }
+        for h, (_, a, o, c, p), agenda in zip(houses, HARALD, agendas, strict=True)
+    ]

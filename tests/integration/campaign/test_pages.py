@@ -10,8 +10,7 @@ from django.urls import reverse
 from campaign import services
 from campaign.demo import demo_campaign_load
 from campaign.models import ChronicleSticker
-from tests.factories import UserFactory, campaign_with_houses
-from tests.integration.campaign.test_services import harald_rows
+from tests.factories import UserFactory, campaign_with_houses, harald_rows
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from campaign.models import (
     House,
     LedgerEntry,
 )
-from tests.factories import campaign_with_houses
+from tests.factories import HARALD, campaign_with_houses, harald_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -240,29 +240,6 @@ class AchievementTests:
         campaign, (anna,) = campaign_with_houses("Anna")
         with pytest.raises(ValidationError, match="Unknown ability effect 'gold'"):
             services.achievement_create(house=anna, name="X", spaces=1, effects={"gold": 1})
-
-
-HARALD = [
-    ("Valentine", 5, -1, 1, 2),
-    ("Martina", 7, 1, 3, 0),
-    ("Armin", 3, 3, 0, 1),
-    ("Charles", 12, -3, 0, 0),
-    ("Theodore", 7, 1, 1, 1),
-]
-
-
-def harald_rows(houses, agendas=("opulent", "moderate", "rebel", "greedy", "extremist")):
-    return [
-        {
-            "house": h,
-            "secret_agenda": agenda,
-            "agenda_points": a,
-            "open_agenda_points": o,
-            "coins_points": c,
-            "power_points": p,
-        }
-        for h, (_, a, o, c, p), agenda in zip(houses, HARALD, agendas, strict=True)
-    ]
 
 
 class GameResultTests:

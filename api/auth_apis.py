@@ -1,0 +1,64 @@
+"""Token authentication for mobile clients: obtain a token with username and password, revoke it.
+The browser uses its session (log in at /accounts/login/)."""
+
+from django.utils.decorators import method_decorator
+from django_ratelimit.decorators import ratelimit
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.authtoken.serializers import AuthTokenSerializer
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+
+from api import services
+from api.base import ChronicleApi
+from api.errors import errors
+
+TAGS = ["auth"]
+
+
+def client_ip(group, request) -> str:
+    """Rate-limit key: the client address (as the login page), empty if the server gave none."""
+    return request.META.get("REMOTE_ADDR", "")
+
+
+class TokenObtainApi(ChronicleApi):
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+
+    class InputSerializer(AuthTokenSerializer):
+        username = serializers.CharField(max_length=150)
+        password = serializers.CharField(
+            max_length=128, style={"input_type": "password"}, trim_whitespace=False
+        )
+        token = None  # AuthTokenSerializer's read-only field: the output has the key
+
+    class OutputSerializer(serializers.Serializer):
+        token = serializers.CharField(help_text="Send it as 'Authorization: Token <token>'.")
+        username = serializers.CharField()
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Log in: a token for 'Authorization: Token <token>'",
+        request=InputSerializer,
+        responses={200: OutputSerializer, **errors(400, 429)},
+        auth=[],
+    )
+    @method_decorator(ratelimit(key=client_ip, rate="20/m", method="POST", block=True))
+    def post(self, request):
+        serializer = self.InputSerializer(data=request.data, context={"request": request})
+        serializer.is_valid(raise_exception=True)
+        user = serializer.validated_data["user"]
+        token = services.token_obtain(user=user)
+        return Response(self.OutputSerializer({"token": token.key, "username": user.get_username()}).data)
+
+
+class TokenRevokeApi(ChronicleApi):
+    @extend_schema(
+        tags=TAGS,
+        summary="Log out: revoke your token",
+        request=None,
+        responses={204: None, **errors(401)},
+    )
+    def post(self, request):
+        services.token_revoke(user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -1,0 +1,515 @@
+"""Campaign endpoints (issue 8). One view per operation: validate, call one service (or selector),
+serialize. Members of a campaign only: unknown campaign 404, another campaign's 403."""
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+
+from api.base import CampaignApi, CampaignPagedApi, ChronicleApi
+from api.errors import MEMBER_READ, MEMBER_WRITE, errors
+from api.filters import ChronicleFilter, HistoryFilter
+from api.serializers import (
+    AchievementSerializer,
+    CampaignGameField,
+    CampaignHouseField,
+    ChronicleGameSerializer,
+    DilemmaCardSerializer,
+    EnvelopeSerializer,
+    EventSerializer,
+    GameRefSerializer,
+    HouseRefSerializer,
+    HouseSerializer,
+    LedgerEntrySerializer,
+    MysteryStickerSerializer,
+    StickerSerializer,
+    StoryCardSerializer,
+)
+from campaign import selectors, services
+from campaign.models import (
+    RESOURCE_ROWS,
+    SECRET_AGENDAS,
+    Achievement,
+    Campaign,
+    CampaignEvent,
+    ChronicleGame,
+    GameEnd,
+    Membership,
+)
+
+BIG = 1_000_000  # integers are bounded so no input reaches the database out of range
+TAGS = ["campaigns"]
+
+
+def bounded_int(**kwargs) -> serializers.IntegerField:
+    kwargs.setdefault("min_value", -BIG)
+    kwargs.setdefault("max_value", BIG)
+    return serializers.IntegerField(**kwargs)
+
+
+def game_field(**kwargs) -> CampaignGameField:
+    return CampaignGameField(
+        required=False,
+        allow_null=True,
+        help_text="Id of the game in which it happens; omitted: the latest game; null: between games.",
+        **kwargs,
+    )
+
+
+def chosen_game(campaign: Campaign, data: dict) -> ChronicleGame | None:
+    if "game" in data:
+        return data["game"]
+    return campaign.games.order_by("number").last()
+
+
+def chronicle(campaign: Campaign, game_id: int) -> ChronicleGame:
+    for game in selectors.realm_chronicles(campaign=campaign):
+        if game.pk == game_id:
+            return game
+    raise ChronicleGame.DoesNotExist
+
+
+def house_with_totals(campaign: Campaign, house_id: int):
+    return get_object_or_404(selectors.house_list(campaign=campaign), pk=house_id)
+
+
+def campaign_detail(campaign: Campaign) -> dict:
+    return {
+        "id": campaign.pk,
+        "name": campaign.name,
+        "created_at": campaign.created_at,
+        "closed": campaign.closed,
+        "grand_finale_ready": campaign.grand_finale_ready,
+        "settings": campaign.settings,
+        "houses": selectors.houses_by_prestige(campaign=campaign),
+        "mystery_stickers": campaign.mystery_stickers.select_related("game"),
+        "games": campaign.games.order_by("number"),
+    }
+
+
+# ---- Campaigns ----------------------------------------------------------------------------
+
+
+class CampaignListApi(ChronicleApi):
+    class OutputSerializer(serializers.Serializer):
+        id = serializers.IntegerField()
+        name = serializers.CharField()
+        created_at = serializers.DateTimeField()
+        closed = serializers.BooleanField()
+        grand_finale_ready = serializers.BooleanField()
+        role = serializers.CharField(allow_null=True, help_text="host or player (null: staff)")
+
+    @extend_schema(
+        tags=TAGS,
+        summary="The campaigns you belong to",
+        responses={200: OutputSerializer(many=True), **errors(401)},
+    )
+    def get(self, request):
+        campaigns = list(selectors.campaign_list_for_user(user=request.user))
+        roles = dict(
+            Membership.objects.filter(user=request.user, campaign__in=campaigns).values_list(
+                "campaign_id", "role"
+            )
+        )
+        for campaign in campaigns:
+            campaign.role = roles.get(campaign.pk)
+        return Response(self.OutputSerializer(campaigns, many=True).data)
+
+
+class CampaignDetailApi(CampaignApi):
+    class OutputSerializer(serializers.Serializer):
+        class RankedHouseSerializer(HouseRefSerializer):
+            player_name = serializers.CharField()
+            prestige = serializers.IntegerField()
+            crave = serializers.IntegerField()
+
+        id = serializers.IntegerField()
+        name = serializers.CharField()
+        created_at = serializers.DateTimeField()
+        closed = serializers.BooleanField()
+        grand_finale_ready = serializers.BooleanField()
+        settings = serializers.DictField(help_text="The group's corrections of DEFAULT data.")
+        houses = RankedHouseSerializer(many=True, help_text="Highest Prestige first (ties: House number).")
+        mystery_stickers = MysteryStickerSerializer(many=True)
+        games = GameRefSerializer(many=True)
+
+    @extend_schema(tags=TAGS, summary="One campaign", responses={200: OutputSerializer, **MEMBER_READ})
+    def get(self, request, campaign_id: int):
+        return Response(self.OutputSerializer(campaign_detail(self.campaign)).data)
+
+
+class CampaignCreateApi(ChronicleApi):
+    class InputSerializer(serializers.Serializer):
+        name = serializers.CharField(max_length=120, allow_blank=True)
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Create a campaign (you become its host)",
+        request=InputSerializer,
+        responses={201: CampaignDetailApi.OutputSerializer, **errors(400, 401)},
+    )
+    def post(self, request):
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        campaign = services.campaign_create(created_by=request.user, **serializer.validated_data)
+        data = CampaignDetailApi.OutputSerializer(campaign_detail(campaign)).data
+        return Response(data, status=status.HTTP_201_CREATED)
+
+
+# ---- Houses, ledger, achievements ---------------------------------------------------------
+
+
+class HouseListApi(CampaignApi):
+    @extend_schema(
+        tags=TAGS,
+        summary="Houses with Prestige, Crave, achievements and alignment",
+        responses={200: HouseSerializer(many=True), **MEMBER_READ},
+    )
+    def get(self, request, campaign_id: int):
+        return Response(HouseSerializer(selectors.house_list(campaign=self.campaign), many=True).data)
+
+
+class HouseDetailApi(CampaignApi):
+    class OutputSerializer(HouseSerializer):
+        ledger = LedgerEntrySerializer(
+            source="ledger_entries", many=True, help_text="Every Prestige/Crave entry with its reason."
+        )
+
+    @extend_schema(
+        tags=TAGS,
+        summary="One House with its Prestige/Crave ledger",
+        responses={200: OutputSerializer, **MEMBER_READ},
+    )
+    def get(self, request, campaign_id: int, house_id: int):
+        house = house_with_totals(self.campaign, house_id)
+        house.ledger_entries = house.ledger.select_related("game")
+        return Response(self.OutputSerializer(house).data)
+
+
+class HouseCreateApi(CampaignApi):
+    class InputSerializer(serializers.Serializer):
+        name = serializers.CharField(max_length=80, allow_blank=True)
+        number = bounded_int(help_text="House number, 1 to 12, once per campaign.")
+        player_name = serializers.CharField(max_length=80, allow_blank=True, default="")
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Add a House",
+        request=InputSerializer,
+        responses={201: HouseSerializer, **MEMBER_WRITE},
+    )
+    def post(self, request, campaign_id: int):
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        house = services.house_create(campaign=self.campaign, actor=request.user, **serializer.validated_data)
+        return Response(
+            HouseSerializer(house_with_totals(self.campaign, house.pk)).data, status=status.HTTP_201_CREATED
+        )
+
+
+class AchievementMarkApi(CampaignApi):
+    class InputSerializer(serializers.Serializer):
+        count = bounded_int(default=1, help_text="Spaces to mark (the last one unlocks the ability).")
+        game = game_field()
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Mark spaces of an achievement",
+        request=InputSerializer,
+        responses={200: AchievementSerializer, **MEMBER_WRITE},
+    )
+    def post(self, request, campaign_id: int, achievement_id: int):
+        achievement = get_object_or_404(Achievement, pk=achievement_id, house__campaign=self.campaign)
+        serializer = self.InputSerializer(data=request.data, context=self.get_serializer_context())
+        serializer.is_valid(raise_exception=True)
+        achievement = services.achievement_mark(
+            achievement=achievement,
+            count=serializer.validated_data["count"],
+            game=chosen_game(self.campaign, serializer.validated_data),
+            actor=request.user,
+        )
+        return Response(AchievementSerializer(achievement).data)
+
+
+# ---- The Realm board, envelopes, storylines, save slots, Mystery stickers -----------------
+
+
+class RealmBoardApi(CampaignApi):
+    class OutputSerializer(serializers.Serializer):
+        class SpaceSerializer(serializers.Serializer):
+            slot = serializers.IntegerField(help_text="0 is the leftmost space.")
+            sticker = StickerSerializer(allow_null=True, help_text="null: an empty space.")
+
+        row = serializers.CharField()
+        label = serializers.CharField()
+        spaces = SpaceSerializer(many=True, help_text="Left to right.")
+
+    @extend_schema(
+        tags=TAGS,
+        summary="The Realm board: the five Chronicle rows with their stickers",
+        responses={200: OutputSerializer(many=True), **MEMBER_READ},
+    )
+    def get(self, request, campaign_id: int):
+        rows = [
+            {**row, "spaces": [{"slot": i, "sticker": s} for i, s in enumerate(row["spaces"])]}
+            for row in selectors.realm_board(campaign=self.campaign)
+        ]
+        return Response(self.OutputSerializer(rows, many=True).data)
+
+
+class StickerAttachApi(CampaignApi):
+    class InputSerializer(serializers.Serializer):
+        number = bounded_int(help_text="Chronicle sticker number, 1 to 177.")
+        row = serializers.ChoiceField(choices=RESOURCE_ROWS)
+        positive = serializers.BooleanField()
+        signer = CampaignHouseField(allow_null=True, required=False, default=None)
+        title = serializers.CharField(max_length=120, allow_blank=True, default="")
+        text = serializers.CharField(max_length=2000, allow_blank=True, default="")
+        game = game_field()
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Attach a Chronicle sticker (leftmost empty space, else over the oldest)",
+        request=InputSerializer,
+        responses={201: StickerSerializer, **MEMBER_WRITE},
+    )
+    def post(self, request, campaign_id: int):
+        serializer = self.InputSerializer(data=request.data, context=self.get_serializer_context())
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        data["game"] = chosen_game(self.campaign, data)
+        sticker = services.sticker_attach(campaign=self.campaign, actor=request.user, **data)
+        return Response(StickerSerializer(sticker).data, status=status.HTTP_201_CREATED)
+
+
+class EnvelopeListApi(CampaignApi):
+    @extend_schema(
+        tags=TAGS,
+        summary="The opened envelopes",
+        responses={200: EnvelopeSerializer(many=True), **MEMBER_READ},
+    )
+    def get(self, request, campaign_id: int):
+        envelopes = self.campaign.envelopes.select_related("opened_by", "game")
+        return Response(EnvelopeSerializer(envelopes, many=True).data)
+
+
+def effects_field(help_text: str) -> serializers.DictField:
+    return serializers.DictField(
+        child=bounded_int(min_value=-99, max_value=99), default=dict, help_text=help_text
+    )
+
+
+class EnvelopeOpenApi(CampaignApi):
+    class InputSerializer(serializers.Serializer):
+        class StoryCardSerializer(serializers.Serializer):
+            number = bounded_int(min_value=1, max_value=9999)
+            storyline = serializers.CharField(max_length=40, allow_blank=True)
+            title = serializers.CharField(max_length=120, allow_blank=True, default="")
+            text = serializers.CharField(max_length=2000, allow_blank=True, default="")
+            signer = CampaignHouseField(
+                allow_null=True, required=False, help_text="Omitted: the House that opened the envelope."
+            )
+            is_ending = serializers.BooleanField(default=False)
+            cohesion = bounded_int(min_value=0, max_value=99, default=0)
+            dissent = bounded_int(min_value=0, max_value=99, default=0)
+            majority_signer_bonus = effects_field("Ending cards: {'prestige': n, 'crave': n}.")
+            effects = effects_field("start_power, start_coins, prestige, crave, power, coins.")
+            ability_text = serializers.CharField(max_length=2000, allow_blank=True, default="")
+
+        number = bounded_int(help_text="Envelope number, 00 to 74.")
+        opened_by = CampaignHouseField(allow_null=True, required=False, default=None)
+        special = serializers.BooleanField(default=False)
+        story_card = StoryCardSerializer(required=False, allow_null=True, default=None)
+        dilemma_numbers = serializers.ListField(
+            child=bounded_int(min_value=-9999, max_value=9999),
+            max_length=20,
+            default=list,
+            help_text="A standard envelope holds 3 Dilemma cards.",
+        )
+        trigger_numbers = serializers.ListField(
+            child=bounded_int(min_value=-9999, max_value=9999), max_length=20, default=list
+        )
+        event_numbers = serializers.ListField(
+            child=bounded_int(min_value=-9999, max_value=9999), max_length=20, default=list
+        )
+        game = game_field()
+
+    class OutputSerializer(EnvelopeSerializer):
+        story_cards = StoryCardSerializer(many=True)
+        cards = DilemmaCardSerializer(many=True)
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Open an envelope: its Story card on its storyline, its cards into the save slots",
+        request=InputSerializer,
+        responses={201: OutputSerializer, **MEMBER_WRITE},
+    )
+    def post(self, request, campaign_id: int):
+        serializer = self.InputSerializer(data=request.data, context=self.get_serializer_context())
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        data["game"] = chosen_game(self.campaign, data)
+        envelope = services.envelope_open(campaign=self.campaign, actor=request.user, **data)
+        return Response(self.OutputSerializer(envelope).data, status=status.HTTP_201_CREATED)
+
+
+class StorylineListApi(CampaignApi):
+    class OutputSerializer(serializers.Serializer):
+        storyline = serializers.CharField()
+        top = StoryCardSerializer(help_text="The top card: the only one whose ability is active.")
+        cards = StoryCardSerializer(many=True, help_text="Top first.")
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Story cards by storyline",
+        responses={200: OutputSerializer(many=True), **MEMBER_READ},
+    )
+    def get(self, request, campaign_id: int):
+        return Response(self.OutputSerializer(selectors.storylines(campaign=self.campaign), many=True).data)
+
+
+class SaveSlotsApi(CampaignApi):
+    class OutputSerializer(serializers.Serializer):
+        deck = DilemmaCardSerializer(many=True, help_text="The Dilemma save slot.")
+        event_area = DilemmaCardSerializer(many=True)
+        story_slot = DilemmaCardSerializer(many=True, help_text="Ongoing Event cards.")
+        trash = DilemmaCardSerializer(many=True)
+
+    @extend_schema(
+        tags=TAGS,
+        summary="The save slots: Dilemma deck, Event area, Story save slot, Trash",
+        responses={200: OutputSerializer, **MEMBER_READ},
+    )
+    def get(self, request, campaign_id: int):
+        return Response(self.OutputSerializer(selectors.save_slots(campaign=self.campaign)).data)
+
+
+class MysteryStickerAttachApi(CampaignApi):
+    class InputSerializer(serializers.Serializer):
+        letter = serializers.CharField(max_length=5, allow_blank=True, help_text="A to L.")
+        storyline = serializers.CharField(max_length=40, allow_blank=True, default="")
+        game = game_field()
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Attach a Mystery sticker (the sixth makes Envelope 70 due)",
+        request=InputSerializer,
+        responses={201: MysteryStickerSerializer, **MEMBER_WRITE},
+    )
+    def post(self, request, campaign_id: int):
+        serializer = self.InputSerializer(data=request.data, context=self.get_serializer_context())
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        data["game"] = chosen_game(self.campaign, data)
+        sticker = services.mystery_sticker_attach(campaign=self.campaign, actor=request.user, **data)
+        return Response(MysteryStickerSerializer(sticker).data, status=status.HTTP_201_CREATED)
+
+
+# ---- Games: Realm Chronicles, begin, result ------------------------------------------------
+
+
+class GameListApi(CampaignPagedApi):
+    queryset = ChronicleGame.objects.none()  # for the filter's schema; the data comes from selectors
+    filterset_class = ChronicleFilter
+
+    @extend_schema(
+        tags=TAGS,
+        summary="The Realm Chronicles: one table per game (paginated, filterable)",
+        responses={200: ChronicleGameSerializer(many=True), **errors(400, 401, 403, 404)},
+    )
+    def get(self, request, campaign_id: int):
+        wanted = set(self.filter_queryset(self.campaign.games.all()).values_list("pk", flat=True))
+        games = [g for g in selectors.realm_chronicles(campaign=self.campaign) if g.pk in wanted]
+        return self.paginated(games, ChronicleGameSerializer)
+
+
+class GameDetailApi(CampaignApi):
+    @extend_schema(
+        tags=TAGS,
+        summary="One Realm Chronicles table",
+        responses={200: ChronicleGameSerializer, **MEMBER_READ},
+    )
+    def get(self, request, campaign_id: int, game_id: int):
+        game = get_object_or_404(self.campaign.games, pk=game_id)
+        return Response(ChronicleGameSerializer(chronicle(self.campaign, game.pk)).data)
+
+
+class GameBeginApi(CampaignApi):
+    class InputSerializer(serializers.Serializer):
+        king_name = serializers.CharField(max_length=80, allow_blank=True, default="")
+        played_on = serializers.DateField(required=False, help_text="Omitted: today.")
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Begin a game: its Realm Chronicles table, then Chronicle aging",
+        request=InputSerializer,
+        responses={201: ChronicleGameSerializer, **MEMBER_WRITE},
+    )
+    def post(self, request, campaign_id: int):
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        game = services.game_begin(campaign=self.campaign, actor=request.user, **serializer.validated_data)
+        game.current_scores = []
+        return Response(ChronicleGameSerializer(game).data, status=status.HTTP_201_CREATED)
+
+
+class GameResultRecordApi(CampaignApi):
+    class InputSerializer(serializers.Serializer):
+        class RowSerializer(serializers.Serializer):
+            house = CampaignHouseField()
+            secret_agenda = serializers.ChoiceField(choices=SECRET_AGENDAS)
+            agenda_points = bounded_int(min_value=-999, max_value=999)
+            open_agenda_points = bounded_int(min_value=-999, max_value=999)
+            coins_points = bounded_int(min_value=-999, max_value=999)
+            power_points = bounded_int(min_value=-999, max_value=999)
+
+        end = serializers.ChoiceField(choices=GameEnd.choices)
+        rows = RowSerializer(many=True, max_length=12, help_text="One row per House that played (3 to 5).")
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Record a game's result: ranking, Prestige/Crave, alignment marks",
+        request=InputSerializer,
+        responses={200: ChronicleGameSerializer, **MEMBER_WRITE},
+    )
+    def post(self, request, campaign_id: int, game_id: int):
+        game = get_object_or_404(self.campaign.games, pk=game_id)
+        serializer = self.InputSerializer(data=request.data, context=self.get_serializer_context())
+        serializer.is_valid(raise_exception=True)
+        services.game_result_record(game=game, actor=request.user, **serializer.validated_data)
+        return Response(ChronicleGameSerializer(chronicle(self.campaign, game.pk)).data)
+
+
+class GameResultCorrectApi(CampaignApi):
+    class InputSerializer(GameResultRecordApi.InputSerializer):
+        reason = serializers.CharField(max_length=200, allow_blank=True, default="")
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Correct a recorded result (a new revision; the ledger is rebalanced)",
+        request=InputSerializer,
+        responses={200: ChronicleGameSerializer, **MEMBER_WRITE},
+    )
+    def post(self, request, campaign_id: int, game_id: int):
+        game = get_object_or_404(self.campaign.games, pk=game_id)
+        serializer = self.InputSerializer(data=request.data, context=self.get_serializer_context())
+        serializer.is_valid(raise_exception=True)
+        services.game_result_correct(game=game, actor=request.user, **serializer.validated_data)
+        return Response(ChronicleGameSerializer(chronicle(self.campaign, game.pk)).data)
+
+
+# ---- History ------------------------------------------------------------------------------
+
+
+class HistoryListApi(CampaignPagedApi):
+    queryset = CampaignEvent.objects.none()  # for the filter's schema; the data comes from selectors
+    filterset_class = HistoryFilter
+
+    @extend_schema(
+        tags=TAGS,
+        summary="The campaign history, newest first (paginated, filterable)",
+        responses={200: EventSerializer(many=True), **errors(400, 401, 403, 404)},
+    )
+    def get(self, request, campaign_id: int):
+        events = self.filter_queryset(selectors.campaign_history(campaign=self.campaign))
+        return self.paginated(events, EventSerializer)

@@ -1,0 +1,58 @@
+"""Filters of the growing lists (history, Realm Chronicles): query parameters, validated (400)."""
+
+import django_filters
+from django import forms
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+
+from campaign.models import CampaignEvent, ChronicleGame, GameEnd
+
+
+@extend_schema_field(OpenApiTypes.INT)
+class IntegerFilter(django_filters.NumberFilter):
+    """An integer query parameter, bounded (an id out of the database's range is a 400)."""
+
+    field_class = forms.IntegerField
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("min_value", 1)
+        kwargs.setdefault("max_value", 2**53)
+        super().__init__(*args, **kwargs)
+
+
+class HistoryFilter(django_filters.FilterSet):
+    kind = django_filters.CharFilter(
+        max_length=40, help_text="Event kind: sticker_attached, envelope_opened, game_recorded, ledger..."
+    )
+    house = IntegerFilter(field_name="house_id", help_text="Events of one House (its id).")
+    game = IntegerFilter(field_name="game_id", help_text="Events of one game (its id).")
+    sticker = IntegerFilter(
+        method="filter_sticker",
+        min_value=1,
+        max_value=177,
+        help_text="Who attached (signed) Chronicle sticker N, in which game.",
+    )
+    since = django_filters.IsoDateTimeFilter(
+        field_name="created_at", lookup_expr="gte", help_text="Events at or after this time."
+    )
+
+    class Meta:
+        model = CampaignEvent
+        fields = ["kind", "house", "game", "sticker", "since"]
+
+    def filter_sticker(self, queryset, name, value):
+        return queryset.filter(kind="sticker_attached", data__number=value)
+
+
+class ChronicleFilter(django_filters.FilterSet):
+    recorded = django_filters.BooleanFilter(help_text="Only games with (true) or without (false) a result.")
+    end = django_filters.ChoiceFilter(choices=GameEnd.choices, help_text="How the game ended.")
+    king = django_filters.CharFilter(
+        field_name="king_name", lookup_expr="icontains", max_length=80, help_text="Part of the King's name."
+    )
+    played_after = django_filters.DateFilter(field_name="played_on", lookup_expr="gte")
+    played_before = django_filters.DateFilter(field_name="played_on", lookup_expr="lte")
+
+    class Meta:
+        model = ChronicleGame
+        fields = ["recorded", "end", "king", "played_after", "played_before"]

@@ -1,0 +1,175 @@
+"""Read serializers shared by several campaign endpoints (each view keeps its own nested
+Input/OutputSerializer; these are the pieces they are built from)."""
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from campaign.models import House
+
+
+class HouseRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    number = serializers.IntegerField()
+
+
+class GameRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    king_name = serializers.CharField()
+
+
+class StickerSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    row = serializers.CharField()
+    positive = serializers.BooleanField()
+    signer = HouseRefSerializer(allow_null=True)
+    title = serializers.CharField()
+    text = serializers.CharField()
+    slot = serializers.IntegerField(help_text="0 is the leftmost space of the row.")
+    marks = serializers.IntegerField(help_text="Aging marks.")
+    covered = serializers.BooleanField()
+    game = GameRefSerializer(allow_null=True)
+    attached_at = serializers.DateTimeField()
+
+
+class AchievementSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    agenda = serializers.CharField(help_text="The Secret Agenda of an alignment achievement, else ''.")
+    name = serializers.CharField()
+    condition = serializers.CharField()
+    spaces = serializers.IntegerField()
+    marked = serializers.IntegerField()
+    unlocked = serializers.BooleanField()
+    effects = serializers.DictField(child=serializers.IntegerField())
+    ability_text = serializers.CharField()
+
+
+class LedgerEntrySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.CharField(help_text="prestige or crave")
+    amount = serializers.IntegerField()
+    reason = serializers.CharField()
+    source = serializers.CharField()
+    game = GameRefSerializer(allow_null=True)
+    created_at = serializers.DateTimeField()
+
+
+class HouseSerializer(serializers.Serializer):
+    """A House with its Prestige/Crave totals (from ``house_list``), achievements and alignment."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    number = serializers.IntegerField()
+    player_name = serializers.CharField()
+    prestige = serializers.IntegerField()
+    crave = serializers.IntegerField()
+    achievements = serializers.SerializerMethodField()
+    alignment = serializers.SerializerMethodField()
+
+    @extend_schema_field(AchievementSerializer(many=True))
+    def get_achievements(self, house: House):
+        chosen = [a for a in house.achievements.all() if a.kind != "alignment"]
+        return AchievementSerializer(chosen, many=True).data
+
+    @extend_schema_field(AchievementSerializer(many=True))
+    def get_alignment(self, house: House):
+        chosen = [a for a in house.achievements.all() if a.kind == "alignment"]
+        return AchievementSerializer(chosen, many=True).data
+
+
+class ScoreSerializer(serializers.Serializer):
+    house = HouseRefSerializer()
+    secret_agenda = serializers.CharField()
+    agenda_points = serializers.IntegerField()
+    open_agenda_points = serializers.IntegerField()
+    coins_points = serializers.IntegerField()
+    power_points = serializers.IntegerField()
+    total = serializers.IntegerField()
+    position = serializers.IntegerField()
+    last = serializers.BooleanField()
+    prestige = serializers.IntegerField()
+    crave = serializers.IntegerField()
+
+
+class ChronicleGameSerializer(serializers.Serializer):
+    """One Realm Chronicles table, with the rows of its current revision."""
+
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    king_name = serializers.CharField()
+    played_on = serializers.DateField()
+    end = serializers.CharField(help_text="king_died, abdicated_top, abdicated_bottom or '' (not ended).")
+    recorded = serializers.BooleanField()
+    revision = serializers.IntegerField(help_text="0, then one more for each correction.")
+    resources_final = serializers.DictField(child=serializers.IntegerField())
+    scores = ScoreSerializer(source="current_scores", many=True)
+
+
+class EnvelopeSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    special = serializers.BooleanField()
+    opened_at = serializers.DateTimeField()
+    opened_by = HouseRefSerializer(allow_null=True)
+    game = GameRefSerializer(allow_null=True)
+
+
+class StoryCardSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    storyline = serializers.CharField()
+    title = serializers.CharField()
+    text = serializers.CharField()
+    signer = HouseRefSerializer(allow_null=True)
+    order = serializers.IntegerField(help_text="Position in its storyline; the highest is on top.")
+    is_ending = serializers.BooleanField()
+    cohesion = serializers.IntegerField()
+    dissent = serializers.IntegerField()
+    majority_signer_bonus = serializers.DictField(child=serializers.IntegerField())
+    effects = serializers.DictField(child=serializers.IntegerField())
+    ability_text = serializers.CharField()
+
+
+class DilemmaCardSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    kind = serializers.CharField(help_text="dilemma, trigger or event")
+    place = serializers.CharField(help_text="deck, event_area, story_slot or trash")
+    title = serializers.CharField()
+
+
+class MysteryStickerSerializer(serializers.Serializer):
+    letter = serializers.CharField()
+    storyline = serializers.CharField()
+    game = GameRefSerializer(allow_null=True)
+    attached_at = serializers.DateTimeField()
+
+
+class EventSerializer(serializers.Serializer):
+    """One entry of the campaign history: who, what, when, in which game."""
+
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    summary = serializers.CharField()
+    data = serializers.JSONField()
+    actor = serializers.CharField(source="actor.get_username", allow_null=True, default=None)
+    house = HouseRefSerializer(allow_null=True)
+    game = GameRefSerializer(allow_null=True)
+    created_at = serializers.DateTimeField()
+
+
+@extend_schema_field(OpenApiTypes.INT)
+class CampaignHouseField(serializers.PrimaryKeyRelatedField):
+    """The id of a House of the campaign in the serializer context (others: 'does not exist')."""
+
+    def get_queryset(self):
+        return self.context["campaign"].houses.all()
+
+
+@extend_schema_field(OpenApiTypes.INT)
+class CampaignGameField(serializers.PrimaryKeyRelatedField):
+    """The id of a game (Realm Chronicles table) of the campaign in the serializer context."""
+
+    def get_queryset(self):
+        return self.context["campaign"].games.all()

@@ -1,0 +1,18 @@
+"""The API's own writers: authentication tokens for mobile clients."""
+
+from django.db import transaction
+from rest_framework.authtoken.models import Token
+
+
+@transaction.atomic
+def token_obtain(*, user) -> Token:
+    """The user's token (one per user; the same key until revoked)."""
+    token, _ = Token.objects.get_or_create(user=user)
+    return token
+
+
+@transaction.atomic
+def token_revoke(*, user) -> int:
+    """Revoke the user's token: every client using it must log in again."""
+    deleted, _ = Token.objects.filter(user=user).delete()
+    return deleted

@@ -1,0 +1,440 @@
+"""Table sessions (For the King, Council of Four, a King's Dilemma game night) through the
+games services. Who may:
+
+- the host (the logged-in user who created the session): the table view, the table's actions,
+  undo, every seat's join token; never a seat's private view unless it is the host's own seat;
+- a seat: the holder of its secret join token (``X-Seat-Token`` header, no login needed: an
+  anonymous phone) or the logged-in user who joined it; that seat's view, legal actions and
+  actions only (another seat is 403);
+- the table view and the log: the host and every seat of the session.
+
+Unknown session or seat: 404. Not allowed: 403 (401 when anonymous without a seat token).
+"""
+
+import json
+import secrets
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import exceptions, serializers, status
+from rest_framework.generics import GenericAPIView
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+
+from api.base import ChronicleApi
+from api.errors import errors
+from api.pagination import ChroniclePagination
+from games import selectors, services
+from games.models import GameSession, Seat
+
+TAGS = ["sessions"]
+SEAT_TOKEN_HEADER = "X-Seat-Token"
+MAX_ACTION_JSON = 10_000
+
+NOT_YOUR_SEAT = "Only this seat's player can see or act for it."
+NOT_THE_HOST = "Only the host of this session can do that."
+NOT_AT_THE_TABLE = "Only the host and the players of this session can see it."
+ASK_THE_HOST = "Ask the host for this seat's link (its join token)."
+LOG_IN_TO_CLAIM = "Log in to join a seat with your account."
+NO_NUL = "{what} cannot contain NUL characters."
+TOO_BIG = "An action is at most 10000 characters of JSON."
+
+SEAT_TOKEN = OpenApiParameter(
+    SEAT_TOKEN_HEADER,
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="The seat's secret join token: lets a phone act for this seat without logging in.",
+)
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="Up to 100 characters. Sending the same key again returns the action already applied.",
+)
+
+
+# ---- Access ------------------------------------------------------------------------------
+
+
+def _is_host(session: GameSession, user) -> bool:
+    return user.is_authenticated and (session.host_id == user.pk or user.is_staff)
+
+
+def _token_seat(request, session: GameSession) -> Seat | None:
+    token = request.headers.get(SEAT_TOKEN_HEADER, "")
+    if not token:
+        return None
+    seat = selectors.session_for_token(token=token)
+    if seat is None or seat.session_id != session.pk or not secrets.compare_digest(seat.token, token):
+        return None
+    return seat
+
+
+def _refuse(request, message: str):
+    if not request.user.is_authenticated and not request.headers.get(SEAT_TOKEN_HEADER):
+        raise exceptions.NotAuthenticated()
+    raise exceptions.PermissionDenied(message)
+
+
+def _may_act_for(request, session: GameSession, seat: Seat) -> bool:
+    token_seat = _token_seat(request, session)
+    if token_seat is not None:
+        return token_seat.pk == seat.pk
+    return request.user.is_authenticated and seat.user_id == request.user.pk
+
+
+class SessionApi(ChronicleApi):
+    """A view under /api/sessions/<session_id>/: ``self.session`` (404 when unknown). Seat
+    tokens need no login, so each view checks who may itself."""
+
+    permission_classes = [AllowAny]
+    session: GameSession
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        self.session = get_object_or_404(GameSession, pk=kwargs["session_id"])
+
+    def require_host(self) -> None:
+        if not _is_host(self.session, self.request.user):
+            _refuse(self.request, NOT_THE_HOST)
+
+    def require_at_table(self) -> None:
+        if _is_host(self.session, self.request.user) or _token_seat(self.request, self.session):
+            return
+        user = self.request.user
+        if user.is_authenticated and self.session.seats.filter(user=user).exists():
+            return
+        _refuse(self.request, NOT_AT_THE_TABLE)
+
+    def seat_for(self, seat_index: int) -> Seat:
+        """The seat, for its own player only."""
+        seat = get_object_or_404(Seat, session=self.session, index=seat_index)
+        if not _may_act_for(self.request, self.session, seat):
+            _refuse(self.request, NOT_YOUR_SEAT)
+        return seat
+
+
+# ---- Serializers -------------------------------------------------------------------------
+
+
+def _json_without_nul(value, what: str):
+    text = json.dumps(value)
+    if "\\u0000" in text:
+        raise serializers.ValidationError(NO_NUL.format(what=what))
+    return text
+
+
+class SeatSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    name = serializers.CharField()
+    colour = serializers.CharField()
+    is_bot = serializers.BooleanField()
+    joined = serializers.SerializerMethodField(help_text="A logged-in player joined this seat.")
+
+    def get_joined(self, seat: Seat) -> bool:
+        return seat.user_id is not None
+
+
+class SessionSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    game = serializers.CharField()
+    status = serializers.CharField(help_text="active, finished or abandoned")
+    version = serializers.IntegerField(help_text="Grows by one with every change.")
+    created = serializers.DateTimeField()
+    seats = SeatSerializer(many=True)
+
+
+class ViewSerializer(serializers.Serializer):
+    """What one seat (or the table) may see, from the engine."""
+
+    session = serializers.IntegerField()
+    game = serializers.CharField()
+    version = serializers.IntegerField()
+    status = serializers.CharField()
+    seat = serializers.IntegerField(allow_null=True, help_text="null: the table view.")
+    view = serializers.JSONField(help_text="The engine's view: this seat's hand, nobody else's.")
+    legal_actions = serializers.ListField(child=serializers.DictField())
+    active_seats = serializers.ListField(
+        child=serializers.IntegerField(allow_null=True), help_text="Seats that may act now (null: the table)."
+    )
+    over = serializers.BooleanField()
+    result = serializers.JSONField(allow_null=True)
+
+
+class LoggedActionSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    version = serializers.IntegerField(help_text="The session's version right after this action.")
+    seat = serializers.IntegerField(allow_null=True)
+    label = serializers.CharField(help_text="What happened, as a sentence.")
+
+
+class SubmitInputSerializer(serializers.Serializer):
+    action = serializers.DictField(help_text="One of the legal actions ({'type': ..., ...}).")
+    expected_version = serializers.IntegerField(
+        min_value=0, max_value=2**31 - 1, help_text="The version your view showed."
+    )
+
+    def validate_action(self, action: dict) -> dict:
+        if len(_json_without_nul(action, "An action")) > MAX_ACTION_JSON:
+            raise serializers.ValidationError(TOO_BIG)
+        return action
+
+
+class SubmitOutputSerializer(serializers.Serializer):
+    action = LoggedActionSerializer()
+    view = ViewSerializer(help_text="Your view after the action.")
+
+
+def _submit(request, session: GameSession, seat: Seat | None) -> Response:
+    serializer = SubmitInputSerializer(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    key = request.headers.get("Idempotency-Key") or None
+    if key is not None and "\x00" in key:
+        raise exceptions.ValidationError(NO_NUL.format(what="An idempotency key"))
+    logged = services.session_submit_action(
+        session=session,
+        seat=seat,
+        action=serializer.validated_data["action"],
+        expected_version=serializer.validated_data["expected_version"],
+        idempotency_key=key,
+    )
+    session.refresh_from_db()
+    if seat is None:
+        view = selectors.session_view_for_table(session=session)
+    else:
+        view = selectors.session_view_for_seat(session=session, seat=seat)
+    return Response(SubmitOutputSerializer({"action": logged, "view": view}).data)
+
+
+def _label(rules, state: dict, action: dict) -> str:
+    try:
+        return rules.describe(state, action)
+    except Exception:  # noqa: BLE001 - as on the seat page, a label never breaks the answer
+        return str(action.get("type", "?")).replace("_", " ")
+
+
+# ---- Games and sessions ------------------------------------------------------------------
+
+
+class TableGameListApi(ChronicleApi):
+    class OutputSerializer(serializers.Serializer):
+        slug = serializers.CharField()
+        name = serializers.CharField()
+        min_seats = serializers.IntegerField()
+        max_seats = serializers.IntegerField()
+
+    @extend_schema(
+        tags=TAGS,
+        summary="The games a session can play",
+        responses={200: OutputSerializer(many=True), **errors(401)},
+    )
+    def get(self, request):
+        return Response(self.OutputSerializer(selectors.game_choices(), many=True).data)
+
+
+class SessionCreateApi(ChronicleApi):
+    class InputSerializer(serializers.Serializer):
+        game = serializers.ChoiceField(choices=[])
+        seat_names = serializers.ListField(
+            child=serializers.CharField(max_length=60, allow_blank=True),
+            max_length=12,
+            help_text="In table order (clockwise).",
+        )
+        config = serializers.DictField(required=False, default=dict, help_text="Game settings.")
+        bot_seats = serializers.ListField(
+            child=serializers.IntegerField(min_value=0, max_value=11),
+            max_length=12,
+            default=list,
+            help_text="Seat indexes played by bots.",
+        )
+
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.fields["game"].choices = [g["slug"] for g in selectors.game_choices()]
+
+        def validate_config(self, config: dict) -> dict:
+            _json_without_nul(config, "Game settings")
+            return config
+
+    class OutputSerializer(SessionSerializer):
+        class SeatWithTokenSerializer(SeatSerializer):
+            token = serializers.CharField(
+                help_text="The seat's secret join token: give it to its player only."
+            )
+
+        seats = SeatWithTokenSerializer(many=True)
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Start a session (you are its host); the answer holds each seat's join token",
+        request=InputSerializer,
+        responses={201: OutputSerializer, **errors(400, 401)},
+    )
+    def post(self, request):
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        session = services.session_create(host=request.user, **serializer.validated_data)
+        return Response(self.OutputSerializer(session).data, status=status.HTTP_201_CREATED)
+
+
+class SessionDetailApi(SessionApi):
+    @extend_schema(
+        tags=TAGS,
+        summary="A session and its seats (host and players)",
+        parameters=[SEAT_TOKEN],
+        responses={200: SessionSerializer, **errors(401, 403, 404)},
+    )
+    def get(self, request, session_id: int):
+        self.require_at_table()
+        return Response(SessionSerializer(self.session).data)
+
+
+class SessionTableApi(SessionApi):
+    @extend_schema(
+        tags=TAGS,
+        summary="The table view (no hand at all) and the table's own legal actions",
+        parameters=[SEAT_TOKEN],
+        responses={200: ViewSerializer, **errors(401, 403, 404)},
+    )
+    def get(self, request, session_id: int):
+        self.require_at_table()
+        return Response(ViewSerializer(selectors.session_view_for_table(session=self.session)).data)
+
+
+class SessionTableActionApi(SessionApi):
+    @extend_schema(
+        tags=TAGS,
+        summary="Submit an action of the table (host)",
+        request=SubmitInputSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: SubmitOutputSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request, session_id: int):
+        self.require_host()
+        return _submit(request, self.session, None)
+
+
+class SessionUndoApi(SessionApi):
+    @extend_schema(
+        tags=TAGS,
+        summary="Undo the last action (host; not an action that revealed hidden information)",
+        request=None,
+        responses={200: SessionSerializer, **errors(400, 401, 403, 404)},
+    )
+    def post(self, request, session_id: int):
+        self.require_host()
+        services.session_undo(session=self.session, by=request.user)
+        return Response(SessionSerializer(self.session).data)
+
+
+class SessionLogApi(SessionApi, GenericAPIView):
+    pagination_class = ChroniclePagination
+    filter_backends: list = []
+
+    class QuerySerializer(serializers.Serializer):
+        since = serializers.IntegerField(
+            min_value=0, max_value=2**31 - 1, default=0, help_text="Actions after this version."
+        )
+
+    @extend_schema(
+        tags=TAGS,
+        summary="The action log since a version, oldest first (paginated)",
+        parameters=[QuerySerializer, SEAT_TOKEN],
+        responses={200: LoggedActionSerializer(many=True), **errors(400, 401, 403, 404)},
+    )
+    def get(self, request, session_id: int):
+        self.require_at_table()
+        query = self.QuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        log = selectors.session_log(session=self.session, since_version=query.validated_data["since"])
+        page = self.paginate_queryset(log)
+        return self.get_paginated_response(LoggedActionSerializer(page, many=True).data)
+
+
+# ---- Seats -------------------------------------------------------------------------------
+
+
+class SeatJoinApi(SessionApi):
+    class InputSerializer(serializers.Serializer):
+        claim = serializers.BooleanField(
+            default=False,
+            help_text="Link the seat to your account (logged in): then your login is enough to play it.",
+        )
+
+    class OutputSerializer(SeatSerializer):
+        token = serializers.CharField(help_text="Send it as X-Seat-Token to act for this seat.")
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Join a seat: its token (for the host, or whoever holds the seat's link)",
+        request=InputSerializer,
+        parameters=[SEAT_TOKEN],
+        responses={200: OutputSerializer, **errors(400, 401, 403, 404)},
+    )
+    def post(self, request, session_id: int, seat_index: int):
+        seat = get_object_or_404(Seat, session=self.session, index=seat_index)
+        if not (_is_host(self.session, request.user) or _may_act_for(request, self.session, seat)):
+            _refuse(request, ASK_THE_HOST)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        if serializer.validated_data["claim"]:
+            if not request.user.is_authenticated:
+                raise exceptions.ValidationError(LOG_IN_TO_CLAIM)
+            seat = services.session_seat_claim(session=self.session, seat=seat, user=request.user)
+        return Response(self.OutputSerializer(seat).data)
+
+
+class SeatViewApi(SessionApi):
+    @extend_schema(
+        tags=TAGS,
+        summary="A seat's private view (its hand, its secrets; nobody else's)",
+        parameters=[SEAT_TOKEN],
+        responses={200: ViewSerializer, **errors(401, 403, 404)},
+    )
+    def get(self, request, session_id: int, seat_index: int):
+        seat = self.seat_for(seat_index)
+        return Response(ViewSerializer(selectors.session_view_for_seat(session=self.session, seat=seat)).data)
+
+
+class SeatLegalActionsApi(SessionApi):
+    class OutputSerializer(serializers.Serializer):
+        class ChoiceSerializer(serializers.Serializer):
+            action = serializers.DictField(help_text="Submit it as it is.")
+            label = serializers.CharField()
+
+        version = serializers.IntegerField(help_text="Send it back as expected_version.")
+        seat = serializers.IntegerField()
+        actions = ChoiceSerializer(many=True)
+
+    @extend_schema(
+        tags=TAGS,
+        summary="What this seat may do now, each action with a sentence",
+        parameters=[SEAT_TOKEN],
+        responses={200: OutputSerializer, **errors(401, 403, 404)},
+    )
+    def get(self, request, session_id: int, seat_index: int):
+        seat = self.seat_for(seat_index)
+        view = selectors.session_view_for_seat(session=self.session, seat=seat)
+        rules = services.session_rules(self.session)
+        choices = [
+            {"action": action, "label": _label(rules, self.session.state, action)}
+            for action in view["legal_actions"]
+        ]
+        data = {"version": view["version"], "seat": seat.index, "actions": choices}
+        return Response(self.OutputSerializer(data).data)
+
+
+class SeatActionSubmitApi(SessionApi):
+    @extend_schema(
+        tags=TAGS,
+        summary="Submit an action for this seat (stale expected_version: 409)",
+        request=SubmitInputSerializer,
+        parameters=[SEAT_TOKEN, IDEMPOTENCY_KEY],
+        responses={200: SubmitOutputSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request, session_id: int, seat_index: int):
+        seat = self.seat_for(seat_index)
+        return _submit(request, self.session, seat)

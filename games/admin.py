@@ -1,0 +1,70 @@
+"""Admin for sessions: read-mostly, since only games.services writes them (the log is append-only)."""
+
+from django.contrib import admin
+
+from games.models import GameSession, Seat, SessionAction
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ("index", "name", "colour", "user", "is_bot")
+    readonly_fields = ("index",)
+    can_delete = False
+
+
+class SessionActionInline(admin.TabularInline):
+    model = SessionAction
+    extra = 0
+    fields = ("seq", "seat", "label", "version", "undone", "created")
+    readonly_fields = fields
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(GameSession)
+class GameSessionAdmin(admin.ModelAdmin):
+    list_display = ("id", "game", "status", "version", "host", "campaign", "last_activity")
+    list_filter = ("game", "status")
+    search_fields = ("id", "seats__name", "host__username")
+    readonly_fields = ("game", "config", "seed", "version", "state", "created", "updated", "last_activity")
+    raw_id_fields = ("host", "campaign", "chronicle_game")
+    inlines = [SeatInline, SessionActionInline]
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    list_display = ("id", "session", "index", "name", "user", "is_bot")
+    search_fields = ("name", "session__id")
+    readonly_fields = ("session", "index", "token")
+    raw_id_fields = ("user",)
+
+
+@admin.register(SessionAction)
+class SessionActionAdmin(admin.ModelAdmin):
+    list_display = ("id", "session", "seq", "seat", "label", "version", "undone", "created")
+    list_filter = ("undone",)
+    search_fields = ("label", "idempotency_key", "session__id")
+    readonly_fields = (
+        "session",
+        "seq",
+        "seat",
+        "payload",
+        "label",
+        "idempotency_key",
+        "version",
+        "undone",
+        "created",
+    )
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -1,0 +1,91 @@
+"""Live updates are nudges, never data (DESIGN.md section 6).
+
+After a commit, "session S is now at version N" goes out on channel ``session-{id}``; each client
+then re-fetches its own view through a normal authenticated request, so secrets never travel in a
+broadcast. A transport is a function ``(channel, message_json) -> None``; ``TRANSPORTS`` lists them
+(the cache one always, Redis pub/sub when ``REDIS_URL`` is set). Another transport
+(django-eventstream) can be appended without touching the services.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+
+logger = logging.getLogger(__name__)
+
+NUDGE_TYPE = "session_version"
+VERSION_CACHE_TIMEOUT = 60 * 60 * 24
+
+Transport = Callable[[str, str], None]
+
+
+def session_channel(session_id: int) -> str:
+    return f"session-{session_id}"
+
+
+def version_cache_key(session_id: int) -> str:
+    return f"session-version-{session_id}"
+
+
+def nudge_payload(*, session_id: int, version: int) -> dict:
+    """Everything a nudge may carry: never a view, never a secret."""
+    return {"type": NUDGE_TYPE, "session": session_id, "version": version}
+
+
+def cache_transport(channel: str, message: str) -> None:
+    """Remember the newest version so the polling endpoint can answer "unchanged" from the cache."""
+    data = json.loads(message)
+    key = version_cache_key(data["session"])
+    current = cache.get(key)
+    if current is None or current < data["version"]:  # versions only grow: never go back
+        cache.set(key, data["version"], VERSION_CACHE_TIMEOUT)
+
+
+_redis_clients: dict[str, object] = {}
+
+
+def redis_transport(channel: str, message: str) -> None:
+    url = settings.REDIS_URL
+    if not url:
+        return
+    import redis
+
+    client = _redis_clients.get(url)
+    if client is None:
+        client = _redis_clients[url] = redis.Redis.from_url(url)
+    client.publish(channel, message)
+
+
+TRANSPORTS: list[Transport] = [cache_transport, redis_transport]
+
+
+def publish(*, session_id: int, version: int) -> None:
+    """Send one nudge through every transport; a failing transport never hides the others."""
+    message = json.dumps(nudge_payload(session_id=session_id, version=version))
+    channel = session_channel(session_id)
+    for transport in list(TRANSPORTS):
+        try:
+            transport(channel, message)
+        except Exception:  # the change is committed already: log, never fail the request
+            logger.exception("Nudge transport %r failed for %s", transport, channel)
+
+
+def notify_session_changed(session) -> None:
+    """Register, for after the commit, the nudge for the session's current version."""
+    session_id, version = session.pk, session.version
+    transaction.on_commit(lambda: publish(session_id=session_id, version=version))
+
+
+def cached_version(session_id: int) -> int | None:
+    return cache.get(version_cache_key(session_id))
+
+
+def remember_version(session_id: int, version: int) -> None:
+    """Fill the cache after a miss (the polling endpoint read the version from the database)."""
+    cache.add(version_cache_key(session_id), version, VERSION_CACHE_TIMEOUT)

@@ -1,0 +1,118 @@
+"""Read-only views of game sessions. Selectors never write.
+
+A seat sees the engine's view for that seat (its own hand, nobody else's); the table sees the
+engine's view for ``None`` (no hand at all).
+"""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from games.engine.registry import get_game, slugs
+from games.engine.rules import TABLE, GameRules
+from games.models import GameSession, Seat, SessionAction
+
+
+def game_choices() -> list[dict]:
+    """The games whose rules are installed (an engine still being written is left out)."""
+    found = []
+    for slug in slugs():
+        try:
+            rules = get_game(slug)
+        except (ImportError, AttributeError, KeyError):
+            continue
+        found.append(
+            {"slug": slug, "name": rules.name, "min_seats": rules.min_seats, "max_seats": rules.max_seats}
+        )
+    return found
+
+
+def _rules(session: GameSession) -> GameRules:
+    return get_game(session.game)
+
+
+def _view(session: GameSession, seat_index: int | None) -> dict:
+    rules = _rules(session)
+    state = session.state
+    running = session.status == GameSession.Status.ACTIVE
+    over = rules.is_over(state)
+    return {
+        "session": session.pk,
+        "game": session.game,
+        "version": session.version,
+        "status": session.status,
+        "seat": seat_index,
+        "view": rules.view(state, seat_index),
+        "legal_actions": rules.legal_actions(state, seat_index) if running else [],
+        "active_seats": rules.active_seats(state) if running else [],
+        "over": over,
+        "result": rules.result(state) if over else None,
+    }
+
+
+def session_view_for_seat(*, session: GameSession, seat: Seat) -> dict:
+    """What one seat may see: the engine's view for it, its legal actions, whose turn it is."""
+    return _view(session, seat.index)
+
+
+def session_view_for_table(*, session: GameSession) -> dict:
+    """What the table screen shows: the engine's view for nobody (no hand), and the table's own
+    legal actions (host actions, e.g. typing a card's outcome)."""
+    return _view(session, TABLE)
+
+
+def session_log(*, session: GameSession, since_version: int = 0, include_undone: bool = False) -> list[dict]:
+    """The story so far, oldest first: one sentence per action."""
+    names = dict(session.seats.values_list("index", "name"))
+    actions = session.actions.filter(version__gt=since_version).order_by("seq")
+    if not include_undone:
+        actions = actions.filter(undone=False)
+    return [
+        {
+            "seq": a.seq,
+            "version": a.version,
+            "seat": a.seat,
+            "seat_name": "Table" if a.seat is None else names.get(a.seat, f"Seat {a.seat}"),
+            "label": a.label,
+            "undone": a.undone,
+            "created": a.created,
+        }
+        for a in actions
+    ]
+
+
+def session_last_action(*, session: GameSession) -> SessionAction | None:
+    return session.actions.filter(undone=False).order_by("-seq").first()
+
+
+def session_undoable_action(*, session: GameSession) -> SessionAction | None:
+    """The action Undo would drop, when the engine allows it (the automatic deal never)."""
+    if session.status not in (GameSession.Status.ACTIVE, GameSession.Status.FINISHED):
+        return None
+    last = session_last_action(session=session)
+    if last is None or (last.seq == 1 and last.payload == {"type": "deal", "seat": None}):
+        return None
+    return last if _rules(session).undoable(last.payload) else None
+
+
+def session_for_token(*, token: str) -> Seat | None:
+    """The seat a join token opens (with its session), or None."""
+    if not token:
+        return None
+    return Seat.objects.select_related("session").filter(token=token).first()
+
+
+def session_seats(*, session: GameSession) -> QuerySet[Seat]:
+    return session.seats.order_by("index")
+
+
+def session_list(*, host=None) -> QuerySet[GameSession]:
+    sessions = GameSession.objects.prefetch_related("seats")
+    if host is not None:
+        sessions = sessions.filter(host=host)
+    return sessions.order_by("-last_activity")
+
+
+def session_current_version(*, session_id: int) -> tuple[int, str] | None:
+    """(version, status) straight from the database: one indexed read for the polling endpoint."""
+    return GameSession.objects.filter(pk=session_id).values_list("version", "status").first()

@@ -1,0 +1,378 @@
+"""The only writers of game sessions (DESIGN.md section 4).
+
+A session's state is the fold of its action log over the engine's setup; the cached ``state`` is
+that fold, kept so reads are cheap. Every change runs in one transaction with the session row
+locked, bumps ``version`` and nudges the clients after the commit (``games.nudges``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import secrets
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from games import nudges
+from games.engine.bots import bot_choose_action
+from games.engine.errors import RuleError
+from games.engine.registry import get_game
+from games.engine.rules import TABLE, GameRules
+from games.models import GameSession, Seat, SessionAction
+
+logger = logging.getLogger(__name__)
+
+SEAT_COLOURS = ["red", "blue", "green", "yellow", "purple", "orange", "teal", "grey"]
+DEAL = {"type": "deal", "seat": None}
+MAX_SEAT_NAME = 60
+MAX_IDEMPOTENCY_KEY = 100
+
+UNKNOWN_GAME = "There is no game called {slug!r}."
+GAME_NOT_READY = "{slug} cannot be played yet: its rules are not installed."
+SEAT_COUNT = "{game} is played by {min} to {max} players; got {count}."
+SEAT_NAME_REQUIRED = "Every seat needs a name."
+SEAT_NAME_INVALID = "A seat name cannot hold control characters."
+SEAT_NAME_TOO_LONG = "A seat name has at most 60 characters."
+SEAT_NAME_TWICE = "Two seats are called {name}."
+CONFIG_NOT_A_DICT = "The game settings must be an object."
+CONFIG_SEATS = "The game settings list {got} seats for {count} seat names."
+BOT_SEAT_UNKNOWN = "There is no seat {index} to give to a bot."
+SETUP_REFUSED = "The game could not be set up: {message}"
+SESSION_NOT_RUNNING = "This session is not running (it is {status})."
+SEAT_NOT_IN_SESSION = "This seat belongs to another session."
+ACTION_NOT_AN_OBJECT = "An action must be an object with a 'type'."
+ACTION_NOT_JSON = "An action must be plain JSON."
+IDEMPOTENCY_KEY_TOO_LONG = "An idempotency key has at most 100 characters."
+IDEMPOTENCY_KEY_OTHER_SEAT = "This idempotency key was already used by another seat."
+ACTION_FAILED = "That action could not be applied."
+STALE_VERSION = "The table moved on: here is the new state."
+NOTHING_TO_UNDO = "There is nothing to undo."
+ONLY_HOST_UNDOES = "Only the host can undo."
+NOT_UNDOABLE = "“{label}” cannot be undone: it revealed hidden information."
+CANNOT_UNDO_NOW = "An abandoned session cannot be changed."
+SESSION_ALREADY_OVER = "This session is already {status}."
+SEAT_ALREADY_CLAIMED = "{name}'s seat is already taken."
+
+
+class StaleVersion(Exception):
+    """The client acted on an old version of the table (the API answers 409)."""
+
+    def __init__(self, current_version: int, message: str = STALE_VERSION):
+        super().__init__(message)
+        self.message = message
+        self.current_version = current_version
+        self.extra = {"version": current_version}
+
+
+def _rules(slug: str) -> GameRules:
+    try:
+        return get_game(slug)
+    except KeyError:
+        raise ValidationError(UNKNOWN_GAME.format(slug=slug)) from None
+    except (ImportError, AttributeError):
+        raise ValidationError(GAME_NOT_READY.format(slug=slug)) from None
+
+
+def session_rules(session: GameSession) -> GameRules:
+    return _rules(session.game)
+
+
+def _plain_json(value: Any, message: str) -> Any:
+    """What the database will give back: the engine sees exactly what the log stores. (PostgreSQL
+    JSON cannot hold a NUL character, so none gets that far.)"""
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):
+        raise ValidationError(message) from None
+    if "\\u0000" in text:
+        raise ValidationError(message)
+    return json.loads(text)
+
+
+def _lock(session: GameSession) -> GameSession:
+    return GameSession.objects.select_for_update().get(pk=session.pk)
+
+
+def _sync(target: GameSession, source: GameSession) -> None:
+    """Keep the caller's object in step with the locked row we changed."""
+    for field in ("status", "version", "state", "last_activity", "updated"):
+        setattr(target, field, getattr(source, field))
+
+
+def _bot_can_act(session: GameSession, rules: GameRules) -> bool:
+    if session.status != GameSession.Status.ACTIVE:
+        return False
+    active = set(rules.active_seats(session.state))
+    return any(s.index in active for s in session.seats.all() if s.is_bot)
+
+
+def _after_change(session: GameSession, rules: GameRules) -> None:
+    """Nudge the clients, and wake a bot when one can act (both after the commit)."""
+    nudges.notify_session_changed(session)
+    if _bot_can_act(session, rules):
+        from games.tasks import bot_move_task
+
+        session_id = session.pk
+        transaction.on_commit(lambda: bot_move_task.delay(session_id))
+
+
+def _append(
+    *,
+    session: GameSession,
+    rules: GameRules,
+    action: dict,
+    seat_index: int | None,
+    idempotency_key: str | None = None,
+) -> SessionAction:
+    """Apply ``action`` to the locked session and log it (RuleError: nothing written)."""
+    try:
+        new_state = rules.apply(session.state, action)
+    except RuleError:
+        raise
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+        # A malformed action tripped the engine: a 400 for the player, a traceback for us.
+        logger.exception("Engine %s failed on %r", session.game, action)
+        raise RuleError(ACTION_FAILED) from exc
+    label = rules.describe(session.state, action)[:300]
+    last_seq = session.actions.aggregate(m=Max("seq"))["m"] or 0
+    session.version += 1
+    session.state = _plain_json(new_state, ACTION_NOT_JSON)
+    session.last_activity = timezone.now()
+    if rules.is_over(session.state):
+        session.status = GameSession.Status.FINISHED
+    session.save()
+    return SessionAction.objects.create(
+        session=session,
+        seq=last_seq + 1,
+        seat=seat_index,
+        payload=action,
+        label=label,
+        idempotency_key=idempotency_key,
+        version=session.version,
+    )
+
+
+# ---- Sessions ----------------------------------------------------------------------------
+
+
+@transaction.atomic
+def session_create(
+    *,
+    game: str,
+    seat_names: list[str],
+    host=None,
+    config: dict | None = None,
+    seed: int | None = None,
+    campaign=None,
+    chronicle_game=None,
+    bot_seats: list[int] | None = None,
+) -> GameSession:
+    """Set up a game for the named seats (in table order), deal when the engine hides cards
+    (logged as action 1, not undoable) and start it. ``config["seats"]`` may carry extra
+    per-seat settings; the names always come from ``seat_names``."""
+    rules = _rules(game)
+    names = [(n or "").strip() for n in seat_names]
+    if not rules.min_seats <= len(names) <= rules.max_seats:
+        raise ValidationError(
+            SEAT_COUNT.format(game=rules.name, min=rules.min_seats, max=rules.max_seats, count=len(names))
+        )
+    if not all(names):
+        raise ValidationError(SEAT_NAME_REQUIRED)
+    if any("\x00" in n for n in names):
+        raise ValidationError(SEAT_NAME_INVALID)
+    if any(len(n) > MAX_SEAT_NAME for n in names):
+        raise ValidationError(SEAT_NAME_TOO_LONG)
+    seen: set[str] = set()
+    for n in names:
+        if n.casefold() in seen:
+            raise ValidationError(SEAT_NAME_TWICE.format(name=n))
+        seen.add(n.casefold())
+    extra = dict(config or {}) if isinstance(config or {}, dict) else None
+    if extra is None:
+        raise ValidationError(CONFIG_NOT_A_DICT)
+    seat_extras = extra.pop("seats", None) or [{} for _ in names]
+    if not isinstance(seat_extras, list) or len(seat_extras) != len(names):
+        got = len(seat_extras) if isinstance(seat_extras, list) else "no"
+        raise ValidationError(CONFIG_SEATS.format(got=got, count=len(names)))
+    seats_config = [
+        {**(x if isinstance(x, dict) else {}), "name": n} for x, n in zip(seat_extras, names, strict=True)
+    ]
+    full_config = _plain_json({"seats": seats_config, **extra}, CONFIG_NOT_A_DICT)
+    bots = set(bot_seats or [])
+    for index in bots:
+        if not isinstance(index, int) or not 0 <= index < len(names):
+            raise ValidationError(BOT_SEAT_UNKNOWN.format(index=index))
+    seed = secrets.randbelow(2**31) if seed is None else seed
+
+    try:
+        state = _plain_json(rules.setup(full_config, seed), ACTION_NOT_JSON)
+    except RuleError as exc:
+        raise ValidationError(SETUP_REFUSED.format(message=exc.message)) from exc
+
+    session = GameSession(
+        game=game,
+        config=full_config,
+        seed=seed,
+        status=GameSession.Status.ACTIVE,
+        version=0,
+        state=state,
+        host=host,
+        campaign=campaign,
+        chronicle_game=chronicle_game,
+    )
+    session.full_clean()
+    session.save()
+    for index, name in enumerate(names):
+        Seat.objects.create(
+            session=session,
+            index=index,
+            name=name,
+            colour=SEAT_COLOURS[index % len(SEAT_COLOURS)],
+            is_bot=index in bots,
+        )
+    if rules.legal_actions(state, TABLE) == [DEAL]:
+        _append(session=session, rules=rules, action=dict(DEAL), seat_index=None)
+    _after_change(session, rules)
+    return session
+
+
+@transaction.atomic
+def session_submit_action(
+    *,
+    session: GameSession,
+    seat: Seat | None,
+    action: dict,
+    expected_version: int | None,
+    idempotency_key: str | None = None,
+) -> SessionAction:
+    """Apply one action for ``seat`` (None: the table/host) and log it.
+
+    A repeated ``idempotency_key`` returns the stored action (never applied twice, even when the
+    table moved on). A stale ``expected_version`` raises StaleVersion; a broken rule raises
+    RuleError; either way nothing is written. ``action["seat"]`` is always the submitter's seat.
+    """
+    if idempotency_key is not None and len(idempotency_key) > MAX_IDEMPOTENCY_KEY:
+        raise ValidationError(IDEMPOTENCY_KEY_TOO_LONG)
+    if seat is not None and seat.session_id != session.pk:
+        raise ValidationError(SEAT_NOT_IN_SESSION)
+    locked = _lock(session)
+    seat_index = None if seat is None else seat.index
+    if idempotency_key:
+        done = locked.actions.filter(idempotency_key=idempotency_key).first()
+        if done is not None:
+            if done.seat != seat_index:
+                raise ValidationError(IDEMPOTENCY_KEY_OTHER_SEAT)
+            _sync(session, locked)
+            return done
+    if locked.status != GameSession.Status.ACTIVE:
+        raise ValidationError(SESSION_NOT_RUNNING.format(status=locked.get_status_display().lower()))
+    if expected_version is not None and expected_version != locked.version:
+        raise StaleVersion(locked.version)
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise ValidationError(ACTION_NOT_AN_OBJECT)
+    payload = _plain_json({**action, "seat": seat_index}, ACTION_NOT_JSON)
+    rules = session_rules(locked)
+    logged = _append(
+        session=locked,
+        rules=rules,
+        action=payload,
+        seat_index=seat_index,
+        idempotency_key=idempotency_key or None,
+    )
+    _after_change(locked, rules)
+    _sync(session, locked)
+    return logged
+
+
+def _replay(session: GameSession, rules: GameRules) -> dict:
+    state = rules.setup(session.config, session.seed)
+    for payload in session.actions.filter(undone=False).order_by("seq").values_list("payload", flat=True):
+        state = rules.apply(state, payload)
+    return _plain_json(state, ACTION_NOT_JSON)
+
+
+def session_replay(*, session: GameSession) -> dict:
+    """The truth: the log (without undone actions) folded over the setup. Writes nothing."""
+    return _replay(session, session_rules(session))
+
+
+@transaction.atomic
+def session_undo(*, session: GameSession, by) -> GameSession:
+    """The host drops the last action still in force, when the engine allows it; the state is
+    rebuilt by replay. The action stays in the log, marked undone."""
+    locked = _lock(session)
+    if locked.host_id is None or by is None or getattr(by, "pk", None) != locked.host_id:
+        raise ValidationError(ONLY_HOST_UNDOES)
+    if locked.status == GameSession.Status.ABANDONED:
+        raise ValidationError(CANNOT_UNDO_NOW)
+    last = locked.actions.filter(undone=False).order_by("-seq").first()
+    if last is None:
+        raise ValidationError(NOTHING_TO_UNDO)
+    rules = session_rules(locked)
+    automatic_deal = last.seq == 1 and last.payload == DEAL
+    if automatic_deal or not rules.undoable(last.payload):
+        raise ValidationError(NOT_UNDOABLE.format(label=last.label))
+    last.undone = True
+    last.save(update_fields=["undone"])
+    locked.state = _replay(locked, rules)
+    locked.version += 1
+    locked.last_activity = timezone.now()
+    locked.status = GameSession.Status.FINISHED if rules.is_over(locked.state) else GameSession.Status.ACTIVE
+    locked.save()
+    _after_change(locked, rules)
+    _sync(session, locked)
+    return session
+
+
+@transaction.atomic
+def session_abandon(*, session: GameSession) -> GameSession:
+    locked = _lock(session)
+    if locked.status in (GameSession.Status.FINISHED, GameSession.Status.ABANDONED):
+        raise ValidationError(SESSION_ALREADY_OVER.format(status=locked.get_status_display().lower()))
+    locked.status = GameSession.Status.ABANDONED
+    locked.version += 1
+    locked.last_activity = timezone.now()
+    locked.save()
+    nudges.notify_session_changed(locked)
+    _sync(session, locked)
+    return session
+
+
+@transaction.atomic
+def session_seat_claim(*, session: GameSession, seat: Seat, user) -> Seat:
+    """A logged-in player links a seat to their account (the token still works for the seat)."""
+    if seat.session_id != session.pk:
+        raise ValidationError(SEAT_NOT_IN_SESSION)
+    locked = Seat.objects.select_for_update().get(pk=seat.pk)
+    if locked.user_id is not None and locked.user_id != user.pk:
+        raise ValidationError(SEAT_ALREADY_CLAIMED.format(name=locked.name))
+    locked.user = user
+    locked.save(update_fields=["user"])
+    seat.user = user
+    return seat
+
+
+# ---- Bots --------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def session_bot_move(*, session_id: int) -> SessionAction | None:
+    """One move of the first bot seat that can act (None when no bot can). The bot's choice is
+    seeded from the session seed and version, so a bot game replays."""
+    session = GameSession.objects.select_for_update().get(pk=session_id)
+    if session.status != GameSession.Status.ACTIVE:
+        return None
+    rules = session_rules(session)
+    for seat in session.seats.filter(is_bot=True).order_by("index"):
+        rng = random.Random(f"{session.seed}:{session.version}:bot")
+        action = bot_choose_action(rules, session.state, seat.index, rng)
+        if action is not None:
+            return session_submit_action(
+                session=session, seat=seat, action=action, expected_version=session.version
+            )
+    return None

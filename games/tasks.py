@@ -1,0 +1,37 @@
+"""Celery tasks: thin wrappers that load by id and call a service."""
+
+import threading
+
+from celery import shared_task
+
+# A bot game can run hundreds of moves. Each move enqueues the next one after its commit; with a
+# worker that is one task per move, but eager Celery (no Redis) would run them nested, one stack
+# frame deeper per move. The outermost eager call therefore loops instead of nesting.
+MAX_MOVES_PER_CALL = 5000
+_local = threading.local()
+
+
+@shared_task(bind=True, max_retries=3, acks_late=True)
+def bot_move_task(self, session_id: int) -> int:
+    """Play the bots' moves for a session; returns how many were played in this call."""
+    from games.services import session_bot_move
+
+    running: set[int] = _local.__dict__.setdefault("running", set())
+    pending: set[int] = _local.__dict__.setdefault("pending", set())
+    if session_id in running:
+        pending.add(session_id)
+        return 0
+    running.add(session_id)
+    moves = 0
+    try:
+        while moves < MAX_MOVES_PER_CALL:
+            pending.discard(session_id)
+            if session_bot_move(session_id=session_id) is None:
+                break
+            moves += 1
+            if session_id not in pending:
+                break
+    finally:
+        running.discard(session_id)
+        pending.discard(session_id)
+    return moves

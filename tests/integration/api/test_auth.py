@@ -1,0 +1,96 @@
+"""Token authentication for mobile clients, session authentication for the browser."""
+
+import pytest
+from django.urls import reverse
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from api.exception_handlers import TOO_MANY_ATTEMPTS
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+OBTAIN = reverse("api:token-obtain")
+REVOKE = reverse("api:token-revoke")
+CAMPAIGNS = reverse("api:campaign-list")
+
+
+class TokenObtainTests:
+    def test_username_and_password_give_a_token_that_authenticates(self, anonymous):
+        UserFactory(username="anna")
+        response = anonymous.post(OBTAIN, {"username": "anna", "password": "secret-pass"}, format="json")
+        assert response.status_code == 200
+        assert response.json()["username"] == "anna"
+        key = response.json()["token"]
+        assert Token.objects.get(user__username="anna").key == key
+        anonymous.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+        assert anonymous.get(CAMPAIGNS).status_code == 200
+
+    def test_asking_twice_gives_the_same_token(self, anonymous):
+        UserFactory(username="anna")
+        body = {"username": "anna", "password": "secret-pass"}
+        first = anonymous.post(OBTAIN, body, format="json").json()["token"]
+        assert anonymous.post(OBTAIN, body, format="json").json()["token"] == first
+
+    def test_a_wrong_password_is_400_with_a_message_and_no_token(self, anonymous):
+        UserFactory(username="anna")
+        response = anonymous.post(OBTAIN, {"username": "anna", "password": "nope"}, format="json")
+        assert response.status_code == 400
+        assert response.json()["message"] == "Unable to log in with provided credentials."
+        assert not Token.objects.exists()
+
+    def test_missing_fields_are_400_naming_the_field(self, anonymous):
+        response = anonymous.post(OBTAIN, {"username": "anna"}, format="json")
+        assert response.status_code == 400
+        assert response.json() == {
+            "message": "password: This field is required.",
+            "extra": {"fields": {"password": ["This field is required."]}},
+        }
+
+    def test_a_stale_token_header_does_not_block_logging_in(self, anonymous):
+        UserFactory(username="anna")
+        anonymous.credentials(HTTP_AUTHORIZATION="Token revoked-long-ago")
+        response = anonymous.post(OBTAIN, {"username": "anna", "password": "secret-pass"}, format="json")
+        assert response.status_code == 200
+
+    def test_guessing_passwords_is_rate_limited(self, anonymous):
+        codes = [anonymous.post(OBTAIN, {"username": "x", "password": "y"}, format="json") for _ in range(22)]
+        assert codes[0].status_code == 400
+        assert codes[-1].status_code == 429
+        assert codes[-1].json() == {"message": TOO_MANY_ATTEMPTS, "extra": {}}
+
+
+class TokenRevokeTests:
+    def test_revoked_token_no_longer_authenticates(self, anonymous):
+        user = UserFactory()
+        token = Token.objects.create(user=user)
+        anonymous.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        assert anonymous.post(REVOKE).status_code == 204
+        assert not Token.objects.filter(user=user).exists()
+        response = anonymous.get(CAMPAIGNS)
+        assert response.status_code == 401
+        assert response.json() == {"message": "Invalid token.", "extra": {}}
+
+    def test_revoking_needs_authentication(self, anonymous):
+        response = anonymous.post(REVOKE)
+        assert response.status_code == 401
+        assert response["WWW-Authenticate"] == "Token"
+
+
+class SessionAuthTests:
+    def test_the_browser_session_authenticates(self, host):
+        client = APIClient()
+        client.force_login(host)
+        assert client.get(CAMPAIGNS).status_code == 200
+
+    def test_session_writes_need_the_csrf_token(self, host):
+        client = APIClient(enforce_csrf_checks=True)
+        client.force_login(host)
+        response = client.post(reverse("api:campaign-create"), {"name": "X"}, format="json")
+        assert response.status_code == 403
+        assert "CSRF" in response.json()["message"]
+
+    def test_anonymous_is_401_with_a_message(self, anonymous):
+        response = anonymous.get(CAMPAIGNS)
+        assert response.status_code == 401
+        assert response.json() == {"message": "Authentication credentials were not provided.", "extra": {}}

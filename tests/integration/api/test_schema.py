@@ -1,0 +1,44 @@
+"""The OpenAPI schema at /api/schema/ describes every endpoint, and the API keeps to it."""
+
+import io
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+
+class SchemaTests:
+    def test_the_schema_generates_without_warnings_or_errors(self, tmp_path):
+        out = io.StringIO()
+        call_command(
+            "spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "schema.yaml"), stdout=out
+        )
+        text = (tmp_path / "schema.yaml").read_text()
+        assert "/api/campaigns/{campaign_id}/stickers/attach/" in text
+
+    @pytest.mark.django_db
+    def test_schema_and_docs_are_served(self, client):
+        schema = client.get(reverse("schema"), HTTP_ACCEPT="application/vnd.oai.openapi+json")
+        assert schema.status_code == 200
+        paths = schema.json()["paths"]
+        attach = paths["/api/campaigns/{campaign_id}/stickers/attach/"]["post"]
+        assert {"201", "400", "401", "403", "404"} <= set(attach["responses"])
+        error = attach["responses"]["400"]["content"]["application/json"]["schema"]
+        assert error == {"$ref": "#/components/schemas/Error"}
+        submit = paths["/api/sessions/{session_id}/seats/{seat_index}/actions/submit/"]["post"]
+        assert {"200", "400", "401", "403", "404", "409"} <= set(submit["responses"])
+        headers = {p["name"] for p in submit["parameters"] if p["in"] == "header"}
+        assert headers == {"X-Seat-Token", "Idempotency-Key"}
+        assert client.get(reverse("api-docs")).status_code == 200
+
+    def test_every_operation_declares_its_error_bodies(self):
+        from drf_spectacular.generators import SchemaGenerator
+
+        schema = SchemaGenerator().get_schema(request=None, public=True)
+        for path, operations in schema["paths"].items():
+            for method, operation in operations.items():
+                errors = {code for code in operation["responses"] if code.startswith("4")}
+                assert errors, f"{method} {path}"
+                for code in errors:
+                    body = operation["responses"][code]["content"]["application/json"]["schema"]
+                    assert body == {"$ref": "#/components/schemas/Error"}, f"{method} {path} {code}"

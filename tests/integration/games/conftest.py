@@ -1,0 +1,115 @@
+"""Helpers for session tests: a session factory, a seeded random player and ``verify_nudge``,
+the Zulip ``verify_action`` of our sessions."""
+
+import json
+import random
+from contextlib import contextmanager
+
+import pytest
+
+from games import nudges
+from games.engine.bots import bot_choose_action
+from games.engine.registry import get_game
+from games.models import GameSession
+from games.selectors import session_view_for_seat, session_view_for_table
+from games.services import session_create, session_replay, session_submit_action
+
+GAME = "for_the_king"
+NAMES = ["Anna", "Bruno", "Chiara"]
+
+
+def new_session(*, names=NAMES, host=None, seed=7, game=GAME, **kwargs) -> GameSession:
+    return session_create(game=game, seat_names=list(names), host=host, seed=seed, **kwargs)
+
+
+def rules_of(session):
+    return get_game(session.game)
+
+
+def acting_seat(session):
+    """The Seat object (or None for the table) of the first seat that can act now."""
+    active = rules_of(session).active_seats(session.state)
+    if not active:
+        return None, None
+    index = active[0]
+    seat = None if index is None else session.seats.get(index=index)
+    return index, seat
+
+
+def random_move(session, rng: random.Random):
+    """A legal action for the first seat that can act, chosen with ``rng``: (seat, action)."""
+    index, seat = acting_seat(session)
+    action = bot_choose_action(rules_of(session), session.state, index, rng)
+    return seat, action
+
+
+def play(session, rng: random.Random, moves: int) -> int:
+    """Play up to ``moves`` random legal actions; returns how many were played."""
+    played = 0
+    while played < moves and session.status == GameSession.Status.ACTIVE:
+        seat, action = random_move(session, rng)
+        session_submit_action(session=session, seat=seat, action=action, expected_version=session.version)
+        played += 1
+    return played
+
+
+def all_views(session) -> dict:
+    views = {"table": session_view_for_table(session=session)}
+    for seat in session.seats.all():
+        views[seat.index] = session_view_for_seat(session=session, seat=seat)
+    return views
+
+
+@pytest.fixture
+def nudge_log(monkeypatch):
+    """Every nudge published, as (channel, message JSON text)."""
+    sent: list[tuple[str, str]] = []
+    monkeypatch.setattr(nudges, "TRANSPORTS", [*nudges.TRANSPORTS, lambda c, m: sent.append((c, m))])
+    return sent
+
+
+@pytest.fixture
+def verify_nudge(django_capture_on_commit_callbacks, nudge_log):
+    """Run a service under captured on-commit callbacks and check, like Zulip's verify_action:
+    exactly ``num_nudges`` nudges, each only {type, session, version} and JSON all the way; the
+    cached state equals a fresh replay of the log; every seat view and the table view refetched
+    from the database equal the engine's views of that replay; and something changed."""
+
+    @contextmanager
+    def verify(session, *, num_nudges: int = 1, state_change_expected: bool = True):
+        before = all_views(GameSession.objects.get(pk=session.pk))
+        start = len(nudge_log)
+        with django_capture_on_commit_callbacks(execute=True):
+            yield
+        sent = nudge_log[start:]
+        assert len(sent) == num_nudges, sent
+
+        fresh = GameSession.objects.get(pk=session.pk)
+        for channel, message in sent:
+            data = json.loads(message)
+            assert json.loads(json.dumps(data)) == data
+            assert set(data) == {"type", "session", "version"}
+            assert data["type"] == "session_version"
+            assert data["session"] == fresh.pk
+            assert channel == f"session-{fresh.pk}"
+        if sent:
+            assert json.loads(sent[-1][1])["version"] == fresh.version
+
+        replayed = session_replay(session=fresh)
+        assert fresh.state == replayed
+        rules = rules_of(fresh)
+        after = all_views(fresh)
+        running = fresh.status == GameSession.Status.ACTIVE
+        for key, got in after.items():
+            index = None if key == "table" else key
+            assert json.loads(json.dumps(got)) == got
+            assert got["version"] == fresh.version
+            assert got["view"] == rules.view(replayed, index), f"view of {key} differs from replay"
+            expected_actions = rules.legal_actions(replayed, index) if running else []
+            assert got["legal_actions"] == expected_actions
+        if state_change_expected:
+            assert after != before, "nothing changed"
+        else:
+            assert after == before
+
+    return verify

@@ -1,0 +1,68 @@
+"""Nudges: published after the commit only, carrying nothing but the version."""
+
+import json
+import time
+
+import pytest
+
+from games import nudges
+from games.services import session_submit_action
+from tests.integration.games.conftest import acting_seat, new_session
+
+pytestmark = pytest.mark.django_db
+
+
+class NudgeTests:
+    def test_nothing_is_published_before_the_commit(self, django_capture_on_commit_callbacks, nudge_log):
+        with django_capture_on_commit_callbacks(execute=False) as callbacks:
+            session = new_session()
+        assert nudge_log == []
+        for callback in callbacks:
+            callback()
+        assert [json.loads(m) for _, m in nudge_log] == [
+            {"type": "session_version", "session": session.pk, "version": 1}
+        ]
+
+    def test_a_refused_action_publishes_nothing(self, django_capture_on_commit_callbacks, nudge_log):
+        session = new_session()
+        _, seat = acting_seat(session)
+        with django_capture_on_commit_callbacks(execute=True), pytest.raises(Exception):  # noqa: B017
+            session_submit_action(session=session, seat=seat, action={"type": "bid"}, expected_version=1)
+        assert nudge_log == []
+
+    def test_the_cache_never_goes_back_to_an_older_version(self):
+        nudges.publish(session_id=5, version=7)
+        nudges.publish(session_id=5, version=6)  # a late callback of an older commit
+        assert nudges.cached_version(5) == 7
+
+    def test_a_failing_transport_does_not_stop_the_others(self, monkeypatch):
+        sent = []
+
+        def broken(channel, message):
+            raise ConnectionError("down")
+
+        monkeypatch.setattr(nudges, "TRANSPORTS", [broken, lambda c, m: sent.append(c)])
+        nudges.publish(session_id=9, version=1)
+        assert sent == ["session-9"]
+
+
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+class RedisNudgeTests:
+    def test_a_change_is_published_on_the_session_channel(self, redis_url, settings):
+        import redis
+
+        settings.REDIS_URL = redis_url
+        session = new_session()
+        pubsub = redis.Redis.from_url(redis_url).pubsub()
+        pubsub.subscribe(nudges.session_channel(session.pk))
+        pubsub.get_message(timeout=1)  # the subscription confirmation
+        _, seat = acting_seat(session)
+        session_submit_action(session=session, seat=seat, action={"type": "draw"}, expected_version=1)
+        message = None
+        deadline = time.monotonic() + 5
+        while message is None and time.monotonic() < deadline:
+            message = pubsub.get_message(ignore_subscribe_messages=True, timeout=1)
+        pubsub.close()
+        assert message is not None
+        assert json.loads(message["data"]) == {"type": "session_version", "session": session.pk, "version": 2}
