@@ -138,7 +138,11 @@ def _append(
         # A malformed action tripped the engine: a 400 for the player, a traceback for us.
         logger.exception("Engine %s failed on %r", session.game, action)
         raise RuleError(ACTION_FAILED) from exc
-    label = rules.describe(session.state, action)[:300]
+    try:
+        label = rules.describe(session.state, action)[:300]
+    except Exception:  # a label must never lose an action
+        logger.exception("Engine %s could not describe %r", session.game, action)
+        label = str(action.get("type", "?")).replace("_", " ")
     last_seq = session.actions.aggregate(m=Max("seq"))["m"] or 0
     session.version += 1
     session.state = _plain_json(new_state, ACTION_NOT_JSON)
