@@ -115,6 +115,9 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True  # a worker killed mid-task leaves the task for another worker
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BEAT_SCHEDULE = {
+    "close-abandoned-sessions": {"task": "games.tasks.session_cleanup_task", "schedule": 3600.0},
+}
 
 CACHES = {
     "default": (

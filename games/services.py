@@ -7,6 +7,7 @@ locked, bumps ``version`` and nudges the clients after the commit (``games.nudge
 
 from __future__ import annotations
 
+import datetime
 import json
 import logging
 import random
@@ -380,3 +381,26 @@ def session_bot_move(*, session_id: int) -> SessionAction | None:
                 session=session, seat=seat, action=action, expected_version=session.version
             )
     return None
+
+
+ABANDON_AFTER = datetime.timedelta(hours=12)
+
+
+def session_cleanup_abandoned(*, older_than: datetime.timedelta = ABANDON_AFTER) -> int:
+    """Close sessions nobody has acted in for a while (celery beat). Idempotent: each session is
+    abandoned under its own row lock and skipped if another worker got there first."""
+    cutoff = timezone.now() - older_than
+    closed = 0
+    stale = GameSession.objects.filter(
+        status__in=[GameSession.Status.LOBBY, GameSession.Status.ACTIVE], last_activity__lt=cutoff
+    )
+    for session_id in stale.values_list("pk", flat=True):
+        with transaction.atomic():
+            session = GameSession.objects.select_for_update().get(pk=session_id)
+            if (
+                session.status in (GameSession.Status.LOBBY, GameSession.Status.ACTIVE)
+                and session.last_activity < cutoff
+            ):
+                session_abandon(session=session)
+                closed += 1
+    return closed

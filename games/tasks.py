@@ -35,3 +35,11 @@ def bot_move_task(self, session_id: int) -> int:
         running.discard(session_id)
         pending.discard(session_id)
     return moves
+
+
+@shared_task(bind=True, max_retries=3, acks_late=True)
+def session_cleanup_task(self) -> int:
+    """celery beat: close abandoned sessions."""
+    from games.services import session_cleanup_abandoned
+
+    return session_cleanup_abandoned()

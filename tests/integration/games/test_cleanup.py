@@ -1,0 +1,31 @@
+"""celery beat closes abandoned sessions."""
+
+import datetime
+
+import pytest
+from django.utils import timezone
+
+from config.celery import app
+from games.models import GameSession
+from games.services import session_cleanup_abandoned, session_create
+from games.tasks import session_cleanup_task
+
+pytestmark = pytest.mark.django_db
+
+
+class SessionCleanupTests:
+    def test_only_sessions_idle_longer_than_the_limit_are_abandoned(self):
+        idle = session_create(game="for_the_king", seat_names=["A", "B", "C"])
+        busy = session_create(game="for_the_king", seat_names=["A", "B", "C"])
+        GameSession.objects.filter(pk=idle.pk).update(
+            last_activity=timezone.now() - datetime.timedelta(days=2)
+        )
+        assert session_cleanup_abandoned() == 1
+        assert session_cleanup_abandoned() == 0  # idempotent
+        idle.refresh_from_db()
+        busy.refresh_from_db()
+        assert idle.status == "abandoned" and busy.status == "active"
+
+    def test_the_beat_schedule_names_the_task(self):
+        entry = app.conf.beat_schedule["close-abandoned-sessions"]
+        assert entry["task"] == session_cleanup_task.name
