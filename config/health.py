@@ -33,6 +33,11 @@ def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse(status, status=200 if status["database_ok"] else 503)
 
 
+def ping(request: HttpRequest) -> JsonResponse:
+    """The bare Django JSON view (no database, no cache): the baseline of make bench."""
+    return JsonResponse({"ok": True})
+
+
 def status_page(request: HttpRequest):
     return render(request, "status.html", {"status": service_status()})
 

@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django_ratelimit.decorators import ratelimit
 
-from config.health import healthz, status_page
+from config.health import healthz, ping, status_page
 
 urlpatterns = [
     path("", include("campaign.urls")),
@@ -11,6 +11,7 @@ urlpatterns = [
     path("api/", include("api.urls")),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    path("ping", ping, name="ping"),
     path("status/", status_page, name="status"),
     path(
         "accounts/login/",

@@ -1,7 +1,15 @@
 #!/usr/bin/env bash
 # make bench: the benchmarks against the project's own PostgreSQL and Redis (stopped afterwards).
+#   scripts/bench.sh                       all sections, written to docs/benchmarks.md
+#   scripts/bench.sh live_updates ...      only the named sections, printed (the report is kept)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ -f .services/dir ]; then
+  # services.sh start would stop them: they may be another run's (make test) in this tree.
+  echo "bench: the project's services are already running (.services/ exists; make test?)." >&2
+  echo "bench: wait for that run to end, or run 'scripts/services.sh stop' if they are stale." >&2
+  exit 1
+fi
 scripts/services.sh start >/dev/null
 trap 'scripts/services.sh stop' EXIT
 # shellcheck disable=SC1091

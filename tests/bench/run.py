@@ -6,10 +6,17 @@ Each section prints and returns its figures; the report is written to docs/bench
 
 from __future__ import annotations
 
+import inspect
+import json
 import os
 import platform
+import random
+import statistics
 import sys
+import threading
 import time
+import uuid
+from functools import partial
 from pathlib import Path
 
 import django
@@ -22,6 +29,8 @@ django.setup()
 from django.db import connection  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
 
+from tests.bench.server import BenchError, request, request_json, served  # noqa: E402
+
 SECTIONS = []
 
 
@@ -33,6 +42,162 @@ def section(fn):
 def percentile(values, p):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
+
+
+def run_threads(targets) -> None:
+    """Run the callables in parallel threads; re-raise the first failure in the caller."""
+    failures = []
+
+    def guarded(fn):
+        try:
+            fn()
+        except BaseException as exc:  # noqa: BLE001 - handed to the main thread
+            failures.append(exc)
+
+    threads = [threading.Thread(target=guarded, args=(fn,), daemon=True) for fn in targets]
+    for t in threads:
+        t.start()
+    deadline = time.monotonic() + THREAD_DEADLINE
+    for t in threads:
+        t.join(max(0.0, deadline - time.monotonic()))
+    if any(t.is_alive() for t in threads):
+        raise BenchError(f"client threads still running after {THREAD_DEADLINE:.0f} s")
+    if failures:
+        raise failures[0]
+
+
+def new_table(seats: int, seed: int):
+    """A For the King session created through the service (cards dealt: version 1)."""
+    from games.services import session_create
+
+    names = ["Anna", "Ben", "Cleo", "Dario", "Emma"][:seats]
+    return session_create(game="for_the_king", seat_names=names, seed=seed)
+
+
+# ---- 1. Submit an action and read the seat view back, through the API ---------------------
+
+API_SEATS = 3
+API_PHASES = ((1, 150), (4, 75))  # (parallel clients, each on its own session; actions per client)
+PING_REQUESTS = 1000  # per client
+THREAD_DEADLINE = 150.0
+
+
+def api_play(port: int, session, count: int, rng: random.Random, timings: list) -> None:
+    """One phone after another at one table: legal actions of the seat to act, submit one of them
+    (expected_version, Idempotency-Key), read that seat's view back (it says who acts next)."""
+    from games.services import session_rules
+
+    tokens = dict(session.seats.values_list("index", "token"))
+    active = session_rules(session).active_seats(session.state)[0]
+    base = f"/api/sessions/{session.pk}/seats"
+    for _ in range(count):
+        seat = {"X-Seat-Token": tokens[active]}
+        t0 = time.perf_counter()
+        legal = request_json(port, "GET", f"{base}/{active}/actions/", headers=seat)
+        t1 = time.perf_counter()
+        body = {"action": rng.choice(legal["actions"])["action"], "expected_version": legal["version"]}
+        headers = {**seat, "Idempotency-Key": uuid.uuid4().hex}
+        request_json(port, "POST", f"{base}/{active}/actions/submit/", body=body, headers=headers)
+        t2 = time.perf_counter()
+        view = request_json(port, "GET", f"{base}/{active}/", headers=seat)
+        t3 = time.perf_counter()
+        if view["version"] != legal["version"] + 1:
+            raise BenchError(f"session {session.pk}: version {view['version']} after {legal['version']}")
+        timings.append((t1 - t0, t2 - t1, t3 - t2))
+        if view["over"]:
+            return
+        active = view["active_seats"][0]
+
+
+def ping_many(port: int, count: int, timings: list) -> None:
+    for _ in range(count):
+        t0 = time.perf_counter()
+        status, _body = request(port, "GET", "/ping")
+        if status != 200:
+            raise BenchError(f"/ping answered {status}")
+        timings.append(time.perf_counter() - t0)
+
+
+@section
+def api_submit_and_read():
+    """Through the REST API, served by gunicorn on 127.0.0.1 (settings as in docker/compose.yaml:
+    DEBUG=0, no TLS redirect, CONN_MAX_AGE unset, i.e. one database connection per request)
+    against PostgreSQL and Redis: For the King tables of 3 seats,
+    each client plays real legal actions with its seats' X-Seat-Token: GET the seat's legal
+    actions, POST one of them (`expected_version`, `Idempotency-Key`), GET the seat view back.
+    "Submit + read" is the POST plus the GET of the view. Throughput counts all three requests and
+    is compared with `/ping` (a bare Django JSON view: same middleware, no database) served by the
+    same gunicorn with the same number of client threads. The client threads run on the same
+    2 cores as the server, PostgreSQL and Redis."""
+    rng = random.Random(2026)
+    rows = []
+    with served() as server:
+        port = server.port
+        for clients, per_client in API_PHASES:
+            sessions = [new_table(API_SEATS, seed=rng.randrange(2**31)) for _ in range(clients)]
+            timings: list = []
+            seeds = [rng.randrange(2**31) for _ in sessions]
+            t0 = time.perf_counter()
+            run_threads(
+                [
+                    partial(api_play, port, s, per_client, random.Random(seed), timings)
+                    for s, seed in zip(sessions, seeds, strict=True)
+                ]
+            )
+            api_wall = time.perf_counter() - t0
+            pings: list = []
+            t0 = time.perf_counter()
+            run_threads([partial(ping_many, port, PING_REQUESTS, pings) for _ in range(clients)])
+            ping_wall = time.perf_counter() - t0
+            actions = len(timings)
+            api_rps = 3 * actions / api_wall
+            ping_rps = len(pings) / ping_wall
+            rows.append(
+                {
+                    "clients": clients,
+                    "sessions": len(sessions),
+                    "actions": actions,
+                    "submit_read": [a[1] + a[2] for a in timings],
+                    "legal": [a[0] for a in timings],
+                    "submit": [a[1] for a in timings],
+                    "read": [a[2] for a in timings],
+                    "actions_per_s": actions / api_wall,
+                    "api_rps": api_rps,
+                    "pings": len(pings),
+                    "ping": pings,
+                    "ping_rps": ping_rps,
+                }
+            )
+    lines = [
+        f"Server: {server.note}. Client: Python threads, http.client, one connection per request.",
+        "",
+        "| clients | sessions | actions | submit + read median | p95 | submit (POST) median | "
+        "seat view (GET) median | legal actions (GET) median | actions/s |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['clients']} | {r['sessions']} | {r['actions']} | {ms(statistics.median(r['submit_read']))} "
+            f"| {ms(percentile(r['submit_read'], 95))} | {ms(statistics.median(r['submit']))} "
+            f"| {ms(statistics.median(r['read']))} | {ms(statistics.median(r['legal']))} "
+            f"| {r['actions_per_s']:.1f} |"
+        )
+    lines += [
+        "",
+        "| clients | API requests/s | `/ping` requests | `/ping` median | `/ping` p95 | `/ping` requests/s "
+        "| API ÷ `/ping` throughput |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['clients']} | {r['api_rps']:.0f} | {r['pings']} | {ms(statistics.median(r['ping']))} "
+            f"| {ms(percentile(r['ping'], 95))} | {r['ping_rps']:.0f} | {r['api_rps'] / r['ping_rps']:.2f} |"
+        )
+    return "Submit an action and read the seat view (REST API, gunicorn, PostgreSQL)", lines
 
 
 @section
@@ -93,6 +258,262 @@ def campaign_page_queries():
     return "SQL queries per page", lines
 
 
+# ---- 3. Replay a session log ----------------------------------------------------------------
+
+REPLAY_SEATS = 5
+REPLAY_MAX_ACTIONS = 1500
+REPLAY_REPEAT = 7
+
+
+@section
+def session_replay_time():
+    """A 5-seat For the King session played to its end through `session_submit_action` (random
+    legal actions, in this process, PostgreSQL), then rebuilt from its log by `session_replay`
+    (load the log, fold it over the setup, JSON round-trip), and by the engine alone (setup and
+    `apply` over payloads already in memory). Median of 7 runs each."""
+    from games.models import GameSession
+    from games.services import session_replay, session_rules, session_submit_action
+
+    session = new_table(REPLAY_SEATS, seed=4242)
+    rules = session_rules(session)
+    seats = {s.index: s for s in session.seats.all()}
+    rng = random.Random(4242)
+    t0 = time.perf_counter()
+    submitted = 0
+    while session.status == GameSession.Status.ACTIVE and submitted < REPLAY_MAX_ACTIONS:
+        active = rules.active_seats(session.state)[0]
+        action = rng.choice(rules.legal_actions(session.state, active))
+        session_submit_action(
+            session=session, seat=seats[active], action=action, expected_version=session.version
+        )
+        submitted += 1
+    submit_wall = time.perf_counter() - t0
+    logged = session.actions.filter(undone=False).count()
+    if logged < 300:
+        raise BenchError(f"the replay session logged only {logged} actions (need at least 300)")
+
+    replays = []
+    for _ in range(REPLAY_REPEAT):
+        t0 = time.perf_counter()
+        state = session_replay(session=session)
+        replays.append(time.perf_counter() - t0)
+    session.refresh_from_db()
+    if state != session.state:
+        raise BenchError("session_replay did not rebuild the cached state")
+
+    payloads = list(session.actions.filter(undone=False).order_by("seq").values_list("payload", flat=True))
+    folds = []
+    for _ in range(REPLAY_REPEAT):
+        t0 = time.perf_counter()
+        state = rules.setup(session.config, session.seed)
+        for payload in payloads:
+            state = rules.apply(state, payload)
+        folds.append(time.perf_counter() - t0)
+
+    replay, fold = statistics.median(replays), statistics.median(folds)
+    lines = [
+        f"Session: {REPLAY_SEATS} seats, {logged} logged actions (the deal and {submitted} submitted), "
+        f"status {session.status}.",
+        "",
+        "| what | total (median) | per action |",
+        "|---|---|---|",
+        f"| `session_replay` (log from PostgreSQL + fold + JSON) | {ms(replay)} | {replay / logged * 1e6:.0f} µs |",
+        f"| engine only (setup + `apply` fold) | {ms(fold)} | {fold / logged * 1e6:.0f} µs |",
+        f"| `session_submit_action`, in process (for comparison) | {ms(submit_wall)} | "
+        f"{submit_wall / submitted * 1e6:.0f} µs |",
+    ]
+    return "Replaying a session log", lines
+
+
+# ---- 4. Live updates: 20 tables, 6 polling phones each ---------------------------------------
+
+LIVE_TABLES = 20
+LIVE_PHONES = 6
+LIVE_SEATS = 5  # 5 seat phones and the table screen (the host's) poll each table
+POLL_INTERVAL = 1.0
+LIVE_ACTIONS_PER_TABLE = 5
+SUBMIT_GAP = 0.35  # one action every 0.35 s, tables in turn: each table every 7 s
+LIVE_WARMUP = 2.0
+LIVE_SETTLE = 5.0  # after the last action: how long phones get to see it
+POLL_TIMEOUT = 5.0
+
+
+def phone(
+    port: int, session_id: int, version: int, first_poll: float, stop, seen: list, polls: list, errors: list
+):
+    """A phone polling its table's version endpoint every POLL_INTERVAL (fixed cadence)."""
+    next_poll = first_poll
+    while not stop.is_set():
+        delay = next_poll - time.perf_counter()
+        if delay > 0 and stop.wait(delay):
+            return
+        now = time.perf_counter()
+        while next_poll <= now:
+            next_poll += POLL_INTERVAL
+        try:
+            status, body = request(
+                port, "GET", f"/play/s/{session_id}/version?v={version}", timeout=POLL_TIMEOUT
+            )
+        except OSError as exc:
+            if not stop.is_set():
+                errors.append(repr(exc))
+            continue
+        answered = time.perf_counter()
+        polls.append(answered - now)
+        if status == 200:
+            new = json.loads(body)["version"]
+            if new > version:
+                version = new
+                seen.append((version, answered))
+        elif status not in (204, 286):
+            errors.append(f"status {status}")
+
+
+@section
+def live_updates():
+    """20 For the King tables (5 seats) with 6 phones each (the 5 seats and the table screen):
+    120 client threads poll their table's version endpoint (`/play/s/{id}/version?v=N`: 204 while
+    unchanged, answered from the Redis cache) once a second, each with its own phase, against a
+    gunicorn served as in the first section. One driver submits a real legal action through the
+    API every 0.35 s, the tables in turn (5 actions per table); the service publishes the new
+    version to the cache (and Redis pub/sub) after the commit. Latency: from just before the submit
+    POST to the moment the last of the table's 6 phones has the new version (1 s polling puts
+    the expected median near 0.86 s: the slowest of 6 uniformly phased polls)."""
+    from games.services import session_rules
+
+    rng = random.Random(77)
+    tables = [new_table(LIVE_SEATS, seed=rng.randrange(2**31)) for _ in range(LIVE_TABLES)]
+    tokens = [dict(t.seats.values_list("index", "token")) for t in tables]
+    active = [session_rules(t).active_seats(t.state)[0] for t in tables]
+    seen = [[[] for _ in range(LIVE_PHONES)] for _ in tables]
+    polls: list = []
+    errors: list = []
+    submissions = []  # (table, version, submitted at)
+    submit_times: list = []
+    stop = threading.Event()
+    threads = []
+    with served() as server:
+        port = server.port
+        try:
+            start = time.perf_counter() + 0.2
+            for ti, table in enumerate(tables):
+                for pi in range(LIVE_PHONES):
+                    args = (port, table.pk, table.version, start + rng.random() * POLL_INTERVAL, stop)
+                    thread = threading.Thread(
+                        target=phone, args=(*args, seen[ti][pi], polls, errors), daemon=True
+                    )
+                    thread.start()
+                    threads.append(thread)
+            time.sleep(LIVE_WARMUP)
+            polls_before = len(polls)
+            drive_start = time.perf_counter()
+            order = [ti for _ in range(LIVE_ACTIONS_PER_TABLE) for ti in range(LIVE_TABLES)]
+            for k, ti in enumerate(order):
+                delay = drive_start + k * SUBMIT_GAP - time.perf_counter()
+                if delay > 0:
+                    time.sleep(delay)
+                seat = {"X-Seat-Token": tokens[ti][active[ti]]}
+                base = f"/api/sessions/{tables[ti].pk}/seats/{active[ti]}"
+                legal = request_json(port, "GET", f"{base}/actions/", headers=seat)
+                body = {
+                    "action": rng.choice(legal["actions"])["action"],
+                    "expected_version": legal["version"],
+                }
+                headers = {**seat, "Idempotency-Key": uuid.uuid4().hex}
+                t0 = time.perf_counter()
+                answer = request_json(port, "POST", f"{base}/actions/submit/", body=body, headers=headers)
+                submit_times.append(time.perf_counter() - t0)
+                submissions.append((ti, answer["action"]["version"], t0))
+                if answer["view"]["over"]:
+                    raise BenchError(f"table {ti} finished after {k // LIVE_TABLES + 1} actions")
+                active[ti] = answer["view"]["active_seats"][0]
+            drive_wall = time.perf_counter() - drive_start
+
+            def all_seen() -> bool:
+                last = {ti: v for ti, v, _ in submissions}
+                return all(
+                    any(v >= last[ti] for v, _ in seen[ti][pi]) for ti in last for pi in range(LIVE_PHONES)
+                )
+
+            deadline = time.perf_counter() + LIVE_SETTLE
+            while not all_seen() and time.perf_counter() < deadline:
+                time.sleep(0.1)
+            poll_wall = time.perf_counter() - drive_start
+            polls_during = len(polls) - polls_before
+        finally:
+            stop.set()
+            deadline = time.monotonic() + POLL_TIMEOUT + 5
+            for thread in threads:
+                thread.join(max(0.0, deadline - time.monotonic()))
+    if any(t.is_alive() for t in threads):
+        raise BenchError("phone threads still running after the server stopped")
+
+    everyone, each_phone, missed = [], [], 0
+    for ti, version, t0 in submissions:
+        firsts = []
+        for pi in range(LIVE_PHONES):
+            times = [t for v, t in seen[ti][pi] if v >= version]
+            if times:
+                firsts.append(min(times) - t0)
+        each_phone += firsts
+        if len(firsts) == LIVE_PHONES:
+            everyone.append(max(firsts))
+        else:
+            missed += 1
+    if not everyone:
+        raise BenchError(f"no action was seen by all phones of its table ({len(errors)} poll errors)")
+    lines = [
+        f"Server: {server.note}.",
+        "",
+        f"{LIVE_TABLES} tables × {LIVE_PHONES} phones = {LIVE_TABLES * LIVE_PHONES} polling threads, "
+        f"poll interval {POLL_INTERVAL:.0f} s; {len(submissions)} actions submitted in {drive_wall:.1f} s "
+        f"({LIVE_ACTIONS_PER_TABLE} per table).",
+        "",
+        "| measure | median | p95 | max |",
+        "|---|---|---|---|",
+        f"| action submitted → all 6 phones of the table have the new version | {ms(statistics.median(everyone))} "
+        f"| {ms(percentile(everyone, 95))} | {ms(max(everyone))} |",
+        f"| action submitted → one phone has it | {ms(statistics.median(each_phone))} "
+        f"| {ms(percentile(each_phone, 95))} | {ms(max(each_phone))} |",
+        f"| the submit POST itself (answered after the commit and the nudge) | "
+        f"{ms(statistics.median(submit_times))} | {ms(percentile(submit_times, 95))} | {ms(max(submit_times))} |",
+        f"| one poll (request → answer) | {ms(statistics.median(polls))} | {ms(percentile(polls, 95))} "
+        f"| {ms(max(polls))} |",
+        "",
+        f"Polls answered while driving: {polls_during / poll_wall:.0f} per second "
+        f"(ideal {LIVE_TABLES * LIVE_PHONES / POLL_INTERVAL:.0f}); actions not seen by every phone within "
+        f"{LIVE_SETTLE:.0f} s: {missed}; poll errors: {len(errors)}.",
+    ]
+    return "Live updates: 20 tables, 6 polling phones each", lines
+
+
+def machine() -> str:
+    memory = "?"
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                memory = f"{int(line.split()[1]) / 1024**2:.1f} GiB"
+    except OSError:
+        pass
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SHOW server_version" if connection.vendor == "postgresql" else "SELECT sqlite_version()"
+        )
+        database = f"{connection.vendor} {cursor.fetchone()[0]}"
+    redis_version = "not configured"
+    if os.environ.get("REDIS_URL"):
+        import redis
+
+        redis_version = redis.Redis.from_url(os.environ["REDIS_URL"]).info()["redis_version"]
+    import gunicorn
+
+    return (
+        f"{platform.machine()}, {os.cpu_count()} cores, {memory} memory, {platform.system()} "
+        f"{platform.release()}; Python {platform.python_version()}, Django {django.get_version()}, "
+        f"gunicorn {gunicorn.__version__}; {database}, Redis {redis_version}"
+    )
+
+
 def main():
     setup_test_environment()
     from django.conf import settings
@@ -101,18 +522,20 @@ def main():
     report = [
         "# Benchmarks",
         "",
-        f"Measured by `make bench` on {time.strftime('%Y-%m-%d')}: {platform.machine()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}, database {connection.vendor}.",
+        f"Measured by `make bench` on {time.strftime('%Y-%m-%d')}: {machine()}.",
         "",
     ]
     only = set(sys.argv[1:])
     for fn in SECTIONS:
         if only and fn.__name__ not in only:
             continue
-        title, lines = fn()
+        try:
+            title, lines = fn()
+        except BenchError as exc:
+            sys.exit(f"make bench stopped in {fn.__name__}: {exc}")
         print(f"== {title}")
         print("\n".join(lines))
-        report += [f"## {title}", "", (fn.__doc__ or "").strip(), "", *lines, ""]
+        report += [f"## {title}", "", inspect.cleandoc(fn.__doc__ or ""), "", *lines, ""]
     if not only:
         (ROOT / "docs" / "benchmarks.md").write_text("\n".join(report))
 

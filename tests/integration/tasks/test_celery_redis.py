@@ -23,9 +23,11 @@ def redis_worker(redis_url, settings, worker_id):
         broker_connection_retry_on_startup=True,
         task_default_queue=f"chronicle-test-{worker_id}",
     )
+    app._local.__dict__.pop("backend", None)  # the result backend is cached per thread: rebuild it
     with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
         yield app
     app.conf.update(previous)
+    app._local.__dict__.pop("backend", None)
 
 
 class CeleryRedisTests:

@@ -1,0 +1,183 @@
+"""Helpers of make bench: a throwaway gunicorn on 127.0.0.1 and a tiny stdlib HTTP client.
+
+Only ever talks to 127.0.0.1. The server is always terminated (``served`` is a context manager);
+a server that does not answer ``/ping`` in time stops the run with ``BenchError``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+HOST = "127.0.0.1"
+WORKERS = 2
+START_TIMEOUT = 30.0
+STOP_TIMEOUT = 10.0
+REQUEST_TIMEOUT = 10.0
+
+
+class BenchError(RuntimeError):
+    """A benchmark cannot go on (server did not start, unexpected answer): stops the run."""
+
+
+@dataclass
+class Server:
+    port: int
+    workers: int
+    note: str
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((HOST, 0))
+        return sock.getsockname()[1]
+
+
+def server_env() -> dict[str, str]:
+    """Production-like settings: DEBUG=0 (so a random SECRET_KEY and ALLOWED_HOSTS), no TLS redirect
+    (plain HTTP on loopback), DATABASE_URL and REDIS_URL inherited from .services/env."""
+    env = dict(os.environ)
+    for name in ("DATABASE_URL", "REDIS_URL"):
+        if not env.get(name):
+            raise BenchError(
+                f"{name} is not set: run make bench (scripts/bench.sh), which starts the services."
+            )
+    env.update(
+        DEBUG="0",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS=HOST,
+        SECURE_SSL_REDIRECT="0",
+        CONN_MAX_AGE=os.environ.get("CONN_MAX_AGE", "0"),
+        LOG_LEVEL="WARNING",
+        PYTHONUNBUFFERED="1",
+    )
+    return env
+
+
+def _tail(path: Path, lines: int = 30) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return "(no log)"
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    """SIGTERM the gunicorn master (it stops its workers); SIGKILL its own process group if it lingers."""
+    if proc.poll() is None:
+        proc.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(STOP_TIMEOUT)
+    # The master was started in its own session: its group holds only it and its workers.
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(STOP_TIMEOUT)
+
+
+@contextlib.contextmanager
+def served(workers: int = WORKERS):
+    """gunicorn (sync workers) serving config.wsgi on 127.0.0.1:<free port>, for the with-block."""
+    gunicorn = Path(sys.executable).parent / "gunicorn"
+    if not gunicorn.exists():
+        raise BenchError(f"gunicorn is not installed in the virtualenv ({gunicorn} is missing).")
+    env = server_env()
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="chronicle-bench-") as tmp:
+        log = Path(tmp) / "gunicorn.log"
+        with log.open("w") as out:
+            proc = subprocess.Popen(
+                [
+                    str(gunicorn),
+                    "config.wsgi:application",
+                    "--bind",
+                    f"{HOST}:{port}",
+                    "--workers",
+                    str(workers),
+                    "--log-level",
+                    "warning",
+                    "--timeout",
+                    "30",
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        try:
+            _wait_ready(proc, port, log, workers)
+            note = (
+                f"gunicorn, {workers} sync workers, on {HOST}, DEBUG=0, "
+                f"CONN_MAX_AGE={env['CONN_MAX_AGE']}, REDIS_URL set (Redis cache and pub/sub)"
+            )
+            yield Server(port=port, workers=workers, note=note)
+        finally:
+            _stop(proc)
+
+
+def _wait_ready(proc: subprocess.Popen, port: int, log: Path, workers: int) -> None:
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise BenchError(f"gunicorn exited with status {proc.returncode} before answering:\n{_tail(log)}")
+        try:
+            status, body = request(port, "GET", "/ping", timeout=2)
+        except OSError:
+            time.sleep(0.2)
+            continue
+        if status == 200 and json.loads(body) == {"ok": True}:
+            # Every worker boots the app; give the others a moment and warm them all up.
+            for _ in range(10 * workers):
+                request(port, "GET", "/ping")
+            return
+        raise BenchError(f"gunicorn answered /ping with {status}: {body[:300]!r}\n{_tail(log)}")
+    raise BenchError(
+        f"gunicorn did not answer /ping on {HOST}:{port} within {START_TIMEOUT:.0f} s:\n{_tail(log)}"
+    )
+
+
+def request(
+    port: int,
+    method: str,
+    path: str,
+    *,
+    body: dict | None = None,
+    headers: dict | None = None,
+    timeout: float = REQUEST_TIMEOUT,
+) -> tuple[int, bytes]:
+    """One request on a fresh connection (gunicorn's sync workers close it after each answer)."""
+    conn = http.client.HTTPConnection(HOST, port, timeout=timeout)
+    try:
+        all_headers = {"Accept": "application/json", **(headers or {})}
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            all_headers["Content-Type"] = "application/json"
+        conn.request(method, path, body=data, headers=all_headers)
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
+
+
+def request_json(port: int, method: str, path: str, *, expect: int = 200, **kwargs) -> dict:
+    try:
+        status, body = request(port, method, path, **kwargs)
+    except OSError as exc:
+        raise BenchError(f"{method} {path}: no answer from the server ({exc!r})") from exc
+    if status != expect:
+        raise BenchError(f"{method} {path} answered {status} (expected {expect}): {body[:300]!r}")
+    return json.loads(body)
