@@ -85,7 +85,8 @@ class SeatPageTests:
         assert seat.name in html
         assert "Your turn." in html
         assert html.count('name="action"') == 1
-        assert f"{seat.name} drew a card" in html
+        assert "Draw the top card of the deck" in html  # the button, in the game's words
+        assert "The table shuffled the cards and dealt the deck" in html  # the log
 
     def test_a_button_applies_its_action(self, client):
         session = new_session()
@@ -196,7 +197,7 @@ class TablePageTests:
         assert session.status == GameSession.Status.FINISHED
         client.force_login(host)
         html = client.get(reverse("games:session_table", args=[session.pk])).content.decode()
-        assert "The game is over." in html and "Result" in html
+        assert "The game is over." in html and "Final scores" in html
         assert "hx-trigger" not in html
 
 
@@ -216,7 +217,7 @@ class SessionVersionTests:
         with django_assert_num_queries(0):
             assert client.get(self.url(session, 1)).status_code == 204
 
-    def test_a_change_reloads_the_page(self, client, django_capture_on_commit_callbacks):
+    def test_a_change_asks_the_page_to_swap_its_panel(self, client, django_capture_on_commit_callbacks):
         session = new_session()
         client.get(self.url(session, 1))
         _, seat = acting_seat(session)
@@ -224,7 +225,8 @@ class SessionVersionTests:
             session_submit_action(session=session, seat=seat, action={"type": "draw"}, expected_version=1)
         response = client.get(self.url(session, 1), headers={"HX-Request": "true"})
         assert response.status_code == 200
-        assert response["HX-Refresh"] == "true"
+        assert "HX-Refresh" not in response
+        assert json.loads(response["HX-Trigger"])["session-changed"]["version"] == 2
         plain = client.get(self.url(session, 1))
         assert plain.json() == {"session": session.pk, "version": 2, "status": "active"}
         assert client.get(self.url(session, 2)).status_code == 204
@@ -245,3 +247,151 @@ class SessionVersionTests:
 
     def test_an_unknown_session_is_not_found(self, client):
         assert client.get(reverse("games:session_version", args=[999999]) + "?v=1").status_code == 404
+
+
+def htmx_post_action(client, seat, action, version, key=""):
+    return client.post(
+        reverse("games:seat_page", args=[seat.token]),
+        {"action": json.dumps(action), "version": version, "key": key},
+        headers={"HX-Request": "true"},
+    )
+
+
+def private_ids(session, index):
+    """A For the King seat's cards nobody else has seen (hand and personal deck, minus the cards
+    it took face up from the middle)."""
+    seen = {a.payload.get("card") for a in session.actions.filter(payload__type="choose")}
+    state = session.state["seats"][index]
+    return (set(state["hand"]) | set(state["personal_deck"])) - seen
+
+
+class SeatPanelInPlaceTests:
+    def test_a_button_swaps_the_seat_panel_in_place(self, client):
+        session = new_session()
+        index, seat = acting_seat(session)
+        response = htmx_post_action(client, seat, {"type": "draw", "seat": index}, 1, key="tap-1")
+        html = response.content.decode()
+        assert response.status_code == 200
+        assert html.lstrip().startswith('<div id="seat-panel"') and "<html" not in html
+        assert "Done: " in html and 'data-version="2"' in html
+        assert "Place in the middle" in html  # the next buttons, in the game's words
+        assert 'hx-post="' in html and 'hx-target="#seat-panel"' in html
+
+    def test_a_refused_action_is_422_with_its_sentence_and_writes_nothing(self, client):
+        session = new_session()
+        index, _ = acting_seat(session)
+        other = session.seats.exclude(index=index).first()
+        response = htmx_post_action(client, other, {"type": "draw", "seat": other.index}, 1)
+        html = response.content.decode()
+        assert response.status_code == 422
+        assert 'id="seat-panel"' in html and 'class="msg error notice"' in html
+        assert "turn" in html.lower()
+        session.refresh_from_db()
+        assert session.version == 1 and session.actions.count() == 1
+
+    def test_garbage_is_422_in_place(self, client):
+        session = new_session()
+        _, seat = acting_seat(session)
+        response = client.post(
+            reverse("games:seat_page", args=[seat.token]),
+            {"action": "{", "version": "x"},
+            headers={"HX-Request": "true"},
+        )
+        assert response.status_code == 422
+        assert 'id="seat-panel"' in response.content.decode()
+
+    def test_a_stale_button_shows_the_new_state_and_says_so(self, client):
+        session = new_session()
+        index, seat = acting_seat(session)
+        session_submit_action(
+            session=session, seat=seat, action={"type": "draw", "seat": index}, expected_version=1
+        )
+        response = htmx_post_action(client, seat, {"type": "draw", "seat": index}, 1)
+        html = response.content.decode()
+        assert response.status_code == 200
+        assert STALE_VERSION == "The table moved on: here is the new state."
+        assert STALE_VERSION in html
+        assert 'data-version="2"' in html and "Place in the middle" in html
+        assert GameSession.objects.get(pk=session.pk).version == 2
+
+    def test_the_panel_listens_for_the_change_and_fetches_itself(self, client):
+        session = new_session()
+        _, seat = acting_seat(session)
+        html = client.get(reverse("games:seat_page", args=[seat.token])).content.decode()
+        url = reverse("games:seat_page", args=[seat.token])
+        assert f'hx-get="{url}" hx-trigger="session-changed from:body" hx-target="#seat-panel"' in html
+
+    def test_a_phone_shows_its_own_cards_and_no_other_seat_s(self, client):
+        session = new_session()
+        play(session, random.Random(5), 40)
+        pages = {
+            s.index: client.get(reverse("games:seat_page", args=[s.token])).content.decode()
+            for s in session.seats.all()
+        }
+        for index, html in pages.items():
+            own = session.state["seats"][index]
+            for card in own["hand"] + own["personal_deck"]:
+                assert f'data-card="{card}"' in html
+            for other in pages:
+                if other != index:
+                    for card in private_ids(session, other):
+                        assert card not in html, (index, other, card)
+
+
+class TableScreenTests:
+    def test_the_table_shows_a_qr_code_and_the_link_per_seat(self, client):
+        host = UserFactory()
+        session = new_session(host=host)
+        client.force_login(host)
+        html = client.get(reverse("games:session_table", args=[session.pk])).content.decode()
+        assert html.count('class="segno"') == 3
+        for seat in session.seats.all():
+            assert reverse("games:seat_page", args=[seat.token]) in html
+
+    def test_the_table_board_speaks_the_game_s_words_and_hides_every_hand(self, client):
+        host = UserFactory()
+        session = new_session(host=host)
+        play(session, random.Random(5), 40)
+        client.force_login(host)
+        html = client.get(reverse("games:session_table", args=[session.pk])).content.decode()
+        assert "Government board" in html and "Primary Duty" in html and "Favor deck" in html
+        for seat in session.seats.all():
+            for card in private_ids(session, seat.index):
+                assert card not in html
+
+    def test_htmx_gets_only_the_table_panel(self, client):
+        host = UserFactory()
+        session = new_session(host=host)
+        client.force_login(host)
+        response = client.get(
+            reverse("games:session_table", args=[session.pk]), headers={"HX-Request": "true"}
+        )
+        html = response.content.decode()
+        assert html.lstrip().startswith('<div id="table-panel"') and "<html" not in html
+        assert "segno" not in html  # the join codes stay outside the live panel
+
+    def test_the_council_of_four_table_draws_the_map(self, client):
+        host = UserFactory()
+        session = new_session(host=host, game="council_of_four")
+        play(session, random.Random(2), 30)
+        client.force_login(host)
+        html = client.get(reverse("games:session_table", args=[session.pk])).content.decode()
+        assert html.count('<g class="city"') == 15
+        assert html.count('class="balcony"') == 4
+        assert "Business Permit tiles" in html and "Tracks" in html
+        hands = {i: s["hand"] for i, s in enumerate(session.state["seats"])}
+        for seat in session.seats.all():
+            page = client.get(reverse("games:seat_page", args=[seat.token])).content.decode()
+            assert "Your Politics cards" in page
+            for other, cards in hands.items():
+                mine = other == seat.index
+                for card in cards:
+                    assert (f'data-card="{card}"' in page) == mine
+
+    def test_the_king_s_dilemma_renders_its_view(self, client):
+        host = UserFactory()
+        session = new_session(host=host, game="kings_dilemma")
+        client.force_login(host)
+        assert client.get(reverse("games:session_table", args=[session.pk])).status_code == 200
+        for seat in session.seats.all():
+            assert client.get(reverse("games:seat_page", args=[seat.token])).status_code == 200

@@ -1,0 +1,199 @@
+"""A King's Dilemma game night run by the table companion: it starts from the campaign's legacy
+setup and writes its result back through the campaign services (the only writers)."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from campaign import services
+from campaign.models import Campaign, ChronicleGame, DilemmaCard, House, LedgerEntry
+
+NIGHT_HOUSES = "A King's Dilemma game has 3 to 5 Houses; {count} were chosen."
+NIGHT_HOUSE_TWICE = "House {house} is seated twice."
+NIGHT_KEEP_TWO = "House {house} holds {count} {polarity} Open Agendas: choose the 2 it keeps ({rows})."
+NIGHT_NOT_OVER = "The game night is not over yet."
+NIGHT_ALREADY_RECORDED = "This game night's result is already in the campaign."
+NIGHT_NOT_KINGS_DILEMMA = "This session is not a King's Dilemma game night of a campaign."
+
+
+def _open_agendas(setup: dict, houses: list[House], keep: dict | None) -> dict[int, list[dict]]:
+    """Open Agenda tokens per House, with the House's own choice where it holds more than 2."""
+    tokens = {
+        pk: [{"row": row, "positive": positive} for row, positive in held]
+        for pk, held in setup["open_agendas"].items()
+    }
+    names = {h.pk: h.name for h in houses}
+    for house_pk, positive, rows in setup["open_agenda_choices"]:
+        polarity = "positive" if positive else "negative"
+        chosen = list((keep or {}).get(house_pk, {}).get(polarity, []))
+        if len(chosen) != 2 or not set(chosen) <= set(rows) or len(set(chosen)) != 2:
+            raise ValidationError(
+                NIGHT_KEEP_TWO.format(
+                    house=names[house_pk], count=len(rows), polarity=polarity, rows=", ".join(rows)
+                )
+            )
+        tokens[house_pk] += [{"row": row, "positive": positive} for row in chosen]
+    return tokens
+
+
+def game_night_config(
+    *, campaign: Campaign, houses: list[House], king_name: str, keep: dict | None = None
+) -> dict:
+    """The engine's setup config from the legacy setup (read-only)."""
+    if not 3 <= len(houses) <= 5:
+        raise ValidationError(NIGHT_HOUSES.format(count=len(houses)))
+    if len({h.pk for h in houses}) != len(houses):
+        raise ValidationError(NIGHT_HOUSE_TWICE.format(house=houses[0].name))
+    setup = services.legacy_setup_compute(campaign=campaign, houses=houses)
+    tokens = _open_agendas(setup, houses, keep)
+    index = {h.pk: i for i, h in enumerate(houses)}
+    deck = list(campaign.dilemma_cards.filter(place=DilemmaCard.Place.DECK).order_by("number"))
+    return {
+        "king_name": king_name,
+        "seats": [
+            {
+                "name": house.name,
+                "house": house.pk,
+                "house_number": house.number,
+                "prestige": setup["prestige"][house.pk],
+                "power": setup["start"][house.pk]["power"],
+                "coins": setup["start"][house.pk]["coins"],
+                "open_agendas": tokens.get(house.pk, []),
+            }
+            for house in houses
+        ],
+        "resources": setup["resources"],
+        "leader": index[setup["leader"]],
+        "moderator": index[setup["moderator"]],
+        "dilemma_deck": [card.number for card in deck],
+        "known_cards": {
+            str(card.number): {"number": card.number, **card.outcomes} for card in deck if card.outcomes
+        },
+    }
+
+
+@transaction.atomic
+def game_night_start(
+    *,
+    campaign: Campaign,
+    houses: list[House],
+    king_name: str,
+    host=None,
+    played_on: datetime.date | None = None,
+    keep: dict | None = None,
+    seed: int | None = None,
+):
+    """Begin the campaign's next game (its Realm Chronicles table; Chronicle aging), then seat the
+    Houses in table order (clockwise) in a King's Dilemma session."""
+    from games.services import session_create
+
+    game = services.game_begin(campaign=campaign, king_name=king_name, played_on=played_on, actor=host)
+    config = game_night_config(campaign=campaign, houses=houses, king_name=game.king_name, keep=keep)
+    return session_create(
+        game="kings_dilemma",
+        seat_names=[h.name for h in houses],
+        host=host,
+        config=config,
+        seed=seed,
+        campaign=campaign,
+        chronicle_game=game,
+    )
+
+
+@transaction.atomic
+def game_night_record(*, session, actor=None) -> ChronicleGame:
+    """Write a finished game night into the campaign: stickers (signed by the Leader of the
+    moment), envelopes and their cards, Mystery stickers, Prestige/Crave effects, the Realm
+    Chronicles result (ledger, alignment) and the save-your-game cleanup."""
+    from games.services import session_rules
+
+    game = session.chronicle_game
+    if session.game != "kings_dilemma" or session.campaign_id is None or game is None:
+        raise ValidationError(NIGHT_NOT_KINGS_DILEMMA)
+    game = ChronicleGame.objects.select_for_update().get(pk=game.pk)
+    if game.recorded:
+        raise ValidationError(NIGHT_ALREADY_RECORDED)
+    rules = session_rules(session)
+    if not rules.is_over(session.state):
+        raise ValidationError(NIGHT_NOT_OVER)
+    result = rules.result(session.state)
+    campaign = session.campaign
+    seats = session.config["seats"]
+    houses = {h.pk: h for h in campaign.houses.filter(pk__in=[s["house"] for s in seats])}
+
+    def house_of(seat_index):
+        return None if seat_index is None else houses[seats[seat_index]["house"]]
+
+    for number, card in (result.get("cards_met") or {}).items():
+        outcomes = {k: v for k, v in card.items() if k not in ("number", "title")}
+        services.dilemma_card_remember(
+            campaign=campaign, number=int(number), title=card.get("title", ""), outcomes=outcomes, actor=actor
+        )
+    for sticker in result.get("stickers", []):
+        services.sticker_attach(
+            campaign=campaign,
+            number=sticker["number"],
+            row=sticker["row"],
+            positive=sticker["positive"],
+            signer=house_of(sticker.get("signer")),
+            title=sticker.get("title", ""),
+            game=game,
+            actor=actor,
+        )
+    for envelope in result.get("envelopes", []):
+        story = envelope.get("story_card")
+        services.envelope_open(
+            campaign=campaign,
+            number=envelope["number"],
+            opened_by=house_of(envelope.get("opened_by")),
+            game=game,
+            special=bool(envelope.get("special")),
+            dilemma_numbers=envelope.get("dilemma_numbers") or [],
+            trigger_numbers=envelope.get("trigger_numbers") or [],
+            event_numbers=envelope.get("event_numbers") or [],
+            story_card=dict(story) if story else None,
+            actor=actor,
+        )
+    for letter in result.get("mystery_stickers", []):
+        services.mystery_sticker_attach(campaign=campaign, letter=letter, game=game, actor=actor)
+    for effect in result.get("prestige_crave_effects", []):
+        for kind in ("prestige", "crave"):
+            if effect.get(kind):
+                services.ledger_add(
+                    house=house_of(effect["seat"]),
+                    kind=kind,
+                    amount=effect[kind],
+                    reason=effect.get("label") or "Card effect",
+                    source=LedgerEntry.Source.MANUAL,
+                    game=game,
+                    actor=actor,
+                )
+    game.resources_final = result.get("resources_final") or {}
+    game.save(update_fields=["resources_final"])
+    services.game_result_record(
+        game=game,
+        end=result["end"],
+        rows=[
+            {
+                "house": house_of(i),
+                "secret_agenda": row["secret_agenda"],
+                "agenda_points": row["agenda_points"],
+                "open_agenda_points": row["open_agenda_points"],
+                "coins_points": row["coins_points"],
+                "power_points": row["power_points"],
+            }
+            for i, row in enumerate(result["seats"])
+        ],
+        actor=actor,
+    )
+    services.game_save(
+        game=game,
+        resolved=list(result.get("resolved_dilemmas", [])),
+        event_area_triggers=list(result.get("event_area_triggers", [])),
+        ongoing_events=list(result.get("event_cards", [])),
+        actor=actor,
+    )
+    return game
