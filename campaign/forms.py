@@ -127,3 +127,83 @@ class GameResultForm(forms.Form):
 
     def result_rows(self) -> list[dict]:
         return [row.cleaned_data for row in self.rows if row.cleaned_data.get("house")]
+
+
+class GameNightForm(CampaignBoundForm):
+    """Start a King's Dilemma game night: the King's name and the Houses in table order."""
+
+    king_name = forms.CharField(max_length=80, label="King's name", help_text="e.g. Harald V")
+    SEATS = 5
+
+    def __init__(self, *args, campaign, **kwargs):
+        super().__init__(*args, campaign=campaign, **kwargs)
+        for i in range(self.SEATS):
+            self.fields[f"seat{i}"] = forms.ModelChoiceField(
+                queryset=campaign.houses.all(),
+                required=i < 3,
+                label=f"Seat {i + 1}" + (" (then clockwise)" if i == 0 else ""),
+                empty_label="(empty)",
+            )
+
+    def houses(self) -> list:
+        return [self.cleaned_data[f"seat{i}"] for i in range(self.SEATS) if self.cleaned_data.get(f"seat{i}")]
+
+    def clean(self):
+        data = super().clean()
+        chosen = [data.get(f"seat{i}") for i in range(self.SEATS) if data.get(f"seat{i}")]
+        if len({h.pk for h in chosen}) != len(chosen):
+            raise forms.ValidationError("A House can sit at only one seat.")
+        return data
+
+    def keep(self, data) -> dict:
+        """Open Agenda choices posted as keep-<house>-<polarity> checkboxes (rows to keep)."""
+        keep: dict = {}
+        for key in data:
+            if key.startswith("keep-"):
+                _, house, polarity = key.split("-", 2)
+                keep.setdefault(int(house), {})[polarity] = data.getlist(key)
+        return keep
+
+
+class EnvelopeContentsForm(forms.Form):
+    """For each Envelope opened during a game night: its Story card and its 3 Dilemma cards."""
+
+    def __init__(self, data=None, *, envelopes: list[int]):
+        super().__init__(data)
+        self.envelopes = envelopes
+        for n in envelopes:
+            self.fields[f"e{n}-special"] = forms.BooleanField(
+                required=False, label=f"Envelope {n:02d} is a Special Envelope"
+            )
+            self.fields[f"e{n}-story"] = forms.IntegerField(
+                required=False, min_value=1, label=f"Envelope {n:02d}: Story card number"
+            )
+            self.fields[f"e{n}-storyline"] = forms.CharField(required=False, max_length=40, label="Storyline")
+            self.fields[f"e{n}-dilemmas"] = forms.CharField(
+                required=False, label="Dilemma card numbers", help_text="3 numbers separated by commas"
+            )
+
+    def clean(self):
+        data = super().clean()
+        for n in self.envelopes:
+            raw = data.get(f"e{n}-dilemmas") or ""
+            try:
+                data[f"e{n}-dilemmas"] = [int(x) for x in raw.replace(" ", "").split(",") if x]
+            except ValueError:
+                self.add_error(f"e{n}-dilemmas", "Write card numbers separated by commas, e.g. 12, 31, 7.")
+            if data.get(f"e{n}-story") and not data.get(f"e{n}-storyline"):
+                self.add_error(f"e{n}-storyline", "Which storyline does the Story card belong to?")
+        return data
+
+    def contents(self) -> dict:
+        out = {}
+        for n in self.envelopes:
+            story = self.cleaned_data.get(f"e{n}-story")
+            out[n] = {
+                "special": self.cleaned_data.get(f"e{n}-special", False),
+                "dilemma_numbers": self.cleaned_data.get(f"e{n}-dilemmas") or [],
+                "story_card": {"number": story, "storyline": self.cleaned_data[f"e{n}-storyline"]}
+                if story
+                else None,
+            }
+        return out

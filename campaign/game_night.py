@@ -104,10 +104,14 @@ def game_night_start(
 
 
 @transaction.atomic
-def game_night_record(*, session, actor=None) -> ChronicleGame:
+def game_night_record(*, session, envelope_contents: dict | None = None, actor=None) -> ChronicleGame:
     """Write a finished game night into the campaign: stickers (signed by the Leader of the
     moment), envelopes and their cards, Mystery stickers, Prestige/Crave effects, the Realm
-    Chronicles result (ledger, alignment) and the save-your-game cleanup."""
+    Chronicles result (ledger, alignment) and the save-your-game cleanup.
+
+    ``envelope_contents``: what the table found in each Envelope opened tonight, by number:
+    ``{"special": bool, "story_card": {"number", "storyline", ...}, "dilemma_numbers": [...],
+    "trigger_numbers": [...], "event_numbers": [...]}`` (typed when the host saves the night)."""
     from games.services import session_rules
 
     game = session.chronicle_game
@@ -127,11 +131,6 @@ def game_night_record(*, session, actor=None) -> ChronicleGame:
     def house_of(seat_index):
         return None if seat_index is None else houses[seats[seat_index]["house"]]
 
-    for number, card in (result.get("cards_met") or {}).items():
-        outcomes = {k: v for k, v in card.items() if k not in ("number", "title")}
-        services.dilemma_card_remember(
-            campaign=campaign, number=int(number), title=card.get("title", ""), outcomes=outcomes, actor=actor
-        )
     for sticker in result.get("stickers", []):
         services.sticker_attach(
             campaign=campaign,
@@ -143,7 +142,9 @@ def game_night_record(*, session, actor=None) -> ChronicleGame:
             game=game,
             actor=actor,
         )
+    contents = {int(k): v for k, v in (envelope_contents or {}).items()}
     for envelope in result.get("envelopes", []):
+        envelope = {**envelope, **contents.get(envelope["number"], {})}
         story = envelope.get("story_card")
         services.envelope_open(
             campaign=campaign,
@@ -156,6 +157,11 @@ def game_night_record(*, session, actor=None) -> ChronicleGame:
             event_numbers=envelope.get("event_numbers") or [],
             story_card=dict(story) if story else None,
             actor=actor,
+        )
+    for number, card in (result.get("cards_met") or {}).items():
+        outcomes = {k: v for k, v in card.items() if k not in ("number", "title")}
+        services.dilemma_card_remember(
+            campaign=campaign, number=int(number), title=card.get("title", ""), outcomes=outcomes, actor=actor
         )
     for letter in result.get("mystery_stickers", []):
         services.mystery_sticker_attach(campaign=campaign, letter=letter, game=game, actor=actor)
@@ -189,11 +195,19 @@ def game_night_record(*, session, actor=None) -> ChronicleGame:
         ],
         actor=actor,
     )
+    # The Event area: Trigger cards go back into the Dilemma deck, Event cards to the Story save slot.
+    event_area = list(result.get("event_cards", []))
+    triggers = set(
+        campaign.dilemma_cards.filter(number__in=event_area, kind=DilemmaCard.Kind.TRIGGER).values_list(
+            "number", flat=True
+        )
+    )
     services.game_save(
         game=game,
         resolved=list(result.get("resolved_dilemmas", [])),
-        event_area_triggers=list(result.get("event_area_triggers", [])),
-        ongoing_events=list(result.get("event_cards", [])),
+        event_area_triggers=[n for n in event_area if n in triggers],
+        ongoing_events=[n for n in event_area if n not in triggers],
         actor=actor,
     )
+    game.refresh_from_db()
     return game

@@ -21,6 +21,12 @@ urlpatterns = [
     path("campaigns/<int:pk>/stickers/new/", views.sticker_attach_view, name="sticker-attach"),
     path("campaigns/<int:pk>/envelopes/new/", views.envelope_open_view, name="envelope-open"),
     path("campaigns/<int:pk>/mystery/new/", views.mystery_attach_view, name="mystery-attach"),
+    path("campaigns/<int:pk>/night/new/", views.game_night_start_view, name="kd-night-start"),
+    path(
+        "campaigns/<int:pk>/night/<int:session_id>/save/",
+        views.game_night_record_view,
+        name="kd-night-record",
+    ),
     path("campaigns/<int:pk>/games/new/", views.game_begin_view, name="game-begin"),
     path("achievements/<int:pk>/mark/", views.achievement_mark_view, name="achievement-mark"),
 ]

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
-from campaign import forms, selectors, services
+from campaign import forms, game_night, selectors, services
 from campaign.archive import campaign_import
 from campaign.demo import DEMO_USER
 from campaign.models import Achievement, Campaign, CampaignExport
@@ -356,3 +356,76 @@ def game_begin_view(request: HttpRequest, pk: int) -> HttpResponse:
         form_id="begin-form",
         oob=("board",),
     )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def game_night_start_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """Start a King's Dilemma game night: the campaign's next game, seated in table order."""
+    campaign = _member_campaign(request, pk)
+    form = forms.GameNightForm(request.POST or None, campaign=campaign)
+    choices = []
+    if request.method == "POST" and form.is_valid():
+        houses = form.houses()
+        try:
+            setup = services.legacy_setup_compute(campaign=campaign, houses=houses)
+            names = {h.pk: h.name for h in houses}
+            choices = [
+                {
+                    "house": pk_,
+                    "name": names[pk_],
+                    "polarity": "positive" if positive else "negative",
+                    "rows": rows,
+                }
+                for pk_, positive, rows in setup["open_agenda_choices"]
+            ]
+            session = game_night.game_night_start(
+                campaign=campaign,
+                houses=houses,
+                king_name=form.cleaned_data["king_name"],
+                host=request.user,
+                keep=form.keep(request.POST),
+            )
+        except ValidationError as error:
+            for message in error.messages:
+                form.add_error(None, message)
+        else:
+            messages.success(
+                request,
+                f"Game night under King {form.cleaned_data['king_name']} started: hand each House its link.",
+            )
+            return redirect("games:session_table", session_id=session.pk)
+    status = 400 if form.errors else 200
+    return render(
+        request,
+        "campaign/night_start.html",
+        {"campaign": campaign, "form": form, "choices": choices},
+        status=status,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def game_night_record_view(request: HttpRequest, pk: int, session_id: int) -> HttpResponse:
+    """'Final Cleanup: Save your game!': type what the Envelopes opened tonight held, then write
+    the night into the campaign."""
+    campaign = _member_campaign(request, pk)
+    session = get_object_or_404(campaign.sessions.select_related("chronicle_game"), pk=session_id)
+    result = session.state.get("result") or {}
+    envelopes = result.get("envelopes", [])
+    form = forms.EnvelopeContentsForm(request.POST or None, envelopes=[e["number"] for e in envelopes])
+    if request.method == "POST" and form.is_valid():
+        game = _run_service(
+            form,
+            lambda: game_night.game_night_record(
+                session=session, envelope_contents=form.contents(), actor=request.user
+            ),
+        )
+        if game is not None:
+            messages.success(
+                request, f"Game {game.number} under King {game.king_name} is in the Realm Chronicles."
+            )
+            return redirect("campaign-detail", pk=campaign.pk)
+    status = 400 if form.errors else 200
+    context = {"campaign": campaign, "session": session, "form": form, "result": result}
+    return render(request, "campaign/night_record.html", context, status=status)

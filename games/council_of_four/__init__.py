@@ -1,0 +1,1 @@
+"""Council of Four: the pure rules of one game (no Django)."""

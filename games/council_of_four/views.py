@@ -1,0 +1,253 @@
+"""What each seat (or the table screen) may see, and every action in the game's words."""
+
+from games.council_of_four.actions import payment_cost
+from games.council_of_four.board import (
+    BALCONY_WORDS,
+    CARDS,
+    CITIES,
+    CITY_TOKENS,
+    COLOUR_REWARDS,
+    COUNCILOR_COLOURS,
+    DISTANCES,
+    ELECT_COINS,
+    ENGAGE_COINS,
+    MERCHANTS,
+    NOBILITY,
+    NOBILITY_LAST,
+    PERMITS,
+    REGION_REWARDS,
+    REGIONS,
+    ROAD_COINS,
+    ROADS,
+    colour_cities,
+)
+from games.council_of_four.flow import merchants_of, others_in, pending_options
+from games.council_of_four.legal import legal
+from games.engine.errors import RuleError
+
+BONUS_WORDS = {
+    "victory_points": ("Victory Point", "Victory Points"),
+    "coins": ("Coin", "Coins"),
+    "servants": ("Servant", "Servants"),
+    "politics_cards": ("Politics card", "Politics cards"),
+    "nobility_steps": ("step on the Nobility Track", "steps on the Nobility Track"),
+    "additional_main_action": ("additional Main action", "additional Main actions"),
+    "city_token_bonus": ("City token bonus again", "City token bonuses again"),
+    "free_permit_tile": ("free face-up Permit", "free face-up Permits"),
+    "permit_tile_bonus_again": ("Permit bonus again", "Permit bonuses again"),
+}
+
+
+def bonus_words(bonus: dict) -> str:
+    parts = []
+    for key, amount in bonus.items():
+        one, many = BONUS_WORDS.get(key, (key, key))
+        parts.append(f"{amount} {one if amount == 1 else many}")
+    return ", ".join(parts)
+
+
+def permit_face(permit_id: str) -> dict:
+    tile = PERMITS[permit_id]
+    return {
+        "id": permit_id,
+        "region": tile["region"],
+        "cities": list(tile["cities"]),
+        "bonus": dict(tile["bonus"]),
+    }
+
+
+def view(state: dict, seat: int | None) -> dict:
+    """Everything public, plus the viewer's own Politics hand. Other hands show as counts; the
+    order of the Politics deck and of the Permit decks never leaves the engine."""
+    dealt = state["phase"] != "deal"
+    to_act = [s for s in [None, *range(len(state["seats"]))] if legal(state, s)]
+    seats = [
+        {
+            "index": i,
+            "name": s["name"],
+            "coins": s["coins"],
+            "servants": s["servants"],
+            "victory": s["victory"],
+            "nobility": s["nobility"],
+            "hand_count": len(s["hand"]),
+            "merchants": merchants_of(state, i),
+            "merchants_left": MERCHANTS - len(merchants_of(state, i)),
+            "permits": [{**permit_face(p["id"]), "face_up": p["face_up"]} for p in s["permits"]],
+            "rewards": [dict(r) for r in s["rewards"]],
+            "is_current": dealt and not state["over"] and state["current"] == i,
+        }
+        for i, s in enumerate(state["seats"])
+    ]
+    pending = None
+    if state["pending"]:
+        head = state["pending"][0]
+        pending = {**head, "options": pending_options(state, head)}
+    turn = None
+    if dealt and not state["over"]:
+        turn = {
+            "seat": state["current"],
+            "name": state["seats"][state["current"]]["name"],
+            "phase": state["phase"],
+            "main_left": state["turn"]["main_left"],
+            "quick_left": state["turn"]["quick_left"],
+            "mains_done": state["turn"]["mains_done"],
+            "can_end": state["phase"] == "actions"
+            and not state["pending"]
+            and state["turn"]["mains_done"] > 0,
+        }
+    return {
+        "game": "council_of_four",
+        "you": seat,
+        "phase": state["phase"],
+        "to_act": to_act,
+        "turn": turn,
+        "pending": pending,
+        "seats": seats,
+        "hand": (
+            [{"id": c, "colour": CARDS[c]} for c in sorted(state["seats"][seat]["hand"])]
+            if seat is not None
+            else None
+        ),
+        "cities": [
+            {
+                **city,
+                "token": (
+                    {"id": state["city_tokens"][c], "bonus": dict(CITY_TOKENS[state["city_tokens"][c]])}
+                    if c in state["city_tokens"]
+                    else None
+                ),
+                "merchants": list(state["merchants"][c]),
+                "neutral": c in state["neutral"],
+                "queen": state["queen"] == c,
+            }
+            for c, city in CITIES.items()
+        ],
+        "roads": [list(r) for r in ROADS],
+        "queen": state["queen"],
+        "balconies": {b: list(line) for b, line in state["balconies"].items()},
+        "councilors": dict(state["councilors"]),
+        "councilor_colours": list(COUNCILOR_COLOURS),
+        "permits": {
+            r: {
+                "face_up": [permit_face(p) for p in state["face_up"][r]],
+                "deck_count": len(state["permit_decks"][r]),
+            }
+            for r in REGIONS
+        },
+        "politics": {"deck_count": len(state["deck"]), "discard_count": len(state["discard"])},
+        "rewards": {
+            "regions": [{"region": r, "victory_points": REGION_REWARDS[r]} for r in state["region_rewards"]],
+            "colours": [
+                {"colour": c, "cities": len(colour_cities(c)), "victory_points": COLOUR_REWARDS[c]}
+                for c in state["colour_rewards"]
+            ],
+            "queen": list(state["queen_rewards"]),
+        },
+        "nobility_track": {
+            "last_space": NOBILITY_LAST,
+            "bonuses": [{"space": s, "bonus": dict(b)} for s, b in sorted(NOBILITY.items())],
+        },
+        "final": (
+            {"by": state["final"]["by"], "name": state["seats"][state["final"]["by"]]["name"]}
+            if state["final"]
+            else None
+        ),
+        "over": state["over"],
+        "result": state["result"],
+    }
+
+
+def _who(state: dict, seat) -> str:
+    try:
+        return state["seats"][seat]["name"]
+    except (IndexError, TypeError, KeyError):
+        return "Someone"
+
+
+def _cards(cards) -> str:
+    colours = [CARDS.get(c, "?") for c in cards or []]
+    noun = "Politics card" if len(colours) == 1 else "Politics cards"
+    return f"{len(colours)} {noun} ({', '.join(colours)})"
+
+
+def _permit(permit_id) -> str:
+    tile = PERMITS[permit_id]
+    cities = ", ".join(CITIES[c]["name"] for c in tile["cities"])
+    return f"Permit {permit_id} ({cities}: {bonus_words(tile['bonus'])})"
+
+
+def _servant_cost(state: dict, seat: int, city: str) -> str:
+    cost = others_in(state, city, seat)
+    if not cost:
+        return ""
+    return f", returning {cost} Servant{'s' if cost != 1 else ''}"
+
+
+def describe(state: dict, action: dict) -> str:
+    """The action in the game's words, from the state before it. A drawn card is never named;
+    the cards played to a Balcony are shown face up on the table, so their colours are."""
+    try:
+        return _describe(state, action)
+    except (RuleError, KeyError, TypeError, ValueError, IndexError, AttributeError):
+        return str(action.get("type") or "?").replace("_", " ")
+
+
+def _describe(state: dict, action: dict) -> str:
+    kind = action.get("type")
+    seat = action.get("seat")
+    who = _who(state, seat)
+    if kind == "deal":
+        return "The table shuffled the decks, seated the Councilors and dealt 6 Politics cards to each player"
+    if kind == "draw":
+        return f"{who} drew a Politics card"
+    if kind == "elect":
+        balcony = BALCONY_WORDS[action["balcony"]]
+        return f"{who} elected a {action['colour']} Councilor in the {balcony} and gained {ELECT_COINS} Coins"
+    if kind == "send_servant":
+        balcony = BALCONY_WORDS[action["balcony"]]
+        return f"{who} sent a Servant to elect a {action['colour']} Councilor in the {balcony}"
+    if kind == "acquire_permit":
+        cost = payment_cost(state, seat, action["balcony"], action["cards"])
+        balcony = BALCONY_WORDS[action["balcony"]]
+        return (
+            f"{who} satisfied the {balcony} with {_cards(action['cards'])}, paid {cost} Coins "
+            f"and acquired {_permit(action['permit'])}"
+        )
+    if kind == "build":
+        city = CITIES[action["city"]]["name"]
+        return (
+            f"{who} placed a Merchant in {city} with Permit {action['permit']}"
+            f"{_servant_cost(state, seat, action['city'])}"
+        )
+    if kind == "queen_build":
+        start, end = state["queen"], action["city"]
+        roads = DISTANCES[start][end]
+        cost = payment_cost(state, seat, "queen", action["cards"]) + ROAD_COINS * roads
+        move = (
+            f"moved the Queen from {CITIES[start]['name']} to {CITIES[end]['name']} "
+            f"({roads} road{'s' if roads != 1 else ''})"
+            if roads
+            else f"kept the Queen in {CITIES[end]['name']}"
+        )
+        return (
+            f"{who} satisfied the Queen's Balcony with {_cards(action['cards'])}, {move}, paid {cost} Coins "
+            f"and placed a Merchant there{_servant_cost(state, seat, end)}"
+        )
+    if kind == "engage_servant":
+        return f"{who} engaged a Servant for {ENGAGE_COINS} Coins"
+    if kind == "change_permits":
+        return f"{who} sent a Servant to change the face-up {action['region'].capitalize()} Permits"
+    if kind == "additional_main":
+        return f"{who} returned 3 Servants to perform an additional Main action"
+    if kind == "end_turn":
+        return f"{who} ended their turn"
+    if kind == "choose_city_bonus":
+        cities = [CITIES[c]["name"] for c in action["cities"]]
+        tokens = " and ".join(cities)
+        noun = "token" if len(cities) == 1 else "tokens"
+        return f"{who} took again the bonus of the City {noun} of {tokens}"
+    if kind == "choose_permit_bonus":
+        return f"{who} took again the bonus of {_permit(action['permit'])}"
+    if kind == "take_free_permit":
+        return f"{who} took {_permit(action['permit'])} for free"
+    return str(kind or "?").replace("_", " ")

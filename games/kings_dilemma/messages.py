@@ -1,0 +1,80 @@
+"""Every sentence a RuleError of The King's Dilemma can carry: tests assert these constants."""
+
+# Setup (the config the campaign hands over)
+CONFIG_FORMAT = "The game needs a config object with its seats."
+SEAT_COUNT = "The King's Dilemma is played by 3 to 5 Houses."
+SEAT_FORMAT = "Every seat is an object with at least a name."
+SEAT_NAME = "Every seat needs a name."
+SEAT_NUMBER = "A seat's {field} must be a whole number{bound}."
+HOUSE_NUMBER_TWICE = "Two seats cannot play the same House number ({number})."
+OPEN_AGENDA_FORMAT = "An Open Agenda token names a resource row and whether it is positive."
+OPEN_AGENDA_LIMIT = "A House holds at most 2 Positive and 2 Negative Open Agenda tokens in a game."
+OPEN_AGENDA_TWICE = "Each Open Agenda token exists once: {row} {sign} is given twice."
+RESOURCES_FORMAT = "The Resource legacy gives each row a whole-number offset from the centre row."
+TOKEN_SEAT = "The {token} token must go to one of the seats (0 to {top})."
+DECK_FORMAT = "The Dilemma deck is a list of card numbers of 1 or more."
+KNOWN_CARDS_FORMAT = "Known cards are an object from card number to the card as it was typed."
+KING_NAME = "The King's name is text."
+TRACKS_FORMAT = "The track data {what} is not valid: {why}."
+
+# Who may act, and when
+NOT_NOW = "You cannot {what} now."
+TABLE_ONLY = "Only the table can {what}."
+SEAT_ONLY = "The table cannot {what}: a House does."
+NOT_YOUR_TURN = "It is {name}'s turn to {what}."
+MODERATOR_ONLY = "Only the Moderator ({name}) can {what}."
+NO_SUCH_SEAT = "There is no such seat at this table."
+
+# Secret Agenda draft
+AGENDA_NOT_OFFERED = "That Secret Agenda is not among the cards offered to you."
+
+# Drawing a Dilemma card
+CARD_FORMAT = "Type the Dilemma card as an object with its number and its AYE and NAY outcomes."
+CARD_NUMBER = "A Dilemma card number is a whole number of 1 or more."
+CARD_TITLE = "A card title is text of at most 120 characters."
+CARD_UNKNOWN = "Card {number} was never met before: type its AYE and NAY outcomes."
+CARD_ALREADY = "Dilemma card {number} was already drawn this game."
+OUTCOME_FORMAT = "The {side} outcome lists its resource moves, its sticker and its envelope (null when none)."
+RESOURCE_ROW = (
+    "There is no {row!r} row on the Resource Track: use influence, wealth, morale, welfare or knowledge."
+)
+RESOURCE_MOVE = (
+    "A resource move is a row and a whole number of spaces other than 0 (at most {top} either way)."
+)
+STICKER_FORMAT = (
+    "A Chronicle sticker has a number from 1 to {count}, a resource row and whether it is positive."
+)
+ENVELOPE_NUMBER = "Envelopes are numbered 0 to {top}."
+
+# Voting
+VOTE_SIDE = "Vote AYE or NAY."
+VOTE_NO_POWER = "You cannot vote with 0 Power: pass instead."
+POWER_AMOUNT = "Place a whole number of Power of 1 or more."
+POWER_TOO_MUCH = "You have only {have} Power behind your screen."
+VOTE_CHANGE = "You cannot change your vote: add Power to it or stay."
+NOT_VOTED = "You have not voted yet: vote AYE or NAY, or pass."
+MODERATOR_TAKEN = "{name} already passed and became Moderator in this Voting Phase."
+
+# Bargaining
+GIFT_PHASE = "Coins change hands only during the Voting Phase and the Vote Resolution."
+GIFT_SELF = "You cannot give Coins to yourself."
+GIFT_AMOUNT = "Give a whole number of Coins of 1 or more."
+GIFT_TOO_MUCH = "You have only {have} Coins behind your screen."
+
+# Vote resolution
+TIE_SIDE = "The Moderator decides for AYE or NAY."
+LEADER_CANDIDATE = "The Leader token goes to one of the winning side's biggest voters: {names}."
+
+# Host effects
+LABEL = "Type a short label for this effect (1 to 80 characters)."
+HOST_WHAT = "The table can give or take Coins, Power, Prestige or Crave."
+HOST_AMOUNT = "The amount is a whole number other than 0 (negative to take)."
+HOST_TAKE_TOO_MUCH = "{name} has only {have} {what} to take."
+MYSTERY_LETTER = "Mystery stickers are behind doors A to L."
+MYSTERY_TWICE = "Mystery sticker {letter} was already attached."
+LIGHTNING_FORMAT = (
+    "Say whether the back of the card shows the lightning on its central space (true or false)."
+)
+
+# End of the game
+HEIR_CANDIDATE = "The Moderator chooses among the tied winners: {names}."

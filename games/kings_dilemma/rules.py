@@ -1,0 +1,103 @@
+"""The King's Dilemma: one game night, 3 to 5 Houses, from setup to the end of the game (slug
+``kings_dilemma``). The campaign (Houses, stickers, envelopes, save slots) lives in ``campaign/``: the
+engine receives the legacy setup in its config and reports what the campaign records in its result.
+
+Config::
+
+    {"king_name": "Harald V",
+     "seats": [  # table order, clockwise; 3-5
+       {"name": "Anna", "house": 7, "house_number": 3, "prestige": 5, "power": 8, "coins": 10,
+        "house_name": "House Smeethe",  # optional, for labels
+        "open_agendas": [{"sticker": 43, "row": "influence", "positive": true}]}],
+     "resources": {"influence": 0, "wealth": 1, ...},  # Resource legacy: offset from the centre row
+     "leader": 0, "moderator": 2,       # seat indexes (default: highest / lowest Prestige, House number ties)
+     "dilemma_deck": [12, 31, 7],       # card numbers in the Dilemma save slot (informational)
+     "known_cards": {"12": CARD},       # cards met in earlier games, typed once (see cards.py)
+     "mystery_stickers": ["A", "C"],    # optional: letters attached in earlier games
+     "tracks": {...}}                   # optional overrides of data/tracks.json
+
+Seat fields other than ``name`` default to the data file's start stock (8 Power, 10 Coins), Prestige 0,
+House number = seat index + 1, no Open Agendas.
+
+Actions (``seat`` None is the table, i.e. the host's screen):
+
+- ``deal`` (table): removes one Secret Agenda at random; the draft starts (lowest Prestige first).
+- ``choose_secret_agenda`` {agenda}: the drafting seat keeps one of the cards offered to it.
+- ``draw_dilemma`` (table) {card}: the card drawn, typed (or ``{"number": n}`` for a card met before).
+- ``vote`` {side: "aye"|"nay", power}, ``pass_gather``, ``pass_moderator``: a first voting turn;
+  ``add_power`` {power}, ``stay``: a later one. ``give_coins`` {to, coins}: any seat, Voting Phase and
+  Vote Resolution.
+- ``break_tie`` {side} and ``give_leader`` {to}: the Moderator's Vote Resolution decisions.
+- ``move_resource`` {row, amount, label}, ``adjust`` {target, what: coins|power|prestige|crave, amount,
+  label}, ``mystery_sticker`` {letter, label}, ``to_event_area`` {label}: the host's hand-applied effects.
+- ``to_time_counter`` (table), ``lightning`` (table) {shown}: step E and F of the Dilemma Resolution.
+- ``score`` (table): reveals the Secret Agendas and scores; ``choose_heir`` {heir}: the Moderator among
+  tied winners.
+
+The result (``state["result"]``) is documented in ``scoring.finish``.
+"""
+
+from __future__ import annotations
+
+from games.engine.rules import Rules
+from games.kings_dilemma import realm, scoring, start, voting
+from games.kings_dilemma.flow import VOTING_PHASES
+from games.kings_dilemma.scoring import prestige_crave_for  # noqa: F401  (imported by the campaign)
+from games.kings_dilemma.views import describe, view
+
+
+class KingsDilemmaRules(Rules):
+    slug = "kings_dilemma"
+    name = "The King's Dilemma"
+    min_seats = start.MIN_SEATS
+    max_seats = start.MAX_SEATS
+    moves = {
+        "deal": start.deal,
+        "choose_secret_agenda": start.choose_secret_agenda,
+        "draw_dilemma": realm.draw_dilemma,
+        "vote": voting.vote,
+        "add_power": voting.add_power,
+        "stay": voting.stay,
+        "pass_gather": voting.pass_gather,
+        "pass_moderator": voting.pass_moderator,
+        "give_coins": voting.give_coins,
+        "break_tie": voting.break_tie,
+        "give_leader": voting.give_leader,
+        "move_resource": realm.host_move_resource,
+        "adjust": realm.adjust,
+        "mystery_sticker": realm.mystery_sticker,
+        "to_event_area": realm.to_event_area,
+        "to_time_counter": realm.to_time_counter,
+        "lightning": realm.lightning,
+        "score": scoring.score,
+        "choose_heir": scoring.choose_heir,
+    }
+    # The deal is hidden randomness; a chosen Secret Agenda shows the next seat its offer; Coins given
+    # are binding; the scoring reveals every Secret Agenda.
+    not_undoable = frozenset({"deal", "choose_secret_agenda", "give_coins", "score"})
+
+    def setup(self, config: dict, seed: int) -> dict:
+        return start.new_state(config, seed)
+
+    def legal_actions(self, state: dict, seat: int | None) -> list[dict]:
+        if state["over"]:
+            return []
+        phase = state["phase"]
+        if phase in ("deal", "draft"):
+            return start.legal_draft(state, seat)
+        if phase == "draw":
+            return realm.legal_draw(state) if seat is None else []
+        if phase in VOTING_PHASES:
+            return voting.legal_voting(state, seat)
+        if phase in ("resolution", "lightning"):
+            return realm.legal_resolution(state) if seat is None else []
+        return scoring.legal_end(state, seat)
+
+    def view(self, state: dict, seat: int | None) -> dict:
+        return view(state, seat)
+
+    def describe(self, state: dict, action: dict) -> str:
+        return describe(state, action)
+
+
+RULES = KingsDilemmaRules()

@@ -1,0 +1,176 @@
+"""What the table screen and each House see, and the human label of each action.
+
+Public (on the table): the Realm board, the Dilemma card in play, the Vote cards with the Power and the
+PASS Coins on them, the Leader and Moderator tokens, Open Agenda tokens, Prestige, the general pool.
+Behind a House screen (its own view only): its Power, Coins, Secret Agenda and the draft offer it saw.
+Nobody sees the removed Secret Agenda; the Secret Agendas are revealed by the end-of-game scoring.
+"""
+
+from __future__ import annotations
+
+from games.kings_dilemma.data import RESOURCES
+from games.kings_dilemma.flow import name
+from games.kings_dilemma.realm import cards_on_lightning
+from games.kings_dilemma.start import drafting_seat
+from games.kings_dilemma.voting import totals
+
+
+def _public_seat(state: dict, index: int) -> dict:
+    seat = state["seats"][index]
+    return {
+        "seat": index,
+        "name": seat["name"],
+        "house": seat["house"],
+        "house_name": seat["house_name"],
+        "house_number": seat["house_number"],
+        "prestige": seat["prestige"],
+        "open_agendas": [{"row": t["row"], "positive": t["positive"]} for t in seat["open_agendas"]],
+        "has_secret_agenda": seat["secret_agenda"] is not None,
+        "leader": state["leader"] == index,
+        "moderator": state["moderator"] == index,
+    }
+
+
+def _vote(state: dict) -> dict | None:
+    vote_ = state["vote"]
+    if vote_ is None:
+        return None
+    return {
+        "turn": vote_["turn"],
+        "choice": list(vote_["choice"]),
+        "committed": list(vote_["committed"]),
+        "pass_coin": list(vote_["pass_coin"]),
+        "moderator_pass": vote_["moderator_pass"],
+        "undecided": vote_.get("undecided"),
+        **totals(vote_),
+    }
+
+
+def view(state: dict, seat: int | None) -> dict:
+    tracks = state["tracks"]
+    out = {
+        "phase": state["phase"],
+        "round": state["round"],
+        "king_name": state["king_name"],
+        "seats": [_public_seat(state, i) for i in range(len(state["seats"]))],
+        "leader": state["leader"],
+        "moderator": state["moderator"],
+        "board": {
+            "resources": {r: dict(state["resources"][r]) for r in RESOURCES},
+            "resource_rows": tracks["resource_track"]["rows"],
+            "stability": state["stability"],
+            "stability_spaces": tracks["stability_track"]["spaces"],
+            "abdicated": state["abdicated"],
+            "time_counter": list(state["time_counter"]),
+            "time_counter_spaces": tracks["time_counter"]["spaces"],
+            "cards_on_lightning": cards_on_lightning(state),
+            "king_dead": state["king_dead"],
+            "event_cards": list(state["event_cards"]),
+            "balance": state["balance"],
+            "stickers": list(state["stickers"]),
+            "envelopes": list(state["envelopes"]),
+            "mystery_stickers": [m["letter"] for m in state["mystery_stickers"]],
+        },
+        "pool": dict(state["pool"]),
+        "card": state["card"],
+        "winning_side": state["winning_side"],
+        "vote": _vote(state),
+        "last_vote": state["last_vote"],
+        "leader_candidates": state["leader_candidates"],
+        "heir_candidates": state["heir_candidates"],
+        "drafting": drafting_seat(state) if state["phase"] == "draft" else None,
+        "dilemma_deck_size": len(state["dilemma_deck"]),
+        "prestige_crave_effects": list(state["prestige_crave_effects"]),
+        "end": state["end"],
+        "scores": state["scores"],
+        "result": state["result"],
+        "over": state["over"],
+    }
+    if seat is not None and 0 <= seat < len(state["seats"]):
+        mine = state["seats"][seat]
+        out["you"] = {
+            "seat": seat,
+            "power": mine["power"],
+            "coins": mine["coins"],
+            "secret_agenda": mine["secret_agenda"],
+            "draft_offer": list(mine["draft_offer"]) if mine["draft_offer"] is not None else None,
+        }
+    return out
+
+
+def _side(side) -> str:
+    return str(side).upper()
+
+
+def describe(state: dict, action: dict) -> str:
+    """A label for the log, from the state before the action. Never names a Secret Agenda."""
+    kind = action.get("type", "?")
+    seat = action.get("seat")
+    try:
+        who = name(state, seat) if seat is None or 0 <= seat < len(state["seats"]) else "?"
+    except TypeError:
+        who = "?"
+
+    def house(index) -> str:
+        try:
+            return name(state, index)
+        except (TypeError, IndexError):
+            return "?"
+
+    label = f" ({action['label']})" if isinstance(action.get("label"), str) else ""
+    card = state.get("card") or {}
+    if kind == "deal":
+        return "The table removed one Secret Agenda at random, unseen, and the draft began."
+    if kind == "choose_secret_agenda":
+        return f"{who} chose a Secret Agenda."
+    if kind == "draw_dilemma":
+        raw = action.get("card") if isinstance(action.get("card"), dict) else {}
+        number = raw.get("number", "?")
+        known = state["known_cards"].get(str(number), {})
+        title = raw.get("title") or known.get("title") or ""
+        return f"The table drew Dilemma card {number}" + (f": {title}." if title else ".")
+    if kind == "vote":
+        return f"{who} voted {_side(action.get('side'))} with {action.get('power')} Power."
+    if kind == "add_power":
+        try:
+            side = state["vote"]["choice"][seat]
+        except (TypeError, IndexError, KeyError):
+            side = None
+        return f"{who} added {action.get('power')} Power to their {_side(side)} vote."
+    if kind == "stay":
+        return f"{who} stayed."
+    if kind == "pass_gather":
+        return f"{who} passed and gathers Power (+1 Coin)."
+    if kind == "pass_moderator":
+        return f"{who} passed and became the Moderator (+1 Coin)."
+    if kind == "give_coins":
+        return f"{who} gave {action.get('coins')} Coins to {house(action.get('to'))}."
+    if kind == "break_tie":
+        return f"{who}, the Moderator, decided for {_side(action.get('side'))}."
+    if kind == "give_leader":
+        return f"{who}, the Moderator, gave the Leader token to {house(action.get('to'))}."
+    if kind == "move_resource":
+        row = str(action.get("row", "?")).capitalize()
+        amount = action.get("amount")
+        amount = f"{amount:+d}" if isinstance(amount, int) else "?"
+        return f"The table moved {row} {amount}{label}."
+    if kind == "adjust":
+        amount, what = action.get("amount"), str(action.get("what", "?")).capitalize()
+        if isinstance(amount, int) and amount < 0:
+            return f"The table took {-amount} {what} from {house(action.get('target'))}{label}."
+        return f"The table gave {amount} {what} to {house(action.get('target'))}{label}."
+    if kind == "mystery_sticker":
+        return f"The table attached Mystery sticker {action.get('letter')}{label}."
+    if kind == "to_event_area":
+        return f"The table placed card {card.get('number', '?')} in the Event area{label}."
+    if kind == "to_time_counter":
+        return f"The table placed card {card.get('number', '?')} on the Time Counter."
+    if kind == "lightning":
+        if action.get("shown") is True:
+            return f"The back of card {card.get('number', '?')} shows the lightning: the King is dead."
+        return f"The back of card {card.get('number', '?')} shows no lightning: the King lives on."
+    if kind == "score":
+        return "The table revealed the Secret Agendas and scored the game."
+    if kind == "choose_heir":
+        return f"{who}, the Moderator, chose {house(action.get('heir'))} to marry into the royal line."
+    return str(kind).replace("_", " ")

@@ -1,0 +1,169 @@
+"""A whole King's Dilemma game night run by the companion and written back into the campaign."""
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from campaign import game_night, selectors, services
+from campaign.models import ChronicleScore, ChronicleSticker, LedgerEntry
+from games.selectors import session_seats
+from games.services import session_submit_action
+from tests.factories import campaign_with_houses
+
+pytestmark = pytest.mark.django_db
+
+ROWS = ["influence", "wealth", "morale", "welfare", "knowledge"]
+
+
+def outcome(row, amount, sticker=None, envelope=None):
+    return {"resources": [[row, amount]], "sticker": sticker, "envelope": envelope}
+
+
+def play(session, seat_index, type_, **fields):
+    seat = None if seat_index is None else session_seats(session=session).get(index=seat_index)
+    session.refresh_from_db()
+    session_submit_action(
+        session=session, seat=seat, action={"type": type_, **fields}, expected_version=session.version
+    )
+    session.refresh_from_db()
+    return session.state
+
+
+def play_night(session, *, sticker_card=3, envelope_card=4):
+    """Ten small alternating Dilemmas to the lightning space, one AYE with a sticker and one with an
+    Envelope, each vote won by the first voter's side."""
+    state = session.state
+    while state["phase"] == "draft":
+        seat = state["draft"]["order"][state["draft"]["index"]]
+        state = play(session, seat, "choose_secret_agenda", agenda=state["draft"]["remaining"][-1])
+    for number in range(1, 11):
+        row = ROWS[number % 5]
+        sticker = (
+            {"number": 40 + number, "row": row, "positive": number % 2 == 1}
+            if number == sticker_card
+            else None
+        )
+        envelope = 9 if number == envelope_card else None
+        card = {
+            "number": number,
+            "title": f"Dilemma {number}",
+            "aye": outcome(row, 1, sticker, envelope),
+            "nay": outcome(row, -1),
+        }
+        state = play(session, None, "draw_dilemma", card=card)
+        side = "aye" if number in (sticker_card, envelope_card) or state["stability"] < 9 else "nay"
+        voted = False
+        while state["phase"] == "voting":
+            seat = state["vote"]["turn"]
+            if state["vote"]["choice"][seat] is not None:
+                state = play(session, seat, "stay")
+            elif not voted and state["seats"][seat]["power"] > 0:
+                state = play(session, seat, "vote", side=side, power=1)
+                voted = True
+            else:
+                state = play(session, seat, "pass_gather")
+        state = play(session, None, "to_time_counter")
+    state = play(session, None, "lightning", shown=True)
+    state = play(session, None, "score")
+    if state["phase"] == "heir":
+        state = play(session, state["moderator"], "choose_heir", heir=state["heir_candidates"][0])
+    assert state["over"]
+    return state
+
+
+class GameNightTests:
+    def test_a_whole_night_is_written_back_into_the_campaign(self, user):
+        campaign, houses = campaign_with_houses("Valentine", "Martina", "Armin", "Charles", user=user)
+        services.envelope_open(campaign=campaign, number=0, dilemma_numbers=[1, 2, 3])
+        session = game_night.game_night_start(
+            campaign=campaign, houses=houses, king_name="Harald V", host=user, seed=7
+        )
+        assert session.chronicle_game.number == 1 and session.config["dilemma_deck"] == [1, 2, 3]
+        # Leader is the highest Prestige: with all at 0, the highest House number (DESIGN.md section 8).
+        assert session.config["leader"] == 3 and session.config["moderator"] == 0
+        state = play_night(session)
+        leader_when_signed = state["result"]["stickers"][0]["signer"]
+        opener = state["result"]["envelopes"][0]["opened_by"]
+
+        with pytest.raises(ValidationError, match="1 Story card and 3 Dilemma cards"):
+            game_night.game_night_record(session=session, actor=user)
+        assert not ChronicleSticker.objects.exists()  # nothing half-written
+
+        game = game_night.game_night_record(
+            session=session,
+            envelope_contents={
+                9: {"dilemma_numbers": [90, 91, 92], "story_card": {"number": 9, "storyline": "Crown"}}
+            },
+            actor=user,
+        )
+        sticker = ChronicleSticker.objects.get(number=43)
+        assert sticker.signer == houses[leader_when_signed] and sticker.game == game
+        slots = selectors.save_slots(campaign=campaign)
+        assert [c.number for c in slots["deck"]] == [90, 91, 92]
+        assert [c.number for c in slots["trash"]] == list(range(1, 11))
+        assert selectors.storylines(campaign=campaign)[0]["top"].signer == houses[opener]
+        scores = ChronicleScore.objects.filter(game=game)
+        assert scores.count() == 4 and game.end == "king_died" and game.recorded
+        assert LedgerEntry.objects.filter(game=game, source="game_result").exists()
+        assert game.resources_final and set(game.resources_final) == set(ROWS)
+        # Cards met are remembered, so the table types them only once next time.
+        assert campaign.dilemma_cards.get(number=4).outcomes["aye"]["envelope"] == 9
+        with pytest.raises(ValidationError, match=game_night.NIGHT_ALREADY_RECORDED):
+            game_night.game_night_record(session=session, actor=user)
+
+    def test_open_agendas_over_two_need_the_house_s_choice(self, user):
+        campaign, houses = campaign_with_houses("A", "B", "C", user=user)
+        for number, row in enumerate(["influence", "wealth", "morale"], start=1):
+            services.sticker_attach(
+                campaign=campaign, number=number, row=row, positive=True, signer=houses[0]
+            )
+        with pytest.raises(
+            ValidationError, match="House A holds 3 positive Open Agendas: choose the 2 it keeps"
+        ):
+            game_night.game_night_config(campaign=campaign, houses=houses, king_name="K")
+        config = game_night.game_night_config(
+            campaign=campaign,
+            houses=houses,
+            king_name="K",
+            keep={houses[0].pk: {"positive": ["wealth", "morale"]}},
+        )
+        assert config["seats"][0]["open_agendas"] == [
+            {"row": "wealth", "positive": True},
+            {"row": "morale", "positive": True},
+        ]
+
+    def test_a_closed_campaign_starts_no_night(self, user):
+        campaign, houses = campaign_with_houses("A", "B", "C", user=user)
+        for letter in "ABCDEF":
+            services.mystery_sticker_attach(campaign=campaign, letter=letter)
+        with pytest.raises(ValidationError, match=services.CAMPAIGN_CLOSED):
+            game_night.game_night_start(campaign=campaign, houses=houses, king_name="K", host=user)
+
+
+class GameNightPageTests:
+    def test_start_page_seats_houses_and_opens_the_table(self, client, user):
+        campaign, houses = campaign_with_houses("A", "B", "C", user=user)
+        client.force_login(user)
+        url = f"/campaigns/{campaign.pk}/night/new/"
+        data = {"king_name": "Harald V", "seat0": houses[2].pk, "seat1": houses[0].pk, "seat2": houses[1].pk}
+        bad = client.post(url, dict(data, seat1=houses[2].pk))
+        assert bad.status_code == 400 and "A House can sit at only one seat." in bad.content.decode()
+        response = client.post(url, data)
+        assert response.status_code == 302
+        session = campaign.sessions.get()
+        assert [s.name for s in session_seats(session=session)] == ["C", "A", "B"]
+        assert client.get(response.url).status_code == 200
+
+    def test_record_page_asks_for_the_envelope_contents(self, client, user):
+        campaign, houses = campaign_with_houses("A", "B", "C", user=user)
+        session = game_night.game_night_start(
+            campaign=campaign, houses=houses, king_name="K", host=user, seed=3
+        )
+        play_night(session)
+        client.force_login(user)
+        url = f"/campaigns/{campaign.pk}/night/{session.pk}/save/"
+        assert "Envelope 09: Story card number" in client.get(url).content.decode()
+        refused = client.post(url, {"e9-dilemmas": "1,2"})
+        assert refused.status_code == 400 and "1 Story card and 3 Dilemma cards" in refused.content.decode()
+        done = client.post(url, {"e9-dilemmas": "90, 91, 92", "e9-story": 9, "e9-storyline": "Crown"})
+        assert done.status_code == 302
+        assert campaign.games.get().recorded

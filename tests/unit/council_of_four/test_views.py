@@ -1,0 +1,145 @@
+"""What each seat and the table screen see, and the labels of the session log."""
+
+import json
+
+from games.council_of_four.rules import RULES
+from tests.unit.council_of_four.builders import (
+    act,
+    cards,
+    dealt,
+    give_permit,
+    jokers,
+    new_game,
+    place,
+    playing,
+    set_balcony,
+    set_face_up,
+    set_hand,
+)
+
+
+class ViewTests:
+    def test_a_seat_sees_its_own_hand_and_only_counts_of_the_others(self):
+        state = dealt(3)
+        view = RULES.view(state, 1)
+        assert [c["id"] for c in view["hand"]] == sorted(state["seats"][1]["hand"])
+        assert all(set(c) == {"id", "colour"} for c in view["hand"])
+        assert [s["hand_count"] for s in view["seats"]] == [6, 6, 6]
+        text = json.dumps(view)
+        for other in (0, 2):
+            assert not any(f'"{c}"' in text for c in state["seats"][other]["hand"])
+        assert not any(f'"{c}"' in text for c in state["deck"])
+
+    def test_the_table_sees_no_hand(self):
+        state = dealt(4)
+        view = RULES.view(state, None)
+        assert view["hand"] is None and view["you"] is None
+        text = json.dumps(view)
+        assert not any(f'"{c}"' in text for s in state["seats"] for c in s["hand"])
+
+    def test_the_map_and_the_tracks_for_the_ui(self):
+        state = dealt(2)
+        view = RULES.view(state, 0)
+        assert set(view) >= {
+            "cities", "roads", "balconies", "queen", "permits", "seats", "rewards", "nobility_track",
+            "turn", "pending", "to_act", "politics", "councilors", "final", "over", "result",
+        }  # fmt: skip
+        juvelar = next(c for c in view["cities"] if c["letter"] == "J")
+        assert juvelar == {
+            "letter": "J", "name": "Juvelar", "region": "hills", "colour": "grey", "token": None,
+            "merchants": [], "neutral": "J" in state["neutral"], "queen": True,
+        }  # fmt: skip
+        assert len(view["roads"]) == 18 and len(view["cities"]) == 15
+        assert {c["letter"] for c in view["cities"] if c["neutral"]} == set(state["neutral"])
+        assert all(len(p["face_up"]) == 2 and p["deck_count"] == 13 for p in view["permits"].values())
+        assert view["turn"] == {
+            "seat": 0, "name": "Anna", "phase": "draw", "main_left": 1, "quick_left": 1,
+            "mains_done": 0, "can_end": False,
+        }  # fmt: skip
+        assert view["to_act"] == [0]
+        assert view["rewards"]["queen"] == [25, 18, 12, 7, 3]
+        assert view["seats"][1]["coins"] == 11 and view["seats"][1]["merchants_left"] == 10
+
+    def test_before_the_deal_the_table_acts(self):
+        view = RULES.view(new_game(3), None)
+        assert view["to_act"] == [None] and view["turn"] is None
+
+
+class DescribeTests:
+    def test_labels_tell_the_story(self):
+        state = playing(3)
+        set_balcony(state, "coast", ["black", "white", "orange", "pink"])
+        set_face_up(state, "coast", ["C03", "C01"])
+        set_hand(state, 0, cards("black", 1) + jokers(1))
+        state["neutral"] = []
+        describe = RULES.describe
+        assert describe(dealt(3), {"type": "draw", "seat": 0}) == "Anna drew a Politics card"
+        assert (
+            describe(state, {"type": "elect", "seat": 0, "colour": "blue", "balcony": "coast"})
+            == "Anna elected a blue Councilor in the Coast Balcony and gained 4 Coins"
+        )
+        hand = cards("black", 1) + jokers(1)
+        assert describe(
+            state, {"type": "acquire_permit", "seat": 0, "balcony": "coast", "cards": hand, "permit": "C03"}
+        ) == (
+            "Anna satisfied the Coast Balcony with 2 Politics cards (black, joker), paid 8 Coins and "
+            "acquired Permit C03 (Arkon, Dorful, Esti: 1 Coin, 2 Victory Points)"
+        )
+        place(state, 1, "A")
+        give_permit(state, 0, "C15")
+        assert (
+            describe(state, {"type": "build", "seat": 0, "permit": "C15", "city": "A"})
+            == "Anna placed a Merchant in Arkon with Permit C15, returning 1 Servant"
+        )
+        set_balcony(state, "queen", ["black", "white", "orange", "pink"])
+        assert describe(state, {"type": "queen_build", "seat": 0, "cards": hand, "city": "M"}) == (
+            "Anna satisfied the Queen's Balcony with 2 Politics cards (black, joker), moved the Queen "
+            "from Juvelar to Merkatim (2 roads), paid 12 Coins and placed a Merchant there"
+        )
+        assert describe(state, {"type": "engage_servant", "seat": 0}) == "Anna engaged a Servant for 3 Coins"
+        assert describe(state, {"type": "end_turn", "seat": 2}) == "Chloe ended their turn"
+
+    def test_a_label_never_names_a_drawn_card(self):
+        state = dealt(3)
+        top = state["deck"][0]
+        label = RULES.describe(state, {"type": "draw", "seat": 0})
+        assert top not in label and "P" not in label.replace("Politics", "")
+
+    def test_a_bad_action_still_gets_a_label(self):
+        assert RULES.describe(dealt(3), {"type": "elect", "seat": 0}) == "elect"
+
+    def test_every_listed_action_has_a_label(self):
+        state = act(dealt(3), "draw", 0)
+        for action in RULES.legal_actions(state, 0):
+            assert RULES.describe(state, action).startswith("Anna ")
+
+
+class MoreLabelTests:
+    def test_quick_actions_and_choices_in_words(self):
+        state = playing(3)
+        describe = RULES.describe
+        assert (
+            describe(state, {"type": "send_servant", "seat": 0, "colour": "pink", "balcony": "queen"})
+            == "Anna sent a Servant to elect a pink Councilor in the Queen's Balcony"
+        )
+        assert (
+            describe(state, {"type": "change_permits", "seat": 0, "region": "hills"})
+            == "Anna sent a Servant to change the face-up Hills Permits"
+        )
+        assert (
+            describe(state, {"type": "additional_main", "seat": 0})
+            == "Anna returned 3 Servants to perform an additional Main action"
+        )
+        assert (
+            describe(state, {"type": "choose_city_bonus", "seat": 0, "cities": ["A", "B"]})
+            == "Anna took again the bonus of the City tokens of Arkon and Burgen"
+        )
+        assert (
+            describe(state, {"type": "choose_permit_bonus", "seat": 0, "permit": "M12"})
+            == "Anna took again the bonus of Permit M12 (Naris: 7 Coins)"
+        )
+        assert (
+            describe(state, {"type": "take_free_permit", "seat": 0, "permit": "H14"})
+            == "Anna took Permit H14 (Juvelar: 1 additional Main action, 2 Victory Points) for free"
+        )
+        assert describe(state, {"type": "deal", "seat": None}).startswith("The table shuffled")

@@ -1,0 +1,334 @@
+"""Phase 1 (drawing the card) and phase 5 (Dilemma Resolution: Resources, Momentum, Stability, stickers,
+envelopes, the Time Counter, the King's death), and the host's hand-applied effects."""
+
+import pytest
+
+from games.engine.errors import RuleError
+from games.kings_dilemma import messages as msg
+from games.kings_dilemma.board import move_resource
+from games.kings_dilemma.rules import RULES
+from tests.unit.kings_dilemma.builders import act, card, config, drafted, outcome, voting
+
+
+def error(state, type_, seat, **fields) -> str:
+    with pytest.raises(RuleError) as raised:
+        act(state, type_, seat, **fields)
+    return raised.value.message
+
+
+def board(**markers) -> dict:
+    """A drafted state whose markers are set: board(morale=(9, "down", True), ...)."""
+    state = drafted()
+    for row, (position, momentum, marker) in markers.items():
+        state["resources"][row] = {"position": position, "momentum": momentum, "marker": marker}
+    return state
+
+
+def win(state: dict, side: str) -> dict:
+    """The first seat with Power votes ``side`` with 1 Power, the others pass: ``side`` wins (the
+    Moderator decides it when nobody had Power)."""
+    voted = False
+    while state["phase"] == "voting":
+        seat = state["vote"]["turn"]
+        if state["vote"]["choice"][seat] is not None:
+            state = act(state, "stay", seat)
+        elif not voted and state["seats"][seat]["power"] > 0:
+            state = act(state, "vote", seat, side=side, power=1)
+            voted = True
+        else:
+            state = act(state, "pass_gather", seat)
+    if state["phase"] == "tie_break":
+        state = act(state, "break_tie", state["moderator"], side=side)
+    return state
+
+
+class MomentumExampleTests:
+    """Rulebook 'Moving Resources and Stability and updating Momentum', the three Momentum examples."""
+
+    def test_influence_up_against_its_momentum_flips_and_loses_the_marker(self):
+        state = board(influence=(9, "down", True))
+        move_resource(state, "influence", 1)
+        assert state["resources"]["influence"] == {"position": 10, "momentum": "up", "marker": False}
+        assert state["stability"] == 10
+
+    def test_morale_down_with_its_momentum_moves_one_more_and_takes_a_marker(self):
+        state = board(morale=(9, "down", False))
+        move_resource(state, "morale", -1)
+        assert state["resources"]["morale"] == {"position": 7, "momentum": "down", "marker": True}
+        assert state["stability"] == 7
+
+    def test_both_moves_of_the_first_example_one_after_the_other(self):
+        state = board(influence=(9, "down", True), morale=(9, "down", False))
+        the_card = card(aye=outcome(("influence", 1), ("morale", -1)))
+        state = win(act(state, "draw_dilemma", None, card=the_card), "aye")
+        assert state["resources"]["influence"]["position"] == 10
+        assert state["resources"]["morale"]["position"] == 7
+        assert state["stability"] == 9 + 1 - 2
+
+    def test_morale_down_four_takes_stability_to_the_bottom_and_knowledge_still_moves(self):
+        state = board(morale=(9, "down", True), knowledge=(9, "up", False))
+        state["stability"] = 5
+        the_card = card(aye=outcome(("morale", -2), ("knowledge", 1)))
+        state = win(act(state, "draw_dilemma", None, card=the_card), "aye")
+        assert state["resources"]["morale"]["position"] == 5
+        assert state["stability"] == 1
+        assert state["abdicated"] == "bottom"
+        # Knowledge still moves (with its Momentum: 1 + 1), the Stability marker no longer does.
+        assert state["resources"]["knowledge"] == {"position": 11, "momentum": "up", "marker": True}
+        assert state["phase"] == "resolution"
+        state = act(state, "to_time_counter", None)
+        assert state["phase"] == "end"
+        assert state["end"] == "abdicated_bottom"
+
+
+class TrackEndTests:
+    def test_a_marker_stops_at_the_end_of_its_track_while_stability_moves_the_full_amount(self):
+        state = board(wealth=(16, "down", False))
+        move_resource(state, "wealth", 3)
+        assert state["resources"]["wealth"]["position"] == 17
+        assert state["stability"] == 12
+
+    def test_stability_reaching_the_top_makes_the_king_abdicate(self):
+        state = board(wealth=(9, "up", True))
+        state["stability"] = 14
+        move_resource(state, "wealth", 1)  # 1 + 2
+        assert state["stability"] == 17
+        assert state["abdicated"] == "top"
+
+    def test_legacy_offsets_place_the_markers_and_stop_at_the_ends(self):
+        state = RULES.setup(config(resources={"wealth": 2, "morale": -3, "welfare": 20}), 1)
+        positions = {r: m["position"] for r, m in state["resources"].items()}
+        assert positions == {"influence": 9, "wealth": 11, "morale": 6, "welfare": 17, "knowledge": 9}
+        assert state["stability"] == 9
+
+
+class StickerAndEnvelopeTests:
+    def test_the_leader_signs_the_sticker_and_opens_the_envelope(self):
+        sticker = {"number": 88, "row": "morale", "positive": False}
+        state = voting(
+            config(leader=1, moderator=0), card(7, nay=outcome(("morale", -1), sticker=sticker, envelope=5))
+        )
+        state = win(state, "nay")
+        assert state["stickers"] == [{**sticker, "signer": 1, "dilemma": 7}]
+        assert state["envelopes"] == [{"number": 5, "opened_by": 1, "dilemma": 7}]
+
+
+class TimeCounterTests:
+    """Rulebook 'Place the Dilemma card on the Time Counter' and 'Triggering the end of the game'."""
+
+    def round_(self, state: dict, number: int) -> dict:
+        state = act(
+            state,
+            "draw_dilemma",
+            None,
+            card=card(number, aye=outcome(("wealth", 1)), nay=outcome(("wealth", -1))),
+        )
+        state = win(state, "aye" if number % 2 else "nay")
+        return act(state, "to_time_counter", None)
+
+    def test_nine_cards_fill_the_counter_then_the_lightning_space_asks_for_the_back(self):
+        state = drafted()
+        for number in range(1, 10):
+            state = self.round_(state, number)
+            assert state["phase"] == "draw"
+        state = self.round_(state, 10)
+        assert state["phase"] == "lightning"
+        assert RULES.legal_actions(state, None) == [
+            {"type": "lightning", "seat": None, "shown": False},
+            {"type": "lightning", "seat": None, "shown": True},
+        ]
+        assert error(state, "lightning", None, shown="yes") == msg.LIGHTNING_FORMAT
+        dead = act(state, "lightning", None, shown=True)
+        assert dead["phase"] == "end" and dead["end"] == "king_died"
+        alive = act(state, "lightning", None, shown=False)
+        assert alive["phase"] == "draw"
+
+    def test_the_fifth_card_on_the_lightning_space_kills_the_king(self):
+        state = drafted()
+        for number in range(1, 14):
+            state = self.round_(state, number)
+            if state["phase"] == "lightning":
+                state = act(state, "lightning", None, shown=False)
+        assert len(state["time_counter"]) == 13
+        state = self.round_(state, 14)
+        assert state["phase"] == "end"
+        assert state["end"] == "king_died"
+
+    def test_an_event_card_goes_to_the_event_area_instead(self):
+        state = win(voting(), "aye")
+        state = act(state, "to_event_area", None, label="Trigger card")
+        assert state["event_cards"] == [12]
+        assert state["time_counter"] == []
+        assert state["phase"] == "draw"
+
+    def test_placing_the_card_is_the_table_s(self):
+        state = win(voting(), "aye")
+        assert error(state, "to_time_counter", 0) == msg.TABLE_ONLY.format(
+            what="place the card on the Time Counter"
+        )
+        assert error(state, "lightning", None, shown=True) == msg.NOT_NOW.format(
+            what="say whether the card shows the lightning"
+        )
+
+
+class DrawTests:
+    def test_a_card_met_before_is_drawn_by_its_number(self):
+        known = card(31, aye=outcome(("knowledge", 2)), title="The library")
+        state = drafted(config(known_cards={"31": {k: v for k, v in known.items() if k != "number"}}))
+        state = act(state, "draw_dilemma", None, card={"number": 31})
+        assert state["card"] == known
+        assert state["cards_met"] == {"31": known}
+
+    def test_the_table_is_offered_known_cards_and_one_synthetic_card(self):
+        known = {"31": card(31), "7": card(7)}
+        state = drafted(config(known_cards=known, dilemma_deck=[31, 40]))
+        actions = RULES.legal_actions(state, None)
+        assert actions[0] == {"type": "draw_dilemma", "seat": None, "card": {"number": 31}}
+        assert actions[-1]["card"]["number"] == 41
+        for action in actions:
+            RULES.apply(state, action)
+        assert RULES.legal_actions(state, 0) == []
+
+    def test_the_deck_loses_the_drawn_card(self):
+        state = drafted(config(dilemma_deck=[12, 31]))
+        state = act(state, "draw_dilemma", None, card=card(12))
+        assert state["dilemma_deck"] == [31]
+
+    @pytest.mark.parametrize(
+        ("typed", "message"),
+        [
+            ("card 12", msg.CARD_FORMAT),
+            ({"number": 0, "aye": {}, "nay": {}}, msg.CARD_NUMBER),
+            ({"number": 99}, msg.CARD_UNKNOWN.format(number=99)),
+            ({**card(), "title": 5}, msg.CARD_TITLE),
+            ({**card(), "aye": None}, msg.OUTCOME_FORMAT.format(side="AYE")),
+            ({**card(), "nay": {"resources": "up"}}, msg.OUTCOME_FORMAT.format(side="NAY")),
+            ({**card(), "aye": outcome(("gold", 1))}, msg.RESOURCE_ROW.format(row="gold")),
+            ({**card(), "aye": outcome(("gold",))}, msg.RESOURCE_MOVE.format(top=17)),
+            ({**card(), "aye": outcome(("wealth", 0))}, msg.RESOURCE_MOVE.format(top=17)),
+            (
+                {
+                    **card(),
+                    "aye": outcome(("wealth", 1), sticker={"number": 500, "row": "wealth", "positive": True}),
+                },
+                msg.STICKER_FORMAT.format(count=177),
+            ),
+            ({**card(), "aye": outcome(("wealth", 1), envelope=75)}, msg.ENVELOPE_NUMBER.format(top=74)),
+        ],
+    )
+    def test_typed_cards_are_validated(self, typed, message):
+        assert error(drafted(), "draw_dilemma", None, card=typed) == message
+
+    def test_a_card_cannot_be_drawn_twice_in_a_game(self):
+        state = act(win(voting(), "aye"), "to_time_counter", None)
+        assert error(state, "draw_dilemma", None, card=card(12)) == msg.CARD_ALREADY.format(number=12)
+        assert error(state, "draw_dilemma", None, card={"number": 12}) == msg.CARD_ALREADY.format(number=12)
+
+    def test_only_the_table_draws(self):
+        assert error(drafted(), "draw_dilemma", 0, card=card()) == msg.TABLE_ONLY.format(
+            what="draw a Dilemma card"
+        )
+
+
+class HostEffectTests:
+    """DESIGN.md section 8 'Card effects the app cannot know'."""
+
+    def test_a_resource_moved_by_hand_follows_momentum_and_stability(self):
+        state = win(voting(), "aye")
+        state["resources"]["welfare"] = {"position": 9, "momentum": "up", "marker": False}
+        stability = state["stability"]
+        state = act(state, "move_resource", None, row="welfare", amount=2, label="Famine relief")
+        assert state["resources"]["welfare"] == {"position": 12, "momentum": "up", "marker": True}
+        assert state["stability"] == stability + 3
+
+    def test_coins_and_power_come_from_and_go_to_the_pool(self):
+        state = win(voting(), "aye")
+        pool = dict(state["pool"])
+        state = act(state, "adjust", None, target=1, what="coins", amount=2, label="Tax")
+        state = act(state, "adjust", None, target=2, what="power", amount=-3, label="Purge")
+        assert state["pool"] == {"coins": pool["coins"] - 2, "power": pool["power"] + 3}
+        have = state["seats"][2]["power"]
+        assert error(state, "adjust", None, target=2, what="power", amount=-have - 1, label="x") == (
+            msg.HOST_TAKE_TOO_MUCH.format(name="Chloe", have=have, what="Power")
+        )
+
+    def test_prestige_and_crave_are_recorded_for_the_campaign(self):
+        state = act(drafted(), "adjust", None, target=0, what="crave", amount=2, label="Story card")
+        assert state["prestige_crave_effects"] == [
+            {"seat": 0, "prestige": 0, "crave": 2, "label": "Story card"}
+        ]
+
+    def test_mystery_stickers_are_attached_once(self):
+        state = drafted(config(mystery_stickers=["A"]))
+        state = act(state, "mystery_sticker", None, letter="C", label="Door")
+        assert state["mystery_stickers"] == [{"letter": "C", "dilemma": None, "label": "Door"}]
+        assert error(state, "mystery_sticker", None, letter="C", label="x") == msg.MYSTERY_TWICE.format(
+            letter="C"
+        )
+        assert error(state, "mystery_sticker", None, letter="A", label="x") == msg.MYSTERY_TWICE.format(
+            letter="A"
+        )
+        assert error(state, "mystery_sticker", None, letter="Z", label="x") == msg.MYSTERY_LETTER
+
+    def test_the_sixth_mystery_sticker_opens_envelope_70_after_the_card(self):
+        state = voting(config(mystery_stickers=["A", "B", "C", "D", "E"], leader=0, moderator=1))
+        state = act(state, "mystery_sticker", None, letter="F", label="Door F")
+        state = act(win(state, "aye"), "to_time_counter", None)
+        assert state["envelopes"] == [{"number": 70, "opened_by": 0, "dilemma": 12, "grand_finale": True}]
+
+    def test_host_effect_errors(self):
+        state = win(voting(), "aye")
+        assert error(state, "adjust", None, target=0, what="coins", amount=1, label="") == msg.LABEL
+        assert error(state, "adjust", None, target=0, what="coins", amount=1, label="x" * 81) == msg.LABEL
+        assert error(state, "adjust", None, target=0, what="gold", amount=1, label="x") == msg.HOST_WHAT
+        assert error(state, "adjust", None, target=0, what="coins", amount=0, label="x") == msg.HOST_AMOUNT
+        assert error(state, "adjust", None, target=5, what="coins", amount=1, label="x") == msg.NO_SUCH_SEAT
+        assert error(
+            state, "move_resource", None, row="gold", amount=1, label="x"
+        ) == msg.RESOURCE_ROW.format(row="gold")
+        assert error(
+            state, "move_resource", None, row="wealth", amount=0, label="x"
+        ) == msg.RESOURCE_MOVE.format(top=17)
+        assert error(
+            drafted(), "move_resource", None, row="wealth", amount=1, label="x"
+        ) == msg.NOT_NOW.format(what="move a Resource by hand")
+
+    def test_every_listed_host_effect_applies(self):
+        state = win(voting(), "aye")
+        for action in RULES.legal_actions(state, None):
+            RULES.apply(state, action)
+
+
+class DecisionTests:
+    """Decisions of docs/rules-decisions-kings-dilemma.md not covered elsewhere."""
+
+    def test_a_known_card_typed_again_in_full_replaces_the_stored_outcomes(self):
+        state = drafted(config(known_cards={"31": card(31)}))
+        corrected = card(31, aye=outcome(("influence", 2)))
+        state = act(state, "draw_dilemma", None, card=corrected)
+        assert state["cards_met"]["31"] == corrected
+
+    def test_a_card_not_in_the_save_slot_may_be_drawn(self):
+        state = drafted(config(dilemma_deck=[12]))
+        state = act(state, "draw_dilemma", None, card=card(55))
+        assert state["dilemma_deck"] == [12]
+
+    def test_abdication_on_the_lightning_space_ends_the_game_without_asking_for_the_lightning(self):
+        state = drafted()
+        state["time_counter"] = list(range(101, 110))
+        state["stability"] = 2
+        state["resources"]["wealth"] = {"position": 9, "momentum": "up", "marker": False}
+        state = win(act(state, "draw_dilemma", None, card=card(12, aye=outcome(("wealth", -1)))), "aye")
+        assert state["abdicated"] == "bottom"
+        state = act(state, "to_time_counter", None)
+        assert state["phase"] == "end"
+        assert state["end"] == "abdicated_bottom"
+        assert state["king_dead"] is False
+
+    def test_an_empty_pool_still_pays_and_logs_the_shortfall(self):
+        """DESIGN.md section 8 'General pool'."""
+        state = voting(config(leader=0, moderator=2, coins=[24, 24, 24]))
+        assert state["pool"]["coins"] == 0
+        state = act(state, "pass_gather", 0)
+        assert state["pool"]["coins"] == -1
+        assert state["shortfalls"] == [{"what": "coins", "amount": 1, "step": state["step"] - 1}]
