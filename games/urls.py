@@ -7,6 +7,7 @@ urlpatterns = [
     path("", views.session_list, name="session_list"),
     path("s/<int:session_id>/", views.session_table, name="session_table"),
     path("s/<int:session_id>/act/", views.session_table_action, name="session_table_action"),
+    path("s/<int:session_id>/compose/", views.session_table_compose, name="session_table_compose"),
     path("s/<int:session_id>/undo/", views.session_undo, name="session_undo"),
     path("s/<int:session_id>/abandon/", views.session_abandon, name="session_abandon"),
     path("s/<int:session_id>/version", views.session_version, name="session_version"),

@@ -31,7 +31,7 @@ from django_htmx.http import HttpResponseStopPolling, trigger_client_event
 
 from games import nudges, selectors, services
 from games.engine.errors import RuleError
-from games.forms import ActionForm, SessionCreateForm
+from games.forms import ActionForm, CardEffectForm, DilemmaCardForm, SessionCreateForm
 from games.models import GameSession, Seat
 
 RULE_BROKEN = "{message}"
@@ -1135,6 +1135,13 @@ def _session_rows(sessions) -> list[dict]:
     ]
 
 
+def _generic_table_actions(session: GameSession, table: dict) -> list[dict]:
+    """Table actions shown as buttons; the King's Dilemma's typed ones get their own forms."""
+    if session.game != "kings_dilemma":
+        return table["legal_actions"]
+    return [a for a in table["legal_actions"] if a["type"] not in KD_TYPED_TABLE_ACTIONS]
+
+
 def _table_context(request: HttpRequest, session: GameSession, notice: dict | None = None) -> dict:
     table = selectors.session_view_for_table(session=session)
     names = _seat_infos(session)
@@ -1149,7 +1156,8 @@ def _table_context(request: HttpRequest, session: GameSession, notice: dict | No
         "to_act": _names_of(table["active_seats"], names),
         "log": list(reversed(selectors.session_log(session=session)))[:30],
         "undoable": selectors.session_undoable_action(session=session),
-        **_choice_context(_choices(session, table["legal_actions"], table["view"], names)),
+        **_choice_context(_choices(session, _generic_table_actions(session, table), table["view"], names)),
+        **(_kd_table_forms(session, table) if session.game == "kings_dilemma" else {}),
         "action_url": reverse("games:session_table_action", args=[session.pk]),
         "panel_url": page_url,
         "panel_id": "table-panel",
@@ -1300,29 +1308,92 @@ def seat_page(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _submit(request: HttpRequest, session: GameSession, seat: Seat | None) -> tuple[dict, int]:
-    """Apply a posted action and say what happened: (notice, status). A stale version shows the
-    new state and a clear message (200); a refused action its sentence (422). Without htmx the
-    notice also goes to the messages framework for the page after the redirect."""
+    """Apply a posted action button (the action as JSON)."""
     form = ActionForm(request.POST)
     if not form.is_valid():
-        text, level, status = " ".join(e for errors in form.errors.values() for e in errors), "error", REFUSED
-    else:
-        try:
-            logged = services.session_submit_action(
-                session=session,
-                seat=seat,
-                action=form.cleaned_data["action"],
-                expected_version=form.cleaned_data["version"],
-                idempotency_key=form.cleaned_data["key"] or None,
-            )
-        except services.StaleVersion as exc:
-            text, level, status = exc.message, "warning", 200
-        except RuleError as exc:
-            text, level, status = RULE_BROKEN.format(message=exc.message), "error", REFUSED
-        except ValidationError as exc:
-            text, level, status = _error_text(exc), "error", REFUSED
-        else:
-            text, level, status = ACTION_APPLIED.format(label=logged.label), "success", 200
+        return _notice(
+            request, " ".join(e for errors in form.errors.values() for e in errors), "error", REFUSED
+        )
+    data = form.cleaned_data
+    return _submit_action(request, session, seat, data["action"], data["version"], data["key"])
+
+
+def _submit_action(request, session, seat, action: dict, version: int, key: str | None) -> tuple[dict, int]:
+    """Apply an action and say what happened: (notice, status). A stale version shows the new state
+    and a clear message (200); a refused action its sentence (422). Without htmx the notice also
+    goes to the messages framework for the page after the redirect."""
+    try:
+        logged = services.session_submit_action(
+            session=session, seat=seat, action=action, expected_version=version, idempotency_key=key or None
+        )
+    except services.StaleVersion as exc:
+        return _notice(request, exc.message, "warning", 200)
+    except RuleError as exc:
+        return _notice(request, RULE_BROKEN.format(message=exc.message), "error", REFUSED)
+    except ValidationError as exc:
+        return _notice(request, _error_text(exc), "error", REFUSED)
+    return _notice(request, ACTION_APPLIED.format(label=logged.label), "success", 200)
+
+
+def _notice(request, text: str, level: str, status: int) -> tuple[dict, int]:
     if not request.htmx:
         messages.add_message(request, getattr(messages, level.upper()), text)
     return {"text": text, "level": level}, status
+
+
+# ---- The King's Dilemma: the host types what the physical cards say -----------------------
+
+KD_TYPED_TABLE_ACTIONS = {"draw_dilemma", "move_resource", "adjust", "mystery_sticker", "to_event_area"}
+
+
+def _kd_table_forms(session: GameSession, table: dict, data=None) -> dict:
+    types = {a["type"] for a in table["legal_actions"]}
+    view = table["view"]
+    known = {int(n) for n in (view.get("cards_met") or {})} | {
+        int(n) for n in session.config.get("known_cards", {})
+    }
+    seats = [(s.index, s.name) for s in selectors.session_seats(session=session)]
+    initial = {"version": session.version, "key": secrets.token_urlsafe(12)}
+    context = {
+        "kd_draw_form": DilemmaCardForm(data, known=known, initial=initial)
+        if "draw_dilemma" in types
+        else None,
+        "kd_effect_form": CardEffectForm(data, seats=seats, initial=initial)
+        if types & (KD_TYPED_TABLE_ACTIONS - {"draw_dilemma"})
+        else None,
+        "kd_known": sorted(known),
+        "kd_compose_url": reverse("games:session_table_compose", args=[session.pk]),
+    }
+    game = session.chronicle_game
+    if table["over"] and session.campaign_id and game is not None and not game.recorded:
+        context["kd_save_url"] = reverse("kd-night-record", args=[session.campaign_id, session.pk])
+    return context
+
+
+@login_required
+@require_POST
+def session_table_compose(request: HttpRequest, session_id: int) -> HttpResponse:
+    """A King's Dilemma table action typed by the host: the Dilemma card drawn, or a printed
+    effect applied by hand. The engine validates it; a refusal shows its sentence in place."""
+    session = _host_session(request, session_id)
+    table = selectors.session_view_for_table(session=session)
+    forms_ = _kd_table_forms(session, table, request.POST)
+    form = forms_["kd_draw_form"] if request.POST.get("compose") == "draw" else forms_["kd_effect_form"]
+    if form is None:
+        notice, status = _notice(request, "That is not something the table does now.", "error", REFUSED)
+    elif not form.is_valid():
+        errors = "; ".join(
+            f"{form.fields[k].label or k}: {' '.join(v)}" if k != "__all__" else " ".join(v)
+            for k, v in form.errors.items()
+        )
+        notice, status = _notice(request, errors, "error", REFUSED)
+    else:
+        notice, status = _submit_action(
+            request, session, None, form.action(), form.cleaned_data["version"], form.cleaned_data["key"]
+        )
+    if not request.htmx:
+        return redirect("games:session_table", session_id=session.pk)
+    session.refresh_from_db()
+    return render(
+        request, "games/table.html#table-panel", _table_context(request, session, notice), status=status
+    )

@@ -52,6 +52,8 @@ class Rules:
     moves: dict[str, Callable[[State, Action, Any], None]] = {}
     # Action types that reveal hidden information: players cannot undo them.
     not_undoable: frozenset[str] = frozenset()
+    # Action types a bot never picks (legal for people, pointless or harmful at random).
+    bot_excluded: frozenset[str] = frozenset()
 
     def apply(self, state: State, action: Action) -> State:
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):

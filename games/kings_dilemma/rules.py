@@ -75,6 +75,7 @@ class KingsDilemmaRules(Rules):
     # The deal is hidden randomness; a chosen Secret Agenda shows the next seat its offer; Coins given
     # are binding; the scoring reveals every Secret Agenda.
     not_undoable = frozenset({"deal", "choose_secret_agenda", "give_coins", "score"})
+    bot_excluded = frozenset({"give_coins"})  # a bot would bleed its Coins away
 
     def setup(self, config: dict, seed: int) -> dict:
         return start.new_state(config, seed)

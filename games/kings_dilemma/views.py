@@ -46,10 +46,23 @@ def _vote(state: dict) -> dict | None:
     }
 
 
+def waiting_for(state: dict) -> list[int | None]:
+    """Who the game waits for (gifts of Coins aside): the table (None), a seat, or nobody."""
+    phase = state["phase"]
+    if phase == "draft":
+        return [drafting_seat(state)]
+    if phase == "voting":
+        return [state["vote"]["turn"]]
+    if phase in ("tie_break", "leader_choice", "heir"):
+        return [state["moderator"]]
+    return [] if phase == "over" else [None]
+
+
 def view(state: dict, seat: int | None) -> dict:
     tracks = state["tracks"]
     out = {
         "phase": state["phase"],
+        "waiting_for": waiting_for(state),
         "round": state["round"],
         "king_name": state["king_name"],
         "seats": [_public_seat(state, i) for i in range(len(state["seats"]))],

@@ -6,8 +6,8 @@ from django.core.exceptions import ValidationError
 from campaign import game_night, selectors, services
 from campaign.models import ChronicleScore, ChronicleSticker, LedgerEntry
 from games.selectors import session_seats
-from games.services import session_submit_action
 from tests.factories import campaign_with_houses
+from tests.kd_play import draft, play, vote_through
 
 pytestmark = pytest.mark.django_db
 
@@ -18,23 +18,10 @@ def outcome(row, amount, sticker=None, envelope=None):
     return {"resources": [[row, amount]], "sticker": sticker, "envelope": envelope}
 
 
-def play(session, seat_index, type_, **fields):
-    seat = None if seat_index is None else session_seats(session=session).get(index=seat_index)
-    session.refresh_from_db()
-    session_submit_action(
-        session=session, seat=seat, action={"type": type_, **fields}, expected_version=session.version
-    )
-    session.refresh_from_db()
-    return session.state
-
-
 def play_night(session, *, sticker_card=3, envelope_card=4):
     """Ten small alternating Dilemmas to the lightning space, one AYE with a sticker and one with an
     Envelope, each vote won by the first voter's side."""
-    state = session.state
-    while state["phase"] == "draft":
-        seat = state["draft"]["order"][state["draft"]["index"]]
-        state = play(session, seat, "choose_secret_agenda", agenda=state["draft"]["remaining"][-1])
+    draft(session)
     for number in range(1, 11):
         row = ROWS[number % 5]
         sticker = (
@@ -51,16 +38,7 @@ def play_night(session, *, sticker_card=3, envelope_card=4):
         }
         state = play(session, None, "draw_dilemma", card=card)
         side = "aye" if number in (sticker_card, envelope_card) or state["stability"] < 9 else "nay"
-        voted = False
-        while state["phase"] == "voting":
-            seat = state["vote"]["turn"]
-            if state["vote"]["choice"][seat] is not None:
-                state = play(session, seat, "stay")
-            elif not voted and state["seats"][seat]["power"] > 0:
-                state = play(session, seat, "vote", side=side, power=1)
-                voted = True
-            else:
-                state = play(session, seat, "pass_gather")
+        vote_through(session, side)
         state = play(session, None, "to_time_counter")
     state = play(session, None, "lightning", shown=True)
     state = play(session, None, "score")

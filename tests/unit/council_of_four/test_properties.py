@@ -48,19 +48,27 @@ def check_invariants(state: dict) -> None:
         assert not set(PERMIT_ID.findall(text)) & hidden_permits, "a Permit deck is visible"
 
 
-def productive(state, options, rng):
-    """Random, but building and buying most of the time so games end in a few hundred actions."""
-    if rng.random() < 0.8:
-        preferred = [o for o in options if o[1]["type"] in PRODUCTIVE]
-        if preferred:
-            return rng.choice(preferred)
-    return rng.choice(options)
+def eager(chance: float):
+    """Random, but building and buying with this chance when possible, so games end in a few
+    hundred actions (a purely random game ends too, after a long tail)."""
+
+    def pick(state, options, rng):
+        if rng.random() < chance:
+            preferred = [o for o in options if o[1]["type"] in PRODUCTIVE]
+            if preferred:
+                return rng.choice(preferred)
+        return rng.choice(options)
+
+    return pick
+
+
+productive = eager(0.8)
 
 
 class RandomGameTests:
     @settings(max_examples=20, deadline=None)
-    @given(count=st.integers(2, 4), seed=st.integers(0, 2**32), careful=st.booleans())
-    def test_random_games_keep_every_rule_and_every_secret(self, count, seed, careful):
+    @given(count=st.integers(2, 4), seed=st.integers(0, 2**32), chance=st.sampled_from([0.3, 0.8]))
+    def test_random_games_keep_every_rule_and_every_secret(self, count, seed, chance):
         def check(state):
             check_invariants(state)
             for seat in [None, *range(count)]:
@@ -68,9 +76,9 @@ class RandomGameTests:
                     assert RULES.describe(state, action)
 
         state, log = play_random_game(
-            RULES, config(count), seed, check=check, pick=productive if careful else None, max_steps=1500
+            RULES, config(count), seed, check=check, pick=eager(chance), max_steps=3000
         )
-        assert state["over"] is True
+        assert state["over"] is True, f"{count} seats, seed {seed}: not over after {len(log)} actions"
         assert log[0] == {"type": "deal", "seat": None}
         result = state["result"]
         assert sorted(result["ranking"]) == list(range(count)) and result["winners"]

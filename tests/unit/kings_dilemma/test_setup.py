@@ -228,6 +228,7 @@ class ViewTests:
         from tests.unit.kings_dilemma.builders import voting
 
         state = act(voting(config(leader=0, moderator=2)), "vote", 0, side="aye", power=3)
+        assert RULES.view(state, None)["waiting_for"] == [1]
         vote = RULES.view(state, None)["vote"]
         assert vote["committed"] == [3, 0, 0] and vote["choice"] == ["aye", None, None]
         assert vote["aye"] == 3 and vote["turn"] == 1
