@@ -1,0 +1,110 @@
+"""Shared pieces of the presenters: a generic renderer of view dicts, seat colours, names."""
+
+from __future__ import annotations
+
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+
+from games import selectors
+from games.models import GameSession
+
+# ---- A small generic renderer of view dicts (definition lists and tables) ----------------
+
+
+def _words(key) -> str:
+    return str(key).replace("_", " ").capitalize()
+
+
+def _scalar(value) -> str:
+    if value is None:
+        return "—"
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    return str(value)
+
+
+def render_value(value) -> SafeString:
+    """Any JSON value as readable HTML: dicts as definition lists, lists of dicts as tables."""
+    if isinstance(value, dict):
+        if not value:
+            return mark_safe('<span class="muted">—</span>')
+        rows = format_html_join(
+            "", "<dt>{}</dt><dd>{}</dd>", ((_words(k), render_value(v)) for k, v in value.items())
+        )
+        return format_html('<dl class="view">{}</dl>', rows)
+    if isinstance(value, list):
+        if not value:
+            return mark_safe('<span class="muted">none</span>')
+        if all(isinstance(item, dict) for item in value):
+            keys: list[str] = []
+            for item in value:
+                keys += [k for k in item if k not in keys]
+            head = format_html_join("", "<th>{}</th>", ((_words(k),) for k in keys))
+            body = format_html_join(
+                "",
+                "<tr>{}</tr>",
+                (
+                    (format_html_join("", "<td>{}</td>", ((render_value(item.get(k)),) for k in keys)),)
+                    for item in value
+                ),
+            )
+            return format_html(
+                '<div class="scroll"><table><thead><tr>{}</tr></thead><tbody>{}</tbody></table></div>',
+                head,
+                body,
+            )
+        return format_html_join(", ", "{}", ((render_value(item),) for item in value))
+    return format_html("{}", _scalar(value))
+
+
+def _phrase(value) -> str:
+    """A parameter of an action in words (never JSON)."""
+    if isinstance(value, dict):
+        return ", ".join(f"{_words(k).lower()} {_phrase(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return " + ".join(_phrase(v) for v in value) or "nothing"
+    if isinstance(value, str):
+        return value.replace("_", " ")
+    return _scalar(value)
+
+
+def _generic_label(action: dict) -> str:
+    """'Vote aye: power 3' from {'type': 'vote_aye', 'power': 3}: words, never raw JSON."""
+    label = _words(action.get("type", "?"))
+    params = [f"{_words(k).lower()} {_phrase(v)}" for k, v in action.items() if k not in ("type", "seat")]
+    return f"{label}: {', '.join(params)}" if params else label
+
+
+# ---- Colours -----------------------------------------------------------------------------
+
+# Seat colours (services.SEAT_COLOURS) as inks that read on paper (yellow is a dark mustard).
+SEAT_HEX = {
+    "red": "#b3261e",
+    "blue": "#1f5fa8",
+    "green": "#2e7d32",
+    "yellow": "#a67c00",
+    "purple": "#6a3d9a",
+    "orange": "#c45d12",
+    "teal": "#00796b",
+    "grey": "#5f5f5f",
+}
+
+
+def _seat_hex(colour: str) -> str:
+    return SEAT_HEX.get(colour or "", "#5f5f5f")
+
+
+def _seat_infos(session: GameSession) -> dict[int, dict]:
+    return {
+        s.index: {"index": s.index, "name": s.name, "hex": _seat_hex(s.colour), "is_bot": s.is_bot}
+        for s in selectors.session_seats(session=session)
+    }
+
+
+def _name(names: dict[int, dict], index) -> str:
+    if index is None:
+        return "the table"
+    info = names.get(index)
+    return info["name"] if info else f"Seat {index}"
