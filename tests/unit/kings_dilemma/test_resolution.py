@@ -300,7 +300,7 @@ class HostEffectTests:
 
 
 class DecisionTests:
-    """Decisions of docs/rules-decisions-kings-dilemma.md not covered elsewhere."""
+    """Decisions of docs/rules-decisions.md (The King.s Dilemma: one game night) not covered elsewhere."""
 
     def test_a_known_card_typed_again_in_full_replaces_the_stored_outcomes(self):
         state = drafted(config(known_cards={"31": card(31)}))
