@@ -26,6 +26,7 @@ from api.base import ChronicleApi
 from api.errors import errors
 from api.pagination import ChroniclePagination
 from games import selectors, services
+from games.join_guard import seat_for_join_token
 from games.models import GameSession, Seat
 
 TAGS = ["sessions"]
@@ -67,7 +68,7 @@ def _token_seat(request, session: GameSession) -> Seat | None:
     token = request.headers.get(SEAT_TOKEN_HEADER, "")
     if not token:
         return None
-    seat = selectors.session_for_token(token=token)
+    seat = seat_for_join_token(request, token)
     if seat is None or seat.session_id != session.pk or not secrets.compare_digest(seat.token, token):
         return None
     return seat

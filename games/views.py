@@ -30,6 +30,7 @@ from django_htmx.http import HttpResponseStopPolling, trigger_client_event
 from games import nudges, selectors, services
 from games.engine.errors import RuleError
 from games.forms import ActionForm, CardEffectForm, DilemmaCardForm, SessionCreateForm
+from games.join_guard import seat_for_join_token
 from games.models import GameSession, Seat
 from games.presenters import PRIVATE, _choice_context, _choices, _present
 from games.presenters.common import _name, _seat_hex, _seat_infos, _words, render_value
@@ -57,8 +58,8 @@ def _host_session(request: HttpRequest, session_id: int) -> GameSession:
     return session
 
 
-def _seat(token: str) -> Seat:
-    seat = selectors.session_for_token(token=token)
+def _seat(request: HttpRequest, token: str) -> Seat:
+    seat = seat_for_join_token(request, token)
     if seat is None:
         raise Http404
     return seat
@@ -284,7 +285,7 @@ def _seat_context(request: HttpRequest, seat: Seat, notice: dict | None = None) 
 def seat_page(request: HttpRequest, token: str) -> HttpResponse:
     """A player's phone: their own view and one button per legal action. With htmx a button swaps
     the panel in place (a refused action: its sentence, status 422)."""
-    seat = _seat(token)
+    seat = _seat(request, token)
     session = seat.session
     if request.method == "POST":
         notice, status = _submit(request, session, seat)

@@ -56,3 +56,31 @@ class CsrfTests:
         client = Client(enforce_csrf_checks=True)
         client.force_login(user)
         assert client.post(reverse("campaign-create"), {"name": "x"}).status_code == 403
+
+
+@pytest.mark.django_db
+class SeatTokenGuessingTests:
+    def test_unknown_join_tokens_are_rate_limited_but_a_real_one_is_not(self, client):
+        from games.services import session_create
+
+        session = session_create(game="for_the_king", seat_names=["A", "B", "C"])
+        seat = session.seats.get(index=0)
+        codes = [client.get(f"/play/seat/guess-{i}/").status_code for i in range(35)]
+        assert codes[0] == 404 and codes[-1] == 429
+        for _ in range(40):  # a phone reloading its own page is never limited
+            assert client.get(f"/play/seat/{seat.token}/").status_code == 200
+
+    def test_the_api_answers_429_to_token_guessing(self):
+        from rest_framework.test import APIClient
+
+        from games.services import session_create
+
+        session = session_create(game="for_the_king", seat_names=["A", "B", "C"])
+        api = APIClient()
+        codes = [
+            api.get(
+                f"/api/sessions/{session.pk}/seats/0/", headers={"X-Seat-Token": f"guess-{i}"}
+            ).status_code
+            for i in range(35)
+        ]
+        assert codes[-1] == 429 and set(codes[:5]) <= {401, 403}
