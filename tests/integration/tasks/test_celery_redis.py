@@ -1,33 +1,34 @@
 """Celery tasks through a real Redis broker and a real worker (make test starts Redis)."""
 
 import pytest
+from celery import Celery
 from celery.contrib.testing.worker import start_worker
 
 from campaign import services
 from campaign.demo import demo_campaign_load
 from campaign.models import CampaignExport
-from config.celery import app
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def redis_worker(redis_url, settings, worker_id):
-    # One queue per xdist worker: a task must reach the worker that shares its test database.
-    keys = ("broker_url", "result_backend", "task_always_eager", "task_default_queue")
-    previous = {k: app.conf[k] for k in keys}
-    app.conf.update(
+def redis_worker(redis_url, worker_id):
+    """A Celery app of its own on the real Redis (the project's app stays eager and untouched) and a
+    worker thread consuming one queue per xdist worker, so a task reaches the worker that shares
+    its test database. Yields (app, queue)."""
+    queue = f"chronicle-test-{worker_id}"
+    worker_app = Celery("chronicle-test", set_as_current=False)
+    worker_app.config_from_object("django.conf:settings", namespace="CELERY")
+    worker_app.conf.update(
         broker_url=redis_url,
         result_backend=redis_url,
         task_always_eager=False,
+        task_default_queue=queue,
         broker_connection_retry_on_startup=True,
-        task_default_queue=f"chronicle-test-{worker_id}",
     )
-    app._local.__dict__.pop("backend", None)  # the result backend is cached per thread: rebuild it
-    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
-        yield app
-    app.conf.update(previous)
-    app._local.__dict__.pop("backend", None)
+    worker_app.autodiscover_tasks(force=True)
+    with start_worker(worker_app, pool="solo", perform_ping_check=False, shutdown_timeout=10, queues=[queue]):
+        yield worker_app, queue
 
 
 class CeleryRedisTests:
@@ -37,7 +38,8 @@ class CeleryRedisTests:
         settings.MEDIA_ROOT = tmp_path
         campaign = demo_campaign_load()
         export = CampaignExport.objects.create(campaign=campaign)
-        name = campaign_export_task.delay(export.pk).get(timeout=20)
+        worker_app, queue = redis_worker
+        name = worker_app.send_task(campaign_export_task.name, args=[export.pk], queue=queue).get(timeout=20)
         export.refresh_from_db()
         assert export.status == "ready" and (tmp_path / "exports" / name).is_file()
 
@@ -46,6 +48,9 @@ class CeleryRedisTests:
 
         settings.MEDIA_ROOT = tmp_path
         export = services.campaign_export_request(campaign=demo_campaign_load())
-        results = [campaign_export_task.delay(export.pk) for _ in range(2)]
+        worker_app, queue = redis_worker
+        results = [
+            worker_app.send_task(campaign_export_task.name, args=[export.pk], queue=queue) for _ in range(2)
+        ]
         assert len({r.get(timeout=20) for r in results}) == 1
         assert len(list((tmp_path / "exports").glob("*.json"))) == 1
