@@ -3,7 +3,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint format bench clean
+.PHONY: install run test soak lint format bench clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $$(scripts/find-python.sh) -m venv $(VENV)
@@ -20,6 +20,9 @@ run: install
 
 test: install
 	scripts/test.sh
+
+soak: install
+	CHRONICLE_PROPERTY_EXAMPLES=2000 $(VENV)/bin/pytest -n 2 -q -p no:django tests/unit -k "random"
 
 bench: install
 	scripts/bench.sh

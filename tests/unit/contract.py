@@ -36,3 +36,11 @@ def play_random_game(rules, config, seed, *, max_steps=2000, check=None, pick=No
         replayed = rules.apply(replayed, action)
     assert replayed == state, "replaying the log did not reproduce the state"
     return state, log
+
+
+def property_examples(default: int) -> int:
+    """Random games per property test: bounded in make test; ``make soak`` plays thousands
+    (CHRONICLE_PROPERTY_EXAMPLES=2000)."""
+    import os
+
+    return int(os.environ.get("CHRONICLE_PROPERTY_EXAMPLES", default))

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from games.council_of_four.board import CARD_IDS, COUNCILOR_COLOURS, MERCHANTS, PERMITS
 from games.council_of_four.flow import councilors_in_play
 from games.council_of_four.rules import RULES
-from tests.unit.contract import play_random_game
+from tests.unit.contract import play_random_game, property_examples
 from tests.unit.council_of_four.builders import config
 
 CARD_ID = re.compile(r'"(P\d\d)"')
@@ -66,7 +66,7 @@ productive = eager(0.8)
 
 
 class RandomGameTests:
-    @settings(max_examples=20, deadline=None)
+    @settings(max_examples=property_examples(20), deadline=None)
     @given(count=st.integers(2, 4), seed=st.integers(0, 2**32), chance=st.sampled_from([0.3, 0.8]))
     def test_random_games_keep_every_rule_and_every_secret(self, count, seed, chance):
         def check(state):

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from games.for_the_king.cards import CARD_IDS
 from games.for_the_king.rules import RULES
-from tests.unit.contract import play_random_game
+from tests.unit.contract import play_random_game, property_examples
 from tests.unit.for_the_king.builders import config
 
 PILES = ("deck", "box", "favor_deck", "middle", "discard", "discard_face_down", "king_cards_used")
@@ -73,7 +73,7 @@ def cautious(state, options, rng):
 
 
 class RandomGameTests:
-    @settings(max_examples=25, deadline=None)
+    @settings(max_examples=property_examples(25), deadline=None)
     @given(count=st.integers(2, 5), seed=st.integers(0, 2**32), careful=st.booleans())
     def test_random_games_keep_every_rule_and_every_secret(self, count, seed, careful):
         views = []

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from games.kings_dilemma.data import AGENDAS, RESOURCES
 from games.kings_dilemma.rules import RULES
-from tests.unit.contract import play_random_game
+from tests.unit.contract import play_random_game, property_examples
 from tests.unit.kings_dilemma.builders import card, coins_total, outcome, power_total
 
 HOST_EFFECTS = {"adjust", "move_resource", "mystery_sticker", "to_event_area", "give_coins"}
@@ -82,7 +82,7 @@ def random_config(data, count: int) -> dict:
     }
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=property_examples(25), deadline=None)
 @given(data=st.data(), count=st.integers(3, 5), seed=st.integers(0, 2**31))
 def test_random_games_keep_the_contract(data, count, seed):
     config = random_config(data, count)
