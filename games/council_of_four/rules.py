@@ -1,6 +1,6 @@
 """Council of Four: the rules object the registry hands out (slug ``council_of_four``)."""
 
-from games.council_of_four import actions
+from games.council_of_four import actions, bot
 from games.council_of_four.flow import MAX_SEATS, MIN_SEATS, new_state
 from games.council_of_four.legal import legal
 from games.council_of_four.views import describe, view
@@ -46,6 +46,8 @@ class CouncilOfFourRules(Rules):
             "take_free_permit",
         }
     )
+
+    bot_policy = staticmethod(bot.choose)  # builds, buys Permits, elects: see bot.py
 
     def setup(self, config: dict, seed: int) -> dict:
         return new_state(config, seed)

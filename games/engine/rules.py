@@ -54,6 +54,8 @@ class Rules:
     not_undoable: frozenset[str] = frozenset()
     # Action types a bot never picks (legal for people, pointless or harmful at random).
     bot_excluded: frozenset[str] = frozenset()
+    # A game's bot: policy(state, seat, legal_actions, rng) -> one of them (None: pick at random).
+    bot_policy: Callable[[State, int | None, list[Action], Any], Action | None] | None = None
 
     def apply(self, state: State, action: Action) -> State:
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):

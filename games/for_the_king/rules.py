@@ -1,7 +1,7 @@
 """For the King (and Me): the rules object the registry hands out (slug ``for_the_king``)."""
 
 from games.engine.rules import Rules
-from games.for_the_king import esteem, influence
+from games.for_the_king import bot, esteem, influence
 from games.for_the_king.flow import actor
 from games.for_the_king.views import describe, view
 
@@ -26,6 +26,7 @@ class ForTheKingRules(Rules):
     }
     # Each of these shows someone a card that was hidden (or draws at random).
     not_undoable = frozenset({"deal", "draw", "reveal", "draw_random_card"})
+    bot_policy = staticmethod(bot.choose)  # legal, not foolish: see bot.py
 
     def setup(self, config: dict, seed: int) -> dict:
         return influence.new_state(config, seed)

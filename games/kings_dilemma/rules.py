@@ -40,7 +40,7 @@ The result (``state["result"]``) is documented in ``scoring.finish``.
 from __future__ import annotations
 
 from games.engine.rules import Rules
-from games.kings_dilemma import realm, scoring, start, voting
+from games.kings_dilemma import bot, realm, scoring, start, voting
 from games.kings_dilemma.flow import VOTING_PHASES
 from games.kings_dilemma.scoring import prestige_crave_for  # noqa: F401  (imported by the campaign)
 from games.kings_dilemma.views import describe, view
@@ -76,6 +76,7 @@ class KingsDilemmaRules(Rules):
     # are binding; the scoring reveals every Secret Agenda.
     not_undoable = frozenset({"deal", "choose_secret_agenda", "give_coins", "score"})
     bot_excluded = frozenset({"give_coins"})  # a bot would bleed its Coins away
+    bot_policy = staticmethod(bot.choose)  # votes for its agendas with modest Power: see bot.py
 
     def setup(self, config: dict, seed: int) -> dict:
         return start.new_state(config, seed)
