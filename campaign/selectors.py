@@ -143,4 +143,8 @@ def campaign_chart_svg(*, campaign: Campaign, name: str) -> str:
 
     render = {"prestige": prestige_crave_chart, "resources": resources_chart}[name]
     stamp = campaign.events.values_list("pk", flat=True).first() or 0
-    return cache.get(f"campaign-chart-{campaign.pk}-{name}-{stamp}") or render(campaign=campaign)
+    try:
+        cached = cache.get(f"campaign-chart-{campaign.pk}-{name}-{stamp}")
+    except Exception:  # the cache (Redis) is down: render now
+        cached = None
+    return cached or render(campaign=campaign)

@@ -805,7 +805,7 @@ def game_result_record(*, game: ChronicleGame, end: str, rows: list[dict], actor
         alignment_mark(house=row["house"], agenda=row["secret_agenda"], game=game, actor=actor)
     from campaign.tasks import campaign_charts_task
 
-    transaction.on_commit(lambda: campaign_charts_task.delay(game.campaign_id))
+    transaction.on_commit(lambda: campaign_charts_task.delay(game.campaign_id), robust=True)
     winners = ", ".join(r["house"].name for r in clean if r["position"] == 1)
     _event(
         game.campaign,
@@ -889,7 +889,7 @@ def campaign_export_request(*, campaign: Campaign, requested_by=None) -> Campaig
     _event(campaign, "export_requested", "Campaign export requested", actor=requested_by)
     from campaign.tasks import campaign_export_task
 
-    transaction.on_commit(lambda: campaign_export_task.delay(export.pk))
+    transaction.on_commit(lambda: campaign_export_task.delay(export.pk), robust=True)
     return export
 
 
@@ -917,7 +917,7 @@ def campaign_charts_render(*, campaign_id: int) -> list[str]:
 
     campaign = Campaign.objects.get(pk=campaign_id)
     stamp = campaign.events.values_list("pk", flat=True).first() or 0
-    keys = []
+    keys = []  # (a cache outage raises here: Celery retries the task)
     for name, render in (("prestige", prestige_crave_chart), ("resources", resources_chart)):
         key = f"campaign-chart-{campaign.pk}-{name}-{stamp}"
         cache.set(key, render(campaign=campaign), timeout=7 * 24 * 3600)

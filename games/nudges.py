@@ -83,9 +83,17 @@ def notify_session_changed(session) -> None:
 
 
 def cached_version(session_id: int) -> int | None:
-    return cache.get(version_cache_key(session_id))
+    """The cached version, or None (a miss, or the cache is down: the caller reads the database)."""
+    try:
+        return cache.get(version_cache_key(session_id))
+    except Exception:  # Redis down: polling falls back to the database
+        logger.warning("Version cache unreachable for session-%s", session_id, exc_info=True)
+        return None
 
 
 def remember_version(session_id: int, version: int) -> None:
     """Fill the cache after a miss (the polling endpoint read the version from the database)."""
-    cache.add(version_cache_key(session_id), version, VERSION_CACHE_TIMEOUT)
+    try:
+        cache.add(version_cache_key(session_id), version, VERSION_CACHE_TIMEOUT)
+    except Exception:  # Redis down: the next poll reads the database again
+        logger.warning("Version cache unreachable for session-%s", session_id, exc_info=True)

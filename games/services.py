@@ -50,6 +50,8 @@ ACTION_NOT_AN_OBJECT = "An action must be an object with a 'type'."
 ACTION_NOT_JSON = "An action must be plain JSON."
 IDEMPOTENCY_KEY_TOO_LONG = "An idempotency key has at most 100 characters."
 IDEMPOTENCY_KEY_OTHER_SEAT = "This idempotency key was already used by another seat."
+BOT_KEY_PREFIX = "bot:"
+IDEMPOTENCY_KEY_RESERVED = "Idempotency keys starting with 'bot:' are kept for the bots."
 ACTION_FAILED = "That action could not be applied."
 STALE_VERSION = "The table moved on: here is the new state."
 NOTHING_TO_UNDO = "There is nothing to undo."
@@ -118,8 +120,9 @@ def _after_change(session: GameSession, rules: GameRules) -> None:
     if _bot_can_act(session, rules):
         from games.tasks import bot_move_task
 
-        session_id = session.pk
-        transaction.on_commit(lambda: bot_move_task.delay(session_id))
+        session_id, version = session.pk, session.version
+        # robust: a broker outage is logged, never turned into an error for a committed action.
+        transaction.on_commit(lambda: bot_move_task.delay(session_id, version), robust=True)
 
 
 def _append(
@@ -263,6 +266,12 @@ def session_submit_action(
     """
     if idempotency_key is not None and len(idempotency_key) > MAX_IDEMPOTENCY_KEY:
         raise ValidationError(IDEMPOTENCY_KEY_TOO_LONG)
+    if (
+        idempotency_key
+        and idempotency_key.startswith(BOT_KEY_PREFIX)
+        and not (seat is not None and seat.is_bot)
+    ):
+        raise ValidationError(IDEMPOTENCY_KEY_RESERVED)
     if seat is not None and seat.session_id != session.pk:
         raise ValidationError(SEAT_NOT_IN_SESSION)
     locked = _lock(session)
@@ -366,11 +375,18 @@ def session_seat_claim(*, session: GameSession, seat: Seat, user) -> Seat:
 
 
 @transaction.atomic
-def session_bot_move(*, session_id: int) -> SessionAction | None:
+def session_bot_move(*, session_id: int, expected_version: int | None = None) -> SessionAction | None:
     """One move of the first bot seat that can act (None when no bot can). The bot's choice is
-    seeded from the session seed and version, so a bot game replays."""
+    seeded from the session seed and version, so a bot game replays.
+
+    Idempotent (a worker killed after the commit, before the ack, runs the task again): the move
+    is logged with the key ``bot:<version it was chosen at>``. With ``expected_version`` (the
+    version the task was sent for), a table that moved on since means that move is done or
+    superseded: nothing is played (the change that moved it on has woken the bots itself)."""
     session = GameSession.objects.select_for_update().get(pk=session_id)
     if session.status != GameSession.Status.ACTIVE:
+        return None
+    if expected_version is not None and expected_version != session.version:
         return None
     rules = session_rules(session)
     for seat in session.seats.filter(is_bot=True).order_by("index"):
@@ -378,7 +394,11 @@ def session_bot_move(*, session_id: int) -> SessionAction | None:
         action = bot_choose_action(rules, session.state, seat.index, rng)
         if action is not None:
             return session_submit_action(
-                session=session, seat=seat, action=action, expected_version=session.version
+                session=session,
+                seat=seat,
+                action=action,
+                expected_version=session.version,
+                idempotency_key=f"{BOT_KEY_PREFIX}{session.version}",
             )
     return None
 

@@ -12,8 +12,11 @@ _local = threading.local()
 
 
 @shared_task(bind=True, max_retries=3, acks_late=True)
-def bot_move_task(self, session_id: int) -> int:
-    """Play the bots' moves for a session; returns how many were played in this call."""
+def bot_move_task(self, session_id: int, version: int | None = None) -> int:
+    """Play the bots' moves for a session; returns how many were played in this call.
+
+    ``version``: the session version the task was sent for. A task delivered again (a worker
+    killed before the ack) then plays nothing once the table has moved on."""
     from games.services import session_bot_move
 
     running: set[int] = _local.__dict__.setdefault("running", set())
@@ -24,10 +27,12 @@ def bot_move_task(self, session_id: int) -> int:
     running.add(session_id)
     moves = 0
     try:
+        expected: int | None = version
         while moves < MAX_MOVES_PER_CALL:
             pending.discard(session_id)
-            if session_bot_move(session_id=session_id) is None:
+            if session_bot_move(session_id=session_id, expected_version=expected) is None:
                 break
+            expected = None  # the next moves were asked for by the move just played
             moves += 1
             if session_id not in pending:
                 break

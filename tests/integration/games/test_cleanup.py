@@ -1,6 +1,7 @@
-"""celery beat closes abandoned sessions."""
+"""celery beat closes abandoned sessions; bots' idempotency keys are theirs."""
 
 import datetime
+import re
 
 import pytest
 from django.utils import timezone
@@ -29,3 +30,22 @@ class SessionCleanupTests:
     def test_the_beat_schedule_names_the_task(self):
         entry = app.conf.beat_schedule["close-abandoned-sessions"]
         assert entry["task"] == session_cleanup_task.name
+
+
+class BotKeyTests:
+    def test_a_player_cannot_take_a_bot_s_idempotency_key(self):
+        from django.core.exceptions import ValidationError
+
+        from games.services import IDEMPOTENCY_KEY_RESERVED, session_submit_action
+
+        session = session_create(game="for_the_king", seat_names=["A", "B", "C"])
+        seat = session.seats.get(index=0)
+        with pytest.raises(ValidationError, match=re.escape(IDEMPOTENCY_KEY_RESERVED)):
+            session_submit_action(
+                session=session,
+                seat=seat,
+                action={"type": "draw"},
+                expected_version=None,
+                idempotency_key="bot:7",
+            )
+        assert session.actions.count() == 1
