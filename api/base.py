@@ -8,7 +8,7 @@ from rest_framework.views import APIView
 
 from api.pagination import ChroniclePagination
 from api.schema import ChronicleAutoSchema
-from campaign.models import Campaign
+from campaign.models import Campaign, ChronicleGame
 from campaign.selectors import campaign_is_member
 
 NOT_A_MEMBER = "Only members of this campaign can see it."
@@ -27,6 +27,15 @@ class ChronicleApi(APIView):
     schema = ChronicleAutoSchema()
     parser_classes = [JSONParser]
 
+    def get_serializer_context(self) -> dict:
+        return {"request": self.request}
+
+    def input(self, request) -> dict:
+        """The body, validated by the view's InputSerializer (a 400 with the reason otherwise)."""
+        serializer = self.InputSerializer(data=request.data, context=self.get_serializer_context())
+        serializer.is_valid(raise_exception=True)
+        return dict(serializer.validated_data)
+
 
 class CampaignApi(ChronicleApi):
     """A view under /api/campaigns/<campaign_id>/: ``self.campaign`` is set for members only."""
@@ -39,6 +48,19 @@ class CampaignApi(ChronicleApi):
 
     def get_serializer_context(self) -> dict:
         return {"request": self.request, "campaign": self.campaign}
+
+    def input(self, request) -> dict:
+        """As ChronicleApi.input; a write about a game left out of the body is about the latest."""
+        data = super().input(request)
+        if "game" in self.InputSerializer().fields:
+            data["game"] = chosen_game(self.campaign, data)
+        return data
+
+
+def chosen_game(campaign: Campaign, data: dict) -> ChronicleGame | None:
+    if "game" in data:
+        return data["game"]
+    return campaign.games.order_by("number").last()
 
 
 class CampaignPagedApi(CampaignApi, GenericAPIView):

@@ -56,12 +56,6 @@ def game_field(**kwargs) -> CampaignGameField:
     )
 
 
-def chosen_game(campaign: Campaign, data: dict) -> ChronicleGame | None:
-    if "game" in data:
-        return data["game"]
-    return campaign.games.order_by("number").last()
-
-
 def chronicle(campaign: Campaign, game_id: int) -> ChronicleGame:
     for game in selectors.realm_chronicles(campaign=campaign):
         if game.pk == game_id:
@@ -149,9 +143,8 @@ class CampaignCreateApi(ChronicleApi):
         responses={201: CampaignDetailApi.OutputSerializer, **errors(400, 401)},
     )
     def post(self, request):
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        campaign = services.campaign_create(created_by=request.user, **serializer.validated_data)
+        data = self.input(request)
+        campaign = services.campaign_create(created_by=request.user, **data)
         data = CampaignDetailApi.OutputSerializer(campaign_detail(campaign)).data
         return Response(data, status=status.HTTP_201_CREATED)
 
@@ -199,9 +192,8 @@ class HouseCreateApi(CampaignApi):
         responses={201: HouseSerializer, **MEMBER_WRITE},
     )
     def post(self, request, campaign_id: int):
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        house = services.house_create(campaign=self.campaign, actor=request.user, **serializer.validated_data)
+        data = self.input(request)
+        house = services.house_create(campaign=self.campaign, actor=request.user, **data)
         return Response(
             HouseSerializer(house_with_totals(self.campaign, house.pk)).data, status=status.HTTP_201_CREATED
         )
@@ -220,12 +212,11 @@ class AchievementMarkApi(CampaignApi):
     )
     def post(self, request, campaign_id: int, achievement_id: int):
         achievement = get_object_or_404(Achievement, pk=achievement_id, house__campaign=self.campaign)
-        serializer = self.InputSerializer(data=request.data, context=self.get_serializer_context())
-        serializer.is_valid(raise_exception=True)
+        data = self.input(request)
         achievement = services.achievement_mark(
             achievement=achievement,
-            count=serializer.validated_data["count"],
-            game=chosen_game(self.campaign, serializer.validated_data),
+            count=data["count"],
+            game=data["game"],
             actor=request.user,
         )
         return Response(AchievementSerializer(achievement).data)
@@ -274,10 +265,7 @@ class StickerAttachApi(CampaignApi):
         responses={201: StickerSerializer, **MEMBER_WRITE},
     )
     def post(self, request, campaign_id: int):
-        serializer = self.InputSerializer(data=request.data, context=self.get_serializer_context())
-        serializer.is_valid(raise_exception=True)
-        data = dict(serializer.validated_data)
-        data["game"] = chosen_game(self.campaign, data)
+        data = self.input(request)
         sticker = services.sticker_attach(campaign=self.campaign, actor=request.user, **data)
         return Response(StickerSerializer(sticker).data, status=status.HTTP_201_CREATED)
 
@@ -345,10 +333,7 @@ class EnvelopeOpenApi(CampaignApi):
         responses={201: OutputSerializer, **MEMBER_WRITE},
     )
     def post(self, request, campaign_id: int):
-        serializer = self.InputSerializer(data=request.data, context=self.get_serializer_context())
-        serializer.is_valid(raise_exception=True)
-        data = dict(serializer.validated_data)
-        data["game"] = chosen_game(self.campaign, data)
+        data = self.input(request)
         envelope = services.envelope_open(campaign=self.campaign, actor=request.user, **data)
         return Response(self.OutputSerializer(envelope).data, status=status.HTTP_201_CREATED)
 
@@ -397,10 +382,7 @@ class MysteryStickerAttachApi(CampaignApi):
         responses={201: MysteryStickerSerializer, **MEMBER_WRITE},
     )
     def post(self, request, campaign_id: int):
-        serializer = self.InputSerializer(data=request.data, context=self.get_serializer_context())
-        serializer.is_valid(raise_exception=True)
-        data = dict(serializer.validated_data)
-        data["game"] = chosen_game(self.campaign, data)
+        data = self.input(request)
         sticker = services.mystery_sticker_attach(campaign=self.campaign, actor=request.user, **data)
         return Response(MysteryStickerSerializer(sticker).data, status=status.HTTP_201_CREATED)
 
@@ -446,9 +428,8 @@ class GameBeginApi(CampaignApi):
         responses={201: ChronicleGameSerializer, **MEMBER_WRITE},
     )
     def post(self, request, campaign_id: int):
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        game = services.game_begin(campaign=self.campaign, actor=request.user, **serializer.validated_data)
+        data = self.input(request)
+        game = services.game_begin(campaign=self.campaign, actor=request.user, **data)
         game.current_scores = []
         return Response(ChronicleGameSerializer(game).data, status=status.HTTP_201_CREATED)
 
@@ -474,9 +455,8 @@ class GameResultRecordApi(CampaignApi):
     )
     def post(self, request, campaign_id: int, game_id: int):
         game = get_object_or_404(self.campaign.games, pk=game_id)
-        serializer = self.InputSerializer(data=request.data, context=self.get_serializer_context())
-        serializer.is_valid(raise_exception=True)
-        services.game_result_record(game=game, actor=request.user, **serializer.validated_data)
+        data = self.input(request)
+        services.game_result_record(game=game, actor=request.user, **data)
         return Response(ChronicleGameSerializer(chronicle(self.campaign, game.pk)).data)
 
 
@@ -492,9 +472,8 @@ class GameResultCorrectApi(CampaignApi):
     )
     def post(self, request, campaign_id: int, game_id: int):
         game = get_object_or_404(self.campaign.games, pk=game_id)
-        serializer = self.InputSerializer(data=request.data, context=self.get_serializer_context())
-        serializer.is_valid(raise_exception=True)
-        services.game_result_correct(game=game, actor=request.user, **serializer.validated_data)
+        data = self.input(request)
+        services.game_result_correct(game=game, actor=request.user, **data)
         return Response(ChronicleGameSerializer(chronicle(self.campaign, game.pk)).data)
 
 

@@ -275,9 +275,8 @@ class SessionCreateApi(ChronicleApi):
         responses={201: OutputSerializer, **errors(400, 401)},
     )
     def post(self, request):
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        session = services.session_create(host=request.user, **serializer.validated_data)
+        data = self.input(request)
+        session = services.session_create(host=request.user, **data)
         return Response(self.OutputSerializer(session).data, status=status.HTTP_201_CREATED)
 
 
@@ -379,9 +378,8 @@ class SeatJoinApi(SessionApi):
         seat = get_object_or_404(Seat, session=self.session, index=seat_index)
         if not (_is_host(self.session, request.user) or _may_act_for(request, self.session, seat)):
             _refuse(request, ASK_THE_HOST)
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        if serializer.validated_data["claim"]:
+        data = self.input(request)
+        if data["claim"]:
             if not request.user.is_authenticated:
                 raise exceptions.ValidationError(LOG_IN_TO_CLAIM)
             seat = services.session_seat_claim(session=self.session, seat=seat, user=request.user)
