@@ -117,6 +117,7 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BEAT_SCHEDULE = {
     "close-abandoned-sessions": {"task": "games.tasks.session_cleanup_task", "schedule": 3600.0},
+    "wake-stalled-bots": {"task": "games.tasks.session_bots_wake_task", "schedule": 60.0},
 }
 
 CACHES = {

@@ -424,3 +424,23 @@ def session_cleanup_abandoned(*, older_than: datetime.timedelta = ABANDON_AFTER)
                 session_abandon(session=session)
                 closed += 1
     return closed
+
+
+BOT_STALL = datetime.timedelta(minutes=1)
+
+
+def session_bots_wake(*, idle_for: datetime.timedelta = BOT_STALL) -> int:
+    """Re-send the wake-up of bots whose turn came while the broker was unreachable (celery beat).
+    The move itself is idempotent by version, so a bot woken twice still plays once."""
+    from games.tasks import bot_move_task
+
+    cutoff = timezone.now() - idle_for
+    woken = 0
+    idle = GameSession.objects.filter(
+        status=GameSession.Status.ACTIVE, last_activity__lt=cutoff, seats__is_bot=True
+    ).distinct()
+    for session in idle:
+        if _bot_can_act(session, session_rules(session)):
+            bot_move_task.delay(session.pk, session.version)
+            woken += 1
+    return woken

@@ -48,3 +48,11 @@ def session_cleanup_task(self) -> int:
     from games.services import session_cleanup_abandoned
 
     return session_cleanup_abandoned()
+
+
+@shared_task(bind=True, max_retries=3, acks_late=True)
+def session_bots_wake_task(self) -> int:
+    """celery beat: wake bots whose turn came while the broker was down."""
+    from games.services import session_bots_wake
+
+    return session_bots_wake()

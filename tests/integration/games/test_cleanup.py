@@ -49,3 +49,24 @@ class BotKeyTests:
                 idempotency_key="bot:7",
             )
         assert session.actions.count() == 1
+
+
+class BotWakeTests:
+    def test_a_bot_whose_wake_up_was_lost_is_woken_and_plays_once(self):
+        from unittest import mock
+
+        from games.services import session_bots_wake
+
+        # The broker is unreachable when the bot's turn comes: its wake-up is lost.
+        with mock.patch("games.tasks.bot_move_task.delay", side_effect=ConnectionError("broker down")):
+            session = session_create(game="for_the_king", seat_names=["Bot", "B", "C"], bot_seats=[0, 1, 2])
+        session.refresh_from_db()
+        version = session.version
+        GameSession.objects.filter(pk=session.pk).update(
+            last_activity=timezone.now() - datetime.timedelta(minutes=5)
+        )
+        assert session_bots_wake() == 1  # Celery is eager here: the bots play on
+        session.refresh_from_db()
+        assert session.version > version
+        keys = list(session.actions.exclude(idempotency_key=None).values_list("idempotency_key", flat=True))
+        assert len(keys) == len(set(keys))
