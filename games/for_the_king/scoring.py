@@ -47,6 +47,60 @@ def tie_break_key(state: dict, seat: int, score: int) -> tuple:
     return tuple(key)
 
 
+def _names(state: dict, seats) -> str:
+    names = [state["seats"][s]["name"] for s in seats]
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+
+
+def office_tie_notes(state: dict, holders: dict[str, dict]) -> list[str]:
+    """One sentence per office whose highest sum was tied: the letter closest to A decided."""
+    notes = []
+    for office, held in holders.items():
+        sums = held["sums"]
+        top = max(sums)
+        tied = [i for i, total in enumerate(sums) if total == top and total > 0]
+        if len(tied) > 1 and held["primary"] is not None:
+            letter = office_strength(state["seats"][held["primary"]]["hand"], office)[2]
+            note = (
+                f"{office.capitalize()}: {_names(state, tied)} tied at {top}; "
+                f"{state['seats'][held['primary']]['name']}'s card {letter} is closest to A and takes the Primary"
+            )
+            if held["secondary"] is not None:
+                note += f", {state['seats'][held['secondary']]['name']} the Secondary"
+            notes.append(note + ".")
+    return notes
+
+
+def ranking_tie_notes(state: dict, scores: list[int], keys: list[tuple]) -> list[str]:
+    """One sentence per group of players tied on points: what broke the tie, in the rulebook's order."""
+    notes = []
+    for score in sorted(set(scores), reverse=True):
+        tied = [s for s in range(len(scores)) if scores[s] == score]
+        if len(tied) < 2:
+            continue
+        tied.sort(key=lambda s: keys[s])
+        first, second = keys[tied[0]], keys[tied[1]]
+        if first == second:
+            notes.append(
+                f"{_names(state, tied)} tied at {score} points and nothing breaks it: they share the place."
+            )
+            continue
+        step = next(i for i in range(1, len(first)) if first[i] != second[i])
+        ahead = state["seats"][tied[0]]["name"]
+        if step == 1:
+            reason = f"{ahead} has the most Gold ({-first[1]} to {-second[1]})"
+        else:
+            office = TIE_BREAK_ORDER[(step - 2) // 2]
+            if (step - 2) % 2 == 0:
+                reason = (
+                    f"{ahead} has the most {office.capitalize()} cards ({-first[step]} to {-second[step]})"
+                )
+            else:
+                reason = f"{ahead}'s {office.capitalize()} card {first[step]} is closest to A"
+        notes.append(f"{_names(state, tied)} tied at {score} points; {reason}.")
+    return notes
+
+
 def final_result(state: dict) -> dict:
     holders = duty_holders(state)
     count = len(state["seats"])
@@ -76,6 +130,7 @@ def final_result(state: dict) -> dict:
         "duties": {o: {"primary": h["primary"], "secondary": h["secondary"]} for o, h in holders.items()},
         "office_sums": {o: h["sums"] for o, h in holders.items()},
         "tiles": tiles,
+        "tie_notes": office_tie_notes(state, holders) + ranking_tie_notes(state, scores, keys),
     }
 
 

@@ -267,6 +267,7 @@ def _ftk_result(result: dict, names: dict[int, dict], view: dict) -> dict:
         "rows": rows,
         "winners": [_name(names, i) for i in result.get("winners") or []],
         "offices": offices,
+        "tie_notes": result.get("tie_notes") or [],
         "seat_names": [_name(names, i) for i in range(len(scores))],
     }
 

@@ -136,3 +136,36 @@ class FinalTieBreakTests:
         state = ended(3, [[G1[0]], [G1[1]], []])
         assert state["result"]["winners"] == [0, 1]
         assert state["result"]["positions"] == [1, 1, 3]
+
+
+class TieNoteTests:
+    """The table page explains each tie of the final scoring (the issue: 'with each tie explained')."""
+
+    def test_an_office_tie_names_the_letter_that_decided(self):
+        state = ended(3, [[m("C")], [m("B")], []])
+        names = [s["name"] for s in state["seats"]]
+        assert (
+            f"Military: {names[0]} and {names[1]} tied at 2; {names[1]}'s card B is closest to A "
+            f"and takes the Primary, {names[0]} the Secondary." in state["result"]["tie_notes"]
+        )
+
+    def test_a_points_tie_names_the_gold_that_broke_it(self):
+        state = ended(3, [[m("A"), G1[0]], [d("A"), G2[0]], []])
+        names = [s["name"] for s in state["seats"]]
+        assert (
+            f"{names[1]} and {names[0]} tied at 3 points; {names[1]} has the most Gold (2 to 1)."
+            in state["result"]["tie_notes"]
+        )
+
+    def test_a_points_tie_broken_by_an_office_letter(self):
+        state = ended(2, [[d("B"), m("A")], [d("A")]])
+        names = [s["name"] for s in state["seats"]]
+        assert (
+            f"{names[1]} and {names[0]} tied at 3 points; {names[1]}'s Diplomacy card A is closest to A."
+            in state["result"]["tie_notes"]
+        )
+
+    def test_a_shared_place_is_said(self):
+        state = ended(3, [[G1[0]], [G1[1]], []])
+        notes = state["result"]["tie_notes"]
+        assert any(note.endswith("nothing breaks it: they share the place.") for note in notes)
