@@ -44,3 +44,27 @@ def property_examples(default: int) -> int:
     import os
 
     return int(os.environ.get("CHRONICLE_PROPERTY_EXAMPLES", default))
+
+
+def play_many_games(rules, configs_and_seeds, *, step_check=None, end_check=None, pick=None, max_steps=3000):
+    """Thousands of random legal games, lighter than ``play_random_game`` (no replay per game):
+    every listed action applies, someone can act until the end, ``step_check`` after each action
+    and ``end_check`` on the final state. Returns how many games ended."""
+    ended = 0
+    for config, seed in configs_and_seeds:
+        state = rules.setup(config, seed)
+        rng = random.Random(seed)
+        seats = [TABLE, *range(len(state["seats"]))]
+        for _ in range(max_steps):
+            if rules.is_over(state):
+                break
+            options = [(s, a) for s in seats for a in rules.legal_actions(state, s)]
+            assert options, f"nobody can act (seed {seed}, step {state['step']})"
+            _, action = pick(state, options, rng) if pick else rng.choice(options)
+            state = rules.apply(state, action)
+            if step_check:
+                step_check(state)
+        if end_check:
+            end_check(state)
+        ended += rules.is_over(state)
+    return ended

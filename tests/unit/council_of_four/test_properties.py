@@ -12,8 +12,10 @@ from hypothesis import strategies as st
 from games.council_of_four.board import CARD_IDS, COUNCILOR_COLOURS, MERCHANTS, PERMITS
 from games.council_of_four.flow import councilors_in_play
 from games.council_of_four.rules import RULES
-from tests.unit.contract import play_random_game, property_examples
+from tests.unit.contract import play_many_games, play_random_game, property_examples
 from tests.unit.council_of_four.builders import config
+
+SORTED_CARDS = sorted(CARD_IDS)
 
 CARD_ID = re.compile(r'"(P\d\d)"')
 PERMIT_ID = re.compile(r'"([CHM]\d\d)"')
@@ -137,3 +139,31 @@ class BadInputTests:
         except RuleError as error:
             assert error.message
         RULES.describe(state, {"type": type_, "seat": seat, **fields})
+
+
+class ThousandsOfGamesTests:
+    """'Property tests that play thousands of random legal games for 2-4 players with no crash,
+    Coins never negative, and every Councilor, Politics card and Permit accounted for': 2,000 games
+    in 8 chunks (spread over the test workers), checked after every action."""
+
+    GAMES, CHUNKS = 2000, 8
+
+    @pytest.mark.parametrize("chunk", range(CHUNKS))
+    def test_random_games_account_for_everything(self, chunk):
+        size = self.GAMES // self.CHUNKS
+        seeds = range(chunk * size, (chunk + 1) * size)
+        games = [(config(2 + seed % 3), seed) for seed in seeds]
+
+        def conserved(state):
+            seats = state["seats"]
+            assert (
+                sorted(state["deck"] + state["discard"] + [c for s in seats for c in s["hand"]])
+                == SORTED_CARDS
+            )
+            assert councilors_in_play(state) == dict.fromkeys(COUNCILOR_COLOURS, 4)
+            assert all(s["coins"] >= 0 and s["servants"] >= 0 for s in seats)
+
+        ended = play_many_games(
+            RULES, games, step_check=conserved, end_check=check_invariants, pick=productive
+        )
+        assert ended == size

@@ -9,8 +9,10 @@ from hypothesis import strategies as st
 
 from games.for_the_king.cards import CARD_IDS
 from games.for_the_king.rules import RULES
-from tests.unit.contract import play_random_game, property_examples
+from tests.unit.contract import play_many_games, play_random_game, property_examples
 from tests.unit.for_the_king.builders import config
+
+SORTED_IDS = sorted(CARD_IDS)
 
 PILES = ("deck", "box", "favor_deck", "middle", "discard", "discard_face_down", "king_cards_used")
 
@@ -111,3 +113,29 @@ class FixedSeedGameTests:
         assert sum(state["result"]["scores"]) > 0
         types = {a["type"] for a in log}
         assert {"deal", "draw", "place", "choose", "reveal", "bid", "pass"} <= types
+
+
+class ThousandsOfGamesTests:
+    """'Property tests that play thousands of random legal games for 2-5 players with no crash and
+    every card accounted for': 2,000 games in 8 chunks (spread over the test workers)."""
+
+    GAMES, CHUNKS = 2000, 8
+
+    @pytest.mark.parametrize("chunk", range(CHUNKS))
+    def test_random_games_account_for_every_card(self, chunk):
+        size = self.GAMES // self.CHUNKS
+        seeds = range(chunk * size, (chunk + 1) * size)
+        games = [(config(2 + seed % 4), seed) for seed in seeds]
+
+        def every_card_once(state):
+            if state["stage"] != "deal":
+                assert sorted(locations(state)) == SORTED_IDS, "every card is in exactly one place"
+
+        ended = play_many_games(
+            RULES,
+            games,
+            step_check=every_card_once,
+            end_check=check_invariants,
+            pick=lambda s, o, r: cautious(s, o, r) if r.random() < 0.5 else r.choice(o),
+        )
+        assert ended == size
