@@ -3,6 +3,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from api import auth_apis
 from api import campaign_apis as c
+from api import night_apis as n
 from api import session_apis as s
 
 campaign_patterns = [
@@ -24,6 +25,8 @@ campaign_patterns = [
     path("games/<int:game_id>/result/", c.GameResultRecordApi.as_view(), name="game-result-record"),
     path("games/<int:game_id>/result/correct/", c.GameResultCorrectApi.as_view(), name="game-result-correct"),
     path("history/", c.HistoryListApi.as_view(), name="history"),
+    path("nights/start/", n.GameNightStartApi.as_view(), name="night-start"),
+    path("nights/<int:session_id>/save/", n.GameNightSaveApi.as_view(), name="night-save"),
 ]
 
 session_patterns = [

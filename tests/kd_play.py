@@ -40,3 +40,40 @@ def vote_through(session, side):
                 "pass_gather",
             )
     return state
+
+
+ROWS = ["influence", "wealth", "morale", "welfare", "knowledge"]
+
+
+def outcome(row, amount, sticker=None, envelope=None):
+    return {"resources": [[row, amount]], "sticker": sticker, "envelope": envelope}
+
+
+def play_night(session, *, sticker_card=3, envelope_card=4):
+    """Ten small alternating Dilemmas to the lightning space, one AYE with a sticker and one with an
+    Envelope, each vote won by the first voter's side."""
+    draft(session)
+    for number in range(1, 11):
+        row = ROWS[number % 5]
+        sticker = (
+            {"number": 40 + number, "row": row, "positive": number % 2 == 1}
+            if number == sticker_card
+            else None
+        )
+        envelope = 9 if number == envelope_card else None
+        card = {
+            "number": number,
+            "title": f"Dilemma {number}",
+            "aye": outcome(row, 1, sticker, envelope),
+            "nay": outcome(row, -1),
+        }
+        state = play(session, None, "draw_dilemma", card=card)
+        side = "aye" if number in (sticker_card, envelope_card) or state["stability"] < 9 else "nay"
+        vote_through(session, side)
+        state = play(session, None, "to_time_counter")
+    state = play(session, None, "lightning", shown=True)
+    state = play(session, None, "score")
+    if state["phase"] == "heir":
+        state = play(session, state["moderator"], "choose_heir", heir=state["heir_candidates"][0])
+    assert state["over"]
+    return state

@@ -1,0 +1,85 @@
+"""King's Dilemma game nights of a campaign through the API: start one from the campaign's legacy
+setup (the Houses in table order), then save the finished night back into the campaign."""
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+
+from api.base import CampaignApi
+from api.campaign_apis import chronicle
+from api.errors import MEMBER_WRITE
+from api.serializers import CampaignHouseField, ChronicleGameSerializer
+from api.session_apis import SessionCreateApi
+from campaign import game_night
+
+TAGS = ["campaigns"]
+
+
+class GameNightStartApi(CampaignApi):
+    class InputSerializer(serializers.Serializer):
+        king_name = serializers.CharField(max_length=80)
+        houses = serializers.ListField(
+            child=CampaignHouseField(),
+            min_length=3,
+            max_length=5,
+            help_text="House ids in table order (clockwise).",
+        )
+        keep = serializers.DictField(
+            child=serializers.DictField(
+                child=serializers.ListField(child=serializers.CharField(max_length=12))
+            ),
+            required=False,
+            default=dict,
+            help_text='Open Agendas a House keeps when it holds more than 2: {"<house id>": {"positive": [rows]}}.',
+        )
+
+        def validate_keep(self, keep: dict) -> dict:
+            try:
+                return {int(house): choice for house, choice in keep.items()}
+            except ValueError:
+                raise serializers.ValidationError("Keys are House ids.") from None
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Start a King's Dilemma game night (the campaign's next game, with its legacy setup)",
+        request=InputSerializer,
+        responses={201: SessionCreateApi.OutputSerializer, **MEMBER_WRITE},
+    )
+    def post(self, request, campaign_id: int):
+        data = self.input(request)
+        session = game_night.game_night_start(
+            campaign=self.campaign,
+            houses=data["houses"],
+            king_name=data["king_name"],
+            host=request.user,
+            keep=data["keep"],
+        )
+        return Response(SessionCreateApi.OutputSerializer(session).data, status=status.HTTP_201_CREATED)
+
+
+class GameNightSaveApi(CampaignApi):
+    class InputSerializer(serializers.Serializer):
+        envelope_contents = serializers.DictField(
+            child=serializers.DictField(),
+            required=False,
+            default=dict,
+            help_text='What each Envelope opened tonight held: {"9": {"story_card": {"number": 9, "storyline": '
+            '"Crown"}, "dilemma_numbers": [90, 91, 92], "special": false}}.',
+        )
+
+    @extend_schema(
+        tags=TAGS,
+        summary="'Final Cleanup: Save your game!': write a finished night into the campaign",
+        request=InputSerializer,
+        responses={200: ChronicleGameSerializer, **MEMBER_WRITE},
+    )
+    def post(self, request, campaign_id: int, session_id: int):
+        session = get_object_or_404(self.campaign.sessions.select_related("chronicle_game"), pk=session_id)
+        data = self.input(request)
+        try:
+            contents = {int(number): body for number, body in data["envelope_contents"].items()}
+        except ValueError:
+            raise serializers.ValidationError({"envelope_contents": "Keys are Envelope numbers."}) from None
+        game = game_night.game_night_record(session=session, envelope_contents=contents, actor=request.user)
+        return Response(ChronicleGameSerializer(chronicle(self.campaign, game.pk)).data)
