@@ -2,8 +2,10 @@
 
 from celery import shared_task
 
+from config.celery import RETRY
 
-@shared_task(bind=True, max_retries=3, acks_late=True)
+
+@shared_task(bind=True, acks_late=True, **RETRY)
 def campaign_export_task(self, export_id: int) -> str:
     from campaign.services import campaign_export_write
 
@@ -13,7 +15,7 @@ def campaign_export_task(self, export_id: int) -> str:
         raise self.retry(exc=exc, countdown=5) from exc
 
 
-@shared_task(bind=True, max_retries=3, acks_late=True)
+@shared_task(bind=True, acks_late=True, **RETRY)
 def campaign_charts_task(self, campaign_id: int) -> list[str]:
     """Render the campaign charts into the cache (the page renders inline when absent)."""
     from campaign.services import campaign_charts_render

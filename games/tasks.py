@@ -4,6 +4,8 @@ import threading
 
 from celery import shared_task
 
+from config.celery import RETRY
+
 # A bot game can run hundreds of moves. Each move enqueues the next one after its commit; with a
 # worker that is one task per move, but eager Celery (no Redis) would run them nested, one stack
 # frame deeper per move. The outermost eager call therefore loops instead of nesting.
@@ -11,7 +13,7 @@ MAX_MOVES_PER_CALL = 5000
 _local = threading.local()
 
 
-@shared_task(bind=True, max_retries=3, acks_late=True)
+@shared_task(bind=True, acks_late=True, **RETRY)
 def bot_move_task(self, session_id: int, version: int | None = None) -> int:
     """Play the bots' moves for a session; returns how many were played in this call.
 
@@ -42,7 +44,7 @@ def bot_move_task(self, session_id: int, version: int | None = None) -> int:
     return moves
 
 
-@shared_task(bind=True, max_retries=3, acks_late=True)
+@shared_task(bind=True, acks_late=True, **RETRY)
 def session_cleanup_task(self) -> int:
     """celery beat: close abandoned sessions."""
     from games.services import session_cleanup_abandoned
@@ -50,7 +52,7 @@ def session_cleanup_task(self) -> int:
     return session_cleanup_abandoned()
 
 
-@shared_task(bind=True, max_retries=3, acks_late=True)
+@shared_task(bind=True, acks_late=True, **RETRY)
 def session_bots_wake_task(self) -> int:
     """celery beat: wake bots whose turn came while the broker was down."""
     from games.services import session_bots_wake

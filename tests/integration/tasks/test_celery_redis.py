@@ -54,3 +54,20 @@ class CeleryRedisTests:
         ]
         assert len({r.get(timeout=20) for r in results}) == 1
         assert len(list((tmp_path / "exports").glob("*.json"))) == 1
+
+
+class RetryTests:
+    def test_every_task_retries_a_database_hiccup(self):
+        from django.db import OperationalError
+
+        from campaign import tasks as campaign_tasks
+        from games import tasks as games_tasks
+
+        for task in (
+            games_tasks.bot_move_task,
+            games_tasks.session_cleanup_task,
+            games_tasks.session_bots_wake_task,
+            campaign_tasks.campaign_export_task,
+            campaign_tasks.campaign_charts_task,
+        ):
+            assert OperationalError in task.autoretry_for and task.acks_late, task.name
