@@ -207,3 +207,31 @@ class EnvelopeContentsForm(forms.Form):
                 else None,
             }
         return out
+
+
+class AchievementForm(CampaignBoundForm):
+    """An achievement as printed on a House screen, with its unlocked ability as structured effects."""
+
+    house_fields = ("house",)
+    house = forms.ModelChoiceField(queryset=None)
+    kind = forms.ChoiceField(choices=[("gameplay", "Gameplay"), ("narrative", "Narrative")])
+    name = forms.CharField(max_length=120)
+    condition = forms.CharField(max_length=300, required=False)
+    spaces = forms.IntegerField(min_value=1, max_value=10, initial=3)
+    start_power = forms.IntegerField(required=False, label="Power at the start of each game")
+    start_coins = forms.IntegerField(required=False, label="Coins at the start of each game")
+    prestige = forms.IntegerField(required=False, label="Prestige once unlocked")
+    crave = forms.IntegerField(required=False, label="Crave once unlocked")
+    power = forms.IntegerField(required=False, label="Power once unlocked")
+    coins = forms.IntegerField(required=False, label="Coins once unlocked")
+    ability_text = forms.CharField(max_length=500, required=False, label="Ability (as printed)")
+
+    EFFECTS = ("start_power", "start_coins", "prestige", "crave", "power", "coins")
+
+    def clean(self):
+        """The cleaned data are the service's arguments: the effect fields become ``effects``."""
+        data = super().clean()
+        data["effects"] = {k: data.pop(k) for k in self.EFFECTS if data.get(k)}
+        for k in self.EFFECTS:
+            data.pop(k, None)
+        return data

@@ -28,5 +28,6 @@ urlpatterns = [
         name="kd-night-record",
     ),
     path("campaigns/<int:pk>/games/new/", views.game_begin_view, name="game-begin"),
+    path("campaigns/<int:pk>/achievements/new/", views.achievement_create_view, name="achievement-create"),
     path("achievements/<int:pk>/mark/", views.achievement_mark_view, name="achievement-mark"),
 ]

@@ -87,6 +87,7 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "envelope_form": forms.EnvelopeForm(campaign=campaign),
         "mystery_form": forms.MysteryForm(campaign=campaign),
         "begin_form": forms.GameBeginForm(campaign=campaign),
+        "achievement_form": forms.AchievementForm(campaign=campaign),
     }
     return render(request, "campaign/detail.html", context)
 
@@ -151,6 +152,7 @@ def _oob_parts(request, campaign, parts) -> str:
         for form_class, url, form_id in (
             (forms.StickerForm, "sticker-attach", "sticker-form"),
             (forms.EnvelopeForm, "envelope-open", "envelope-form"),
+            (forms.AchievementForm, "achievement-create", "achievement-form"),
         ):
             context = {
                 "form": form_class(campaign=campaign),
@@ -429,3 +431,18 @@ def game_night_record_view(request: HttpRequest, pk: int, session_id: int) -> Ht
     status = 400 if form.errors else 200
     context = {"campaign": campaign, "session": session, "form": form, "result": result}
     return render(request, "campaign/night_record.html", context, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def achievement_create_view(request: HttpRequest, pk: int) -> HttpResponse:
+    return _campaign_form_view(
+        request,
+        pk,
+        forms.AchievementForm,
+        "Add an achievement",
+        lambda campaign, data: services.achievement_create(actor=request.user, **data),
+        lambda achievement: f"{achievement.name} added to House {achievement.house.name}.",
+        form_id="achievement-form",
+        oob=("houses",),
+    )

@@ -181,3 +181,27 @@ class ResultFormTests:
         assert client.post(url, data).status_code == 302
         html = client.get(url).content.decode()
         assert "Last" in html and "Record game" not in html
+
+
+class AchievementFormTests:
+    def test_an_achievement_is_added_with_its_structured_ability(self, client):
+        campaign, (anna,) = campaign_with_houses("Anna")
+        client.force_login(campaign.created_by)
+        url = reverse("achievement-create", args=[campaign.pk])
+        data = {
+            "house": anna.pk,
+            "kind": "gameplay",
+            "name": "Patron of the arts",
+            "spaces": 2,
+            "start_coins": 2,
+            "prestige": 3,
+        }
+        response = client.post(url, data, headers={"HX-Request": "true"})
+        assert (
+            response.status_code == 200
+            and "Patron of the arts added to House Anna." in response.content.decode()
+        )
+        achievement = anna.achievements.get(name="Patron of the arts")
+        assert achievement.effects == {"start_coins": 2, "prestige": 3} and achievement.spaces == 2
+        bad = client.post(url, dict(data, spaces=11), headers={"HX-Request": "true"})
+        assert bad.status_code == 422 and "less than or equal to 10" in bad.content.decode()
