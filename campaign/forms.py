@@ -235,3 +235,33 @@ class AchievementForm(CampaignBoundForm):
         for k in self.EFFECTS:
             data.pop(k, None)
         return data
+
+
+class StoryCardForm(CampaignBoundForm):
+    """A Story card placed on its storyline (an Ending card with Cohesion/Dissent and the Majority
+    Signer Bonus, or a card from a Special Envelope)."""
+
+    house_fields = ("signer",)
+    number = forms.IntegerField(min_value=1)
+    storyline = forms.CharField(max_length=40)
+    signer = forms.ModelChoiceField(queryset=None, required=False, empty_label="(nobody)")
+    title = forms.CharField(max_length=120, required=False)
+    is_ending = forms.BooleanField(required=False, label="Ending card")
+    cohesion = forms.IntegerField(min_value=0, required=False)
+    dissent = forms.IntegerField(min_value=0, required=False)
+    bonus_prestige = forms.IntegerField(min_value=0, required=False, label="Majority Signer Bonus: Prestige")
+    bonus_crave = forms.IntegerField(min_value=0, required=False, label="Majority Signer Bonus: Crave")
+    start_power = forms.IntegerField(required=False, label="Signer's Power at the start of each game")
+    start_coins = forms.IntegerField(required=False, label="Signer's Coins at the start of each game")
+    ability_text = forms.CharField(max_length=500, required=False, label="Ability (as printed)")
+
+    def clean(self):
+        """The cleaned data are the service's arguments."""
+        data = super().clean()
+        bonus = {"prestige": data.pop("bonus_prestige", None), "crave": data.pop("bonus_crave", None)}
+        data["majority_signer_bonus"] = {k: v for k, v in bonus.items() if v}
+        effects = {"start_power": data.pop("start_power", None), "start_coins": data.pop("start_coins", None)}
+        data["effects"] = {k: v for k, v in effects.items() if v}
+        data["cohesion"] = data.get("cohesion") or 0
+        data["dissent"] = data.get("dissent") or 0
+        return data

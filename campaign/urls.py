@@ -29,5 +29,6 @@ urlpatterns = [
     ),
     path("campaigns/<int:pk>/games/new/", views.game_begin_view, name="game-begin"),
     path("campaigns/<int:pk>/achievements/new/", views.achievement_create_view, name="achievement-create"),
+    path("campaigns/<int:pk>/stories/new/", views.story_card_place_view, name="story-place"),
     path("achievements/<int:pk>/mark/", views.achievement_mark_view, name="achievement-mark"),
 ]

@@ -88,6 +88,7 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "mystery_form": forms.MysteryForm(campaign=campaign),
         "begin_form": forms.GameBeginForm(campaign=campaign),
         "achievement_form": forms.AchievementForm(campaign=campaign),
+        "story_form": forms.StoryCardForm(campaign=campaign),
     }
     return render(request, "campaign/detail.html", context)
 
@@ -153,6 +154,7 @@ def _oob_parts(request, campaign, parts) -> str:
             (forms.StickerForm, "sticker-attach", "sticker-form"),
             (forms.EnvelopeForm, "envelope-open", "envelope-form"),
             (forms.AchievementForm, "achievement-create", "achievement-form"),
+            (forms.StoryCardForm, "story-place", "story-form"),
         ):
             context = {
                 "form": form_class(campaign=campaign),
@@ -444,5 +446,22 @@ def achievement_create_view(request: HttpRequest, pk: int) -> HttpResponse:
         lambda campaign, data: services.achievement_create(actor=request.user, **data),
         lambda achievement: f"{achievement.name} added to House {achievement.house.name}.",
         form_id="achievement-form",
+        oob=("houses",),
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def story_card_place_view(request: HttpRequest, pk: int) -> HttpResponse:
+    return _campaign_form_view(
+        request,
+        pk,
+        forms.StoryCardForm,
+        "Place a Story card",
+        lambda campaign, data: services.story_card_place(
+            campaign=campaign, game=campaign.games.last(), actor=request.user, **data
+        ),
+        lambda card: f"Story card {card.number} is on top of the {card.storyline} storyline.",
+        form_id="story-form",
         oob=("houses",),
     )

@@ -205,3 +205,29 @@ class AchievementFormTests:
         assert achievement.effects == {"start_coins": 2, "prestige": 3} and achievement.spaces == 2
         bad = client.post(url, dict(data, spaces=11), headers={"HX-Request": "true"})
         assert bad.status_code == 422 and "less than or equal to 10" in bad.content.decode()
+
+
+class StoryCardFormTests:
+    def test_an_ending_card_gives_its_majority_signer_bonus(self, client):
+        campaign, (anna, ben) = campaign_with_houses("Anna", "Ben")
+        services.story_card_place(campaign=campaign, number=1, storyline="Crown", signer=anna)
+        client.force_login(campaign.created_by)
+        url = reverse("story-place", args=[campaign.pk])
+        data = {
+            "number": 7,
+            "storyline": "Crown",
+            "signer": anna.pk,
+            "is_ending": "on",
+            "cohesion": 2,
+            "bonus_prestige": 3,
+        }
+        response = client.post(url, data, headers={"HX-Request": "true"})
+        assert (
+            response.status_code == 200
+            and "Story card 7 is on top of the Crown storyline." in response.content.decode()
+        )
+        assert "Prestige <strong>3</strong>" in response.content.decode()  # the House card swapped in place
+        again = client.post(url, data, headers={"HX-Request": "true"})
+        assert (
+            again.status_code == 422 and "Story card 7 is already in this campaign." in again.content.decode()
+        )
