@@ -107,6 +107,7 @@ def demo_campaign_load() -> Campaign:
                 "power_points": 0,
             },
         ],
+        resources_final={"influence": 12, "wealth": 9, "morale": 6, "welfare": 4, "knowledge": 10},
         actor=user,
     )
     game2 = services.game_begin(
@@ -162,6 +163,7 @@ def demo_campaign_load() -> Campaign:
                 "power_points": 0,
             },
         ],
+        resources_final={"influence": 14, "wealth": 11, "morale": 8, "welfare": 7, "knowledge": 13},
         actor=user,
     )
     return campaign

@@ -177,8 +177,6 @@ def game_night_record(*, session, envelope_contents: dict | None = None, actor=N
                     game=game,
                     actor=actor,
                 )
-    game.resources_final = result.get("resources_final") or {}
-    game.save(update_fields=["resources_final"])
     services.game_result_record(
         game=game,
         end=result["end"],
@@ -193,6 +191,7 @@ def game_night_record(*, session, envelope_contents: dict | None = None, actor=N
             }
             for i, row in enumerate(result["seats"])
         ],
+        resources_final=result.get("resources_final") or {},
         actor=actor,
     )
     # The Event area: Trigger cards go back into the Dilemma deck, Event cards to the Story save slot.

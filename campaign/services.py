@@ -77,6 +77,9 @@ RESULT_ALREADY = "Game {number} already has a result: correct it instead."
 RESULT_NOT_RECORDED = "Game {number} has no result to correct yet."
 UNKNOWN_END = "{end!r} is not a way a game ends (king_died, abdicated_top, abdicated_bottom)."
 LEDGER_KIND = "Ledger entries are Prestige or Crave."
+RESOURCES_FINAL_FORMAT = (
+    "Final Resource positions are rows 1 to 17 of Influence, Wealth, Morale, Welfare, Knowledge."
+)
 EFFECT_KEYS = {"start_power", "start_coins", "prestige", "crave", "power", "coins"}
 UNKNOWN_EFFECT = (
     "Unknown ability effect {key!r}; use start_power, start_coins, prestige, crave, power or coins."
@@ -789,7 +792,9 @@ def _rebel_crave(game: ChronicleGame, end: str, rows: list[dict], actor, sign: i
 
 
 @transaction.atomic
-def game_result_record(*, game: ChronicleGame, end: str, rows: list[dict], actor=None) -> ChronicleGame:
+def game_result_record(
+    *, game: ChronicleGame, end: str, rows: list[dict], resources_final: dict | None = None, actor=None
+) -> ChronicleGame:
     """'Mark scores on the Realm Chronicles', then Prestige/Crave and the House Alignment marks.
     ``rows``: one dict per House with house, secret_agenda, agenda_points, open_agenda_points,
     coins_points, power_points."""
@@ -798,7 +803,13 @@ def game_result_record(*, game: ChronicleGame, end: str, rows: list[dict], actor
         raise ValidationError(RESULT_ALREADY.format(number=game.number))
     clean = _validated_rows(game, end, rows)
     game.end, game.recorded = end, True
-    game.save(update_fields=["end", "recorded"])
+    if resources_final is not None:
+        if set(resources_final) - set(RESOURCE_ROWS) or not all(
+            isinstance(v, int) and 1 <= v <= 17 for v in resources_final.values()
+        ):
+            raise ValidationError(RESOURCES_FINAL_FORMAT)
+        game.resources_final = resources_final
+    game.save(update_fields=["end", "recorded", "resources_final"])
     _write_scores(game, clean, actor)
     _rebel_crave(game, end, clean, actor)
     for row in clean:

@@ -376,3 +376,19 @@ class MysteryStickerTests:
             services.mystery_sticker_attach(campaign=campaign, letter="A")
         with pytest.raises(ValidationError, match=services.MYSTERY_LETTER):
             services.mystery_sticker_attach(campaign=campaign, letter="Z")
+
+
+class ResourcesFinalTests:
+    def test_final_resources_are_kept_for_the_chart_and_checked(self):
+        campaign, houses = campaign_with_houses(*[n for n, *_ in HARALD])
+        game = services.game_begin(campaign=campaign, king_name="Harald V")
+        with pytest.raises(ValidationError, match=services.RESOURCES_FINAL_FORMAT):
+            services.game_result_record(
+                game=game, end="king_died", rows=harald_rows(houses), resources_final={"gold": 3}
+            )
+        assert not ChronicleScore.objects.exists()
+        services.game_result_record(
+            game=game, end="king_died", rows=harald_rows(houses), resources_final={"wealth": 12}
+        )
+        game.refresh_from_db()
+        assert game.resources_final == {"wealth": 12}
