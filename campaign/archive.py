@@ -108,7 +108,7 @@ def campaign_archive(*, campaign: Campaign) -> dict:
         return [{**_plain(obj, fields), **{key: fn(obj) for key, fn in links.items()}} for obj in queryset]
 
     house_of = lambda attr: lambda obj: houses.get(getattr(obj, f"{attr}_id"))  # noqa: E731
-    game_of = lambda attr: lambda obj: _number(obj, attr)  # noqa: E731
+    number_of = lambda attr: lambda obj: _number(obj, attr)  # noqa: E731
     return {
         "format": ARCHIVE_FORMAT,
         "version": ARCHIVE_VERSION,
@@ -124,55 +124,55 @@ def campaign_archive(*, campaign: Campaign) -> dict:
             "achievements",
             Achievement.objects.filter(house__campaign=campaign).select_related("unlocked_in"),
             house=house_of("house"),
-            unlocked_in=game_of("unlocked_in"),
+            unlocked_in=number_of("unlocked_in"),
         ),
         "games": rows("games", campaign.games.all()),
         "scores": rows(
             "scores",
             ChronicleScore.objects.filter(game__campaign=campaign).select_related("game"),
-            game=game_of("game"),
+            game=number_of("game"),
             house=house_of("house"),
         ),
         "ledger": rows(
             "ledger",
             LedgerEntry.objects.filter(house__campaign=campaign).select_related("game"),
             house=house_of("house"),
-            game=game_of("game"),
+            game=number_of("game"),
         ),
         "stickers": rows(
             "stickers",
             campaign.stickers.select_related("game", "covered_by").order_by("id"),
             signer=house_of("signer"),
-            game=game_of("game"),
+            game=number_of("game"),
             covered_by=lambda s: s.covered_by.number if s.covered_by else None,
         ),
         "envelopes": rows(
             "envelopes",
             campaign.envelopes.select_related("game"),
             opened_by=house_of("opened_by"),
-            game=game_of("game"),
+            game=number_of("game"),
         ),
         "story_cards": rows(
             "story_cards",
             campaign.story_cards.select_related("envelope", "game"),
             signer=house_of("signer"),
-            envelope=game_of("envelope"),
-            game=game_of("game"),
+            envelope=number_of("envelope"),
+            game=number_of("game"),
         ),
         "dilemma_cards": rows(
             "dilemma_cards",
             campaign.dilemma_cards.select_related("envelope", "resolved_in"),
-            envelope=game_of("envelope"),
-            resolved_in=game_of("resolved_in"),
+            envelope=number_of("envelope"),
+            resolved_in=number_of("resolved_in"),
         ),
         "mystery_stickers": rows(
-            "mystery_stickers", campaign.mystery_stickers.select_related("game"), game=game_of("game")
+            "mystery_stickers", campaign.mystery_stickers.select_related("game"), game=number_of("game")
         ),
         "events": rows(
             "events",
             campaign.events.select_related("game").order_by("created_at", "id"),
             house=house_of("house"),
-            game=game_of("game"),
+            game=number_of("game"),
             created_at=lambda e: e.created_at.isoformat(),
         ),
     }

@@ -6,6 +6,9 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from games.kings_dilemma.data import DEFAULT_TRACKS
+from games.kings_dilemma.scoring import rank  # noqa: F401  (the campaign's ranking)
+
 RESOURCE_ROWS = ["influence", "wealth", "morale", "welfare", "knowledge"]
 
 # DEFAULT (unconfirmed) values of data/kings-dilemma.md; a campaign's ``settings`` overrides them.
@@ -124,25 +127,10 @@ def open_agendas(stickers: list[Sticker], participants: set) -> OpenAgendaAssign
 
 # ---- Realm Chronicles ---------------------------------------------------------------------
 
-# 'Mark scores on the Realm Chronicles' table: (prestige, crave) by end and row.
-PRESTIGE_CRAVE_TABLE = {
-    "king_died": {1: (3, 0), 2: (2, 0), 3: (2, 1), 4: (2, 1), "last": (0, 2)},
-    "abdicated_top": {1: (2, 0), 2: (2, 0), 3: (1, 0), 4: (1, 0), "last": (0, 2)},
-    "abdicated_bottom": {1: (0, 2), 2: (0, 2), 3: (0, 1), 4: (0, 1), "last": (2, 0)},
-}
-
-
-def rank(totals: list[int]) -> list[tuple[int, bool]]:
-    """Shared positions on ties (1, 2, 2, 4); every seat with the lowest total is Last, unless
-    every total is equal (then all are 1st). Returns (position, last) per seat."""
-    lowest = min(totals)
-    everyone_equal = lowest == max(totals)
-    return [
-        (1 + sum(1 for other in totals if other > t), (t == lowest and not everyone_equal)) for t in totals
-    ]
+# The ranking and the 'Mark scores on the Realm Chronicles' table are the engine's (one rule, one place).
 
 
 def prestige_crave(end: str, position: int, last: bool) -> tuple[int, int]:
     """The Prestige and Crave one ranking row awards (DESIGN.md section 8 'Ranking ties')."""
-    row = PRESTIGE_CRAVE_TABLE[end]
-    return row["last"] if last else row[min(position, 4)]
+    prestige, crave = DEFAULT_TRACKS["prestige_crave"][end]["last" if last else str(min(position, 4))]
+    return prestige, crave
