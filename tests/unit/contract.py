@@ -1,18 +1,35 @@
 """The engine contract of DESIGN.md section 3, checked on random legal games.
 
-Every engine's property tests call ``play_random_game``: each listed action applies without
-RuleError, some seat can act until the game is over, the state stays JSON-serialisable,
-``apply`` never mutates its input, and replaying the same actions reproduces the state.
+Every engine's property tests call ``play_random_game``: a concrete action drawn from any listed
+choice (``games.engine.choices.draw_action``) applies without RuleError, some seat can act until the
+game is over, the state stays JSON-serialisable, ``apply`` never mutates its input, every view
+honours the game's declared shape (``games.engine.contract``), and replaying the same actions
+reproduces the state.
 """
 
 import copy
 import json
 import random
 
+from games.engine.choices import draw_action
+from games.engine.contract import check_view
 from games.engine.rules import TABLE
 
 
+def _options(rules, state, seats):
+    return [(s, c) for s in seats for c in rules.legal_actions(state, s)]
+
+
+def _draw(rules, state, options, rng, pick):
+    if pick:
+        return pick(state, options, rng)
+    seat, choice = rng.choice(options)
+    return seat, draw_action(rules, state, choice, rng)
+
+
 def play_random_game(rules, config, seed, *, max_steps=2000, check=None, pick=None):
+    """``pick(state, options, rng) -> (seat, action)`` may steer the game; ``options`` are
+    ``(seat, choice)`` pairs."""
     state = rules.setup(config, seed)
     rng = random.Random(seed)
     log = []
@@ -21,15 +38,19 @@ def play_random_game(rules, config, seed, *, max_steps=2000, check=None, pick=No
         json.dumps(state)
         if check:
             check(state)
+        for viewer in seats:
+            assert check_view(rules.slug, rules.view(state, viewer)) == []
         if rules.is_over(state):
             break
-        options = [(s, a) for s in seats for a in rules.legal_actions(state, s)]
+        options = _options(rules, state, seats)
         assert options, f"nobody can act but the game is not over (step {state['step']})"
-        seat, action = pick(state, options, rng) if pick else rng.choice(options)
+        seat, action = _draw(rules, state, options, rng, pick)
         assert action["seat"] == seat
         before = copy.deepcopy(state)
-        state = rules.apply(state, action)
-        assert before == copy.deepcopy(before)  # apply returned a new state
+        new = rules.apply(state, action)
+        assert state == before, f"apply changed its input ({action['type']})"
+        assert new is not state
+        state = new
         log.append(action)
     replayed = rules.setup(config, seed)
     for action in log:
@@ -47,9 +68,9 @@ def property_examples(default: int) -> int:
 
 
 def play_many_games(rules, configs_and_seeds, *, step_check=None, end_check=None, pick=None, max_steps=3000):
-    """Thousands of random legal games, lighter than ``play_random_game`` (no replay per game):
-    every listed action applies, someone can act until the end, ``step_check`` after each action
-    and ``end_check`` on the final state. Returns how many games ended."""
+    """Many random legal games, lighter than ``play_random_game`` (no replay per game): every drawn
+    action applies, someone can act until the end, ``step_check`` after each action and
+    ``end_check`` on the final state. Returns how many games ended."""
     ended = 0
     for config, seed in configs_and_seeds:
         state = rules.setup(config, seed)
@@ -58,9 +79,9 @@ def play_many_games(rules, configs_and_seeds, *, step_check=None, end_check=None
         for _ in range(max_steps):
             if rules.is_over(state):
                 break
-            options = [(s, a) for s in seats for a in rules.legal_actions(state, s)]
+            options = _options(rules, state, seats)
             assert options, f"nobody can act (seed {seed}, step {state['step']})"
-            _, action = pick(state, options, rng) if pick else rng.choice(options)
+            _, action = _draw(rules, state, options, rng, pick)
             state = rules.apply(state, action)
             if step_check:
                 step_check(state)

@@ -20,6 +20,8 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
+from tests.guards import HANG_GUARD_SECONDS
+
 ROOT = Path(__file__).resolve().parents[3]
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 
@@ -41,14 +43,15 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_for(predicate, *, timeout: float, what: str, interval: float = 0.05):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+def wait_for(predicate, *, what: str, timeout: float = HANG_GUARD_SECONDS, interval: float = 0.05):
+    """Wait until ``predicate`` is true; ``timeout`` is a hang guard, not a speed requirement."""
+    guard = time.monotonic() + max(timeout, HANG_GUARD_SECONDS)
+    while time.monotonic() < guard:
         value = predicate()
         if value:
             return value
         time.sleep(interval)
-    raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+    raise AssertionError(f"hung: still waiting for {what}")
 
 
 def kill(proc: subprocess.Popen | None, sig: int = signal.SIGKILL) -> None:
@@ -84,7 +87,7 @@ class RedisServer:
             stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip
         log.close()
-        wait_for(self.ping, timeout=10, what=f"redis-server on port {self.port}")
+        wait_for(self.ping, what=f"redis-server on port {self.port}")
 
     def ping(self) -> bool:
         import redis
@@ -156,7 +159,7 @@ class WorkerProcess:
         self.procs.append(proc)
         try:
             wait_for(lambda: str(proc.pid) in self.lines("ready.log") or proc.poll() is not None,
-                     timeout=20, what="the worker to be ready")  # fmt: skip
+                     what="the worker to be ready")  # fmt: skip
         except AssertionError:
             raise AssertionError(self.log_tail()) from None
         assert proc.poll() is None, self.log_tail()

@@ -21,6 +21,7 @@ from games import nudges
 from games.models import GameSession, Seat, SessionAction
 from games.services import session_create, session_replay
 from tests.factories import UserFactory
+from tests.guards import HANG_GUARD_SECONDS
 from tests.integration.faults.conftest import forget_celery_connections
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
@@ -81,8 +82,8 @@ def _listen(url: str, session_id: int):
 
 def _nudges(pubsub, count: int) -> list[int]:
     got: list[int] = []
-    deadline = time.monotonic() + 5
-    while len(got) < count and time.monotonic() < deadline:
+    guard = time.monotonic() + HANG_GUARD_SECONDS
+    while len(got) < count and time.monotonic() < guard:
         message = pubsub.get_message(ignore_subscribe_messages=True, timeout=0.5)
         if message:
             got.append(json.loads(message["data"])["version"])

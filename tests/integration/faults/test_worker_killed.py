@@ -28,7 +28,7 @@ PHASES = ["in_transaction", "after_commit"]
 def _kill_when_blocked(worker, first):
     """Wait until the first worker blocks mid-task, and SIGKILL it."""
     try:
-        wait_for(lambda: worker.blocked() or first.poll() is not None, timeout=20, what="the task to block")
+        wait_for(lambda: worker.blocked() or first.poll() is not None, what="the task to block")
     except AssertionError:
         raise AssertionError(worker.log_tail()) from None
     assert first.poll() is None, worker.log_tail()
@@ -65,10 +65,8 @@ class WorkerKilledTests:
         second = worker.start()
 
         # The redelivered task ran on the second worker, and the bots played on to Anna's turn.
-        wait_for(lambda: worker.finished(sent.id), timeout=20, what="the redelivered task")
-        wait_for(
-            lambda: GameSession.objects.get(pk=session.pk).state["turn"] == 0, timeout=20, what="Anna's turn"
-        )
+        wait_for(lambda: worker.finished(sent.id), what="the redelivered task")
+        wait_for(lambda: GameSession.objects.get(pk=session.pk).state["turn"] == 0, what="Anna's turn")
         assert second.poll() is None, worker.log_tail()
         fresh = GameSession.objects.get(pk=session.pk)
         log = list(fresh.actions.order_by("seq").values_list("seq", "seat", "idempotency_key", "version"))
@@ -101,7 +99,7 @@ class WorkerKilledTests:
             assert export.status != CampaignExport.Status.READY
         worker.start()
 
-        wait_for(lambda: worker.finished(sent.id), timeout=20, what="the redelivered task")
+        wait_for(lambda: worker.finished(sent.id), what="the redelivered task")
         export.refresh_from_db()
         assert export.status == CampaignExport.Status.READY
         files = sorted(p.name for p in folder.iterdir())

@@ -19,6 +19,7 @@ from games.engine.registry import get_game
 from games.models import GameSession, Seat
 from games.services import session_create, session_replay, session_submit_action
 from games.tasks import bot_move_task
+from tests.guards import HANG_GUARD_SECONDS
 from tests.integration.faults.conftest import forget_celery_connections, wait_for
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
@@ -58,7 +59,7 @@ class WorkerThroughRedisTests:
         first = bot_move_task.delay(session.pk, 1)
         again = bot_move_task.delay(session.pk, 1)
         unversioned = bot_move_task.delay(session.pk)
-        played = [r.get(timeout=20) for r in (first, again, unversioned)]
+        played = [r.get(timeout=HANG_GUARD_SECONDS) for r in (first, again, unversioned)]
 
         assert played == [1, 0, 0]
         fresh = GameSession.objects.get(pk=session.pk)
@@ -80,7 +81,7 @@ class WorkerThroughRedisTests:
             fresh = GameSession.objects.get(pk=session.pk)
             return fresh if 1 not in rules.active_seats(fresh.state) else None
 
-        fresh = wait_for(humans_turn, timeout=20, what="the bot to finish its turn")
+        fresh = wait_for(humans_turn, what="the bot to finish its turn")
         actions = list(fresh.actions.order_by("seq").values_list("seq", "seat", "idempotency_key", "version"))
         assert [a[0] for a in actions] == list(range(1, len(actions) + 1))
         assert [a[3] for a in actions] == list(range(1, len(actions) + 1)) and fresh.version == len(actions)
@@ -98,5 +99,5 @@ class WorkerThroughRedisTests:
             export.refresh_from_db()
             return export.status == CampaignExport.Status.READY
 
-        wait_for(ready, timeout=20, what="the export")
+        wait_for(ready, what="the export")
         assert [p.name for p in (tmp_path / "exports").iterdir()] == [export.path]

@@ -7,6 +7,7 @@ import pytest
 
 from games import nudges
 from games.services import session_submit_action
+from tests.guards import HANG_GUARD_SECONDS
 from tests.integration.games.conftest import acting_seat, new_session
 
 pytestmark = pytest.mark.django_db
@@ -60,8 +61,8 @@ class RedisNudgeTests:
         _, seat = acting_seat(session)
         session_submit_action(session=session, seat=seat, action={"type": "draw"}, expected_version=1)
         message = None
-        deadline = time.monotonic() + 5
-        while message is None and time.monotonic() < deadline:
+        guard = time.monotonic() + HANG_GUARD_SECONDS
+        while message is None and time.monotonic() < guard:
             message = pubsub.get_message(ignore_subscribe_messages=True, timeout=1)
         pubsub.close()
         assert message is not None

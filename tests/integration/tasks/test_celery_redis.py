@@ -7,6 +7,7 @@ from celery.contrib.testing.worker import start_worker
 from campaign import services
 from campaign.demo import demo_campaign_load
 from campaign.models import CampaignExport
+from tests.guards import HANG_GUARD_SECONDS
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
@@ -39,7 +40,9 @@ class CeleryRedisTests:
         campaign = demo_campaign_load()
         export = CampaignExport.objects.create(campaign=campaign)
         worker_app, queue = redis_worker
-        name = worker_app.send_task(campaign_export_task.name, args=[export.pk], queue=queue).get(timeout=20)
+        name = worker_app.send_task(campaign_export_task.name, args=[export.pk], queue=queue).get(
+            timeout=HANG_GUARD_SECONDS
+        )
         export.refresh_from_db()
         assert export.status == "ready" and (tmp_path / "exports" / name).is_file()
 
@@ -52,7 +55,7 @@ class CeleryRedisTests:
         results = [
             worker_app.send_task(campaign_export_task.name, args=[export.pk], queue=queue) for _ in range(2)
         ]
-        assert len({r.get(timeout=20) for r in results}) == 1
+        assert len({r.get(timeout=HANG_GUARD_SECONDS) for r in results}) == 1
         assert len(list((tmp_path / "exports").glob("*.json"))) == 1
 
 
