@@ -6,8 +6,6 @@ one name, in every game, for who acts now: seat indexes, and ``None`` for the ta
 screen); empty when the game is over. A seat's view (``seat`` is not None) also carries ``you``.
 """
 
-from __future__ import annotations
-
 from typing import Any, NotRequired, TypedDict
 
 

@@ -38,12 +38,12 @@ def move_resource(state: dict, row: str, amount: int) -> dict:
     return {"row": row, "spaces": sign * spaces, "stability": stability_moved}
 
 
-def resolve_dilemma(state: dict) -> None:
-    """Steps A-D: the winning outcome's Resource moves (one at a time, in order), the Chronicle sticker
-    (signed by the Leader) and the Envelope (opened by the Leader, who signs its Story card).
-    Then the table may apply printed effects by hand before placing the card (step E)."""
+def resolve_dilemma(state: dict, outcome: dict) -> None:
+    """Steps B-D of the outcome read from the back: its Resource moves (one at a time, in order), the
+    Chronicle sticker (signed by the Leader) and the Envelope (opened by the Leader, who signs its
+    Story card). Then the table may apply printed effects by hand before placing the card (step E)."""
     card = state["card"]
-    outcome = card[state["winning_side"]]
+    state["outcome"] = outcome
     for row, amount in outcome["resources"]:
         move_resource(state, row, amount)
     if outcome["sticker"]:

@@ -41,7 +41,8 @@ def agenda_points(state: dict, seat: int) -> int:
 
 
 def side_points(state: dict, seat: int, side: str) -> int:
-    """The bot's agenda points if ``side`` wins the card on the table."""
+    """The bot's agenda points if ``side`` wins the card on the table, reading only the front: each
+    Outcome token moves its Resource one space (the back, with the real amounts, is not known yet)."""
     board = {
         "resources": copy.deepcopy(state["resources"]),
         "stability": state["stability"],
@@ -49,8 +50,8 @@ def side_points(state: dict, seat: int, side: str) -> int:
         "tracks": state["tracks"],
         "seats": state["seats"],
     }
-    for row, amount in state["card"][side]["resources"]:
-        move_resource(board, row, amount)
+    for row, direction in state["card"]["front"][side]["resources"]:
+        move_resource(board, row, 1 if direction == "up" else -1)
     return agenda_points(board, seat)
 
 
@@ -69,32 +70,28 @@ def modest_power(power: int, stake: int) -> int:
     return max(1, min(power // POWER_SHARE, 1 + stake // POINTS_PER_POWER))
 
 
-def _first_turn(state: dict, seat: int, by_type: dict[str, list[dict]]) -> dict | None:
+def _first_turn(state: dict, seat: int, types: set[str]) -> dict | None:
     power = state["seats"][seat]["power"]
     side, stake = preference(state, seat)
-    if side is not None and power > LOW_POWER:
-        amount = modest_power(power, stake)
-        for action in by_type.get("vote", []):
-            if action["side"] == side and action["power"] == amount:
-                return action
-    return (by_type.get("pass_gather") or by_type.get("pass_moderator") or [None])[0]
+    if side is not None and power > LOW_POWER and "vote" in types:
+        return {"type": "vote", "seat": seat, "side": side, "power": modest_power(power, stake)}
+    kind = "pass_gather" if "pass_gather" in types else "pass_moderator"
+    return {"type": kind, "seat": seat}
 
 
-def _later_turn(state: dict, seat: int, by_type: dict[str, list[dict]]) -> dict | None:
+def _later_turn(state: dict, seat: int, types: set[str]) -> dict | None:
     vote_ = state["vote"]
     side = vote_["choice"][seat]
     power = state["seats"][seat]["power"]
-    if side in SIDES and power > LOW_POWER:
+    if side in SIDES and power > LOW_POWER and "add_power" in types:
         sums = totals(vote_)
         behind = sums["nay" if side == "aye" else "aye"] - sums[side]
         committed = vote_["committed"][seat]
         _, stake = preference(state, seat)
         budget = modest_power(power + committed, stake) - committed
         if 0 <= behind < budget:
-            for action in by_type.get("add_power", []):
-                if action["power"] == behind + 1:
-                    return action
-    return (by_type.get("stay") or [None])[0]
+            return {"type": "add_power", "seat": seat, "power": behind + 1}
+    return {"type": "stay", "seat": seat}
 
 
 def _own_side(state: dict, seat: int) -> str:
@@ -107,25 +104,25 @@ def _own_side(state: dict, seat: int) -> str:
     return side or "aye"
 
 
-def choose(state: dict, seat: int | None, actions: list[dict], rng) -> dict | None:
-    """The policy the engine's ``bot_policy`` hook calls."""
-    if seat is None or not actions:
+def choose(state: dict, seat: int | None, choices: list[dict], rng) -> dict | None:
+    """The policy the engine's ``bot_policy`` hook calls: a concrete action of one of ``choices``."""
+    if seat is None or not choices:
         return None
-    actions = [a for a in actions if a["type"] != "give_coins"]
-    by_type: dict[str, list[dict]] = {}
-    for action in actions:
-        by_type.setdefault(action["type"], []).append(action)
-    if "choose_secret_agenda" in by_type:
-        return rng.choice(by_type["choose_secret_agenda"])
-    if by_type.keys() & {"vote", "pass_gather", "pass_moderator"}:
-        return _first_turn(state, seat, by_type)
-    if by_type.keys() & {"add_power", "stay"}:
-        return _later_turn(state, seat, by_type)
-    if "break_tie" in by_type:
-        side = _own_side(state, seat)
-        return next((a for a in by_type["break_tie"] if a["side"] == side), by_type["break_tie"][0])
-    if "give_leader" in by_type:
-        return next((a for a in by_type["give_leader"] if a["to"] == seat), by_type["give_leader"][0])
-    if "choose_heir" in by_type:
-        return next((a for a in by_type["choose_heir"] if a["heir"] == seat), by_type["choose_heir"][0])
-    return actions[0] if actions else None
+    by_type = {c["type"]: c for c in choices if c["type"] != "give_coins"}
+    types = set(by_type)
+    if "choose_secret_agenda" in types:
+        agendas = by_type["choose_secret_agenda"]["params"]["agenda"]["options"]
+        return {"type": "choose_secret_agenda", "seat": seat, "agenda": rng.choice(agendas)}
+    if types & {"vote", "pass_gather", "pass_moderator"}:
+        return _first_turn(state, seat, types)
+    if types & {"add_power", "stay"}:
+        return _later_turn(state, seat, types)
+    if "break_tie" in types:
+        return {"type": "break_tie", "seat": seat, "side": _own_side(state, seat)}
+    if "give_leader" in types:
+        options = by_type["give_leader"]["params"]["to"]["options"]
+        return {"type": "give_leader", "seat": seat, "to": seat if seat in options else options[0]}
+    if "choose_heir" in types:
+        options = by_type["choose_heir"]["params"]["heir"]["options"]
+        return {"type": "choose_heir", "seat": seat, "heir": seat if seat in options else options[0]}
+    return None

@@ -24,6 +24,9 @@ def _load() -> dict:
 DEFAULT_TRACKS = _load()
 RESOURCES = tuple(DEFAULT_TRACKS["resources"])
 AGENDAS = tuple(DEFAULT_TRACKS["secret_agendas"])
+# Upper bounds of what a config or a typed card may say: the box holds no more. A group's track
+# corrections cannot lift them (they are read from the data file only).
+LIMITS = {k: v for k, v in DEFAULT_TRACKS["limits"].items() if not k.startswith("_")}
 
 
 def _merge(base: dict, override: dict) -> dict:
@@ -36,8 +39,10 @@ def _merge(base: dict, override: dict) -> dict:
     return merged
 
 
-def _int(value, low: int = 0) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= low
+def _int(value, low: int = 0, high: int | None = None) -> bool:
+    if not isinstance(value, int) or isinstance(value, bool) or value < low:
+        return False
+    return high is None or value <= high
 
 
 def _fail(what: str, why: str) -> RuleError:
@@ -51,23 +56,31 @@ def tracks_for(override) -> dict:
     if not isinstance(override, dict):
         raise _fail("override", "it must be an object")
     tracks = _merge(DEFAULT_TRACKS, override)
+    tracks["limits"] = copy.deepcopy(DEFAULT_TRACKS["limits"])
+    top = LIMITS["track_spaces"]
     if list(tracks.get("resources", [])) != list(RESOURCES):
         raise _fail("resources", f"the five rows are {', '.join(RESOURCES)}")
     res = tracks["resource_track"]
-    if not (_int(res.get("rows"), 3) and _int(res.get("centre"), 1) and res["centre"] <= res["rows"]):
-        raise _fail("resource_track", "rows (3 or more) and a centre row between 1 and rows")
+    if not (_int(res.get("rows"), 3, top) and _int(res.get("centre"), 1) and res["centre"] <= res["rows"]):
+        raise _fail("resource_track", f"rows (3 to {top}) and a centre row between 1 and rows")
     stab = tracks["stability_track"]
-    if not (_int(stab.get("spaces"), 3) and _int(stab.get("middle"), 2) and stab["middle"] < stab["spaces"]):
-        raise _fail("stability_track", "spaces (3 or more) and a middle space strictly between the ends")
+    if not (
+        _int(stab.get("spaces"), 3, top) and _int(stab.get("middle"), 2) and stab["middle"] < stab["spaces"]
+    ):
+        raise _fail("stability_track", f"spaces (3 to {top}) and a middle space strictly between the ends")
     time = tracks["time_counter"]
-    if not (_int(time.get("spaces"), 1) and _int(time.get("king_death_cards"), 1)):
-        raise _fail("time_counter", "spaces and king_death_cards of 1 or more")
-    for key in ("balance_start_power", "stickers", "envelopes"):
-        if not _int(tracks.get(key)):
-            raise _fail(key, "a whole number of 0 or more")
+    spaces = LIMITS["time_counter_spaces"]
+    if not (_int(time.get("spaces"), 1, spaces) and _int(time.get("king_death_cards"), 1, spaces)):
+        raise _fail("time_counter", f"spaces and king_death_cards of 1 to {spaces}")
+    for key in ("balance_start_power", "stickers", "envelopes", "dilemma_card_max"):
+        if not _int(tracks.get(key), 0, DEFAULT_TRACKS[key]):
+            raise _fail(key, f"a whole number from 0 to {DEFAULT_TRACKS[key]}")
     for key in ("power", "coins"):
-        if not _int(tracks["general_pool"].get(key)) or not _int(tracks["start_stock"].get(key)):
-            raise _fail("general_pool/start_stock", "whole numbers of 0 or more")
+        most = DEFAULT_TRACKS["general_pool"][key]
+        if not _int(tracks["general_pool"].get(key), 0, most) or not _int(
+            tracks["start_stock"].get(key), 0, most
+        ):
+            raise _fail("general_pool/start_stock", f"whole numbers from 0 to {most}")
     agendas = tracks["secret_agendas"]
     if not isinstance(agendas, dict) or list(agendas) != list(AGENDAS):
         raise _fail("secret_agendas", f"the six agendas are {', '.join(AGENDAS)}")

@@ -8,9 +8,10 @@ Phases (``state["phase"]``) and who acts in each:
 - ``voting``: the seat whose turn it is votes, passes, adds Power or stays; anyone gives Coins.
 - ``tie_break``: the Moderator decides the winning side (a tie, or everybody passed).
 - ``leader_choice``: the Moderator gives the Leader token among the winning side's tied biggest voters.
-- ``resolution``: the outcome is applied; the table may apply printed effects by hand, then places the
-  card on the Time Counter or in the Event area.
-- ``lightning``: the card went on the lightning space; the table says whether its back shows the lightning.
+- ``outcome``: the vote is over; the table turns the card over and types the winning side's outcome
+  from its back (``read_outcome``), which is applied at once.
+- ``resolution``: the table may apply printed effects by hand, then places the card on the Time
+  Counter (the lightning typed with the outcome decides the King's death) or in the Event area.
 - ``end``: the end was triggered; the table reveals the Secret Agendas and scores (``score``).
 - ``heir``: totals are tied at the top; the Moderator chooses who marries into the royal line.
 - ``over``.

@@ -4,17 +4,19 @@
 CONFIG_FORMAT = "The game needs a config object with its seats."
 SEAT_COUNT = "The King's Dilemma is played by 3 to 5 Houses."
 SEAT_FORMAT = "Every seat is an object with at least a name."
-SEAT_NAME = "Every seat needs a name."
-SEAT_NUMBER = "A seat's {field} must be a whole number{bound}."
+SEAT_NAME = "Every seat needs a name of at most {most} characters."
+SEAT_NUMBER = "{name}'s {field} must be a whole number from {low} to {high}."
 HOUSE_NUMBER_TWICE = "Two seats cannot play the same House number ({number})."
 OPEN_AGENDA_FORMAT = "An Open Agenda token names a resource row and whether it is positive."
 OPEN_AGENDA_LIMIT = "A House holds at most 2 Positive and 2 Negative Open Agenda tokens in a game."
 OPEN_AGENDA_TWICE = "Each Open Agenda token exists once: {row} {sign} is given twice."
-RESOURCES_FORMAT = "The Resource legacy gives each row a whole-number offset from the centre row."
+RESOURCES_FORMAT = (
+    "The Resource legacy gives each row a whole-number offset from the centre row (-{rows} to {rows})."
+)
 TOKEN_SEAT = "The {token} token must go to one of the seats (0 to {top})."
-DECK_FORMAT = "The Dilemma deck is a list of card numbers of 1 or more."
+DECK_FORMAT = "The Dilemma deck is a list of card numbers from 1 to {top}."
 KNOWN_CARDS_FORMAT = "Known cards are an object from card number to the card as it was typed."
-KING_NAME = "The King's name is text."
+KING_NAME = "The King's name is text of at most {most} characters."
 TRACKS_FORMAT = "The track data {what} is not valid: {why}."
 
 # Who may act, and when
@@ -29,12 +31,23 @@ NO_SUCH_SEAT = "There is no such seat at this table."
 AGENDA_NOT_OFFERED = "That Secret Agenda is not among the cards offered to you."
 
 # Drawing a Dilemma card
-CARD_FORMAT = "Type the Dilemma card as an object with its number and its AYE and NAY outcomes."
-CARD_NUMBER = "A Dilemma card number is a whole number of 1 or more."
+CARD_FORMAT = (
+    "Type the Dilemma card as an object with its number, title and the Outcome tokens of AYE and NAY."
+)
+CARD_NUMBER = "A Dilemma card number is a whole number from 1 to {top}."
 CARD_TITLE = "A card title is text of at most 120 characters."
-CARD_UNKNOWN = "Card {number} was never met before: type its AYE and NAY outcomes."
 CARD_ALREADY = "Dilemma card {number} was already drawn this game."
-OUTCOME_FORMAT = "The {side} outcome lists its resource moves, its sticker and its envelope (null when none)."
+CARD_TITLE_MISSING = "Card {number} was never met before: type its title as printed on the front."
+CARD_QUESTION = "The card's question is text of at most 300 characters."
+FRONT_FORMAT = "The {side} Outcome tokens are a list of Resources going up or down and an optional sticker."
+FRONT_DIRECTION = "An Outcome token moves its Resource up or down."
+FRONT_ROW_TWICE = "{row} shows only one Outcome token on the {side} side."
+FRONT_STICKER = "The sticker Outcome token is positive or negative (or absent)."
+OUTCOME_FORMAT = (
+    "The outcome lists its resource moves in order, its sticker, its envelope, the lightning and a note."
+)
+OUTCOME_EMPTY = "This outcome has nothing in it: type its resource moves, its sticker, its envelope or a note of what it says."
+OUTCOME_NOTE = "A note is text of at most 200 characters."
 RESOURCE_ROW = (
     "There is no {row!r} row on the Resource Track: use influence, wealth, morale, welfare or knowledge."
 )
@@ -68,7 +81,7 @@ LEADER_CANDIDATE = "The Leader token goes to one of the winning side's biggest v
 # Host effects
 LABEL = "Type a short label for this effect (1 to 80 characters)."
 HOST_WHAT = "The table can give or take Coins, Power, Prestige or Crave."
-HOST_AMOUNT = "The amount is a whole number other than 0 (negative to take)."
+HOST_AMOUNT = "The amount is a whole number from -{most} to {most} other than 0 (negative to take)."
 HOST_TAKE_TOO_MUCH = "{name} has only {have} {what} to take."
 MYSTERY_LETTER = "Mystery stickers are behind doors A to L."
 MYSTERY_TWICE = "Mystery sticker {letter} was already attached."

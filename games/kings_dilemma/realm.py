@@ -4,10 +4,11 @@ stickers, envelopes, the Time Counter, the King's death) and the host's hand-app
 
 from __future__ import annotations
 
+from games.engine.choices import Choice, amount, choice, pick, text, typed
 from games.engine.errors import RuleError
 from games.kings_dilemma import messages as msg
-from games.kings_dilemma.board import move_resource
-from games.kings_dilemma.cards import normalise_card, synthetic_card
+from games.kings_dilemma.board import move_resource, resolve_dilemma
+from games.kings_dilemma.cards import card_number, normalise_front, normalise_outcome
 from games.kings_dilemma.data import RESOURCES
 from games.kings_dilemma.flow import (
     HOST_PHASES,
@@ -23,7 +24,7 @@ MAX_LABEL = 80
 HOST_WHATS = ("coins", "power", "prestige", "crave")
 
 
-# ---- Phase 1: draw and read a card ------------------------------------------------------------
+# ---- Phase 1: draw and read a card (its front) ---------------------------------------------------
 
 
 def drawn_numbers(state: dict) -> set[int]:
@@ -31,30 +32,59 @@ def drawn_numbers(state: dict) -> set[int]:
 
 
 def draw_dilemma(state: dict, action: dict, rng) -> None:
+    """The table types the front of the card drawn: number, title, question and the Outcome tokens
+    placed on the Balance. A card met before is typed by its number; its back stays unread."""
     expect_table(state, action, ("draw",), "draw a Dilemma card")
     raw = action.get("card")
-    if isinstance(raw, dict) and is_int(raw.get("number"), 1) and raw["number"] in drawn_numbers(state):
-        raise RuleError(msg.CARD_ALREADY.format(number=raw["number"]))
-    card = normalise_card(raw, state["known_cards"], state["tracks"])
-    state["cards_met"][str(card["number"])] = card
-    if card["number"] in state["dilemma_deck"]:
-        state["dilemma_deck"].remove(card["number"])
+    if not isinstance(raw, dict):
+        raise RuleError(msg.CARD_FORMAT)
+    number = card_number(raw.get("number"), state["tracks"])
+    if number in drawn_numbers(state):
+        raise RuleError(msg.CARD_ALREADY.format(number=number))
+    known = state["known_cards"].get(str(number))
+    typed_front = any(raw.get(key) for key in ("title", "question", "aye", "nay"))
+    if known is not None and not typed_front:
+        card = {**known, "back": dict(known["back"])}
+    else:
+        card = {**normalise_front(raw, state["tracks"]), "back": {"aye": None, "nay": None}}
+        if known is not None:  # typed again: what is known of the back stays known
+            card["back"] = dict(known["back"])
+    state["cards_met"][str(number)] = card
+    if number in state["dilemma_deck"]:
+        state["dilemma_deck"].remove(number)
     state["card"] = card
     state["round"] += 1
     start_voting(state)
 
 
-def legal_draw(state: dict) -> list[dict]:
-    """Cards the table may type: a few known cards not yet drawn (by number alone), and one synthetic."""
-    drawn = drawn_numbers(state)
-    known = sorted(int(n) for n in state["known_cards"] if int(n) not in drawn)
-    in_deck = [n for n in known if n in state["dilemma_deck"]] or known
-    actions = [{"type": "draw_dilemma", "seat": None, "card": {"number": n}} for n in in_deck[:2]]
-    actions.append({"type": "draw_dilemma", "seat": None, "card": synthetic_card(state)})
-    return actions
+def legal_draw(state: dict) -> list[Choice]:
+    return [choice("draw_dilemma", None, card=typed("dilemma_front"))]
 
 
 # ---- Phase 5: Dilemma Resolution --------------------------------------------------------------
+
+
+def read_outcome(state: dict, action: dict, rng) -> None:
+    """Step A: the card is turned over on the winning side and its outcome read (typed by the table,
+    or the stored back of a card met before), then steps B-D are applied."""
+    expect_table(state, action, ("outcome",), "read the outcome")
+    outcome = normalise_outcome(action.get("outcome"), state["tracks"])
+    card = state["card"]
+    side = state["winning_side"]
+    card["back"][side] = outcome
+    state["cards_met"][str(card["number"])] = card
+    resolve_dilemma(state, outcome)
+
+
+def legal_outcome(state: dict) -> list[Choice]:
+    return [choice("read_outcome", None, outcome=typed("dilemma_outcome"))]
+
+
+def known_outcome(state: dict) -> dict | None:
+    """The stored back of the winning side, offered again once the vote has ended (never before)."""
+    if state["phase"] != "outcome" or not state["card"]:
+        return None
+    return state["card"]["back"].get(state["winning_side"])
 
 
 def _lightning_space(state: dict) -> int:
@@ -66,27 +96,15 @@ def cards_on_lightning(state: dict) -> int:
 
 
 def to_time_counter(state: dict, action: dict, rng) -> None:
-    """Step E: the card goes next to the top empty space; the last space carries the lightning."""
+    """Step E: the card goes next to the top empty space. Step F: on the lightning space, the King
+    dies if the back shows the lightning on its central space, or if it is the fifth card there."""
     expect_table(state, action, ("resolution",), "place the card on the Time Counter")
     state["time_counter"].append(state["card"]["number"])
     on_lightning = cards_on_lightning(state)
     if state["abdicated"] is None and on_lightning >= 1:
-        if on_lightning >= state["tracks"]["time_counter"]["king_death_cards"]:
+        shown = bool(state["outcome"] and state["outcome"]["lightning"])
+        if shown or on_lightning >= state["tracks"]["time_counter"]["king_death_cards"]:
             state["king_dead"] = True
-        else:
-            state["phase"] = "lightning"
-            return
-    end_round(state)
-
-
-def lightning(state: dict, action: dict, rng) -> None:
-    """Step F: a card on the lightning space with the lightning on the central space of its back kills
-    the King."""
-    expect_table(state, action, ("lightning",), "say whether the card shows the lightning")
-    shown = action.get("shown")
-    if not isinstance(shown, bool):
-        raise RuleError(msg.LIGHTNING_FORMAT)
-    state["king_dead"] = shown
     end_round(state)
 
 
@@ -106,6 +124,7 @@ def end_round(state: dict) -> None:
             }
         )
     state["card"] = None
+    state["outcome"] = None
     state["vote"] = None
     state["winning_side"] = None
     state["leader_candidates"] = None
@@ -116,38 +135,62 @@ def end_round(state: dict) -> None:
         state["phase"] = "draw"
 
 
-def legal_resolution(state: dict) -> list[dict]:
-    if state["phase"] == "lightning":
-        return [{"type": "lightning", "seat": None, "shown": shown} for shown in (False, True)]
-    label = "card effect"
-    actions = [
-        {"type": "to_time_counter", "seat": None},
-        {"type": "to_event_area", "seat": None, "label": label},
+def legal_resolution(state: dict) -> list[Choice]:
+    top = state["tracks"]["resource_track"]["rows"]
+    most = state["tracks"]["limits"]["hand_adjust"]
+    choices = [
+        choice("to_time_counter", None),
+        choice("to_event_area", None, label=text(MAX_LABEL)),
+        choice(
+            "move_resource", None, row=pick(list(RESOURCES)), amount=amount(-top, top), label=text(MAX_LABEL)
+        ),
     ]
-    for row in RESOURCES:
-        for amount in (1, -1):
-            actions.append(
-                {"type": "move_resource", "seat": None, "row": row, "amount": amount, "label": label}
-            )
-    for seat, house in enumerate(state["seats"]):
-        for what in HOST_WHATS:
-            for amount in (1, -1):
-                if amount < 0 and what in ("coins", "power") and house[what] < 1:
-                    continue
-                actions.append(
-                    {
-                        "type": "adjust",
-                        "seat": None,
-                        "target": seat,
-                        "what": what,
-                        "amount": amount,
-                        "label": label,
-                    }
-                )
+    return choices + _host_effects(state, most)
+
+
+def _host_effects(state: dict, most: int) -> list[Choice]:
+    choices = [
+        choice(
+            "adjust",
+            None,
+            target=pick(list(range(len(state["seats"])))),
+            what=pick(list(HOST_WHATS)),
+            amount=amount(-most, most),
+            label=text(MAX_LABEL),
+        )
+    ]
     free = [x for x in state["tracks"]["mystery_letters"] if x not in _mystery_attached(state)]
     if free:
-        actions.append({"type": "mystery_sticker", "seat": None, "letter": free[0], "label": label})
-    return actions
+        choices.append(choice("mystery_sticker", None, letter=pick(free), label=text(MAX_LABEL)))
+    return choices
+
+
+def sample_host_effect(state: dict, choice_: Choice, rng) -> dict | None:
+    """Values that constrain each other: a move of 1 or more spaces, an adjustment that takes no more
+    than a House holds."""
+    if choice_["type"] == "move_resource":
+        amount_ = rng.choice([-2, -1, 1, 2])
+        return {
+            "type": "move_resource",
+            "seat": None,
+            "row": rng.choice(RESOURCES),
+            "amount": amount_,
+            "label": "card effect",
+        }
+    if choice_["type"] == "adjust":
+        target = rng.randrange(len(state["seats"]))
+        what = rng.choice(HOST_WHATS)
+        held = state["seats"][target].get(what, 0) if what in ("coins", "power") else 2
+        amount_ = rng.choice([a for a in (-2, -1, 1, 2) if a > 0 or -a <= held])
+        return {
+            "type": "adjust",
+            "seat": None,
+            "target": target,
+            "what": what,
+            "amount": amount_,
+            "label": "card effect",
+        }
+    return None
 
 
 # ---- host effects -----------------------------------------------------------------------------
@@ -182,8 +225,9 @@ def adjust(state: dict, action: dict, rng) -> None:
     what, amount = action.get("what"), action.get("amount")
     if what not in HOST_WHATS:
         raise RuleError(msg.HOST_WHAT)
-    if not is_int(amount) or amount == 0:
-        raise RuleError(msg.HOST_AMOUNT)
+    most = state["tracks"]["limits"]["hand_adjust"]
+    if not is_int(amount, -most, most) or amount == 0:
+        raise RuleError(msg.HOST_AMOUNT.format(most=most))
     house = state["seats"][target]
     if what in ("coins", "power"):
         if amount < 0 and house[what] < -amount:

@@ -23,24 +23,30 @@ Actions (``seat`` None is the table, i.e. the host's screen):
 
 - ``deal`` (table): removes one Secret Agenda at random; the draft starts (lowest Prestige first).
 - ``choose_secret_agenda`` {agenda}: the drafting seat keeps one of the cards offered to it.
-- ``draw_dilemma`` (table) {card}: the card drawn, typed (or ``{"number": n}`` for a card met before).
+- ``draw_dilemma`` (table) {card}: the front of the card drawn, typed (number, title, question, the
+  Outcome tokens of AYE and NAY), or ``{"number": n}`` for a card met before (``cards.py``).
 - ``vote`` {side: "aye"|"nay", power}, ``pass_gather``, ``pass_moderator``: a first voting turn;
   ``add_power`` {power}, ``stay``: a later one. ``give_coins`` {to, coins}: any seat, Voting Phase and
   Vote Resolution.
 - ``break_tie`` {side} and ``give_leader`` {to}: the Moderator's Vote Resolution decisions.
+- ``read_outcome`` (table) {outcome}: after the vote, the winning side's outcome from the back of the
+  card (resource moves in order, sticker, envelope, the lightning, a note), applied at once.
 - ``move_resource`` {row, amount, label}, ``adjust`` {target, what: coins|power|prestige|crave, amount,
   label}, ``mystery_sticker`` {letter, label}, ``to_event_area`` {label}: the host's hand-applied effects.
-- ``to_time_counter`` (table), ``lightning`` (table) {shown}: step E and F of the Dilemma Resolution.
+- ``to_time_counter`` (table): step E and F of the Dilemma Resolution.
 - ``score`` (table): reveals the Secret Agendas and scores; ``choose_heir`` {heir}: the Moderator among
   tied winners.
 
+``legal_actions`` describes each choice with its parameters and bounds (``games.engine.choices``).
 The result (``state["result"]``) is documented in ``scoring.finish``.
 """
 
 from __future__ import annotations
 
+from games.engine.choices import Choice
 from games.engine.rules import Rules
 from games.kings_dilemma import bot, realm, scoring, start, voting
+from games.kings_dilemma.cards import synthetic_front, synthetic_outcome
 from games.kings_dilemma.flow import VOTING_PHASES
 from games.kings_dilemma.scoring import prestige_crave_for  # noqa: F401  (imported by the campaign)
 from games.kings_dilemma.views import describe, view
@@ -67,13 +73,14 @@ class KingsDilemmaRules(Rules):
         "adjust": realm.adjust,
         "mystery_sticker": realm.mystery_sticker,
         "to_event_area": realm.to_event_area,
+        "read_outcome": realm.read_outcome,
         "to_time_counter": realm.to_time_counter,
-        "lightning": realm.lightning,
         "score": scoring.score,
         "choose_heir": scoring.choose_heir,
     }
     # The deal is hidden randomness; a chosen Secret Agenda shows the next seat its offer; Coins given
-    # are binding; the scoring reveals every Secret Agenda.
+    # are binding; the scoring reveals every Secret Agenda. A mistyped outcome may be undone and typed
+    # again: the back is on the table for everyone by then, nothing new is seen.
     not_undoable = frozenset({"deal", "choose_secret_agenda", "give_coins", "score"})
     bot_excluded = frozenset({"give_coins"})  # a bot would bleed its Coins away
     bot_policy = staticmethod(bot.choose)  # votes for its agendas with modest Power: see bot.py
@@ -81,7 +88,7 @@ class KingsDilemmaRules(Rules):
     def setup(self, config: dict, seed: int) -> dict:
         return start.new_state(config, seed)
 
-    def legal_actions(self, state: dict, seat: int | None) -> list[dict]:
+    def legal_actions(self, state: dict, seat: int | None) -> list[Choice]:
         if state["over"]:
             return []
         phase = state["phase"]
@@ -91,9 +98,21 @@ class KingsDilemmaRules(Rules):
             return realm.legal_draw(state) if seat is None else []
         if phase in VOTING_PHASES:
             return voting.legal_voting(state, seat)
-        if phase in ("resolution", "lightning"):
+        if phase == "outcome":
+            return realm.legal_outcome(state) if seat is None else []
+        if phase == "resolution":
             return realm.legal_resolution(state) if seat is None else []
         return scoring.legal_end(state, seat)
+
+    def sample(self, state: dict, choice: Choice, rng) -> dict | None:
+        """Concrete values for typed cards and constrained host effects (bots, property tests)."""
+        if choice["type"] == "draw_dilemma":
+            return {"type": "draw_dilemma", "seat": None, "card": synthetic_front(state)}
+        if choice["type"] == "read_outcome":
+            known = realm.known_outcome(state)
+            outcome = known if known is not None else synthetic_outcome(state, state["winning_side"])
+            return {"type": "read_outcome", "seat": None, "outcome": outcome}
+        return realm.sample_host_effect(state, choice, rng)
 
     def view(self, state: dict, seat: int | None) -> dict:
         return view(state, seat)

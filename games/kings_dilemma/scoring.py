@@ -3,6 +3,7 @@ Chronicles ranking and the Prestige/Crave table, and the result the campaign rec
 
 from __future__ import annotations
 
+from games.engine.choices import Choice, choice, pick
 from games.engine.errors import RuleError
 from games.kings_dilemma import messages as msg
 from games.kings_dilemma.data import DEFAULT_TRACKS, RESOURCES
@@ -192,9 +193,9 @@ def finish(state: dict, heir: int) -> None:
     state["over"] = True
 
 
-def legal_end(state: dict, seat: int | None) -> list[dict]:
+def legal_end(state: dict, seat: int | None) -> list[Choice]:
     if state["phase"] == "end":
-        return [{"type": "score", "seat": None}] if seat is None else []
+        return [choice("score", None)] if seat is None else []
     if state["phase"] == "heir" and seat == state["moderator"]:
-        return [{"type": "choose_heir", "seat": seat, "heir": h} for h in state["heir_candidates"]]
+        return [choice("choose_heir", seat, heir=pick(list(state["heir_candidates"])))]
     return []

@@ -3,15 +3,17 @@ table's ``deal`` and the Secret Agenda draft."""
 
 from __future__ import annotations
 
+from games.engine.choices import Choice, choice, pick
 from games.engine.errors import RuleError
 from games.engine.rng import seeded_rng
 from games.kings_dilemma import messages as msg
-from games.kings_dilemma.cards import normalise_card
-from games.kings_dilemma.data import RESOURCES, tracks_for
+from games.kings_dilemma.cards import normalise_known
+from games.kings_dilemma.data import LIMITS, RESOURCES, tracks_for
 from games.kings_dilemma.flow import expect_seat, expect_table, is_int
 
 MIN_SEATS = 3
 MAX_SEATS = 5
+MAX_NAME = 60
 SETUP_STEP = -1  # the public randomness of setup (Momentum sides) uses seeded_rng(seed, -1)
 
 
@@ -19,8 +21,8 @@ def _seat(raw, index: int, tracks: dict) -> dict:
     if not isinstance(raw, dict):
         raise RuleError(msg.SEAT_FORMAT)
     name = raw.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise RuleError(msg.SEAT_NAME)
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
+        raise RuleError(msg.SEAT_NAME.format(most=MAX_NAME))
     seat = {"name": name.strip(), "house": raw.get("house")}
     defaults = {
         "house_number": index + 1,
@@ -28,12 +30,21 @@ def _seat(raw, index: int, tracks: dict) -> dict:
         "power": tracks["start_stock"]["power"],
         "coins": tracks["start_stock"]["coins"],
     }
+    bounds = {
+        "house_number": (1, LIMITS["house_number"]),
+        "prestige": (0, LIMITS["prestige"]),
+        # Power and Coins are tokens: a House cannot hold more than the box has.
+        "power": (0, tracks["general_pool"]["power"]),
+        "coins": (0, tracks["general_pool"]["coins"]),
+    }
     for field, default in defaults.items():
         value = raw.get(field, default)
-        low = 1 if field == "house_number" else (None if field == "prestige" else 0)
-        if not is_int(value, low):
-            bound = "" if low is None else f" of {low} or more"
-            raise RuleError(msg.SEAT_NUMBER.format(field=field, bound=bound))
+        low, high = bounds[field]
+        if not is_int(value, low, high):
+            raise RuleError(
+                msg.SEAT_NUMBER.format(name=seat["name"], field=field.replace("_", " "), low=low, high=high),
+                {"field": f"seats[{index}].{field}"},
+            )
         seat[field] = value
     seat["house_name"] = raw.get("house_name") if isinstance(raw.get("house_name"), str) else None
     tokens = raw.get("open_agendas", [])
@@ -75,8 +86,8 @@ def new_state(config, seed: int) -> dict:
             sign = "Positive" if positive else "Negative"
             raise RuleError(msg.OPEN_AGENDA_TWICE.format(row=row.capitalize(), sign=sign))
     king = config.get("king_name", "")
-    if not isinstance(king, str):
-        raise RuleError(msg.KING_NAME)
+    if not isinstance(king, str) or len(king) > MAX_NAME:
+        raise RuleError(msg.KING_NAME.format(most=MAX_NAME))
 
     # 'Breaking ties of Prestige': more Prestige is higher; on a tie, the higher House number.
     by_prestige = sorted(range(len(seats)), key=lambda i: (seats[i]["prestige"], seats[i]["house_number"]))
@@ -88,9 +99,11 @@ def new_state(config, seed: int) -> dict:
             tokens[token] = config[token]
 
     legacy = config.get("resources") or {}
-    if not isinstance(legacy, dict) or any(r not in RESOURCES or not is_int(v) for r, v in legacy.items()):
-        raise RuleError(msg.RESOURCES_FORMAT)
     rows, centre = tracks["resource_track"]["rows"], tracks["resource_track"]["centre"]
+    if not isinstance(legacy, dict) or any(
+        r not in RESOURCES or not is_int(v, -rows, rows) for r, v in legacy.items()
+    ):
+        raise RuleError(msg.RESOURCES_FORMAT.format(rows=rows))
     rng = seeded_rng(seed, SETUP_STEP)  # public: the markers are thrown like coins on the table
     resources = {}
     for row in RESOURCES:
@@ -98,16 +111,17 @@ def new_state(config, seed: int) -> dict:
         resources[row] = {"position": position, "momentum": rng.choice(["up", "down"]), "marker": False}
 
     deck = config.get("dilemma_deck") or []
-    if not isinstance(deck, list) or not all(is_int(n, 1) for n in deck):
-        raise RuleError(msg.DECK_FORMAT)
+    top = tracks["dilemma_card_max"]
+    if not isinstance(deck, list) or len(deck) > top or not all(is_int(n, 1, top) for n in deck):
+        raise RuleError(msg.DECK_FORMAT.format(top=top))
     known_raw = config.get("known_cards") or {}
     if not isinstance(known_raw, dict):
         raise RuleError(msg.KNOWN_CARDS_FORMAT)
+    if len(known_raw) > tracks["dilemma_card_max"]:
+        raise RuleError(msg.KNOWN_CARDS_FORMAT)
     known = {}
     for key, card in known_raw.items():
-        if not isinstance(card, dict):
-            raise RuleError(msg.KNOWN_CARDS_FORMAT)
-        card = normalise_card({"number": _key_number(key), **card}, {}, tracks)
+        card = normalise_known(_key_number(key), card, tracks)
         known[str(card["number"])] = card
 
     pool = tracks["general_pool"]
@@ -139,6 +153,7 @@ def new_state(config, seed: int) -> dict:
         "known_cards": known,
         "round": 0,
         "card": None,
+        "outcome": None,
         "vote": None,
         "winning_side": None,
         "last_vote": None,
@@ -222,9 +237,9 @@ def choose_secret_agenda(state: dict, action: dict, rng) -> None:
         state["phase"] = "draw"
 
 
-def legal_draft(state: dict, seat: int | None) -> list[dict]:
+def legal_draft(state: dict, seat: int | None) -> list[Choice]:
     if state["phase"] == "deal":
-        return [{"type": "deal", "seat": None}] if seat is None else []
+        return [choice("deal", None)] if seat is None else []
     if seat is None or seat != drafting_seat(state):
         return []
-    return [{"type": "choose_secret_agenda", "seat": seat, "agenda": a} for a in state["draft"]["remaining"]]
+    return [choice("choose_secret_agenda", seat, agenda=pick(state["draft"]["remaining"]))]

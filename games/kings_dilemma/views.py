@@ -8,9 +8,10 @@ Nobody sees the removed Secret Agenda; the Secret Agendas are revealed by the en
 
 from __future__ import annotations
 
+from games.kings_dilemma.cards import public_card
 from games.kings_dilemma.data import RESOURCES
 from games.kings_dilemma.flow import name
-from games.kings_dilemma.realm import cards_on_lightning
+from games.kings_dilemma.realm import cards_on_lightning, known_outcome
 from games.kings_dilemma.start import drafting_seat
 from games.kings_dilemma.voting import totals
 
@@ -46,7 +47,7 @@ def _vote(state: dict) -> dict | None:
     }
 
 
-def waiting_for(state: dict) -> list[int | None]:
+def to_act(state: dict) -> list[int | None]:
     """Who the game waits for (gifts of Coins aside): the table (None), a seat, or nobody."""
     phase = state["phase"]
     if phase == "draft":
@@ -55,14 +56,14 @@ def waiting_for(state: dict) -> list[int | None]:
         return [state["vote"]["turn"]]
     if phase in ("tie_break", "leader_choice", "heir"):
         return [state["moderator"]]
-    return [] if phase == "over" else [None]
+    return [] if state["over"] else [None]
 
 
 def view(state: dict, seat: int | None) -> dict:
     tracks = state["tracks"]
     out = {
         "phase": state["phase"],
-        "waiting_for": waiting_for(state),
+        "to_act": to_act(state),
         "round": state["round"],
         "king_name": state["king_name"],
         "seats": [_public_seat(state, i) for i in range(len(state["seats"]))],
@@ -85,7 +86,10 @@ def view(state: dict, seat: int | None) -> dict:
             "mystery_stickers": [m["letter"] for m in state["mystery_stickers"]],
         },
         "pool": dict(state["pool"]),
-        "card": state["card"],
+        # The front only: nothing of the back is shown before the vote ends (rulebook "1. Draw and
+        # Read a Card": "don't accidentally show the back").
+        "card": public_card(state["card"]) if state["card"] else None,
+        "outcome": state["outcome"],
         "winning_side": state["winning_side"],
         "vote": _vote(state),
         "last_vote": state["last_vote"],
@@ -99,6 +103,9 @@ def view(state: dict, seat: int | None) -> dict:
         "result": state["result"],
         "over": state["over"],
     }
+    if seat is None:
+        # Once the vote has ended, the table is offered the stored back of a card met before.
+        out["known_outcome"] = known_outcome(state)
     if seat is not None and 0 <= seat < len(state["seats"]):
         mine = state["seats"][seat]
         out["you"] = {
@@ -142,6 +149,9 @@ def describe(state: dict, action: dict) -> str:
         known = state["known_cards"].get(str(number), {})
         title = raw.get("title") or known.get("title") or ""
         return f"The table drew Dilemma card {number}" + (f": {title}." if title else ".")
+    if kind == "read_outcome":
+        side = _side(state.get("winning_side"))
+        return f"The table turned card {card.get('number', '?')} over and read the {side} outcome."
     if kind == "vote":
         return f"{who} voted {_side(action.get('side'))} with {action.get('power')} Power."
     if kind == "add_power":
@@ -178,10 +188,6 @@ def describe(state: dict, action: dict) -> str:
         return f"The table placed card {card.get('number', '?')} in the Event area{label}."
     if kind == "to_time_counter":
         return f"The table placed card {card.get('number', '?')} on the Time Counter."
-    if kind == "lightning":
-        if action.get("shown") is True:
-            return f"The back of card {card.get('number', '?')} shows the lightning: the King is dead."
-        return f"The back of card {card.get('number', '?')} shows no lightning: the King lives on."
     if kind == "score":
         return "The table revealed the Secret Agendas and scored the game."
     if kind == "choose_heir":

@@ -3,9 +3,9 @@ cleanup (rulebook "Vote of the Council", "Vote Resolution"; DESIGN.md section 8)
 
 from __future__ import annotations
 
+from games.engine.choices import Choice, amount, choice, pick
 from games.engine.errors import RuleError
 from games.kings_dilemma import messages as msg
-from games.kings_dilemma.board import resolve_dilemma
 from games.kings_dilemma.flow import (
     VOTING_PHASES,
     expect_moderator,
@@ -20,7 +20,6 @@ from games.kings_dilemma.flow import (
 
 SIDES = ("aye", "nay")
 PASSES = ("gather", "moderator")
-GIFT_CAP = 5  # Coin gifts are listed up to this many; any amount one holds is accepted
 
 
 def start_voting(state: dict) -> None:
@@ -211,10 +210,10 @@ def cleanup_and_resolve(state: dict) -> None:
             seats[seat]["power"] += shared
         state["balance"] -= shared * len(gatherers)
     side = state["winning_side"]
-    for seat, (choice, power) in enumerate(zip(vote_["choice"], vote_["committed"], strict=True)):
-        if choice == side:
+    for seat, (voted, power) in enumerate(zip(vote_["choice"], vote_["committed"], strict=True)):
+        if voted == side:
             state["balance"] += power
-        elif choice in SIDES:
+        elif voted in SIDES:
             seats[seat]["power"] += power
     state["last_vote"] = {
         "choice": list(vote_["choice"]),
@@ -227,7 +226,8 @@ def cleanup_and_resolve(state: dict) -> None:
         "leader": state["leader"],
     }
     state["vote"] = None
-    resolve_dilemma(state)
+    # Step A: the card is turned over on the winning side; the table reads the outcome.
+    state["phase"] = "outcome"
 
 
 def give_coins(state: dict, action: dict, rng) -> None:
@@ -250,30 +250,29 @@ def give_coins(state: dict, action: dict, rng) -> None:
     state["seats"][to]["coins"] += coins
 
 
-def legal_voting(state: dict, seat: int | None) -> list[dict]:
+def legal_voting(state: dict, seat: int | None) -> list[Choice]:
     if seat is None:
         return []
-    actions: list[dict] = []
+    choices: list[Choice] = []
     phase = state["phase"]
     house = state["seats"][seat]
     if phase == "voting" and state["vote"]["turn"] == seat:
-        choice = state["vote"]["choice"][seat]
-        amounts = range(1, house["power"] + 1)
-        if choice is None:
-            for side in SIDES:
-                actions += [{"type": "vote", "seat": seat, "side": side, "power": p} for p in amounts]
-            actions.append({"type": "pass_gather", "seat": seat})
+        power = house["power"]
+        if state["vote"]["choice"][seat] is None:
+            if power >= 1:  # "place 1 or more Power": with none, a House can only pass
+                choices.append(choice("vote", seat, side=pick(list(SIDES)), power=amount(1, power)))
+            choices.append(choice("pass_gather", seat))
             if state["vote"]["moderator_pass"] is None:
-                actions.append({"type": "pass_moderator", "seat": seat})
+                choices.append(choice("pass_moderator", seat))
         else:
-            actions += [{"type": "add_power", "seat": seat, "power": p} for p in amounts]
-            actions.append({"type": "stay", "seat": seat})
+            if power >= 1:
+                choices.append(choice("add_power", seat, power=amount(1, power)))
+            choices.append(choice("stay", seat))
     elif phase == "tie_break" and seat == state["moderator"]:
-        actions += [{"type": "break_tie", "seat": seat, "side": side} for side in SIDES]
+        choices.append(choice("break_tie", seat, side=pick(list(SIDES))))
     elif phase == "leader_choice" and seat == state["moderator"]:
-        actions += [{"type": "give_leader", "seat": seat, "to": to} for to in state["leader_candidates"]]
-    for to in range(len(state["seats"])):
-        if to != seat:
-            for coins in range(1, min(house["coins"], GIFT_CAP) + 1):
-                actions.append({"type": "give_coins", "seat": seat, "to": to, "coins": coins})
-    return actions
+        choices.append(choice("give_leader", seat, to=pick(list(state["leader_candidates"]))))
+    others = [to for to in range(len(state["seats"])) if to != seat]
+    if house["coins"] >= 1:  # Bargaining: any House, without claiming the turn
+        choices.append(choice("give_coins", seat, to=pick(others), coins=amount(1, house["coins"])))
+    return choices

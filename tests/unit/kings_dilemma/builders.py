@@ -19,17 +19,57 @@ def act(state: dict, type_: str, seat, **fields) -> dict:
 
 
 def card(number: int = 12, aye=None, nay=None, title: str = "") -> dict:
-    """A typed card; outcomes default to a small move each way."""
+    """A whole card as a test knows it: its front is derived, its backs are read after the vote
+    (``resolve``). Outcomes default to a small move each way."""
     return {
         "number": number,
-        "title": title,
-        "aye": aye or {"resources": [["wealth", 1]], "sticker": None, "envelope": None},
-        "nay": nay or {"resources": [["wealth", -1]], "sticker": None, "envelope": None},
+        "title": title or f"Dilemma {number}",
+        "aye": aye or outcome(("wealth", 1)),
+        "nay": nay or outcome(("wealth", -1)),
     }
 
 
-def outcome(*moves, sticker=None, envelope=None) -> dict:
-    return {"resources": [list(m) for m in moves], "sticker": sticker, "envelope": envelope}
+def outcome(*moves, sticker=None, envelope=None, lightning=False, note="") -> dict:
+    moves_ = [list(m) for m in moves]
+    if not (moves_ or sticker or envelope is not None or note):
+        note = "Nothing moves."
+    return {
+        "resources": moves_,
+        "sticker": sticker,
+        "envelope": envelope,
+        "lightning": lightning,
+        "note": note,
+    }
+
+
+def front(the_card: dict) -> dict:
+    """The front a table types at the draw: the Outcome tokens each back implies."""
+    typed = {"number": the_card["number"], "title": the_card.get("title") or f"Dilemma {the_card['number']}"}
+    for side in ("aye", "nay"):
+        back = the_card[side]
+        sticker = back.get("sticker")
+        typed[side] = {
+            "resources": [[row, "up" if amount > 0 else "down"] for row, amount in back["resources"]],
+            "sticker": None if not sticker else ("positive" if sticker["positive"] else "negative"),
+        }
+    return typed
+
+
+def draw(state: dict, the_card: dict) -> dict:
+    """Draw ``the_card``: its front is typed, and the test keeps its backs for ``resolve``."""
+    BACKS[the_card["number"]] = the_card
+    return act(state, "draw_dilemma", None, card=front(the_card))
+
+
+BACKS: dict[int, dict] = {}
+
+
+def resolve(state: dict, the_card: dict | None = None) -> dict:
+    """After the vote: the table reads the winning side's outcome from the back of the card."""
+    if state["phase"] != "outcome":
+        return state
+    whole = the_card or BACKS[state["card"]["number"]]
+    return act(state, "read_outcome", None, outcome=whole[state["winning_side"]])
 
 
 def drafted(cfg: dict | None = None, seed: int = 1) -> dict:
@@ -47,7 +87,7 @@ def voting(cfg: dict | None = None, the_card: dict | None = None, seed: int = 1,
     state = drafted(cfg, seed)
     for key, value in edits.items():
         state[key] = value
-    return act(state, "draw_dilemma", None, card=the_card or card())
+    return draw(state, the_card or card())
 
 
 def set_seats(state: dict, **fields) -> dict:

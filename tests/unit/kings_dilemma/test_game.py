@@ -5,14 +5,16 @@ from pathlib import Path
 
 from games.kings_dilemma import messages as msg
 from games.kings_dilemma.rules import RULES
-from tests.unit.kings_dilemma.builders import card, coins_total, config, outcome, power_total
+from tests.unit.kings_dilemma.builders import card, coins_total, config, front, outcome, power_total
 
 FOLDER = Path(__file__).parent
 
 
 def test_a_whole_game_from_the_deal_to_the_king_s_death():
     cfg = config(names=["Valentine", "Martina", "Armin", "Charles"], leader=3, moderator=0)
-    cfg["known_cards"] = {"5": card(5, aye=outcome(("knowledge", 1)), nay=outcome(("knowledge", -1)))}
+    known = card(5, aye=outcome(("knowledge", 1)), nay=outcome(("knowledge", -1)))
+    cfg["known_cards"] = {"5": known}
+    backs = {5: known}
     state = RULES.setup(cfg, 2024)
     log = []
 
@@ -39,7 +41,8 @@ def test_a_whole_game_from_the_deal_to_the_king_s_death():
             the_card = card(
                 number, aye=outcome((row, 1), sticker=sticker), nay=outcome((row, -1), envelope=9)
             )
-            do("draw_dilemma", None, card=the_card)
+            backs[number] = the_card
+            do("draw_dilemma", None, card=front(the_card))
         side = "aye" if state["stability"] < 9 else "nay"
         voted = False
         while state["phase"] == "voting":
@@ -51,13 +54,13 @@ def test_a_whole_game_from_the_deal_to_the_king_s_death():
                 voted = True
             else:
                 do("pass_gather", seat)
+        assert state["phase"] == "outcome"
+        do("read_outcome", None, outcome={**backs[number][side], "lightning": number == 10})
         assert state["phase"] == "resolution"
         assert state["abdicated"] is None
         do("to_time_counter", None)
         if number < 10:
             assert state["phase"] == "draw"
-    assert state["phase"] == "lightning"
-    do("lightning", None, shown=True)
     assert state["phase"] == "end" and state["end"] == "king_died"
     assert power_total(state) == 65 and coins_total(state) == 72
     do("score", None)

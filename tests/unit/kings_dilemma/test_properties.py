@@ -3,10 +3,12 @@
 seat's view before the end, and the removed Secret Agenda in no view at all."""
 
 import json
+import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.engine.choices import draw_action
 from games.kings_dilemma.data import AGENDAS, RESOURCES
 from games.kings_dilemma.rules import RULES
 from tests.unit.contract import play_random_game, property_examples
@@ -19,9 +21,8 @@ SEATS = [None, 0, 1, 2, 3, 4]
 def pick(state, options, rng):
     """Mostly actions that move the game on; now and then a gift or a hand-applied effect."""
     onward = [o for o in options if o[1]["type"] not in HOST_EFFECTS]
-    if onward and rng.random() < 0.85:
-        return rng.choice(onward)
-    return rng.choice(options)
+    seat, choice = rng.choice(onward) if onward and rng.random() < 0.85 else rng.choice(options)
+    return seat, draw_action(RULES, state, choice, rng)
 
 
 def agenda_words(view: dict) -> set[str]:
@@ -49,9 +50,12 @@ def check(state: dict) -> None:
                 mine = state["seats"][seat]
                 own = set(mine["draft_offer"] or []) | {mine["secret_agenda"]}
             assert agenda_words(view) <= own, f"seat {seat} sees another seat's Secret Agenda"
-        # A few listed actions of each seat apply (all of them would be slow).
-        actions = RULES.legal_actions(state, seat)
-        for action in actions[:2] + actions[-2:]:
+        if state["phase"] not in ("outcome", "resolution") and view["card"] is not None:
+            assert set(view["card"]) == {"number", "title", "question", "front"}  # never the back
+        # An action drawn from each choice applies, and reads as words.
+        rng = random.Random(state["step"])
+        for choice in RULES.legal_actions(state, seat):
+            action = draw_action(RULES, state, choice, rng)
             RULES.apply(state, action)
             assert RULES.describe(state, action)
 

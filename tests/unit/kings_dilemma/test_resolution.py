@@ -7,7 +7,17 @@ from games.engine.errors import RuleError
 from games.kings_dilemma import messages as msg
 from games.kings_dilemma.board import move_resource
 from games.kings_dilemma.rules import RULES
-from tests.unit.kings_dilemma.builders import act, card, config, drafted, outcome, voting
+from tests.unit.kings_dilemma.builders import (
+    act,
+    card,
+    config,
+    drafted,
+    draw,
+    front,
+    outcome,
+    resolve,
+    voting,
+)
 
 
 def error(state, type_, seat, **fields) -> str:
@@ -39,7 +49,7 @@ def win(state: dict, side: str) -> dict:
             state = act(state, "pass_gather", seat)
     if state["phase"] == "tie_break":
         state = act(state, "break_tie", state["moderator"], side=side)
-    return state
+    return resolve(state)
 
 
 class MomentumExampleTests:
@@ -60,7 +70,7 @@ class MomentumExampleTests:
     def test_both_moves_of_the_first_example_one_after_the_other(self):
         state = board(influence=(9, "down", True), morale=(9, "down", False))
         the_card = card(aye=outcome(("influence", 1), ("morale", -1)))
-        state = win(act(state, "draw_dilemma", None, card=the_card), "aye")
+        state = win(draw(state, the_card), "aye")
         assert state["resources"]["influence"]["position"] == 10
         assert state["resources"]["morale"]["position"] == 7
         assert state["stability"] == 9 + 1 - 2
@@ -69,7 +79,7 @@ class MomentumExampleTests:
         state = board(morale=(9, "down", True), knowledge=(9, "up", False))
         state["stability"] = 5
         the_card = card(aye=outcome(("morale", -2), ("knowledge", 1)))
-        state = win(act(state, "draw_dilemma", None, card=the_card), "aye")
+        state = win(draw(state, the_card), "aye")
         assert state["resources"]["morale"]["position"] == 5
         assert state["stability"] == 1
         assert state["abdicated"] == "bottom"
@@ -96,7 +106,7 @@ class TrackEndTests:
         assert state["abdicated"] == "top"
 
     def test_legacy_offsets_place_the_markers_and_stop_at_the_ends(self):
-        state = RULES.setup(config(resources={"wealth": 2, "morale": -3, "welfare": 20}), 1)
+        state = RULES.setup(config(resources={"wealth": 2, "morale": -3, "welfare": 17}), 1)
         positions = {r: m["position"] for r, m in state["resources"].items()}
         assert positions == {"influence": 9, "wealth": 11, "morale": 6, "welfare": 17, "knowledge": 9}
         assert state["stability"] == 9
@@ -116,40 +126,30 @@ class StickerAndEnvelopeTests:
 class TimeCounterTests:
     """Rulebook 'Place the Dilemma card on the Time Counter' and 'Triggering the end of the game'."""
 
-    def round_(self, state: dict, number: int) -> dict:
-        state = act(
-            state,
-            "draw_dilemma",
-            None,
-            card=card(number, aye=outcome(("wealth", 1)), nay=outcome(("wealth", -1))),
+    def round_(self, state: dict, number: int, lightning: bool = False) -> dict:
+        the_card = card(
+            number,
+            aye=outcome(("wealth", 1), lightning=lightning),
+            nay=outcome(("wealth", -1), lightning=lightning),
         )
-        state = win(state, "aye" if number % 2 else "nay")
+        state = win(draw(state, the_card), "aye" if number % 2 else "nay")
         return act(state, "to_time_counter", None)
 
-    def test_nine_cards_fill_the_counter_then_the_lightning_space_asks_for_the_back(self):
+    def test_nine_cards_fill_the_counter_then_the_lightning_on_the_back_kills_the_king(self):
         state = drafted()
         for number in range(1, 10):
-            state = self.round_(state, number)
+            state = self.round_(state, number, lightning=True)  # not yet on the lightning space
             assert state["phase"] == "draw"
-        state = self.round_(state, 10)
-        assert state["phase"] == "lightning"
-        assert RULES.legal_actions(state, None) == [
-            {"type": "lightning", "seat": None, "shown": False},
-            {"type": "lightning", "seat": None, "shown": True},
-        ]
-        assert error(state, "lightning", None, shown="yes") == msg.LIGHTNING_FORMAT
-        dead = act(state, "lightning", None, shown=True)
+        alive = self.round_(state, 10, lightning=False)
+        assert alive["phase"] == "draw" and not alive["king_dead"]
+        dead = self.round_(state, 10, lightning=True)
         assert dead["phase"] == "end" and dead["end"] == "king_died"
-        alive = act(state, "lightning", None, shown=False)
-        assert alive["phase"] == "draw"
 
     def test_the_fifth_card_on_the_lightning_space_kills_the_king(self):
         state = drafted()
         for number in range(1, 14):
             state = self.round_(state, number)
-            if state["phase"] == "lightning":
-                state = act(state, "lightning", None, shown=False)
-        assert len(state["time_counter"]) == 13
+        assert len(state["time_counter"]) == 13 and state["phase"] == "draw"
         state = self.round_(state, 14)
         assert state["phase"] == "end"
         assert state["end"] == "king_died"
@@ -166,66 +166,155 @@ class TimeCounterTests:
         assert error(state, "to_time_counter", 0) == msg.TABLE_ONLY.format(
             what="place the card on the Time Counter"
         )
-        assert error(state, "lightning", None, shown=True) == msg.NOT_NOW.format(
-            what="say whether the card shows the lightning"
-        )
 
 
-class DrawTests:
-    def test_a_card_met_before_is_drawn_by_its_number(self):
-        known = card(31, aye=outcome(("knowledge", 2)), title="The library")
-        state = drafted(config(known_cards={"31": {k: v for k, v in known.items() if k != "number"}}))
+class CardFlowTests:
+    """DESIGN.md section 8 'The Dilemma card as the rulebook plays it': the front at the draw
+    ("always make sure you look at it with the front side face up, and that you don't accidentally
+    show the back"), the back of the winning side after the vote ("Turn the Dilemma card over ...
+    then read the Outcome")."""
+
+    def test_the_vote_ends_with_the_table_reading_the_winning_side_from_the_back(self):
+        the_card = card(7, aye=outcome(("knowledge", 2)), nay=outcome(("morale", -1)))
+        state = draw(drafted(), the_card)
+        assert state["card"]["back"] == {"aye": None, "nay": None}
+        state = act(resolve(state), "stay", None) if False else state
+        while state["phase"] == "voting":
+            seat = state["vote"]["turn"]
+            if state["vote"]["choice"][seat] is None and state["seats"][seat]["power"]:
+                state = act(state, "vote", seat, side="nay", power=1)
+            elif state["vote"]["choice"][seat] is None:
+                state = act(state, "pass_gather", seat)
+            else:
+                state = act(state, "stay", seat)
+        assert state["phase"] == "outcome"
+        assert RULES.legal_actions(state, None) == [
+            {
+                "type": "read_outcome",
+                "seat": None,
+                "params": {"outcome": {"kind": "typed", "schema": "dilemma_outcome"}},
+            }
+        ]
+        morale = state["resources"]["morale"]["position"]
+        state = resolve(state, the_card)
+        assert state["phase"] == "resolution"
+        assert state["resources"]["morale"]["position"] < morale
+        assert state["cards_met"]["7"]["back"] == {"aye": None, "nay": the_card["nay"]}
+
+    def test_nothing_of_the_back_is_in_any_view_before_the_vote_ends(self):
+        known = card(31, aye=outcome(("knowledge", 2), envelope=44), title="The library")
+        stored = {"title": known["title"], "aye": known["aye"], "nay": known["nay"]}
+        state = drafted(config(known_cards={"31": stored}))
         state = act(state, "draw_dilemma", None, card={"number": 31})
-        assert state["card"] == known
-        assert state["cards_met"] == {"31": known}
+        assert state["card"]["back"]["aye"]["envelope"] == 44  # known to the engine...
+        for viewer in (None, 0, 1, 2):
+            view = RULES.view(state, viewer)
+            assert "back" not in view["card"] and "44" not in str(view)  # ...never shown before its time
+            assert view.get("known_outcome") is None
+        state = win(state, "aye") if False else state
+        while state["phase"] == "voting":
+            seat = state["vote"]["turn"]
+            state = act(state, "pass_gather" if state["vote"]["choice"][seat] is None else "stay", seat)
+        state = act(state, "break_tie", state["moderator"], side="aye")
+        assert state["phase"] == "outcome"
+        assert RULES.view(state, None)["known_outcome"] == known["aye"]  # offered back at resolution
 
-    def test_the_table_is_offered_known_cards_and_one_synthetic_card(self):
-        known = {"31": card(31), "7": card(7)}
-        state = drafted(config(known_cards=known, dilemma_deck=[31, 40]))
-        actions = RULES.legal_actions(state, None)
-        assert actions[0] == {"type": "draw_dilemma", "seat": None, "card": {"number": 31}}
-        assert actions[-1]["card"]["number"] == 41
-        for action in actions:
-            RULES.apply(state, action)
+    def test_a_card_met_before_shows_its_front_again(self):
+        known = card(31, aye=outcome(("knowledge", 2)), nay=outcome(("wealth", -1)), title="The library")
+        stored = {"title": known["title"], "aye": known["aye"], "nay": known["nay"]}
+        state = act(drafted(config(known_cards={"31": stored})), "draw_dilemma", None, card={"number": 31})
+        assert RULES.view(state, 0)["card"] == {
+            "number": 31,
+            "title": "The library",
+            "question": "",
+            "front": {
+                "aye": {"resources": [["knowledge", "up"]], "sticker": None},
+                "nay": {"resources": [["wealth", "down"]], "sticker": None},
+            },
+        }
+
+    def test_the_table_types_any_card_as_one_choice(self):
+        state = drafted(config(dilemma_deck=[31, 40]))
+        assert RULES.legal_actions(state, None) == [
+            {
+                "type": "draw_dilemma",
+                "seat": None,
+                "params": {"card": {"kind": "typed", "schema": "dilemma_front"}},
+            }
+        ]
         assert RULES.legal_actions(state, 0) == []
 
     def test_the_deck_loses_the_drawn_card(self):
-        state = drafted(config(dilemma_deck=[12, 31]))
-        state = act(state, "draw_dilemma", None, card=card(12))
+        state = draw(drafted(config(dilemma_deck=[12, 31])), card(12))
         assert state["dilemma_deck"] == [31]
 
     @pytest.mark.parametrize(
         ("typed", "message"),
         [
             ("card 12", msg.CARD_FORMAT),
-            ({"number": 0, "aye": {}, "nay": {}}, msg.CARD_NUMBER),
-            ({"number": 99}, msg.CARD_UNKNOWN.format(number=99)),
-            ({**card(), "title": 5}, msg.CARD_TITLE),
-            ({**card(), "aye": None}, msg.OUTCOME_FORMAT.format(side="AYE")),
-            ({**card(), "nay": {"resources": "up"}}, msg.OUTCOME_FORMAT.format(side="NAY")),
-            ({**card(), "aye": outcome(("gold", 1))}, msg.RESOURCE_ROW.format(row="gold")),
-            ({**card(), "aye": outcome(("gold",))}, msg.RESOURCE_MOVE.format(top=17)),
-            ({**card(), "aye": outcome(("wealth", 0))}, msg.RESOURCE_MOVE.format(top=17)),
+            ({"number": 0, "title": "x"}, msg.CARD_NUMBER.format(top=999)),
+            ({"number": 1000, "title": "x"}, msg.CARD_NUMBER.format(top=999)),
+            ({"number": 99}, msg.CARD_TITLE_MISSING.format(number=99)),
+            ({"number": 99, "title": "  "}, msg.CARD_TITLE_MISSING.format(number=99)),
+            ({"number": 9, "title": 5}, msg.CARD_TITLE),
+            ({"number": 9, "title": "x" * 121}, msg.CARD_TITLE),
+            ({"number": 9, "title": "x", "question": "?" * 301}, msg.CARD_QUESTION),
+            ({"number": 9, "title": "x", "aye": "up"}, msg.FRONT_FORMAT.format(side="AYE")),
             (
-                {
-                    **card(),
-                    "aye": outcome(("wealth", 1), sticker={"number": 500, "row": "wealth", "positive": True}),
-                },
-                msg.STICKER_FORMAT.format(count=177),
+                {"number": 9, "title": "x", "nay": {"resources": [["gold", "up"]]}},
+                msg.RESOURCE_ROW.format(row="gold"),
             ),
-            ({**card(), "aye": outcome(("wealth", 1), envelope=75)}, msg.ENVELOPE_NUMBER.format(top=74)),
+            ({"number": 9, "title": "x", "aye": {"resources": [["wealth", 2]]}}, msg.FRONT_DIRECTION),
+            (
+                {"number": 9, "title": "x", "aye": {"resources": [["wealth", "up"], ["wealth", "down"]]}},
+                msg.FRONT_ROW_TWICE.format(row="Wealth", side="AYE"),
+            ),
+            ({"number": 9, "title": "x", "aye": {"sticker": "maybe"}}, msg.FRONT_STICKER),
         ],
     )
-    def test_typed_cards_are_validated(self, typed, message):
+    def test_typed_fronts_are_validated(self, typed, message):
         assert error(drafted(), "draw_dilemma", None, card=typed) == message
+
+    @pytest.mark.parametrize(
+        ("typed", "message"),
+        [
+            ("up", msg.OUTCOME_FORMAT),
+            ({}, msg.OUTCOME_EMPTY),
+            ({"resources": [], "sticker": None, "envelope": None, "note": "  "}, msg.OUTCOME_EMPTY),
+            ({"resources": "up"}, msg.OUTCOME_FORMAT),
+            ({"resources": [["gold", 1]]}, msg.RESOURCE_ROW.format(row="gold")),
+            ({"resources": [["gold"]]}, msg.RESOURCE_MOVE.format(top=17)),
+            ({"resources": [["wealth", 0]]}, msg.RESOURCE_MOVE.format(top=17)),
+            ({"resources": [["wealth", 18]]}, msg.RESOURCE_MOVE.format(top=17)),
+            (
+                {"sticker": {"number": 500, "row": "wealth", "positive": True}},
+                msg.STICKER_FORMAT.format(count=177),
+            ),
+            ({"envelope": 75}, msg.ENVELOPE_NUMBER.format(top=74)),
+            ({"note": "x", "lightning": "yes"}, msg.LIGHTNING_FORMAT),
+            ({"note": "x" * 201}, msg.OUTCOME_NOTE),
+        ],
+    )
+    def test_typed_outcomes_are_validated_and_an_empty_one_is_refused(self, typed, message):
+        state = win(voting(), "aye") if False else voting()
+        while state["phase"] == "voting":
+            seat = state["vote"]["turn"]
+            state = act(state, "pass_gather" if state["vote"]["choice"][seat] is None else "stay", seat)
+        state = act(state, "break_tie", state["moderator"], side="aye")
+        assert error(state, "read_outcome", None, outcome=typed) == message
+
+    def test_the_outcome_is_read_only_after_the_vote(self):
+        assert error(voting(), "read_outcome", None, outcome=outcome(("wealth", 1))) == msg.NOT_NOW.format(
+            what="read the outcome"
+        )
 
     def test_a_card_cannot_be_drawn_twice_in_a_game(self):
         state = act(win(voting(), "aye"), "to_time_counter", None)
-        assert error(state, "draw_dilemma", None, card=card(12)) == msg.CARD_ALREADY.format(number=12)
+        assert error(state, "draw_dilemma", None, card=front(card(12))) == msg.CARD_ALREADY.format(number=12)
         assert error(state, "draw_dilemma", None, card={"number": 12}) == msg.CARD_ALREADY.format(number=12)
 
     def test_only_the_table_draws(self):
-        assert error(drafted(), "draw_dilemma", 0, card=card()) == msg.TABLE_ONLY.format(
+        assert error(drafted(), "draw_dilemma", 0, card=front(card())) == msg.TABLE_ONLY.format(
             what="draw a Dilemma card"
         )
 
@@ -281,7 +370,12 @@ class HostEffectTests:
         assert error(state, "adjust", None, target=0, what="coins", amount=1, label="") == msg.LABEL
         assert error(state, "adjust", None, target=0, what="coins", amount=1, label="x" * 81) == msg.LABEL
         assert error(state, "adjust", None, target=0, what="gold", amount=1, label="x") == msg.HOST_WHAT
-        assert error(state, "adjust", None, target=0, what="coins", amount=0, label="x") == msg.HOST_AMOUNT
+        assert error(
+            state, "adjust", None, target=0, what="coins", amount=0, label="x"
+        ) == msg.HOST_AMOUNT.format(most=20)
+        assert error(
+            state, "adjust", None, target=0, what="crave", amount=10**6, label="x"
+        ) == msg.HOST_AMOUNT.format(most=20)
         assert error(state, "adjust", None, target=5, what="coins", amount=1, label="x") == msg.NO_SUCH_SEAT
         assert error(
             state, "move_resource", None, row="gold", amount=1, label="x"
@@ -293,24 +387,34 @@ class HostEffectTests:
             drafted(), "move_resource", None, row="wealth", amount=1, label="x"
         ) == msg.NOT_NOW.format(what="move a Resource by hand")
 
-    def test_every_listed_host_effect_applies(self):
+    def test_every_drawn_host_effect_applies(self):
+        import random
+
+        from games.engine.choices import draw_action
+
         state = win(voting(), "aye")
-        for action in RULES.legal_actions(state, None):
-            RULES.apply(state, action)
+        rng = random.Random(4)
+        for choice in RULES.legal_actions(state, None):
+            for _ in range(20):
+                RULES.apply(state, draw_action(RULES, state, choice, rng))
 
 
 class DecisionTests:
     """Decisions of docs/rules-decisions.md (The King.s Dilemma: one game night) not covered elsewhere."""
 
-    def test_a_known_card_typed_again_in_full_replaces_the_stored_outcomes(self):
-        state = drafted(config(known_cards={"31": card(31)}))
-        corrected = card(31, aye=outcome(("influence", 2)))
+    def test_a_known_card_typed_again_replaces_its_front_and_keeps_its_back(self):
+        stored = card(31)
+        state = drafted(config(known_cards={"31": {k: v for k, v in stored.items() if k != "number"}}))
+        corrected = front(card(31, aye=outcome(("influence", 2)), title="The library, corrected"))
         state = act(state, "draw_dilemma", None, card=corrected)
-        assert state["cards_met"]["31"] == corrected
+        met = state["cards_met"]["31"]
+        assert met["title"] == "The library, corrected"
+        assert met["front"]["aye"] == {"resources": [["influence", "up"]], "sticker": None}
+        assert met["back"] == {"aye": stored["aye"], "nay": stored["nay"]}
 
     def test_a_card_not_in_the_save_slot_may_be_drawn(self):
         state = drafted(config(dilemma_deck=[12]))
-        state = act(state, "draw_dilemma", None, card=card(55))
+        state = draw(state, card(55))
         assert state["dilemma_deck"] == [12]
 
     def test_abdication_on_the_lightning_space_ends_the_game_without_asking_for_the_lightning(self):
@@ -318,7 +422,7 @@ class DecisionTests:
         state["time_counter"] = list(range(101, 110))
         state["stability"] = 2
         state["resources"]["wealth"] = {"position": 9, "momentum": "up", "marker": False}
-        state = win(act(state, "draw_dilemma", None, card=card(12, aye=outcome(("wealth", -1)))), "aye")
+        state = win(draw(state, card(12, aye=outcome(("wealth", -1), lightning=True))), "aye")
         assert state["abdicated"] == "bottom"
         state = act(state, "to_time_counter", None)
         assert state["phase"] == "end"

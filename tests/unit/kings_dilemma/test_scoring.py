@@ -148,7 +148,7 @@ class EndOfGameTests:
             heights={"influence": 15, "wealth": 2, "morale": 9, "welfare": 9, "knowledge": 9},
             end="abdicated_top",
         )
-        assert RULES.legal_actions(state, None) == [{"type": "score", "seat": None}]
+        assert RULES.legal_actions(state, None) == [{"type": "score", "seat": None, "params": {}}]
         assert not RULES.undoable({"type": "score", "seat": None})
         state = act(state, "score", None)
         assert state["over"]
@@ -196,8 +196,7 @@ class EndOfGameTests:
             act(state, "choose_heir", 2, heir=2)
         assert error.value.message == msg.HEIR_CANDIDATE.format(names="Anna, Ben")
         assert RULES.legal_actions(state, 2) == [
-            {"type": "choose_heir", "seat": 2, "heir": 0},
-            {"type": "choose_heir", "seat": 2, "heir": 1},
+            {"type": "choose_heir", "seat": 2, "params": {"heir": {"kind": "pick", "options": [0, 1]}}}
         ]
         state = act(state, "choose_heir", 2, heir=1)
         assert state["over"]

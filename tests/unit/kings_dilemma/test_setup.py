@@ -46,7 +46,7 @@ class SetupTests:
         assert state["pool"] == {"power": 65 - 3 - 4 * 8, "coins": 72 - 4 * 10}
         assert state["phase"] == "deal"
         assert state["removed_agenda"] is None
-        assert RULES.legal_actions(state, None) == [{"type": "deal", "seat": None}]
+        assert RULES.legal_actions(state, None) == [{"type": "deal", "seat": None, "params": {}}]
         assert all(RULES.legal_actions(state, s) == [] for s in range(4))
 
     def test_momentum_sides_are_random_but_replay(self):
@@ -86,10 +86,22 @@ class SetupTests:
             ("seats", msg.CONFIG_FORMAT),
             ({"seats": [{"name": "A"}, {"name": "B"}]}, msg.SEAT_COUNT),
             ({"seats": ["A", "B", "C"]}, msg.SEAT_FORMAT),
-            ({"seats": [{"name": " "}, {"name": "B"}, {"name": "C"}]}, msg.SEAT_NAME),
+            ({"seats": [{"name": " "}, {"name": "B"}, {"name": "C"}]}, msg.SEAT_NAME.format(most=60)),
+            (
+                {"seats": [{"name": "A", "power": 66}, {"name": "B"}, {"name": "C"}]},
+                msg.SEAT_NUMBER.format(name="A", field="power", low=0, high=65),
+            ),
+            (
+                {"seats": [{"name": "A", "coins": 10**6}, {"name": "B"}, {"name": "C"}]},
+                msg.SEAT_NUMBER.format(name="A", field="coins", low=0, high=72),
+            ),
+            (
+                {"seats": [{"name": "A", "house_number": 13}, {"name": "B"}, {"name": "C"}]},
+                msg.SEAT_NUMBER.format(name="A", field="house number", low=1, high=12),
+            ),
             (
                 {"seats": [{"name": "A", "power": -1}, {"name": "B"}, {"name": "C"}]},
-                msg.SEAT_NUMBER.format(field="power", bound=" of 0 or more"),
+                msg.SEAT_NUMBER.format(name="A", field="power", low=0, high=65),
             ),
             (
                 {"seats": [{"name": "A", "house_number": 2}, {"name": "B"}, {"name": "C"}]},
@@ -130,14 +142,22 @@ class SetupTests:
                 },
                 msg.OPEN_AGENDA_TWICE.format(row="Wealth", sign="Positive"),
             ),
-            ({**config(), "resources": {"gold": 1}}, msg.RESOURCES_FORMAT),
+            ({**config(), "resources": {"gold": 1}}, msg.RESOURCES_FORMAT.format(rows=17)),
+            ({**config(), "resources": {"wealth": 10**9}}, msg.RESOURCES_FORMAT.format(rows=17)),
             ({**config(), "leader": 3}, msg.TOKEN_SEAT.format(token="Leader", top=2)),
-            ({**config(), "dilemma_deck": [0]}, msg.DECK_FORMAT),
+            ({**config(), "dilemma_deck": [0]}, msg.DECK_FORMAT.format(top=999)),
+            ({**config(), "dilemma_deck": [10**9]}, msg.DECK_FORMAT.format(top=999)),
             ({**config(), "known_cards": [1]}, msg.KNOWN_CARDS_FORMAT),
-            ({**config(), "king_name": 5}, msg.KING_NAME),
+            ({**config(), "king_name": 5}, msg.KING_NAME.format(most=60)),
             (
                 {**config(), "tracks": {"time_counter": {"spaces": 0}}},
-                msg.TRACKS_FORMAT.format(what="time_counter", why="spaces and king_death_cards of 1 or more"),
+                msg.TRACKS_FORMAT.format(what="time_counter", why="spaces and king_death_cards of 1 to 30"),
+            ),
+            (
+                {**config(), "tracks": {"resource_track": {"rows": 200000}}},
+                msg.TRACKS_FORMAT.format(
+                    what="resource_track", why="rows (3 to 40) and a centre row between 1 and rows"
+                ),
             ),
             ({**config(), "mystery_stickers": ["Q"]}, msg.MYSTERY_LETTER),
         ],
@@ -160,7 +180,13 @@ class DraftTests:
         assert state["draft"]["order"] == [2, 1, 0, 3]  # Prestige 2 (House 3), 2 (House 7), 5, 9
         offer = state["seats"][2]["draft_offer"]
         assert len(offer) == 5 and state["removed_agenda"] not in offer
-        assert [a["agenda"] for a in RULES.legal_actions(state, 2)] == offer
+        assert RULES.legal_actions(state, 2) == [
+            {
+                "type": "choose_secret_agenda",
+                "seat": 2,
+                "params": {"agenda": {"kind": "pick", "options": offer}},
+            }
+        ]
         assert RULES.legal_actions(state, 1) == []
         with pytest.raises(RuleError) as error:
             act(state, "choose_secret_agenda", 1, agenda=offer[0])
@@ -228,7 +254,7 @@ class ViewTests:
         from tests.unit.kings_dilemma.builders import voting
 
         state = act(voting(config(leader=0, moderator=2)), "vote", 0, side="aye", power=3)
-        assert RULES.view(state, None)["waiting_for"] == [1]
+        assert RULES.view(state, None)["to_act"] == [1]
         vote = RULES.view(state, None)["vote"]
         assert vote["committed"] == [3, 0, 0] and vote["choice"] == ["aye", None, None]
         assert vote["aye"] == 3 and vote["turn"] == 1

@@ -5,7 +5,16 @@ import pytest
 from games.engine.errors import RuleError
 from games.kings_dilemma import messages as msg
 from games.kings_dilemma.rules import RULES
-from tests.unit.kings_dilemma.builders import act, card, coins_total, config, outcome, power_total, voting
+from tests.unit.kings_dilemma.builders import (
+    act,
+    card,
+    coins_total,
+    config,
+    outcome,
+    power_total,
+    resolve,
+    voting,
+)
 
 THEODORE, JULIUS, ARMIN, DIANA, FRANCES = range(5)
 
@@ -57,6 +66,8 @@ class TheodoreExampleTests:
         state = act(state, "give_coins", DIANA, to=THEODORE, coins=3)
         state = act(state, "give_coins", JULIUS, to=THEODORE, coins=2)
         state = act(state, "break_tie", THEODORE, side="aye")
+        assert state["phase"] == "outcome"  # the card is turned over: the table reads the AYE outcome
+        state = resolve(state)
         assert state["winning_side"] == "aye"
         assert state["leader"] == JULIUS
         # Theodore: +5 Coins of the deal and the Coin of his PASS card.
@@ -83,7 +94,7 @@ class PowerSharingTests:
         state = act(state, "pass_gather", 1)
         state = act(state, "vote", 2, side="aye", power=3)
         # Eve became Leader; the seat to her right (David) passed: his skipped turn ends the phase.
-        assert state["phase"] == "resolution"
+        assert state["phase"] == "outcome"
         assert state["seats"][0]["power"] == 8 + 2
         assert state["seats"][1]["power"] == 8 + 2
         assert state["seats"][0]["coins"] == 11
@@ -111,7 +122,7 @@ class VotingTurnTests:
         state = act(state, "vote", 1, side="nay", power=3)  # Ben leads: the phase ends after Anna
         state = act(state, "vote", 2, side="aye", power=1)
         state = act(state, "stay", 0)
-        assert state["phase"] == "resolution"
+        assert state["phase"] == "outcome"
         assert state["winning_side"] == "nay"
 
     def test_everybody_passing_lets_the_moderator_decide_and_take_the_leader_token(self):
@@ -121,10 +132,11 @@ class VotingTurnTests:
         state = act(state, "pass_gather", 2)
         assert state["phase"] == "tie_break"
         assert state["vote"]["undecided"] == "all_pass"
-        assert RULES.legal_actions(state, 2)[:2] == [
-            {"type": "break_tie", "seat": 2, "side": "aye"},
-            {"type": "break_tie", "seat": 2, "side": "nay"},
-        ]
+        assert RULES.legal_actions(state, 2)[0] == {
+            "type": "break_tie",
+            "seat": 2,
+            "params": {"side": {"kind": "pick", "options": ["aye", "nay"]}},
+        }
         state = act(state, "break_tie", 2, side="nay")
         assert state["leader"] == 2
         assert state["winning_side"] == "nay"
@@ -146,7 +158,7 @@ class VotingTurnTests:
         assert error.value.message == msg.MODERATOR_ONLY.format(name="David", what="give the Leader token")
         state = act(state, "give_leader", 3, to=2)
         assert state["leader"] == 2
-        assert state["phase"] == "resolution"
+        assert state["phase"] == "outcome"
 
     def test_a_leader_on_the_winning_side_keeps_the_token(self):
         state = voting(config(leader=0, moderator=2))
@@ -168,15 +180,29 @@ class VotingTurnTests:
         state = act(state, "break_tie", 0, side="aye")
         assert (power_total(state), coins_total(state)) == before
 
-    def test_votes_are_listed_with_every_power_amount(self):
+    def test_a_vote_is_one_choice_of_a_side_and_an_amount_up_to_the_house_s_power(self):
         state = voting(config(leader=0, moderator=2, power=[3, 8, 8]))
         mine = [a for a in RULES.legal_actions(state, 0) if a["type"] != "give_coins"]
         assert mine == [
-            *({"type": "vote", "seat": 0, "side": "aye", "power": p} for p in (1, 2, 3)),
-            *({"type": "vote", "seat": 0, "side": "nay", "power": p} for p in (1, 2, 3)),
-            {"type": "pass_gather", "seat": 0},
-            {"type": "pass_moderator", "seat": 0},
+            {
+                "type": "vote",
+                "seat": 0,
+                "params": {
+                    "side": {"kind": "pick", "options": ["aye", "nay"]},
+                    "power": {"kind": "amount", "min": 1, "max": 3},
+                },
+            },
+            {"type": "pass_gather", "seat": 0, "params": {}},
+            {"type": "pass_moderator", "seat": 0, "params": {}},
         ]
+
+    def test_the_choices_do_not_grow_with_power_or_coins(self):
+        """Bounds from the rules: the most Power and Coins a House can hold (the whole box)."""
+        small = voting(config(leader=0, moderator=2, power=[1, 8, 8], coins=[1, 1, 1]))
+        large = voting(config(leader=0, moderator=2, power=[65, 0, 0], coins=[72, 0, 0]))
+        assert len(str(RULES.legal_actions(large, 0))) <= len(str(RULES.legal_actions(small, 0))) + 4
+        vote = RULES.legal_actions(large, 0)[0]
+        assert vote["params"]["power"] == {"kind": "amount", "min": 1, "max": 65}
 
     def test_a_seat_without_power_can_only_pass(self):
         state = voting(config(leader=0, moderator=2, power=[0, 8, 8]))
@@ -268,14 +294,20 @@ class BargainingTests:
         assert [s["coins"] for s in state["seats"]] == [10, 14, 6]
         assert not RULES.undoable({"type": "give_coins", "seat": 2, "to": 1, "coins": 4})
 
-    def test_gifts_are_listed_up_to_the_cap(self):
+    def test_any_house_with_coins_may_give_them_to_another_house_without_its_turn(self):
         state = voting(config(leader=0, moderator=2, coins=[10, 2, 0]))
         gifts = [a for a in RULES.legal_actions(state, 1) if a["type"] == "give_coins"]
         assert gifts == [
-            {"type": "give_coins", "seat": 1, "to": to, "coins": c} for to in (0, 2) for c in (1, 2)
+            {
+                "type": "give_coins",
+                "seat": 1,
+                "params": {
+                    "to": {"kind": "pick", "options": [0, 2]},
+                    "coins": {"kind": "amount", "min": 1, "max": 2},
+                },
+            }
         ]
         assert [a for a in RULES.legal_actions(state, 2) if a["type"] == "give_coins"] == []
-        assert len([a for a in RULES.legal_actions(state, 0) if a["type"] == "give_coins"]) == 10
 
     def test_gift_errors(self):
         state = voting(config(leader=0, moderator=2))
@@ -288,7 +320,7 @@ class BargainingTests:
         state = voting(config(leader=0, moderator=2))
         state = act(state, "vote", 0, side="aye", power=1)
         state = act(state, "pass_gather", 1)
-        state = act(state, "pass_gather", 2)
+        state = resolve(act(state, "pass_gather", 2))
         assert state["phase"] == "resolution"
         assert self.error(state, 1, to=0, coins=1) == msg.GIFT_PHASE
         assert self.error(state, None, to=0, coins=1) == msg.SEAT_ONLY.format(what="give Coins")
