@@ -1,8 +1,6 @@
 """One function per action type: ``fn(state, action, rng)`` mutates the private copy the base class
 made, or raises RuleError with a sentence a player understands."""
 
-from collections import Counter
-
 from games.council_of_four import flow
 from games.council_of_four import messages as msg
 from games.council_of_four.board import (
@@ -21,12 +19,10 @@ from games.council_of_four.board import (
     ENGAGE_COINS,
     FACE_UP_PERMITS,
     HAND_SIZE,
-    JOKER,
     PERMITS,
     QUEEN,
     REGIONS,
     ROAD_COINS,
-    SATISFY_COINS,
     SEND_SERVANT_SERVANTS,
 )
 from games.council_of_four.flow import (
@@ -50,6 +46,7 @@ from games.council_of_four.flow import (
     use_main,
     use_quick,
 )
+from games.council_of_four.payments import payment_cost
 from games.engine.errors import RuleError
 
 # The table's first action
@@ -135,28 +132,6 @@ def _city(value) -> str:
     if not isinstance(value, str) or value not in CITIES:
         raise RuleError(msg.UNKNOWN_CITY.format(city=value))
     return value
-
-
-def payment_cost(state: dict, seat: int, balcony: str, cards) -> int:
-    """The Coins to satisfy a Balcony with these cards: 10/7/4/0 for 1-4 cards, +1 per Joker.
-    Each coloured card matches a different Councilor of its colour; a Joker matches any."""
-    if (
-        not isinstance(cards, list)
-        or not 1 <= len(cards) <= COUNCILORS_PER_BALCONY
-        or not all(isinstance(c, str) for c in cards)
-    ):
-        raise RuleError(msg.CARDS_FORMAT)
-    if len(set(cards)) != len(cards):
-        raise RuleError(msg.CARD_TWICE)
-    hand = state["seats"][seat]["hand"]
-    if any(c not in hand for c in cards):
-        raise RuleError(msg.CARD_NOT_IN_HAND)
-    wanted = Counter(CARDS[c] for c in cards if CARDS[c] != JOKER)
-    council = Counter(state["balconies"][balcony])
-    if any(n > council[colour] for colour, n in wanted.items()):
-        raise RuleError(msg.CARDS_DO_NOT_MATCH.format(balcony=BALCONY_WORDS[balcony]))
-    jokers = sum(1 for c in cards if CARDS[c] == JOKER)
-    return SATISFY_COINS[len(cards)] + jokers
 
 
 def _pay(state: dict, seat: int, cards: list[str], coins: int) -> None:

@@ -9,24 +9,20 @@
   and a Merchant or a Permit to get with it; a Servant for 3 Coins when it has none and Coins to
   spare. Then it ends its turn.
 - Bonus choices: the bonus worth most (Victory Points first).
+
+It receives choices with parameters (``legal.py``) and answers one concrete action: for a Permit or
+the Queen it pays with its cheapest cards (every Councilor a coloured card matches, then Jokers).
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from itertools import combinations
 
-from games.council_of_four.board import (
-    CARDS,
-    CITY_TOKENS,
-    DISTANCES,
-    JOKER,
-    NEIGHBOURS,
-    PERMITS,
-    REGIONS,
-    ROAD_COINS,
-    SATISFY_COINS,
-)
+from games.council_of_four.board import CARDS, CITY_TOKENS, NEIGHBOURS, PERMITS, QUEEN, REGIONS
 from games.council_of_four.flow import others_in, placing_problem
+from games.council_of_four.payments import cards_of, cheapest_shape, road_cost, shape_cost
+from games.engine.choices import Choice, enumerate_choice
 
 SPARE_SERVANTS = 4  # an additional Main action (3 Servants) only with at least this many
 SPARE_COINS = 7  # a Servant for 3 Coins only with at least this many Coins
@@ -54,6 +50,11 @@ def _merchants(state: dict, seat: int) -> set[str]:
     return {c for c, seats in state["merchants"].items() if seat in seats}
 
 
+def _concrete(choices: list[Choice]) -> list[dict]:
+    """Every concrete action of these small choices (picks only)."""
+    return [action for c in choices for action in enumerate_choice(c)]
+
+
 def _build_key(state: dict, seat: int, action: dict) -> tuple:
     city = action["city"]
     mine = _merchants(state, seat)
@@ -63,15 +64,9 @@ def _build_key(state: dict, seat: int, action: dict) -> tuple:
     return (-others_in(state, city, seat), linked, token_worth, city, action["permit"])
 
 
-def _permit_cost(action: dict) -> int:
-    cards = action["cards"]
-    jokers = sum(1 for c in cards if CARDS[c] == JOKER)
-    return SATISFY_COINS[len(cards)] + jokers
-
-
-def _permit_key(action: dict) -> tuple:
+def _permit_key(action: dict, cost: int) -> tuple:
     permit = PERMITS[action["permit"]]
-    return (-_permit_cost(action), len(permit["cities"]), bonus_worth(permit["bonus"]), action["permit"])
+    return (-cost, len(permit["cities"]), bonus_worth(permit["bonus"]), action["permit"])
 
 
 def _elect_key(state: dict, seat: int, action: dict) -> tuple:
@@ -82,18 +77,46 @@ def _elect_key(state: dict, seat: int, action: dict) -> tuple:
     return (balcony in REGIONS, hand[colour] - in_balcony, hand[colour], colour, balcony)
 
 
-def _main(state: dict, seat: int, by_type: dict[str, list[dict]]) -> dict | None:
+def _permits(state: dict, seat: int, choices: list[Choice]) -> list[tuple[dict, int]]:
+    """Each Permit it could buy with its cheapest payment for that Council, and the Coins it costs."""
+    found = []
+    for c in choices:
+        for region in c["params"]["balcony"]["options"]:
+            shape = cheapest_shape(state, seat, region)
+            if shape is None or shape_cost(shape) > state["seats"][seat]["coins"]:
+                continue
+            paid = cards_of(state, seat, shape)
+            for permit in c["params"]["permit"]["options"]:
+                action = {"type": "acquire_permit", "seat": seat, "balcony": region, "permit": permit}
+                found.append(({**action, "cards": paid}, shape_cost(shape)))
+    return found
+
+
+def _queen(state: dict, seat: int, choice_: Choice) -> dict | None:
+    """The city the Queen reaches for the fewest Coins, paid with the cheapest cards."""
+    shape = cheapest_shape(state, seat, QUEEN)
+    if shape is None:
+        return None
+    city = min(choice_["params"]["city"]["options"], key=lambda c: (road_cost(state, c), c))
+    return {"type": "queen_build", "seat": seat, "city": city, "cards": cards_of(state, seat, shape)}
+
+
+def _main(state: dict, seat: int, by_type: dict[str, list[Choice]]) -> dict | None:
     if "build" in by_type:
-        return max(by_type["build"], key=lambda a: _build_key(state, seat, a))
-    permits = [a for a in by_type.get("acquire_permit", []) if _permit_cost(a) <= MAX_PERMIT_COST]
+        return max(_concrete(by_type["build"]), key=lambda a: _build_key(state, seat, a))
+    permits = [
+        (a, cost)
+        for a, cost in _permits(state, seat, by_type.get("acquire_permit", []))
+        if cost <= MAX_PERMIT_COST
+    ]
     if permits:
-        return max(permits, key=_permit_key)
+        return max(permits, key=lambda found: _permit_key(*found))[0]
     no_permits = not any(state["face_up"].values()) and not _face_up_permits(state, seat)
     if no_permits and "queen_build" in by_type:
         # Every Permit is taken: the Queen is the only way left to place Merchants.
-        return min(by_type["queen_build"], key=lambda a: (_queen_cost(state, a), a["city"]))
+        return _queen(state, seat, by_type["queen_build"][0])
     if "elect" in by_type:
-        return max(by_type["elect"], key=lambda a: _elect_key(state, seat, a))
+        return max(_concrete(by_type["elect"]), key=lambda a: _elect_key(state, seat, a))
     return None
 
 
@@ -101,16 +124,16 @@ def _face_up_permits(state: dict, seat: int) -> list[str]:
     return [p["id"] for p in state["seats"][seat]["permits"] if p["face_up"]]
 
 
-def _queen_cost(state: dict, action: dict) -> int:
-    return _permit_cost(action) + ROAD_COINS * DISTANCES[state["queen"]][action["city"]]
+def _plain(choice_: Choice) -> dict:
+    return {"type": choice_["type"], "seat": choice_["seat"]}
 
 
-def _quick(state: dict, seat: int, by_type: dict[str, list[dict]]) -> dict | None:
+def _quick(state: dict, seat: int, by_type: dict[str, list[Choice]]) -> dict | None:
     player = state["seats"][seat]
     held = _face_up_permits(state, seat)
     useful_main = bool(held) or player["coins"] >= SPARE_COINS
     if "additional_main" in by_type and player["servants"] >= SPARE_SERVANTS and useful_main:
-        return by_type["additional_main"][0]
+        return _plain(by_type["additional_main"][0])
     # A Servant when it has none, or when its Permits lead only to cities it cannot pay for.
     blocked = bool(held) and all(
         placing_problem(state, seat, city) is not None for p in held for city in PERMITS[p]["cities"]
@@ -120,35 +143,42 @@ def _quick(state: dict, seat: int, by_type: dict[str, list[dict]]) -> dict | Non
         and player["coins"] >= SPARE_COINS
         and (player["servants"] == 0 or blocked)
     ):
-        return by_type["engage_servant"][0]
+        return _plain(by_type["engage_servant"][0])
     return None
 
 
-def _pending_choice(actions: list[dict]) -> dict:
+def _pending_choice(choices: list[Choice]) -> dict:
     def worth(action: dict) -> float:
         permit = PERMITS[action["permit"]]
         if action["type"] == "take_free_permit":
             return len(permit["cities"]) + bonus_worth(permit["bonus"])
         return bonus_worth(permit["bonus"])
 
-    return max(actions, key=worth)
+    return max(_concrete(choices), key=worth)
 
 
-def choose(state: dict, seat: int | None, actions: list[dict], rng) -> dict | None:
-    """The policy the engine's ``bot_policy`` hook calls (deterministic: ``rng`` unused)."""
-    if seat is None or not actions:
+def _city_bonus(state: dict, choice_: Choice) -> dict:
+    param = choice_["params"]["cities"]
+    tokens = state["city_tokens"]
+    best = max(
+        combinations(param["options"], param["min"]),
+        key=lambda cities: sum(bonus_worth(CITY_TOKENS[tokens[c]]) for c in cities),
+    )
+    return {**_plain(choice_), "cities": list(best)}
+
+
+def choose(state: dict, seat: int | None, choices: list[Choice], rng) -> dict | None:
+    """The policy the engine's ``bot_policy`` hook calls: a concrete action of one of ``choices``
+    (deterministic: ``rng`` unused). None leaves the kernel to draw one at random."""
+    if seat is None or not choices:
         return None
-    by_type: dict[str, list[dict]] = {}
-    for action in actions:
-        by_type.setdefault(action["type"], []).append(action)
+    by_type: dict[str, list[Choice]] = {}
+    for c in choices:
+        by_type.setdefault(c["type"], []).append(c)
     if "draw" in by_type:
-        return by_type["draw"][0]
+        return _plain(by_type["draw"][0])
     if "choose_city_bonus" in by_type:
-        tokens = state["city_tokens"]
-        return max(
-            by_type["choose_city_bonus"],
-            key=lambda a: sum(bonus_worth(CITY_TOKENS[tokens[c]]) for c in a["cities"]),
-        )
+        return _city_bonus(state, by_type["choose_city_bonus"][0])
     for kind in ("choose_permit_bonus", "take_free_permit"):
         if kind in by_type:
             return _pending_choice(by_type[kind])
@@ -160,5 +190,5 @@ def choose(state: dict, seat: int | None, actions: list[dict], rng) -> dict | No
     if chosen is not None:
         return chosen
     if "end_turn" in by_type:
-        return by_type["end_turn"][0]
-    return actions[0]
+        return _plain(by_type["end_turn"][0])
+    return None

@@ -220,10 +220,11 @@ def city_token_options(state: dict, seat: int) -> list[str]:
 
 
 def permit_bonus_options(state: dict, seat: int) -> list[str]:
-    """The seat's Permits, face up or face down, whose bonus does not move it on the Nobility Track."""
-    return [
-        p["id"] for p in state["seats"][seat]["permits"] if not moves_on_nobility(PERMITS[p["id"]]["bonus"])
-    ]
+    """Every Permit the seat bought, face up or face down, in the order acquired (Nobility space 14:
+    "one of the permit tiles which you previously bought (also a face-down tile)"). Unlike the City
+    tokens, the rulebook leaves none out: one whose bonus moves the seat on the Nobility Track is
+    offered too, and the track only moves forward, so nothing loops (DESIGN.md 8)."""
+    return [p["id"] for p in state["seats"][seat]["permits"]]
 
 
 def free_permit_options(state: dict) -> list[str]:

@@ -1,24 +1,39 @@
-"""Every complete, concrete action a seat may take now (the UI builds its buttons from these; a bot
-or a property test picks one at random). Each applies without RuleError."""
+"""What a seat may do now, as choices with parameters (DESIGN.md section 3, revised 2026-11-23;
+``games.engine.choices``). One choice per decision, never one per combination: a phone asks step by
+step (the Council, then the Permit, then the cards; the Queen: the city, then the cards) and the
+size of a choice never grows with the ways to pay.
 
-from collections import Counter
-from itertools import combinations, product
+Parameters per action type:
+
+- ``deal`` (the table), ``draw``, ``engage_servant``, ``additional_main``, ``end_turn``: none.
+- ``elect`` / ``send_servant``: ``balcony`` (pick), ``colour`` (pick: a Councilor beside the board).
+- ``acquire_permit``: one choice per region whose Council the seat can afford to satisfy:
+  ``balcony`` (pick, that one region), ``permit`` (pick: its face-up Permits), ``cards`` (1 to 4
+  of the hand's cards that can serve that Council).
+- ``build``: one choice per face-up Permit the seat holds with a city open to it: ``permit`` (pick,
+  that one Permit), ``city`` (pick: its cities the seat may build in).
+- ``queen_build``: ``city`` (pick: reachable, open and affordable with the cheapest payment),
+  ``cards`` (1 to 4 of the hand's cards that can serve the Queen's Council).
+- ``change_permits``: ``region`` (pick: regions with face-up Permits).
+- ``choose_city_bonus``: ``cities`` (cards: exactly the number of tokens due);
+  ``choose_permit_bonus``, ``take_free_permit``: ``permit`` (pick).
+
+The cards and the Coins constrain each other: ``apply`` validates every value, and :func:`sample`
+draws a valid concrete payment for bots and property tests."""
+
+from __future__ import annotations
+
+import random
 
 from games.council_of_four.board import (
     ADDITIONAL_MAIN_SERVANTS,
     BALCONIES,
-    CARDS,
     CHANGE_PERMITS_SERVANTS,
-    CITY_LETTERS,
     COUNCILORS_PER_BALCONY,
-    DISTANCES,
     ENGAGE_COINS,
-    JOKER,
     PERMITS,
     QUEEN,
     REGIONS,
-    ROAD_COINS,
-    SATISFY_COINS,
     SEND_SERVANT_SERVANTS,
 )
 from games.council_of_four.flow import (
@@ -29,119 +44,118 @@ from games.council_of_four.flow import (
     permit_bonus_options,
     placing_problem,
 )
+from games.council_of_four.payments import (
+    cheapest_cost,
+    queen_cities,
+    random_payment,
+    road_cost,
+    usable_cards,
+)
+from games.engine.choices import Choice, cards, choice, pick
 
 
-def payments(state: dict, seat: int, balcony: str) -> list[tuple[list[str], int]]:
-    """Every distinct way to satisfy a Balcony (by card colours, not card ids) with its Coin cost.
-    The card ids are picked deterministically: the lowest ids of each colour in the hand."""
-    by_colour: dict[str, list[str]] = {}
-    for card in sorted(state["seats"][seat]["hand"]):
-        by_colour.setdefault(CARDS[card], []).append(card)
-    council = Counter(state["balconies"][balcony])
-    colours = sorted(council)
-    ranges = [range(min(council[c], len(by_colour.get(c, []))) + 1) for c in colours]
-    jokers = by_colour.get(JOKER, [])
-    found = []
-    for counts in product(*ranges, range(min(len(jokers), COUNCILORS_PER_BALCONY) + 1)):
-        total = sum(counts)
-        if not 1 <= total <= COUNCILORS_PER_BALCONY:
-            continue
-        cards = [
-            card for colour, n in zip(colours, counts, strict=False) for card in by_colour.get(colour, [])[:n]
-        ]
-        cards += jokers[: counts[-1]]
-        found.append((cards, SATISFY_COINS[total] + counts[-1]))
-    return found
-
-
-def legal(state: dict, seat: int | None) -> list[dict]:
+def legal(state: dict, seat: int | None) -> list[Choice]:
     if state["over"]:
         return []
     if state["phase"] == "deal":
-        return [{"type": "deal", "seat": None}] if seat is None else []
+        return [choice("deal", None)] if seat is None else []
     if seat != state["current"]:
         return []
     if state["phase"] == "draw":
-        return [{"type": "draw", "seat": seat}]
+        return [choice("draw", seat)]
     if state["pending"]:
-        return _choices(state, seat, state["pending"][0])
-    actions: list[dict] = []
+        return [_pending_choice(state, seat, state["pending"][0])]
+    choices: list[Choice] = []
     if state["turn"]["main_left"] > 0:
-        actions += _main(state, seat)
+        choices += _main(state, seat)
     if state["turn"]["quick_left"] > 0:
-        actions += _quick(state, seat)
+        choices += _quick(state, seat)
     if state["turn"]["mains_done"] > 0:
-        actions.append({"type": "end_turn", "seat": seat})
-    return actions
+        choices.append(choice("end_turn", seat))
+    return choices
 
 
-def _choices(state: dict, seat: int, pending: dict) -> list[dict]:
+def _pending_choice(state: dict, seat: int, pending: dict) -> Choice:
     if pending["kind"] == CITY_TOKEN:
         options = city_token_options(state, seat)
         count = min(pending["count"], len(options))
-        return [
-            {"type": "choose_city_bonus", "seat": seat, "cities": list(pick)}
-            for pick in combinations(options, count)
-        ]
+        return choice("choose_city_bonus", seat, cities=cards(options, count, count))
     if pending["kind"] == PERMIT_BONUS:
-        return [
-            {"type": "choose_permit_bonus", "seat": seat, "permit": p}
-            for p in permit_bonus_options(state, seat)
-        ]
-    return [{"type": "take_free_permit", "seat": seat, "permit": p} for p in free_permit_options(state)]
+        return choice("choose_permit_bonus", seat, permit=pick(permit_bonus_options(state, seat)))
+    return choice("take_free_permit", seat, permit=pick(free_permit_options(state)))
 
 
-def _elections(state: dict, seat: int, type_: str) -> list[dict]:
-    return [
-        {"type": type_, "seat": seat, "colour": colour, "balcony": balcony}
-        for balcony in BALCONIES
-        for colour, n in state["councilors"].items()
-        if n > 0
-    ]
+def _election(state: dict, seat: int, type_: str) -> Choice:
+    colours = [colour for colour, n in state["councilors"].items() if n > 0]
+    return choice(type_, seat, balcony=pick(list(BALCONIES)), colour=pick(colours))
 
 
-def _main(state: dict, seat: int) -> list[dict]:
+def _main(state: dict, seat: int) -> list[Choice]:
     player = state["seats"][seat]
-    actions = _elections(state, seat, "elect")
+    choices = [_election(state, seat, "elect")]
     for region in REGIONS:
-        for cards, cost in payments(state, seat, region):
-            if cost > player["coins"]:
-                continue
-            for permit in state["face_up"][region]:
-                actions.append(
-                    {
-                        "type": "acquire_permit",
-                        "seat": seat,
-                        "balcony": region,
-                        "cards": cards,
-                        "permit": permit,
-                    }
+        cost = cheapest_cost(state, seat, region)
+        if state["face_up"][region] and cost is not None and cost <= player["coins"]:
+            choices.append(
+                choice(
+                    "acquire_permit",
+                    seat,
+                    balcony=pick([region]),
+                    permit=pick(state["face_up"][region]),
+                    cards=cards(usable_cards(state, seat, region), 1, COUNCILORS_PER_BALCONY),
                 )
+            )
     for owned in player["permits"]:
         if owned["face_up"]:
-            for city in PERMITS[owned["id"]]["cities"]:
-                if placing_problem(state, seat, city) is None:
-                    actions.append({"type": "build", "seat": seat, "permit": owned["id"], "city": city})
-    places = [c for c in CITY_LETTERS if placing_problem(state, seat, c) is None]
+            cities = [c for c in PERMITS[owned["id"]]["cities"] if placing_problem(state, seat, c) is None]
+            if cities:
+                choices.append(choice("build", seat, permit=pick([owned["id"]]), city=pick(cities)))
+    places = queen_cities(state, seat)
     if places:
-        for cards, cost in payments(state, seat, QUEEN):
-            for city in places:
-                if cost + ROAD_COINS * DISTANCES[state["queen"]][city] <= player["coins"]:
-                    actions.append({"type": "queen_build", "seat": seat, "cards": cards, "city": city})
-    return actions
+        choices.append(
+            choice(
+                "queen_build",
+                seat,
+                city=pick(places),
+                cards=cards(usable_cards(state, seat, QUEEN), 1, COUNCILORS_PER_BALCONY),
+            )
+        )
+    return choices
 
 
-def _quick(state: dict, seat: int) -> list[dict]:
+def _quick(state: dict, seat: int) -> list[Choice]:
     player = state["seats"][seat]
-    actions = []
+    choices = []
     if player["coins"] >= ENGAGE_COINS:
-        actions.append({"type": "engage_servant", "seat": seat})
+        choices.append(choice("engage_servant", seat))
     if player["servants"] >= CHANGE_PERMITS_SERVANTS:
-        actions += [
-            {"type": "change_permits", "seat": seat, "region": r} for r in REGIONS if state["face_up"][r]
-        ]
+        regions = [r for r in REGIONS if state["face_up"][r]]
+        if regions:
+            choices.append(choice("change_permits", seat, region=pick(regions)))
     if player["servants"] >= SEND_SERVANT_SERVANTS:
-        actions += _elections(state, seat, "send_servant")
+        choices.append(_election(state, seat, "send_servant"))
     if player["servants"] >= ADDITIONAL_MAIN_SERVANTS:
-        actions.append({"type": "additional_main", "seat": seat})
-    return actions
+        choices.append(choice("additional_main", seat))
+    return choices
+
+
+def sample(state: dict, choice_: Choice, rng: random.Random) -> dict | None:
+    """A valid concrete action of a choice whose values constrain each other: a Permit with cards
+    that satisfy its Council and that the seat can afford; a city for the Queen with such cards,
+    the roads included. None for the other choices (each value may be drawn on its own)."""
+    seat, params = choice_["seat"], choice_["params"]
+    if choice_["type"] == "acquire_permit":
+        region = rng.choice(params["balcony"]["options"])
+        permit = rng.choice(params["permit"]["options"])
+        paid = random_payment(state, seat, region, state["seats"][seat]["coins"], rng)
+        if paid is None:
+            return None
+        return {"type": "acquire_permit", "seat": seat, "balcony": region, "permit": permit, "cards": paid}
+    if choice_["type"] == "queen_build":
+        city = rng.choice(params["city"]["options"])
+        roads = road_cost(state, city) or 0
+        paid = random_payment(state, seat, QUEEN, state["seats"][seat]["coins"] - roads, rng)
+        if paid is None:
+            return None
+        return {"type": "queen_build", "seat": seat, "city": city, "cards": paid}
+    return None

@@ -45,4 +45,4 @@ NO_MERCHANTS_LEFT = "You have placed all your Merchants."
 # Bonus choices
 CHOOSE_CITIES = "Choose {count} different cities where you have a Merchant and whose token does not move you on the Nobility Track."
 FREE_PERMIT_NOT_FACE_UP = "That Permit is not face up on the board."
-CHOOSE_PERMIT = "Choose one of your Permits whose bonus does not move you on the Nobility Track."
+CHOOSE_PERMIT = "Choose one of the Permits you bought, face up or face down."

@@ -1,9 +1,14 @@
-"""Council of Four: the rules object the registry hands out (slug ``council_of_four``)."""
+"""Council of Four: the rules object the registry hands out (slug ``council_of_four``).
+
+``legal_actions`` returns choices with parameters (legal.py lists each action type's parameters);
+``sample`` draws a valid payment for bots and property tests. The web layer prices a payment as a
+player composes it with ``games.council_of_four.payments.permit_payment_cost`` and ``queen_cost``."""
 
 from games.council_of_four import actions, bot
 from games.council_of_four.flow import MAX_SEATS, MIN_SEATS, new_state
-from games.council_of_four.legal import legal
+from games.council_of_four.legal import legal, sample
 from games.council_of_four.views import describe, view
+from games.engine.choices import Choice
 from games.engine.rules import Rules
 
 
@@ -52,8 +57,14 @@ class CouncilOfFourRules(Rules):
     def setup(self, config: dict, seed: int) -> dict:
         return new_state(config, seed)
 
-    def legal_actions(self, state: dict, seat: int | None) -> list[dict]:
+    def legal_actions(self, state: dict, seat: int | None) -> list[Choice]:
+        """Choices with parameters (see legal.py for the parameters of each action type)."""
         return legal(state, seat)
+
+    def sample(self, state: dict, choice: Choice, rng) -> dict | None:
+        """A valid concrete payment for ``acquire_permit`` and ``queen_build`` (bots, property
+        tests); None for the other choices, whose values are drawn one by one."""
+        return sample(state, choice, rng)
 
     def view(self, state: dict, seat: int | None) -> dict:
         return view(state, seat)

@@ -1,6 +1,5 @@
 """What each seat (or the table screen) may see, and every action in the game's words."""
 
-from games.council_of_four.actions import payment_cost
 from games.council_of_four.board import (
     BALCONY_WORDS,
     CARDS,
@@ -23,6 +22,7 @@ from games.council_of_four.board import (
 )
 from games.council_of_four.flow import merchants_of, others_in, pending_options
 from games.council_of_four.legal import legal
+from games.council_of_four.payments import payment_cost
 from games.engine.errors import RuleError
 
 BONUS_WORDS = {

@@ -3,6 +3,7 @@ Politics card and Councilor in exactly one place."""
 
 from games.council_of_four.board import CARDS, JOKER
 from games.council_of_four.rules import RULES
+from games.engine.choices import enumerate_choice
 
 NAMES = ["Anna", "Ben", "Chloe", "David"]
 
@@ -21,6 +22,21 @@ def dealt(count: int = 3, seed: int = 1) -> dict:
 
 def act(state: dict, type_: str, seat, **fields) -> dict:
     return RULES.apply(state, {"type": type_, "seat": seat, **fields})
+
+
+def choices_of(state: dict, seat, type_: str) -> list[dict]:
+    """The seat's choices of one action type (choices with parameters)."""
+    return [c for c in RULES.legal_actions(state, seat) if c["type"] == type_]
+
+
+def offered(state: dict, seat, type_: str) -> list[dict]:
+    """Every concrete action the seat's choices of this type offer (picks only, no cards)."""
+    return [a for c in choices_of(state, seat, type_) for a in enumerate_choice(c, limit=1000)]
+
+
+def options(state: dict, seat, type_: str, param: str) -> list:
+    """The options of one parameter across the seat's choices of this type."""
+    return [o for c in choices_of(state, seat, type_) for o in c["params"][param]["options"]]
 
 
 def cards(colour: str, n: int, skip: int = 0) -> list[str]:

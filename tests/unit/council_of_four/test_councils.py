@@ -4,13 +4,16 @@ and 3 (change the Permits, send a Servant to elect a Councilor)."""
 import pytest
 
 from games.council_of_four import messages as msg
-from games.council_of_four.legal import payments
+from games.council_of_four.payments import cheapest_shape, payment_shapes, permit_payment_cost, shape_cost
 from games.council_of_four.rules import RULES
 from games.engine.errors import RuleError
 from tests.unit.council_of_four.builders import (
     act,
     cards,
+    choices_of,
     jokers,
+    offered,
+    options,
     playing,
     set_balcony,
     set_face_up,
@@ -55,8 +58,14 @@ class ElectTests:
             state, "elect", 0, msg.NO_SUCH_COUNCILOR.format(colour="gold"), colour="gold", balcony="coast"
         )
         refused(state, "elect", 0, msg.UNKNOWN_BALCONY.format(balcony="sea"), colour="blue", balcony="sea")
-        options = {(a["colour"], a["balcony"]) for a in RULES.legal_actions(state, 0) if a["type"] == "elect"}
-        assert ("pink", "coast") not in options and ("blue", "queen") in options
+        elect = {(a["colour"], a["balcony"]) for a in offered(state, 0, "elect")}
+        assert ("pink", "coast") not in elect and ("blue", "queen") in elect
+        [choice] = choices_of(state, 0, "elect")
+        assert choice["params"] == {
+            "balcony": {"kind": "pick", "options": ["coast", "hills", "mountains", "queen"]},
+            "colour": {"kind": "pick", "options": [c for c, n in state["councilors"].items() if n]},
+        }
+        assert "pink" not in choice["params"]["colour"]["options"]
 
     def test_a_servant_elects_without_coins(self):
         """Quick action 3: return 1 Servant, elect exactly as the Main action, earn no Coins."""
@@ -183,19 +192,6 @@ class BalconyPaymentTests:
             permit="C01",
         )
 
-    def test_payments_are_listed_by_colours_not_by_card_ids(self):
-        state = council()
-        set_hand(state, 0, cards("black", 3) + cards("white", 2) + jokers(2) + cards("pink", 1))
-        found = payments(state, 0, "coast")
-        # black 0-2, white 0-1, orange 0, jokers 0-2; 1 to 4 cards in all.
-        shapes = {tuple(sorted(c)) for c, _ in found}
-        assert len(shapes) == len(found)
-        assert (cards("black", 2) + cards("white", 1) + jokers(1), 1) in found
-        assert (jokers(2), 9) in found
-        assert all(1 <= len(c) <= 4 for c, _ in found)
-        # black 0-2, white 0-1, orange 0, jokers 0-2: 18 shapes but the empty one and 2+1+2 cards.
-        assert len(found) == 16
-
     def test_the_taken_permit_is_replaced_from_its_deck(self):
         """ "Replace the tile with the top tile of the corresponding deck."""
         state = council()
@@ -211,6 +207,97 @@ class BalconyPaymentTests:
         set_hand(state, 0, cards("black", 1))
         state = act(state, "acquire_permit", 0, balcony="coast", cards=cards("black", 1), permit="C01")
         assert state["face_up"]["coast"] == ["C09"]
+
+
+class PermitChoiceTests:
+    """Main action 2 as one choice per Council: the Council, then the Permit, then the cards (DESIGN.md
+    3, revised 2026-11-23), never one entry per Permit and payment."""
+
+    def test_one_choice_per_council_with_the_cards_that_can_serve_it(self):
+        state = council()
+        set_hand(state, 0, cards("black", 3) + cards("white", 2) + jokers(2) + cards("pink", 1))
+        [coast] = [
+            c
+            for c in choices_of(state, 0, "acquire_permit")
+            if c["params"]["balcony"]["options"] == ["coast"]
+        ]
+        assert coast == {
+            "type": "acquire_permit",
+            "seat": 0,
+            "params": {
+                "balcony": {"kind": "pick", "options": ["coast"]},
+                "permit": {"kind": "pick", "options": ["C01", "C09"]},
+                "cards": {
+                    "kind": "cards",
+                    "options": sorted(cards("black", 3) + cards("white", 2) + jokers(2)),
+                    "min": 1,
+                    "max": 4,
+                },
+            },
+        }
+
+    def test_a_council_is_offered_when_its_cheapest_payment_is_affordable(self):
+        """Black, black, white, orange: 2 black cards cost 7 Coins; all four match for 0 Coins."""
+        state = council()
+        set_hand(state, 0, cards("black", 2))
+        state["seats"][0]["coins"] = 6
+        assert not choices_of(state, 0, "acquire_permit")
+        state["seats"][0]["coins"] = 7
+        assert options(state, 0, "acquire_permit", "balcony") == ["coast"]
+        state["seats"][0]["coins"] = 0
+        set_hand(state, 0, cards("black", 2) + cards("white", 1) + cards("orange", 1))
+        assert options(state, 0, "acquire_permit", "balcony") == ["coast"]
+
+    def test_no_card_that_can_serve_no_choice(self):
+        state = council()
+        state["seats"][0]["coins"] = 50
+        set_hand(state, 0, cards("pink", 3) + cards("blue", 3))
+        assert "coast" not in options(state, 0, "acquire_permit", "balcony")
+
+    def test_payments_are_told_apart_by_colours_not_by_card_ids(self):
+        state = council()
+        set_hand(state, 0, cards("black", 3) + cards("white", 2) + jokers(2) + cards("pink", 1))
+        shapes = payment_shapes(state, 0, "coast")
+        # black 0-2, white 0-1, orange 0, jokers 0-2: 18 shapes but the empty one and 2+1+2 cards.
+        assert len(shapes) == 16
+        assert {"black": 2, "white": 1, "joker": 1} in shapes and {"joker": 2} in shapes
+        assert all(1 <= sum(s.values()) <= 4 for s in shapes)
+        assert shape_cost({"black": 2, "white": 1, "joker": 1}) == 1 and shape_cost({"joker": 2}) == 9
+
+    def test_the_cheapest_payment_matches_every_councilor_it_can_then_adds_jokers(self):
+        state = council()
+        set_hand(state, 0, cards("black", 3) + cards("white", 2) + jokers(2) + cards("pink", 1))
+        assert cheapest_shape(state, 0, "coast") == {"black": 2, "white": 1, "joker": 1}
+        costs = [shape_cost(s) for s in payment_shapes(state, 0, "coast")]
+        assert min(costs) == shape_cost(cheapest_shape(state, 0, "coast"))
+        set_hand(state, 0, cards("pink", 2))
+        assert cheapest_shape(state, 0, "coast") is None
+
+
+class PaymentCostTests:
+    """The price the web layer shows as a player picks cards (``payments.permit_payment_cost``)."""
+
+    def test_the_cost_of_cards_that_satisfy_the_council(self):
+        state = council()
+        set_hand(state, 0, cards("black", 2) + cards("white", 1) + jokers(1) + cards("pink", 1))
+        assert permit_payment_cost(state, 0, "coast", cards("black", 1)) == 10
+        assert permit_payment_cost(state, 0, "coast", cards("black", 2) + jokers(1)) == 5
+        assert permit_payment_cost(state, 0, "coast", cards("black", 2) + cards("white", 1) + jokers(1)) == 1
+
+    def test_none_when_the_cards_cannot_pay(self):
+        state = council()
+        set_hand(state, 0, cards("black", 2) + cards("pink", 1))
+        for bad in ([], cards("pink", 1), cards("white", 1), cards("black", 1) * 2, "P01", None):
+            assert permit_payment_cost(state, 0, "coast", bad) is None
+        assert permit_payment_cost(state, 0, "queen", cards("black", 1)) is None
+        assert permit_payment_cost(state, 7, "coast", cards("black", 1)) is None
+
+    def test_none_when_the_coins_fall_short(self):
+        state = council()
+        set_hand(state, 0, cards("black", 2))
+        state["seats"][0]["coins"] = 9
+        assert permit_payment_cost(state, 0, "coast", cards("black", 1)) is None
+        assert permit_payment_cost(state, 0, "coast", cards("black", 2)) == 7
 
 
 class ChangePermitsTests:
@@ -234,5 +321,4 @@ class ChangePermitsTests:
         state["permit_decks"]["coast"] += state["face_up"]["coast"]
         state["face_up"]["coast"] = []
         refused(state, "change_permits", 0, msg.NO_FACE_UP_PERMITS, region="coast")
-        regions = {a["region"] for a in RULES.legal_actions(state, 0) if a["type"] == "change_permits"}
-        assert regions == {"hills", "mountains"}
+        assert options(state, 0, "change_permits", "region") == ["hills", "mountains"]

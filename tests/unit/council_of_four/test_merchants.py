@@ -4,13 +4,17 @@ A MERCHANT, GENERAL AND QUEEN'S REWARD TILES."""
 import pytest
 
 from games.council_of_four import messages as msg
+from games.council_of_four.payments import queen_cost
 from games.council_of_four.rules import RULES
 from games.engine.errors import RuleError
 from tests.unit.council_of_four.builders import (
     act,
     cards,
+    choices_of,
     give_permit,
     jokers,
+    offered,
+    options,
     place,
     playing,
     set_balcony,
@@ -61,8 +65,16 @@ class PermitBuildTests:
         give_permit(state, 0, "C02")
         refused(state, "build", 0, msg.CITY_NOT_ON_PERMIT, permit="C02", city="C")
         refused(state, "build", 0, msg.UNKNOWN_CITY.format(city="Z"), permit="C02", city="Z")
-        cities = {a["city"] for a in RULES.legal_actions(state, 0) if a["type"] == "build"}
-        assert cities == {"A", "B", "E"}
+        assert choices_of(state, 0, "build") == [
+            {
+                "type": "build",
+                "seat": 0,
+                "params": {
+                    "permit": {"kind": "pick", "options": ["C02"]},
+                    "city": {"kind": "pick", "options": ["A", "B", "E"]},
+                },
+            }
+        ]
 
     def test_one_merchant_per_city(self):
         """ "You may only place 1 Merchant per city."""
@@ -70,8 +82,7 @@ class PermitBuildTests:
         place(state, 0, "A")
         give_permit(state, 0, "C02")
         refused(state, "build", 0, msg.ALREADY_IN_CITY.format(city="Arkon"), permit="C02", city="A")
-        cities = {a["city"] for a in RULES.legal_actions(state, 0) if a["type"] == "build"}
-        assert cities == {"B", "E"}
+        assert {a["city"] for a in offered(state, 0, "build")} == {"B", "E"}
 
     def test_ten_merchants_at_most(self):
         state = board()
@@ -111,8 +122,7 @@ class ServantCostTests:
         place(state, 2, "A")
         give_permit(state, 0, "C02")
         refused(state, "build", 0, msg.NOT_ENOUGH_SERVANTS.format(cost=2, servants=1), permit="C02", city="A")
-        cities = {a["city"] for a in RULES.legal_actions(state, 0) if a["type"] == "build"}
-        assert cities == {"B", "E"}
+        assert {a["city"] for a in offered(state, 0, "build")} == {"B", "E"}
 
 
 class ConnectedCitiesTests:
@@ -228,10 +238,12 @@ class QueenTests:
         state = self.queen(coins=10)
         hand = cards("black", 1) + cards("white", 1)
         refused(state, "queen_build", 0, msg.NOT_ENOUGH_COINS.format(cost=11, coins=10), cards=hand, city="M")
-        listed = {
-            (len(a["cards"]), a["city"]) for a in RULES.legal_actions(state, 0) if a["type"] == "queen_build"
-        }
-        assert (2, "M") not in listed and (2, "G") in listed and (4, "A") in listed
+        assert queen_cost(state, 0, "M", hand) is None
+        assert queen_cost(state, 0, "G", hand) == 9
+        four = cards("black", 1) + cards("white", 1) + cards("orange", 1) + cards("pink", 1)
+        assert queen_cost(state, 0, "A", four) == 8
+        # With all four Councilors matched (0 Coins) every city up to 5 roads away is affordable.
+        assert options(state, 0, "queen_build", "city") == list("ABCDEFGHIJKLMNO")
 
     def test_the_queen_needs_a_city_you_may_build_in(self):
         state = self.queen()
@@ -254,6 +266,46 @@ class QueenTests:
             cards=cards("blue", 1),
             city="J",
         )
+
+
+class QueenChoiceTests:
+    """Main action 4 as one choice: the city on the map, then the cards (DESIGN.md 3)."""
+
+    def test_the_queen_offers_the_cities_she_can_reach_and_the_cards_that_can_serve(self):
+        """The cheapest payment is a black card and a Joker (7 + 1 Coins); Anna already has a
+        Merchant in Juvelar, where the Queen stands, and each road costs 2 Coins."""
+        state = board()
+        set_balcony(state, "queen", ["black", "white", "orange", "pink"])
+        set_hand(state, 0, cards("black", 2) + jokers(1) + cards("blue", 2))
+        place(state, 0, "J")
+        state["seats"][0]["coins"] = 9
+        assert choices_of(state, 0, "queen_build") == []
+        state["seats"][0]["coins"] = 10
+        assert choices_of(state, 0, "queen_build") == [
+            {
+                "type": "queen_build",
+                "seat": 0,
+                "params": {
+                    "city": {"kind": "pick", "options": ["G", "H", "I", "L"]},
+                    "cards": {
+                        "kind": "cards",
+                        "options": sorted(cards("black", 2) + jokers(1)),
+                        "min": 1,
+                        "max": 3,
+                    },
+                },
+            }
+        ]
+
+    def test_the_queen_cost_counts_roads_and_the_balcony(self):
+        state = board()
+        set_balcony(state, "queen", ["black", "white", "orange", "pink"])
+        set_hand(state, 0, cards("black", 1) + jokers(1))
+        assert queen_cost(state, 0, "J", cards("black", 1)) == 10
+        assert queen_cost(state, 0, "G", cards("black", 1) + jokers(1)) == 10
+        assert queen_cost(state, 0, "M", cards("black", 1) + jokers(1)) is None  # 12 > 10 Coins
+        assert queen_cost(state, 0, "Z", cards("black", 1)) is None
+        assert queen_cost(state, 0, "J", cards("blue", 1)) is None
 
 
 class RulebookExampleTests:

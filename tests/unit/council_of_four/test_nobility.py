@@ -1,12 +1,22 @@
-"""THE NOBILITY TRACK: each space with a bonus pays when reached, and the bonuses that choose a City
-token or a Permit offer only yours that do not move you on the track (DESIGN.md 8)."""
+"""THE NOBILITY TRACK: each space with a bonus pays when reached; a City-token choice offers only your
+tokens that do not move you on the track, a Permit-bonus choice (space 14) every Permit you bought,
+face up or face down (DESIGN.md 8, revised 2026-11-23)."""
 
 import pytest
 
 from games.council_of_four import messages as msg
 from games.council_of_four.rules import RULES
 from games.engine.errors import RuleError
-from tests.unit.council_of_four.builders import act, give_permit, place, playing, set_face_up
+from tests.unit.council_of_four.builders import (
+    act,
+    cards,
+    give_permit,
+    place,
+    playing,
+    set_balcony,
+    set_face_up,
+    set_hand,
+)
 
 # Token ids of board.json: 1 and 13 = 1 Nobility step, 4 = 1 Coin, 6 = 2 Coins, 9 = 1 VP, 10 = 1 Politics card.
 NOB, NOB2, COIN1, COIN2, VP1, CARD = 1, 13, 4, 6, 9, 10
@@ -16,6 +26,14 @@ def refused(state, type_, seat, message, **fields):
     with pytest.raises(RuleError) as error:
         act(state, type_, seat, **fields)
     assert error.value.message == message
+
+
+def city_choice(cities, count):
+    return {
+        "type": "choose_city_bonus",
+        "seat": 0,
+        "params": {"cities": {"kind": "cards", "options": cities, "min": count, "max": count}},
+    }
 
 
 def step_to(space, tokens=None, merchants=()):
@@ -34,8 +52,6 @@ class TrackTests:
         """Permit C05 gives 2 Nobility steps: passing space 2 pays its bonus."""
         state = playing(3)
         set_face_up(state, "coast", ["C05", "C01"])
-        from tests.unit.council_of_four.builders import cards, set_balcony, set_hand
-
         set_balcony(state, "coast", ["black", "white", "orange", "pink"])
         set_hand(state, 0, cards("black", 1))
         state = act(state, "acquire_permit", 0, balcony="coast", cards=cards("black", 1), permit="C05")
@@ -75,7 +91,7 @@ class CityTokenChoiceTests:
         advances you on the Nobility Track."""
         state = step_to(4, tokens={"D": COIN2, "E": NOB2, "G": VP1, "K": COIN1}, merchants=("D", "E"))
         assert state["pending"] == [{"kind": "city_token", "seat": 0, "count": 1}]
-        assert RULES.legal_actions(state, 0) == [{"type": "choose_city_bonus", "seat": 0, "cities": ["D"]}]
+        assert RULES.legal_actions(state, 0) == [city_choice(["D"], 1)]
         refused(state, "choose_city_bonus", 0, msg.CHOOSE_CITIES.format(count=1), cities=["A"])
         refused(state, "choose_city_bonus", 0, msg.CHOOSE_CITIES.format(count=1), cities=["G"])
         refused(state, "choose_city_bonus", 0, msg.CHOOSE_CITIES.format(count=1), cities="D")
@@ -95,8 +111,7 @@ class CityTokenChoiceTests:
 
     def test_space_16_takes_two_different_tokens(self):
         state = step_to(16, tokens={"D": COIN2, "E": VP1, "K": COIN1}, merchants=("D", "E", "K"))
-        options = [a["cities"] for a in RULES.legal_actions(state, 0)]
-        assert options == [["D", "E"], ["D", "K"], ["E", "K"]]
+        assert RULES.legal_actions(state, 0) == [city_choice(["D", "E", "K"], 2)]
         refused(state, "choose_city_bonus", 0, msg.CHOOSE_CITIES.format(count=2), cities=["D", "D"])
         refused(state, "choose_city_bonus", 0, msg.CHOOSE_CITIES.format(count=2), cities=["D"])
         before = state["seats"][0]
@@ -106,7 +121,7 @@ class CityTokenChoiceTests:
 
     def test_with_one_token_to_choose_space_16_gives_one(self):
         state = step_to(16, tokens={"D": COIN2}, merchants=("D",))
-        assert RULES.legal_actions(state, 0) == [{"type": "choose_city_bonus", "seat": 0, "cities": ["D"]}]
+        assert RULES.legal_actions(state, 0) == [city_choice(["D"], 1)]
 
     def test_with_no_token_to_choose_the_bonus_is_lost(self):
         """DESIGN.md 8: if none qualifies, the bonus is lost."""
@@ -122,34 +137,87 @@ class CityTokenChoiceTests:
 
 
 class PermitChoiceTests:
-    def test_space_14_takes_again_a_permit_bonus_face_down_too(self):
-        """Space 14: the bonus of a Permit you bought before (also a face-down tile), never one that
-        advances you on the Nobility Track."""
+    def reach_14(self):
+        """Anna owns C05 (2 Nobility steps), C12 (1 Politics card, 1 Nobility step) and C06
+        (2 Servants, 3 Coins), all face down, and reaches space 14 by building with C15 in Arkon,
+        whose token moves her one step."""
         state = playing(3)
-        give_permit(state, 0, "C05", face_up=False)  # 2 Nobility steps: never offered
-        give_permit(state, 0, "C06", face_up=False)  # 2 Servants, 3 Coins
+        give_permit(state, 0, "C05", face_up=False)
+        give_permit(state, 0, "C12", face_up=False)
+        give_permit(state, 0, "C06", face_up=False)
         state["city_tokens"] = {"A": NOB}
         state["neutral"] = []
         state["seats"][0]["nobility"] = 13
         give_permit(state, 0, "C15")
-        state = act(state, "build", 0, permit="C15", city="A")
-        options = [a["permit"] for a in RULES.legal_actions(state, 0)]
-        assert options == ["C06", "C15"]
-        refused(state, "choose_permit_bonus", 0, msg.CHOOSE_PERMIT, permit="C05")
+        return act(state, "build", 0, permit="C15", city="A")
+
+    def test_space_14_offers_every_permit_you_bought_face_up_or_down(self):
+        """Space 14, the rulebook's words: "You receive the bonus of one of the permit tiles which
+        you previously bought (also a face-down tile)". Unlike the City-token spaces ("You cannot
+        choose one of the tokens which advance you along the nobility track"), nothing is left
+        out: a Permit whose bonus moves you on the Nobility Track is offered too (DESIGN.md 8,
+        revised 2026-11-23)."""
+        state = self.reach_14()
+        assert state["pending"] == [{"kind": "permit_bonus", "seat": 0}]
+        [offered] = RULES.legal_actions(state, 0)
+        assert offered == {
+            "type": "choose_permit_bonus",
+            "seat": 0,
+            "params": {"permit": {"kind": "pick", "options": ["C05", "C12", "C06", "C15"]}},
+        }
+
+    def test_a_permit_bonus_that_moves_you_on_the_track_is_taken_again(self):
+        """C12 again: 1 Politics card and 1 step, from 14 to 15."""
+        state = self.reach_14()
+        hand = len(state["seats"][0]["hand"])
+        state = act(state, "choose_permit_bonus", 0, permit="C12")
+        seat = state["seats"][0]
+        assert (seat["nobility"], len(seat["hand"]), state["pending"]) == (15, hand + 1, [])
+
+    def test_the_steps_may_reach_another_bonus_space(self):
+        """C05 again: 2 steps, from 14 to 16 (two City tokens); Anna's only token (Arkon) moves her
+        on the track, so nothing qualifies and that bonus is lost (DESIGN.md 8). The track only
+        moves forward: nothing loops."""
+        state = self.reach_14()
+        state = act(state, "choose_permit_bonus", 0, permit="C05")
+        assert state["seats"][0]["nobility"] == 16 and state["pending"] == []
+        assert state["current"] == 0 and state["turn"]["quick_left"] == 1
+
+    def test_the_permit_that_brought_you_to_14_is_offered_too(self):
+        """C05 (2 Nobility steps) bought at space 12 brings Anna to 14: it is a Permit she bought,
+        so its bonus may be taken again, to 16."""
+        state = playing(3)
+        set_balcony(state, "coast", ["black", "white", "orange", "pink"])
+        set_face_up(state, "coast", ["C05", "C01"])
+        set_hand(state, 0, cards("black", 1) + cards("white", 1) + cards("orange", 1) + cards("pink", 1))
+        state["seats"][0]["nobility"] = 12
+        state = act(
+            state, "acquire_permit", 0, balcony="coast", cards=state["seats"][0]["hand"][:4], permit="C05"
+        )
+        assert state["seats"][0]["nobility"] == 14
+        assert RULES.legal_actions(state, 0)[0]["params"]["permit"]["options"] == ["C05"]
+        state = act(state, "choose_permit_bonus", 0, permit="C05")
+        assert state["seats"][0]["nobility"] == 16
+
+    def test_space_14_takes_again_a_face_down_permit_bonus(self):
+        state = self.reach_14()
         refused(state, "choose_permit_bonus", 0, msg.CHOOSE_PERMIT, permit="H01")
+        refused(state, "choose_permit_bonus", 0, msg.CHOOSE_PERMIT, permit=None)
         refused(state, "choose_city_bonus", 0, msg.NO_CHOICE_PENDING, cities=["A"])
         seat = state["seats"][0]
         state = act(state, "choose_permit_bonus", 0, permit="C06")
         assert state["seats"][0]["servants"] == seat["servants"] + 2
         assert state["seats"][0]["coins"] == seat["coins"] + 3
+        assert state["pending"] == []
 
     def test_space_10_takes_a_face_up_permit_for_free(self):
         """Space 10: take a face-up Permit without paying; its bonus comes at once and its space is
         refilled from the deck."""
         state = step_to(10)
         set_face_up(state, "mountains", ["M12", "M03"])
-        options = {a["permit"] for a in RULES.legal_actions(state, 0)}
-        assert options == {p for r in state["face_up"].values() for p in r}
+        [offered] = RULES.legal_actions(state, 0)
+        assert offered["type"] == "take_free_permit"
+        assert offered["params"]["permit"]["options"] == [p for r in state["face_up"].values() for p in r]
         refused(state, "take_free_permit", 0, msg.FREE_PERMIT_NOT_FACE_UP, permit="M01")
         coins = state["seats"][0]["coins"]
         top = state["permit_decks"]["mountains"][0]

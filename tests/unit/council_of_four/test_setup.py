@@ -46,7 +46,7 @@ class SetupTests:
         assert state["step"] == 0 and state["over"] is False and state["result"] is None
         assert state["phase"] == "deal"
         assert all(s["hand"] == [] for s in state["seats"])
-        assert RULES.legal_actions(state, None) == [{"type": "deal", "seat": None}]
+        assert RULES.legal_actions(state, None) == [{"type": "deal", "seat": None, "params": {}}]
         assert all(RULES.legal_actions(state, s) == [] for s in range(3))
 
     def test_coins_and_servants_follow_turn_order(self):

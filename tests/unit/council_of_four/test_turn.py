@@ -23,7 +23,7 @@ class DrawTests:
     def test_a_turn_begins_with_a_draw(self):
         """Phase 1: Draw a Card."""
         state = dealt(3)
-        assert RULES.legal_actions(state, 0) == [{"type": "draw", "seat": 0}]
+        assert RULES.legal_actions(state, 0) == [{"type": "draw", "seat": 0, "params": {}}]
         top = state["deck"][0]
         state = act(state, "draw", 0)
         assert state["seats"][0]["hand"][-1] == top and len(state["seats"][0]["hand"]) == 7

@@ -1,8 +1,11 @@
 """What each seat and the table screen see, and the labels of the session log."""
 
 import json
+import random
 
 from games.council_of_four.rules import RULES
+from games.engine.choices import draw_action
+from games.engine.contract import CouncilOfFourView, check_view, required_keys
 from tests.unit.council_of_four.builders import (
     act,
     cards,
@@ -108,10 +111,14 @@ class DescribeTests:
     def test_a_bad_action_still_gets_a_label(self):
         assert RULES.describe(dealt(3), {"type": "elect", "seat": 0}) == "elect"
 
-    def test_every_listed_action_has_a_label(self):
+    def test_every_offered_action_has_a_label(self):
         state = act(dealt(3), "draw", 0)
-        for action in RULES.legal_actions(state, 0):
-            assert RULES.describe(state, action).startswith("Anna ")
+        state["seats"][0]["coins"] = 40
+        rng = random.Random(3)
+        for choice in RULES.legal_actions(state, 0):
+            for _ in range(5):
+                action = draw_action(RULES, state, choice, rng)
+                assert RULES.describe(state, action).startswith("Anna ")
 
 
 class MoreLabelTests:
@@ -143,3 +150,40 @@ class MoreLabelTests:
             == "Anna took Permit H14 (Juvelar: 1 additional Main action, 2 Victory Points) for free"
         )
         assert describe(state, {"type": "deal", "seat": None}).startswith("The table shuffled")
+
+
+class ViewContractTests:
+    """games.engine.contract.CouncilOfFourView: every declared key, for the table and every seat, in
+    every phase; ``to_act`` names the seats that have a choice now."""
+
+    def states(self):
+        state = new_game(3)
+        yield state
+        state = dealt(3)
+        yield state
+        state = act(state, "draw", 0)
+        yield state
+        pending = playing(3)
+        give_permit(pending, 0, "C15")
+        pending["city_tokens"] = {"A": 1}
+        pending["seats"][0]["nobility"] = 13
+        pending = act(pending, "build", 0, permit="C15", city="A")
+        assert pending["pending"]
+        yield pending
+        over = dealt(2)
+        over["over"], over["phase"] = True, "over"
+        yield over
+
+    def test_every_view_has_every_declared_key(self):
+        assert {"phase", "to_act", "seats", "game", "turn", "pending", "hand", "cities"} <= required_keys(
+            CouncilOfFourView
+        )
+        for state in self.states():
+            for viewer in (None, 0, 1, 2):
+                if viewer is not None and viewer >= len(state["seats"]):
+                    continue
+                view = RULES.view(state, viewer)
+                assert check_view("council_of_four", view) == []
+                assert view["to_act"] == [
+                    s for s in (None, *range(len(state["seats"]))) if RULES.legal_actions(state, s)
+                ]
