@@ -15,7 +15,9 @@ office a rival leads" is an office where it holds little or nothing.
 
 from __future__ import annotations
 
+from games.engine.choices import Choice
 from games.for_the_king.cards import CARDS, GOLD, GOVERNMENT, KING, gold_value
+from games.for_the_king.esteem import gold_payments
 from games.for_the_king.flow import limits
 
 # A Government card in an office the bot already holds counts this much more per point held.
@@ -87,49 +89,54 @@ def card_worth(state: dict, seat: int, card_id: str, sums: dict[str, int] | None
 # ---- decisions ------------------------------------------------------------------------------
 
 
-def _by_type(actions: list[dict]) -> dict[str, list[dict]]:
-    found: dict[str, list[dict]] = {}
-    for action in actions:
-        found.setdefault(action["type"], []).append(action)
-    return found
+def _by_type(choices: list[Choice]) -> dict[str, Choice]:
+    return {c["type"]: c for c in choices}
 
 
-def _place(state: dict, seat: int, options: list[dict]) -> dict:
-    areas = {a["area"]: a for a in options}
+def _options(choice_: Choice, name: str) -> list:
+    return list(choice_["params"][name]["options"])
+
+
+def _place(state: dict, seat: int, choice_: Choice) -> dict:
+    areas = _options(choice_, "area")
     if len(areas) == 1:
-        return options[0]
+        return _act(choice_, area=areas[0])
     worth = card_worth(state, seat, state["drawn"])
     room_left = sum(n - state["placed"][area] for area, n in limits(state).items())
     to_place = min(room_left, len(state["deck"]) + 1)  # this card included
     if "personal" in areas and worth >= KEEP_BAR.get(to_place, KEEP_BAR_EARLY):
-        return areas["personal"]
-    if worth < WEAK and "middle" in areas:
-        return areas["middle"]
-    if "favor" in areas:
-        return areas["favor"]
-    if "middle" in areas and (worth < KEEP_BAR[2] or "personal" not in areas):
-        return areas["middle"]
-    return areas.get("personal", options[0])
+        area = "personal"
+    elif worth < WEAK and "middle" in areas:
+        area = "middle"
+    elif "favor" in areas:
+        area = "favor"
+    elif "middle" in areas and (worth < KEEP_BAR[2] or "personal" not in areas):
+        area = "middle"
+    else:
+        area = "personal" if "personal" in areas else areas[0]
+    return _act(choice_, area=area)
 
 
-def _choose(state: dict, seat: int, options: list[dict]) -> dict:
+def _choose(state: dict, seat: int, choice_: Choice) -> dict:
     sums = strengths(state, seat)
-    return max(options, key=lambda a: (card_worth(state, seat, a["card"], sums), a["card"]))
+    best = max(_options(choice_, "card"), key=lambda c: (card_worth(state, seat, c, sums), c))
+    return _act(choice_, card=best)
 
 
-def _king_card(state: dict, seat: int, options: list[dict]) -> dict:
+def _king_card(state: dict, seat: int, choice_: Choice) -> dict:
     """Raise where it leads, lower where it holds little (a rival's office)."""
     sums = strengths(state, seat)
 
-    def gain(action: dict) -> tuple:
+    def gain(changes: list[dict]) -> tuple:
         total = 0.0
-        for change in action["changes"]:
+        for change in changes:
             stake = sums.get(change["office"], 0) - STAKE_BASELINE
             total += change["change"] * stake
-        return (total, len(action["changes"]) if total > 0 else 0)
+        return (total, len(changes) if total > 0 else 0)
 
-    best = max(gain(a) for a in options)
-    return next(a for a in options if gain(a) == best)
+    options = _options(choice_, "changes")
+    best = max(gain(o) for o in options)
+    return _act(choice_, changes=next(o for o in options if gain(o) == best))
 
 
 def spare_cards(state: dict, seat: int) -> list[str]:
@@ -157,31 +164,45 @@ def max_bid(state: dict, seat: int) -> int:
     return min(means, int(worth / gold_worth(state, seat) + 0.5))
 
 
-def _bid(state: dict, seat: int, actions: dict[str, list[dict]]) -> dict:
-    bids = actions.get("bid", [])
-    passing = actions.get("pass", [])
-    limit = max_bid(state, seat)
-    affordable = [b for b in bids if b["amount"] <= limit]
-    if affordable and state["bidding"]["high_bidder"] != seat:
-        return min(affordable, key=lambda b: b["amount"])
-    return passing[0] if passing else min(bids, key=lambda b: b["amount"])
+def _bid(state: dict, seat: int, by_type: dict[str, Choice]) -> dict:
+    """The lowest bid it offers, if that is within what the card is worth to it; else pass."""
+    bid = by_type.get("bid")
+    if bid is not None and state["bidding"]["high_bidder"] != seat:
+        low = bid["params"]["amount"]["min"]
+        if low <= max_bid(state, seat):
+            return _act(bid, amount=low)
+    if "pass" in by_type:
+        return _act(by_type["pass"])
+    return _act(bid, amount=bid["params"]["amount"]["min"])
 
 
-def _pay_gold(options: list[dict]) -> dict:
+def _pay_gold(state: dict, seat: int, choice_: Choice) -> dict | None:
     """The least Gold that reaches the bid, then the fewest cards."""
-    return min(options, key=lambda a: (gold_value(a["cards"]), len(a["cards"]), a["cards"]))
-
-
-def _discard(state: dict, seat: int, options: list[dict]) -> dict:
-    sums = strengths(state, seat)
-    return min(options, key=lambda a: (card_worth(state, seat, a["card"], sums), a["card"]))
-
-
-def choose(state: dict, seat: int | None, actions: list[dict], rng) -> dict | None:
-    """The policy the engine's ``bot_policy`` hook calls (``rng`` unused: the bot is deterministic)."""
-    if seat is None or not actions:
+    offered = set(_options(choice_, "cards"))
+    payments = [
+        p for p in gold_payments(state["seats"][seat]["hand"], state["payment"]["owed"]) if set(p) <= offered
+    ]
+    if not payments:
         return None
-    by_type = _by_type(actions)
+    return _act(choice_, cards=min(payments, key=lambda p: (gold_value(p), len(p), p)))
+
+
+def _discard(state: dict, seat: int, choice_: Choice) -> dict:
+    sums = strengths(state, seat)
+    weakest = min(_options(choice_, "card"), key=lambda c: (card_worth(state, seat, c, sums), c))
+    return _act(choice_, card=weakest)
+
+
+def _act(choice_: Choice, **values) -> dict:
+    return {"type": choice_["type"], "seat": choice_["seat"], **values}
+
+
+def choose(state: dict, seat: int | None, choices: list[Choice], rng) -> dict | None:
+    """The policy the engine's ``bot_policy`` hook calls: a concrete action of one of ``choices``
+    (``rng`` unused: the bot is deterministic). ``None`` lets the hook draw at random."""
+    if seat is None or not choices:
+        return None
+    by_type = _by_type(choices)
     if "place" in by_type:
         return _place(state, seat, by_type["place"])
     if "choose" in by_type:
@@ -191,7 +212,8 @@ def choose(state: dict, seat: int | None, actions: list[dict], rng) -> dict | No
     if "bid" in by_type or "pass" in by_type:
         return _bid(state, seat, by_type)
     if "pay_gold" in by_type:
-        return _pay_gold(by_type["pay_gold"])
+        return _pay_gold(state, seat, by_type["pay_gold"])
     if "discard" in by_type:
         return _discard(state, seat, by_type["discard"])
-    return actions[0]  # draw, reveal, draw_random_card: the one thing to do
+    first = choices[0]
+    return _act(first) if not first["params"] else None  # draw, reveal, draw_random_card

@@ -1,5 +1,8 @@
 """The Gain Esteem phase: reveal a Favor card, Raise or Pass, the winner pays."""
 
+import random
+
+from games.engine.choices import Choice, amount, cards, choice, pick
 from games.engine.errors import RuleError
 from games.for_the_king import messages as msg
 from games.for_the_king.cards import CARDS, GOLD, gold_value, kind
@@ -12,7 +15,7 @@ from games.for_the_king.flow import (
     take_offer,
 )
 
-# legal_actions lists bids up to the bidder's means plus this much (bluffing is allowed);
+# legal_actions offers bids up to the bidder's means plus this much (bluffing is allowed);
 # apply accepts any higher bid too.
 BID_CAP_ABOVE_MEANS = 2
 
@@ -131,25 +134,50 @@ def gold_payments(hand: list[str], owed: int) -> list[list[str]]:
     return options
 
 
-def legal(state: dict, seat: int) -> list[dict]:
+def gold_in_hand(hand: list[str]) -> list[str]:
+    return sorted(c for c in hand if kind(c) == GOLD)
+
+
+def random_payment(hand: list[str], owed: int, rng: random.Random) -> list[str]:
+    """A valid payment drawn at random: a random mix of values among ``gold_payments``, then random
+    Gold cards of each value from the hand (cards of one value are alike)."""
+    mix = rng.choice(gold_payments(hand, owed))
+    by_value: dict[int, list[str]] = {}
+    for c in gold_in_hand(hand):
+        by_value.setdefault(CARDS[c]["value"], []).append(c)
+    paid: list[str] = []
+    for value in sorted({CARDS[c]["value"] for c in mix}):
+        count = sum(1 for c in mix if CARDS[c]["value"] == value)
+        paid += rng.sample(by_value[value], count)
+    return paid
+
+
+def bid_bounds(state: dict, seat: int) -> tuple[int, int]:
+    """The amounts a bid choice offers: above the high bid, up to the bidder's means (Gold, or cards
+    in hand for a Gold card) plus ``BID_CAP_ABOVE_MEANS``. Empty when low > high."""
+    hand = state["seats"][seat]["hand"]
+    means = len(hand) if kind(state["offer"]) == GOLD else gold_value(hand)
+    return state["bidding"]["high_bid"] + 1, means + BID_CAP_ABOVE_MEANS
+
+
+def legal(state: dict, seat: int) -> list[Choice]:
+    """One choice per thing the seat may do, its parameters bounded: a bid is one amount choice,
+    a payment one set of Gold cards (``apply`` checks that it reaches the bid without overpaying)."""
     stage = state["stage"]
     if stage == "reveal":
-        return [{"type": "reveal", "seat": seat}]
+        return [choice("reveal", seat)]
     if stage == "bidding":
-        hand = state["seats"][seat]["hand"]
-        means = len(hand) if kind(state["offer"]) == GOLD else gold_value(hand)
-        low = state["bidding"]["high_bid"] + 1
-        return [{"type": "pass", "seat": seat}] + [
-            {"type": "bid", "seat": seat, "amount": n} for n in range(low, means + BID_CAP_ABOVE_MEANS + 1)
-        ]
+        low, high = bid_bounds(state, seat)
+        offered = [choice("pass", seat)]
+        if low <= high:
+            offered.append(choice("bid", seat, amount=amount(low, high)))
+        return offered
     if stage == "pay_gold":
         hand = state["seats"][seat]["hand"]
-        return [
-            {"type": "pay_gold", "seat": seat, "cards": cards}
-            for cards in gold_payments(hand, state["payment"]["owed"])
-        ]
+        sizes = [len(p) for p in gold_payments(hand, state["payment"]["owed"])]
+        return [choice("pay_gold", seat, cards=cards(gold_in_hand(hand), min(sizes), max(sizes)))]
     if stage == "discard":
-        return [{"type": "discard", "seat": seat, "card": c} for c in sorted(state["seats"][seat]["hand"])]
+        return [choice("discard", seat, card=pick(sorted(state["seats"][seat]["hand"])))]
     if stage == "cannot_pay":
-        return [{"type": "draw_random_card", "seat": seat}]
+        return [choice("draw_random_card", seat)]
     return []

@@ -1,5 +1,6 @@
 """Setup, the deal and the Share Influence phase (and the use of King cards, in either phase)."""
 
+from games.engine.choices import Choice, choice, pick
 from games.engine.errors import RuleError
 from games.for_the_king import messages as msg
 from games.for_the_king.board import as_action_changes, king_options, new_duties, use_king_card
@@ -131,20 +132,20 @@ def king_card(state: dict, action: dict, rng) -> None:
     advance(state, rng)
 
 
-def legal(state: dict, seat: int | None) -> list[dict]:
+def legal(state: dict, seat: int | None) -> list[Choice]:
+    """The choice of this stage with its parameters: an area with room, a card of the middle, one of
+    the ways this King card may change the Primary Duty tiles (a short, rule-bounded list)."""
     stage = state["stage"]
     if stage == "deal":
-        return [{"type": "deal", "seat": None}]
+        return [choice("deal", None)]
     if stage == "distribute":
         if state["drawn"] is None:
-            return [{"type": "draw", "seat": seat}]
+            return [choice("draw", seat)]
         room = limits(state)
-        return [{"type": "place", "seat": seat, "area": a} for a in AREAS if state["placed"][a] < room[a]]
+        return [choice("place", seat, area=pick([a for a in AREAS if state["placed"][a] < room[a]]))]
     if stage == "choose":
-        return [{"type": "choose", "seat": seat, "card": c} for c in state["middle"]]
+        return [choice("choose", seat, card=pick(state["middle"]))]
     if stage == "king_card":
-        return [
-            {"type": "king_card", "seat": seat, "changes": as_action_changes(option)}
-            for option in king_options(state, state["king_card"]["card"])
-        ]
+        options = king_options(state, state["king_card"]["card"])
+        return [choice("king_card", seat, changes=pick([as_action_changes(o) for o in options]))]
     return []

@@ -1,5 +1,8 @@
 """For the King (and Me): the rules object the registry hands out (slug ``for_the_king``)."""
 
+import random
+
+from games.engine.choices import Choice
 from games.engine.rules import Rules
 from games.for_the_king import bot, esteem, influence
 from games.for_the_king.flow import actor
@@ -31,12 +34,23 @@ class ForTheKingRules(Rules):
     def setup(self, config: dict, seed: int) -> dict:
         return influence.new_state(config, seed)
 
-    def legal_actions(self, state: dict, seat: int | None) -> list[dict]:
+    def legal_actions(self, state: dict, seat: int | None) -> list[Choice]:
+        """The choices of the one seat that acts now, each with its parameters and their bounds
+        (``games.engine.choices``): never one entry per amount or per way to pay."""
         if state["over"] or seat != actor(state):
             return []
         if state["phase"] in ("setup", "share_influence") or state["stage"] == "king_card":
             return influence.legal(state, seat)
         return esteem.legal(state, seat)
+
+    def sample(self, state: dict, choice: Choice, rng: random.Random) -> dict | None:
+        """A concrete action of ``choice`` whose values depend on each other (``draw_action``): a
+        payment that reaches the bid without overpaying. Other choices draw each value freely."""
+        if choice["type"] != "pay_gold" or state["stage"] != "pay_gold":
+            return None
+        hand = state["seats"][choice["seat"]]["hand"]
+        paid = esteem.random_payment(hand, state["payment"]["owed"], rng)
+        return {"type": "pay_gold", "seat": choice["seat"], "cards": paid}
 
     def view(self, state: dict, seat: int | None) -> dict:
         return view(state, seat)

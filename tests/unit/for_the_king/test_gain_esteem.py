@@ -4,6 +4,8 @@ import itertools
 
 import pytest
 
+from games.engine.choices import amount, choice, pick
+from games.engine.choices import cards as card_set
 from games.engine.errors import RuleError
 from games.for_the_king import messages as msg
 from games.for_the_king.cards import CARDS
@@ -43,7 +45,8 @@ class RulebookExampleTests:
         state = act(state, "pass", 0)
         assert state["stage"] == "pay_gold"
         assert state["payment"] == {"seat": 1, "owed": 4, "paid": 0}
-        assert RULES.legal_actions(state, 1) == [{"type": "pay_gold", "seat": 1, "cards": [G2[0], G3[2]]}]
+        # One choice: a set of her Gold cards; only 2 + 3 reaches 4 without a card to spare.
+        assert RULES.legal_actions(state, 1) == [choice("pay_gold", 1, cards=card_set([G2[0], G3[2]], 2, 2))]
         state = act(state, "pay_gold", 1, cards=[G3[2], G2[0]])
         assert state["seats"][1]["hand"] == [gov("military", "A")]
         assert state["discard"] == [G3[2], G2[0]]  # face up, no change
@@ -64,7 +67,7 @@ class RulebookExampleTests:
         state = act(state, "bid", 0, amount=3)
         state = act(state, "pass", 1)
         assert state["stage"] == "discard" and state["payment"] == {"seat": 0, "owed": 3, "paid": 0}
-        assert [a["card"] for a in RULES.legal_actions(state, 0)] == sorted(anna)
+        assert RULES.legal_actions(state, 0) == [choice("discard", 0, card=pick(sorted(anna)))]
         for c in (G1[0], gov("livestock", "C"), G2[0]):
             state = act(state, "discard", 0, card=c)
         assert state["discard_face_down"] == [G1[0], gov("livestock", "C"), G2[0]]
@@ -135,21 +138,38 @@ class BiddingTests:
         last one bids (1 is enough) or passes."""
         state = bids(revealed(3, [[G3[0]], [], [G1[0]]], [gov("military", "H")]), None, None)
         assert state["stage"] == "bidding" and state["bidding"]["turn"] == 2
-        assert {"type": "pass", "seat": 2} in RULES.legal_actions(state, 2)
+        assert choice("pass", 2) in RULES.legal_actions(state, 2)
         won = bids(state, 1)
         assert won["stage"] == "pay_gold" and won["payment"] == {"seat": 2, "owed": 1, "paid": 0}
 
-    def test_bids_are_listed_up_to_the_bidders_means_plus_a_little(self):
-        """DESIGN 8 'Bids above one's means are allowed': listed up to Gold + 2; any higher bid applies."""
+    def test_bids_are_offered_up_to_the_bidders_means_plus_a_little(self):
+        """DESIGN 8 'Bids above one's means are allowed': one bid choice from 1 up to Gold + 2; any
+        higher bid applies."""
         state = revealed(3, [[G3[0], G2[0], gov("military", "A")], [], []], [gov("military", "H")])
-        amounts = [a.get("amount") for a in RULES.legal_actions(state, 0)]
-        assert amounts == [None, *range(1, 5 + BID_CAP_ABOVE_MEANS + 1)]
+        assert RULES.legal_actions(state, 0) == [
+            choice("pass", 0),
+            choice("bid", 0, amount=amount(1, 5 + BID_CAP_ABOVE_MEANS)),
+        ]
         assert act(state, "bid", 0, amount=40)["bidding"]["high_bid"] == 40
+
+    def test_a_later_bid_starts_above_the_high_bid(self):
+        """'Any subsequent bids must be strictly greater than the previous number.'"""
+        state = bids(revealed(3, [[G3[0]], [G3[1], G2[0]], []], [gov("military", "H")]), 2)
+        (bid,) = [c for c in RULES.legal_actions(state, 1) if c["type"] == "bid"]
+        assert bid["params"] == {"amount": amount(3, 5 + BID_CAP_ABOVE_MEANS)}
+
+    def test_a_high_bid_beyond_ones_means_leaves_only_pass_on_offer(self):
+        """The bid choice reaches means + 2; above that only Pass is offered (a bid still applies)."""
+        state = bids(revealed(3, [[G3[0]], [G1[0]], []], [gov("military", "H")]), 9)
+        assert RULES.legal_actions(state, 1) == [choice("pass", 1)]
+        assert act(state, "bid", 1, amount=10)["bidding"]["high_bid"] == 10
 
     def test_for_a_gold_card_the_means_are_the_cards_in_hand(self):
         state = revealed(3, [[G3[0], gov("military", "A")], [], []], [G3[5]])
-        amounts = [a.get("amount") for a in RULES.legal_actions(state, 0)]
-        assert amounts == [None, *range(1, 2 + BID_CAP_ABOVE_MEANS + 1)]
+        assert RULES.legal_actions(state, 0) == [
+            choice("pass", 0),
+            choice("bid", 0, amount=amount(1, 2 + BID_CAP_ABOVE_MEANS)),
+        ]
 
     def test_only_the_first_player_reveals(self):
         """'The first player reveals the top card of the Favor deck.'"""
@@ -212,6 +232,14 @@ class PayingGoldTests:
             act(state, "pay_gold", 1, cards=[G3[0]])
         assert error.value.message == msg.NOT_YOUR_TURN.format(name="Anna", what="pay Gold")
 
+    def test_the_payment_choice_offers_the_gold_in_hand_and_the_possible_sizes(self):
+        """One choice: any of the hand's Gold cards, as few as reach the bid (a 3 for 3) and as many
+        as pay without a card to spare (1 + 2 for 3); Government cards are not offered."""
+        hand = [G1[0], G1[1], G2[0], G3[0], gov("military", "A")]
+        state = self._won(hand, 3)
+        gold_ids = sorted([G1[0], G1[1], G2[0], G3[0]])
+        assert RULES.legal_actions(state, 0) == [choice("pay_gold", 0, cards=card_set(gold_ids, 1, 2))]
+
     def test_the_listed_payments_are_every_mix_of_values(self):
         hand = [G1[0], G1[1], G2[0], G3[0], gov("military", "A")]
         listed = sorted(sorted(CARDS[c]["value"] for c in cards) for cards in gold_payments(hand, 3))
@@ -263,7 +291,7 @@ class WinnerWhoCannotPayTests:
         state = revealed(3, hands, [card, G1[5]], first_player=0)
         state = bids(state, 5, None, None)  # Anna bids 5 with 1 Gold
         assert state["stage"] == "cannot_pay" and state["payment"]["seat"] == 0
-        assert RULES.legal_actions(state, 1) == [{"type": "draw_random_card", "seat": 1}]
+        assert RULES.legal_actions(state, 1) == [choice("draw_random_card", 1)]
         assert RULES.legal_actions(state, 0) == []
         with pytest.raises(RuleError) as error:
             act(state, "draw_random_card", 2)

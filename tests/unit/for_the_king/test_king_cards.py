@@ -18,7 +18,10 @@ def pending(effect: str, primaries: dict | None = None, count: int = 3) -> dict:
 
 
 def options(state: dict) -> list[list[tuple[str, int]]]:
-    return [[(c["office"], c["change"]) for c in a["changes"]] for a in RULES.legal_actions(state, 0)]
+    """The ways the one King card choice offers, as (office, change) pairs."""
+    (king_choice,) = RULES.legal_actions(state, 0)
+    assert king_choice["type"] == "king_card" and set(king_choice["params"]) == {"changes"}
+    return [[(c["office"], c["change"]) for c in o] for o in king_choice["params"]["changes"]["options"]]
 
 
 def use(state: dict, *changes: tuple[str, int]) -> dict:

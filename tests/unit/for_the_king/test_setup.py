@@ -67,7 +67,7 @@ class SetupTests:
         assert state["over"] is False and state["result"] is None
         assert [s["name"] for s in state["seats"]] == ["Anna", "Ben", "Chloe"]
         assert state["deck"] == [] and state["adviser"] is None
-        assert RULES.legal_actions(state, None) == [{"type": "deal", "seat": None}]
+        assert RULES.legal_actions(state, None) == [{"type": "deal", "seat": None, "params": {}}]
         assert all(RULES.legal_actions(state, s) == [] for s in range(3))
         json.dumps(state)
 

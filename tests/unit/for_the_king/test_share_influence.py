@@ -2,6 +2,7 @@
 
 import pytest
 
+from games.engine.choices import choice, pick
 from games.engine.errors import RuleError
 from games.for_the_king import messages as msg
 from games.for_the_king.rules import RULES
@@ -35,10 +36,10 @@ class DistributeTests:
         state = place(state, 1, "personal")
         state = place(state, 1, "middle")
         state = act(state, "draw", 1)
-        assert [a["area"] for a in RULES.legal_actions(state, 1)] == ["middle", "favor"]
+        assert RULES.legal_actions(state, 1) == [choice("place", 1, area=pick(["middle", "favor"]))]
         state = act(state, "place", 1, area="favor")
         state = act(state, "draw", 1)
-        assert RULES.legal_actions(state, 1) == [{"type": "place", "seat": 1, "area": "middle"}]
+        assert RULES.legal_actions(state, 1) == [choice("place", 1, area=pick(["middle"]))]
         state = act(state, "place", 1, area="middle")
         state = place(state, 1, "middle")
         assert state["seats"][1]["personal_deck"] == [DECK[0]]
@@ -49,7 +50,7 @@ class DistributeTests:
         assert RULES.legal_actions(state, 1) == []
         state = act(state, "choose", 2, card=DECK[3])
         state = act(state, "choose", 3, card=DECK[1])
-        assert RULES.legal_actions(state, 0) == [{"type": "choose", "seat": 0, "card": DECK[4]}]
+        assert RULES.legal_actions(state, 0) == [choice("choose", 0, card=pick([DECK[4]]))]
         state = act(state, "choose", 0, card=DECK[4])
         assert [s["personal_deck"] for s in state["seats"]] == [[DECK[4]], [DECK[0]], [DECK[3]], [DECK[1]]]
         assert state["middle"] == []
@@ -167,10 +168,17 @@ class KingCardsInShareInfluenceTests:
         state = act(state, "choose", 1, card=card)
         assert state["stage"] == "king_card"
         assert state["king_card"] == {"seat": 1, "card": card, "then": "choose"}
-        options = RULES.legal_actions(state, 1)
-        assert [o["changes"] for o in options] == [
-            [{"office": o, "change": 1}]
-            for o in ["diplomacy", "military", "architecture", "livestock", "entertainment"]
+        assert RULES.legal_actions(state, 1) == [
+            choice(
+                "king_card",
+                1,
+                changes=pick(
+                    [
+                        [{"office": o, "change": 1}]
+                        for o in ["diplomacy", "military", "architecture", "livestock", "entertainment"]
+                    ]
+                ),
+            )
         ]
         state = act(state, "king_card", 1, changes=[{"office": "military", "change": 1}])
         assert state["duties"]["military"] == {"primary": 4, "secondary": 2}
@@ -188,7 +196,7 @@ class KingCardsInShareInfluenceTests:
         assert state["duties"]["diplomacy"] == {"primary": 2, "secondary": 1}
         assert state["seats"][0]["personal_deck"] == []
         assert state["stage"] == "distribute" and state["placed"]["personal"] == 1
-        assert RULES.legal_actions(state, 0) == [{"type": "draw", "seat": 0}]
+        assert RULES.legal_actions(state, 0) == [choice("draw", 0)]
 
 
 class DeckRunsOutTests:

@@ -1,0 +1,97 @@
+"""Choices with parameters (DESIGN.md section 3, revised 2026-11-23): a decision is one choice whose
+parameters carry their bounds, whatever a hand holds, and the kernel's ``draw_action`` (with the
+engine's ``sample`` for payments) always draws an action that applies."""
+
+import json
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.engine.choices import action_fits, amount, cards, choice, draw_action
+from games.for_the_king.cards import CARDS
+from games.for_the_king.rules import RULES
+from tests.unit.contract import property_examples
+from tests.unit.for_the_king.builders import act, esteem, gold, gov, king
+
+G1, G2, G3 = gold(1), gold(2), gold(3)
+ALL_GOLD = G1 + G2 + G3  # 13 cards of each value: 78 Gold
+
+
+def bidding_on(card: str, hand: list[str]) -> dict:
+    """Anna (seat 0) opens the bidding on ``card`` with ``hand``; Ben holds nothing."""
+    return act(esteem(2, [hand, []], [card, gov("military", "G")]), "reveal", 0)
+
+
+def won(hand: list[str], owed: int) -> dict:
+    """Anna bid ``owed`` for a Government card, Ben passed: Anna pays."""
+    state = act(bidding_on(gov("military", "H"), hand), "bid", 0, amount=owed)
+    return act(state, "pass", 1)
+
+
+class ChoiceSizeTests:
+    def test_a_huge_hand_still_gives_one_bid_choice_with_the_right_bounds(self):
+        small = RULES.legal_actions(bidding_on(gov("military", "H"), [G3[0]]), 0)
+        huge = RULES.legal_actions(bidding_on(gov("military", "H"), ALL_GOLD), 0)
+        assert small == [choice("pass", 0), choice("bid", 0, amount=amount(1, 3 + 2))]
+        assert huge == [choice("pass", 0), choice("bid", 0, amount=amount(1, 78 + 2))]
+        assert len(json.dumps(huge)) == len(json.dumps(small)) + 1  # "80" against "5"
+
+    def test_a_huge_payment_is_one_choice_of_gold_cards_whatever_the_ways_to_pay(self):
+        """78 Gold owing 40 can be paid in many mixes; the choice is still one set of the hand's Gold
+        cards: at least 14 (13 threes reach 39), at most 26 (13 ones, 12 twos and a three make 40)."""
+        hand = [*ALL_GOLD, gov("diplomacy", "A")]
+        offered = RULES.legal_actions(won(hand, 40), 0)
+        assert offered == [choice("pay_gold", 0, cards=cards(sorted(ALL_GOLD), 14, 26))]
+
+    def test_a_gold_card_auction_offers_one_bid_choice_up_to_the_hand_size(self):
+        hand = [gov("diplomacy", "A"), *G1]
+        offered = RULES.legal_actions(bidding_on(G3[0], hand), 0)
+        assert offered == [choice("pass", 0), choice("bid", 0, amount=amount(1, 14 + 2))]
+
+    def test_every_stage_offers_one_choice_per_action_type(self):
+        state = won([*ALL_GOLD], 5)
+        for seat in (None, 0, 1):
+            types = [c["type"] for c in RULES.legal_actions(state, seat)]
+            assert len(types) == len(set(types))
+
+
+class SampleTests:
+    def test_sample_leaves_choices_without_dependent_values_to_the_kernel(self):
+        state = bidding_on(gov("military", "H"), [G3[0]])
+        for offered in RULES.legal_actions(state, 0):
+            assert RULES.sample(state, offered, random.Random(1)) is None
+
+    def test_a_drawn_payment_of_a_huge_hand_applies(self):
+        state = won([*ALL_GOLD, king("plus1")], 40)
+        (pay,) = RULES.legal_actions(state, 0)
+        for seed in range(30):
+            action = draw_action(RULES, state, pay, random.Random(seed))
+            assert action_fits(pay, action)
+            after = RULES.apply(state, action)
+            assert after["stage"] == "reveal" and len(after["discard"]) == len(action["cards"])
+
+    @settings(max_examples=property_examples(60), deadline=None)
+    @given(
+        ones=st.integers(0, 13),
+        twos=st.integers(0, 13),
+        threes=st.integers(0, 13),
+        share=st.floats(0, 1),
+        seed=st.integers(0, 2**32),
+    )
+    def test_a_payment_drawn_by_sample_always_applies(self, ones, twos, threes, share, seed):
+        """DESIGN 8 'Paying Gold': whatever the hand and the bid, a drawn payment reaches the bid
+        without a card to spare, and fits the one choice offered."""
+        hand = [*G1[:ones], *G2[:twos], *G3[:threes], gov("livestock", "B")]
+        means = ones + 2 * twos + 3 * threes
+        if means == 0:
+            return
+        owed = max(1, round(share * means))
+        state = won(hand, owed)
+        assert state["stage"] == "pay_gold"
+        (pay,) = RULES.legal_actions(state, 0)
+        action = draw_action(RULES, state, pay, random.Random(seed))
+        assert action_fits(pay, action)
+        values = [CARDS[c]["value"] for c in action["cards"]]
+        assert sum(values) >= owed > sum(values) - min(values)
+        assert RULES.apply(state, action)["payment"] is None
