@@ -28,6 +28,8 @@ from api.pagination import ChroniclePagination
 from games import selectors, services
 from games.join_guard import seat_for_join_token
 from games.models import GameSession, Seat
+from games.presenters import presenter_for
+from games.presenters.common import _seat_infos
 
 TAGS = ["sessions"]
 SEAT_TOKEN_HEADER = "X-Seat-Token"
@@ -148,6 +150,30 @@ class SessionSerializer(serializers.Serializer):
     seats = SeatSerializer(many=True)
 
 
+class ParamSerializer(serializers.Serializer):
+    """One parameter of a choice and its bounds (games/engine/choices.py)."""
+
+    kind = serializers.ChoiceField(
+        choices=["amount", "pick", "cards", "text", "flag", "typed"],
+        help_text="amount: a whole number from min to max; pick: one of options; cards: min to max "
+        "distinct options; text: at most max_length characters; flag: true or false; typed: what "
+        "the table types from a physical card (schema names it), validated by the engine.",
+    )
+    min = serializers.IntegerField(required=False)
+    max = serializers.IntegerField(required=False)
+    options = serializers.ListField(child=serializers.JSONField(), required=False)
+    max_length = serializers.IntegerField(required=False)
+    schema = serializers.CharField(required=False)
+
+
+class ChoiceSerializer(serializers.Serializer):
+    """What a seat may do now: submit {"type", "seat", <param>: value, ...} with a value in bounds."""
+
+    type = serializers.CharField()
+    seat = serializers.IntegerField(allow_null=True)
+    params = serializers.DictField(child=ParamSerializer())
+
+
 class ViewSerializer(serializers.Serializer):
     """What one seat (or the table) may see, from the engine."""
 
@@ -157,7 +183,9 @@ class ViewSerializer(serializers.Serializer):
     status = serializers.CharField()
     seat = serializers.IntegerField(allow_null=True, help_text="null: the table view.")
     view = serializers.JSONField(help_text="The engine's view: this seat's hand, nobody else's.")
-    legal_actions = serializers.ListField(child=serializers.DictField())
+    legal_actions = ChoiceSerializer(
+        many=True, help_text="Each choice with its parameters and their bounds (never one entry per amount)."
+    )
     active_seats = serializers.ListField(
         child=serializers.IntegerField(allow_null=True), help_text="Seats that may act now (null: the table)."
     )
@@ -208,13 +236,6 @@ def _submit(request, session: GameSession, seat: Seat | None) -> Response:
     else:
         view = selectors.session_view_for_seat(session=session, seat=seat)
     return Response(SubmitOutputSerializer({"action": logged, "view": view}).data)
-
-
-def _label(rules, state: dict, action: dict) -> str:
-    try:
-        return rules.describe(state, action)
-    except Exception:  # noqa: BLE001 - as on the seat page, a label never breaks the answer
-        return str(action.get("type", "?")).replace("_", " ")
 
 
 # ---- Games and sessions ------------------------------------------------------------------
@@ -400,29 +421,26 @@ class SeatViewApi(SessionApi):
 
 class SeatLegalActionsApi(SessionApi):
     class OutputSerializer(serializers.Serializer):
-        class ChoiceSerializer(serializers.Serializer):
-            action = serializers.DictField(help_text="Submit it as it is.")
-            label = serializers.CharField()
+        class TitledChoiceSerializer(serializers.Serializer):
+            choice = ChoiceSerializer()
+            title = serializers.CharField(help_text="The choice in the game's words.")
 
         version = serializers.IntegerField(help_text="Send it back as expected_version.")
         seat = serializers.IntegerField()
-        actions = ChoiceSerializer(many=True)
+        choices = TitledChoiceSerializer(many=True)
 
     @extend_schema(
         tags=TAGS,
-        summary="What this seat may do now, each action with a sentence",
+        summary="What this seat may do now: each choice with its parameters, bounds and title",
         parameters=[SEAT_TOKEN],
         responses={200: OutputSerializer, **errors(401, 403, 404)},
     )
     def get(self, request, session_id: int, seat_index: int):
         seat = self.seat_for(seat_index)
         view = selectors.session_view_for_seat(session=self.session, seat=seat)
-        rules = services.session_rules(self.session)
-        choices = [
-            {"action": action, "label": _label(rules, self.session.state, action)}
-            for action in view["legal_actions"]
-        ]
-        data = {"version": view["version"], "seat": seat.index, "actions": choices}
+        words = presenter_for(self.session.game).words(view["view"], _seat_infos(self.session))
+        choices = [{"choice": choice, "title": words.title(choice)} for choice in view["legal_actions"]]
+        data = {"version": view["version"], "seat": seat.index, "choices": choices}
         return Response(self.OutputSerializer(data).data)
 
 

@@ -79,73 +79,118 @@ def parse_resource_moves(text: str) -> list[list]:
     return moves
 
 
-class DilemmaCardForm(forms.Form):
-    """The Dilemma card drawn: its number and, the first time it is met, its AYE and NAY outcomes
-    as printed (resource moves, Chronicle sticker, Envelope). The engine validates the rest."""
+TOKEN_CHOICES = [("", "—"), ("up", "▲ up"), ("down", "▼ down")]
+STICKER_TOKEN_CHOICES = [("", "—"), ("positive", "Positive sticker"), ("negative", "Negative sticker")]
+FRONT_EMPTY = "Type the card's number and its title as printed on the front."
 
-    number = forms.IntegerField(min_value=1, label="Card number")
-    title = forms.CharField(max_length=120, required=False)
+
+class DilemmaCardForm(forms.Form):
+    """The front of the Dilemma card drawn: number, title, question, and the Outcome tokens of each
+    side (rulebook "Place the Outcome Tokens on the Balance"). The back is typed after the vote."""
+
+    number = forms.IntegerField(min_value=1, max_value=999, label="Card number")
+    title = forms.CharField(max_length=120, label="Title")
+    question = forms.CharField(max_length=300, required=False, label="Question (optional)")
     version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     key = forms.CharField(max_length=100, required=False, widget=forms.HiddenInput)
 
-    def __init__(self, *args, known: set[int] = frozenset(), **kwargs):
+    def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.known = set(known)
         for side in ("aye", "nay"):
-            label = side.upper()
-            self.fields[f"{side}_resources"] = forms.CharField(
-                required=False, label=f"{label}: resources", help_text=RESOURCE_MOVES_HELP
+            for row in RESOURCE_ROWS:
+                self.fields[f"{side}_{row}"] = forms.ChoiceField(
+                    required=False, choices=TOKEN_CHOICES, label=f"{side.upper()}: {row.capitalize()}"
+                )
+            self.fields[f"{side}_sticker"] = forms.ChoiceField(
+                required=False, choices=STICKER_TOKEN_CHOICES, label=f"{side.upper()}: Chronicle sticker"
             )
-            self.fields[f"{side}_sticker"] = forms.IntegerField(
-                required=False, min_value=1, max_value=177, label=f"{label}: sticker number"
-            )
-            self.fields[f"{side}_sticker_row"] = forms.ChoiceField(
-                required=False,
-                choices=[("", "—"), *[(r, r.capitalize()) for r in RESOURCE_ROWS]],
-                label=f"{label}: sticker row",
-            )
-            self.fields[f"{side}_sticker_positive"] = forms.ChoiceField(
-                required=False, choices=[("1", "Positive"), ("0", "Negative")], label=f"{label}: sticker kind"
-            )
-            self.fields[f"{side}_envelope"] = forms.IntegerField(
-                required=False, min_value=0, max_value=74, label=f"{label}: Envelope"
-            )
+
+    def action(self) -> dict:
+        data = self.cleaned_data
+        card = {"number": data["number"], "title": data["title"], "question": data.get("question", "")}
+        for side in ("aye", "nay"):
+            card[side] = {
+                "resources": [
+                    [row, data[f"{side}_{row}"]] for row in RESOURCE_ROWS if data.get(f"{side}_{row}")
+                ],
+                "sticker": data.get(f"{side}_sticker") or None,
+            }
+        return {"type": "draw_dilemma", "card": card}
+
+
+class KnownCardForm(forms.Form):
+    """A card met before, drawn by its number: its front is known, its back stays hidden."""
+
+    number = forms.IntegerField(min_value=1, max_value=999)
+    version = forms.IntegerField(min_value=0)
+    key = forms.CharField(max_length=100, required=False)
+
+    def action(self) -> dict:
+        return {"type": "draw_dilemma", "card": {"number": self.cleaned_data["number"]}}
+
+
+class OutcomeForm(forms.Form):
+    """The winning side's outcome as the back of the card says, typed after the vote."""
+
+    resources = forms.CharField(required=False, label="Resource moves", help_text=RESOURCE_MOVES_HELP)
+    sticker = forms.IntegerField(required=False, min_value=1, max_value=177, label="Chronicle sticker number")
+    sticker_row = forms.ChoiceField(
+        required=False,
+        choices=[("", "—"), *[(r, r.capitalize()) for r in RESOURCE_ROWS]],
+        label="Sticker row",
+    )
+    sticker_positive = forms.ChoiceField(
+        required=False, choices=[("1", "Positive"), ("0", "Negative")], label="Sticker kind"
+    )
+    envelope = forms.IntegerField(required=False, min_value=0, max_value=74, label="Envelope")
+    lightning = forms.BooleanField(required=False, label="The lightning is on the central space of the back")
+    note = forms.CharField(required=False, max_length=200, label="Anything else it says (a note)")
+    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    key = forms.CharField(max_length=100, required=False, widget=forms.HiddenInput)
+
+    @staticmethod
+    def initial_from(outcome: dict | None) -> dict:
+        """The stored back of a card met before, offered again at the resolution."""
+        if not outcome:
+            return {}
+        sticker = outcome.get("sticker") or {}
+        return {
+            "resources": ", ".join(f"{row} {amount:+d}" for row, amount in outcome.get("resources", [])),
+            "sticker": sticker.get("number"),
+            "sticker_row": sticker.get("row", ""),
+            "sticker_positive": "1" if sticker.get("positive", True) else "0",
+            "envelope": outcome.get("envelope"),
+            "lightning": bool(outcome.get("lightning")),
+            "note": outcome.get("note", ""),
+        }
 
     def clean(self):
         data = super().clean()
-        for side in ("aye", "nay"):
-            try:
-                data[f"{side}_resources"] = parse_resource_moves(data.get(f"{side}_resources", ""))
-            except forms.ValidationError as error:
-                self.add_error(f"{side}_resources", error)
-            if data.get(f"{side}_sticker") and not data.get(f"{side}_sticker_row"):
-                self.add_error(f"{side}_sticker_row", "Which Resource row does the sticker go to?")
+        try:
+            data["resources"] = parse_resource_moves(data.get("resources", ""))
+        except forms.ValidationError as error:
+            self.add_error("resources", error)
+        if data.get("sticker") and not data.get("sticker_row"):
+            self.add_error("sticker_row", "Which Resource row does the sticker go to?")
         return data
 
     def action(self) -> dict:
         data = self.cleaned_data
-        typed = any(
-            data.get(f"{side}_{what}")
-            for side in ("aye", "nay")
-            for what in ("resources", "sticker", "envelope")
-        )
-        if data["number"] in self.known and not typed:
-            return {"type": "draw_dilemma", "card": {"number": data["number"]}}
-        card = {"number": data["number"], "title": data.get("title", "")}
-        for side in ("aye", "nay"):
-            sticker = None
-            if data.get(f"{side}_sticker"):
-                sticker = {
-                    "number": data[f"{side}_sticker"],
-                    "row": data[f"{side}_sticker_row"],
-                    "positive": data.get(f"{side}_sticker_positive") != "0",
-                }
-            card[side] = {
-                "resources": data[f"{side}_resources"],
-                "sticker": sticker,
-                "envelope": data.get(f"{side}_envelope"),
+        sticker = None
+        if data.get("sticker"):
+            sticker = {
+                "number": data["sticker"],
+                "row": data["sticker_row"],
+                "positive": data.get("sticker_positive") != "0",
             }
-        return {"type": "draw_dilemma", "card": card}
+        outcome = {
+            "resources": data["resources"],
+            "sticker": sticker,
+            "envelope": data.get("envelope"),
+            "lightning": bool(data.get("lightning")),
+            "note": data.get("note", ""),
+        }
+        return {"type": "read_outcome", "outcome": outcome}
 
 
 class CardEffectForm(forms.Form):
@@ -155,7 +200,7 @@ class CardEffectForm(forms.Form):
         ("move_resource", "Move a Resource (with Momentum)"),
         ("adjust", "Give or take Coins, Power, Prestige or Crave"),
         ("mystery_sticker", "Attach a Mystery sticker"),
-        ("to_event_area", "Send the card to the Event area"),
+        ("to_event_area", "Send the card to the Event area (Event and Trigger cards)"),
     ]
     kind = forms.ChoiceField(choices=KINDS)
     label = forms.CharField(max_length=80, help_text="What the card says, in a few words")
@@ -173,7 +218,9 @@ class CardEffectForm(forms.Form):
             ("crave", "Crave"),
         ],
     )
-    amount = forms.IntegerField(required=False, help_text="Negative to take away or move down")
+    amount = forms.IntegerField(
+        required=False, min_value=-20, max_value=20, help_text="Negative to take away or move down"
+    )
     letter = forms.ChoiceField(
         required=False, choices=[("", "—"), *[(c, c) for c in "ABCDEFGHIJKL"]], label="Mystery letter"
     )

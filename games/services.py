@@ -243,7 +243,7 @@ def session_create(
             colour=SEAT_COLOURS[index % len(SEAT_COLOURS)],
             is_bot=index in bots,
         )
-    if rules.legal_actions(state, TABLE) == [DEAL]:
+    if rules.legal_actions(state, TABLE) == [{**DEAL, "params": {}}]:
         _append(session=session, rules=rules, action=dict(DEAL), seat_index=None)
     _after_change(session, rules)
     return session

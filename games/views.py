@@ -29,11 +29,19 @@ from django_htmx.http import HttpResponseStopPolling, trigger_client_event
 
 from games import nudges, selectors, services
 from games.engine.errors import RuleError
-from games.forms import ActionForm, CardEffectForm, DilemmaCardForm, SessionCreateForm
+from games.forms import (
+    ActionForm,
+    CardEffectForm,
+    DilemmaCardForm,
+    KnownCardForm,
+    OutcomeForm,
+    SessionCreateForm,
+)
 from games.join_guard import seat_for_join_token
 from games.models import GameSession, Seat
-from games.presenters import PRIVATE, _choice_context, _choices, _present
+from games.presenters import controls_for, presenter_for
 from games.presenters.common import _name, _seat_hex, _seat_infos, _words, render_value
+from games.presenters.controls import action_from_post
 
 RULE_BROKEN = "{message}"
 ACTION_APPLIED = "Done: {label}."
@@ -129,29 +137,33 @@ def _session_rows(sessions) -> list[dict]:
     ]
 
 
-def _generic_table_actions(session: GameSession, table: dict) -> list[dict]:
-    """Table actions shown as buttons; the King's Dilemma's typed ones get their own forms."""
+def _table_choices(session: GameSession, table: dict) -> list[dict]:
+    """Table choices shown as controls; the King's Dilemma's typed ones get their own forms."""
     if session.game != "kings_dilemma":
         return table["legal_actions"]
     return [a for a in table["legal_actions"] if a["type"] not in KD_TYPED_TABLE_ACTIONS]
 
 
-def _table_context(request: HttpRequest, session: GameSession, notice: dict | None = None) -> dict:
+def _table_context(
+    request: HttpRequest, session: GameSession, notice: dict | None = None, bound: dict | None = None
+) -> dict:
     table = selectors.session_view_for_table(session=session)
     names = _seat_infos(session)
     page_url = reverse("games:session_table", args=[session.pk])
+    presenter = presenter_for(session.game)
+    present = presenter.present(table["view"], names, table["result"])
     return {
         "session": session,
         "game_name": services.session_rules(session).name,
         "table": table,
-        "present": _present(session, table["view"], names, table["result"]),
-        "table_html": render_value(table["view"]),
-        "result_html": render_value(table["result"]) if table["over"] else "",
+        "present": present,
+        "table_html": "" if present else render_value(table["view"]),
+        "result_html": render_value(table["result"]) if table["over"] and not present else "",
         "to_act": _names_of(table["active_seats"], names),
         "log": list(reversed(selectors.session_log(session=session)))[:30],
         "undoable": selectors.session_undoable_action(session=session),
-        **_choice_context(_choices(session, _generic_table_actions(session, table), table["view"], names)),
-        **(_kd_table_forms(session, table) if session.game == "kings_dilemma" else {}),
+        "groups": controls_for(session.game, _table_choices(session, table), table["view"], names),
+        **(_kd_table_forms(session, table, bound) if session.game == "kings_dilemma" else {}),
         "action_url": reverse("games:session_table_action", args=[session.pk]),
         "panel_url": page_url,
         "panel_id": "table-panel",
@@ -252,25 +264,30 @@ def _seat_context(request: HttpRequest, seat: Seat, notice: dict | None = None) 
     mine = selectors.session_view_for_seat(session=session, seat=seat)
     names = _seat_infos(session)
     view = mine["view"]
-    private_maker = PRIVATE.get(session.game)
-    try:
-        private = private_maker(view) if private_maker else None
-    except Exception:  # an unexpected shape falls back to the generic rendering
-        private = None
+    presenter = presenter_for(session.game)
+    present = presenter.present(view, names, mine["result"])
+    groups = [] if seat.is_bot else controls_for(session.game, mine["legal_actions"], view, names)
     return {
         "session": session,
         "seat": seat,
         "seat_hex": _seat_hex(seat.colour),
         "game_name": services.session_rules(session).name,
         "mine": mine,
-        "present": _present(session, view, names, mine["result"]),
-        "private": private,
-        # An engine view's "private" part (hand, own cards) first, then what everybody sees.
-        "private_html": render_value(view["private"]) if view.get("private") else "",
-        "view_html": render_value({k: v for k, v in view.items() if k not in ("private", "you")}),
-        "result_html": render_value(mine["result"]) if mine["over"] else "",
+        "present": present,
+        "private": presenter.private(view),
+        # A game without a presenter of its own: its view, tidily (the generic presenter).
+        "private_html": render_value(view["private"]) if view.get("private") and not present else "",
+        "view_html": ""
+        if present
+        else render_value({k: v for k, v in view.items() if k not in ("private", "you")}),
+        "result_html": render_value(mine["result"]) if mine["over"] and not present else "",
         "to_act": _names_of(mine["active_seats"], names),
-        **_choice_context([] if seat.is_bot else _choices(session, mine["legal_actions"], view, names)),
+        # Only the House that must act has its turn; bargaining stays open to every House.
+        "my_turn": seat.index in (mine["view"].get("to_act") or [])
+        if isinstance(mine["view"], dict)
+        else False,
+        "groups": [g for g in groups if not g["bargaining"]],
+        "bargaining": [g for g in groups if g["bargaining"]],
         "log": list(reversed(selectors.session_log(session=session)))[:8],
         "action_url": reverse("games:seat_page", args=[seat.token]),
         "panel_url": reverse("games:seat_page", args=[seat.token]),
@@ -302,7 +319,9 @@ def seat_page(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _submit(request: HttpRequest, session: GameSession, seat: Seat | None) -> tuple[dict, int]:
-    """Apply a posted action button (the action as JSON)."""
+    """Apply a posted control group (``choice`` and its ``p_<name>`` fields), or an action as JSON."""
+    if "choice" in request.POST:
+        return _submit_choice(request, session, seat)
     form = ActionForm(request.POST)
     if not form.is_valid():
         return _notice(
@@ -310,6 +329,27 @@ def _submit(request: HttpRequest, session: GameSession, seat: Seat | None) -> tu
         )
     data = form.cleaned_data
     return _submit_action(request, session, seat, data["action"], data["version"], data["key"])
+
+
+def _submit_choice(request: HttpRequest, session: GameSession, seat: Seat | None) -> tuple[dict, int]:
+    view = (
+        selectors.session_view_for_table(session=session)
+        if seat is None
+        else selectors.session_view_for_seat(session=session, seat=seat)
+    )
+    try:
+        version = int(request.POST.get("version", ""))
+        action = action_from_post(view["legal_actions"], request.POST.get("choice", ""), request.POST.getlist)
+    except ValueError as exc:
+        if request.POST.get("version") != str(session.version):  # the table moved on meanwhile
+            return _notice(request, services.STALE_VERSION, "warning", 200)
+        text = str(exc) if str(exc) and not str(exc).startswith("invalid literal") else ACTION_UNREADABLE
+        return _notice(request, text, "error", REFUSED)
+    key = (request.POST.get("key") or "")[:100]
+    return _submit_action(request, session, seat, action, version, key)
+
+
+ACTION_UNREADABLE = "That could not be read: reload the page and try again."
 
 
 def _submit_action(request, session, seat, action: dict, version: int, key: str | None) -> tuple[dict, int]:
@@ -337,57 +377,99 @@ def _notice(request, text: str, level: str, status: int) -> tuple[dict, int]:
 
 # ---- The King's Dilemma: the host types what the physical cards say -----------------------
 
-KD_TYPED_TABLE_ACTIONS = {"draw_dilemma", "move_resource", "adjust", "mystery_sticker", "to_event_area"}
+KD_TYPED_TABLE_ACTIONS = {
+    "draw_dilemma",
+    "read_outcome",
+    "move_resource",
+    "adjust",
+    "mystery_sticker",
+    "to_event_area",
+}
+KD_COMPOSE_NOT_NOW = "That is not something the table does now."
 
 
-def _kd_table_forms(session: GameSession, table: dict, data=None) -> dict:
+def _kd_table_forms(session: GameSession, table: dict, bound: dict | None = None) -> dict:
+    """The host's forms for what the physical cards say; ``bound`` keeps a refused form as typed."""
+    bound = bound or {}
     types = {a["type"] for a in table["legal_actions"]}
     view = table["view"]
-    known = {int(n) for n in (view.get("cards_met") or {})} | {
-        int(n) for n in session.config.get("known_cards", {})
-    }
     seats = [(s.index, s.name) for s in selectors.session_seats(session=session)]
     initial = {"version": session.version, "key": secrets.token_urlsafe(12)}
+    met = set(view.get("cards_drawn") or [])
+    known = [
+        {"number": int(n), "title": card.get("title") or f"Dilemma {n}"}
+        for n, card in sorted(session.config.get("known_cards", {}).items(), key=lambda kv: int(kv[0]))
+        if int(n) not in met
+    ]
     context = {
-        "kd_draw_form": DilemmaCardForm(data, known=known, initial=initial)
+        "kd_draw_form": bound.get("draw") or DilemmaCardForm(initial=initial)
         if "draw_dilemma" in types
         else None,
-        "kd_effect_form": CardEffectForm(data, seats=seats, initial=initial)
-        if types & (KD_TYPED_TABLE_ACTIONS - {"draw_dilemma"})
+        "kd_outcome_form": (
+            bound.get("outcome")
+            or OutcomeForm(initial={**initial, **OutcomeForm.initial_from(view.get("known_outcome"))})
+        )
+        if "read_outcome" in types
         else None,
-        "kd_known": sorted(known),
+        "kd_effect_form": (bound.get("effect") or CardEffectForm(seats=seats, initial=initial))
+        if types & (KD_TYPED_TABLE_ACTIONS - {"draw_dilemma", "read_outcome"})
+        else None,
+        "kd_known": known if "draw_dilemma" in types else [],
         "kd_compose_url": reverse("games:session_table_compose", args=[session.pk]),
     }
     game = session.chronicle_game
-    if table["over"] and session.campaign_id and game is not None and not game.recorded:
-        context["kd_save_url"] = reverse("kd-night-record", args=[session.campaign_id, session.pk])
+    if table["over"] and session.campaign_id and game is not None:
+        if not game.recorded:
+            context["kd_save_url"] = reverse("kd-night-record", args=[session.campaign_id, session.pk])
+        else:
+            context["kd_campaign_url"] = reverse("campaign-detail", args=[session.campaign_id])
     return context
+
+
+def _kd_compose_form(kind: str, data, seats):
+    if kind == "draw":
+        return DilemmaCardForm(data)
+    if kind == "draw_known":
+        return KnownCardForm(data)
+    if kind == "outcome":
+        return OutcomeForm(data)
+    if kind == "effect":
+        return CardEffectForm(data, seats=seats)
+    return None
 
 
 @login_required
 @require_POST
 def session_table_compose(request: HttpRequest, session_id: int) -> HttpResponse:
-    """A King's Dilemma table action typed by the host: the Dilemma card drawn, or a printed
-    effect applied by hand. The engine validates it; a refusal shows its sentence in place."""
+    """A King's Dilemma table action typed by the host: the front of the card drawn, the outcome read
+    from its back, or a printed effect applied by hand. The engine validates it; a refusal shows its
+    sentence beside the form, which keeps everything typed."""
     session = _host_session(request, session_id)
-    table = selectors.session_view_for_table(session=session)
-    forms_ = _kd_table_forms(session, table, request.POST)
-    form = forms_["kd_draw_form"] if request.POST.get("compose") == "draw" else forms_["kd_effect_form"]
+    kind = request.POST.get("compose", "")
+    seats = [(s.index, s.name) for s in selectors.session_seats(session=session)]
+    form = _kd_compose_form(kind, request.POST, seats)
+    bound: dict = {}
     if form is None:
-        notice, status = _notice(request, "That is not something the table does now.", "error", REFUSED)
+        notice, status = _notice(request, KD_COMPOSE_NOT_NOW, "error", REFUSED)
     elif not form.is_valid():
-        errors = "; ".join(
-            f"{form.fields[k].label or k}: {' '.join(v)}" if k != "__all__" else " ".join(v)
-            for k, v in form.errors.items()
-        )
-        notice, status = _notice(request, errors, "error", REFUSED)
+        notice, status = _notice(request, FORM_HAS_ERRORS, "error", REFUSED)
+        bound[kind.removesuffix("_known")] = form if kind != "draw_known" else None
     else:
         notice, status = _submit_action(
-            request, session, None, form.action(), form.cleaned_data["version"], form.cleaned_data["key"]
+            request, session, None, form.action(), form.cleaned_data["version"], form.cleaned_data.get("key")
         )
+        if status == REFUSED and kind != "draw_known":
+            form.add_error(None, notice["text"])
+            bound[kind] = form
     if not request.htmx:
         return redirect("games:session_table", session_id=session.pk)
     session.refresh_from_db()
     return render(
-        request, "games/table.html#table-panel", _table_context(request, session, notice), status=status
+        request,
+        "games/table.html#table-panel",
+        _table_context(request, session, notice, bound=bound),
+        status=status,
     )
+
+
+FORM_HAS_ERRORS = "Please correct the fields marked below."

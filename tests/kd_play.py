@@ -45,8 +45,22 @@ def vote_through(session, side):
 ROWS = ["influence", "wealth", "morale", "welfare", "knowledge"]
 
 
-def outcome(row, amount, sticker=None, envelope=None):
-    return {"resources": [[row, amount]], "sticker": sticker, "envelope": envelope}
+def outcome(row, amount, sticker=None, envelope=None, lightning=False):
+    return {"resources": [[row, amount]], "sticker": sticker, "envelope": envelope, "lightning": lightning}
+
+
+def front(card):
+    """What the table types at the draw: the Outcome tokens each back implies."""
+    typed = {"number": card["number"], "title": card["title"]}
+    for side in ("aye", "nay"):
+        back = card[side]
+        typed[side] = {
+            "resources": [[row, "up" if amount > 0 else "down"] for row, amount in back["resources"]],
+            "sticker": None
+            if not back["sticker"]
+            else ("positive" if back["sticker"]["positive"] else "negative"),
+        }
+    return typed
 
 
 def play_night(session, *, sticker_card=3, envelope_card=4):
@@ -61,17 +75,20 @@ def play_night(session, *, sticker_card=3, envelope_card=4):
             else None
         )
         envelope = 9 if number == envelope_card else None
+        lightning = number == 10
         card = {
             "number": number,
             "title": f"Dilemma {number}",
-            "aye": outcome(row, 1, sticker, envelope),
-            "nay": outcome(row, -1),
+            "aye": outcome(row, 1, sticker, envelope, lightning),
+            "nay": outcome(row, -1, lightning=lightning),
         }
-        state = play(session, None, "draw_dilemma", card=card)
+        state = play(session, None, "draw_dilemma", card=front(card))
         side = "aye" if number in (sticker_card, envelope_card) or state["stability"] < 9 else "nay"
-        vote_through(session, side)
+        state = vote_through(session, side)
+        if state["phase"] == "tie_break":
+            state = play(session, state["moderator"], "break_tie", side=side)
+        state = play(session, None, "read_outcome", outcome=card[state["winning_side"]])
         state = play(session, None, "to_time_counter")
-    state = play(session, None, "lightning", shown=True)
     state = play(session, None, "score")
     if state["phase"] == "heir":
         state = play(session, state["moderator"], "choose_heir", heir=state["heir_candidates"][0])

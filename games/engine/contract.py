@@ -31,6 +31,7 @@ class KingsDilemmaView(BaseView):
     heir_candidates: list[int] | None
     drafting: int | None
     dilemma_deck_size: int
+    cards_drawn: list[int]
     prestige_crave_effects: list[dict[str, Any]]
     end: str | None
     scores: list[dict[str, Any]] | None
@@ -47,7 +48,6 @@ class ForTheKingView(BaseView):
     favor_deck_count: int
     middle: list[dict[str, Any]]
     offer: dict[str, Any] | None
-    bonus: dict[str, Any]
 
 
 class CouncilOfFourView(BaseView):

@@ -97,6 +97,7 @@ def view(state: dict, seat: int | None) -> dict:
         "heir_candidates": state["heir_candidates"],
         "drafting": drafting_seat(state) if state["phase"] == "draft" else None,
         "dilemma_deck_size": len(state["dilemma_deck"]),
+        "cards_drawn": sorted(int(n) for n in state["cards_met"]),
         "prestige_crave_effects": list(state["prestige_crave_effects"]),
         "end": state["end"],
         "scores": state["scores"],

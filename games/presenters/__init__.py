@@ -1,63 +1,68 @@
-"""Presenters turn an engine's view dict into what the templates draw, in the game's own words;
-any other game falls back to a tidy generic rendering of its view dict."""
+"""Presenters turn an engine's view (the declared shape of games.engine.contract) into what the
+templates draw, in the game's own words, and give the words of its choices. They are registered
+beside the engines: ``presenter_for(slug)``. A game without a presenter of its own gets the generic
+one, explicitly; an error inside a presenter is an error (never a silent fallback to a raw dump)."""
 
 from __future__ import annotations
 
-import json
+from importlib import import_module
+from typing import Any, Protocol
 
-from games.models import GameSession
-from games.presenters.common import _generic_label, _words
-from games.presenters.council_of_four import C4_GROUPS, _c4_label, _c4_present, _c4_private
-from games.presenters.for_the_king import _ftk_label, _ftk_present, _ftk_private
-from games.presenters.kings_dilemma import _kd_present, _kd_private
-
-# ---- Choosing the presenter --------------------------------------------------------------
-
-PRESENTERS = {"for_the_king": _ftk_present, "council_of_four": _c4_present, "kings_dilemma": _kd_present}
-LABELLERS = {"for_the_king": _ftk_label, "council_of_four": _c4_label}
-PRIVATE = {"for_the_king": _ftk_private, "council_of_four": _c4_private, "kings_dilemma": _kd_private}
+from games.presenters.controls import Words, build_controls
 
 
-def _present(session: GameSession, view: dict, names: dict[int, dict], result: dict | None) -> dict | None:
-    presenter = PRESENTERS.get(session.game)
-    if presenter is None:
-        return None
-    try:
-        return presenter(view, names, result)
-    except Exception:  # a new view shape must never break the table: fall back to generic
+class Presenter(Protocol):
+    def present(self, view: dict, names: dict[int, dict], result: dict | None) -> dict | None: ...
+    def private(self, view: dict) -> dict | None: ...
+    def words(self, view: dict, names: dict[int, dict]) -> Words: ...
+
+
+class GenericPresenter:
+    """For games with no presenter of their own (the test engines): the view dict, tidily."""
+
+    def present(self, view: dict, names: dict[int, dict], result: dict | None) -> dict | None:
         return None
 
+    def private(self, view: dict) -> dict | None:
+        return None
 
-def _choices(
-    session: GameSession, legal_actions: list[dict], view: dict, names: dict[int, dict]
-) -> list[dict]:
-    """One button per legal action: its JSON, words of the game, and its group."""
-    labeller = LABELLERS.get(session.game)
-    choices = []
-    for action in legal_actions:
-        try:
-            label, group = labeller(action, view, names) if labeller else (_generic_label(action), "main")
-        except Exception:  # a label must never break the page
-            label, group = _generic_label(action), "main"
-        choices.append({"json": json.dumps(action), "label": label, "group": group})
-    return choices
+    def words(self, view: dict, names: dict[int, dict]) -> Words:
+        return Words(names)
 
 
-GROUP_TITLES = {**C4_GROUPS}
+class LabellerWords(Words):
+    """Words from a game's labeller of concrete actions: ``labeller(action, view, names) -> (label, group)``."""
+
+    def __init__(self, labeller, view: dict, names: dict[int, dict], titles: dict[str, str]):
+        super().__init__(names)
+        self.labeller, self.view, self.titles = labeller, view, titles
+
+    def title(self, choice) -> str:
+        if choice["type"] in self.titles:
+            return self.titles[choice["type"]]
+        if not choice["params"]:
+            return self.labeller({"type": choice["type"], "seat": choice["seat"]}, self.view, self.names)[0]
+        return super().title(choice)
+
+    def option(self, choice, name: str, value: Any) -> str:
+        if len(choice["params"]) == 1:
+            action = {"type": choice["type"], "seat": choice["seat"], name: value}
+            return self.labeller(action, self.view, self.names)[0]
+        return super().option(choice, name, value)
 
 
-def _choice_context(choices: list[dict]) -> dict:
-    """Single buttons first, bids in a compact grid, long families of options folded by kind."""
-    groups: dict[str, list[dict]] = {}
-    for c in choices:
-        if c["group"] not in ("main", "bid"):
-            groups.setdefault(c["group"], []).append(c)
-    return {
-        "choices": choices,
-        "main_choices": [c for c in choices if c["group"] == "main"],
-        "bid_choices": [c for c in choices if c["group"] == "bid"],
-        "choice_groups": [
-            {"title": GROUP_TITLES.get(g, _words(g)), "choices": cs, "open": len(choices) <= 6}
-            for g, cs in groups.items()
-        ],
-    }
+_MODULES = {
+    "kings_dilemma": "games.presenters.kings_dilemma",
+    "for_the_king": "games.presenters.for_the_king",
+    "council_of_four": "games.presenters.council_of_four",
+}
+GENERIC = GenericPresenter()
+
+
+def presenter_for(slug: str) -> Presenter:
+    module = _MODULES.get(slug)
+    return GENERIC if module is None else import_module(module).PRESENTER
+
+
+def controls_for(slug: str, choices: list[dict], view: dict, names: dict[int, dict]) -> list[dict]:
+    return build_controls(choices, presenter_for(slug).words(view, names))

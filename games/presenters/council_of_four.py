@@ -455,3 +455,45 @@ def _c4_private(view: dict) -> dict | None:
         hand.append({"id": card_id, "colour": colour, "hex": COUNCILOR_HEX.get(colour, "#999")})
     rest = {k: v for k, v in private.items() if k not in ("hand", "politics_cards", "cards")}
     return {"hand": hand, "rest": render_value(rest) if rest else ""}
+
+
+class CouncilOfFourPresenter:
+    TITLES = {
+        "elect": "Elect a Councilor (main action)",
+        "send_servant": "Send a Servant to elect a Councilor (quick action)",
+        "acquire_permit": "Acquire a Permit",
+        "queen_build": "Build with the help of the Queen",
+        "build": "Build an Emporium with a Permit",
+        "choose_city_bonus": "Choose City bonuses",
+    }
+
+    def present(self, view: dict, names: dict[int, dict], result: dict | None) -> dict:
+        return _c4_present(view, names, result)
+
+    def private(self, view: dict) -> dict | None:
+        return _c4_private(view)
+
+    def words(self, view: dict, names: dict[int, dict]):
+        from games.presenters import LabellerWords
+
+        class CouncilOfFourWords(LabellerWords):
+            def option(self, choice, name, value):
+                if len(choice["params"]) == 1:  # one button per option, in the labeller's words
+                    return super().option(choice, name, value)
+                data = _c4_rules_data()
+                if name == "cards":
+                    return str(data["cards"].get(value, "a card")).capitalize()
+                if name == "permit":
+                    return _c4_tile(value, data)
+                if name == "city":
+                    return data["cities"].get(value, {}).get("name", str(value))
+                if name == "balcony":
+                    return data["balconies"].get(value, f"{str(value).capitalize()} Balcony")
+                if name == "colour":
+                    return f"{str(value).capitalize()} Councilor"
+                return super().option(choice, name, value)
+
+        return CouncilOfFourWords(_c4_label, view, names, self.TITLES)
+
+
+PRESENTER = CouncilOfFourPresenter()

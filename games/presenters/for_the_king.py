@@ -353,3 +353,21 @@ def _ftk_label(action: dict, view: dict, names: dict[int, dict]) -> tuple[str, s
         payment = view.get("payment") or {}
         return f"Draw a random card from {_name(names, payment.get('seat'))}'s hand", "main"
     return _generic_label(action), "main"
+
+
+class ForTheKingPresenter:
+    TITLES = {"bid": "Bid", "pay_gold": "Pay with Gold cards"}
+
+    def present(self, view: dict, names: dict[int, dict], result: dict | None) -> dict:
+        return _ftk_present(view, names, result)
+
+    def private(self, view: dict) -> dict | None:
+        return _ftk_private(view)
+
+    def words(self, view: dict, names: dict[int, dict]):
+        from games.presenters import LabellerWords
+
+        return LabellerWords(_ftk_label, view, names, self.TITLES)
+
+
+PRESENTER = ForTheKingPresenter()

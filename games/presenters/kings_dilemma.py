@@ -1,58 +1,299 @@
-"""The King's Dilemma: a readable summary of the Realm (the full view dict below it)."""
+"""The King's Dilemma in the game's own words: the Realm, the card's front, the vote, whose turn it
+is, each House's choices, the Secret Agendas and the result (reads only the declared view shape,
+games.engine.contract.KingsDilemmaView)."""
 
 from __future__ import annotations
 
-from games.presenters.common import _words, render_value
+from typing import Any
 
-# ---- The King's Dilemma (a readable summary; the full view dict below it) ----------------
+from games.kings_dilemma.data import DEFAULT_TRACKS
+from games.presenters.controls import Words
 
 MOMENTUM = {"up": "▲", "down": "▼"}
+PHASES = {
+    "deal": "Setting up",
+    "draft": "Secret Agenda draft",
+    "draw": "Draw and read a card",
+    "voting": "Vote of the Council",
+    "tie_break": "Vote Resolution",
+    "leader_choice": "Vote Resolution",
+    "outcome": "Dilemma Resolution",
+    "resolution": "Dilemma Resolution",
+    "end": "End of the game",
+    "heir": "End of the game",
+    "over": "The game is over",
+}
+SIDE = {"aye": "AYE", "nay": "NAY", "gather": "Passed (gathers Power)", "moderator": "Passed (Moderator)"}
+ENDS = {
+    "king_died": "King {king} is dead: the card on the lightning space sealed his fate.",
+    "abdicated_top": "King {king} abdicated: Stability rose to the top of its track.",
+    "abdicated_bottom": "King {king} abdicated: Stability fell to the bottom of its track.",
+}
+TITLES = {
+    "choose_secret_agenda": "Choose your Secret Agenda",
+    "vote": "Vote with your Power",
+    "pass_gather": "PASS AND GATHER POWER",
+    "pass_moderator": "PASS AND BECOME MODERATOR",
+    "add_power": "Add Power to your vote",
+    "stay": "Stay (do nothing this turn)",
+    "give_coins": "Give Coins (bargaining)",
+    "break_tie": "As Moderator, decide the winning side",
+    "give_leader": "As Moderator, give the Leader token",
+    "choose_heir": "As Moderator, choose who marries into the royal line",
+    "deal": "Remove one Secret Agenda unseen and begin the draft",
+    "score": "Reveal the Secret Agendas and score the game",
+    "to_time_counter": "Place the card on the Time Counter",
+}
+PARAMS = {
+    "power": "Power",
+    "coins": "Coins",
+    "side": "Side",
+    "to": "To House",
+    "agenda": "Secret Agenda",
+    "heir": "Heir",
+}
 
 
-def _kd_present(view: dict, names: dict[int, dict], result: dict | None) -> dict:
-    board = view.get("board") or {}
+def _resource(row: str) -> str:
+    return row.capitalize()
+
+
+def agenda_words(agenda: str) -> dict:
+    """A Secret Agenda and what it scores, from the data file (rulebook "Secret Agenda cards")."""
+    card = DEFAULT_TRACKS["secret_agendas"].get(agenda, {})
+    if card.get("resource") == "distance":
+        goal = "Resource Goal: the distance between the highest and the lowest Resource (both rows count)."
+    else:
+        zones = " and ".join(f"rows {low}–{high}" for low, high in card.get("zones", []))
+        points = ", ".join(f"{n} → {p}" for n, p in enumerate(card.get("resource", [])))
+        goal = f"Resource Goal: Resources in {zones} (markers inside → points: {points})."
+    coins = card.get("coins", [])
+    money = "Money: " + ", ".join(
+        f"{place} most Coins {p}" for place, p in zip(("1st", "2nd", "3rd"), coins, strict=False)
+    )
+    extra = " The Rebel gains 1 Crave if the King abdicates." if card.get("abdication_crave") else ""
+    return {"name": agenda.capitalize(), "goal": goal, "money": money + "." + extra}
+
+
+def _tokens(front_side: dict) -> list[str]:
+    words = [
+        f"{_resource(row)} {'▲ up' if d == 'up' else '▼ down'}" for row, d in front_side.get("resources", [])
+    ]
+    if front_side.get("sticker"):
+        words.append(f"{front_side['sticker'].capitalize()} Chronicle sticker")
+    return words or ["no token shown"]
+
+
+def _outcome_words(outcome: dict | None) -> list[str]:
+    if not outcome:
+        return []
+    words = [f"{_resource(row)} {amount:+d}" for row, amount in outcome.get("resources", [])]
+    sticker = outcome.get("sticker")
+    if sticker:
+        kind = "Positive" if sticker["positive"] else "Negative"
+        words.append(f"{kind} Chronicle sticker {sticker['number']} on the {_resource(sticker['row'])} row")
+    if outcome.get("envelope") is not None:
+        words.append(f"Envelope {outcome['envelope']:02d}")
+    if outcome.get("lightning"):
+        words.append("the lightning on the back")
+    if outcome.get("note"):
+        words.append(outcome["note"])
+    return words
+
+
+def _name(view: dict, names: dict[int, dict], index: int | None) -> str:
+    if index is None:
+        return "the table"
+    info = names.get(index)
+    return info["name"] if info else view["seats"][index]["name"]
+
+
+def waiting_sentence(view: dict, names: dict[int, dict]) -> str:
+    """Who must act, in words ("Waiting for House Solad to vote")."""
+    acting = view["to_act"]
+    if not acting:
+        return ""
+    who = _name(view, names, acting[0])
+    phase = view["phase"]
+    vote = view.get("vote") or {}
+    if phase == "draft":
+        what = "choose a Secret Agenda"
+    elif phase == "voting":
+        voted = (vote.get("choice") or [None] * 9)[acting[0]] if acting[0] is not None else None
+        what = "add Power or stay" if voted in ("aye", "nay") else "vote"
+    elif phase == "tie_break":
+        what = "decide the winning side (the Moderator)"
+    elif phase == "leader_choice":
+        what = "give the Leader token (the Moderator)"
+    elif phase == "heir":
+        what = "choose who marries into the royal line (the Moderator)"
+    else:
+        what = {
+            "deal": "begin the Secret Agenda draft",
+            "draw": "draw a Dilemma card and read its front",
+            "outcome": "turn the card over and read the outcome of the winning side",
+            "resolution": "apply any printed effect and place the card",
+            "end": "reveal the Secret Agendas and score",
+        }.get(phase, "go on")
+    return f"Waiting for {who} to {what}."
+
+
+def _houses(view: dict, names: dict[int, dict]) -> list[dict]:
     vote = view.get("vote") or {}
     houses = []
-    for s in view.get("seats") or []:
-        i = s.get("seat")
-        choice = (vote.get("choice") or [None] * (i + 1))[i] if vote and i is not None else None
-        committed = (vote.get("committed") or [0] * (i + 1))[i] if vote and i is not None else 0
+    for s in view["seats"]:
+        i = s["seat"]
+        choice = (vote.get("choice") or [None] * (i + 1))[i] if vote else None
+        committed = (vote.get("committed") or [0] * (i + 1))[i] if vote else 0
+        info = names.get(i, {"name": s["name"], "hex": "#555"})
         houses.append(
             {
-                **names.get(i, {"name": s.get("name"), "hex": "#555"}),
-                "house": s.get("house_name") or "",
+                **info,
+                "house": s.get("house_name")
+                if s.get("house_name") and s.get("house_name") != info["name"]
+                else "",
                 "prestige": s.get("prestige", 0),
                 "leader": s.get("leader"),
                 "moderator": s.get("moderator"),
-                "acting": i in (view.get("to_act") or []),
-                "vote": f"{str(choice).upper()} {committed}" if choice in ("aye", "nay") else (choice or ""),
+                "acting": i in view["to_act"],
+                "vote": (f"{SIDE[choice]} {committed}" if choice in ("aye", "nay") else SIDE.get(choice, "")),
             }
         )
-    rows = board.get("resource_rows") or 0
-    return {
-        "phase": _words(view.get("phase", "")),
-        "doing": f"Round {view.get('round', 0)}: {_words(view.get('phase', '')).lower()}."
-        + (f" King {view['king_name']}." if view.get("king_name") else ""),
-        "resources": [
+    return houses
+
+
+def result_words(view: dict, names: dict[int, dict], result: dict) -> dict:
+    """The end of the game in words: how the reign ended, the ranking, points by kind, awards, ties."""
+    rows = []
+    for index, seat in enumerate(result["seats"]):
+        rows.append(
             {
-                "name": _words(r),
-                "position": v.get("position"),
-                "rows": rows,
-                "momentum": MOMENTUM.get(v.get("momentum"), ""),
-                "percent": int(100 * (v.get("position") or 0) / rows) if rows else 0,
+                "position": seat["position"],
+                "name": _name(view, names, index),
+                "hex": names.get(index, {}).get("hex", "#555"),
+                "agenda": seat["secret_agenda"].capitalize(),
+                "agenda_points": seat["agenda_points"],
+                "open_agenda_points": seat["open_agenda_points"],
+                "coins_points": seat["coins_points"],
+                "power_points": seat["power_points"],
+                "total": seat["total"],
+                "prestige": seat["prestige_award"],
+                "crave": seat["crave_award"],
+                "last": seat["last"],
             }
-            for r, v in (board.get("resources") or {}).items()
-        ],
-        "stability": board.get("stability"),
-        "stability_spaces": board.get("stability_spaces"),
-        "balance": board.get("balance"),
-        "pool": view.get("pool") or {},
-        "houses": houses,
-        "vote": {"aye": vote.get("aye", 0), "nay": vote.get("nay", 0)} if vote else None,
-        "card_html": render_value(view.get("card")) if view.get("card") else "",
+        )
+    rows.sort(key=lambda r: r["position"])
+    ties = []
+    totals = [r["total"] for r in rows]
+    for total in sorted(set(totals), reverse=True):
+        tied = [r["name"] for r in rows if r["total"] == total]
+        if len(tied) > 1:
+            ties.append(f"{' and '.join(tied)} are tied on {total} points and share a position.")
+    if len(result["winners"]) > 1:
+        ties.append(
+            f"The winners share the victory; the Moderator chose {_name(view, names, result['heir'])} "
+            "to marry into the royal line."
+        )
+    lasts = [r["name"] for r in rows if r["last"]]
+    if lasts and len(lasts) < len(rows):
+        ties.append(f"Last: {', '.join(lasts)} (the Last row of the Prestige and Crave table).")
+    king = result.get("king_name") or "the King"
+    return {
+        "reign": ENDS.get(result["end"], "The reign is over.").format(king=king),
+        "winner": " and ".join(_name(view, names, w) for w in result["winners"]),
+        "rows": rows,
+        "ties": ties,
     }
 
 
-def _kd_private(view: dict) -> dict | None:
-    you = view.get("you")
-    return {"html": render_value({k: v for k, v in you.items() if k != "seat"})} if you else None
+def _card(view: dict) -> dict | None:
+    card = view.get("card")
+    if not card:
+        return None
+    return {
+        "number": card["number"],
+        "title": card["title"],
+        "question": card.get("question", ""),
+        "aye": _tokens(card["front"]["aye"]),
+        "nay": _tokens(card["front"]["nay"]),
+    }
+
+
+class KingsDilemmaWords(Words):
+    def __init__(self, view: dict, names: dict[int, dict]):
+        super().__init__(names)
+        self.view = view
+
+    def title(self, choice) -> str:
+        return TITLES.get(choice["type"], super().title(choice))
+
+    def param_label(self, choice, name: str) -> str:
+        return PARAMS.get(name, super().param_label(choice, name))
+
+    def option(self, choice, name: str, value: Any) -> str:
+        kind = choice["type"]
+        if name == "side":
+            return f"VOTE {SIDE[value]}" if kind == "vote" else f"{SIDE[value]} wins"
+        if name == "agenda":
+            words = agenda_words(value)
+            return f"{words['name']}: {words['goal']} {words['money']}"
+        if kind == "give_coins" and name == "to":
+            return f"Give to {_name(self.view, self.names, value)}"
+        if name in ("to", "heir"):
+            return _name(self.view, self.names, value)
+        return super().option(choice, name, value)
+
+
+class KingsDilemmaPresenter:
+    def present(self, view: dict, names: dict[int, dict], result: dict | None) -> dict:
+        board = view["board"]
+        rows = board["resource_rows"]
+        vote = view.get("vote")
+        last = view.get("last_vote")
+        return {
+            "phase": PHASES.get(view["phase"], view["phase"].capitalize()),
+            "doing": f"Round {view['round']}: {PHASES.get(view['phase'], '').lower()}.",
+            "waiting": waiting_sentence(view, names),
+            "king": view["king_name"],
+            "resources": [
+                {
+                    "name": _resource(r),
+                    "position": v["position"],
+                    "rows": rows,
+                    "momentum": MOMENTUM.get(v["momentum"], ""),
+                    "percent": int(100 * v["position"] / rows) if rows else 0,
+                }
+                for r, v in board["resources"].items()
+            ],
+            "stability": board["stability"],
+            "stability_spaces": board["stability_spaces"],
+            "time_counter": len(board["time_counter"]),
+            "time_counter_spaces": board["time_counter_spaces"],
+            "balance": board["balance"],
+            "pool": view["pool"],
+            "houses": _houses(view, names),
+            "vote": {"aye": vote["aye"], "nay": vote["nay"]} if vote else None,
+            "card": _card(view),
+            "winning_side": SIDE.get(view["winning_side"] or "", ""),
+            "outcome": _outcome_words(view.get("outcome")),
+            "last_vote": {"aye": last["aye"], "nay": last["nay"], "side": SIDE[last["side"]]}
+            if last
+            else None,
+            "result": result_words(view, names, result) if result else None,
+        }
+
+    def private(self, view: dict) -> dict | None:
+        you = view.get("you")
+        if not you:
+            return None
+        return {
+            "power": you["power"],
+            "coins": you["coins"],
+            "agenda": agenda_words(you["secret_agenda"]) if you["secret_agenda"] else None,
+        }
+
+    def words(self, view: dict, names: dict[int, dict]) -> Words:
+        return KingsDilemmaWords(view, names)
+
+
+PRESENTER = KingsDilemmaPresenter()

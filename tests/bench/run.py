@@ -29,6 +29,7 @@ django.setup()
 from django.db import connection  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
 
+from games.engine.choices import random_action  # noqa: E402
 from tests.bench.server import BenchError, request, request_json, served  # noqa: E402
 
 SECTIONS = []
@@ -282,7 +283,7 @@ def session_replay_time():
     submitted = 0
     while session.status == GameSession.Status.ACTIVE and submitted < REPLAY_MAX_ACTIONS:
         active = rules.active_seats(session.state)[0]
-        action = rng.choice(rules.legal_actions(session.state, active))
+        action = random_action(rules, session.state, active, rng)
         session_submit_action(
             session=session, seat=seats[active], action=action, expected_version=session.version
         )

@@ -7,10 +7,12 @@ import random
 import pytest
 
 from games.engine.bots import bot_choose_action
+from games.engine.choices import choice, draw_action
 from games.engine.registry import get_game
 from games.engine.rules import TABLE
 from games.for_the_king import bot as ftk_bot
 from games.for_the_king.cards import CARDS, GOLD, gold_value, kind
+from games.for_the_king.esteem import gold_payments
 from games.kings_dilemma import bot as kd_bot
 
 STEP_CAP = 3000
@@ -20,8 +22,8 @@ SEEDS = range(30)
 def random_player(rules, state, seat, rng):
     """The random bot: any legal action but the excluded ones (the hook without a policy)."""
     excluded = getattr(rules, "bot_excluded", frozenset())
-    actions = [a for a in rules.legal_actions(state, seat) if a["type"] not in excluded]
-    return rng.choice(actions) if actions else None
+    choices = [c for c in rules.legal_actions(state, seat) if c["type"] not in excluded]
+    return draw_action(rules, state, rng.choice(choices), rng) if choices else None
 
 
 def play(rules, config, seed, *, bots, table_pick=None, watch=None, cap=STEP_CAP):
@@ -36,7 +38,8 @@ def play(rules, config, seed, *, bots, table_pick=None, watch=None, cap=STEP_CAP
         action = None
         table_actions = rules.legal_actions(state, TABLE)
         if table_actions:
-            action = (table_pick or (lambda s, a, r: r.choice(a)))(state, table_actions, rng)
+            pick_ = table_pick or (lambda s, a, r: draw_action(rules, s, r.choice(a), r))
+            action = pick_(state, table_actions, rng)
         else:
             for seat in range(len(state["seats"])):
                 player = bot_choose_action if seat in bots else random_player
@@ -69,7 +72,11 @@ class FakeRules:
         return list(self.actions)
 
 
-ACTIONS = [{"type": "a", "seat": 0}, {"type": "b", "seat": 0}, {"type": "gift", "seat": 0}]
+ACTIONS = [choice("a", 0), choice("b", 0), choice("gift", 0)]
+
+
+def concrete(c):
+    return {"type": c["type"], "seat": c["seat"]}
 
 
 class BotChooseActionTests:
@@ -86,17 +93,17 @@ class BotChooseActionTests:
     def test_a_policy_is_used_and_sees_only_the_allowed_actions(self):
         seen = []
 
-        def policy(state, seat, actions, rng):
-            seen.append(actions)
-            return actions[-1]
+        def policy(state, seat, choices, rng):
+            seen.append(choices)
+            return concrete(choices[-1])
 
-        assert bot_choose_action(FakeRules(ACTIONS, policy), {}, 0, random.Random(1)) == ACTIONS[1]
+        assert bot_choose_action(FakeRules(ACTIONS, policy), {}, 0, random.Random(1)) == concrete(ACTIONS[1])
         assert seen == [ACTIONS[:2]]
 
     @pytest.mark.parametrize("answer", [None, {"type": "gift", "seat": 0}, {"type": "z", "seat": 0}])
     def test_an_answer_that_is_not_an_allowed_action_falls_back_to_a_random_one(self, answer):
         rules = FakeRules(ACTIONS, lambda state, seat, actions, rng: answer)
-        assert bot_choose_action(rules, {}, 0, random.Random(1)) in ACTIONS[:2]
+        assert bot_choose_action(rules, {}, 0, random.Random(1)) in [concrete(a) for a in ACTIONS[:2]]
 
     def test_nothing_to_do_is_none(self):
         assert bot_choose_action(FakeRules([ACTIONS[2]]), {}, 0, random.Random(1)) is None
@@ -118,10 +125,10 @@ def ftk_promises(state, seat, action):
         means = len(hand) if kind(state["offer"]) == GOLD else gold_value(hand)
         assert action["amount"] <= means, (action, means)
     if action["type"] == "pay_gold":
-        options = FTK.legal_actions(state, seat)
-        least = min(gold_value(o["cards"]) for o in options)
+        options = gold_payments(hand, state["payment"]["owed"])
+        least = min(gold_value(o) for o in options)
         assert gold_value(action["cards"]) == least
-        fewest = min(len(o["cards"]) for o in options if gold_value(o["cards"]) == least)
+        fewest = min(len(o) for o in options if gold_value(o) == least)
         assert len(action["cards"]) == fewest
 
 
@@ -194,10 +201,10 @@ def kd_config(count: int) -> dict:
     return {"king_name": "Harald V", "seats": [{"name": f"House {i}", "house": 10 + i} for i in range(count)]}
 
 
-def kd_table(state, actions, rng):
+def kd_table(state, choices, rng):
     """The host: types the cards, mostly moves the game on, now and then applies an effect by hand."""
-    onward = [a for a in actions if a["type"] not in HOST_EFFECTS]
-    return rng.choice(onward if onward and rng.random() < 0.9 else actions)
+    onward = [c for c in choices if c["type"] not in HOST_EFFECTS]
+    return draw_action(KD, state, rng.choice(onward if onward and rng.random() < 0.9 else choices), rng)
 
 
 def kd_promises(state, seat, action):
@@ -223,7 +230,7 @@ class KingsDilemmaBotTests:
             state = KD.apply(
                 state, kd_bot.choose(state, seat, KD.legal_actions(state, seat), random.Random(1))
             )
-        state = KD.apply(state, KD.legal_actions(state, TABLE)[-1])
+        state = KD.apply(state, draw_action(KD, state, KD.legal_actions(state, TABLE)[0], random.Random(1)))
         for seat in range(3):
             actions = KD.legal_actions(state, seat)
             assert any(a["type"] == "give_coins" for a in actions)
@@ -234,16 +241,18 @@ class KingsDilemmaBotTests:
         state = KD.apply(KD.setup(kd_config(3), 3), {"type": "deal", "seat": None})
         while state["phase"] == "draft":
             seat = state["draft"]["order"][state["draft"]["index"]]
-            state = KD.apply(state, KD.legal_actions(state, seat)[0])
+            state = KD.apply(
+                state, kd_bot.choose(state, seat, KD.legal_actions(state, seat), random.Random(1))
+            )
         leader = state["leader"]
         state["seats"][leader]["secret_agenda"] = "opulent"  # scores markers in rows 9-17
         for row in state["resources"]:
             state["resources"][row] = {"position": 8, "momentum": "up", "marker": False}
         card = {
             "number": 1,
-            "title": "",
-            "aye": {"resources": [["wealth", 1]], "sticker": None, "envelope": None},
-            "nay": {"resources": [["wealth", -1]], "sticker": None, "envelope": None},
+            "title": "Dilemma 1",
+            "aye": {"resources": [["wealth", "up"]], "sticker": None},
+            "nay": {"resources": [["wealth", "down"]], "sticker": None},
         }
         state = KD.apply(state, {"type": "draw_dilemma", "seat": None, "card": card})
         choice = kd_bot.choose(state, leader, KD.legal_actions(state, leader), random.Random(1))
@@ -254,8 +263,10 @@ class KingsDilemmaBotTests:
         state = KD.apply(KD.setup(kd_config(3), 3), {"type": "deal", "seat": None})
         while state["phase"] == "draft":
             seat = state["draft"]["order"][state["draft"]["index"]]
-            state = KD.apply(state, KD.legal_actions(state, seat)[0])
-        state = KD.apply(state, KD.legal_actions(state, TABLE)[-1])
+            state = KD.apply(
+                state, kd_bot.choose(state, seat, KD.legal_actions(state, seat), random.Random(1))
+            )
+        state = KD.apply(state, draw_action(KD, state, KD.legal_actions(state, TABLE)[0], random.Random(1)))
         seat = state["vote"]["turn"]
         state["pool"]["power"] += state["seats"][seat]["power"] - 1
         state["seats"][seat]["power"] = 1

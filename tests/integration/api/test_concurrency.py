@@ -10,6 +10,7 @@ from rest_framework.test import APIClient
 from games.models import SessionAction
 from games.selectors import session_view_for_seat
 from games.services import session_create
+from tests.integration.api.test_sessions import concrete
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -44,7 +45,7 @@ def first_turn():
     seat = session.seats.get(index=seat_index)
     view = session_view_for_seat(session=session, seat=seat)
     url = f"/api/sessions/{session.pk}/seats/{seat_index}/actions/submit/"
-    body = {"action": view["legal_actions"][0], "expected_version": view["version"]}
+    body = {"action": concrete(view["legal_actions"][0]), "expected_version": view["version"]}
     return session, seat, url, body
 
 

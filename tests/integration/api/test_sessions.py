@@ -137,24 +137,40 @@ class ViewTests:
         assert anonymous.get(url("session-table", session)).status_code == 401
         assert phone("not-a-token").get(url("session-table", session)).status_code == 403
 
-    def test_legal_actions_come_with_sentences(self, session, api):
+    def test_legal_actions_are_choices_with_their_bounds_and_titles(self, session, api):
         seat, version = first_move(api, session)
         response = phone(session["seats"][seat]["token"]).get(
             url("seat-legal-actions", session, seat_index=seat)
         )
         data = response.json()
         assert data["version"] == version
-        assert data["actions"][0]["action"]["seat"] == seat
-        assert data["actions"][0]["label"].startswith(session["seats"][seat]["name"])
+        assert data["choices"][0]["choice"]["seat"] == seat
+        assert set(data["choices"][0]["choice"]) == {"type", "seat", "params"}
+        assert data["choices"][0]["title"] and "_" not in data["choices"][0]["title"]
+
+
+def concrete(choice: dict) -> dict:
+    """The first concrete action a choice offers (the least amount, the first option)."""
+    action = {"type": choice["type"], "seat": choice["seat"]}
+    for name, param in choice["params"].items():
+        kind = param["kind"]
+        action[name] = {
+            "amount": lambda p: p["min"],
+            "pick": lambda p: p["options"][0],
+            "cards": lambda p: p["options"][: p["min"]],
+            "flag": lambda p: False,
+            "text": lambda p: "x",
+        }[kind](param)
+    return action
 
 
 class SubmitTests:
     def test_play_the_first_turn(self, api, session):
         seat, version = first_move(api, session)
         client = phone(session["seats"][seat]["token"])
-        action = client.get(url("seat-legal-actions", session, seat_index=seat)).json()["actions"][0][
-            "action"
-        ]
+        action = concrete(
+            client.get(url("seat-legal-actions", session, seat_index=seat)).json()["choices"][0]["choice"]
+        )
         response = client.post(
             url("seat-action-submit", session, seat_index=seat),
             {"action": action, "expected_version": version},
@@ -169,9 +185,9 @@ class SubmitTests:
     def test_a_repeated_idempotency_key_is_applied_once(self, api, session):
         seat, version = first_move(api, session)
         client = phone(session["seats"][seat]["token"])
-        action = client.get(url("seat-legal-actions", session, seat_index=seat)).json()["actions"][0][
-            "action"
-        ]
+        action = concrete(
+            client.get(url("seat-legal-actions", session, seat_index=seat)).json()["choices"][0]["choice"]
+        )
         address = url("seat-action-submit", session, seat_index=seat)
         body = {"action": action, "expected_version": version}
         first = client.post(address, body, format="json", HTTP_IDEMPOTENCY_KEY="k1").json()
@@ -182,9 +198,9 @@ class SubmitTests:
     def test_a_stale_version_is_409_with_the_current_version(self, api, session):
         seat, version = first_move(api, session)
         client = phone(session["seats"][seat]["token"])
-        action = client.get(url("seat-legal-actions", session, seat_index=seat)).json()["actions"][0][
-            "action"
-        ]
+        action = concrete(
+            client.get(url("seat-legal-actions", session, seat_index=seat)).json()["choices"][0]["choice"]
+        )
         response = client.post(
             url("seat-action-submit", session, seat_index=seat),
             {"action": action, "expected_version": version - 1},
@@ -240,9 +256,9 @@ class UndoAndLogTests:
     def _play(self, api, session):
         seat, version = first_move(api, session)
         client = phone(session["seats"][seat]["token"])
-        action = client.get(url("seat-legal-actions", session, seat_index=seat)).json()["actions"][0][
-            "action"
-        ]
+        action = concrete(
+            client.get(url("seat-legal-actions", session, seat_index=seat)).json()["choices"][0]["choice"]
+        )
         client.post(
             url("seat-action-submit", session, seat_index=seat),
             {"action": action, "expected_version": version},

@@ -48,7 +48,10 @@ class GameNightTests:
         assert LedgerEntry.objects.filter(game=game, source="game_result").exists()
         assert game.resources_final and set(game.resources_final) == set(ROWS)
         # Cards met are remembered, so the table types them only once next time.
-        assert campaign.dilemma_cards.get(number=4).outcomes["aye"]["envelope"] == 9
+        # Their front, and the back of the side that won (only what the table read).
+        remembered = campaign.dilemma_cards.get(number=4).outcomes
+        assert remembered["back"]["aye"]["envelope"] == 9 and remembered["back"]["nay"] is None
+        assert remembered["front"]["aye"] == {"resources": [["knowledge", "up"]], "sticker": None}
         with pytest.raises(ValidationError, match=game_night.NIGHT_ALREADY_RECORDED):
             game_night.game_night_record(session=session, actor=user)
 

@@ -4,6 +4,7 @@ Seats take turns adding 1 or 2 to a shared total; the table may "nudge" the tota
 time. The game ends at 10 or more.
 """
 
+from games.engine.choices import amount, choice
 from games.engine.errors import RuleError
 from games.engine.rules import Rules
 
@@ -49,13 +50,21 @@ class CountingRules(Rules):
         if state["over"]:
             return []
         if seat is None:
-            return [{"type": "bump", "seat": None}]
+            return [choice("bump", None)]
         if seat == state["turn"]:
-            return [{"type": "add", "seat": seat, "amount": n} for n in (1, 2)]
+            return [choice("add", seat, amount=amount(1, 2))]
         return []
 
     def view(self, state, seat):
-        return {"total": state["total"], "turn": state["turn"], "you": seat}
+        to_act = [] if state["over"] else [None, state["turn"]]
+        return {
+            "phase": "over" if state["over"] else "counting",
+            "to_act": to_act,
+            "seats": [{"name": s["name"]} for s in state["seats"]],
+            "total": state["total"],
+            "turn": state["turn"],
+            "you": seat,
+        }
 
 
 RULES = CountingRules()

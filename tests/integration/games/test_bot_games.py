@@ -3,7 +3,6 @@
 eagerly without Redis, after each commit), and the result shows on the table page."""
 
 import html
-import json
 import re
 
 import pytest
@@ -15,13 +14,14 @@ from tests.factories import UserFactory
 pytestmark = pytest.mark.django_db
 
 MAX_TAPS = 1500
-BUTTON = re.compile(
-    r'name="action" value="(?P<action>[^"]*)">\s*'
-    r'<input type="hidden" name="version" value="(?P<version>\d+)">\s*'
-    r'<input type="hidden" name="key" value="(?P<key>[^"]*)">'
-)
+FORM = re.compile(r'<form [^>]*class="control-group control-(?P<type>\w+)">(?P<body>.*?)</form>', re.S)
+HIDDEN = re.compile(r'<input type="hidden" name="(?P<name>choice|version|key)" value="(?P<value>[^"]*)">')
+BUTTON = re.compile(r'<button type="submit" class="choice" name="(?P<name>p_\w+)" value="(?P<value>[^"]*)">')
+NUMBER = re.compile(r'<input type="number" name="(?P<name>p_\w+)" min="(?P<min>-?\d+)" max="(?P<max>-?\d+)"')
+RADIO = re.compile(r'<input type="radio" name="(?P<name>p_\w+)" value="(?P<value>[^"]*)"')
+BOX = re.compile(r'<input type="checkbox" name="(?P<name>p_\w+)" value="(?P<value>[^"]*)"')
 
-# The humans' simple policy: the first button of the most preferred type (so that games end).
+# The humans' simple policy: the first control group of the most preferred type (so that games end).
 FTK_PREFERENCE = ["draw", "place", "choose", "king_card", "reveal", "pass", "pay_gold", "discard"]
 C4_PREFERENCE = [
     "draw",
@@ -35,20 +35,46 @@ C4_PREFERENCE = [
 ]
 
 
-def buttons(page) -> list[dict]:
-    return [
-        {
-            "action": json.loads(html.unescape(m["action"])),
-            "version": int(m["version"]),
-            "key": html.unescape(m["key"]),
-        }
-        for m in BUTTON.finditer(page.content.decode())
-    ]
+def control_groups(page) -> list[dict]:
+    """What a person sees on the phone: one form per choice, with its fields."""
+    groups = []
+    for m in FORM.finditer(page.content.decode()):
+        body = m["body"]
+        hidden = {h["name"]: html.unescape(h["value"]) for h in HIDDEN.finditer(body)}
+        fields: dict[str, list] = {}
+        for b in BUTTON.finditer(body):
+            fields.setdefault(b["name"], []).append(html.unescape(b["value"]))
+        for r in RADIO.finditer(body):
+            fields.setdefault(r["name"], []).append(html.unescape(r["value"]))
+        numbers = {n["name"]: (int(n["min"]), int(n["max"])) for n in NUMBER.finditer(body)}
+        boxes: dict[str, list] = {}
+        for b in BOX.finditer(body):
+            boxes.setdefault(b["name"], []).append(html.unescape(b["value"]))
+        groups.append(
+            {"type": m["type"], "hidden": hidden, "picks": fields, "numbers": numbers, "boxes": boxes}
+        )
+    return groups
 
 
-def pick(found: list[dict], preference: list[str]) -> dict:
+def fillings(group: dict):
+    """The ways a person might fill a form: the first option and the least amount; for a set of cards,
+    the first one, then the first two, and so on (until the table takes it)."""
+    data = {**group["hidden"]}
+    for name, options in group["picks"].items():
+        data[name] = options[0]
+    for name, (low, _) in group["numbers"].items():
+        data[name] = str(low)
+    if not group["boxes"]:
+        yield data
+        return
+    for name, options in group["boxes"].items():
+        for count in range(1, len(options) + 1):
+            yield {**data, name: options[:count]}
+
+
+def ranked(found: list[dict], preference: list[str]) -> list[dict]:
     rank = {t: i for i, t in enumerate(preference)}
-    return min(found, key=lambda b: rank.get(b["action"]["type"], len(rank)))
+    return sorted(found, key=lambda g: rank.get(g["type"], len(rank)))
 
 
 def start(client, capture, game: str, seats: list[tuple[str, bool]]) -> GameSession:
@@ -74,13 +100,21 @@ def play_through_the_phones(client, capture, session: GameSession, preference: l
         tapped = False
         for seat in humans:
             url = reverse("games:seat_page", args=[seat.token])
-            found = buttons(client.get(url))
+            found = control_groups(client.get(url))
             if not found:
                 continue
-            button = pick(found, preference)
-            with capture(execute=True):
-                response = client.post(url, {**button, "action": json.dumps(button["action"])})
-            assert response.status_code == 302  # applied, back to the phone
+            version = session.version
+            for group in ranked(found, preference):  # a refused form: the next thing a person tries
+                for data in fillings(group):
+                    with capture(execute=True):
+                        response = client.post(url, data)
+                    assert response.status_code == 302  # back to the phone, applied or with a message
+                    session.refresh_from_db()
+                    if session.version != version:
+                        break
+                if session.version != version:
+                    break
+            assert session.version != version, "no control the phone offered was taken"
             taps += 1
             tapped = True
             break

@@ -76,7 +76,7 @@ class SessionListPageTests:
 
 
 class SeatPageTests:
-    def test_the_phone_shows_its_own_view_and_a_button_per_legal_action(self, client):
+    def test_the_phone_shows_its_own_view_and_a_control_per_choice(self, client):
         session = new_session()
         index, seat = acting_seat(session)
         page = client.get(reverse("games:seat_page", args=[seat.token]))
@@ -84,7 +84,7 @@ class SeatPageTests:
         assert page.status_code == 200
         assert seat.name in html
         assert "Your turn." in html
-        assert html.count('name="action"') == 1
+        assert html.count('name="choice"') == 1
         assert "Draw the top card of the deck" in html  # the button, in the game's words
         assert "The table shuffled the cards and dealt the deck" in html  # the log
 
@@ -98,7 +98,7 @@ class SeatPageTests:
         assert session.state["drawn"] is not None
         drawn = session.state["drawn"]
         assert drawn in response.content.decode()  # the Adviser sees the card they drew
-        assert response.content.decode().count('name="action"') >= 2  # where to place it
+        assert "Place in the middle" in response.content.decode()  # where to place it
 
     def test_a_double_tap_applies_once(self, client):
         session = new_session()
@@ -117,7 +117,7 @@ class SeatPageTests:
         html = response.content.decode()
         assert response.status_code == 200
         assert STALE_VERSION in html
-        assert "version 2" in html
+        assert 'data-version="2"' in html
         assert GameSession.objects.get(pk=session.pk).version == 2
 
     def test_a_broken_rule_shows_its_sentence(self, client):

@@ -8,6 +8,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from games import nudges
+from games.engine.choices import random_action
 from games.engine.errors import RuleError
 from games.models import GameSession, Seat, SessionAction
 from games.selectors import session_log, session_view_for_seat
@@ -127,7 +128,7 @@ class SessionSubmitActionTests:
         play(session, random.Random(1), 3)
         before = snapshot(session)
         index, seat = acting_seat(session)
-        action = rules_of(session).legal_actions(session.state, index)[0]
+        action = random_action(rules_of(session), session.state, index, random.Random(2))
         with pytest.raises(StaleVersion) as exc:
             session_submit_action(
                 session=session, seat=seat, action=action, expected_version=session.version - 1

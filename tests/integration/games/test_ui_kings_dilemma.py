@@ -1,4 +1,6 @@
-"""The King's Dilemma table: the host types the Dilemma card and hand-applied effects."""
+"""The King's Dilemma table: the host types the front of the card at the draw, the winning side's
+outcome from its back after the vote (DESIGN.md section 8), and hand-applied effects; forms keep what
+was typed when something is refused."""
 
 import re
 
@@ -22,9 +24,17 @@ def night(user):
     return session
 
 
-def to_resolution(client, session):
-    compose(client, session, compose="draw", number=12, aye_resources="wealth -1", nay_resources="wealth +1")
+def to_outcome(client, session):
+    response = compose(client, session, compose="draw", number=12, title="Bread taxes", aye_wealth="down")
+    assert response.status_code == 200
     vote_through(session, "aye")
+    session.refresh_from_db()
+    assert session.state["phase"] == "outcome"
+
+
+def to_resolution(client, session):
+    to_outcome(client, session)
+    assert compose(client, session, compose="outcome", resources="wealth -1").status_code == 200
     session.refresh_from_db()
     assert session.state["phase"] == "resolution"
 
@@ -35,8 +45,13 @@ def compose(client, session, **data):
     return client.post(url, {"version": session.version, **data}, headers={"HX-Request": "true"})
 
 
-class DilemmaCardFormTests:
-    def test_the_host_types_a_new_card_and_the_vote_begins(self, client, user, night):
+def seat_page(client, session, index):
+    seat = session.seats.get(index=index)
+    return client.get(reverse("games:seat_page", args=[seat.token])).content.decode()
+
+
+class DrawTests:
+    def test_the_host_types_the_front_and_the_vote_begins(self, client, user, night):
         client.force_login(user)
         page = client.get(reverse("games:session_table", args=[night.pk])).content.decode()
         assert "Draw a Dilemma card" in page
@@ -46,37 +61,76 @@ class DilemmaCardFormTests:
             compose="draw",
             number=12,
             title="Bread taxes",
-            aye_resources="wealth -2",
-            nay_resources="welfare -1, morale +1",
-            nay_sticker=43,
-            nay_sticker_row="welfare",
-            nay_sticker_positive="0",
+            question="Shall the Crown cut the tax on bread?",
+            aye_wealth="down",
+            nay_welfare="down",
+            nay_sticker="negative",
         )
         assert response.status_code == 200
         night.refresh_from_db()
-        card = night.state["card"]
-        assert card["number"] == 12 and card["nay"]["resources"] == [["welfare", -1], ["morale", 1]]
-        assert card["nay"]["sticker"] == {"number": 43, "row": "welfare", "positive": False}
+        front = night.state["card"]["front"]
+        assert front["aye"] == {"resources": [["wealth", "down"]], "sticker": None}
+        assert front["nay"] == {"resources": [["welfare", "down"]], "sticker": "negative"}
         assert night.state["phase"] == "voting"
+        phone = seat_page(client, night, 0)
+        assert "Bread taxes" in phone and "Shall the Crown cut the tax on bread?" in phone
+        assert "Negative Chronicle sticker" in phone and "Welfare ▼ down" in phone
 
-    def test_badly_typed_moves_are_refused_in_place_and_nothing_is_applied(self, client, user, night):
+    def test_a_refused_front_keeps_every_field_and_says_why(self, client, user, night):
         client.force_login(user)
         version = night.version
-        response = compose(client, night, compose="draw", number=12, aye_resources="gold +2")
+        response = compose(
+            client, night, compose="draw", number=12, title="", aye_wealth="down", question="Why?"
+        )
         assert response.status_code == 422
-        assert "Write moves like" in response.content.decode()
+        page = response.content.decode()
+        assert "This field is required." in page
+        assert 'value="Why?"' in page and '<option value="down" selected>' in page
         night.refresh_from_db()
         assert night.version == version
 
-    def test_a_card_met_before_needs_only_its_number(self, client, user, night):
-        night.config["known_cards"] = {
-            "7": {"number": 7, "aye": {"resources": [["wealth", 1]]}, "nay": {"resources": [["wealth", -1]]}}
-        }
-        night.save(update_fields=["config"])
-        # known_cards is read by the engine at setup: a fresh night carries it; here the view lists it.
+    def test_a_card_number_beyond_the_box_is_refused_beside_the_field(self, client, user, night):
         client.force_login(user)
+        response = compose(client, night, compose="draw", number=10**6, title="x")
+        assert response.status_code == 422
+        assert "less than or equal to 999" in response.content.decode()
+
+
+class OutcomeTests:
+    def test_the_back_is_typed_after_the_vote_and_applied(self, client, user, night):
+        client.force_login(user)
+        to_outcome(client, night)
         page = client.get(reverse("games:session_table", args=[night.pk])).content.decode()
-        assert "met: 7" in page
+        assert "Turn the card over: the AYE outcome" in page
+        wealth = night.state["resources"]["wealth"]["position"]
+        response = compose(
+            client,
+            night,
+            compose="outcome",
+            resources="wealth -2",
+            sticker=43,
+            sticker_row="welfare",
+            sticker_positive="0",
+            envelope=9,
+        )
+        assert response.status_code == 200
+        night.refresh_from_db()
+        assert night.state["resources"]["wealth"]["position"] < wealth
+        assert night.state["stickers"][0]["number"] == 43
+        assert night.state["envelopes"][0]["number"] == 9
+        assert "Envelope 09" in seat_page(client, night, 1)
+
+    def test_an_empty_outcome_is_refused_and_a_typo_keeps_the_fields(self, client, user, night):
+        client.force_login(user)
+        to_outcome(client, night)
+        empty = compose(client, night, compose="outcome")
+        assert empty.status_code == 422 and "This outcome has nothing in it" in empty.content.decode()
+        typo = compose(client, night, compose="outcome", resources="welth +2", note="A feast")
+        assert typo.status_code == 422
+        page = typo.content.decode()
+        assert "Write moves like" in page and 'value="welth +2"' in page and 'value="A feast"' in page
+        night.refresh_from_db()
+        assert night.state["phase"] == "outcome"
 
 
 class CardEffectFormTests:

@@ -1,0 +1,146 @@
+"""Phone controls built from the engine's choices (games.engine.choices): a stepper for an amount,
+buttons or a picker for a House, a side or a card, boxes to tick for a set of cards. One form per
+choice, so a decision fits one phone screen whatever a player holds.
+
+A presenter gives the words: ``title(choice)`` (what the choice is), ``option(choice, name, value)``
+(one option of a parameter) and ``param_label(choice, name)``. The page posts ``choice`` (the type)
+and one ``p_<name>`` field per parameter; ``action_from_post`` reads them back into a concrete action
+with the types the description asks for. The engine then decides.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from games.engine.choices import Choice
+
+BUTTON_OPTIONS = 4  # a single pick of at most this many options shows as buttons
+
+POST_NOT_A_CHOICE = "That is not something you can do now."
+POST_AMOUNT = "Choose a whole number from {low} to {high}."
+POST_PICK = "Choose one of the options offered."
+POST_CARDS = "Choose from {low} to {high} of the cards offered."
+POST_TEXT = "Type at most {most} characters."
+
+
+class Words:
+    """Default words: the presenter of a game overrides what it knows."""
+
+    def __init__(self, names: Mapping[int, dict] | None = None):
+        self.names = names or {}
+
+    def title(self, choice: Choice) -> str:
+        return str(choice["type"]).replace("_", " ").capitalize()
+
+    def param_label(self, choice: Choice, name: str) -> str:
+        return name.replace("_", " ").capitalize()
+
+    def option(self, choice: Choice, name: str, value: Any) -> str:
+        if name in ("to", "target", "heir", "seat") and isinstance(value, int) and value in self.names:
+            return str(self.names[value]["name"])
+        if isinstance(value, str):
+            return value.replace("_", " ").capitalize()
+        if isinstance(value, (list, dict)):
+            return ", ".join(map(str, value)) if isinstance(value, list) else json.dumps(value)
+        return str(value)
+
+
+def _param_control(choice: Choice, name: str, param: dict, words: Words) -> dict:
+    kind = param["kind"]
+    control: dict[str, Any] = {
+        "name": name,
+        "field": f"p_{name}",
+        "kind": kind,
+        "label": words.param_label(choice, name),
+    }
+    if kind == "amount":
+        control.update(min=param["min"], max=param["max"], value=param["min"])
+    elif kind in ("pick", "cards"):
+        control["options"] = [
+            {"value": json.dumps(v), "label": words.option(choice, name, v)} for v in param["options"]
+        ]
+        if kind == "cards":
+            control.update(min=param["min"], max=param["max"])
+    elif kind == "text":
+        control["max_length"] = param["max_length"]
+    return control
+
+
+def build_controls(choices: list[Choice], words: Words) -> list[dict]:
+    """One control group per choice (``typed`` choices are the host's own forms, left out)."""
+    groups = []
+    for choice in choices:
+        params = choice["params"]
+        if any(p["kind"] == "typed" for p in params.values()):
+            continue
+        controls = [_param_control(choice, n, p, words) for n, p in params.items()]
+        picks = [c for c in controls if c["kind"] == "pick"]
+        buttons = None
+        # One short pick beside amounts or text: its options are the buttons (VOTE AYE / VOTE NAY).
+        if (
+            len(picks) == 1
+            and len(picks[0]["options"]) <= BUTTON_OPTIONS
+            or (len(picks) == 1 and len(controls) == 1)
+        ):
+            buttons = picks[0]
+            controls = [c for c in controls if c is not buttons]
+        groups.append(
+            {
+                "type": choice["type"],
+                "title": words.title(choice),
+                "controls": controls,
+                "buttons": buttons,
+                "bargaining": choice["type"] in BARGAINING,
+            }
+        )
+    return groups
+
+
+BARGAINING = frozenset({"give_coins"})  # open to every House without claiming the turn
+
+
+def _read(param: dict, raw: list[str]) -> Any:
+    kind = param["kind"]
+    if kind == "amount":
+        try:
+            value = int(raw[0])
+        except (IndexError, ValueError):
+            raise ValueError(POST_AMOUNT.format(low=param["min"], high=param["max"])) from None
+        if not param["min"] <= value <= param["max"]:
+            raise ValueError(POST_AMOUNT.format(low=param["min"], high=param["max"]))
+        return value
+    if kind in ("pick", "cards"):
+        options = {json.dumps(v): v for v in param["options"]}
+        if kind == "pick":
+            if len(raw) != 1 or raw[0] not in options:
+                raise ValueError(POST_PICK)
+            return options[raw[0]]
+        chosen = [options[r] for r in raw if r in options]
+        if (
+            len(chosen) != len(raw)
+            or len(set(raw)) != len(raw)
+            or not param["min"] <= len(raw) <= param["max"]
+        ):
+            raise ValueError(POST_CARDS.format(low=param["min"], high=param["max"]))
+        return chosen
+    if kind == "text":
+        text = (raw[0] if raw else "").strip()
+        if not text or len(text) > param["max_length"]:
+            raise ValueError(POST_TEXT.format(most=param["max_length"]))
+        return text
+    if kind == "flag":
+        return bool(raw) and raw[0] in ("1", "on", "true")
+    raise ValueError(POST_NOT_A_CHOICE)
+
+
+def action_from_post(choices: list[Choice], kind: str, getlist: Callable[[str], list[str]]) -> dict:
+    """The concrete action a control group posted, or ValueError with a sentence."""
+    choice = next((c for c in choices if c["type"] == kind), None)
+    if choice is None or any(p["kind"] == "typed" for p in choice["params"].values()):
+        raise ValueError(POST_NOT_A_CHOICE)
+    action: dict[str, Any] = {"type": choice["type"], "seat": choice["seat"]}
+    for name, param in choice["params"].items():
+        action[name] = _read(param, getlist(f"p_{name}"))
+    return action
