@@ -19,6 +19,7 @@ from campaign import forms, game_night, selectors, services
 from campaign.archive import campaign_import
 from campaign.demo import DEMO_USER
 from campaign.models import Achievement, Campaign, CampaignExport
+from games.presenters.kings_dilemma import save_words
 
 
 def _member_campaign(request: HttpRequest, pk: int) -> Campaign:
@@ -431,7 +432,9 @@ def game_night_record_view(request: HttpRequest, pk: int, session_id: int) -> Ht
             )
             return redirect("campaign-detail", pk=campaign.pk)
     status = 400 if form.errors else 200
-    context = {"campaign": campaign, "session": session, "form": form, "result": result}
+    seat_names = [s.get("name", "") for s in session.config.get("seats", [])]
+    summary = save_words(result, seat_names) if result else None
+    context = {"campaign": campaign, "session": session, "form": form, "result": result, "summary": summary}
     return render(request, "campaign/night_record.html", context, status=status)
 
 

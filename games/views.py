@@ -366,7 +366,7 @@ def _submit_action(request, session, seat, action: dict, version: int, key: str 
         return _notice(request, RULE_BROKEN.format(message=exc.message), "error", REFUSED)
     except ValidationError as exc:
         return _notice(request, _error_text(exc), "error", REFUSED)
-    return _notice(request, ACTION_APPLIED.format(label=logged.label), "success", 200)
+    return _notice(request, ACTION_APPLIED.format(label=logged.label.rstrip(".")), "success", 200)
 
 
 def _notice(request, text: str, level: str, status: int) -> tuple[dict, int]:

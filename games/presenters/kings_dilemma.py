@@ -75,6 +75,17 @@ def agenda_words(agenda: str) -> dict:
     return {"name": agenda.capitalize(), "goal": goal, "money": money + "." + extra}
 
 
+def agenda_short(agenda: str) -> str:
+    """A Secret Agenda on a button: its name and what it scores, in one or two short lines."""
+    card = DEFAULT_TRACKS["secret_agendas"].get(agenda, {})
+    coins = "/".join(str(c) for c in card.get("coins", []))
+    if card.get("resource") == "distance":
+        return f"{agenda.capitalize()}: highest − lowest Resource · Coins {coins}"
+    zones = " & ".join(f"{low}–{high}" for low, high in card.get("zones", []))
+    points = "/".join(str(p) for p in card.get("resource", []))
+    return f"{agenda.capitalize()}: rows {zones} → {points} · Coins {coins}"
+
+
 def _tokens(front_side: dict) -> list[str]:
     words = [
         f"{_resource(row)} {'▲ up' if d == 'up' else '▼ down'}" for row, d in front_side.get("resources", [])
@@ -235,8 +246,7 @@ class KingsDilemmaWords(Words):
         if name == "side":
             return f"VOTE {SIDE[value]}" if kind == "vote" else f"{SIDE[value]} wins"
         if name == "agenda":
-            words = agenda_words(value)
-            return f"{words['name']}: {words['goal']} {words['money']}"
+            return agenda_short(value)
         if kind == "give_coins" and name == "to":
             return f"Give to {_name(self.view, self.names, value)}"
         if name in ("to", "heir"):
@@ -297,3 +307,34 @@ class KingsDilemmaPresenter:
 
 
 PRESENTER = KingsDilemmaPresenter()
+
+
+def save_words(result: dict, seat_names: list[str]) -> dict:
+    """What "Save your game" will write into the campaign, in words."""
+
+    def who(index) -> str:
+        return seat_names[index] if isinstance(index, int) and 0 <= index < len(seat_names) else "nobody"
+
+    stickers = [
+        f"Chronicle sticker {s['number']} ({'Positive' if s['positive'] else 'Negative'}, {_resource(s['row'])} row),"
+        f" signed by {who(s.get('signer'))}"
+        for s in result.get("stickers", [])
+    ]
+    envelopes = [
+        f"Envelope {e['number']:02d}, opened by {who(e.get('opened_by'))}"
+        for e in result.get("envelopes", [])
+    ]
+    awards = [
+        f"{who(i)}: {row['total']} points, Prestige +{row['prestige_award']}, Crave +{row['crave_award']}"
+        for i, row in enumerate(result.get("seats", []))
+    ]
+    trash = ", ".join(str(n) for n in result.get("resolved_dilemmas", [])) or "none"
+    return {
+        "reign": ENDS.get(result.get("end"), "The reign is over.").format(
+            king=result.get("king_name") or "the King"
+        ),
+        "stickers": stickers,
+        "envelopes": envelopes,
+        "awards": awards,
+        "trash": trash,
+    }

@@ -1,0 +1,208 @@
+"""A whole King's Dilemma night in Chromium: the table screen (1920 px) and four phones (375 px), played
+by tapping what a person taps (issue 13): the Secret Agenda draft, three Dilemmas (the front typed at the
+draw, the back after the vote), a tie the Moderator decides, Coins given, an Envelope from an outcome,
+the end of the reign, the save and the campaign page afterwards.
+
+At every decision: the acting phone's controls fit one phone screen, only the acting phone says "Your
+turn", no visible text shows an internal key, and nothing of a card's back shows before its vote ends."""
+
+import re
+import time
+
+import pytest
+from django.db import OperationalError
+
+from campaign import game_night
+from games.kings_dilemma.views import to_act
+from tests.e2e.conftest import DESKTOP, PHONE, login
+from tests.factories import UserFactory, campaign_with_houses
+from tests.guards import HANG_GUARD_SECONDS
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+HOUSES = ["House Solad", "House Tiberius", "House Crann", "House Vaclav"]
+INTERNAL = re.compile(r"\b[a-z]+_[a-z_]+\b|\bseat \d|\bside (aye|nay)\b", re.I)
+GUARD_MS = int(HANG_GUARD_SECONDS * 1000)
+CARDS = [  # number, title, front tokens, the back of AYE typed after the vote
+    (12, "Bread taxes", {"aye_influence": "up"}, {"resources": "influence +1", "envelope": "5"}),
+    (31, "The library", {"aye_wealth": "up", "nay_morale": "down"}, {"resources": "wealth +1, morale -1"}),
+    (
+        44,
+        "A royal wedding",
+        {"aye_knowledge": "up", "aye_welfare": "up"},
+        {"resources": "knowledge +3, welfare +3, influence +3"},
+    ),
+]
+
+
+def visible_text(page) -> str:
+    return page.inner_text("body")
+
+
+def check_screens(table, phones, acting: int | None, shots=None, name=""):
+    """Only the acting phone says "Your turn"; no internal key on any screen; the decision fits."""
+    for index, phone in phones.items():
+        text = visible_text(phone)
+        assert not INTERNAL.search(text), (HOUSES[index], INTERNAL.search(text).group(0))
+        assert ("Your turn." in text) == (index == acting), (HOUSES[index], acting)
+    board = table.inner_text("#table-panel")  # the join links beside it carry secret tokens, not words
+    assert not INTERNAL.search(board), INTERNAL.search(board).group(0)
+    if acting is not None:
+        actions = phones[acting].locator("#seat-panel .actions-card").bounding_box()
+        assert actions["height"] <= PHONE["height"], f"the decision is {actions['height']} px tall"
+        if shots:
+            shots(phones[acting], f"kd-phone-{name}")
+
+
+def wait_version(page, panel: str, version: int):
+    page.wait_for_selector(f'#{panel}[data-version="{version}"]', timeout=GUARD_MS)
+
+
+class KingsDilemmaNightTests:
+    def test_a_whole_night_by_taps(self, live_server, new_page, screenshot):
+        host = UserFactory(username="host")
+        campaign, houses = campaign_with_houses(*HOUSES, user=host)
+        session = game_night.game_night_start(
+            campaign=campaign, houses=houses, king_name="Harald V", host=host, seed=3
+        )
+        table = new_page(DESKTOP)
+        login(table, live_server, host.username)
+        table.goto(f"{live_server.url}/play/s/{session.pk}/")
+        phones = {}
+        for seat in session.seats.order_by("index"):
+            phone = new_page(PHONE)
+            phone.goto(f"{live_server.url}/play/seat/{seat.token}/")
+            phones[seat.index] = phone
+
+        seen = [session.version]
+
+        def reload_session():
+            # The test's own reads share the in-memory SQLite test database with the live server.
+            for _ in range(200):
+                try:
+                    return session.refresh_from_db()
+                except OperationalError:
+                    time.sleep(0.05)
+            session.refresh_from_db()
+
+        def refresh(moved: bool = True):
+            """After a tap: wait until the table has moved on, then until every screen shows it."""
+            guard = time.monotonic() + HANG_GUARD_SECONDS
+            reload_session()
+            while moved and session.version == seen[0] and time.monotonic() < guard:
+                time.sleep(0.05)
+                reload_session()
+            seen[0] = session.version
+            for phone in phones.values():
+                wait_version(phone, "seat-panel", session.version)
+            wait_version(table, "table-panel", session.version)
+            return session.state
+
+        def acting_seat(state):
+            seats = [s for s in to_act(state) if s is not None]
+            return seats[0] if seats else None
+
+        # The draft: each House in turn taps one of the Secret Agendas offered to it.
+        state = refresh(moved=False)
+        while state["phase"] == "draft":
+            seat = state["draft"]["order"][state["draft"]["index"]]
+            check_screens(table, phones, seat, screenshot if state["draft"]["index"] == 0 else None, "draft")
+            phones[seat].locator("form.control-choose_secret_agenda button.choice").first.click()
+            state = refresh()
+        assert "Secret Agenda:" in visible_text(phones[0])
+
+        gave_coins = False
+        for round_, (number, title, tokens, back) in enumerate(CARDS, start=1):
+            # Draw: the host types the front; the phones show it (never the back).
+            form = table.locator("form:has(input[name=compose][value=draw])")
+            form.locator("input[name=number]").fill(str(number))
+            form.locator("input[name=title]").fill(title)
+            for field, direction in tokens.items():
+                form.locator(f"select[name={field}]").select_option(direction)
+            form.locator("button[type=submit]").click()
+            state = refresh()
+            assert state["phase"] == "voting"
+            for phone in phones.values():
+                assert title in visible_text(phone)
+                assert "Envelope 05" not in visible_text(phone) or round_ > 1  # the back stays hidden
+            if round_ == 1:
+                screenshot(table, "kd-table-vote")
+            # The vote: one AYE (and one NAY on the tie card), the others pass; voters stay after.
+            tie = round_ == 2
+            while state["phase"] == "voting":
+                seat = acting_seat(state)
+                vote = state["vote"]
+                check_screens(table, phones, seat, screenshot if round_ == 1 else None, f"vote-{seat}")
+                phone = phones[seat]
+                if tie and not gave_coins:  # bargaining: another House gives Coins, turn or not
+                    giver = phones[(seat + 1) % 4]
+                    giver.locator("details.bargaining summary").click()
+                    gift = giver.locator("form.control-give_coins")
+                    gift.locator("input[name=p_coins]").fill("2")
+                    gift.locator("button.choice").first.click()
+                    gave_coins = True
+                    state = refresh()
+                    continue
+                if vote["choice"][seat] is not None:
+                    phone.locator("form.control-stay button.choice").click()
+                elif "aye" not in vote["choice"]:
+                    form = phone.locator("form.control-vote")
+                    form.locator("input[name=p_power]").fill("1")
+                    form.locator("button", has_text="VOTE AYE").click()
+                elif tie and "nay" not in vote["choice"]:
+                    form = phone.locator("form.control-vote")
+                    form.locator("button.step[data-step='1']").click()  # the stepper, then back down
+                    form.locator("button.step[data-step='-1']").click()
+                    form.locator("button", has_text="VOTE NAY").click()
+                else:
+                    phone.locator("form.control-pass_gather button.choice").click()
+                state = refresh()
+            assert (state["phase"] == "tie_break") == tie  # the second card ends tied, 1 Power each
+            if state["phase"] == "tie_break":
+                moderator = state["moderator"]
+                check_screens(table, phones, moderator, screenshot, "tie")
+                phones[moderator].locator("form.control-break_tie button", has_text="AYE wins").click()
+                state = refresh()
+            assert state["phase"] == "outcome"
+            # Turn the card over: the host types the back of the winning side.
+            form = table.locator("form:has(input[name=compose][value=outcome])")
+            form.locator("input[name=resources]").fill(back["resources"])
+            if "envelope" in back:
+                form.locator("input[name=envelope]").fill(back["envelope"])
+            if round_ == 1:
+                screenshot(table, "kd-table-outcome")
+            form.locator("button[type=submit]").click()
+            state = refresh()
+            assert state["phase"] == "resolution"
+            if "envelope" in back:
+                assert "Envelope 05" in visible_text(phones[0])  # shown once the vote has ended
+            table.locator("form.control-to_time_counter button.choice").click()
+            state = refresh()
+        assert gave_coins
+        assert state["phase"] == "end" and state["end"] == "abdicated_top"
+
+        table.locator("form.control-score button.choice").click()
+        state = refresh()
+        if state["phase"] == "heir":
+            phones[state["moderator"]].locator("form.control-choose_heir button.choice").first.click()
+            state = refresh()
+        assert state["over"]
+        for phone in phones.values():
+            assert "King Harald V abdicated: Stability rose to the top of its track." in visible_text(phone)
+            assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        screenshot(phones[0], "kd-phone-result")
+        screenshot(table, "kd-table-result")
+
+        # Save the night into the campaign, then the campaign page shows it.
+        table.click("text=Save your game")
+        assert "What will be written into the campaign" in visible_text(table)
+        assert not INTERNAL.search(visible_text(table))
+        table.fill("input[name=e5-story]", "5")
+        table.fill("input[name=e5-storyline]", "Crown")
+        table.fill("input[name=e5-dilemmas]", "61, 62, 63")
+        screenshot(table, "kd-save")
+        table.click("text=Write the night into the campaign")
+        table.wait_for_url(f"**/campaigns/{campaign.pk}/", timeout=GUARD_MS)
+        assert "under King Harald V is in the Realm Chronicles" in visible_text(table)
+        table.goto(f"{live_server.url}/play/s/{session.pk}/")
+        assert "Open the campaign" in visible_text(table)
