@@ -24,6 +24,7 @@ from games.engine.bots import bot_choose_action
 from games.engine.errors import RuleError
 from games.engine.registry import get_game
 from games.engine.rules import TABLE, GameRules
+from games.engine.text import has_control_characters
 from games.models import GameSession, Seat, SessionAction
 
 logger = logging.getLogger(__name__)
@@ -191,7 +192,7 @@ def session_create(
         )
     if not all(names):
         raise ValidationError(SEAT_NAME_REQUIRED)
-    if any("\x00" in n for n in names):
+    if any(has_control_characters(n) for n in names):
         raise ValidationError(SEAT_NAME_INVALID)
     if any(len(n) > MAX_SEAT_NAME for n in names):
         raise ValidationError(SEAT_NAME_TOO_LONG)
