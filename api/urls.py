@@ -1,10 +1,11 @@
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from api import auth_apis
 from api import campaign_apis as c
 from api import night_apis as n
 from api import session_apis as s
+from config.api_errors import api_not_found
 
 campaign_patterns = [
     path("", c.CampaignDetailApi.as_view(), name="campaign-detail"),
@@ -58,4 +59,5 @@ urlpatterns = [
     path("", include((api_patterns, "api"))),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    re_path(r"^.*$", api_not_found),  # the API's error shape, not the site's HTML 404
 ]
