@@ -97,8 +97,9 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def campaign_history_view(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _member_campaign(request, pk)
     events = selectors.campaign_history(campaign=campaign, kind=request.GET.get("kind") or None)
-    if request.GET.get("sticker", "").isdigit():
-        events = selectors.sticker_history(campaign=campaign, number=int(request.GET["sticker"]))
+    sticker = request.GET.get("sticker", "")
+    if sticker.isascii() and sticker.isdigit() and len(sticker) <= 3:  # isdigit alone accepts "²"
+        events = selectors.sticker_history(campaign=campaign, number=int(sticker))
     return render(request, "campaign/history.html", {"campaign": campaign, "events": events[:500]})
 
 
