@@ -10,6 +10,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from api import services
+from api.authentication import token_expires_at
 from api.base import ChronicleApi
 from api.errors import errors
 
@@ -35,6 +36,7 @@ class TokenObtainApi(ChronicleApi):
     class OutputSerializer(serializers.Serializer):
         token = serializers.CharField(help_text="Send it as 'Authorization: Token <token>'.")
         username = serializers.CharField()
+        expires_at = serializers.DateTimeField(help_text="After this, log in again for a new token.")
 
     @extend_schema(
         tags=TAGS,
@@ -49,7 +51,8 @@ class TokenObtainApi(ChronicleApi):
         serializer.is_valid(raise_exception=True)
         user = serializer.validated_data["user"]
         token = services.token_obtain(user=user)
-        return Response(self.OutputSerializer({"token": token.key, "username": user.get_username()}).data)
+        out = {"token": token.key, "username": user.get_username(), "expires_at": token_expires_at(token)}
+        return Response(self.OutputSerializer(out).data)
 
 
 class TokenRevokeApi(ChronicleApi):

@@ -133,9 +133,12 @@ CACHES = {
 RATELIMIT_VIEW = "config.health.rate_limited"
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"] if not REDIS_URL else []
 
+# API tokens expire (seconds; log in again for a new one). docs/api.md.
+API_TOKEN_LIFETIME = int(os.environ.get("API_TOKEN_LIFETIME", str(30 * 24 * 3600)))
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "api.authentication.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

@@ -154,3 +154,31 @@ class HstsTests:
     def test_preload_is_off_unless_asked_for(self):
         assert production_setting("SECURE_HSTS_PRELOAD") == "False"
         assert production_setting("SECURE_HSTS_PRELOAD", SECURE_HSTS_PRELOAD="1") == "True"
+
+
+class ExpiringTokenTests:
+    def test_a_token_older_than_its_lifetime_is_refused_and_a_new_login_gives_a_new_one(self, settings, user):
+        import datetime
+
+        from django.utils import timezone
+        from rest_framework.authtoken.models import Token
+        from rest_framework.test import APIClient
+
+        from api.authentication import TOKEN_EXPIRED
+
+        user.set_password("secret-pass")
+        user.save()
+        client = APIClient()
+        body = {"username": user.username, "password": "secret-pass"}
+        first = client.post("/api/auth/token/", body, format="json").json()
+        assert "expires_at" in first
+        client.credentials(HTTP_AUTHORIZATION=f"Token {first['token']}")
+        assert client.get("/api/campaigns/").status_code == 200
+        Token.objects.filter(key=first["token"]).update(
+            created=timezone.now() - datetime.timedelta(seconds=settings.API_TOKEN_LIFETIME + 1)
+        )
+        expired = client.get("/api/campaigns/")
+        assert expired.status_code == 401 and expired.json()["message"] == TOKEN_EXPIRED
+        client.credentials()
+        second = client.post("/api/auth/token/", body, format="json").json()
+        assert second["token"] != first["token"]
