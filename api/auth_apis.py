@@ -2,7 +2,6 @@
 The browser uses its session (log in at /accounts/login/)."""
 
 from django.utils.decorators import method_decorator
-from django_ratelimit.decorators import ratelimit
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.authtoken.serializers import AuthTokenSerializer
@@ -13,13 +12,9 @@ from api import services
 from api.authentication import token_expires_at
 from api.base import ChronicleApi
 from api.errors import errors
+from config.ratelimits import login_rate_limited
 
 TAGS = ["auth"]
-
-
-def client_ip(group, request) -> str:
-    """Rate-limit key: the client address (as the login page), empty if the server gave none."""
-    return request.META.get("REMOTE_ADDR", "")
 
 
 class TokenObtainApi(ChronicleApi):
@@ -45,7 +40,7 @@ class TokenObtainApi(ChronicleApi):
         responses={200: OutputSerializer, **errors(400, 429)},
         auth=[],
     )
-    @method_decorator(ratelimit(key=client_ip, rate="20/m", method="POST", block=True))
+    @method_decorator(login_rate_limited)
     def post(self, request):
         serializer = self.InputSerializer(data=request.data, context={"request": request})
         serializer.is_valid(raise_exception=True)

@@ -131,6 +131,10 @@ CACHES = {
 
 # Rate limits (login, seat joins): counted in the cache (Redis in production).
 RATELIMIT_VIEW = "config.health.rate_limited"
+# The proxies (addresses or networks, comma-separated) whose X-Forwarded-For is believed: the rate
+# limits then key on the client address they forward (config/ratelimits.py, docs/operations.md).
+TRUSTED_PROXIES = [p for p in os.environ.get("TRUSTED_PROXIES", "").split(",") if p.strip()]
+RATELIMIT_IP_META_KEY = "config.ratelimits.client_address"
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"] if not REDIS_URL else []
 
 # API tokens expire (seconds; log in again for a new one). docs/api.md.
