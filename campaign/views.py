@@ -12,6 +12,8 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.csp import CSP
+from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -339,6 +341,7 @@ def campaign_import_view(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+@csp_override({**settings.SECURE_CSP, "script-src": [CSP.NONE], "style-src": [CSP.SELF, CSP.UNSAFE_INLINE]})
 def campaign_chart(request: HttpRequest, pk: int, name: str) -> HttpResponse:
     campaign = _member_campaign(request, pk)
     if name not in ("prestige", "resources"):
