@@ -42,6 +42,7 @@ from campaign.selectors import campaign_setting, houses_by_prestige, storylines
 from games.engine.text import has_control_characters
 
 MAX_HOUSES = 12
+MIN_PLAYERS, MAX_PLAYERS = 3, 5  # Houses in one game of The King's Dilemma
 GRAND_FINALE_ENVELOPE = 70
 MYSTERY_STICKERS_IN_A_CAMPAIGN = 6
 
@@ -739,7 +740,7 @@ def game_begin(
 def _validated_rows(game: ChronicleGame, end: str, rows: list[dict]) -> list[dict]:
     if end not in GameEnd.values:
         raise ValidationError(UNKNOWN_END.format(end=end))
-    if not 3 <= len(rows) <= 5:
+    if not MIN_PLAYERS <= len(rows) <= MAX_PLAYERS:
         raise ValidationError(RESULT_PLAYERS.format(count=len(rows)))
     seen = set()
     clean = []
