@@ -2,7 +2,6 @@
 The browser uses its session (log in at /accounts/login/)."""
 
 from django.utils.decorators import method_decorator
-from django_ratelimit.decorators import ratelimit
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.authtoken.serializers import AuthTokenSerializer
@@ -10,15 +9,12 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from api import services
+from api.authentication import token_expires_at
 from api.base import ChronicleApi
 from api.errors import errors
+from config.ratelimits import login_rate_limited
 
 TAGS = ["auth"]
-
-
-def client_ip(group, request) -> str:
-    """Rate-limit key: the client address (as the login page), empty if the server gave none."""
-    return request.META.get("REMOTE_ADDR", "")
 
 
 class TokenObtainApi(ChronicleApi):
@@ -35,6 +31,7 @@ class TokenObtainApi(ChronicleApi):
     class OutputSerializer(serializers.Serializer):
         token = serializers.CharField(help_text="Send it as 'Authorization: Token <token>'.")
         username = serializers.CharField()
+        expires_at = serializers.DateTimeField(help_text="After this, log in again for a new token.")
 
     @extend_schema(
         tags=TAGS,
@@ -43,13 +40,14 @@ class TokenObtainApi(ChronicleApi):
         responses={200: OutputSerializer, **errors(400, 429)},
         auth=[],
     )
-    @method_decorator(ratelimit(key=client_ip, rate="20/m", method="POST", block=True))
+    @method_decorator(login_rate_limited)
     def post(self, request):
         serializer = self.InputSerializer(data=request.data, context={"request": request})
         serializer.is_valid(raise_exception=True)
         user = serializer.validated_data["user"]
         token = services.token_obtain(user=user)
-        return Response(self.OutputSerializer({"token": token.key, "username": user.get_username()}).data)
+        out = {"token": token.key, "username": user.get_username(), "expires_at": token_expires_at(token)}
+        return Response(self.OutputSerializer(out).data)
 
 
 class TokenRevokeApi(ChronicleApi):

@@ -3,10 +3,10 @@
 from django.shortcuts import get_object_or_404
 from rest_framework import exceptions
 from rest_framework.generics import GenericAPIView
-from rest_framework.parsers import JSONParser
 from rest_framework.views import APIView
 
 from api.pagination import ChroniclePagination
+from api.parsers import ChronicleJSONParser
 from api.schema import ChronicleAutoSchema
 from campaign.models import Campaign, ChronicleGame
 from campaign.selectors import campaign_is_member
@@ -25,7 +25,7 @@ def member_campaign(*, user, campaign_id: int) -> Campaign:
 
 class ChronicleApi(APIView):
     schema = ChronicleAutoSchema()
-    parser_classes = [JSONParser]
+    parser_classes = [ChronicleJSONParser]
 
     def get_serializer_context(self) -> dict:
         return {"request": self.request}

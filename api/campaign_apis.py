@@ -22,11 +22,13 @@ from api.serializers import (
     HouseSerializer,
     LedgerEntrySerializer,
     MysteryStickerSerializer,
+    NameField,
     StickerSerializer,
     StoryCardSerializer,
 )
 from campaign import selectors, services
 from campaign.models import (
+    MYSTERY_LETTERS,
     RESOURCE_ROWS,
     SECRET_AGENDAS,
     Achievement,
@@ -36,15 +38,23 @@ from campaign.models import (
     GameEnd,
     Membership,
 )
+from campaign.services import MAX_HOUSES, MAX_PLAYERS, MIN_PLAYERS
+from games.kings_dilemma.data import DEFAULT_TRACKS
 
 BIG = 1_000_000  # integers are bounded so no input reaches the database out of range
 TAGS = ["campaigns"]
+RESULT_HOUSES = "A game has 3 to 5 Houses: one row per House that played."
 
 
 def bounded_int(**kwargs) -> serializers.IntegerField:
     kwargs.setdefault("min_value", -BIG)
     kwargs.setdefault("max_value", BIG)
     return serializers.IntegerField(**kwargs)
+
+
+def range_messages(message: str) -> dict:
+    """The service's own sentence for a number out of its range (the schema states the range)."""
+    return {"min_value": message, "max_value": message}
 
 
 def game_field(**kwargs) -> CampaignGameField:
@@ -134,7 +144,7 @@ class CampaignDetailApi(CampaignApi):
 
 class CampaignCreateApi(ChronicleApi):
     class InputSerializer(serializers.Serializer):
-        name = serializers.CharField(max_length=120, allow_blank=True)
+        name = NameField(max_length=120, allow_blank=True)
 
     @extend_schema(
         tags=TAGS,
@@ -181,9 +191,14 @@ class HouseDetailApi(CampaignApi):
 
 class HouseCreateApi(CampaignApi):
     class InputSerializer(serializers.Serializer):
-        name = serializers.CharField(max_length=80, allow_blank=True)
-        number = bounded_int(help_text="House number, 1 to 12, once per campaign.")
-        player_name = serializers.CharField(max_length=80, allow_blank=True, default="")
+        name = NameField(max_length=80, allow_blank=True)
+        number = bounded_int(
+            min_value=1,
+            max_value=MAX_HOUSES,
+            error_messages=range_messages(services.HOUSE_NUMBER_RANGE),
+            help_text="House number, 1 to 12, once per campaign.",
+        )
+        player_name = NameField(max_length=80, allow_blank=True, default="")
 
     @extend_schema(
         tags=TAGS,
@@ -250,7 +265,12 @@ class RealmBoardApi(CampaignApi):
 
 class StickerAttachApi(CampaignApi):
     class InputSerializer(serializers.Serializer):
-        number = bounded_int(help_text="Chronicle sticker number, 1 to 177.")
+        number = bounded_int(
+            min_value=1,
+            max_value=DEFAULT_TRACKS["stickers"],
+            error_messages=range_messages(services.STICKER_NUMBER_RANGE),
+            help_text="Chronicle sticker number, 1 to 177.",
+        )
         row = serializers.ChoiceField(choices=RESOURCE_ROWS)
         positive = serializers.BooleanField()
         signer = CampaignHouseField(allow_null=True, required=False, default=None)
@@ -304,7 +324,12 @@ class EnvelopeOpenApi(CampaignApi):
             effects = effects_field("start_power, start_coins, prestige, crave, power, coins.")
             ability_text = serializers.CharField(max_length=2000, allow_blank=True, default="")
 
-        number = bounded_int(help_text="Envelope number, 00 to 74.")
+        number = bounded_int(
+            min_value=0,
+            max_value=DEFAULT_TRACKS["envelopes"] - 1,
+            error_messages=range_messages(services.ENVELOPE_NUMBER_RANGE),
+            help_text="Envelope number, 00 to 74.",
+        )
         opened_by = CampaignHouseField(allow_null=True, required=False, default=None)
         special = serializers.BooleanField(default=False)
         story_card = StoryCardSerializer(required=False, allow_null=True, default=None)
@@ -371,7 +396,11 @@ class SaveSlotsApi(CampaignApi):
 
 class MysteryStickerAttachApi(CampaignApi):
     class InputSerializer(serializers.Serializer):
-        letter = serializers.CharField(max_length=5, allow_blank=True, help_text="A to L.")
+        letter = serializers.ChoiceField(
+            choices=[*MYSTERY_LETTERS, *MYSTERY_LETTERS.lower()],
+            error_messages={"invalid_choice": services.MYSTERY_LETTER},
+            help_text="A to L.",
+        )
         storyline = serializers.CharField(max_length=40, allow_blank=True, default="")
         game = game_field()
 
@@ -445,7 +474,13 @@ class GameResultRecordApi(CampaignApi):
             power_points = bounded_int(min_value=-999, max_value=999)
 
         end = serializers.ChoiceField(choices=GameEnd.choices)
-        rows = RowSerializer(many=True, max_length=12, help_text="One row per House that played (3 to 5).")
+        rows = RowSerializer(
+            many=True,
+            min_length=MIN_PLAYERS,
+            max_length=MAX_PLAYERS,
+            error_messages={"min_length": RESULT_HOUSES, "max_length": RESULT_HOUSES},
+            help_text="One row per House that played (3 to 5).",
+        )
 
     @extend_schema(
         tags=TAGS,

@@ -11,7 +11,7 @@ from rest_framework.serializers import as_serializer_error
 from rest_framework.views import exception_handler
 
 from games.engine.errors import RuleError
-from games.services import StaleVersion
+from games.services import IdempotencyKeyReused, StaleVersion
 
 TOO_MANY_ATTEMPTS = "Too many attempts: wait a minute and try again."
 
@@ -23,6 +23,8 @@ def chronicle_exception_handler(exc, context):
         return Response(
             {"message": exc.message, "extra": {"current_version": exc.current_version}}, status=409
         )
+    if isinstance(exc, IdempotencyKeyReused):  # before DjangoValidationError, its base class
+        return Response({"message": exc.message, "extra": {}}, status=422)
     if isinstance(exc, Ratelimited):  # before PermissionDenied, its base class
         return Response({"message": TOO_MANY_ATTEMPTS, "extra": {}}, status=429)
     if isinstance(exc, DjangoValidationError):

@@ -6,6 +6,22 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 
 from campaign.models import CampaignEvent, ChronicleGame, GameEnd
+from games.kings_dilemma.data import DEFAULT_TRACKS
+
+EMPTY_VALUE = "Give a value or leave the parameter out."
+
+
+class StrictFilterSet(django_filters.FilterSet):
+    """An empty value of a typed parameter (a number, a date, a choice) is a 400, as the schema
+    says, instead of being ignored."""
+
+    def is_valid(self) -> bool:
+        valid = super().is_valid()
+        for name, filter_ in self.filters.items():
+            if not isinstance(filter_, django_filters.CharFilter) and self.data.get(name, None) == "":
+                self.form.add_error(name, EMPTY_VALUE)
+                valid = False
+        return valid
 
 
 @extend_schema_field(OpenApiTypes.INT)
@@ -20,16 +36,21 @@ class IntegerFilter(django_filters.NumberFilter):
         super().__init__(*args, **kwargs)
 
 
-class HistoryFilter(django_filters.FilterSet):
+@extend_schema_field({"type": "integer", "minimum": 1, "maximum": DEFAULT_TRACKS["stickers"]})
+class StickerNumberFilter(IntegerFilter):
+    """A Chronicle sticker number, 1 to 177 (the schema states the range)."""
+
+
+class HistoryFilter(StrictFilterSet):
     kind = django_filters.CharFilter(
         max_length=40, help_text="Event kind: sticker_attached, envelope_opened, game_recorded, ledger..."
     )
     house = IntegerFilter(field_name="house_id", help_text="Events of one House (its id).")
     game = IntegerFilter(field_name="game_id", help_text="Events of one game (its id).")
-    sticker = IntegerFilter(
+    sticker = StickerNumberFilter(
         method="filter_sticker",
         min_value=1,
-        max_value=177,
+        max_value=DEFAULT_TRACKS["stickers"],
         help_text="Who attached (signed) Chronicle sticker N, in which game.",
     )
     since = django_filters.IsoDateTimeFilter(
@@ -44,7 +65,7 @@ class HistoryFilter(django_filters.FilterSet):
         return queryset.filter(kind="sticker_attached", data__number=value)
 
 
-class ChronicleFilter(django_filters.FilterSet):
+class ChronicleFilter(StrictFilterSet):
     recorded = django_filters.BooleanFilter(help_text="Only games with (true) or without (false) a result.")
     end = django_filters.ChoiceFilter(choices=GameEnd.choices, help_text="How the game ended.")
     king = django_filters.CharFilter(

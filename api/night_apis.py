@@ -9,20 +9,21 @@ from rest_framework.response import Response
 from api.base import CampaignApi
 from api.campaign_apis import chronicle
 from api.errors import MEMBER_WRITE
-from api.serializers import CampaignHouseField, ChronicleGameSerializer
+from api.serializers import CampaignHouseField, ChronicleGameSerializer, NameField
 from api.session_apis import SessionCreateApi
 from campaign import game_night
+from campaign.services import MAX_PLAYERS, MIN_PLAYERS
 
 TAGS = ["campaigns"]
 
 
 class GameNightStartApi(CampaignApi):
     class InputSerializer(serializers.Serializer):
-        king_name = serializers.CharField(max_length=80)
+        king_name = NameField(max_length=80)
         houses = serializers.ListField(
             child=CampaignHouseField(),
-            min_length=3,
-            max_length=5,
+            min_length=MIN_PLAYERS,
+            max_length=MAX_PLAYERS,
             help_text="House ids in table order (clockwise).",
         )
         keep = serializers.DictField(

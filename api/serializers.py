@@ -1,11 +1,35 @@
 """Read serializers shared by several campaign endpoints (each view keeps its own nested
 Input/OutputSerializer; these are the pieces they are built from)."""
 
+from django.core.validators import RegexValidator
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from campaign.models import House
+
+# A name holds no control character (C0, DEL, C1), no bidi control and no lone surrogate: the same
+# rule as games.engine.text.has_control_characters, stated in the schema as a pattern.
+NAME_PATTERN = r"^[^\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]*$"
+NAME_CONTROL_CHARACTERS = "A name cannot hold control characters (such as NUL, ESC or U+202E)."
+NOT_A_TEXT = "Not a valid string."
+
+
+class TextField(serializers.CharField):
+    """A CharField that refuses numbers and booleans instead of turning them into text."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class NameField(TextField):
+    """A name (campaign, House, player, seat): text without control or bidi characters."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.validators.append(RegexValidator(NAME_PATTERN, message=NAME_CONTROL_CHARACTERS))
 
 
 class HouseRefSerializer(serializers.Serializer):

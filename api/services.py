@@ -3,11 +3,16 @@
 from django.db import transaction
 from rest_framework.authtoken.models import Token
 
+from api.authentication import token_expired
+
 
 @transaction.atomic
 def token_obtain(*, user) -> Token:
-    """The user's token (one per user; the same key until revoked)."""
-    token, _ = Token.objects.get_or_create(user=user)
+    """The user's token (one per user; the same key until revoked or expired, then a new one)."""
+    token, _ = Token.objects.select_for_update().get_or_create(user=user)
+    if token_expired(token):
+        token.delete()
+        token = Token.objects.create(user=user)
     return token
 
 

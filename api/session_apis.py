@@ -25,6 +25,7 @@ from rest_framework.response import Response
 from api.base import ChronicleApi
 from api.errors import errors
 from api.pagination import ChroniclePagination
+from api.serializers import NameField
 from games import selectors, services
 from games.join_guard import seat_for_join_token
 from games.models import GameSession, Seat
@@ -261,7 +262,7 @@ class SessionCreateApi(ChronicleApi):
     class InputSerializer(serializers.Serializer):
         game = serializers.ChoiceField(choices=[])
         seat_names = serializers.ListField(
-            child=serializers.CharField(max_length=60, allow_blank=True),
+            child=NameField(max_length=60, allow_blank=True),
             max_length=12,
             help_text="In table order (clockwise).",
         )

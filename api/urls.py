@@ -1,10 +1,25 @@
-from django.urls import include, path
+from django.conf import settings
+from django.urls import include, path, re_path
+from django.utils.csp import CSP
+from django.views.decorators.csp import csp_override
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from api import auth_apis
 from api import campaign_apis as c
 from api import night_apis as n
 from api import session_apis as s
+from config.api_errors import api_not_found
+
+# The browsable docs load Swagger UI from its CDN (with its inline style): allowed on that page only.
+SWAGGER_CDN = "https://cdn.jsdelivr.net"
+DOCS_CSP = csp_override(
+    {
+        **settings.SECURE_CSP,
+        "script-src": [CSP.SELF, SWAGGER_CDN],
+        "style-src": [CSP.SELF, CSP.UNSAFE_INLINE, SWAGGER_CDN],
+        "img-src": [CSP.SELF, "data:", SWAGGER_CDN],
+    }
+)
 
 campaign_patterns = [
     path("", c.CampaignDetailApi.as_view(), name="campaign-detail"),
@@ -57,5 +72,6 @@ api_patterns = [
 urlpatterns = [
     path("", include((api_patterns, "api"))),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("docs/", DOCS_CSP(SpectacularSwaggerView.as_view(url_name="schema")), name="api-docs"),
+    re_path(r"^.*$", api_not_found),  # the API's error shape, not the site's HTML 404
 ]

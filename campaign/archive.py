@@ -8,10 +8,14 @@ from __future__ import annotations
 import datetime
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import models, transaction
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
+from campaign import legacy
 from campaign.models import (
+    MYSTERY_LETTERS,
+    RESOURCE_ROWS,
     Achievement,
     Campaign,
     CampaignEvent,
@@ -26,13 +30,27 @@ from campaign.models import (
     MysterySticker,
     StoryCard,
 )
+from campaign.selectors import campaign_setting
+from games.engine.text import has_control_characters
+from games.kings_dilemma.data import DEFAULT_TRACKS
 
 ARCHIVE_FORMAT = "chronicle-campaign"
-ARCHIVE_VERSION = 1
+# Version 2 adds every date (games, stickers, envelopes, Mystery stickers, ledger, events) and the
+# actor of each event; version 1 archives (without them) are still read.
+ARCHIVE_VERSION = 2
+ARCHIVE_VERSIONS = (1, 2)
+ARCHIVE_MAX_ROWS = 20_000  # per section: far above a finished campaign, far below a denial of service
+ARCHIVE_MAX_DEPTH = 12  # nesting of the typed card data (outcomes, effects, event details)
 ARCHIVE_NOT_AN_OBJECT = "The archive is damaged: it is not a JSON object."
 ARCHIVE_WRONG_FORMAT = "This file is not a Chronicle campaign archive."
-ARCHIVE_WRONG_VERSION = "Archive version {version} is not supported (this Chronicle reads version 1)."
+ARCHIVE_WRONG_VERSION = (
+    "Archive version {version!r} is not supported (this Chronicle reads versions 1 and 2)."
+)
 ARCHIVE_DAMAGED = "The archive is damaged: {where}: {problem}"
+ARCHIVE_TOO_DEEP = f"The archive is damaged: it nests deeper than {ARCHIVE_MAX_DEPTH} levels."
+ARCHIVE_TOO_MANY = "more than {limit} rows"
+ARCHIVE_TWICE = "{what} appears twice"
+ARCHIVE_UNKNOWN_KEYS = "unknown field(s) {keys}"
 
 # Per section: the model and the plain fields copied as they are.
 _FIELDS = {
@@ -41,7 +59,10 @@ _FIELDS = {
         Achievement,
         ["kind", "agenda", "name", "condition", "spaces", "marked", "effects", "ability_text"],
     ),
-    "games": (ChronicleGame, ["number", "king_name", "played_on", "end", "recorded", "revision"]),
+    "games": (
+        ChronicleGame,
+        ["number", "king_name", "played_on", "end", "recorded", "revision", "resources_final"],
+    ),
     "scores": (
         ChronicleScore,
         [
@@ -86,6 +107,33 @@ _FIELDS = {
 }
 
 
+# Version 2: the dates of each section, restored on import (they are set to "now" on creation).
+_DATES = {
+    "games": ["created_at"],
+    "ledger": ["created_at"],
+    "stickers": ["attached_at"],
+    "envelopes": ["opened_at"],
+    "mystery_stickers": ["attached_at"],
+    "events": ["created_at"],
+}
+# The links of each section: House numbers, game numbers, Envelope and sticker numbers, usernames.
+_LINKS = {
+    "houses": [],
+    "achievements": ["house", "unlocked_in"],
+    "games": [],
+    "scores": ["game", "house"],
+    "ledger": ["house", "game"],
+    "stickers": ["signer", "game", "covered_by"],
+    "envelopes": ["opened_by", "game"],
+    "story_cards": ["signer", "envelope", "game"],
+    "dilemma_cards": ["envelope", "resolved_in"],
+    "mystery_stickers": ["game"],
+    "events": ["house", "game", "actor"],
+}
+_HEAD = {"name", "settings", "grand_finale_ready", "closed", "created_at"}
+_TOP = {"format", "version", "exported_at", "campaign", *_FIELDS}
+
+
 def _plain(obj, fields):
     out = {}
     for name in fields:
@@ -99,12 +147,19 @@ def _number(obj, attr):
     return related.number if related is not None else None
 
 
+def _actor(event) -> str | None:
+    if event.actor is not None:
+        return event.actor.get_username()
+    return event.actor_name or None
+
+
 def campaign_archive(*, campaign: Campaign) -> dict:
     """Everything, keyed by the numbers players know (House number, game number, card numbers)."""
     houses = {h.pk: h.number for h in campaign.houses.all()}
 
     def rows(section, queryset, **links):
         model, fields = _FIELDS[section]
+        fields = fields + _DATES.get(section, [])
         return [{**_plain(obj, fields), **{key: fn(obj) for key, fn in links.items()}} for obj in queryset]
 
     house_of = lambda attr: lambda obj: houses.get(getattr(obj, f"{attr}_id"))  # noqa: E731
@@ -118,6 +173,7 @@ def campaign_archive(*, campaign: Campaign) -> dict:
             "settings": campaign.settings,
             "grand_finale_ready": campaign.grand_finale_ready,
             "closed": campaign.closed,
+            "created_at": campaign.created_at.isoformat(),
         },
         "houses": rows("houses", campaign.houses.all()),
         "achievements": rows(
@@ -170,143 +226,395 @@ def campaign_archive(*, campaign: Campaign) -> dict:
         ),
         "events": rows(
             "events",
-            campaign.events.select_related("game").order_by("created_at", "id"),
+            campaign.events.select_related("game", "actor").order_by("created_at", "id"),
             house=house_of("house"),
             game=number_of("game"),
-            created_at=lambda e: e.created_at.isoformat(),
+            actor=_actor,
         ),
     }
 
 
 def _damaged(where: str, problem) -> ValidationError:
     if isinstance(problem, ValidationError):
-        problem = "; ".join(problem.messages)
+        if hasattr(problem, "error_dict"):
+            problem = "; ".join(
+                f"{field}: {' '.join(messages)}" if field != "__all__" else " ".join(messages)
+                for field, messages in problem.message_dict.items()
+            )
+        else:
+            problem = "; ".join(problem.messages)
     return ValidationError(ARCHIVE_DAMAGED.format(where=where, problem=problem))
 
 
-def _build(section, index, data, **links):
-    model, fields = _FIELDS[section]
-    where = f"{section}[{index}]"
-    if not isinstance(data, dict):
-        raise _damaged(where, "not an object")
-    missing = [f for f in fields if f not in data]
-    if missing:
-        raise _damaged(where, f"missing {', '.join(missing)}")
-    obj = model(**{f: data[f] for f in fields}, **links)
-    try:
-        obj.full_clean(validate_unique=False, validate_constraints=False)
-    except ValidationError as error:
-        raise _damaged(where, error) from None
-    return obj
+def _too_deep(value, limit: int) -> bool:
+    """True if ``value`` nests lists and objects deeper than ``limit`` (iterative: no recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
 
 
-def _lookup(table: dict, key, where: str, what: str, *, optional=True):
-    if key is None and optional:
-        return None
-    if key not in table:
-        raise _damaged(where, f"refers to {what} {key!r}, which is not in the archive")
-    return table[key]
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
-@transaction.atomic
-def campaign_import(*, archive, owner=None, name: str | None = None) -> Campaign:
-    """Import an archive into a new campaign (its owner becomes the host)."""
+def _typed(field, value):
+    """The value of one model field from JSON, of the right JSON type (ranges are checked by the
+    model's validators afterwards). Raises ValueError with the reason."""
+    if isinstance(field, models.BooleanField):
+        if not isinstance(value, bool):
+            raise ValueError("must be true or false")
+        return value
+    if isinstance(field, models.IntegerField):
+        if not _is_int(value):
+            raise ValueError("must be a whole number")
+        return value
+    if isinstance(field, models.CharField | models.TextField):
+        if not isinstance(value, str):
+            raise ValueError("must be a text")
+        if has_control_characters(value, multiline=isinstance(field, models.TextField)):
+            raise ValueError("holds control characters")
+        return value
+    if isinstance(field, models.DateTimeField):
+        parsed = parse_datetime(value) if isinstance(value, str) else None
+        if parsed is None:
+            raise ValueError("must be a date and time (ISO 8601)")
+        return parsed if timezone.is_aware(parsed) else timezone.make_aware(parsed, datetime.UTC)
+    if isinstance(field, models.DateField):
+        try:
+            if isinstance(value, str):
+                return datetime.date.fromisoformat(value)
+        except ValueError:
+            pass
+        raise ValueError("must be a date (YYYY-MM-DD)")
+    if isinstance(field, models.JSONField):
+        if not isinstance(value, dict):
+            raise ValueError("must be an object")
+        return value
+    raise ValueError("cannot be imported")  # pragma: no cover (every field kind is listed above)
+
+
+class _Importer:
+    """One import: validates each row before it is written, in one transaction."""
+
+    def __init__(self, campaign: Campaign, version: int, owner):
+        from campaign import services  # services imports this module
+
+        self.campaign, self.version, self.owner = campaign, version, owner
+        self.check_effects = services._check_effects
+        self.tables: dict[str, dict] = {"houses": {}, "games": {}, "envelopes": {}, "stickers": {}}
+        self.seen: dict[str, set] = {}
+        self.dated: dict[type, tuple[list, set]] = {}
+
+    def once(self, where: str, key: str, value, what: str) -> None:
+        seen = self.seen.setdefault(key, set())
+        if value in seen:
+            raise _damaged(where, ARCHIVE_TWICE.format(what=what))
+        seen.add(value)
+
+    def link(self, where: str, data: dict, field: str, table: str, what: str, *, optional=True):
+        key = data.get(field)
+        if key is None and optional:
+            return None
+        if not _is_int(key):
+            raise _damaged(f"{where}.{field}", f"must be the number of a {what}")
+        if key not in self.tables[table]:
+            raise _damaged(where, f"refers to {what} {key!r}, which is not in the archive")
+        return self.tables[table][key]
+
+    def build(self, section: str, index: int, data, **links):
+        model, fields = _FIELDS[section]
+        where = f"{section}[{index}]"
+        if not isinstance(data, dict):
+            raise _damaged(where, "not an object")
+        dates = _DATES.get(section, []) if self.version >= 2 else []
+        allowed = set(fields) | set(_LINKS[section]) | set(_DATES.get(section, []))
+        unknown = sorted(str(k) for k in data if k not in allowed)
+        if unknown:
+            raise _damaged(where, ARCHIVE_UNKNOWN_KEYS.format(keys=", ".join(unknown)))
+        missing = [f for f in [*fields, *dates] if f not in data]
+        if missing:
+            raise _damaged(where, f"missing {', '.join(missing)}")
+        values = {}
+        for name in [*fields, *(d for d in _DATES.get(section, []) if d in data)]:
+            try:
+                values[name] = _typed(model._meta.get_field(name), data[name])
+            except ValueError as error:
+                raise _damaged(f"{where}.{name}", str(error)) from None
+        stamps = {d: values.pop(d) for d in _DATES.get(section, []) if d in values}
+        obj = model(**values, **links)
+        try:
+            obj.full_clean(validate_unique=False, validate_constraints=False)
+        except ValidationError as error:
+            raise _damaged(where, error) from None
+        if stamps:
+            objs, names = self.dated.setdefault(model, ([], set()))
+            objs.append((obj, stamps))
+            names.update(stamps)
+        return obj
+
+    def restore_dates(self) -> None:
+        """auto_now_add set every date to now: put back the archive's (bulk_update skips pre_save)."""
+        for model, (objs, names) in self.dated.items():
+            for obj, stamps in objs:
+                for name, value in stamps.items():
+                    setattr(obj, name, value)
+            model.objects.bulk_update([obj for obj, _ in objs], sorted(names), batch_size=500)
+
+    def effects(self, where: str, name: str, value: dict) -> None:
+        try:
+            self.check_effects(value)
+        except ValidationError as error:
+            raise _damaged(f"{where}.{name}", error) from None
+
+
+def _check_head(head: dict) -> dict:
+    unknown = sorted(str(k) for k in head if k not in _HEAD)
+    if unknown:
+        raise _damaged("campaign", ARCHIVE_UNKNOWN_KEYS.format(keys=", ".join(unknown)))
+    name = head.get("name")
+    if name is not None and (not isinstance(name, str) or has_control_characters(name)):
+        raise _damaged("campaign.name", "must be a text without control characters")
+    problems = legacy.settings_problems(head.get("settings") or {})
+    if problems:
+        raise _damaged("campaign.settings", " ".join(problems))
+    for flag in ("grand_finale_ready", "closed"):
+        if not isinstance(head.get(flag, False), bool):
+            raise _damaged(f"campaign.{flag}", "must be true or false")
+    created = head.get("created_at")
+    if created is not None:
+        try:
+            created = _typed(Campaign._meta.get_field("created_at"), created)
+        except ValueError as error:
+            raise _damaged("campaign.created_at", str(error)) from None
+    return {**head, "created_at": created}
+
+
+def _check_top(archive) -> int:
     if not isinstance(archive, dict):
         raise ValidationError(ARCHIVE_NOT_AN_OBJECT)
     if archive.get("format") != ARCHIVE_FORMAT:
         raise ValidationError(ARCHIVE_WRONG_FORMAT)
-    if archive.get("version") != ARCHIVE_VERSION:
-        raise ValidationError(ARCHIVE_WRONG_VERSION.format(version=archive.get("version")))
+    version = archive.get("version")
+    if not _is_int(version) or version not in ARCHIVE_VERSIONS:
+        raise ValidationError(ARCHIVE_WRONG_VERSION.format(version=version))
+    unknown = sorted(str(k) for k in archive if k not in _TOP)
+    if unknown:
+        raise _damaged("archive", ARCHIVE_UNKNOWN_KEYS.format(keys=", ".join(unknown)))
     for section in ["campaign", *_FIELDS]:
         expected = dict if section == "campaign" else list
         if not isinstance(archive.get(section), expected):
             raise _damaged(section, "missing or of the wrong kind")
-    head = archive["campaign"]
+        if expected is list and len(archive[section]) > ARCHIVE_MAX_ROWS:
+            raise _damaged(section, ARCHIVE_TOO_MANY.format(limit=ARCHIVE_MAX_ROWS))
+    # Sections (2) hold rows (3) whose typed data may nest ARCHIVE_MAX_DEPTH levels.
+    if _too_deep(archive, ARCHIVE_MAX_DEPTH + 3):
+        raise ValidationError(ARCHIVE_TOO_DEEP)
+    return version
+
+
+@transaction.atomic
+def campaign_import(*, archive, owner=None, name: str | None = None) -> Campaign:
+    """Import an archive into a new campaign (its owner becomes the host). Every row is checked
+    (types, the ranges of the rules, duplicates, links) before it is written; the first problem
+    refuses the whole archive and nothing is written."""
+    version = _check_top(archive)
+    head = _check_head(archive["campaign"])
+    if name is not None and has_control_characters(name):
+        raise _damaged("name", "must be a text without control characters")
     campaign = Campaign(
         name=name or str(head.get("name") or "Imported campaign"),
         created_by=owner,
         settings=head.get("settings") or {},
-        grand_finale_ready=bool(head.get("grand_finale_ready")),
-        closed=bool(head.get("closed")),
+        grand_finale_ready=head.get("grand_finale_ready", False),
+        closed=head.get("closed", False),
     )
     campaign.full_clean()
     campaign.save()
+    if head["created_at"] is not None:
+        Campaign.objects.filter(pk=campaign.pk).update(created_at=head["created_at"])
+        campaign.created_at = head["created_at"]
     if owner is not None:
         Membership.objects.create(campaign=campaign, user=owner, role=Membership.Role.HOST)
+    run = _Importer(campaign, version, owner)
+    houses, games = run.tables["houses"], run.tables["games"]
+    envelopes, stickers = run.tables["envelopes"], run.tables["stickers"]
+    capacity = campaign_setting(campaign, "row_capacity")
+    squares = campaign_setting(campaign, "aging_squares")
 
-    houses, games, envelopes, stickers = {}, {}, {}, {}
     for i, data in enumerate(archive["houses"]):
-        house = _build("houses", i, data, campaign=campaign)
-        if house.number in houses:
-            raise _damaged(f"houses[{i}]", f"House number {house.number} appears twice")
+        house = run.build("houses", i, data, campaign=campaign)
+        run.once(f"houses[{i}]", "house", house.number, f"House number {house.number}")
         house.save()
         houses[house.number] = house
     for i, data in enumerate(archive["games"]):
-        game = _build("games", i, data, campaign=campaign)
-        if game.number in games:
-            raise _damaged(f"games[{i}]", f"game {game.number} appears twice")
+        game = run.build("games", i, data, campaign=campaign)
+        run.once(f"games[{i}]", "game", game.number, f"game {game.number}")
+        rows = DEFAULT_TRACKS["resource_track"]["rows"]
+        if set(game.resources_final) - set(RESOURCE_ROWS) or not all(
+            _is_int(v) and 1 <= v <= rows for v in game.resources_final.values()
+        ):
+            raise _damaged(f"games[{i}].resources_final", f"rows 1 to {rows} of the Resource rows")
         game.save()
         games[game.number] = game
 
-    def linked(section, i, data, **keys):
-        where = f"{section}[{i}]"
-        resolved = {}
-        for field, (table, what, optional) in keys.items():
-            resolved[field] = _lookup(
-                table, data.get(field) if isinstance(data, dict) else None, where, what, optional=optional
-            )
-        model = _FIELDS[section][0]
-        if any(f.name == "campaign" for f in model._meta.fields):
-            resolved["campaign"] = campaign
-        return _build(section, i, data, **resolved)
-
     for i, data in enumerate(archive["achievements"]):
-        linked(
-            "achievements", i, data, house=(houses, "House", False), unlocked_in=(games, "game", True)
-        ).save()
+        where = f"achievements[{i}]"
+        achievement = run.build(
+            "achievements",
+            i,
+            data,
+            house=run.link(where, data, "house", "houses", "House", optional=False),
+            unlocked_in=run.link(where, data, "unlocked_in", "games", "game"),
+        )
+        run.effects(where, "effects", achievement.effects)
+        if achievement.marked > achievement.spaces:
+            raise _damaged(f"{where}.marked", f"more marks than its {achievement.spaces} spaces")
+        achievement.save()
     for i, data in enumerate(archive["scores"]):
-        linked("scores", i, data, game=(games, "game", False), house=(houses, "House", False)).save()
+        where = f"scores[{i}]"
+        score = run.build(
+            "scores",
+            i,
+            data,
+            game=run.link(where, data, "game", "games", "game", optional=False),
+            house=run.link(where, data, "house", "houses", "House", optional=False),
+        )
+        key = (score.game.number, score.revision, score.house.number)
+        run.once(where, "score", key, f"the score of House {key[2]} in game {key[0]} (revision {key[1]})")
+        score.save()
     for i, data in enumerate(archive["ledger"]):
-        linked("ledger", i, data, house=(houses, "House", False), game=(games, "game", True)).save()
+        where = f"ledger[{i}]"
+        run.build(
+            "ledger",
+            i,
+            data,
+            house=run.link(where, data, "house", "houses", "House", optional=False),
+            game=run.link(where, data, "game", "games", "game"),
+        ).save()
     for i, data in enumerate(archive["envelopes"]):
-        envelope = linked("envelopes", i, data, opened_by=(houses, "House", True), game=(games, "game", True))
+        where = f"envelopes[{i}]"
+        envelope = run.build(
+            "envelopes",
+            i,
+            data,
+            campaign=campaign,
+            opened_by=run.link(where, data, "opened_by", "houses", "House"),
+            game=run.link(where, data, "game", "games", "game"),
+        )
+        run.once(where, "envelope", envelope.number, f"Envelope {envelope.number:02d}")
         envelope.save()
         envelopes[envelope.number] = envelope
     covers = []
     for i, data in enumerate(archive["stickers"]):
-        sticker = linked("stickers", i, data, signer=(houses, "House", True), game=(games, "game", True))
+        where = f"stickers[{i}]"
+        sticker = run.build(
+            "stickers",
+            i,
+            data,
+            campaign=campaign,
+            signer=run.link(where, data, "signer", "houses", "House"),
+            game=run.link(where, data, "game", "games", "game"),
+        )
+        run.once(where, "sticker", sticker.number, f"Chronicle sticker {sticker.number}")
+        if sticker.slot >= capacity:
+            raise _damaged(f"{where}.slot", f"a row has {capacity} spaces (slots 0 to {capacity - 1})")
+        if sticker.marks > squares:
+            raise _damaged(f"{where}.marks", f"a sticker has {squares} aging squares")
+        if not sticker.covered:
+            run.once(
+                where,
+                "space",
+                (sticker.row, sticker.slot),
+                f"a visible sticker in space {sticker.slot} of {sticker.row}",
+            )
+        covered_by = data.get("covered_by")
+        if covered_by is not None:
+            if not _is_int(covered_by) or covered_by == sticker.number or not sticker.covered:
+                raise _damaged(f"{where}.covered_by", "must be the number of the sticker attached over it")
+            covers.append((sticker, covered_by, where))
         sticker.save()
         stickers[sticker.number] = sticker
-        if data.get("covered_by") is not None:
-            covers.append((sticker, data["covered_by"], i))
-    for sticker, number, i in covers:
-        sticker.covered_by = _lookup(stickers, number, f"stickers[{i}]", "sticker")
+    for sticker, number, where in covers:
+        sticker.covered_by = run.link(where, {"covered_by": number}, "covered_by", "stickers", "sticker")
         sticker.save(update_fields=["covered_by"])
     for i, data in enumerate(archive["story_cards"]):
-        card = linked(
+        where = f"story_cards[{i}]"
+        card = run.build(
             "story_cards",
             i,
             data,
-            signer=(houses, "House", True),
-            envelope=(envelopes, "Envelope", True),
-            game=(games, "game", True),
+            campaign=campaign,
+            signer=run.link(where, data, "signer", "houses", "House"),
+            envelope=run.link(where, data, "envelope", "envelopes", "Envelope"),
+            game=run.link(where, data, "game", "games", "game"),
         )
+        run.once(where, "story", card.number, f"Story card {card.number}")
+        run.once(
+            where,
+            "story order",
+            (card.storyline, card.order),
+            f"place {card.order} of storyline {card.storyline}",
+        )
+        run.effects(where, "effects", card.effects)
+        run.effects(where, "majority_signer_bonus", card.majority_signer_bonus)
         card.save()
     for i, data in enumerate(archive["dilemma_cards"]):
-        card = linked(
+        where = f"dilemma_cards[{i}]"
+        card = run.build(
             "dilemma_cards",
             i,
             data,
-            envelope=(envelopes, "Envelope", True),
-            resolved_in=(games, "game", True),
+            campaign=campaign,
+            envelope=run.link(where, data, "envelope", "envelopes", "Envelope"),
+            resolved_in=run.link(where, data, "resolved_in", "games", "game"),
         )
+        run.once(where, "dilemma", card.number, f"Dilemma card {card.number}")
         card.save()
     for i, data in enumerate(archive["mystery_stickers"]):
-        sticker = linked("mystery_stickers", i, data, game=(games, "game", True))
+        where = f"mystery_stickers[{i}]"
+        sticker = run.build(
+            "mystery_stickers",
+            i,
+            data,
+            campaign=campaign,
+            game=run.link(where, data, "game", "games", "game"),
+        )
+        if sticker.letter not in MYSTERY_LETTERS:
+            raise _damaged(
+                f"{where}.letter",
+                f"Mystery stickers are lettered {MYSTERY_LETTERS[0]} to {MYSTERY_LETTERS[-1]}",
+            )
+        run.once(where, "mystery", sticker.letter, f"Mystery sticker {sticker.letter}")
         sticker.save()
     for i, data in enumerate(archive["events"]):
-        event = linked("events", i, data, house=(houses, "House", True), game=(games, "game", True))
-        event.save()
+        where = f"events[{i}]"
+        actor = data.get("actor") if isinstance(data, dict) else None
+        if actor is not None and (
+            not isinstance(actor, str) or len(actor) > 150 or has_control_characters(actor)
+        ):
+            raise _damaged(f"{where}.actor", "must be a username (a text of at most 150 characters)")
+        mine = owner is not None and actor is not None and actor == owner.get_username()
+        run.build(
+            "events",
+            i,
+            data,
+            campaign=campaign,
+            house=run.link(where, data, "house", "houses", "House"),
+            game=run.link(where, data, "game", "games", "game"),
+            actor=owner if mine else None,
+            actor_name="" if mine or actor is None else actor,
+        ).save()
+    run.restore_dates()
     CampaignEvent.objects.create(
         campaign=campaign,
         kind="campaign_imported",

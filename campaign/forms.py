@@ -74,18 +74,27 @@ class AchievementMarkForm(forms.Form):
     count = forms.IntegerField(min_value=1, max_value=10, initial=1)
 
 
+ARCHIVE_MAX_BYTES = 10 * 1024 * 1024
+ARCHIVE_TOO_LARGE = "The archive is larger than 10 MB."
+ARCHIVE_NOT_JSON = "The archive is damaged: it is not valid JSON."
+
+
 class CampaignImportForm(forms.Form):
     archive = forms.FileField(help_text="A .json archive exported from Chronicle")
     name = forms.CharField(max_length=120, required=False, help_text="Leave empty to keep the archive's name")
 
     def clean_archive(self):
         upload = self.cleaned_data["archive"]
-        if upload.size > 20 * 1024 * 1024:
-            raise forms.ValidationError("The archive is larger than 20 MB.")
+        if upload.size > ARCHIVE_MAX_BYTES:
+            raise forms.ValidationError(ARCHIVE_TOO_LARGE)
         try:
-            return json.loads(upload.read().decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            raise forms.ValidationError("The archive is damaged: it is not valid JSON.") from None
+            return json.loads(upload.read(ARCHIVE_MAX_BYTES + 1).decode("utf-8"), parse_constant=_no_constant)
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            raise forms.ValidationError(ARCHIVE_NOT_JSON) from None
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not JSON")  # NaN, Infinity, -Infinity
 
 
 class GameBeginForm(CampaignBoundForm):

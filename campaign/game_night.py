@@ -6,10 +6,11 @@ from __future__ import annotations
 import datetime
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import models, transaction
 
 from campaign import services
-from campaign.models import Campaign, ChronicleGame, DilemmaCard, House, LedgerEntry
+from campaign.models import Campaign, ChronicleGame, DilemmaCard, House, LedgerEntry, StoryCard
+from games.engine.text import has_control_characters
 
 NIGHT_HOUSES = "A King's Dilemma game has 3 to 5 Houses; {count} were chosen."
 NIGHT_HOUSE_TWICE = "House {house} is seated twice."
@@ -17,6 +18,106 @@ NIGHT_KEEP_TWO = "House {house} holds {count} {polarity} Open Agendas: choose th
 NIGHT_NOT_OVER = "The game night is not over yet."
 NIGHT_ALREADY_RECORDED = "This game night's result is already in the campaign."
 NIGHT_NOT_KINGS_DILEMMA = "This session is not a King's Dilemma game night of a campaign."
+CONTENTS_NOT_TONIGHT = "envelope_contents: Envelope {number} was not opened tonight (opened: {opened})."
+CONTENTS_PROBLEM = "envelope_contents[{number}].{field}: {problem}"
+CONTENTS_NOT_AN_OBJECT = "envelope_contents[{number}]: must be an object of what the Envelope held."
+CONTENTS_UNKNOWN = (
+    "envelope_contents[{number}]: unknown field(s) {keys}; an Envelope's contents are {known} "
+    "(its number and who opened it come from the game)."
+)
+# What the table types for an Envelope opened tonight; its number and opener come from the game.
+ENVELOPE_CONTENTS = {"special", "story_card", "dilemma_numbers", "trigger_numbers", "event_numbers"}
+STORY_CARD_FIELDS = {
+    "number",
+    "storyline",
+    "title",
+    "text",
+    "is_ending",
+    "cohesion",
+    "dissent",
+    "majority_signer_bonus",
+    "effects",
+    "ability_text",
+}
+MAX_CARDS_IN_ENVELOPE = 20
+
+
+def _field_value(model, name: str, value):
+    """``value`` checked as the model field ``name`` would store it (type, range, length)."""
+    field = model._meta.get_field(name)
+    if isinstance(field, models.BooleanField):
+        if not isinstance(value, bool):
+            raise ValueError("must be true or false")
+    elif isinstance(field, models.IntegerField):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ValueError("must be a whole number")
+    elif isinstance(field, models.CharField | models.TextField):
+        if not isinstance(value, str):
+            raise ValueError("must be a text")
+        if has_control_characters(value, multiline=isinstance(field, models.TextField)):
+            raise ValueError("cannot hold control characters")
+    elif isinstance(field, models.JSONField):
+        services._check_effects(value if isinstance(value, dict) else {"": value})
+        return value
+    try:
+        field.clean(value, None)
+    except ValidationError as error:
+        raise ValueError(" ".join(error.messages)) from None
+    return value
+
+
+def envelope_contents_clean(contents: dict, opened_tonight: list[int]) -> dict[int, dict]:
+    """What the table typed for tonight's Envelopes, checked field by field. Only Envelopes opened
+    tonight; only contents (never the number or the opener, which the game recorded)."""
+    clean = {}
+    for key, body in contents.items():
+        number = (
+            int(key)
+            if isinstance(key, int) or (isinstance(key, str) and key.isascii() and key.isdigit())
+            else key
+        )
+        if number not in opened_tonight:
+            opened = ", ".join(f"{n:02d}" for n in opened_tonight) or "none"
+            raise ValidationError(CONTENTS_NOT_TONIGHT.format(number=number, opened=opened))
+        if not isinstance(body, dict):
+            raise ValidationError(CONTENTS_NOT_AN_OBJECT.format(number=number))
+        unknown = sorted(str(k) for k in body if k not in ENVELOPE_CONTENTS)
+        if unknown:
+            raise ValidationError(
+                CONTENTS_UNKNOWN.format(
+                    number=number, keys=", ".join(unknown), known=", ".join(sorted(ENVELOPE_CONTENTS))
+                )
+            )
+
+        def problem(field, text, number=number):
+            return ValidationError(CONTENTS_PROBLEM.format(number=number, field=field, problem=text))
+
+        if not isinstance(body.get("special", False), bool):
+            raise problem("special", "must be true or false")
+        for key in ("dilemma_numbers", "trigger_numbers", "event_numbers"):
+            cards = body.get(key, [])
+            if not isinstance(cards, list) or len(cards) > MAX_CARDS_IN_ENVELOPE:
+                raise problem(key, f"must be a list of at most {MAX_CARDS_IN_ENVELOPE} card numbers")
+            for card in cards:
+                try:
+                    _field_value(DilemmaCard, "number", card)
+                except ValueError as error:
+                    raise problem(key, f"{card!r}: {error}") from None
+        story = body.get("story_card")
+        if story is not None:
+            if not isinstance(story, dict):
+                raise problem("story_card", "must be an object")
+            unknown = sorted(str(k) for k in story if k not in STORY_CARD_FIELDS)
+            if unknown:
+                raise problem("story_card", f"unknown field(s) {', '.join(unknown)}")
+            for name, value in story.items():
+                try:
+                    _field_value(StoryCard, name, value)
+                except (ValueError, ValidationError) as error:
+                    text = " ".join(error.messages) if isinstance(error, ValidationError) else str(error)
+                    raise problem(f"story_card.{name}", text) from None
+        clean[number] = body
+    return clean
 
 
 def _open_agendas(setup: dict, houses: list[House], keep: dict | None) -> dict[int, list[dict]]:
@@ -131,6 +232,10 @@ def game_night_record(*, session, envelope_contents: dict | None = None, actor=N
     def house_of(seat_index):
         return None if seat_index is None else houses[seats[seat_index]["house"]]
 
+    contents = envelope_contents_clean(
+        envelope_contents or {},
+        [e["number"] for e in result.get("envelopes", [])],
+    )
     for sticker in result.get("stickers", []):
         services.sticker_attach(
             campaign=campaign,
@@ -142,9 +247,8 @@ def game_night_record(*, session, envelope_contents: dict | None = None, actor=N
             game=game,
             actor=actor,
         )
-    contents = {int(k): v for k, v in (envelope_contents or {}).items()}
     for envelope in result.get("envelopes", []):
-        envelope = {**envelope, **contents.get(envelope["number"], {})}
+        envelope = {**contents.get(envelope["number"], {}), **envelope}  # the game's number and opener
         story = envelope.get("story_card")
         services.envelope_open(
             campaign=campaign,

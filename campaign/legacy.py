@@ -19,6 +19,36 @@ DEFAULT_SETTINGS = {
     "start_power": 8,
     "start_coins": 10,
 }
+# What a group may correct them to: a board row and a sticker hold at most 10 spaces (as an
+# achievement), a House starts with no more Power or Coins than the general pool holds.
+MAX_SPACES = 10
+SETTINGS_RANGES = {
+    "row_capacity": (1, MAX_SPACES),
+    "aging_squares": (1, MAX_SPACES),
+    "alignment_spaces": (1, MAX_SPACES),
+    "start_power": (0, DEFAULT_TRACKS["general_pool"]["power"]),
+    "start_coins": (0, DEFAULT_TRACKS["general_pool"]["coins"]),
+}
+SETTINGS_NOT_AN_OBJECT = "The campaign settings must be an object of named values."
+SETTING_UNKNOWN = "{key!r} is not a campaign setting ({known})."
+SETTING_RANGE = "The setting {key} is a whole number from {low} to {high}."
+
+
+def settings_problems(settings) -> list[str]:
+    """What is wrong with a campaign's ``settings`` (empty if nothing): only the known keys, each a
+    whole number in its range."""
+    if not isinstance(settings, dict):
+        return [SETTINGS_NOT_AN_OBJECT]
+    problems = []
+    for key, value in settings.items():
+        if key not in SETTINGS_RANGES:
+            problems.append(SETTING_UNKNOWN.format(key=key, known=", ".join(SETTINGS_RANGES)))
+            continue
+        low, high = SETTINGS_RANGES[key]
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            problems.append(SETTING_RANGE.format(key=key, low=low, high=high))
+    return problems
+
 
 # House screens: number -> (title, the two favourite Secret Agendas) from data/kings-dilemma.md section 4.
 HOUSE_SCREENS = {

@@ -361,6 +361,8 @@ class CampaignEvent(models.Model):
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # An imported event's actor who has no account here: kept by name, linked to nobody.
+    actor_name = models.CharField(max_length=150, blank=True)
     house = models.ForeignKey(House, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     game = models.ForeignKey(
         ChronicleGame, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

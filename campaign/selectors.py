@@ -25,7 +25,13 @@ from campaign.models import (
 
 
 def campaign_setting(campaign: Campaign, key: str):
-    return (campaign.settings or {}).get(key, legacy.DEFAULT_SETTINGS[key])
+    """A campaign's value of a setting, or the default when it has none (or one out of range,
+    stored before settings were checked)."""
+    settings = campaign.settings if isinstance(campaign.settings, dict) else {}
+    value = settings.get(key, legacy.DEFAULT_SETTINGS[key])
+    if legacy.settings_problems({key: value}):
+        return legacy.DEFAULT_SETTINGS[key]
+    return value
 
 
 def campaign_list_for_user(*, user) -> QuerySet[Campaign]:

@@ -39,8 +39,10 @@ from campaign.models import (
     StoryCard,
 )
 from campaign.selectors import campaign_setting, houses_by_prestige, storylines
+from games.engine.text import has_control_characters
 
 MAX_HOUSES = 12
+MIN_PLAYERS, MAX_PLAYERS = 3, 5  # Houses in one game of The King's Dilemma
 GRAND_FINALE_ENVELOPE = 70
 MYSTERY_STICKERS_IN_A_CAMPAIGN = 6
 
@@ -50,6 +52,7 @@ HOUSE_LIMIT = "A campaign has at most 12 Houses."
 HOUSE_NUMBER_RANGE = "A House number is between 1 and 12."
 HOUSE_NUMBER_TAKEN = "House number {number} is already used in this campaign."
 HOUSE_NAME_REQUIRED = "A House needs a name."
+NAME_CONTROL_CHARACTERS = "A name cannot hold control characters (such as NUL, ESC or U+202E)."
 HOUSE_NOT_IN_CAMPAIGN = "House {house} is not part of this campaign."
 STICKER_NUMBER_RANGE = "Chronicle sticker numbers go from 1 to 177."
 STICKER_ALREADY_ATTACHED = "Sticker {number} is already on the board."
@@ -117,6 +120,8 @@ def _check_effects(effects: dict) -> dict:
 def campaign_create(*, name: str, created_by: AbstractBaseUser | None = None) -> Campaign:
     if not name or not name.strip():
         raise ValidationError(CAMPAIGN_NAME_REQUIRED)
+    if has_control_characters(name):
+        raise ValidationError(NAME_CONTROL_CHARACTERS)
     campaign = Campaign(name=name.strip(), created_by=created_by)
     campaign.full_clean()
     campaign.save()
@@ -140,6 +145,8 @@ def house_create(
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     if not name or not name.strip():
         raise ValidationError(HOUSE_NAME_REQUIRED)
+    if has_control_characters(name) or has_control_characters(player_name or ""):
+        raise ValidationError(NAME_CONTROL_CHARACTERS)
     if not isinstance(number, int) or not 1 <= number <= 12:
         raise ValidationError(HOUSE_NUMBER_RANGE)
     if campaign.houses.count() >= MAX_HOUSES:
@@ -733,7 +740,7 @@ def game_begin(
 def _validated_rows(game: ChronicleGame, end: str, rows: list[dict]) -> list[dict]:
     if end not in GameEnd.values:
         raise ValidationError(UNKNOWN_END.format(end=end))
-    if not 3 <= len(rows) <= 5:
+    if not MIN_PLAYERS <= len(rows) <= MAX_PLAYERS:
         raise ValidationError(RESULT_PLAYERS.format(count=len(rows)))
     seen = set()
     clean = []

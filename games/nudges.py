@@ -15,7 +15,9 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.signing import Signer
 from django.db import transaction
+from django.utils.crypto import constant_time_compare
 
 logger = logging.getLogger(__name__)
 
@@ -23,6 +25,16 @@ NUDGE_TYPE = "session_version"
 VERSION_CACHE_TIMEOUT = 60 * 60 * 24
 
 Transport = Callable[[str, str], None]
+
+
+def poll_key(session_id: int) -> str:
+    """The key a page that may see session ``session_id`` polls its version with: an HMAC of the
+    id (checked without a query), so the version endpoint tells nothing to anyone else."""
+    return Signer(salt="chronicle.session-version").signature(str(session_id))
+
+
+def poll_key_valid(session_id: int, key: str) -> bool:
+    return bool(key) and constant_time_compare(key, poll_key(session_id))
 
 
 def session_channel(session_id: int) -> str:

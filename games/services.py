@@ -24,6 +24,7 @@ from games.engine.bots import bot_choose_action
 from games.engine.errors import RuleError
 from games.engine.registry import get_game
 from games.engine.rules import TABLE, GameRules
+from games.engine.text import has_control_characters
 from games.models import GameSession, Seat, SessionAction
 
 logger = logging.getLogger(__name__)
@@ -50,6 +51,9 @@ ACTION_NOT_AN_OBJECT = "An action must be an object with a 'type'."
 ACTION_NOT_JSON = "An action must be plain JSON."
 IDEMPOTENCY_KEY_TOO_LONG = "An idempotency key has at most 100 characters."
 IDEMPOTENCY_KEY_OTHER_SEAT = "This idempotency key was already used by another seat."
+IDEMPOTENCY_KEY_OTHER_BODY = (
+    "This idempotency key was already used for another action: use a new key for a new action."
+)
 BOT_KEY_PREFIX = "bot:"
 IDEMPOTENCY_KEY_RESERVED = "Idempotency keys starting with 'bot:' are kept for the bots."
 ACTION_FAILED = "That action could not be applied."
@@ -60,6 +64,13 @@ NOT_UNDOABLE = "“{label}” cannot be undone: it revealed hidden information."
 CANNOT_UNDO_NOW = "An abandoned session cannot be changed."
 SESSION_ALREADY_OVER = "This session is already {status}."
 SEAT_ALREADY_CLAIMED = "{name}'s seat is already taken."
+
+
+class IdempotencyKeyReused(ValidationError):
+    """A key sent again with another action (the API answers 422, Stripe's rule)."""
+
+    def __init__(self):
+        super().__init__(IDEMPOTENCY_KEY_OTHER_BODY)
 
 
 class StaleVersion(Exception):
@@ -191,7 +202,7 @@ def session_create(
         )
     if not all(names):
         raise ValidationError(SEAT_NAME_REQUIRED)
-    if any("\x00" in n for n in names):
+    if any(has_control_characters(n) for n in names):
         raise ValidationError(SEAT_NAME_INVALID)
     if any(len(n) > MAX_SEAT_NAME for n in names):
         raise ValidationError(SEAT_NAME_TOO_LONG)
@@ -281,6 +292,10 @@ def session_submit_action(
         if done is not None:
             if done.seat != seat_index:
                 raise ValidationError(IDEMPOTENCY_KEY_OTHER_SEAT)
+            if not isinstance(action, dict) or done.payload != _plain_json(
+                {**action, "seat": seat_index}, ACTION_NOT_JSON
+            ):
+                raise IdempotencyKeyReused()
             _sync(session, locked)
             return done
     if locked.status != GameSession.Status.ACTIVE:

@@ -80,7 +80,8 @@ def _error_text(exc: ValidationError) -> str:
 def _poll_context(session: GameSession) -> dict:
     return {
         "polling": session.status == GameSession.Status.ACTIVE,
-        "version_url": reverse("games:session_version", args=[session.pk]) + f"?v={session.version}",
+        "version_url": reverse("games:session_version", args=[session.pk])
+        + f"?v={session.version}&k={nudges.poll_key(session.pk)}",
     }
 
 
@@ -237,7 +238,10 @@ def session_version(request: HttpRequest, session_id: int) -> HttpResponse:
     """The cheap polling endpoint: 204 while the session is still at version ``v`` (from the
     cache, no query), 286 (stop polling) when it is over. When it moved on: for htmx, the
     ``session-changed`` event, on which the page fetches its own panel and swaps it in place;
-    otherwise the new version as JSON."""
+    otherwise the new version as JSON. Only with the page's key (``k``): without it, the same 404
+    for every id, existing or not."""
+    if not nudges.poll_key_valid(session_id, request.GET.get("k", "")):
+        raise Http404
     try:
         seen = int(request.GET.get("v", ""))
     except ValueError:

@@ -29,6 +29,7 @@ django.setup()
 from django.db import connection  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
 
+from games import nudges  # noqa: E402
 from games.engine.choices import random_action  # noqa: E402
 from tests.bench.server import BenchError, request, request_json, served  # noqa: E402
 
@@ -353,7 +354,10 @@ def phone(
             next_poll += POLL_INTERVAL
         try:
             status, body = request(
-                port, "GET", f"/play/s/{session_id}/version?v={version}", timeout=POLL_TIMEOUT
+                port,
+                "GET",
+                f"/play/s/{session_id}/version?v={version}&k={nudges.poll_key(session_id)}",
+                timeout=POLL_TIMEOUT,
             )
         except OSError as exc:
             if not stop.is_set():

@@ -7,6 +7,7 @@ House, achievement or game in the URL) 404."""
 import pytest
 from django.urls import reverse
 
+from api.campaign_apis import RESULT_HOUSES
 from campaign import selectors, services
 from campaign.models import ChronicleSticker, Envelope, LedgerEntry, MysterySticker
 from tests.integration.api.conftest import harald_rows, token_client
@@ -163,7 +164,7 @@ class HouseTests:
 
     def test_a_house_number_out_of_range_is_400(self, harald, api):
         response = api.post(url("house-create", harald[0]), {"name": "X", "number": 13}, format="json")
-        assert response.json()["message"] == services.HOUSE_NUMBER_RANGE
+        assert response.json()["message"] == f"number: {services.HOUSE_NUMBER_RANGE}"
 
 
 class AchievementMarkTests:
@@ -230,7 +231,7 @@ class StickerAttachTests:
     def test_a_sticker_number_out_of_range_is_400(self, harald, api):
         body = {"number": 178, "row": "welfare", "positive": False}
         response = api.post(url("sticker-attach", harald[0]), body, format="json")
-        assert response.json()["message"] == services.STICKER_NUMBER_RANGE
+        assert response.json()["message"] == f"number: {services.STICKER_NUMBER_RANGE}"
 
     def test_an_unknown_row_is_400_naming_the_field(self, harald, api):
         body = {"number": 4, "row": "gold", "positive": False}
@@ -344,7 +345,7 @@ class MysteryStickerTests:
 
     def test_a_letter_past_l_is_400(self, harald, api):
         response = api.post(url("mystery-attach", harald[0]), {"letter": "Z"}, format="json")
-        assert response.json()["message"] == services.MYSTERY_LETTER
+        assert response.json()["message"] == f"letter: {services.MYSTERY_LETTER}"
 
 
 class GameTests:
@@ -403,7 +404,7 @@ class GameTests:
         body = {"end": "king_died", "rows": harald_rows(houses)[:2]}
         response = api.post(url("game-result-record", campaign, game_id=game.pk), body, format="json")
         assert response.status_code == 400
-        assert response.json()["message"] == services.RESULT_PLAYERS.format(count=2)
+        assert response.json()["message"] == f"rows: {RESULT_HOUSES}"
         game.refresh_from_db()
         assert not game.recorded
 

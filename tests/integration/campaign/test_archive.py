@@ -55,7 +55,7 @@ class ArchiveTests:
             (lambda a: a["stickers"][0].update(signer=11), "refers to House 11"),
             (
                 lambda a: a["stickers"][0].update(row="gold"),
-                r"stickers\[0\]: Value .gold. is not a valid choice",
+                r"stickers\[0\]: row: Value .gold. is not a valid choice",
             ),
             (lambda a: a["games"][0].pop("king_name"), "missing king_name"),
             (lambda a: a.update(ledger="oops"), "ledger: missing or of the wrong kind"),

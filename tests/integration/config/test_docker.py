@@ -50,3 +50,11 @@ class ComposeTests:
     def test_no_secret_is_committed_in_compose(self):
         app_env = COMPOSE["x-app"]["environment"]
         assert app_env["SECRET_KEY"].startswith("${SECRET_KEY")
+
+    def test_web_and_worker_share_the_media_volume(self):
+        """An export the worker writes must be downloadable from every web replica."""
+        media = COMPOSE["x-app"]["environment"]["MEDIA_ROOT"]
+        for service in ("web", "worker"):
+            volumes = COMPOSE["services"][service].get("volumes") or COMPOSE["x-app"].get("volumes", [])
+            assert f"media:{media}" in volumes, service
+        assert "media" in COMPOSE["volumes"]

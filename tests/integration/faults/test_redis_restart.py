@@ -70,7 +70,10 @@ class Table:
         return response
 
     def poll(self, seen: int):
-        return self.client.get(reverse("games:session_version", args=[self.session.pk]), {"v": seen})
+        return self.client.get(
+            reverse("games:session_version", args=[self.session.pk]),
+            {"v": seen, "k": nudges.poll_key(self.session.pk)},
+        )
 
 
 def _listen(url: str, session_id: int):

@@ -6,6 +6,7 @@ import random
 import pytest
 from django.urls import reverse
 
+from games import nudges
 from games.models import GameSession
 from games.services import STALE_VERSION, session_submit_action
 from tests.factories import UserFactory
@@ -203,7 +204,8 @@ class TablePageTests:
 
 class SessionVersionTests:
     def url(self, session, version):
-        return reverse("games:session_version", args=[session.pk]) + f"?v={version}"
+        key = nudges.poll_key(session.pk)
+        return reverse("games:session_version", args=[session.pk]) + f"?v={version}&k={key}"
 
     def test_unchanged_is_204(self, client):
         session = new_session()
@@ -246,7 +248,8 @@ class SessionVersionTests:
         assert 'hx-trigger="every 2s"' in html
 
     def test_an_unknown_session_is_not_found(self, client):
-        assert client.get(reverse("games:session_version", args=[999999]) + "?v=1").status_code == 404
+        link = reverse("games:session_version", args=[999999]) + f"?v=1&k={nudges.poll_key(999999)}"
+        assert client.get(link).status_code == 404
 
 
 def htmx_post_action(client, seat, action, version, key=""):

@@ -1,0 +1,54 @@
+"""The API's JSON parser: DRF's, refusing what would crash or burden the server. JSON that nests
+deeper than a few dozen levels (or so deep that Python's decoder recurses out) is a 400."""
+
+import json
+
+from django.conf import settings
+from rest_framework import parsers
+from rest_framework.exceptions import ParseError
+
+JSON_MAX_DEPTH = 32  # far above any body of the API (an action nests 3 or 4 levels)
+JSON_TOO_DEEP = f"The JSON body nests deeper than {JSON_MAX_DEPTH} levels."
+JSON_INVALID = "JSON parse error - {problem}"
+
+
+def json_depth_exceeds(value, limit: int) -> bool:
+    """True if ``value`` nests lists and objects deeper than ``limit`` (iterative: no recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+class ChronicleJSONParser(parsers.JSONParser):
+    def parse(self, stream, media_type=None, parser_context=None):
+        parser_context = parser_context or {}
+        encoding = parser_context.get("encoding", settings.DEFAULT_CHARSET)
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        raw = stream.read(limit + 1) if stream is not None else b""
+        if limit is not None and len(raw) > limit:
+            from django.core.exceptions import RequestDataTooBig
+
+            raise RequestDataTooBig()
+        try:
+            data = json.loads(raw.decode(encoding), parse_constant=_refuse_constant)
+        except RecursionError:
+            raise ParseError(JSON_TOO_DEEP) from None
+        except ValueError as error:  # includes UnicodeDecodeError and JSONDecodeError
+            raise ParseError(JSON_INVALID.format(problem=error)) from None
+        if json_depth_exceeds(data, JSON_MAX_DEPTH):
+            raise ParseError(JSON_TOO_DEEP)
+        return data
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")

@@ -1,0 +1,184 @@
+"""The smaller holes of issue 14, each answered with a 4xx and a message, never a 5xx."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from campaign.models import House
+from games import nudges
+from games.models import GameSession, SessionAction
+from games.services import IDEMPOTENCY_KEY_OTHER_BODY, session_create
+from tests.integration.api.test_sessions import first_move, phone, session, url  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+ROOT = Path(__file__).resolve().parents[3]
+
+
+class HistoryFilterTests:
+    @pytest.mark.parametrize("value", ["²", "٣", "99999999999999999999999", "-1", "0", "abc"])
+    def test_odd_sticker_filters_never_answer_500(self, client, harald, value):
+        campaign = harald[0]
+        client.force_login(campaign.created_by)
+        response = client.get(f"/campaigns/{campaign.pk}/history/", {"sticker": value})
+        assert response.status_code in (200, 400)
+
+
+class IdempotencyKeyTests:
+    def test_a_key_reused_with_another_body_is_422_and_nothing_is_applied(self, api, session):  # noqa: F811
+        seat, version = first_move(api, session)
+        client = phone(session["seats"][seat]["token"])
+        action = client.get(url("seat-legal-actions", session, seat_index=seat)).json()["actions"][0][
+            "action"
+        ]
+        address = url("seat-action-submit", session, seat_index=seat)
+        first = client.post(
+            address, {"action": action, "expected_version": version}, format="json", HTTP_IDEMPOTENCY_KEY="k1"
+        )
+        assert first.status_code == 200, first.json()
+        count = SessionAction.objects.filter(session_id=session["id"]).count()
+        other = {**action, "note": "another body"}
+        again = client.post(
+            address, {"action": other, "expected_version": version}, format="json", HTTP_IDEMPOTENCY_KEY="k1"
+        )
+        assert again.status_code == 422
+        assert again.json() == {"message": IDEMPOTENCY_KEY_OTHER_BODY, "extra": {}}
+        assert SessionAction.objects.filter(session_id=session["id"]).count() == count
+
+
+class SessionVersionTests:
+    """/play/s/<id>/version answers the same to a stranger for a missing session and an existing
+    one; a page that may see the session polls with the key it was given."""
+
+    def test_a_stranger_cannot_tell_an_existing_session_from_a_missing_one(self, client):
+        live = session_create(game="for_the_king", seat_names=["A", "B", "C"])
+        missing = GameSession.objects.order_by("-pk").first().pk + 1000
+        answers = []
+        for session_id in (live.pk, missing):
+            response = client.get(reverse("games:session_version", args=[session_id]), {"v": 1})
+            answers.append((response.status_code, response.content))
+        assert answers[0] == answers[1] and answers[0][0] == 404
+
+    def test_a_wrong_key_is_the_same_answer(self, client):
+        live = session_create(game="for_the_king", seat_names=["A", "B", "C"])
+        other = session_create(game="for_the_king", seat_names=["A", "B", "C"])
+        response = client.get(
+            reverse("games:session_version", args=[live.pk]), {"v": 1, "k": nudges.poll_key(other.pk)}
+        )
+        assert response.status_code == 404
+
+    def test_the_seat_page_polls_with_its_key_and_no_login(self, client):
+        live = session_create(game="for_the_king", seat_names=["A", "B", "C"])
+        seat = live.seats.get(index=0)
+        html = client.get(reverse("games:seat_page", args=[seat.token])).content.decode()
+        link = (
+            reverse("games:session_version", args=[live.pk])
+            + f"?v={live.version}&k={nudges.poll_key(live.pk)}"
+        )
+        assert link in html.replace("&amp;", "&")
+        assert client.get(link).status_code == 204
+
+    def test_a_known_key_is_checked_without_a_query(self, client, django_assert_num_queries):
+        live = session_create(game="for_the_king", seat_names=["A", "B", "C"])
+        link = reverse("games:session_version", args=[live.pk])
+        client.get(link, {"v": live.version, "k": nudges.poll_key(live.pk)})
+        with django_assert_num_queries(0):
+            assert client.get(link, {"v": live.version, "k": nudges.poll_key(live.pk)}).status_code == 204
+
+
+BAD_NAMES = ["Sme\u202ethe", "Sme\x1bthe", "Sme\x00the", "A\u2066B"]
+
+
+class ControlCharacterTests:
+    @pytest.mark.parametrize("name", BAD_NAMES)
+    def test_house_names_refuse_control_and_bidi_characters(self, api, harald, name):
+        campaign = harald[0]
+        before = House.objects.count()
+        response = api.post(
+            f"/api/campaigns/{campaign.pk}/houses/create/", {"name": name, "number": 11}, format="json"
+        )
+        assert response.status_code == 400 and response.json()["message"]
+        assert House.objects.count() == before
+
+    @pytest.mark.parametrize("name", BAD_NAMES)
+    def test_seat_names_refuse_them(self, api, name):
+        before = GameSession.objects.count()
+        body = {"game": "for_the_king", "seat_names": [name, "Ben", "Cleo"]}
+        response = api.post(reverse("api:session-create"), body, format="json")
+        assert response.status_code == 400 and response.json()["message"]
+        assert GameSession.objects.count() == before
+
+    @pytest.mark.parametrize("name", BAD_NAMES)
+    def test_campaign_names_refuse_them(self, api, name):
+        response = api.post("/api/campaigns/create/", {"name": name}, format="json")
+        assert response.status_code == 400 and response.json()["message"]
+
+    def test_a_name_with_letters_of_any_script_is_fine(self, api, harald):
+        campaign = harald[0]
+        response = api.post(
+            f"/api/campaigns/{campaign.pk}/houses/create/",
+            {"name": "Ŝmeéthe שלום", "number": 11},
+            format="json",
+        )
+        assert response.status_code == 201, response.json()
+
+
+def production_setting(name: str, **env) -> str:
+    code = f"from django.conf import settings; print(settings.{name})"
+    environment = {
+        **{
+            k: v
+            for k, v in os.environ.items()
+            if k not in ("DJANGO_ALLOW_ASYNC_UNSAFE", "SECURE_HSTS_PRELOAD")
+        },
+        "DEBUG": "0",
+        "SECRET_KEY": "x" * 60,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        **env,
+    }
+    result = subprocess.run(
+        [sys.executable, "-c", f"import django; django.setup(); {code}"],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return result.stdout.strip()
+
+
+class HstsTests:
+    def test_preload_is_off_unless_asked_for(self):
+        assert production_setting("SECURE_HSTS_PRELOAD") == "False"
+        assert production_setting("SECURE_HSTS_PRELOAD", SECURE_HSTS_PRELOAD="1") == "True"
+
+
+class ExpiringTokenTests:
+    def test_a_token_older_than_its_lifetime_is_refused_and_a_new_login_gives_a_new_one(self, settings, user):
+        import datetime
+
+        from django.utils import timezone
+        from rest_framework.authtoken.models import Token
+        from rest_framework.test import APIClient
+
+        from api.authentication import TOKEN_EXPIRED
+
+        user.set_password("secret-pass")
+        user.save()
+        client = APIClient()
+        body = {"username": user.username, "password": "secret-pass"}
+        first = client.post("/api/auth/token/", body, format="json").json()
+        assert "expires_at" in first
+        client.credentials(HTTP_AUTHORIZATION=f"Token {first['token']}")
+        assert client.get("/api/campaigns/").status_code == 200
+        Token.objects.filter(key=first["token"]).update(
+            created=timezone.now() - datetime.timedelta(seconds=settings.API_TOKEN_LIFETIME + 1)
+        )
+        expired = client.get("/api/campaigns/")
+        assert expired.status_code == 401 and expired.json()["message"] == TOKEN_EXPIRED
+        client.credentials()
+        second = client.post("/api/auth/token/", body, format="json").json()
+        assert second["token"] != first["token"]
