@@ -67,14 +67,20 @@ def _is_host(session: GameSession, user) -> bool:
     return user.is_authenticated and (session.host_id == user.pk or user.is_staff)
 
 
-def _token_seat(request, session: GameSession) -> Seat | None:
-    token = request.headers.get(SEAT_TOKEN_HEADER, "")
-    if not token:
-        return None
-    seat = seat_for_join_token(request, token)
-    if seat is None or seat.session_id != session.pk or not secrets.compare_digest(seat.token, token):
-        return None
-    return seat
+def _seat_by_token(request) -> Seat | None:
+    """The seat of the request's X-Seat-Token (with its session: one query, once per request)."""
+    if not hasattr(request, "_chronicle_token_seat"):
+        token = request.headers.get(SEAT_TOKEN_HEADER, "")
+        seat = seat_for_join_token(request, token) if token else None
+        if seat is not None and not secrets.compare_digest(seat.token, token):
+            seat = None
+        request._chronicle_token_seat = seat
+    return request._chronicle_token_seat
+
+
+def _token_seat(request, session_id: int) -> Seat | None:
+    seat = _seat_by_token(request)
+    return seat if seat is not None and seat.session_id == session_id else None
 
 
 def _refuse(request, message: str):
@@ -84,7 +90,7 @@ def _refuse(request, message: str):
 
 
 def _may_act_for(request, session: GameSession, seat: Seat) -> bool:
-    token_seat = _token_seat(request, session)
+    token_seat = _token_seat(request, session.pk)
     if token_seat is not None:
         return token_seat.pk == seat.pk
     return request.user.is_authenticated and seat.user_id == request.user.pk
@@ -92,21 +98,33 @@ def _may_act_for(request, session: GameSession, seat: Seat) -> bool:
 
 class SessionApi(ChronicleApi):
     """A view under /api/sessions/<session_id>/: ``self.session`` (404 when unknown). Seat
-    tokens need no login, so each view checks who may itself."""
+    tokens need no login, so each view checks who may itself.
+
+    The session row is read once per request: with the seat of the X-Seat-Token (a phone: one
+    query for seat and session), with the seat asked for (a logged-in player), or on its own."""
 
     permission_classes = [AllowAny]
-    session: GameSession
+    session_id: int
+    _session: GameSession | None = None
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
-        self.session = get_object_or_404(GameSession, pk=kwargs["session_id"])
+        self.session_id = kwargs["session_id"]
+        token_seat = _token_seat(request, self.session_id)
+        self._session = token_seat.session if token_seat is not None else None
+
+    @property
+    def session(self) -> GameSession:
+        if self._session is None:
+            self._session = get_object_or_404(GameSession, pk=self.session_id)
+        return self._session
 
     def require_host(self) -> None:
         if not _is_host(self.session, self.request.user):
             _refuse(self.request, NOT_THE_HOST)
 
     def require_at_table(self) -> None:
-        if _is_host(self.session, self.request.user) or _token_seat(self.request, self.session):
+        if _is_host(self.session, self.request.user) or _token_seat(self.request, self.session.pk):
             return
         user = self.request.user
         if user.is_authenticated and self.session.seats.filter(user=user).exists():
@@ -115,7 +133,16 @@ class SessionApi(ChronicleApi):
 
     def seat_for(self, seat_index: int) -> Seat:
         """The seat, for its own player only."""
-        seat = get_object_or_404(Seat, session=self.session, index=seat_index)
+        token_seat = _token_seat(self.request, self.session_id)
+        if token_seat is not None and token_seat.index == seat_index:
+            return token_seat  # read with its session already
+        if self._session is None:
+            seats = Seat.objects.select_related("session").filter(session_id=self.session_id)
+            seat = get_object_or_404(seats, index=seat_index)
+            self._session = seat.session
+        else:
+            seat = get_object_or_404(Seat, session=self.session, index=seat_index)
+            seat.session = self.session
         if not _may_act_for(self.request, self.session, seat):
             _refuse(self.request, NOT_YOUR_SEAT)
         return seat
@@ -231,7 +258,7 @@ def _submit(request, session: GameSession, seat: Seat | None) -> Response:
         expected_version=serializer.validated_data["expected_version"],
         idempotency_key=key,
     )
-    session.refresh_from_db()
+    # The service brought ``session`` up to date (version, state, status): no second read.
     if seat is None:
         view = selectors.session_view_for_table(session=session)
     else:

@@ -6,6 +6,7 @@ DEBUG=0, ALLOWED_HOSTS.
 """
 
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -97,12 +98,34 @@ TEMPLATES = [
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
 
+# Persistent connections (a new PostgreSQL connection per request costs more than the request),
+# checked before reuse so a database restart costs one retry, not an error. CONN_MAX_AGE=0: one per
+# request. (runserver closes each request thread's connections anyway.)
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
+        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
+        conn_health_checks=env_bool("CONN_HEALTH_CHECKS", True),
     )
 }
+# The embedded default: SQLite that waits instead of answering "database is locked". WAL lets
+# readers go on while one writer writes; synchronous=NORMAL is durable in WAL mode except for the
+# last commits on a power cut; a writer waits up to SQLITE_BUSY_TIMEOUT seconds for the lock; and
+# every transaction takes the write lock when it begins (IMMEDIATE), so two transactions never
+# both read and then deadlock upgrading to write (SQLite answers that at once, without waiting).
+# Tests get a file database (not :memory:, whose shared cache locks tables without waiting), one
+# per process, removed at the end.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": float(os.environ.get("SQLITE_BUSY_TIMEOUT", "20")),
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
+    DATABASES["default"].setdefault("TEST", {}).setdefault(
+        "NAME", str(Path(tempfile.gettempdir()) / f"chronicle-test-{os.getpid()}.sqlite3")
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -172,6 +195,12 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    # JSON only in production (no browsable-API negotiation and templates on the request path);
+    # the browsable API while developing. The schema and its docs pages have their own renderers.
+    "DEFAULT_RENDERER_CLASSES": [
+        "rest_framework.renderers.JSONRenderer",
+        *(["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
+    ],
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Chronicle API",

@@ -50,8 +50,32 @@ def nudge_payload(*, session_id: int, version: int) -> dict:
     return {"type": NUDGE_TYPE, "session": session_id, "version": version}
 
 
+REDIS_CACHE = "django.core.cache.backends.redis.RedisCache"
+
+# Keep the newer version only (a late callback of an older commit never takes the cache back). The
+# cache's RedisSerializer stores integers as they are, so cache.get() reads what this writes.
+KEEP_NEWER_VERSION = """
+local current = tonumber(redis.call('GET', KEYS[1]))
+if current == nil or current < tonumber(ARGV[1]) then
+  redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+end
+return 0
+"""
+
+
+def _cache_on_nudge_redis() -> bool:
+    """The cache lives in the Redis the nudges are published on (production): both go together."""
+    default = settings.CACHES.get("default", {})
+    return bool(settings.REDIS_URL) and (
+        default.get("BACKEND") == REDIS_CACHE and default.get("LOCATION") == settings.REDIS_URL
+    )
+
+
 def cache_transport(channel: str, message: str) -> None:
-    """Remember the newest version so the polling endpoint can answer "unchanged" from the cache."""
+    """Remember the newest version so the polling endpoint can answer "unchanged" from the cache.
+    (When the cache is the nudges' Redis, ``redis_transport`` does it in the same round trip.)"""
+    if _cache_on_nudge_redis():
+        return
     data = json.loads(message)
     key = version_cache_key(data["session"])
     current = cache.get(key)
@@ -63,6 +87,8 @@ _redis_clients: dict[str, object] = {}
 
 
 def redis_transport(channel: str, message: str) -> None:
+    """Publish the nudge on Redis pub/sub and, when the cache is in the same Redis, keep the
+    version for the polling endpoint: one pipeline, one round trip."""
     url = settings.REDIS_URL
     if not url:
         return
@@ -71,7 +97,15 @@ def redis_transport(channel: str, message: str) -> None:
     client = _redis_clients.get(url)
     if client is None:
         client = _redis_clients[url] = redis.Redis.from_url(url)
-    client.publish(channel, message)
+    if not _cache_on_nudge_redis():
+        client.publish(channel, message)
+        return
+    data = json.loads(message)
+    key = cache.make_and_validate_key(version_cache_key(data["session"]))
+    pipe = client.pipeline(transaction=False)
+    pipe.eval(KEEP_NEWER_VERSION, 1, key, data["version"], VERSION_CACHE_TIMEOUT)
+    pipe.publish(channel, message)
+    pipe.execute()
 
 
 TRANSPORTS: list[Transport] = [cache_transport, redis_transport]

@@ -63,7 +63,7 @@ def session_view_for_table(*, session: GameSession) -> dict:
 
 def session_log(*, session: GameSession, since_version: int = 0, include_undone: bool = False) -> list[dict]:
     """The story so far, oldest first: one sentence per action."""
-    names = dict(session.seats.values_list("index", "name"))
+    names = {s.index: s.name for s in session.seats.all()}  # the prefetched seats, when there are
     actions = session.actions.filter(version__gt=since_version).order_by("seq")
     if not include_undone:
         actions = actions.filter(undone=False)
@@ -103,7 +103,8 @@ def session_for_token(*, token: str) -> Seat | None:
 
 
 def session_seats(*, session: GameSession) -> QuerySet[Seat]:
-    return session.seats.order_by("index")
+    """In table order (Seat's own ordering), from the prefetched seats when there are."""
+    return session.seats.all()
 
 
 def session_list(*, host=None) -> QuerySet[GameSession]:

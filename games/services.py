@@ -16,7 +16,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Exists, Max, OuterRef, Subquery
 from django.utils import timezone
 
 from games import nudges
@@ -108,8 +108,38 @@ def _plain_json(value: Any, message: str) -> Any:
     return json.loads(text)
 
 
-def _lock(session: GameSession) -> GameSession:
-    return GameSession.objects.select_for_update().get(pk=session.pk)
+def _lock(session: GameSession, *, idempotency_key: str | None = None) -> GameSession:
+    """The session row, locked, read with what a submit needs besides: the last sequence number
+    (``last_seq``), whether any seat is a bot (``has_bots``) and, for a key, the action already
+    logged with it (``done_id``). One query, unless we waited for another writer.
+
+    (PostgreSQL: a ``FOR UPDATE`` that waited returns the newest row, but its subqueries still see
+    the database as it was when the statement began. ``seen_version``, read the same way, tells:
+    when it differs from the row's version, another transaction committed meanwhile and the
+    annotations are read again, now that we hold the lock. SQLite's IMMEDIATE transactions never
+    wait inside a statement.)"""
+    own_version = GameSession.objects.filter(pk=OuterRef("pk")).values("version")
+    rows = _with_log_facts(GameSession.objects.select_for_update(), idempotency_key)
+    locked = rows.annotate(seen_version=Subquery(own_version)).get(pk=session.pk)
+    if locked.seen_version != locked.version:
+        names = ["last_seq", "has_bots", *(["done_id"] if idempotency_key else [])]
+        facts = _with_log_facts(GameSession.objects.filter(pk=session.pk), idempotency_key)
+        for name, value in facts.values(*names).get().items():
+            setattr(locked, name, value)
+    return locked
+
+
+def _with_log_facts(rows, idempotency_key: str | None):
+    actions = SessionAction.objects.filter(session=OuterRef("pk"))
+    rows = rows.annotate(
+        last_seq=Subquery(actions.order_by("-seq").values("seq")[:1]),
+        has_bots=Exists(Seat.objects.filter(session=OuterRef("pk"), is_bot=True)),
+    )
+    if idempotency_key:
+        rows = rows.annotate(
+            done_id=Subquery(actions.filter(idempotency_key=idempotency_key).values("pk")[:1])
+        )
+    return rows
 
 
 def _sync(target: GameSession, source: GameSession) -> None:
@@ -120,6 +150,8 @@ def _sync(target: GameSession, source: GameSession) -> None:
 
 def _bot_can_act(session: GameSession, rules: GameRules) -> bool:
     if session.status != GameSession.Status.ACTIVE:
+        return False
+    if getattr(session, "has_bots", True) is False:  # read with the lock: no query
         return False
     active = set(rules.active_seats(session.state))
     return any(s.index in active for s in session.seats.all() if s.is_bot)
@@ -158,13 +190,17 @@ def _append(
     except Exception:  # a label must never lose an action
         logger.exception("Engine %s could not describe %r", session.game, action)
         label = str(action.get("type", "?")).replace("_", " ")
-    last_seq = session.actions.aggregate(m=Max("seq"))["m"] or 0
+    if hasattr(session, "last_seq"):  # read with the lock
+        last_seq = session.last_seq or 0
+    else:
+        last_seq = session.actions.aggregate(m=Max("seq"))["m"] or 0
     session.version += 1
     session.state = _plain_json(new_state, ACTION_NOT_JSON)
     session.last_activity = timezone.now()
     if rules.is_over(session.state):
         session.status = GameSession.Status.FINISHED
     session.save()
+    session.last_seq = last_seq + 1
     return SessionAction.objects.create(
         session=session,
         seq=last_seq + 1,
@@ -285,19 +321,18 @@ def session_submit_action(
         raise ValidationError(IDEMPOTENCY_KEY_RESERVED)
     if seat is not None and seat.session_id != session.pk:
         raise ValidationError(SEAT_NOT_IN_SESSION)
-    locked = _lock(session)
+    locked = _lock(session, idempotency_key=idempotency_key)
     seat_index = None if seat is None else seat.index
-    if idempotency_key:
-        done = locked.actions.filter(idempotency_key=idempotency_key).first()
-        if done is not None:
-            if done.seat != seat_index:
-                raise ValidationError(IDEMPOTENCY_KEY_OTHER_SEAT)
-            if not isinstance(action, dict) or done.payload != _plain_json(
-                {**action, "seat": seat_index}, ACTION_NOT_JSON
-            ):
-                raise IdempotencyKeyReused()
-            _sync(session, locked)
-            return done
+    if idempotency_key and locked.done_id is not None:
+        done = SessionAction.objects.get(pk=locked.done_id)
+        if done.seat != seat_index:
+            raise ValidationError(IDEMPOTENCY_KEY_OTHER_SEAT)
+        if not isinstance(action, dict) or done.payload != _plain_json(
+            {**action, "seat": seat_index}, ACTION_NOT_JSON
+        ):
+            raise IdempotencyKeyReused()
+        _sync(session, locked)
+        return done
     if locked.status != GameSession.Status.ACTIVE:
         raise ValidationError(SESSION_NOT_RUNNING.format(status=locked.get_status_display().lower()))
     if expected_version is not None and expected_version != locked.version:

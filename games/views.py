@@ -20,6 +20,7 @@ import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -200,7 +201,6 @@ def session_table_action(request: HttpRequest, session_id: int) -> HttpResponse:
     notice, status = _submit(request, session, None)
     if not request.htmx:
         return redirect("games:session_table", session_id=session.pk)
-    session.refresh_from_db()
     return render(
         request, "games/table.html#table-panel", _table_context(request, session, notice), status=status
     )
@@ -265,6 +265,7 @@ def session_version(request: HttpRequest, session_id: int) -> HttpResponse:
 
 def _seat_context(request: HttpRequest, seat: Seat, notice: dict | None = None) -> dict:
     session = seat.session
+    prefetch_related_objects([session], "seats")  # one read of the seats for the names and the log
     mine = selectors.session_view_for_seat(session=session, seat=seat)
     names = _seat_infos(session)
     view = mine["view"]
@@ -312,7 +313,6 @@ def seat_page(request: HttpRequest, token: str) -> HttpResponse:
         notice, status = _submit(request, session, seat)
         if not request.htmx:
             return redirect("games:seat_page", token=token)
-        seat.session.refresh_from_db()
         return render(
             request, "games/seat.html#seat-panel", _seat_context(request, seat, notice), status=status
         )
@@ -365,10 +365,12 @@ def _submit_action(request, session, seat, action: dict, version: int, key: str 
             session=session, seat=seat, action=action, expected_version=version, idempotency_key=key or None
         )
     except services.StaleVersion as exc:
-        return _notice(request, exc.message, "warning", 200)
+        session.refresh_from_db()  # the table moved on: show the new state (an applied action
+        return _notice(request, exc.message, "warning", 200)  # brings ``session`` up to date itself)
     except RuleError as exc:
         return _notice(request, RULE_BROKEN.format(message=exc.message), "error", REFUSED)
     except ValidationError as exc:
+        session.refresh_from_db()
         return _notice(request, _error_text(exc), "error", REFUSED)
     return _notice(request, ACTION_APPLIED.format(label=logged.label.rstrip(".")), "success", 200)
 
@@ -467,7 +469,6 @@ def session_table_compose(request: HttpRequest, session_id: int) -> HttpResponse
             bound[kind] = form
     if not request.htmx:
         return redirect("games:session_table", session_id=session.pk)
-    session.refresh_from_db()
     return render(
         request,
         "games/table.html#table-panel",

@@ -1,6 +1,7 @@
 """Nudges: published after the commit only, carrying nothing but the version."""
 
 import json
+import random
 import time
 
 import pytest
@@ -67,3 +68,45 @@ class RedisNudgeTests:
         pubsub.close()
         assert message is not None
         assert json.loads(message["data"]) == {"type": "session_version", "session": session.pk, "version": 2}
+
+    def test_a_nudge_keeps_the_version_and_publishes_in_one_round_trip(
+        self, redis_url, settings, monkeypatch
+    ):
+        """Production: the cache and the pub/sub are one Redis; a nudge is one pipeline."""
+        import redis
+
+        settings.REDIS_URL = redis_url
+        settings.CACHES = {"default": {"BACKEND": nudges.REDIS_CACHE, "LOCATION": redis_url}}
+        nudges._redis_clients.clear()
+        session_id = random.randrange(10**9, 2 * 10**9)  # the test Redis is shared by the workers
+        pubsub = redis.Redis.from_url(redis_url).pubsub()
+        pubsub.subscribe(nudges.session_channel(session_id))
+        pubsub.get_message(timeout=1)  # the subscription confirmation
+        nudges.publish(session_id=session_id, version=1)  # connects (the handshake is not a nudge)
+
+        sent: list[bytes] = []
+        send = redis.connection.AbstractConnection.send_packed_command
+
+        def counted(connection, command, check_health=True):
+            sent.append(command)
+            return send(connection, command, check_health)
+
+        monkeypatch.setattr(redis.connection.AbstractConnection, "send_packed_command", counted)
+        nudges.publish(session_id=session_id, version=3)
+        assert len(sent) == 1  # one write, then both answers read: one round trip
+        nudges.publish(session_id=session_id, version=2)  # a late callback of an older commit
+        monkeypatch.undo()
+
+        assert nudges.cached_version(session_id) == 3  # the cache never goes back
+        got = []
+        guard = time.monotonic() + HANG_GUARD_SECONDS
+        while len(got) < 3 and time.monotonic() < guard:
+            message = pubsub.get_message(ignore_subscribe_messages=True, timeout=1)
+            if message:
+                got.append(json.loads(message["data"])["version"])
+        pubsub.close()
+        assert got == [1, 3, 2]  # every nudge published, in order
+        redis.Redis.from_url(redis_url).delete(
+            nudges.cache.make_and_validate_key(nudges.version_cache_key(session_id))
+        )
+        nudges._redis_clients.clear()

@@ -1,0 +1,124 @@
+"""One request per tap: the submit answer carries the new view, and the request path reads the
+session row once.
+
+Query budgets, counted as the database sees them in production (``transaction=True``: a real
+BEGIN and COMMIT, both counted, no test savepoints). A phone (X-Seat-Token): the seat view in one
+query (the seat with its session), a submit in at most six (the seat with its session; BEGIN; the
+locked row read with its last sequence number, its idempotency key and whether a bot sits at the
+table; the update; the insert; COMMIT). A logged-in player or host pays one more: the login.
+"""
+
+import json
+
+import pytest
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from games.models import SessionAction
+from games.services import session_create
+from tests.factories import UserFactory
+from tests.integration.api.conftest import token_client
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SEAT_VIEW_QUERIES = 2
+SUBMIT_QUERIES = 6
+LOGIN_QUERIES = 1
+
+
+@pytest.fixture
+def counting_engine(monkeypatch):
+    from games.engine import registry
+
+    monkeypatch.setitem(registry._MODULES, "counting", "tests.integration.games.fake_engine")
+
+
+@pytest.fixture
+def table(counting_engine):
+    """A Counting session of Anna (seat 0, a phone with her token) and Bruno (seat 1, logged in)."""
+    host = UserFactory(username="host")
+    session = session_create(game="counting", seat_names=["Anna", "Bruno"], host=host, seed=1)
+    bruno = UserFactory(username="bruno")
+    session.seats.filter(index=1).update(user=bruno)
+    anna = APIClient()
+    anna.credentials(HTTP_X_SEAT_TOKEN=session.seats.get(index=0).token)
+    return session, host, anna, token_client(bruno)
+
+
+def seat_url(session, index: int, submit: bool = False) -> str:
+    name = "api:seat-action-submit" if submit else "api:seat-view"
+    return reverse(name, kwargs={"session_id": session.pk, "seat_index": index})
+
+
+def add(client, session, index: int, version: int, key: str | None = None):
+    headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
+    body = {"action": {"type": "add", "amount": 1}, "expected_version": version}
+    return client.post(seat_url(session, index, submit=True), body, format="json", **headers)
+
+
+class SubmitAnswerTests:
+    def test_the_submit_answer_carries_the_new_view_the_phone_would_read(self, table):
+        session, _, anna, _ = table
+        response = add(anna, session, 0, 0, key="tap-1")
+        assert response.status_code == 200
+        body = response.json()
+        assert set(body) == {"action", "view"}
+        assert body["action"] == {"seq": 1, "version": 1, "seat": 0, "label": body["action"]["label"]}
+        assert body["view"] == anna.get(seat_url(session, 0)).json()
+        assert body["view"]["version"] == 1 and body["view"]["view"]["total"] == 1
+
+    def test_a_repeated_key_answers_the_same_action_with_the_current_view(self, table):
+        session, _, anna, bruno = table
+        first = add(anna, session, 0, 0, key="tap-1").json()
+        assert add(bruno, session, 1, 1).status_code == 200
+        again = add(anna, session, 0, 0, key="tap-1")
+        assert again.status_code == 200
+        assert again.json()["action"] == first["action"]
+        assert again.json()["view"] == anna.get(seat_url(session, 0)).json()
+        assert again.json()["view"]["version"] == 2
+        assert SessionAction.objects.filter(session=session).count() == 2
+
+
+class QueryBudgetTests:
+    def test_a_phone_reads_its_seat_view_in_one_query(self, table, django_assert_max_num_queries):
+        session, _, anna, _ = table
+        with django_assert_max_num_queries(1):
+            assert anna.get(seat_url(session, 0)).status_code == 200
+
+    def test_a_logged_in_player_reads_the_seat_view_in_two(self, table, django_assert_max_num_queries):
+        session, _, _, bruno = table
+        with django_assert_max_num_queries(SEAT_VIEW_QUERIES):
+            assert bruno.get(seat_url(session, 1)).status_code == 200
+
+    def test_a_phone_submits_in_six_queries_at_most(self, table, django_assert_max_num_queries):
+        session, _, anna, _ = table
+        with django_assert_max_num_queries(SUBMIT_QUERIES):
+            assert add(anna, session, 0, 0, key="tap-1").status_code == 200
+        with django_assert_max_num_queries(SUBMIT_QUERIES):  # the same tap again: the stored action
+            assert add(anna, session, 0, 0, key="tap-1").status_code == 200
+
+    def test_a_logged_in_player_and_the_host_pay_only_for_the_login(
+        self, table, django_assert_max_num_queries
+    ):
+        session, host, anna, bruno = table
+        add(anna, session, 0, 0)
+        with django_assert_max_num_queries(SUBMIT_QUERIES + LOGIN_QUERIES):
+            assert add(bruno, session, 1, 1, key="bruno-1").status_code == 200
+        url = reverse("api:session-table-action", kwargs={"session_id": session.pk})
+        body = {"action": {"type": "bump"}, "expected_version": 2}
+        host_client = token_client(host)
+        with django_assert_max_num_queries(SUBMIT_QUERIES + LOGIN_QUERIES):
+            assert host_client.post(url, body, format="json").status_code == 200
+
+    def test_the_phone_page_reads_seat_session_seats_and_log_once(
+        self, table, client, django_assert_max_num_queries
+    ):
+        """The seat page also shows the names and the log: three reads, and a tap in eight."""
+        session, _, _, _ = table
+        page = reverse("games:seat_page", args=[session.seats.get(index=0).token])
+        with django_assert_max_num_queries(3):
+            assert client.get(page, HTTP_HX_REQUEST="true").status_code == 200
+        tap = {"action": json.dumps({"type": "add", "amount": 1}), "version": 0, "key": "page-1"}
+        with django_assert_max_num_queries(3 + SUBMIT_QUERIES - 1):
+            response = client.post(page, tap, HTTP_HX_REQUEST="true")
+        assert response.status_code == 200 and b"Done:" in response.content
