@@ -5,6 +5,8 @@ Who may: the host sees the table and every join token, never a seat's private vi
 opened by its X-Seat-Token (an anonymous phone) or by the logged-in user who joined it, and only
 that seat; anyone else is 403 (401 when anonymous without a token); unknown ids are 404."""
 
+import json
+
 import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
@@ -294,3 +296,43 @@ class UndoAndLogTests:
         assert seat_client.post(url("session-table-action", session), body, format="json").status_code == 403
         response = api.post(url("session-table-action", session), body, format="json")
         assert response.status_code == 400  # the deal is done: the engine says why
+
+
+class KingsDilemmaBoundsTests:
+    """Issue 13 item 8: every number a King's Dilemma session accepts is checked against the rules."""
+
+    def create(self, api, power: int):
+        seats = [{"name": n, "power": power} for n in ("Anna", "Ben", "Cleo")]
+        body = {"game": "kings_dilemma", "seat_names": ["Anna", "Ben", "Cleo"], "config": {"seats": seats}}
+        return api.post(reverse("api:session-create"), body, format="json")
+
+    def test_the_largest_power_the_rules_allow_gives_a_seat_view_of_the_same_size(self, api):
+        sizes = []
+        for power in (1, 65):  # 65: every Power token in the box
+            created = self.create(api, power)
+            assert created.status_code == 201, created.json()
+            session = created.json()
+            table = api.get(url("session-table", session)).json()
+            while table["view"]["phase"] == "draft":  # the draft, then the card, then the vote
+                seat = table["view"]["to_act"][0]
+                token = session["seats"][seat]["token"]
+                mine = phone(token).get(url("seat-view", session, seat_index=seat)).json()
+                action = concrete(mine["legal_actions"][0])
+                body = {"action": action, "expected_version": mine["version"]}
+                phone(token).post(url("seat-action-submit", session, seat_index=seat), body, format="json")
+                table = api.get(url("session-table", session)).json()
+            card = {"number": 12, "title": "Bread taxes", "aye": {"resources": [["wealth", "up"]]}}
+            body = {"action": {"type": "draw_dilemma", "card": card}, "expected_version": table["version"]}
+            assert api.post(url("session-table-action", session), body, format="json").status_code == 200
+            table = api.get(url("session-table", session)).json()
+            seat = table["view"]["to_act"][0]
+            mine = phone(session["seats"][seat]["token"]).get(url("seat-view", session, seat_index=seat))
+            vote = next(c for c in mine.json()["legal_actions"] if c["type"] == "vote")
+            assert vote["params"]["power"]["max"] == power
+            sizes.append(len(json.dumps(mine.json()["legal_actions"])))
+        assert abs(sizes[1] - sizes[0]) <= 2  # the digits of the bound, nothing more
+
+    def test_more_power_than_the_box_holds_is_a_400_naming_the_field(self, api):
+        response = self.create(api, 1_000_000)
+        assert response.status_code == 400
+        assert response.json()["message"].endswith("Anna's power must be a whole number from 0 to 65.")
