@@ -12,7 +12,7 @@ from campaign.models import House
 from games import nudges
 from games.models import GameSession, SessionAction
 from games.services import IDEMPOTENCY_KEY_OTHER_BODY, session_create
-from tests.integration.api.test_sessions import first_move, phone, session, url  # noqa: F401
+from tests.integration.api.test_sessions import concrete, first_move, phone, session, url  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[3]
@@ -31,9 +31,9 @@ class IdempotencyKeyTests:
     def test_a_key_reused_with_another_body_is_422_and_nothing_is_applied(self, api, session):  # noqa: F811
         seat, version = first_move(api, session)
         client = phone(session["seats"][seat]["token"])
-        action = client.get(url("seat-legal-actions", session, seat_index=seat)).json()["actions"][0][
-            "action"
-        ]
+        action = concrete(
+            client.get(url("seat-legal-actions", session, seat_index=seat)).json()["choices"][0]["choice"]
+        )
         address = url("seat-action-submit", session, seat_index=seat)
         first = client.post(
             address, {"action": action, "expected_version": version}, format="json", HTTP_IDEMPOTENCY_KEY="k1"
