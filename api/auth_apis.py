@@ -12,6 +12,7 @@ from api import services
 from api.authentication import token_expires_at
 from api.base import ChronicleApi
 from api.errors import errors
+from api.serializers import StrictCharField
 from config.ratelimits import login_rate_limited
 
 TAGS = ["auth"]
@@ -22,10 +23,8 @@ class TokenObtainApi(ChronicleApi):
     permission_classes = [AllowAny]
 
     class InputSerializer(AuthTokenSerializer):
-        username = serializers.CharField(max_length=150)
-        password = serializers.CharField(
-            max_length=128, style={"input_type": "password"}, trim_whitespace=False
-        )
+        username = StrictCharField(max_length=150)
+        password = StrictCharField(max_length=128, style={"input_type": "password"}, trim_whitespace=False)
         token = None  # AuthTokenSerializer's read-only field: the output has the key
 
     class OutputSerializer(serializers.Serializer):

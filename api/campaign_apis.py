@@ -25,8 +25,10 @@ from api.serializers import (
     NameField,
     StickerSerializer,
     StoryCardSerializer,
+    StrictCharField,
 )
 from campaign import selectors, services
+from campaign.legacy import MAX_SPACES
 from campaign.models import (
     MYSTERY_LETTERS,
     RESOURCE_ROWS,
@@ -97,11 +99,11 @@ def campaign_detail(campaign: Campaign) -> dict:
 class CampaignListApi(ChronicleApi):
     class OutputSerializer(serializers.Serializer):
         id = serializers.IntegerField()
-        name = serializers.CharField()
+        name = StrictCharField()
         created_at = serializers.DateTimeField()
         closed = serializers.BooleanField()
         grand_finale_ready = serializers.BooleanField()
-        role = serializers.CharField(allow_null=True, help_text="host or player (null: staff)")
+        role = StrictCharField(allow_null=True, help_text="host or player (null: staff)")
 
     @extend_schema(
         tags=TAGS,
@@ -123,12 +125,12 @@ class CampaignListApi(ChronicleApi):
 class CampaignDetailApi(CampaignApi):
     class OutputSerializer(serializers.Serializer):
         class RankedHouseSerializer(HouseRefSerializer):
-            player_name = serializers.CharField()
+            player_name = StrictCharField()
             prestige = serializers.IntegerField()
             crave = serializers.IntegerField()
 
         id = serializers.IntegerField()
-        name = serializers.CharField()
+        name = StrictCharField()
         created_at = serializers.DateTimeField()
         closed = serializers.BooleanField()
         grand_finale_ready = serializers.BooleanField()
@@ -216,7 +218,13 @@ class HouseCreateApi(CampaignApi):
 
 class AchievementMarkApi(CampaignApi):
     class InputSerializer(serializers.Serializer):
-        count = bounded_int(default=1, help_text="Spaces to mark (the last one unlocks the ability).")
+        count = bounded_int(
+            min_value=1,
+            max_value=MAX_SPACES,
+            default=1,
+            error_messages=range_messages(services.MARKS_POSITIVE),
+            help_text="Spaces to mark (the last one unlocks the ability).",
+        )
         game = game_field()
 
     @extend_schema(
@@ -246,8 +254,8 @@ class RealmBoardApi(CampaignApi):
             slot = serializers.IntegerField(help_text="0 is the leftmost space.")
             sticker = StickerSerializer(allow_null=True, help_text="null: an empty space.")
 
-        row = serializers.CharField()
-        label = serializers.CharField()
+        row = StrictCharField()
+        label = StrictCharField()
         spaces = SpaceSerializer(many=True, help_text="Left to right.")
 
     @extend_schema(
@@ -274,8 +282,8 @@ class StickerAttachApi(CampaignApi):
         row = serializers.ChoiceField(choices=RESOURCE_ROWS)
         positive = serializers.BooleanField()
         signer = CampaignHouseField(allow_null=True, required=False, default=None)
-        title = serializers.CharField(max_length=120, allow_blank=True, default="")
-        text = serializers.CharField(max_length=2000, allow_blank=True, default="")
+        title = StrictCharField(max_length=120, allow_blank=True, default="")
+        text = StrictCharField(max_length=2000, allow_blank=True, default="")
         game = game_field()
 
     @extend_schema(
@@ -311,9 +319,9 @@ class EnvelopeOpenApi(CampaignApi):
     class InputSerializer(serializers.Serializer):
         class StoryCardSerializer(serializers.Serializer):
             number = bounded_int(min_value=1, max_value=9999)
-            storyline = serializers.CharField(max_length=40, allow_blank=True)
-            title = serializers.CharField(max_length=120, allow_blank=True, default="")
-            text = serializers.CharField(max_length=2000, allow_blank=True, default="")
+            storyline = StrictCharField(max_length=40, allow_blank=True)
+            title = StrictCharField(max_length=120, allow_blank=True, default="")
+            text = StrictCharField(max_length=2000, allow_blank=True, default="")
             signer = CampaignHouseField(
                 allow_null=True, required=False, help_text="Omitted: the House that opened the envelope."
             )
@@ -322,7 +330,7 @@ class EnvelopeOpenApi(CampaignApi):
             dissent = bounded_int(min_value=0, max_value=99, default=0)
             majority_signer_bonus = effects_field("Ending cards: {'prestige': n, 'crave': n}.")
             effects = effects_field("start_power, start_coins, prestige, crave, power, coins.")
-            ability_text = serializers.CharField(max_length=2000, allow_blank=True, default="")
+            ability_text = StrictCharField(max_length=2000, allow_blank=True, default="")
 
         number = bounded_int(
             min_value=0,
@@ -334,16 +342,16 @@ class EnvelopeOpenApi(CampaignApi):
         special = serializers.BooleanField(default=False)
         story_card = StoryCardSerializer(required=False, allow_null=True, default=None)
         dilemma_numbers = serializers.ListField(
-            child=bounded_int(min_value=-9999, max_value=9999),
+            child=bounded_int(min_value=1, max_value=9999),
             max_length=20,
             default=list,
             help_text="A standard envelope holds 3 Dilemma cards.",
         )
         trigger_numbers = serializers.ListField(
-            child=bounded_int(min_value=-9999, max_value=9999), max_length=20, default=list
+            child=bounded_int(min_value=1, max_value=9999), max_length=20, default=list
         )
         event_numbers = serializers.ListField(
-            child=bounded_int(min_value=-9999, max_value=9999), max_length=20, default=list
+            child=bounded_int(min_value=1, max_value=9999), max_length=20, default=list
         )
         game = game_field()
 
@@ -365,7 +373,7 @@ class EnvelopeOpenApi(CampaignApi):
 
 class StorylineListApi(CampaignApi):
     class OutputSerializer(serializers.Serializer):
-        storyline = serializers.CharField()
+        storyline = StrictCharField()
         top = StoryCardSerializer(help_text="The top card: the only one whose ability is active.")
         cards = StoryCardSerializer(many=True, help_text="Top first.")
 
@@ -401,7 +409,7 @@ class MysteryStickerAttachApi(CampaignApi):
             error_messages={"invalid_choice": services.MYSTERY_LETTER},
             help_text="A to L.",
         )
-        storyline = serializers.CharField(max_length=40, allow_blank=True, default="")
+        storyline = StrictCharField(max_length=40, allow_blank=True, default="")
         game = game_field()
 
     @extend_schema(
@@ -447,7 +455,7 @@ class GameDetailApi(CampaignApi):
 
 class GameBeginApi(CampaignApi):
     class InputSerializer(serializers.Serializer):
-        king_name = serializers.CharField(max_length=80, allow_blank=True, default="")
+        king_name = StrictCharField(max_length=80, allow_blank=True, default="")
         played_on = serializers.DateField(required=False, help_text="Omitted: today.")
 
     @extend_schema(
@@ -474,8 +482,8 @@ class GameResultRecordApi(CampaignApi):
             power_points = bounded_int(min_value=-999, max_value=999)
 
         end = serializers.ChoiceField(choices=GameEnd.choices)
-        rows = RowSerializer(
-            many=True,
+        rows = serializers.ListField(
+            child=RowSerializer(),
             min_length=MIN_PLAYERS,
             max_length=MAX_PLAYERS,
             error_messages={"min_length": RESULT_HOUSES, "max_length": RESULT_HOUSES},
@@ -497,7 +505,7 @@ class GameResultRecordApi(CampaignApi):
 
 class GameResultCorrectApi(CampaignApi):
     class InputSerializer(GameResultRecordApi.InputSerializer):
-        reason = serializers.CharField(max_length=200, allow_blank=True, default="")
+        reason = StrictCharField(max_length=200, allow_blank=True, default="")
 
     @extend_schema(
         tags=TAGS,

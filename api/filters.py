@@ -2,13 +2,13 @@
 
 import django_filters
 from django import forms
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 
 from campaign.models import CampaignEvent, ChronicleGame, GameEnd
 from games.kings_dilemma.data import DEFAULT_TRACKS
 
 EMPTY_VALUE = "Give a value or leave the parameter out."
+NOT_A_BOOLEAN = "Write true or false."
 
 
 class StrictFilterSet(django_filters.FilterSet):
@@ -18,13 +18,17 @@ class StrictFilterSet(django_filters.FilterSet):
     def is_valid(self) -> bool:
         valid = super().is_valid()
         for name, filter_ in self.filters.items():
-            if not isinstance(filter_, django_filters.CharFilter) and self.data.get(name, None) == "":
+            value = self.data.get(name, None)
+            if not isinstance(filter_, django_filters.CharFilter) and value == "":
                 self.form.add_error(name, EMPTY_VALUE)
+                valid = False
+            elif isinstance(filter_, django_filters.BooleanFilter) and value not in (None, "true", "false"):
+                self.form.add_error(name, NOT_A_BOOLEAN)
                 valid = False
         return valid
 
 
-@extend_schema_field(OpenApiTypes.INT)
+@extend_schema_field({"type": "integer", "minimum": 1, "maximum": 2**53})
 class IntegerFilter(django_filters.NumberFilter):
     """An integer query parameter, bounded (an id out of the database's range is a 400)."""
 
@@ -41,8 +45,16 @@ class StickerNumberFilter(IntegerFilter):
     """A Chronicle sticker number, 1 to 177 (the schema states the range)."""
 
 
+def text_filter(*, max_length: int, **kwargs) -> django_filters.CharFilter:
+    """A text query parameter of at most ``max_length`` characters, without NUL (the schema says
+    both)."""
+    schema = {"type": "string", "maxLength": max_length, "pattern": "^[^\\x00]*$"}
+    kind = extend_schema_field(schema)(type("TextFilter", (django_filters.CharFilter,), {}))
+    return kind(max_length=max_length, **kwargs)
+
+
 class HistoryFilter(StrictFilterSet):
-    kind = django_filters.CharFilter(
+    kind = text_filter(
         max_length=40, help_text="Event kind: sticker_attached, envelope_opened, game_recorded, ledger..."
     )
     house = IntegerFilter(field_name="house_id", help_text="Events of one House (its id).")
@@ -68,7 +80,7 @@ class HistoryFilter(StrictFilterSet):
 class ChronicleFilter(StrictFilterSet):
     recorded = django_filters.BooleanFilter(help_text="Only games with (true) or without (false) a result.")
     end = django_filters.ChoiceFilter(choices=GameEnd.choices, help_text="How the game ended.")
-    king = django_filters.CharFilter(
+    king = text_filter(
         field_name="king_name", lookup_expr="icontains", max_length=80, help_text="Part of the King's name."
     )
     played_after = django_filters.DateFilter(field_name="played_on", lookup_expr="gte")

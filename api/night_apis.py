@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from api.base import CampaignApi
 from api.campaign_apis import chronicle
 from api.errors import MEMBER_WRITE
-from api.serializers import CampaignHouseField, ChronicleGameSerializer, NameField
+from api.serializers import CampaignHouseField, ChronicleGameSerializer, NameField, StrictCharField
 from api.session_apis import SessionCreateApi
 from campaign import game_night
 from campaign.services import MAX_PLAYERS, MIN_PLAYERS
@@ -27,9 +27,7 @@ class GameNightStartApi(CampaignApi):
             help_text="House ids in table order (clockwise).",
         )
         keep = serializers.DictField(
-            child=serializers.DictField(
-                child=serializers.ListField(child=serializers.CharField(max_length=12))
-            ),
+            child=serializers.DictField(child=serializers.ListField(child=StrictCharField(max_length=12))),
             required=False,
             default=dict,
             help_text='Open Agendas a House keeps when it holds more than 2: {"<house id>": {"positive": [rows]}}.',

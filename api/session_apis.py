@@ -25,7 +25,7 @@ from rest_framework.response import Response
 from api.base import ChronicleApi
 from api.errors import errors
 from api.pagination import ChroniclePagination
-from api.serializers import NameField
+from api.serializers import NameField, StrictCharField
 from games import selectors, services
 from games.join_guard import seat_for_join_token
 from games.models import GameSession, Seat
@@ -160,8 +160,8 @@ def _json_without_nul(value, what: str):
 
 class SeatSerializer(serializers.Serializer):
     index = serializers.IntegerField()
-    name = serializers.CharField()
-    colour = serializers.CharField()
+    name = StrictCharField()
+    colour = StrictCharField()
     is_bot = serializers.BooleanField()
     joined = serializers.SerializerMethodField(help_text="A logged-in player joined this seat.")
 
@@ -171,8 +171,8 @@ class SeatSerializer(serializers.Serializer):
 
 class SessionSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    game = serializers.CharField()
-    status = serializers.CharField(help_text="active, finished or abandoned")
+    game = StrictCharField()
+    status = StrictCharField(help_text="active, finished or abandoned")
     version = serializers.IntegerField(help_text="Grows by one with every change.")
     created = serializers.DateTimeField()
     seats = SeatSerializer(many=True)
@@ -206,9 +206,9 @@ class ViewSerializer(serializers.Serializer):
     """What one seat (or the table) may see, from the engine."""
 
     session = serializers.IntegerField()
-    game = serializers.CharField()
+    game = StrictCharField()
     version = serializers.IntegerField()
-    status = serializers.CharField()
+    status = StrictCharField()
     seat = serializers.IntegerField(allow_null=True, help_text="null: the table view.")
     view = serializers.JSONField(help_text="The engine's view: this seat's hand, nobody else's.")
     legal_actions = ChoiceSerializer(
@@ -225,7 +225,7 @@ class LoggedActionSerializer(serializers.Serializer):
     seq = serializers.IntegerField()
     version = serializers.IntegerField(help_text="The session's version right after this action.")
     seat = serializers.IntegerField(allow_null=True)
-    label = serializers.CharField(help_text="What happened, as a sentence.")
+    label = StrictCharField(help_text="What happened, as a sentence.")
 
 
 class SubmitInputSerializer(serializers.Serializer):
@@ -271,8 +271,8 @@ def _submit(request, session: GameSession, seat: Seat | None) -> Response:
 
 class TableGameListApi(ChronicleApi):
     class OutputSerializer(serializers.Serializer):
-        slug = serializers.CharField()
-        name = serializers.CharField()
+        slug = StrictCharField()
+        name = StrictCharField()
         min_seats = serializers.IntegerField()
         max_seats = serializers.IntegerField()
 
@@ -311,9 +311,7 @@ class SessionCreateApi(ChronicleApi):
 
     class OutputSerializer(SessionSerializer):
         class SeatWithTokenSerializer(SeatSerializer):
-            token = serializers.CharField(
-                help_text="The seat's secret join token: give it to its player only."
-            )
+            token = StrictCharField(help_text="The seat's secret join token: give it to its player only.")
 
         seats = SeatWithTokenSerializer(many=True)
 
@@ -414,7 +412,7 @@ class SeatJoinApi(SessionApi):
         )
 
     class OutputSerializer(SeatSerializer):
-        token = serializers.CharField(help_text="Send it as X-Seat-Token to act for this seat.")
+        token = StrictCharField(help_text="Send it as X-Seat-Token to act for this seat.")
 
     @extend_schema(
         tags=TAGS,
@@ -451,7 +449,7 @@ class SeatLegalActionsApi(SessionApi):
     class OutputSerializer(serializers.Serializer):
         class TitledChoiceSerializer(serializers.Serializer):
             choice = ChoiceSerializer()
-            title = serializers.CharField(help_text="The choice in the game's words.")
+            title = StrictCharField(help_text="The choice in the game's words.")
 
         version = serializers.IntegerField(help_text="Send it back as expected_version.")
         seat = serializers.IntegerField()

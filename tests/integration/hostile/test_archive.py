@@ -183,3 +183,21 @@ class RoundTripTests:
         copy_ = campaign_import(archive=archive, owner=user)
         event = copy_.events.filter(kind="house_created").first()
         assert event.actor is None and event.actor_name == "demo"
+
+
+class StoredSettingsTests:
+    @pytest.mark.parametrize("settings_", [{"row_capacity": "x"}, {"row_capacity": 200000}, [1, 2], "big"])
+    def test_a_campaign_stored_with_bad_settings_still_answers_with_the_defaults(self, client, settings_):
+        """Settings written before they were checked: the pages, the board and sticker attach use
+        the defaults instead of answering 500 (or taking seconds)."""
+        campaign = demo_campaign_load()
+        Campaign.objects.filter(pk=campaign.pk).update(settings=settings_)
+        client.force_login(campaign.created_by)
+        assert client.get(f"/campaigns/{campaign.pk}/").status_code == 200
+        assert client.get(f"/api/campaigns/{campaign.pk}/board/").status_code == 200
+        response = client.post(
+            f"/api/campaigns/{campaign.pk}/stickers/attach/",
+            {"number": 160, "row": "wealth", "positive": True},
+            content_type="application/json",
+        )
+        assert response.status_code == 201, response.content[:300]
