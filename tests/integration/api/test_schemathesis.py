@@ -86,6 +86,8 @@ RULE_REFUSALS = [
         campaign_services.NAME_CONTROL_CHARACTERS,
         campaign_services.DILEMMA_CARD_UNKNOWN,
         game_services.SEAT_NAME_INVALID,
+        game_services.BOT_SEAT_UNKNOWN,
+        game_services.SETUP_REFUSED,  # an engine's config rule (e.g. a House's Power beyond the box)
     )
 ]
 
