@@ -27,8 +27,10 @@ def rules_of(session):
 
 
 def acting_seat(session):
-    """The Seat object (or None for the table) of the first seat that can act now."""
-    active = rules_of(session).active_seats(session.state)
+    """The Seat object (or None for the table) of the first seat that must act now (the view's
+    ``to_act``: a House that may only bargain is not acting)."""
+    rules = rules_of(session)
+    active = rules.view(session.state, None).get("to_act") or rules.active_seats(session.state)
     if not active:
         return None, None
     index = active[0]
