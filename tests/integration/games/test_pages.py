@@ -398,3 +398,28 @@ class TableScreenTests:
         assert client.get(reverse("games:session_table", args=[session.pk])).status_code == 200
         for seat in session.seats.all():
             assert client.get(reverse("games:seat_page", args=[seat.token])).status_code == 200
+
+
+class PhonePageLimitsTests:
+    """Issue 14: the phone page applies the API's limits (size, NaN and Infinity, deep nesting)."""
+
+    @pytest.mark.parametrize(
+        "raw",
+        [
+            '{"type": "draw", "extra": "' + "x" * 10_001 + '"}',
+            '{"type": "draw", "amount": NaN}',
+            '{"type": "draw", "amount": Infinity}',
+            "[" * 5000 + "]" * 5000,
+        ],
+    )
+    def test_an_oversized_or_invalid_action_is_refused_and_nothing_is_logged(self, client, raw):
+        session = new_session()
+        _, seat = acting_seat(session)
+        count = session.actions.count()
+        response = client.post(
+            reverse("games:seat_page", args=[seat.token]),
+            {"action": raw, "version": session.version},
+            headers={"HX-Request": "true"},
+        )
+        assert response.status_code == 422
+        assert session.actions.count() == count
