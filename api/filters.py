@@ -1,5 +1,7 @@
 """Filters of the growing lists (history, Realm Chronicles): query parameters, validated (400)."""
 
+import datetime
+
 import django_filters
 from django import forms
 from drf_spectacular.utils import extend_schema_field
@@ -66,12 +68,16 @@ class HistoryFilter(StrictFilterSet):
         help_text="Who attached (signed) Chronicle sticker N, in which game.",
     )
     since = django_filters.IsoDateTimeFilter(
-        field_name="created_at", lookup_expr="gte", help_text="Events at or after this time."
+        method="filter_since", help_text="Events at or after this time (any UTC offset)."
     )
 
     class Meta:
         model = CampaignEvent
         fields = ["kind", "house", "game", "sticker", "since"]
+
+    def filter_since(self, queryset, name, value):
+        # PostgreSQL refuses offsets beyond ±15:59 that ISO 8601 allows: compare in UTC.
+        return queryset.filter(created_at__gte=value.astimezone(datetime.UTC))
 
     def filter_sticker(self, queryset, name, value):
         return queryset.filter(kind="sticker_attached", data__number=value)

@@ -182,3 +182,12 @@ class ExpiringTokenTests:
         client.credentials()
         second = client.post("/api/auth/token/", body, format="json").json()
         assert second["token"] != first["token"]
+
+
+class HistorySinceTests:
+    def test_a_time_with_any_iso_offset_is_read_not_a_500(self, api, harald):
+        campaign, *_ = harald
+        response = api.get(
+            f"/api/campaigns/{campaign.pk}/history/", {"since": "3569-05-17T03:27:16.448469+17:57"}
+        )
+        assert response.status_code == 200
