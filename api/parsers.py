@@ -7,26 +7,11 @@ from django.conf import settings
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
+from config.json_limits import json_depth_exceeds
+
 JSON_MAX_DEPTH = 32  # far above any body of the API (an action nests 3 or 4 levels)
 JSON_TOO_DEEP = f"The JSON body nests deeper than {JSON_MAX_DEPTH} levels."
 JSON_INVALID = "JSON parse error - {problem}"
-
-
-def json_depth_exceeds(value, limit: int) -> bool:
-    """True if ``value`` nests lists and objects deeper than ``limit`` (iterative: no recursion)."""
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            children = item.values()
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        if depth > limit:
-            return True
-        stack.extend((child, depth + 1) for child in children)
-    return False
 
 
 class ChronicleJSONParser(parsers.JSONParser):

@@ -31,6 +31,7 @@ from campaign.models import (
     StoryCard,
 )
 from campaign.selectors import campaign_setting
+from config.json_limits import json_depth_exceeds
 from games.engine.text import has_control_characters
 from games.kings_dilemma.data import DEFAULT_TRACKS
 
@@ -246,23 +247,6 @@ def _damaged(where: str, problem) -> ValidationError:
     return ValidationError(ARCHIVE_DAMAGED.format(where=where, problem=problem))
 
 
-def _too_deep(value, limit: int) -> bool:
-    """True if ``value`` nests lists and objects deeper than ``limit`` (iterative: no recursion)."""
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            children = item.values()
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        if depth > limit:
-            return True
-        stack.extend((child, depth + 1) for child in children)
-    return False
-
-
 def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -417,7 +401,7 @@ def _check_top(archive) -> int:
         if expected is list and len(archive[section]) > ARCHIVE_MAX_ROWS:
             raise _damaged(section, ARCHIVE_TOO_MANY.format(limit=ARCHIVE_MAX_ROWS))
     # Sections (2) hold rows (3) whose typed data may nest ARCHIVE_MAX_DEPTH levels.
-    if _too_deep(archive, ARCHIVE_MAX_DEPTH + 3):
+    if json_depth_exceeds(archive, ARCHIVE_MAX_DEPTH + 3):
         raise ValidationError(ARCHIVE_TOO_DEEP)
     return version
 
