@@ -6,6 +6,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 
+from campaign.colours import house_colour
+
 RESOURCE_ROWS = ["influence", "wealth", "morale", "welfare", "knowledge"]
 SECRET_AGENDAS = ["extremist", "opulent", "moderate", "rebel", "opportunist", "greedy"]
 MYSTERY_LETTERS = "ABCDEFGHIJKL"
@@ -84,6 +86,10 @@ class House(models.Model):
 
     def __str__(self):
         return f"House {self.name}"
+
+    @property
+    def colour(self) -> str:
+        return house_colour(self.number)
 
 
 class ChronicleGame(models.Model):
