@@ -215,22 +215,7 @@ def _append(
 # ---- Sessions ----------------------------------------------------------------------------
 
 
-@transaction.atomic
-def session_create(
-    *,
-    game: str,
-    seat_names: list[str],
-    host=None,
-    config: dict | None = None,
-    seed: int | None = None,
-    campaign=None,
-    chronicle_game=None,
-    bot_seats: list[int] | None = None,
-) -> GameSession:
-    """Set up a game for the named seats (in table order), deal when the engine hides cards
-    (logged as action 1, not undoable) and start it. ``config["seats"]`` may carry extra
-    per-seat settings; the names always come from ``seat_names``."""
-    rules = _rules(game)
+def _seat_names_clean(rules: GameRules, seat_names: list[str]) -> list[str]:
     names = [(n or "").strip() for n in seat_names]
     if not rules.min_seats <= len(names) <= rules.max_seats:
         raise ValidationError(
@@ -247,6 +232,11 @@ def session_create(
         if n.casefold() in seen:
             raise ValidationError(SEAT_NAME_TWICE.format(name=n))
         seen.add(n.casefold())
+    return names
+
+
+def _config_with_seats(config: dict | None, names: list[str]) -> dict:
+    """The engine's config: the given settings, with each seat's extras and its name."""
     extra = dict(config or {}) if isinstance(config or {}, dict) else None
     if extra is None:
         raise ValidationError(CONFIG_NOT_A_DICT)
@@ -257,7 +247,27 @@ def session_create(
     seats_config = [
         {**(x if isinstance(x, dict) else {}), "name": n} for x, n in zip(seat_extras, names, strict=True)
     ]
-    full_config = _plain_json({"seats": seats_config, **extra}, CONFIG_NOT_A_DICT)
+    return _plain_json({"seats": seats_config, **extra}, CONFIG_NOT_A_DICT)
+
+
+@transaction.atomic
+def session_create(
+    *,
+    game: str,
+    seat_names: list[str],
+    host=None,
+    config: dict | None = None,
+    seed: int | None = None,
+    campaign=None,
+    chronicle_game=None,
+    bot_seats: list[int] | None = None,
+) -> GameSession:
+    """Set up a game for the named seats (in table order), deal when the engine hides cards
+    (logged as action 1, not undoable) and start it. ``config["seats"]`` may carry extra
+    per-seat settings; the names always come from ``seat_names``."""
+    rules = _rules(game)
+    names = _seat_names_clean(rules, seat_names)
+    full_config = _config_with_seats(config, names)
     bots = set(bot_seats or [])
     for index in bots:
         if not isinstance(index, int) or not 0 <= index < len(names):

@@ -3,8 +3,9 @@
 import pytest
 from django.core.exceptions import ValidationError
 
-from campaign import game_night, selectors, services
+from campaign import selectors, services
 from campaign.models import ChronicleScore, ChronicleSticker, LedgerEntry
+from campaign.services import game_nights
 from games.selectors import session_seats
 from tests.factories import campaign_with_houses
 from tests.kd_play import ROWS, play_night
@@ -16,7 +17,7 @@ class GameNightTests:
     def test_a_whole_night_is_written_back_into_the_campaign(self, user):
         campaign, houses = campaign_with_houses("Valentine", "Martina", "Armin", "Charles", user=user)
         services.envelope_open(campaign=campaign, number=0, dilemma_numbers=[1, 2, 3])
-        session = game_night.game_night_start(
+        session = game_nights.game_night_start(
             campaign=campaign, houses=houses, king_name="Harald V", host=user, seed=7
         )
         assert session.chronicle_game.number == 1 and session.config["dilemma_deck"] == [1, 2, 3]
@@ -27,10 +28,10 @@ class GameNightTests:
         opener = state["result"]["envelopes"][0]["opened_by"]
 
         with pytest.raises(ValidationError, match="1 Story card and 3 Dilemma cards"):
-            game_night.game_night_record(session=session, actor=user)
+            game_nights.game_night_record(session=session, actor=user)
         assert not ChronicleSticker.objects.exists()  # nothing half-written
 
-        game = game_night.game_night_record(
+        game = game_nights.game_night_record(
             session=session,
             envelope_contents={
                 9: {"dilemma_numbers": [90, 91, 92], "story_card": {"number": 9, "storyline": "Crown"}}
@@ -52,8 +53,8 @@ class GameNightTests:
         remembered = campaign.dilemma_cards.get(number=4).outcomes
         assert remembered["back"]["aye"]["envelope"] == 9 and remembered["back"]["nay"] is None
         assert remembered["front"]["aye"] == {"resources": [["knowledge", "up"]], "sticker": None}
-        with pytest.raises(ValidationError, match=game_night.NIGHT_ALREADY_RECORDED):
-            game_night.game_night_record(session=session, actor=user)
+        with pytest.raises(ValidationError, match=game_nights.NIGHT_ALREADY_RECORDED):
+            game_nights.game_night_record(session=session, actor=user)
 
     def test_open_agendas_over_two_need_the_house_s_choice(self, user):
         campaign, houses = campaign_with_houses("A", "B", "C", user=user)
@@ -64,8 +65,8 @@ class GameNightTests:
         with pytest.raises(
             ValidationError, match="House A holds 3 positive Open Agendas: choose the 2 it keeps"
         ):
-            game_night.game_night_config(campaign=campaign, houses=houses, king_name="K")
-        config = game_night.game_night_config(
+            game_nights.game_night_config(campaign=campaign, houses=houses, king_name="K")
+        config = game_nights.game_night_config(
             campaign=campaign,
             houses=houses,
             king_name="K",
@@ -81,7 +82,7 @@ class GameNightTests:
         for letter in "ABCDEF":
             services.mystery_sticker_attach(campaign=campaign, letter=letter)
         with pytest.raises(ValidationError, match=services.CAMPAIGN_CLOSED):
-            game_night.game_night_start(campaign=campaign, houses=houses, king_name="K", host=user)
+            game_nights.game_night_start(campaign=campaign, houses=houses, king_name="K", host=user)
 
 
 class GameNightPageTests:
@@ -100,7 +101,7 @@ class GameNightPageTests:
 
     def test_record_page_asks_for_the_envelope_contents(self, client, user):
         campaign, houses = campaign_with_houses("A", "B", "C", user=user)
-        session = game_night.game_night_start(
+        session = game_nights.game_night_start(
             campaign=campaign, houses=houses, king_name="K", host=user, seed=3
         )
         play_night(session)
