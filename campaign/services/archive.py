@@ -20,7 +20,6 @@ from django.utils.dateparse import parse_datetime
 
 from campaign import legacy
 from campaign.models import (
-    MYSTERY_LETTERS,
     RESOURCE_ROWS,
     Achievement,
     Campaign,
@@ -41,9 +40,8 @@ from campaign.selectors import campaign_setting
 from campaign.services.common import check_effects, record_event
 from config.json_limits import json_depth_exceeds
 from games.engine.text import has_control_characters
-from games.kings_dilemma.data import DEFAULT_TRACKS
+from games.kings_dilemma.data import MYSTERY_LETTERS, RESOURCE_TRACK_ROWS
 
-RESOURCE_TRACK_ROWS = DEFAULT_TRACKS["resource_track"]["rows"]
 ARCHIVE_FORMAT = "chronicle-campaign"
 
 

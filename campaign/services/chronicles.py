@@ -26,8 +26,10 @@ from campaign.services.common import CAMPAIGN_CLOSED, UNKNOWN_AGENDA, check_hous
 from campaign.services.houses import alignment_mark
 from campaign.services.ledger import ledger_add
 from campaign.services.stickers import _sticker_info, chronicle_age
+from games.kings_dilemma import scoring
+from games.kings_dilemma.data import MAX_SEATS, MIN_SEATS, RESOURCE_TRACK_ROWS
 
-MIN_PLAYERS, MAX_PLAYERS = 3, 5  # Houses in one game of The King's Dilemma
+MIN_PLAYERS, MAX_PLAYERS = MIN_SEATS, MAX_SEATS  # Houses in one game of The King's Dilemma
 
 
 RESULT_PLAYERS = "A game has 3 to 5 Houses; got {count}."
@@ -49,8 +51,10 @@ ALIGNMENT_UNLOCKED_HERE = (
     "House {house} unlocked {achievement} in this game: correct its Secret Agenda by hand in the admin."
 )
 RESOURCES_FINAL_FORMAT = (
-    "Final Resource positions are rows 1 to 17 of Influence, Wealth, Morale, Welfare, Knowledge."
+    f"Final Resource positions are rows 1 to {RESOURCE_TRACK_ROWS} "
+    "of Influence, Wealth, Morale, Welfare, Knowledge."
 )
+AWARDS_FORMAT = "The engine's awards must give position, last, prestige, crave and rebel_crave per House."
 
 
 def legacy_setup_compute(*, campaign: Campaign, houses: list[House]) -> dict:
@@ -119,7 +123,21 @@ def game_begin(
     return game
 
 
-def _validated_rows(game: ChronicleGame, end: str, rows: list[dict]) -> list[dict]:
+def _awards_checked(awards: list[dict], count: int) -> list[dict]:
+    """The engine's awards, one per row, of the shape ``scoring.awards_for`` answers."""
+    keys = ("position", "last", "prestige", "crave", "rebel_crave")
+    if len(awards) != count or any(
+        not isinstance(a, dict) or not all(isinstance(a.get(k), int) for k in keys) for a in awards
+    ):
+        raise ValidationError(AWARDS_FORMAT)
+    return [{k: a[k] for k in keys} for a in awards]
+
+
+def _validated_rows(
+    game: ChronicleGame, end: str, rows: list[dict], awards: list[dict] | None = None
+) -> list[dict]:
+    """The rows checked, each with its award: the engine's when it scored the game, otherwise the
+    engine's scoring applied to the typed points (a game played on paper)."""
     if end not in GameEnd.values:
         raise ValidationError(UNKNOWN_END.format(end=end))
     if not MIN_PLAYERS <= len(rows) <= MAX_PLAYERS:
@@ -141,9 +159,10 @@ def _validated_rows(game: ChronicleGame, end: str, rows: list[dict]) -> list[dic
         clean.append(
             {"house": house, "secret_agenda": row["secret_agenda"], **points, "total": sum(points.values())}
         )
-    for row, (position, last) in zip(clean, legacy.rank([r["total"] for r in clean]), strict=True):
-        row["position"], row["last"] = position, last
-        row["prestige"], row["crave"] = legacy.prestige_crave(end, position, last)
+    if awards is None:
+        awards = scoring.awards_for(end, [r["total"] for r in clean], [r["secret_agenda"] for r in clean])
+    for row, award in zip(clean, _awards_checked(awards, len(clean)), strict=True):
+        row.update(award)
     return clean
 
 
@@ -151,7 +170,9 @@ def _write_scores(
     game: ChronicleGame, rows: list[dict], actor, sign: int = 1, source=LedgerEntry.Source.GAME_RESULT
 ) -> None:
     for row in rows:
-        ChronicleScore.objects.create(game=game, revision=game.revision, **row)
+        ChronicleScore.objects.create(
+            game=game, revision=game.revision, **{k: v for k, v in row.items() if k != "rebel_crave"}
+        )
         for kind in ("prestige", "crave"):
             ledger_add(
                 house=row["house"],
@@ -164,43 +185,49 @@ def _write_scores(
             )
 
 
-def _rebel_crave(game: ChronicleGame, end: str, rows: list[dict], actor, sign: int = 1) -> None:
-    # Printed on the Rebel card: +1 Crave when the King abdicated.
-    if end != GameEnd.KING_DIED:
-        for row in rows:
-            if row["secret_agenda"] == "rebel":
-                ledger_add(
-                    house=row["house"],
-                    kind="crave",
-                    amount=sign,
-                    reason=f"Rebel, the King abdicated (game {game.number})",
-                    source=LedgerEntry.Source.SECRET_AGENDA,
-                    game=game,
-                    actor=actor,
-                )
+def _rebel_crave(game: ChronicleGame, rows: list[dict], actor, sign: int = 1) -> None:
+    # Printed on the Rebel card: +1 Crave when the King abdicated (a ledger entry of its own).
+    for row in rows:
+        if row["rebel_crave"]:
+            ledger_add(
+                house=row["house"],
+                kind="crave",
+                amount=sign * row["rebel_crave"],
+                reason=f"Rebel, the King abdicated (game {game.number})",
+                source=LedgerEntry.Source.SECRET_AGENDA,
+                game=game,
+                actor=actor,
+            )
 
 
 @transaction.atomic
 def game_result_record(
-    *, game: ChronicleGame, end: str, rows: list[dict], resources_final: dict | None = None, actor=None
+    *,
+    game: ChronicleGame,
+    end: str,
+    rows: list[dict],
+    resources_final: dict | None = None,
+    awards: list[dict] | None = None,
+    actor=None,
 ) -> ChronicleGame:
     """'Mark scores on the Realm Chronicles', then Prestige/Crave and the House Alignment marks.
     ``rows``: one dict per House with house, secret_agenda, agenda_points, open_agenda_points,
-    coins_points, power_points."""
+    coins_points, power_points. ``awards``: the engine's, when the table companion scored the game
+    (``games.kings_dilemma.scoring.awards_for``); without them the same function is applied here."""
     game = ChronicleGame.objects.select_for_update().select_related("campaign").get(pk=game.pk)
     if game.recorded:
         raise ValidationError(RESULT_ALREADY.format(number=game.number))
-    clean = _validated_rows(game, end, rows)
+    clean = _validated_rows(game, end, rows, awards)
     game.end, game.recorded = end, True
     if resources_final is not None:
         if set(resources_final) - set(RESOURCE_ROWS) or not all(
-            isinstance(v, int) and 1 <= v <= 17 for v in resources_final.values()
+            isinstance(v, int) and 1 <= v <= RESOURCE_TRACK_ROWS for v in resources_final.values()
         ):
             raise ValidationError(RESOURCES_FINAL_FORMAT)
         game.resources_final = resources_final
     game.save(update_fields=["end", "recorded", "resources_final"])
     _write_scores(game, clean, actor)
-    _rebel_crave(game, end, clean, actor)
+    _rebel_crave(game, clean, actor)
     for row in clean:
         alignment_mark(house=row["house"], agenda=row["secret_agenda"], game=game, actor=actor)
     from campaign.tasks import campaign_charts_task
@@ -269,13 +296,15 @@ def game_result_correct(
                 game=game,
                 actor=actor,
             )
-    _rebel_crave(game, game.end, old, actor, sign=-1)
+    for row in old:
+        row["rebel_crave"] = scoring.rebel_crave(game.end, row["secret_agenda"])
+    _rebel_crave(game, old, actor, sign=-1)
     _alignment_follow(game, old, clean, actor)
     game.revision += 1
     game.end = end
     game.save(update_fields=["revision", "end"])
     _write_scores(game, clean, actor)
-    _rebel_crave(game, end, clean, actor)
+    _rebel_crave(game, clean, actor)
     record_event(
         game.campaign,
         "game_corrected",

@@ -19,11 +19,9 @@ from campaign.models import (
 )
 from campaign.services.common import check_effects, check_house, record_event
 from campaign.services.ledger import ledger_add
+from games.kings_dilemma.data import ENVELOPE_COUNT, GRAND_FINALE_ENVELOPE
 
-GRAND_FINALE_ENVELOPE = 70
-
-
-ENVELOPE_NUMBER_RANGE = "Envelope numbers go from 00 to 74."
+ENVELOPE_NUMBER_RANGE = f"Envelope numbers go from 00 to {ENVELOPE_COUNT - 1:02d}."
 
 
 ENVELOPE_ALREADY_OPENED = "Envelope {number:02d} has already been opened."
@@ -158,6 +156,19 @@ def story_card_place(
     return card
 
 
+def _grand_finale_open(campaign: Campaign, *, game: ChronicleGame | None, actor) -> None:
+    """Envelope 70 closes the campaign."""
+    campaign.closed = True
+    campaign.save(update_fields=["closed"])
+    record_event(
+        campaign,
+        "grand_finale",
+        f"Envelope {GRAND_FINALE_ENVELOPE} opened: the Grand Finale",
+        actor=actor,
+        game=game,
+    )
+
+
 @transaction.atomic
 def envelope_open(
     *,
@@ -176,7 +187,7 @@ def envelope_open(
     storyline) and 3 Dilemma cards shuffled into the Dilemma deck. A Special Envelope's cards
     follow their own instructions: Trigger cards go to the deck, Event cards to the Event area."""
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
-    if not isinstance(number, int) or not 0 <= number <= 74:
+    if not isinstance(number, int) or not 0 <= number < ENVELOPE_COUNT:
         raise ValidationError(ENVELOPE_NUMBER_RANGE)
     check_house(campaign, opened_by)
     if campaign.envelopes.filter(number=number).exists():
@@ -214,9 +225,7 @@ def envelope_open(
             **{"signer": opened_by, **story_card},
         )
     if number == GRAND_FINALE_ENVELOPE:
-        campaign.closed = True
-        campaign.save(update_fields=["closed"])
-        record_event(campaign, "grand_finale", "Envelope 70 opened: the Grand Finale", actor=actor, game=game)
+        _grand_finale_open(campaign, game=game, actor=actor)
     return envelope
 
 

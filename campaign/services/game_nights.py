@@ -361,6 +361,16 @@ def game_night_record(*, session, envelope_contents: dict | None = None, actor=N
             for i, row in enumerate(result["seats"])
         ],
         resources_final=result.get("resources_final") or {},
+        awards=[
+            {
+                "position": row["position"],
+                "last": row["last"],
+                "prestige": row["prestige_award"],
+                "crave": row["crave_award"] - row["rebel_crave"],
+                "rebel_crave": row["rebel_crave"],
+            }
+            for row in result["seats"]
+        ],
         actor=actor,
     )
     _night_save(game, result, actor)

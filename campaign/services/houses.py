@@ -20,17 +20,18 @@ from campaign.selectors import campaign_setting
 from campaign.services.common import NAME_CONTROL_CHARACTERS, UNKNOWN_AGENDA, check_effects, record_event
 from campaign.services.ledger import ledger_add
 from games.engine.text import has_control_characters
+from games.kings_dilemma.data import HOUSE_NUMBERS
 
-MAX_HOUSES = 12
+MAX_HOUSES = HOUSE_NUMBERS  # one House per screen
 
 
 CAMPAIGN_NAME_REQUIRED = "A campaign needs a name."
 
 
-HOUSE_LIMIT = "A campaign has at most 12 Houses."
+HOUSE_LIMIT = f"A campaign has at most {MAX_HOUSES} Houses."
 
 
-HOUSE_NUMBER_RANGE = "A House number is between 1 and 12."
+HOUSE_NUMBER_RANGE = f"A House number is between 1 and {HOUSE_NUMBERS}."
 
 
 HOUSE_NUMBER_TAKEN = "House number {number} is already used in this campaign."
@@ -79,7 +80,7 @@ def house_create(
         raise ValidationError(HOUSE_NAME_REQUIRED)
     if has_control_characters(name) or has_control_characters(player_name or ""):
         raise ValidationError(NAME_CONTROL_CHARACTERS)
-    if not isinstance(number, int) or not 1 <= number <= 12:
+    if not isinstance(number, int) or not 1 <= number <= HOUSE_NUMBERS:
         raise ValidationError(HOUSE_NUMBER_RANGE)
     if campaign.houses.count() >= MAX_HOUSES:
         raise ValidationError(HOUSE_LIMIT)

@@ -7,7 +7,6 @@ from django.db import transaction
 
 from campaign import legacy
 from campaign.models import (
-    MYSTERY_LETTERS,
     RESOURCE_ROWS,
     Campaign,
     ChronicleGame,
@@ -17,11 +16,9 @@ from campaign.models import (
 )
 from campaign.selectors import campaign_setting
 from campaign.services.common import check_house, record_event
+from games.kings_dilemma.data import MYSTERY_LETTERS, MYSTERY_STICKERS_PER_CAMPAIGN, STICKER_COUNT
 
-MYSTERY_STICKERS_IN_A_CAMPAIGN = 6
-
-
-STICKER_NUMBER_RANGE = "Chronicle sticker numbers go from 1 to 177."
+STICKER_NUMBER_RANGE = f"Chronicle sticker numbers go from 1 to {STICKER_COUNT}."
 
 
 STICKER_ALREADY_ATTACHED = "Sticker {number} is already on the board."
@@ -36,7 +33,9 @@ MYSTERY_LETTER = "Mystery stickers are lettered A to L."
 MYSTERY_ALREADY = "Mystery sticker {letter} is already attached."
 
 
-MYSTERY_ALL_ATTACHED = "All 6 Mystery stickers of the campaign are already attached."
+MYSTERY_ALL_ATTACHED = (
+    f"All {MYSTERY_STICKERS_PER_CAMPAIGN} Mystery stickers of the campaign are already attached."
+)
 
 
 def _sticker_info(s: ChronicleSticker) -> legacy.Sticker:
@@ -66,7 +65,7 @@ def sticker_attach(
     """'Apply Chronicle stickers': the leftmost empty space of its row, otherwise over the sticker
     with the most marks (leftmost on a tie); the covered sticker stays in the history."""
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
-    if not isinstance(number, int) or not 1 <= number <= 177:
+    if not isinstance(number, int) or not 1 <= number <= STICKER_COUNT:
         raise ValidationError(STICKER_NUMBER_RANGE)
     if row not in RESOURCE_ROWS:
         raise ValidationError(UNKNOWN_ROW.format(row=row))
@@ -139,7 +138,7 @@ def mystery_sticker_attach(
         raise ValidationError(MYSTERY_LETTER)
     if campaign.mystery_stickers.filter(letter=letter).exists():
         raise ValidationError(MYSTERY_ALREADY.format(letter=letter))
-    if campaign.mystery_stickers.count() >= MYSTERY_STICKERS_IN_A_CAMPAIGN:
+    if campaign.mystery_stickers.count() >= MYSTERY_STICKERS_PER_CAMPAIGN:
         raise ValidationError(MYSTERY_ALL_ATTACHED)
     sticker = MysterySticker.objects.create(campaign=campaign, letter=letter, storyline=storyline, game=game)
     record_event(
@@ -150,7 +149,7 @@ def mystery_sticker_attach(
         game=game,
         letter=letter,
     )
-    if campaign.mystery_stickers.count() == MYSTERY_STICKERS_IN_A_CAMPAIGN:
+    if campaign.mystery_stickers.count() == MYSTERY_STICKERS_PER_CAMPAIGN:
         campaign.grand_finale_ready = True
         campaign.closed = True
         campaign.save(update_fields=["grand_finale_ready", "closed"])

@@ -92,6 +92,30 @@ def prestige_crave_for(
     return awards
 
 
+def rebel_crave(end: str, secret_agenda: str, tracks: dict | None = None) -> int:
+    """Crave printed on a Secret Agenda card for an abdication (the Rebel's +1)."""
+    agenda = (tracks or DEFAULT_TRACKS)["secret_agendas"][secret_agenda]
+    return agenda.get("abdication_crave", 0) if end != "king_died" else 0
+
+
+def awards_for(end: str, totals: list[int], agendas: list[str], tracks: dict | None = None) -> list[dict]:
+    """What each seat records on the Realm Chronicles: position (shared on ties), last, the Prestige
+    and Crave of its row of the table, and the Crave its Secret Agenda adds for an abdication."""
+    tracks = tracks or DEFAULT_TRACKS
+    ranking = rank(totals)
+    table = prestige_crave_for([p for p, _ in ranking], len(totals), end, tracks["prestige_crave"])
+    return [
+        {
+            "position": position,
+            "last": last,
+            "prestige": prestige,
+            "crave": crave,
+            "rebel_crave": rebel_crave(end, agenda, tracks),
+        }
+        for (position, last), (prestige, crave), agenda in zip(ranking, table, agendas, strict=True)
+    ]
+
+
 # ---- the end of the game ----------------------------------------------------------------------
 
 
@@ -121,13 +145,14 @@ def compute_scores(state: dict) -> dict:
             row[k] for k in ("agenda_points", "coins_points", "open_agenda_points", "power_points")
         )
         rows.append(row)
-    ranking = rank([r["total"] for r in rows])
-    awards = prestige_crave_for([p for p, _ in ranking], len(rows), state["end"], tracks["prestige_crave"])
-    for row, (position, last), (prestige, crave) in zip(rows, ranking, awards, strict=True):
-        row["position"], row["last"] = position, last
-        rebel = tracks["secret_agendas"][row["secret_agenda"]].get("abdication_crave", 0)
-        row["rebel_crave"] = rebel if state["end"] != "king_died" else 0
-        row["prestige_award"], row["crave_award"] = prestige, crave + row["rebel_crave"]
+    awards = awards_for(state["end"], [r["total"] for r in rows], [r["secret_agenda"] for r in rows], tracks)
+    for row, award in zip(rows, awards, strict=True):
+        row["position"], row["last"], row["rebel_crave"] = (
+            award["position"],
+            award["last"],
+            award["rebel_crave"],
+        )
+        row["prestige_award"], row["crave_award"] = award["prestige"], award["crave"] + award["rebel_crave"]
     return {"seats": rows, "winners": [i for i, r in enumerate(rows) if r["position"] == 1]}
 
 
@@ -161,7 +186,7 @@ def finish(state: dict, heir: int) -> None:
       Chronicles' "Secret Agenda" column), coins_points (Money Ranking: its "Coins" column),
       open_agenda_points, power_points, coins and power held, total, position (shared on ties), last,
       rebel_crave (1 for the Rebel when the King abdicated), prestige_award and crave_award (the
-      Prestige/Crave table row plus rebel_crave; informational, the campaign may compute its own);
+      Prestige/Crave table row plus rebel_crave: what the campaign records);
     - ``winners`` (every seat at position 1: a tie shares the victory) and ``heir`` (the one the
       Moderator chose to marry into the royal line; the only winner when there is no tie);
     - ``stickers`` [{number, row, positive, signer, dilemma}], ``envelopes`` [{number, opened_by, dilemma}]

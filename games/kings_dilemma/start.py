@@ -8,11 +8,9 @@ from games.engine.errors import RuleError
 from games.engine.rng import seeded_rng
 from games.kings_dilemma import messages as msg
 from games.kings_dilemma.cards import normalise_known
-from games.kings_dilemma.data import LIMITS, RESOURCES, tracks_for
+from games.kings_dilemma.data import LIMITS, MAX_SEATS, MIN_SEATS, RESOURCES, tracks_for
 from games.kings_dilemma.flow import expect_seat, expect_table, is_int
 
-MIN_SEATS = 3
-MAX_SEATS = 5
 MAX_NAME = 60
 SETUP_STEP = -1  # the public randomness of setup (Momentum sides) uses seeded_rng(seed, -1)
 

@@ -46,6 +46,13 @@ class GameNightTests:
         assert selectors.storylines(campaign=campaign)[0]["top"].signer == houses[opener]
         scores = ChronicleScore.objects.filter(game=game)
         assert scores.count() == 4 and game.end == "king_died" and game.recorded
+        # The campaign records the engine's awards, row for row.
+        engine = [
+            (houses[i].pk, r["position"], r["last"], r["prestige_award"], r["crave_award"])
+            for i, r in enumerate(state["result"]["seats"])
+        ]
+        recorded = sorted(scores.values_list("house", "position", "last", "prestige", "crave"))
+        assert recorded == sorted(engine)
         assert LedgerEntry.objects.filter(game=game, source="game_result").exists()
         assert game.resources_final and set(game.resources_final) == set(ROWS)
         # Cards met are remembered, so the table types them only once next time.
@@ -113,3 +120,22 @@ class GameNightPageTests:
         done = client.post(url, {"e9-dilemmas": "90, 91, 92", "e9-story": 9, "e9-storyline": "Crown"})
         assert done.status_code == 302
         assert campaign.games.get().recorded
+
+
+class EngineAwardsTests:
+    def test_a_result_with_the_engine_s_awards_records_them_as_given(self, user):
+        campaign, houses = campaign_with_houses("A", "B", "C", user=user)
+        game = services.game_begin(campaign=campaign, king_name="K", actor=user)
+        rows = [{"house": h, "secret_agenda": "rebel", "agenda_points": 1} for h in houses]
+        # A group whose corrected table gives 7 Prestige to everyone: the campaign does not recompute it.
+        awards = [{"position": 1, "last": False, "prestige": 7, "crave": 0, "rebel_crave": 1}] * 3
+        services.game_result_record(game=game, end="abdicated_top", rows=rows, awards=awards, actor=user)
+        assert all(h.prestige == 7 and h.crave == 1 for h in selectors.house_list(campaign=campaign))
+
+    def test_malformed_awards_are_refused_and_nothing_is_written(self, user):
+        campaign, houses = campaign_with_houses("A", "B", "C", user=user)
+        game = services.game_begin(campaign=campaign, king_name="K", actor=user)
+        rows = [{"house": h, "secret_agenda": "rebel"} for h in houses]
+        with pytest.raises(ValidationError, match="awards"):
+            services.game_result_record(game=game, end="king_died", rows=rows, awards=[{}] * 3, actor=user)
+        assert not ChronicleScore.objects.exists()
