@@ -238,6 +238,13 @@ def dilemma_card_remember(
     card.title = title or card.title
     card.outcomes = outcomes
     card.save(update_fields=["title", "outcomes"])
+    record_event(
+        campaign,
+        "dilemma_card_remembered",
+        f"Dilemma card {number} remembered as the table typed it",
+        actor=actor,
+        number=number,
+    )
     return card
 
 
