@@ -23,14 +23,13 @@ from games import nudges
 from games.engine.bots import bot_choose_action
 from games.engine.errors import RuleError
 from games.engine.registry import get_game
-from games.engine.rules import TABLE, GameRules
+from games.engine.rules import GameRules
 from games.engine.text import has_control_characters
 from games.models import GameSession, Seat, SessionAction
 
 logger = logging.getLogger(__name__)
 
 SEAT_COLOURS = ["red", "blue", "green", "yellow", "purple", "orange", "teal", "grey"]
-DEAL = {"type": "deal", "seat": None}
 MAX_SEAT_NAME = 60
 MAX_IDEMPOTENCY_KEY = 100
 
@@ -300,8 +299,8 @@ def session_create(
             colour=SEAT_COLOURS[index % len(SEAT_COLOURS)],
             is_bot=index in bots,
         )
-    if rules.legal_actions(state, TABLE) == [{**DEAL, "params": {}}]:
-        _append(session=session, rules=rules, action=dict(DEAL), seat_index=None)
+    if rules.opening_action is not None:
+        _append(session=session, rules=rules, action=dict(rules.opening_action), seat_index=None)
     _after_change(session, rules)
     return session
 
@@ -388,8 +387,8 @@ def session_undo(*, session: GameSession, by) -> GameSession:
     if last is None:
         raise ValidationError(NOTHING_TO_UNDO)
     rules = session_rules(locked)
-    automatic_deal = last.seq == 1 and last.payload == DEAL
-    if automatic_deal or not rules.undoable(last.payload):
+    opening = last.seq == 1 and rules.opening_action is not None
+    if opening or not rules.undoable(last.payload):
         raise ValidationError(NOT_UNDOABLE.format(label=last.label))
     last.undone = True
     last.save(update_fields=["undone"])

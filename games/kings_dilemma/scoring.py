@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from games.engine.choices import Choice, choice, pick
 from games.engine.errors import RuleError
+from games.engine.rules import TABLE
 from games.kings_dilemma import messages as msg
 from games.kings_dilemma.data import DEFAULT_TRACKS, RESOURCES
-from games.kings_dilemma.flow import expect_moderator, expect_table, name
+from games.kings_dilemma.flow import expect_turn, name
 
 
 def competition_positions(values: list[int]) -> list[int]:
@@ -159,7 +160,7 @@ def compute_scores(state: dict) -> dict:
 def score(state: dict, action: dict, rng) -> None:
     """Reveal the Secret Agendas and score. Tied winners share the victory; the Moderator chooses
     which of them marries into the royal line."""
-    expect_table(state, action, ("end",), "score the game")
+    expect_turn(state, action, phases=("end",), acting=TABLE, what="score the game")
     state["scores"] = compute_scores(state)
     winners = state["scores"]["winners"]
     if len(winners) > 1:
@@ -170,7 +171,14 @@ def score(state: dict, action: dict, rng) -> None:
 
 
 def choose_heir(state: dict, action: dict, rng) -> None:
-    expect_moderator(state, action, ("heir",), "choose who marries into the royal line")
+    expect_turn(
+        state,
+        action,
+        phases=("heir",),
+        acting=state["moderator"],
+        what="choose who marries into the royal line",
+        not_yours=msg.MODERATOR_ONLY,
+    )
     heir = action.get("heir")
     if isinstance(heir, bool) or heir not in state["heir_candidates"]:
         names = ", ".join(name(state, i) for i in state["heir_candidates"])

@@ -33,7 +33,7 @@ class DrawTests:
         state = dealt(3)
         refused(state, "draw", 1, msg.NOT_YOUR_TURN.format(name="Anna"))
         refused(state, "draw", 7, msg.NO_SUCH_SEAT)
-        refused(state, "draw", None, msg.NO_SUCH_SEAT)
+        refused(state, "draw", None, msg.SEAT_ONLY.format(what="play"))
         refused(state, "elect", 0, msg.DRAW_FIRST, colour="black", balcony="coast")
         refused(state, "end_turn", 0, msg.DRAW_FIRST)
         refused(act(state, "draw", 0), "draw", 0, msg.ALREADY_DRAWN)
