@@ -10,7 +10,7 @@ from games.kings_dilemma.data import AGENDAS, DEFAULT_TRACKS, RESOURCES, START_S
 
 RESOURCE_ROWS = list(RESOURCES)
 
-# DEFAULT (unconfirmed) values of data/kings-dilemma.md; a campaign's ``settings`` overrides them.
+# DEFAULT (unconfirmed) values of docs/data/kings-dilemma.md; a campaign's ``settings`` overrides them.
 DEFAULT_SETTINGS = {
     "row_capacity": 5,  # Chronicle sticker spaces per row
     "aging_squares": 6,  # aging-mark squares on a sticker; marks past the last one are not recorded
@@ -49,7 +49,7 @@ def settings_problems(settings) -> list[str]:
     return problems
 
 
-# House screens: number -> (title, the two favourite Secret Agendas) from data/kings-dilemma.md section 4.
+# House screens: number -> (title, the two favourite Secret Agendas) from docs/data/kings-dilemma.md section 4.
 HOUSE_SCREENS = {
     1: ("Dukes of Blodyn", ("moderate", "opulent")),
     2: ("Dukes of Solad", ("extremist", "rebel")),
@@ -69,7 +69,7 @@ PRESTIGE_AGENDAS = {"extremist", "opulent", "moderate"}  # the others reward Cra
 
 def alignment_rewards(house_number: int) -> dict[str, tuple[str, int]]:
     """Reward of each House Alignment achievement: favourites give 3 and 2, the others 1;
-    Prestige for Extremist/Opulent/Moderate, Crave for the others (data/kings-dilemma.md section 4)."""
+    Prestige for Extremist/Opulent/Moderate, Crave for the others (docs/data/kings-dilemma.md section 4)."""
     favourites = HOUSE_SCREENS.get(house_number, ("", ()))[1]
     rewards = {}
     for agenda in AGENDAS:

@@ -150,7 +150,7 @@ def use_quick(state: dict) -> None:
 
 def draw_card(state: dict, seat: int, rng) -> bool:
     """Draw the top Politics card; an empty deck is first rebuilt from the shuffled discards.
-    With both empty the draw is skipped (DESIGN.md section 8)."""
+    With both empty the draw is skipped (docs/rules-decisions.md)."""
     if not state["deck"]:
         if not state["discard"]:
             return False
@@ -219,7 +219,7 @@ def permit_bonus_options(state: dict, seat: int) -> list[str]:
     """Every Permit the seat bought, face up or face down, in the order acquired (Nobility space 14:
     "one of the permit tiles which you previously bought (also a face-down tile)"). Unlike the City
     tokens, the rulebook leaves none out: one whose bonus moves the seat on the Nobility Track is
-    offered too, and the track only moves forward, so nothing loops (DESIGN.md 8)."""
+    offered too, and the track only moves forward, so nothing loops (docs/rules-decisions.md)."""
     return [p["id"] for p in state["seats"][seat]["permits"]]
 
 

@@ -1,4 +1,4 @@
-"""The protocol every game engine follows (DESIGN.md section 3) and a small base class.
+"""The protocol every game engine follows (docs/architecture.md section 3) and a small base class.
 
 State is a plain JSON-serialisable dict. It always holds ``seed`` and ``step`` (the number of
 actions applied), so randomness inside ``apply`` comes from ``seeded_rng(seed, step)``.

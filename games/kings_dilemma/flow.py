@@ -57,7 +57,7 @@ expect_turn = turn_guard(msg)
 
 
 def from_pool(state: dict, what: str, amount: int) -> None:
-    """Take from the general pool. DESIGN.md section 8: when the pool cannot pay, the payment is
+    """Take from the general pool. docs/rules-decisions.md: when the pool cannot pay, the payment is
     made anyway and the shortfall is logged (the pool goes below 0)."""
     before = state["pool"][what]
     state["pool"][what] -= amount

@@ -1,6 +1,6 @@
 """The Realm board: drawing a Dilemma card, Dilemma Resolution (Resources, Momentum, Stability,
 stickers, envelopes, the Time Counter, the King's death) and the host's hand-applied card effects
-(DESIGN.md section 8 "Card effects the app cannot know")."""
+(docs/rules-decisions.md "Card effects the app cannot know")."""
 
 from __future__ import annotations
 

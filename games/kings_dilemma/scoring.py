@@ -64,7 +64,7 @@ def power_majority_points(power: list[int], tracks: dict) -> list[int]:
 
 
 def rank(totals: list[int]) -> list[tuple[int, bool]]:
-    """Realm Chronicles ranking (DESIGN.md section 8): shared positions on ties (1, 2, 2, 4); every seat
+    """Realm Chronicles ranking (docs/rules-decisions.md): shared positions on ties (1, 2, 2, 4); every seat
     with the lowest total is Last, unless every total is equal (then all are 1st)."""
     lowest = min(totals)
     everyone_equal = lowest == max(totals)

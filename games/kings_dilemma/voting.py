@@ -1,5 +1,5 @@
 """Phases 3 and 4 of a round: the Vote of the Council, Bargaining and the Vote Resolution with its
-cleanup (rulebook "Vote of the Council", "Vote Resolution"; DESIGN.md section 8)."""
+cleanup (rulebook "Vote of the Council", "Vote Resolution"; docs/rules-decisions.md)."""
 
 from __future__ import annotations
 
@@ -245,7 +245,7 @@ def cleanup_and_resolve(state: dict) -> None:
 
 
 def give_coins(state: dict, action: dict, rng) -> None:
-    """Bargaining: Coins given to another House are binding (DESIGN.md section 8)."""
+    """Bargaining: Coins given to another House are binding (docs/rules-decisions.md)."""
     if state["phase"] not in VOTING_PHASES:
         if action.get("seat") is None:
             raise RuleError(msg.SEAT_ONLY.format(what="give Coins"))

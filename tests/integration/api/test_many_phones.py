@@ -67,7 +67,7 @@ def together(calls: list[Callable[[], object]]) -> list:
         try:
             barrier.wait(timeout=HANG_GUARD_SECONDS)
             results[i] = calls[i]()
-        except BaseException as exc:  # noqa: BLE001 - checked by the test
+        except BaseException as exc:
             results[i] = exc
         finally:
             connection.close()

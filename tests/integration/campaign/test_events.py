@@ -1,4 +1,4 @@
-"""Every change to a campaign is an event (DESIGN.md section 5), checked the way Zulip's
+"""Every change to a campaign is an event (docs/architecture.md section 5), checked the way Zulip's
 ``verify_action`` checks its events: each service call writes exactly the events it should, each with
 its actor and a summary; the campaign's state changed; and the history, read from the events alone,
 explains the state (every sticker, Envelope, Story card, Mystery sticker, House and game has its event,

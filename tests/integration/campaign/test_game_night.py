@@ -21,7 +21,7 @@ class GameNightTests:
             campaign=campaign, houses=houses, king_name="Harald V", host=user, seed=7
         )
         assert session.chronicle_game.number == 1 and session.config["dilemma_deck"] == [1, 2, 3]
-        # Leader is the highest Prestige: with all at 0, the highest House number (DESIGN.md section 8).
+        # Leader is the highest Prestige: with all at 0, the highest House number (docs/rules-decisions.md).
         assert session.config["leader"] == 3 and session.config["moderator"] == 0
         state = play_night(session)
         leader_when_signed = state["result"]["stickers"][0]["signer"]

@@ -1,4 +1,4 @@
-"""Replay equals live, for every game of the registry (Zulip's ``verify_action``, STYLE.md
+"""Replay equals live, for every game of the registry (Zulip's ``verify_action``, docs/architecture.md
 ``verify_nudge``): after each action of a random game, the seat and table views refetched through the
 selectors equal the views of a fresh replay of the log, with exactly one nudge."""
 

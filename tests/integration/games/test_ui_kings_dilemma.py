@@ -1,5 +1,5 @@
 """The King's Dilemma table: the host types the front of the card at the draw, the winning side's
-outcome from its back after the vote (DESIGN.md section 8), and hand-applied effects; forms keep what
+outcome from its back after the vote (docs/rules-decisions.md), and hand-applied effects; forms keep what
 was typed when something is refused."""
 
 import re

@@ -48,7 +48,7 @@ class DrawTests:
         assert state["discard"] == [] and len(state["deck"]) == len(pile) - 1
 
     def test_the_draw_is_skipped_when_no_card_is_left(self):
-        """DESIGN.md 8: with both the deck and the discards empty the draw is skipped."""
+        """docs/rules-decisions.md: with both the deck and the discards empty the draw is skipped."""
         state = playing(3)
         state["seats"][0]["hand"] += state["deck"]
         state["deck"] = []
