@@ -1,4 +1,4 @@
-"""The only writers of game sessions (DESIGN.md section 4).
+"""The only writers of game sessions (docs/architecture.md section 4).
 
 A session's state is the fold of its action log over the engine's setup; the cached ``state`` is
 that fold, kept so reads are cheap. Every change runs in one transaction with the session row
