@@ -30,7 +30,6 @@ from api.serializers import (
 from campaign import selectors, services
 from campaign.legacy import MAX_SPACES
 from campaign.models import (
-    MYSTERY_LETTERS,
     RESOURCE_ROWS,
     SECRET_AGENDAS,
     Achievement,
@@ -41,7 +40,7 @@ from campaign.models import (
     Membership,
 )
 from campaign.services import MAX_HOUSES, MAX_PLAYERS, MIN_PLAYERS
-from games.kings_dilemma.data import DEFAULT_TRACKS
+from games.kings_dilemma.data import DEFAULT_TRACKS, MYSTERY_LETTERS
 
 BIG = 1_000_000  # integers are bounded so no input reaches the database out of range
 TAGS = ["campaigns"]

@@ -1,4 +1,4 @@
-"""One error shape (STYLE.md section 5): 400 {"message", "extra"} for rule and validation errors,
+"""One error shape (docs/architecture.md, Conventions): 400 {"message", "extra"} for rule and validation errors,
 409 {"message", "extra": {"current_version"}} for a stale session version, 429 when rate-limited."""
 
 from django.core.exceptions import PermissionDenied

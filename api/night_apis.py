@@ -11,7 +11,7 @@ from api.campaign_apis import chronicle
 from api.errors import MEMBER_WRITE
 from api.serializers import CampaignHouseField, ChronicleGameSerializer, NameField, StrictCharField
 from api.session_apis import SessionCreateApi
-from campaign import game_night
+from campaign import services as campaign_services
 from campaign.services import MAX_PLAYERS, MIN_PLAYERS
 
 TAGS = ["campaigns"]
@@ -47,7 +47,7 @@ class GameNightStartApi(CampaignApi):
     )
     def post(self, request, campaign_id: int):
         data = self.input(request)
-        session = game_night.game_night_start(
+        session = campaign_services.game_night_start(
             campaign=self.campaign,
             houses=data["houses"],
             king_name=data["king_name"],
@@ -80,5 +80,7 @@ class GameNightSaveApi(CampaignApi):
             contents = {int(number): body for number, body in data["envelope_contents"].items()}
         except ValueError:
             raise serializers.ValidationError({"envelope_contents": "Keys are Envelope numbers."}) from None
-        game = game_night.game_night_record(session=session, envelope_contents=contents, actor=request.user)
+        game = campaign_services.game_night_record(
+            session=session, envelope_contents=contents, actor=request.user
+        )
         return Response(ChronicleGameSerializer(chronicle(self.campaign, game.pk)).data)

@@ -2,7 +2,8 @@ import json
 
 from django import forms
 
-from campaign.models import MYSTERY_LETTERS, GameEnd, ResourceRow, SecretAgenda
+from campaign.models import GameEnd, ResourceRow, SecretAgenda
+from games.kings_dilemma.data import MYSTERY_LETTERS
 
 
 class CampaignBoundForm(forms.Form):

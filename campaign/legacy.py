@@ -6,18 +6,17 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from games.kings_dilemma.data import DEFAULT_TRACKS
-from games.kings_dilemma.scoring import rank  # noqa: F401  (the campaign's ranking)
+from games.kings_dilemma.data import AGENDAS, DEFAULT_TRACKS, RESOURCES, START_STOCK
 
-RESOURCE_ROWS = ["influence", "wealth", "morale", "welfare", "knowledge"]
+RESOURCE_ROWS = list(RESOURCES)
 
-# DEFAULT (unconfirmed) values of data/kings-dilemma.md; a campaign's ``settings`` overrides them.
+# DEFAULT (unconfirmed) values of docs/data/kings-dilemma.md; a campaign's ``settings`` overrides them.
 DEFAULT_SETTINGS = {
     "row_capacity": 5,  # Chronicle sticker spaces per row
     "aging_squares": 6,  # aging-mark squares on a sticker; marks past the last one are not recorded
     "alignment_spaces": 4,  # spaces of each House Alignment achievement
-    "start_power": 8,
-    "start_coins": 10,
+    "start_power": START_STOCK["power"],
+    "start_coins": START_STOCK["coins"],
 }
 # What a group may correct them to: a board row and a sticker hold at most 10 spaces (as an
 # achievement), a House starts with no more Power or Coins than the general pool holds.
@@ -50,7 +49,7 @@ def settings_problems(settings) -> list[str]:
     return problems
 
 
-# House screens: number -> (title, the two favourite Secret Agendas) from data/kings-dilemma.md section 4.
+# House screens: number -> (title, the two favourite Secret Agendas) from docs/data/kings-dilemma.md section 4.
 HOUSE_SCREENS = {
     1: ("Dukes of Blodyn", ("moderate", "opulent")),
     2: ("Dukes of Solad", ("extremist", "rebel")),
@@ -70,10 +69,10 @@ PRESTIGE_AGENDAS = {"extremist", "opulent", "moderate"}  # the others reward Cra
 
 def alignment_rewards(house_number: int) -> dict[str, tuple[str, int]]:
     """Reward of each House Alignment achievement: favourites give 3 and 2, the others 1;
-    Prestige for Extremist/Opulent/Moderate, Crave for the others (data/kings-dilemma.md section 4)."""
+    Prestige for Extremist/Opulent/Moderate, Crave for the others (docs/data/kings-dilemma.md section 4)."""
     favourites = HOUSE_SCREENS.get(house_number, ("", ()))[1]
     rewards = {}
-    for agenda in ["extremist", "opulent", "moderate", "rebel", "opportunist", "greedy"]:
+    for agenda in AGENDAS:
         amount = {0: 3, 1: 2}.get(favourites.index(agenda), 1) if agenda in favourites else 1
         rewards[agenda] = ("prestige" if agenda in PRESTIGE_AGENDAS else "crave", amount)
     return rewards
@@ -153,14 +152,3 @@ def open_agendas(stickers: list[Sticker], participants: set) -> OpenAgendaAssign
         else:
             result.tokens.setdefault(house, []).extend((row, positive) for row in rows)
     return result
-
-
-# ---- Realm Chronicles ---------------------------------------------------------------------
-
-# The ranking and the 'Mark scores on the Realm Chronicles' table are the engine's (one rule, one place).
-
-
-def prestige_crave(end: str, position: int, last: bool) -> tuple[int, int]:
-    """The Prestige and Crave one ranking row awards (DESIGN.md section 8 'Ranking ties')."""
-    prestige, crave = DEFAULT_TRACKS["prestige_crave"][end]["last" if last else str(min(position, 4))]
-    return prestige, crave

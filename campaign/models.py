@@ -7,10 +7,11 @@ from django.db import models
 from django.db.models import Q
 
 from campaign.colours import house_colour
+from games.kings_dilemma.data import AGENDAS, ENVELOPE_COUNT, HOUSE_NUMBERS, RESOURCES, STICKER_COUNT
 
-RESOURCE_ROWS = ["influence", "wealth", "morale", "welfare", "knowledge"]
-SECRET_AGENDAS = ["extremist", "opulent", "moderate", "rebel", "opportunist", "greedy"]
-MYSTERY_LETTERS = "ABCDEFGHIJKL"
+# The engine's data module owns the rule data; these names are the campaign's view of it.
+RESOURCE_ROWS = list(RESOURCES)
+SECRET_AGENDAS = list(AGENDAS)
 
 
 class ResourceRow(models.TextChoices):
@@ -71,7 +72,9 @@ class Membership(models.Model):
 class House(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="houses")
     name = models.CharField(max_length=80)
-    number = models.PositiveSmallIntegerField(validators=[MinValueValidator(1), MaxValueValidator(12)])
+    number = models.PositiveSmallIntegerField(
+        validators=[MinValueValidator(1), MaxValueValidator(HOUSE_NUMBERS)]
+    )
     player_name = models.CharField(max_length=80, blank=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="houses"
@@ -81,7 +84,9 @@ class House(models.Model):
         ordering = ["number"]
         constraints = [
             models.UniqueConstraint(fields=["campaign", "number"], name="house_number_unique_in_campaign"),
-            models.CheckConstraint(condition=Q(number__gte=1, number__lte=12), name="house_number_1_to_12"),
+            models.CheckConstraint(
+                condition=Q(number__gte=1, number__lte=HOUSE_NUMBERS), name="house_number_1_to_12"
+            ),
         ]
 
     def __str__(self):
@@ -216,7 +221,9 @@ class Achievement(models.Model):
 
 class ChronicleSticker(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="stickers")
-    number = models.PositiveSmallIntegerField(validators=[MinValueValidator(1), MaxValueValidator(177)])
+    number = models.PositiveSmallIntegerField(
+        validators=[MinValueValidator(1), MaxValueValidator(STICKER_COUNT)]
+    )
     row = models.CharField(max_length=10, choices=ResourceRow.choices)
     positive = models.BooleanField()
     signer = models.ForeignKey(
@@ -252,7 +259,7 @@ class ChronicleSticker(models.Model):
 
 class Envelope(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="envelopes")
-    number = models.PositiveSmallIntegerField(validators=[MaxValueValidator(74)])
+    number = models.PositiveSmallIntegerField(validators=[MaxValueValidator(ENVELOPE_COUNT - 1)])
     special = models.BooleanField(default=False)
     opened_at = models.DateTimeField(auto_now_add=True)
     opened_by = models.ForeignKey(House, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")

@@ -17,8 +17,7 @@ from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
-from campaign import forms, game_night, selectors, services
-from campaign.archive import campaign_import
+from campaign import forms, selectors, services
 from campaign.charts import CHARTS, SIZES
 from campaign.demo import DEMO_USER
 from campaign.models import Achievement, Campaign, CampaignExport
@@ -333,7 +332,7 @@ def campaign_import_view(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         campaign = _run_service(
             form,
-            lambda: campaign_import(
+            lambda: services.campaign_import(
                 archive=form.cleaned_data["archive"],
                 owner=request.user,
                 name=form.cleaned_data["name"] or None,
@@ -399,7 +398,7 @@ def game_night_start_view(request: HttpRequest, pk: int) -> HttpResponse:
                 }
                 for pk_, positive, rows in setup["open_agenda_choices"]
             ]
-            session = game_night.game_night_start(
+            session = services.game_night_start(
                 campaign=campaign,
                 houses=houses,
                 king_name=form.cleaned_data["king_name"],
@@ -437,7 +436,7 @@ def game_night_record_view(request: HttpRequest, pk: int, session_id: int) -> Ht
     if request.method == "POST" and form.is_valid():
         game = _run_service(
             form,
-            lambda: game_night.game_night_record(
+            lambda: services.game_night_record(
                 session=session, envelope_contents=form.contents(), actor=request.user
             ),
         )

@@ -1,4 +1,4 @@
-"""One settings module, driven by the environment (DESIGN.md section 6).
+"""One settings module, driven by the environment (docs/architecture.md section 6).
 
 Embedded default: SQLite in the project folder and Celery tasks run eagerly in-process.
 Production: DATABASE_URL (PostgreSQL), REDIS_URL (Celery broker, cache, live updates), SECRET_KEY,

@@ -199,7 +199,7 @@ class OutcomeForm(forms.Form):
 
 
 class CardEffectForm(forms.Form):
-    """A printed effect the app cannot know, applied by the host (DESIGN.md section 8)."""
+    """A printed effect the app cannot know, applied by the host (docs/rules-decisions.md)."""
 
     KINDS = [
         ("move_resource", "Move a Resource (with Momentum)"),

@@ -1,4 +1,4 @@
-"""A game session at the table: its seats and the append-only log of actions (DESIGN.md section 4).
+"""A game session at the table: its seats and the append-only log of actions (docs/architecture.md section 4).
 
 The cached ``state`` is a fold of the log over the engine's setup; it can always be rebuilt
 (``games.services.session_replay``). Only ``games.services`` writes these models.

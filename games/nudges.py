@@ -1,4 +1,4 @@
-"""Live updates are nudges, never data (DESIGN.md section 6).
+"""Live updates are nudges, never data (docs/architecture.md section 6).
 
 After a commit, "session S is now at version N" goes out on channel ``session-{id}``; each client
 then re-fetches its own view through a normal authenticated request, so secrets never travel in a

@@ -1,4 +1,4 @@
-"""The only writers of game sessions (DESIGN.md section 4).
+"""The only writers of game sessions (docs/architecture.md section 4).
 
 A session's state is the fold of its action log over the engine's setup; the cached ``state`` is
 that fold, kept so reads are cheap. Every change runs in one transaction with the session row
@@ -23,14 +23,13 @@ from games import nudges
 from games.engine.bots import bot_choose_action
 from games.engine.errors import RuleError
 from games.engine.registry import get_game
-from games.engine.rules import TABLE, GameRules
+from games.engine.rules import GameRules
 from games.engine.text import has_control_characters
 from games.models import GameSession, Seat, SessionAction
 
 logger = logging.getLogger(__name__)
 
 SEAT_COLOURS = ["red", "blue", "green", "yellow", "purple", "orange", "teal", "grey"]
-DEAL = {"type": "deal", "seat": None}
 MAX_SEAT_NAME = 60
 MAX_IDEMPOTENCY_KEY = 100
 
@@ -215,22 +214,7 @@ def _append(
 # ---- Sessions ----------------------------------------------------------------------------
 
 
-@transaction.atomic
-def session_create(
-    *,
-    game: str,
-    seat_names: list[str],
-    host=None,
-    config: dict | None = None,
-    seed: int | None = None,
-    campaign=None,
-    chronicle_game=None,
-    bot_seats: list[int] | None = None,
-) -> GameSession:
-    """Set up a game for the named seats (in table order), deal when the engine hides cards
-    (logged as action 1, not undoable) and start it. ``config["seats"]`` may carry extra
-    per-seat settings; the names always come from ``seat_names``."""
-    rules = _rules(game)
+def _seat_names_clean(rules: GameRules, seat_names: list[str]) -> list[str]:
     names = [(n or "").strip() for n in seat_names]
     if not rules.min_seats <= len(names) <= rules.max_seats:
         raise ValidationError(
@@ -247,6 +231,11 @@ def session_create(
         if n.casefold() in seen:
             raise ValidationError(SEAT_NAME_TWICE.format(name=n))
         seen.add(n.casefold())
+    return names
+
+
+def _config_with_seats(config: dict | None, names: list[str]) -> dict:
+    """The engine's config: the given settings, with each seat's extras and its name."""
     extra = dict(config or {}) if isinstance(config or {}, dict) else None
     if extra is None:
         raise ValidationError(CONFIG_NOT_A_DICT)
@@ -257,7 +246,27 @@ def session_create(
     seats_config = [
         {**(x if isinstance(x, dict) else {}), "name": n} for x, n in zip(seat_extras, names, strict=True)
     ]
-    full_config = _plain_json({"seats": seats_config, **extra}, CONFIG_NOT_A_DICT)
+    return _plain_json({"seats": seats_config, **extra}, CONFIG_NOT_A_DICT)
+
+
+@transaction.atomic
+def session_create(
+    *,
+    game: str,
+    seat_names: list[str],
+    host=None,
+    config: dict | None = None,
+    seed: int | None = None,
+    campaign=None,
+    chronicle_game=None,
+    bot_seats: list[int] | None = None,
+) -> GameSession:
+    """Set up a game for the named seats (in table order), deal when the engine hides cards
+    (logged as action 1, not undoable) and start it. ``config["seats"]`` may carry extra
+    per-seat settings; the names always come from ``seat_names``."""
+    rules = _rules(game)
+    names = _seat_names_clean(rules, seat_names)
+    full_config = _config_with_seats(config, names)
     bots = set(bot_seats or [])
     for index in bots:
         if not isinstance(index, int) or not 0 <= index < len(names):
@@ -290,8 +299,8 @@ def session_create(
             colour=SEAT_COLOURS[index % len(SEAT_COLOURS)],
             is_bot=index in bots,
         )
-    if rules.legal_actions(state, TABLE) == [{**DEAL, "params": {}}]:
-        _append(session=session, rules=rules, action=dict(DEAL), seat_index=None)
+    if rules.opening_action is not None:
+        _append(session=session, rules=rules, action=dict(rules.opening_action), seat_index=None)
     _after_change(session, rules)
     return session
 
@@ -378,8 +387,8 @@ def session_undo(*, session: GameSession, by) -> GameSession:
     if last is None:
         raise ValidationError(NOTHING_TO_UNDO)
     rules = session_rules(locked)
-    automatic_deal = last.seq == 1 and last.payload == DEAL
-    if automatic_deal or not rules.undoable(last.payload):
+    opening = last.seq == 1 and rules.opening_action is not None
+    if opening or not rules.undoable(last.payload):
         raise ValidationError(NOT_UNDOABLE.format(label=last.label))
     last.undone = True
     last.save(update_fields=["undone"])

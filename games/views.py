@@ -92,7 +92,7 @@ def _qr_svg(link: str) -> SafeString:
     svg = segno.make(link, error="m").svg_inline(
         scale=1, border=2, omitsize=True, dark="#1f1a14", light="#ffffff", title="QR code of the join link"
     )
-    return mark_safe(svg)  # noqa: S308 - segno's own SVG, made from our own link
+    return mark_safe(svg)
 
 
 def _names_of(active: list, names: dict[int, dict]) -> list[str]:

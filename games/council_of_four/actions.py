@@ -31,15 +31,15 @@ from games.council_of_four.flow import (
     PERMIT_BONUS,
     city_token_options,
     draw_card,
+    expect_actions,
+    expect_main_action,
+    expect_own_turn,
+    expect_quick_action,
     gain,
     insert_councilor,
     permit_bonus_options,
     place_merchant,
     refill,
-    require_actions,
-    require_main,
-    require_quick,
-    require_turn,
     settle,
     start_turn,
     take_permit,
@@ -48,6 +48,7 @@ from games.council_of_four.flow import (
 )
 from games.council_of_four.payments import payment_cost
 from games.engine.errors import RuleError
+from games.engine.rules import TABLE
 
 # The table's first action
 
@@ -55,8 +56,7 @@ from games.engine.errors import RuleError
 def deal(state: dict, action: dict, rng) -> None:
     """The random part of the setup: Politics deck and hands, Balconies, Permit decks and the
     face-up Permits, City tokens, and with two players the neutral Merchants."""
-    if action.get("seat") is not None:
-        raise RuleError(msg.TABLE_ONLY)
+    flow.expect_turn(state, action, phases=None, acting=TABLE, what="deal the game")
     if state["phase"] != "deal":
         raise RuleError(msg.ALREADY_DEALT)
     # City tokens: one face up on every city but the grey one.
@@ -103,7 +103,7 @@ def deal(state: dict, action: dict, rng) -> None:
 
 
 def draw(state: dict, action: dict, rng) -> None:
-    require_turn(state, action)
+    expect_own_turn(state, action)
     if state["phase"] != "draw":
         raise RuleError(msg.ALREADY_DRAWN)
     draw_card(state, state["current"], rng)
@@ -148,7 +148,7 @@ def _pay(state: dict, seat: int, cards: list[str], coins: int) -> None:
 
 
 def elect(state: dict, action: dict, rng) -> None:
-    seat = require_main(state, action)
+    seat = expect_main_action(state, action)
     balcony = _balcony(action.get("balcony"))
     colour = _colour(state, action.get("colour"))
     use_main(state)
@@ -158,7 +158,7 @@ def elect(state: dict, action: dict, rng) -> None:
 
 
 def acquire_permit(state: dict, action: dict, rng) -> None:
-    seat = require_main(state, action)
+    seat = expect_main_action(state, action)
     region = _balcony(action.get("balcony"), regions_only=True)
     permit = action.get("permit")
     if not isinstance(permit, str) or permit not in state["face_up"][region]:
@@ -172,7 +172,7 @@ def acquire_permit(state: dict, action: dict, rng) -> None:
 
 
 def build(state: dict, action: dict, rng) -> None:
-    seat = require_main(state, action)
+    seat = expect_main_action(state, action)
     permit = action.get("permit")
     owned = next(
         (p for p in state["seats"][seat]["permits"] if p["id"] == permit and p["face_up"]),
@@ -190,7 +190,7 @@ def build(state: dict, action: dict, rng) -> None:
 
 
 def queen_build(state: dict, action: dict, rng) -> None:
-    seat = require_main(state, action)
+    seat = expect_main_action(state, action)
     city = _city(action.get("city"))
     cards = action.get("cards")
     cost = payment_cost(state, seat, QUEEN, cards) + ROAD_COINS * DISTANCES[state["queen"]][city]
@@ -205,7 +205,7 @@ def queen_build(state: dict, action: dict, rng) -> None:
 
 
 def engage_servant(state: dict, action: dict, rng) -> None:
-    seat = require_quick(state, action)
+    seat = expect_quick_action(state, action)
     player = state["seats"][seat]
     if player["coins"] < ENGAGE_COINS:
         raise RuleError(msg.NOT_ENOUGH_COINS.format(cost=ENGAGE_COINS, coins=player["coins"]))
@@ -223,7 +223,7 @@ def _spend_servants(state: dict, seat: int, cost: int) -> None:
 
 
 def change_permits(state: dict, action: dict, rng) -> None:
-    seat = require_quick(state, action)
+    seat = expect_quick_action(state, action)
     region = _balcony(action.get("region"), regions_only=True)
     if not state["face_up"][region]:
         raise RuleError(msg.NO_FACE_UP_PERMITS)
@@ -237,7 +237,7 @@ def change_permits(state: dict, action: dict, rng) -> None:
 
 
 def send_servant(state: dict, action: dict, rng) -> None:
-    seat = require_quick(state, action)
+    seat = expect_quick_action(state, action)
     balcony = _balcony(action.get("balcony"))
     colour = _colour(state, action.get("colour"))
     _spend_servants(state, seat, SEND_SERVANT_SERVANTS)
@@ -247,7 +247,7 @@ def send_servant(state: dict, action: dict, rng) -> None:
 
 
 def additional_main(state: dict, action: dict, rng) -> None:
-    seat = require_quick(state, action)
+    seat = expect_quick_action(state, action)
     _spend_servants(state, seat, ADDITIONAL_MAIN_SERVANTS)
     use_quick(state)
     state["turn"]["main_left"] += 1
@@ -255,7 +255,7 @@ def additional_main(state: dict, action: dict, rng) -> None:
 
 
 def end_turn(state: dict, action: dict, rng) -> None:
-    require_actions(state, action)
+    expect_actions(state, action)
     if state["turn"]["mains_done"] < 1:
         raise RuleError(msg.MAIN_ACTION_FIRST)
     flow.end_turn(state)
@@ -265,7 +265,7 @@ def end_turn(state: dict, action: dict, rng) -> None:
 
 
 def _pending(state: dict, action: dict, kind: str) -> dict:
-    seat = require_turn(state, action)
+    seat = expect_own_turn(state, action)
     head = state["pending"][0] if state["pending"] else None
     if head is None or head["kind"] != kind or head["seat"] != seat:
         raise RuleError(msg.NO_CHOICE_PENDING)

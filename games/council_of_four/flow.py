@@ -30,6 +30,7 @@ from games.council_of_four.board import (
     region_cities,
 )
 from games.engine.errors import RuleError
+from games.engine.turns import turn_guard
 
 MIN_SEATS = 2
 MAX_SEATS = 4
@@ -101,24 +102,19 @@ def name(state: dict, seat: int) -> str:
     return state["seats"][seat]["name"]
 
 
-def valid_seat(state: dict, seat) -> bool:
-    return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(state["seats"])
+# The kernel's turn guard in this game's words.
+expect_turn = turn_guard(msg)
 
 
-def require_turn(state: dict, action: dict) -> int:
+def expect_own_turn(state: dict, action: dict) -> int:
     """The seat of the action, which must be the seat whose turn it is."""
     if state["phase"] == "deal":
         raise RuleError(msg.NOT_DEALT)
-    seat = action.get("seat")
-    if not valid_seat(state, seat):
-        raise RuleError(msg.NO_SUCH_SEAT)
-    if seat != state["current"]:
-        raise RuleError(msg.NOT_YOUR_TURN.format(name=name(state, state["current"])))
-    return seat
+    return expect_turn(state, action, phases=None, acting=state["current"], what="play")
 
 
-def require_actions(state: dict, action: dict) -> int:
-    seat = require_turn(state, action)
+def expect_actions(state: dict, action: dict) -> int:
+    seat = expect_own_turn(state, action)
     if state["phase"] == "draw":
         raise RuleError(msg.DRAW_FIRST)
     if state["pending"]:
@@ -126,15 +122,15 @@ def require_actions(state: dict, action: dict) -> int:
     return seat
 
 
-def require_main(state: dict, action: dict) -> int:
-    seat = require_actions(state, action)
+def expect_main_action(state: dict, action: dict) -> int:
+    seat = expect_actions(state, action)
     if state["turn"]["main_left"] < 1:
         raise RuleError(msg.NO_MAIN_ACTION_LEFT)
     return seat
 
 
-def require_quick(state: dict, action: dict) -> int:
-    seat = require_actions(state, action)
+def expect_quick_action(state: dict, action: dict) -> int:
+    seat = expect_actions(state, action)
     if state["turn"]["quick_left"] < 1:
         raise RuleError(msg.NO_QUICK_ACTION_LEFT)
     return seat
@@ -154,7 +150,7 @@ def use_quick(state: dict) -> None:
 
 def draw_card(state: dict, seat: int, rng) -> bool:
     """Draw the top Politics card; an empty deck is first rebuilt from the shuffled discards.
-    With both empty the draw is skipped (DESIGN.md section 8)."""
+    With both empty the draw is skipped (docs/rules-decisions.md)."""
     if not state["deck"]:
         if not state["discard"]:
             return False
@@ -223,7 +219,7 @@ def permit_bonus_options(state: dict, seat: int) -> list[str]:
     """Every Permit the seat bought, face up or face down, in the order acquired (Nobility space 14:
     "one of the permit tiles which you previously bought (also a face-down tile)"). Unlike the City
     tokens, the rulebook leaves none out: one whose bonus moves the seat on the Nobility Track is
-    offered too, and the track only moves forward, so nothing loops (DESIGN.md 8)."""
+    offered too, and the track only moves forward, so nothing loops (docs/rules-decisions.md)."""
     return [p["id"] for p in state["seats"][seat]["permits"]]
 
 

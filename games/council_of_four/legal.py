@@ -1,4 +1,4 @@
-"""What a seat may do now, as choices with parameters (DESIGN.md section 3, revised 2026-11-23;
+"""What a seat may do now, as choices with parameters (docs/architecture.md section 3, revised 2026-11-23;
 ``games.engine.choices``). One choice per decision, never one per combination: a phone asks step by
 step (the Council, then the Permit, then the cards; the Queen: the city, then the cards) and the
 size of a choice never grows with the ways to pay.

@@ -29,8 +29,9 @@ from games.council_of_four.board import (
     ROAD_COINS,
     SATISFY_COINS,
 )
-from games.council_of_four.flow import placing_problem, valid_seat
+from games.council_of_four.flow import placing_problem
 from games.engine.errors import RuleError
+from games.engine.turns import is_seat
 
 # A payment by colours: {"black": 2, "joker": 1}; the cards are picked from the hand afterwards.
 Shape = dict[str, int]
@@ -146,7 +147,7 @@ def queen_cities(state: dict, seat: int) -> list[str]:
 
 
 def _priced(state: dict, seat, balcony: str, cards) -> int | None:
-    if not valid_seat(state, seat) or state["phase"] == "deal":
+    if not is_seat(state, seat) or state["phase"] == "deal":
         return None
     try:
         return payment_cost(state, seat, balcony, cards)

@@ -9,7 +9,7 @@ from games.council_of_four.flow import MAX_SEATS, MIN_SEATS, new_state
 from games.council_of_four.legal import legal, sample
 from games.council_of_four.views import describe, view
 from games.engine.choices import Choice
-from games.engine.rules import Rules
+from games.engine.rules import TABLE, Rules
 
 
 class CouncilOfFourRules(Rules):
@@ -17,6 +17,8 @@ class CouncilOfFourRules(Rules):
     name = "Council of Four"
     min_seats = MIN_SEATS
     max_seats = MAX_SEATS
+    order = 3
+    opening_action = {"type": "deal", "seat": TABLE}  # the hidden cards, dealt as action 1
     moves = {
         "deal": actions.deal,
         "draw": actions.draw,

@@ -1,5 +1,5 @@
 """Choices with parameters: what a seat may do now, described once for the engine, the bots, the
-API and the phone controls (DESIGN.md section 3, revised 2026-11-23).
+API and the phone controls (docs/architecture.md section 3, revised 2026-11-23).
 
 ``legal_actions(state, seat)`` returns a list of :class:`Choice`: an action ``type`` for a ``seat``
 and the parameters the player chooses, each with its bounds. A concrete action is the choice's

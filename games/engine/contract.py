@@ -1,4 +1,4 @@
-"""The view contract between the engines and the pages (DESIGN.md section 3; STYLE.md 17).
+"""The view contract between the engines and the pages (docs/architecture.md section 3; docs/architecture.md, Conventions).
 
 Every engine's ``view(state, seat)`` returns a dict with at least the keys of :class:`BaseView`; each
 game declares the rest of its shape below, so a presenter reads only declared keys. ``to_act`` is the

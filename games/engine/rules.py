@@ -1,4 +1,4 @@
-"""The protocol every game engine follows (DESIGN.md section 3) and a small base class.
+"""The protocol every game engine follows (docs/architecture.md section 3) and a small base class.
 
 State is a plain JSON-serialisable dict. It always holds ``seed`` and ``step`` (the number of
 actions applied), so randomness inside ``apply`` comes from ``seeded_rng(seed, step)``.
@@ -29,6 +29,8 @@ class GameRules(Protocol):
     name: str
     min_seats: int
     max_seats: int
+    order: int
+    opening_action: Action | None
 
     def setup(self, config: dict, seed: int) -> State: ...
     def legal_actions(self, state: State, seat: int | None) -> list[Action]: ...
@@ -49,7 +51,12 @@ class Rules:
     name = ""
     min_seats = 2
     max_seats = 5
+    order = 100  # where the game appears in lists of games
     moves: dict[str, Callable[[State, Action, Any], None]] = {}
+    # The table's first action, applied by the session as soon as the game is set up (action 1 of
+    # the log, never undone): dealing hidden cards in an action keeps the deck order out of the
+    # initial state, so a replay never shows it to a client. None: the game opens without one.
+    opening_action: Action | None = None
     # Action types that reveal hidden information: players cannot undo them.
     not_undoable: frozenset[str] = frozenset()
     # Action types a bot never picks (legal for people, pointless or harmful at random).

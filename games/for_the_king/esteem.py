@@ -7,9 +7,10 @@ from games.engine.errors import RuleError
 from games.for_the_king import messages as msg
 from games.for_the_king.cards import CARDS, GOLD, gold_value, kind
 from games.for_the_king.flow import (
+    actor,
     advance,
     exclude_and_rebid,
-    expect,
+    expect_turn,
     new_bidding,
     next_bidder,
     take_offer,
@@ -22,7 +23,7 @@ BID_CAP_ABOVE_MEANS = 2
 
 def reveal(state: dict, action: dict, rng) -> None:
     """'Gain Esteem' step 1: the first player reveals the top card of the Favor deck."""
-    expect(state, action, ("reveal",), "reveal a Favor card")
+    expect_turn(state, action, phases=("reveal",), acting=actor, what="reveal a Favor card")
     state["offer"] = state["favor_deck"].pop(0)
     state["bidding"] = new_bidding(state, excluded=[])
     state["stage"] = "bidding"
@@ -31,7 +32,7 @@ def reveal(state: dict, action: dict, rng) -> None:
 
 def bid(state: dict, action: dict, rng) -> None:
     """'Bid': the first bid is 1 or more, each later bid strictly greater."""
-    seat = expect(state, action, ("bidding",), "bid")
+    seat = expect_turn(state, action, phases=("bidding",), acting=actor, what="bid")
     amount = action.get("amount")
     if isinstance(amount, bool) or not isinstance(amount, int):
         raise RuleError(msg.BID_NOT_A_NUMBER)
@@ -49,7 +50,7 @@ def bid(state: dict, action: dict, rng) -> None:
 
 def pass_(state: dict, action: dict, rng) -> None:
     """'Pass': you are out of the bidding for this round."""
-    seat = expect(state, action, ("bidding",), "pass")
+    seat = expect_turn(state, action, phases=("bidding",), acting=actor, what="pass")
     bidding = state["bidding"]
     bidding["passed"].append(seat)
     bidding["turn"] = next_bidder(state, bidding, seat)
@@ -59,7 +60,7 @@ def pass_(state: dict, action: dict, rng) -> None:
 def pay_gold(state: dict, action: dict, rng) -> None:
     """'End of a round': discard Gold cards face up until they reach the bid; no change is given,
     and no card may be left out while still reaching the bid (DESIGN 8, 'Paying Gold')."""
-    seat = expect(state, action, ("pay_gold",), "pay Gold")
+    seat = expect_turn(state, action, phases=("pay_gold",), acting=actor, what="pay Gold")
     chosen = action.get("cards")
     if not isinstance(chosen, list) or not chosen or not all(isinstance(c, str) for c in chosen):
         raise RuleError(msg.PAY_FORMAT)
@@ -84,7 +85,7 @@ def pay_gold(state: dict, action: dict, rng) -> None:
 
 def discard(state: dict, action: dict, rng) -> None:
     """'End of a round', Gold card won: discard as many cards as the bid, face down, one by one."""
-    seat = expect(state, action, ("discard",), "discard a card")
+    seat = expect_turn(state, action, phases=("discard",), acting=actor, what="discard a card")
     hand = state["seats"][seat]["hand"]
     card_id = action.get("card")
     if card_id not in hand:
@@ -100,7 +101,7 @@ def discard(state: dict, action: dict, rng) -> None:
 def draw_random_card(state: dict, action: dict, rng) -> None:
     """'If you don't have enough cards to pay': the player to your left draws a random card from your
     hand and discards it face down; then the others bid again for the same card."""
-    expect(state, action, ("cannot_pay",), "draw a random card")
+    expect_turn(state, action, phases=("cannot_pay",), acting=actor, what="draw a random card")
     loser = state["payment"]["seat"]
     hand = state["seats"][loser]["hand"]
     card_id = hand.pop(rng.randrange(len(hand)))

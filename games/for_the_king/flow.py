@@ -13,7 +13,7 @@ Phases and stages (``state["phase"]`` / ``state["stage"]``):
 - ``end`` / ``over``.
 """
 
-from games.engine.errors import RuleError
+from games.engine.turns import turn_guard
 from games.for_the_king import messages as msg
 from games.for_the_king.cards import GOLD, KING, gold_value, kind
 
@@ -55,22 +55,8 @@ def actor(state: dict) -> int | None:
     raise AssertionError(f"no actor in stage {stage}")
 
 
-def expect(state: dict, action: dict, stages: tuple[str, ...], what: str) -> int | None:
-    """Refuse the action unless the game is in one of ``stages`` and ``action['seat']`` must act."""
-    if state["stage"] not in stages:
-        raise RuleError(msg.NOT_NOW.format(what=what))
-    seat = action.get("seat")
-    if seat is not None and (
-        isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state["seats"])
-    ):
-        raise RuleError(msg.NO_SUCH_SEAT)
-    must = actor(state)
-    if must is None:
-        if seat is not None:
-            raise RuleError(msg.TABLE_ONLY)
-    elif seat != must:
-        raise RuleError(msg.NOT_YOUR_TURN.format(name=name(state, must), what=what))
-    return seat
+# The kernel's turn guard in this game's words; the phase it checks is the ``stage``.
+expect_turn = turn_guard(msg, phase_key="stage")
 
 
 def receive(state: dict, seat: int, card_id: str, then: str) -> None:

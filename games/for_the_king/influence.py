@@ -5,7 +5,7 @@ from games.engine.errors import RuleError
 from games.for_the_king import messages as msg
 from games.for_the_king.board import as_action_changes, king_options, new_duties, use_king_card
 from games.for_the_king.cards import CARD_IDS, in_play, offices_in_play
-from games.for_the_king.flow import AREAS, advance, expect, limits, next_round, receive
+from games.for_the_king.flow import AREAS, actor, advance, expect_turn, limits, next_round, receive
 
 # 'Setup' step 5: cards put back in the box at random, by player count.
 RANDOM_REMOVALS = {2: 22, 3: 13, 4: 8, 5: 0}
@@ -55,7 +55,7 @@ def new_state(config: dict, seed: int) -> dict:
 def deal(state: dict, action: dict, rng) -> None:
     """'Setup' steps 4 to 7: marked cards and random cards back to the box, a face-down deck, a
     random first Adviser."""
-    expect(state, action, ("deal",), "deal the cards")
+    expect_turn(state, action, phases=("deal",), acting=actor, what="deal the cards")
     count = len(state["seats"])
     cards = in_play(count)
     kept = set(cards)
@@ -74,7 +74,7 @@ def deal(state: dict, action: dict, rng) -> None:
 
 def draw(state: dict, action: dict, rng) -> None:
     """'Distribute Cards': draw the top card of the deck and consider it without showing it."""
-    expect(state, action, ("distribute",), "draw a card")
+    expect_turn(state, action, phases=("distribute",), acting=actor, what="draw a card")
     if state["drawn"] is not None:
         raise RuleError(msg.ALREADY_DRAWN)
     state["drawn"] = state["deck"].pop(0)
@@ -85,7 +85,7 @@ AREA_FULL = {"personal": msg.PERSONAL_FULL, "middle": msg.MIDDLE_FULL, "favor": 
 
 def place(state: dict, action: dict, rng) -> None:
     """'Distribute Cards': in front of yourself, in the middle (face up) or on the Favor deck."""
-    seat = expect(state, action, ("distribute",), "place a card")
+    seat = expect_turn(state, action, phases=("distribute",), acting=actor, what="place a card")
     if state["drawn"] is None:
         raise RuleError(msg.NOTHING_DRAWN)
     area = action.get("area")
@@ -107,7 +107,7 @@ def place(state: dict, action: dict, rng) -> None:
 
 def choose(state: dict, action: dict, rng) -> None:
     """'Choose Central Cards': each opponent, from the Adviser's left, takes one middle card."""
-    seat = expect(state, action, ("choose",), "choose a card from the middle")
+    seat = expect_turn(state, action, phases=("choose",), acting=actor, what="choose a card from the middle")
     card_id = action.get("card")
     if card_id not in state["middle"]:
         raise RuleError(msg.NOT_IN_MIDDLE)
@@ -120,7 +120,7 @@ def choose(state: dict, action: dict, rng) -> None:
 def king_card(state: dict, action: dict, rng) -> None:
     """'Receiving King cards': change Primary Duty tiles as the card shows, then it goes back to
     the box."""
-    expect(state, action, ("king_card",), "use a King card")
+    expect_turn(state, action, phases=("king_card",), acting=actor, what="use a King card")
     pending = state["king_card"]
     use_king_card(state, pending["card"], action.get("changes"))
     state["king_cards_used"].append(pending["card"])

@@ -6,7 +6,8 @@ SEAT_NAMES = "Every seat needs a name."
 
 # Who may act, and when
 NOT_NOW = "You cannot {what} now."
-TABLE_ONLY = "Only the table deals the cards."
+TABLE_ONLY = "Only the table can {what}."
+SEAT_ONLY = "The table cannot {what}: a player does."
 NOT_YOUR_TURN = "It is {name}'s turn to {what}."
 NO_SUCH_SEAT = "There is no such seat at this table."
 

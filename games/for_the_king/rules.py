@@ -3,7 +3,7 @@
 import random
 
 from games.engine.choices import Choice
-from games.engine.rules import Rules
+from games.engine.rules import TABLE, Rules
 from games.for_the_king import bot, esteem, influence
 from games.for_the_king.flow import actor
 from games.for_the_king.views import describe, view
@@ -14,6 +14,8 @@ class ForTheKingRules(Rules):
     name = "For the King (and Me)"
     min_seats = influence.MIN_SEATS
     max_seats = influence.MAX_SEATS
+    order = 2
+    opening_action = {"type": "deal", "seat": TABLE}  # the hidden cards, dealt as action 1
     moves = {
         "deal": influence.deal,
         "draw": influence.draw,

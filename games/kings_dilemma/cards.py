@@ -1,4 +1,4 @@
-"""Dilemma cards as the table types them, front then back (card texts are never shipped: DESIGN.md
+"""Dilemma cards as the table types them, front then back (card texts are never shipped: docs/architecture.md
 sections 5 and 8, "The Dilemma card as the rulebook plays it").
 
 The front, typed at the draw (rulebook "1. Draw and Read a Card", "2. Place the Outcome Tokens on the

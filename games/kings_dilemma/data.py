@@ -1,4 +1,4 @@
-"""Track and Secret Agenda data: ``data/tracks.json`` (from shared/data/kings-dilemma.md), with a
+"""Track and Secret Agenda data: ``data/tracks.json`` (see docs/rules-sources.md), with a
 group's corrections from ``config["tracks"]`` merged over it (a group's printing may differ)."""
 
 from __future__ import annotations
@@ -27,6 +27,18 @@ AGENDAS = tuple(DEFAULT_TRACKS["secret_agendas"])
 # Upper bounds of what a config or a typed card may say: the box holds no more. A group's track
 # corrections cannot lift them (they are read from the data file only).
 LIMITS = {k: v for k, v in DEFAULT_TRACKS["limits"].items() if not k.startswith("_")}
+
+# The box's numbers, named once; the campaign imports them (a number written twice drifts).
+STICKER_COUNT = DEFAULT_TRACKS["stickers"]  # Chronicle stickers 1 to 177
+ENVELOPE_COUNT = DEFAULT_TRACKS["envelopes"]  # Envelopes 00 to 74
+GRAND_FINALE_ENVELOPE = DEFAULT_TRACKS["grand_finale_envelope"]
+MYSTERY_LETTERS = DEFAULT_TRACKS["mystery_letters"]
+MYSTERY_STICKERS_PER_CAMPAIGN = DEFAULT_TRACKS["mystery_stickers_per_campaign"]
+HOUSE_NUMBERS = LIMITS["house_number"]  # House screens 1 to 12
+RESOURCE_TRACK_ROWS = DEFAULT_TRACKS["resource_track"]["rows"]
+START_STOCK = DEFAULT_TRACKS["start_stock"]
+PRESTIGE_CRAVE = DEFAULT_TRACKS["prestige_crave"]
+MIN_SEATS, MAX_SEATS = 3, 5  # Houses at the table in one game
 
 
 def _merge(base: dict, override: dict) -> dict:

@@ -20,6 +20,7 @@ Phases (``state["phase"]``) and who acts in each:
 from __future__ import annotations
 
 from games.engine.errors import RuleError
+from games.engine.turns import turn_guard
 from games.kings_dilemma import messages as msg
 
 VOTING_PHASES = ("voting", "tie_break", "leader_choice")
@@ -51,33 +52,12 @@ def left_of(state: dict, seat: int) -> int:
     return (seat + 1) % len(state["seats"])
 
 
-def expect_phase(state: dict, phases: tuple[str, ...], what: str) -> None:
-    if state["phase"] not in phases:
-        raise RuleError(msg.NOT_NOW.format(what=what))
-
-
-def expect_table(state: dict, action: dict, phases: tuple[str, ...], what: str) -> None:
-    expect_phase(state, phases, what)
-    if action.get("seat") is not None:
-        raise RuleError(msg.TABLE_ONLY.format(what=what))
-
-
-def expect_seat(state: dict, action: dict, phases: tuple[str, ...], what: str) -> int:
-    expect_phase(state, phases, what)
-    if action.get("seat") is None:
-        raise RuleError(msg.SEAT_ONLY.format(what=what))
-    return seat_index(state, action.get("seat"))
-
-
-def expect_moderator(state: dict, action: dict, phases: tuple[str, ...], what: str) -> int:
-    seat = expect_seat(state, action, phases, what)
-    if seat != state["moderator"]:
-        raise RuleError(msg.MODERATOR_ONLY.format(name=name(state, state["moderator"]), what=what))
-    return seat
+# The kernel's turn guard in this game's words: TABLE, ANY_SEAT or one seat acts.
+expect_turn = turn_guard(msg)
 
 
 def from_pool(state: dict, what: str, amount: int) -> None:
-    """Take from the general pool. DESIGN.md section 8: when the pool cannot pay, the payment is
+    """Take from the general pool. docs/rules-decisions.md: when the pool cannot pay, the payment is
     made anyway and the shortfall is logged (the pool goes below 0)."""
     before = state["pool"][what]
     state["pool"][what] -= amount

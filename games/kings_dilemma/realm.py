@@ -1,18 +1,19 @@
 """The Realm board: drawing a Dilemma card, Dilemma Resolution (Resources, Momentum, Stability,
 stickers, envelopes, the Time Counter, the King's death) and the host's hand-applied card effects
-(DESIGN.md section 8 "Card effects the app cannot know")."""
+(docs/rules-decisions.md "Card effects the app cannot know")."""
 
 from __future__ import annotations
 
 from games.engine.choices import Choice, amount, choice, pick, text, typed
 from games.engine.errors import RuleError
+from games.engine.rules import TABLE
 from games.kings_dilemma import messages as msg
 from games.kings_dilemma.board import move_resource, resolve_dilemma
 from games.kings_dilemma.cards import card_number, normalise_front, normalise_outcome
 from games.kings_dilemma.data import RESOURCES
 from games.kings_dilemma.flow import (
     HOST_PHASES,
-    expect_table,
+    expect_turn,
     from_pool,
     is_int,
     seat_index,
@@ -34,7 +35,7 @@ def drawn_numbers(state: dict) -> set[int]:
 def draw_dilemma(state: dict, action: dict, rng) -> None:
     """The table types the front of the card drawn: number, title, question and the Outcome tokens
     placed on the Balance. A card met before is typed by its number; its back stays unread."""
-    expect_table(state, action, ("draw",), "draw a Dilemma card")
+    expect_turn(state, action, phases=("draw",), acting=TABLE, what="draw a Dilemma card")
     raw = action.get("card")
     if not isinstance(raw, dict):
         raise RuleError(msg.CARD_FORMAT)
@@ -67,7 +68,7 @@ def legal_draw(state: dict) -> list[Choice]:
 def read_outcome(state: dict, action: dict, rng) -> None:
     """Step A: the card is turned over on the winning side and its outcome read (typed by the table,
     or the stored back of a card met before), then steps B-D are applied."""
-    expect_table(state, action, ("outcome",), "read the outcome")
+    expect_turn(state, action, phases=("outcome",), acting=TABLE, what="read the outcome")
     outcome = normalise_outcome(action.get("outcome"), state["tracks"])
     card = state["card"]
     side = state["winning_side"]
@@ -98,7 +99,9 @@ def cards_on_lightning(state: dict) -> int:
 def to_time_counter(state: dict, action: dict, rng) -> None:
     """Step E: the card goes next to the top empty space. Step F: on the lightning space, the King
     dies if the back shows the lightning on its central space, or if it is the fifth card there."""
-    expect_table(state, action, ("resolution",), "place the card on the Time Counter")
+    expect_turn(
+        state, action, phases=("resolution",), acting=TABLE, what="place the card on the Time Counter"
+    )
     state["time_counter"].append(state["card"]["number"])
     on_lightning = cards_on_lightning(state)
     if state["abdicated"] is None and on_lightning >= 1:
@@ -205,7 +208,7 @@ def _label(action: dict) -> str:
 
 def host_move_resource(state: dict, action: dict, rng) -> None:
     """A printed effect moving a Resource, applied like a card outcome (with Momentum and Stability)."""
-    expect_table(state, action, ("resolution",), "move a Resource by hand")
+    expect_turn(state, action, phases=("resolution",), acting=TABLE, what="move a Resource by hand")
     _label(action)
     row, amount = action.get("row"), action.get("amount")
     top = state["tracks"]["resource_track"]["rows"]
@@ -219,7 +222,7 @@ def host_move_resource(state: dict, action: dict, rng) -> None:
 def adjust(state: dict, action: dict, rng) -> None:
     """Give (amount > 0) or take (amount < 0) Coins or Power (from/to the general pool), Prestige or
     Crave (recorded for the campaign's ledger)."""
-    expect_table(state, action, HOST_PHASES, "give or take by hand")
+    expect_turn(state, action, phases=HOST_PHASES, acting=TABLE, what="give or take by hand")
     label = _label(action)
     target = seat_index(state, action.get("target"))
     what, amount = action.get("what"), action.get("amount")
@@ -254,7 +257,7 @@ def _mystery_attached(state: dict) -> set[str]:
 
 
 def mystery_sticker(state: dict, action: dict, rng) -> None:
-    expect_table(state, action, HOST_PHASES, "attach a Mystery sticker")
+    expect_turn(state, action, phases=HOST_PHASES, acting=TABLE, what="attach a Mystery sticker")
     label = _label(action)
     letter = action.get("letter")
     if not isinstance(letter, str) or len(letter) != 1 or letter not in state["tracks"]["mystery_letters"]:
@@ -267,7 +270,7 @@ def mystery_sticker(state: dict, action: dict, rng) -> None:
 
 def to_event_area(state: dict, action: dict, rng) -> None:
     """Event and Trigger cards never go on the Time Counter: the Event area instead."""
-    expect_table(state, action, ("resolution",), "send the card to the Event area")
+    expect_turn(state, action, phases=("resolution",), acting=TABLE, what="send the card to the Event area")
     _label(action)
     state["event_cards"].append(state["card"]["number"])
     end_round(state)

@@ -44,7 +44,7 @@ The result (``state["result"]``) is documented in ``scoring.finish``.
 from __future__ import annotations
 
 from games.engine.choices import Choice
-from games.engine.rules import Rules
+from games.engine.rules import TABLE, Rules
 from games.kings_dilemma import bot, realm, scoring, start, voting
 from games.kings_dilemma.cards import synthetic_front, synthetic_outcome
 from games.kings_dilemma.flow import VOTING_PHASES
@@ -57,6 +57,8 @@ class KingsDilemmaRules(Rules):
     name = "The King's Dilemma"
     min_seats = start.MIN_SEATS
     max_seats = start.MAX_SEATS
+    order = 1
+    opening_action = {"type": "deal", "seat": TABLE}  # the hidden cards, dealt as action 1
     moves = {
         "deal": start.deal,
         "choose_secret_agenda": start.choose_secret_agenda,

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from games.engine.choices import Choice, choice, pick
 from games.engine.errors import RuleError
+from games.engine.rules import TABLE
 from games.kings_dilemma import messages as msg
 from games.kings_dilemma.data import DEFAULT_TRACKS, RESOURCES
-from games.kings_dilemma.flow import expect_moderator, expect_table, name
+from games.kings_dilemma.flow import expect_turn, name
 
 
 def competition_positions(values: list[int]) -> list[int]:
@@ -63,7 +64,7 @@ def power_majority_points(power: list[int], tracks: dict) -> list[int]:
 
 
 def rank(totals: list[int]) -> list[tuple[int, bool]]:
-    """Realm Chronicles ranking (DESIGN.md section 8): shared positions on ties (1, 2, 2, 4); every seat
+    """Realm Chronicles ranking (docs/rules-decisions.md): shared positions on ties (1, 2, 2, 4); every seat
     with the lowest total is Last, unless every total is equal (then all are 1st)."""
     lowest = min(totals)
     everyone_equal = lowest == max(totals)
@@ -90,6 +91,30 @@ def prestige_crave_for(
         prestige, crave = rows[key]
         awards.append((prestige, crave))
     return awards
+
+
+def rebel_crave(end: str, secret_agenda: str, tracks: dict | None = None) -> int:
+    """Crave printed on a Secret Agenda card for an abdication (the Rebel's +1)."""
+    agenda = (tracks or DEFAULT_TRACKS)["secret_agendas"][secret_agenda]
+    return agenda.get("abdication_crave", 0) if end != "king_died" else 0
+
+
+def awards_for(end: str, totals: list[int], agendas: list[str], tracks: dict | None = None) -> list[dict]:
+    """What each seat records on the Realm Chronicles: position (shared on ties), last, the Prestige
+    and Crave of its row of the table, and the Crave its Secret Agenda adds for an abdication."""
+    tracks = tracks or DEFAULT_TRACKS
+    ranking = rank(totals)
+    table = prestige_crave_for([p for p, _ in ranking], len(totals), end, tracks["prestige_crave"])
+    return [
+        {
+            "position": position,
+            "last": last,
+            "prestige": prestige,
+            "crave": crave,
+            "rebel_crave": rebel_crave(end, agenda, tracks),
+        }
+        for (position, last), (prestige, crave), agenda in zip(ranking, table, agendas, strict=True)
+    ]
 
 
 # ---- the end of the game ----------------------------------------------------------------------
@@ -121,20 +146,21 @@ def compute_scores(state: dict) -> dict:
             row[k] for k in ("agenda_points", "coins_points", "open_agenda_points", "power_points")
         )
         rows.append(row)
-    ranking = rank([r["total"] for r in rows])
-    awards = prestige_crave_for([p for p, _ in ranking], len(rows), state["end"], tracks["prestige_crave"])
-    for row, (position, last), (prestige, crave) in zip(rows, ranking, awards, strict=True):
-        row["position"], row["last"] = position, last
-        rebel = tracks["secret_agendas"][row["secret_agenda"]].get("abdication_crave", 0)
-        row["rebel_crave"] = rebel if state["end"] != "king_died" else 0
-        row["prestige_award"], row["crave_award"] = prestige, crave + row["rebel_crave"]
+    awards = awards_for(state["end"], [r["total"] for r in rows], [r["secret_agenda"] for r in rows], tracks)
+    for row, award in zip(rows, awards, strict=True):
+        row["position"], row["last"], row["rebel_crave"] = (
+            award["position"],
+            award["last"],
+            award["rebel_crave"],
+        )
+        row["prestige_award"], row["crave_award"] = award["prestige"], award["crave"] + award["rebel_crave"]
     return {"seats": rows, "winners": [i for i, r in enumerate(rows) if r["position"] == 1]}
 
 
 def score(state: dict, action: dict, rng) -> None:
     """Reveal the Secret Agendas and score. Tied winners share the victory; the Moderator chooses
     which of them marries into the royal line."""
-    expect_table(state, action, ("end",), "score the game")
+    expect_turn(state, action, phases=("end",), acting=TABLE, what="score the game")
     state["scores"] = compute_scores(state)
     winners = state["scores"]["winners"]
     if len(winners) > 1:
@@ -145,7 +171,14 @@ def score(state: dict, action: dict, rng) -> None:
 
 
 def choose_heir(state: dict, action: dict, rng) -> None:
-    expect_moderator(state, action, ("heir",), "choose who marries into the royal line")
+    expect_turn(
+        state,
+        action,
+        phases=("heir",),
+        acting=state["moderator"],
+        what="choose who marries into the royal line",
+        not_yours=msg.MODERATOR_ONLY,
+    )
     heir = action.get("heir")
     if isinstance(heir, bool) or heir not in state["heir_candidates"]:
         names = ", ".join(name(state, i) for i in state["heir_candidates"])
@@ -161,7 +194,7 @@ def finish(state: dict, heir: int) -> None:
       Chronicles' "Secret Agenda" column), coins_points (Money Ranking: its "Coins" column),
       open_agenda_points, power_points, coins and power held, total, position (shared on ties), last,
       rebel_crave (1 for the Rebel when the King abdicated), prestige_award and crave_award (the
-      Prestige/Crave table row plus rebel_crave; informational, the campaign may compute its own);
+      Prestige/Crave table row plus rebel_crave: what the campaign records);
     - ``winners`` (every seat at position 1: a tie shares the victory) and ``heir`` (the one the
       Moderator chose to marry into the royal line; the only winner when there is no tie);
     - ``stickers`` [{number, row, positive, signer, dilemma}], ``envelopes`` [{number, opened_by, dilemma}]

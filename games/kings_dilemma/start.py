@@ -6,13 +6,13 @@ from __future__ import annotations
 from games.engine.choices import Choice, choice, pick
 from games.engine.errors import RuleError
 from games.engine.rng import seeded_rng
+from games.engine.rules import TABLE
+from games.engine.turns import ANY_SEAT
 from games.kings_dilemma import messages as msg
 from games.kings_dilemma.cards import normalise_known
-from games.kings_dilemma.data import LIMITS, RESOURCES, tracks_for
-from games.kings_dilemma.flow import expect_seat, expect_table, is_int
+from games.kings_dilemma.data import LIMITS, MAX_SEATS, MIN_SEATS, RESOURCES, tracks_for
+from games.kings_dilemma.flow import expect_turn, is_int
 
-MIN_SEATS = 3
-MAX_SEATS = 5
 MAX_NAME = 60
 SETUP_STEP = -1  # the public randomness of setup (Momentum sides) uses seeded_rng(seed, -1)
 
@@ -200,7 +200,7 @@ def draft_order(state: dict) -> list[int]:
 
 def deal(state: dict, action: dict, rng) -> None:
     """Step 6: one Secret Agenda removed at random and never shown; the draft begins."""
-    expect_table(state, action, ("deal",), "deal the Secret Agendas")
+    expect_turn(state, action, phases=("deal",), acting=TABLE, what="deal the Secret Agendas")
     agendas = list(state["tracks"]["secret_agendas"])
     removed = rng.choice(agendas)
     state["removed_agenda"] = removed
@@ -216,7 +216,7 @@ def drafting_seat(state: dict) -> int:
 
 
 def choose_secret_agenda(state: dict, action: dict, rng) -> None:
-    seat = expect_seat(state, action, ("draft",), "choose a Secret Agenda")
+    seat = expect_turn(state, action, phases=("draft",), acting=ANY_SEAT, what="choose a Secret Agenda")
     must = drafting_seat(state)
     if seat != must:
         raise RuleError(

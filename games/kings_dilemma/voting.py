@@ -1,15 +1,15 @@
 """Phases 3 and 4 of a round: the Vote of the Council, Bargaining and the Vote Resolution with its
-cleanup (rulebook "Vote of the Council", "Vote Resolution"; DESIGN.md section 8)."""
+cleanup (rulebook "Vote of the Council", "Vote Resolution"; docs/rules-decisions.md)."""
 
 from __future__ import annotations
 
 from games.engine.choices import Choice, amount, choice, pick
 from games.engine.errors import RuleError
+from games.engine.turns import ANY_SEAT
 from games.kings_dilemma import messages as msg
 from games.kings_dilemma.flow import (
     VOTING_PHASES,
-    expect_moderator,
-    expect_seat,
+    expect_turn,
     from_pool,
     is_int,
     left_of,
@@ -36,7 +36,7 @@ def start_voting(state: dict) -> None:
 
 
 def _on_turn(state: dict, action: dict, what: str) -> int:
-    seat = expect_seat(state, action, ("voting",), what)
+    seat = expect_turn(state, action, phases=("voting",), acting=ANY_SEAT, what=what)
     turn = state["vote"]["turn"]
     if seat != turn:
         raise RuleError(msg.NOT_YOUR_TURN.format(name=name(state, turn), what="vote"))
@@ -176,7 +176,14 @@ def decide(state: dict, side: str) -> None:
 
 
 def break_tie(state: dict, action: dict, rng) -> None:
-    expect_moderator(state, action, ("tie_break",), "decide the winning side")
+    expect_turn(
+        state,
+        action,
+        phases=("tie_break",),
+        acting=state["moderator"],
+        what="decide the winning side",
+        not_yours=msg.MODERATOR_ONLY,
+    )
     side = action.get("side")
     if side not in SIDES:
         raise RuleError(msg.TIE_SIDE)
@@ -184,7 +191,14 @@ def break_tie(state: dict, action: dict, rng) -> None:
 
 
 def give_leader(state: dict, action: dict, rng) -> None:
-    expect_moderator(state, action, ("leader_choice",), "give the Leader token")
+    expect_turn(
+        state,
+        action,
+        phases=("leader_choice",),
+        acting=state["moderator"],
+        what="give the Leader token",
+        not_yours=msg.MODERATOR_ONLY,
+    )
     to = action.get("to")
     if to not in state["leader_candidates"] or not is_int(to):
         names = ", ".join(name(state, i) for i in state["leader_candidates"])
@@ -231,12 +245,12 @@ def cleanup_and_resolve(state: dict) -> None:
 
 
 def give_coins(state: dict, action: dict, rng) -> None:
-    """Bargaining: Coins given to another House are binding (DESIGN.md section 8)."""
+    """Bargaining: Coins given to another House are binding (docs/rules-decisions.md)."""
     if state["phase"] not in VOTING_PHASES:
         if action.get("seat") is None:
             raise RuleError(msg.SEAT_ONLY.format(what="give Coins"))
         raise RuleError(msg.GIFT_PHASE)
-    seat = expect_seat(state, action, VOTING_PHASES, "give Coins")
+    seat = expect_turn(state, action, phases=VOTING_PHASES, acting=ANY_SEAT, what="give Coins")
     to = seat_index(state, action.get("to"))
     if to == seat:
         raise RuleError(msg.GIFT_SELF)

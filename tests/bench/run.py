@@ -57,7 +57,7 @@ def run_threads(targets) -> None:
     def guarded(fn):
         try:
             fn()
-        except BaseException as exc:  # noqa: BLE001 - handed to the main thread
+        except BaseException as exc:
             failures.append(exc)
 
     threads = [threading.Thread(target=guarded, args=(fn,), daemon=True) for fn in targets]

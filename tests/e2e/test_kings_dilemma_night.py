@@ -12,7 +12,7 @@ import time
 import pytest
 from django.db import OperationalError
 
-from campaign import game_night
+from campaign.services import game_nights
 from games.kings_dilemma.views import to_act
 from tests.e2e.conftest import DESKTOP, PHONE, login
 from tests.factories import UserFactory, campaign_with_houses
@@ -62,7 +62,7 @@ class KingsDilemmaNightTests:
     def test_a_whole_night_by_taps(self, live_server, new_page, screenshot):
         host = UserFactory(username="host")
         campaign, houses = campaign_with_houses(*HOUSES, user=host)
-        session = game_night.game_night_start(
+        session = game_nights.game_night_start(
             campaign=campaign, houses=houses, king_name="Harald V", host=host, seed=3
         )
         table = new_page(DESKTOP)

@@ -1,4 +1,4 @@
-"""The engine contract of DESIGN.md section 3, checked on random legal games.
+"""The engine contract of docs/architecture.md section 3, checked on random legal games.
 
 Every engine's property tests call ``play_random_game``: a concrete action drawn from any listed
 choice (``games.engine.choices.draw_action``) applies without RuleError, some seat can act until the

@@ -37,7 +37,7 @@ POLL_SECONDS = 0.01
 def counting_engine(monkeypatch):
     from games.engine import registry
 
-    monkeypatch.setitem(registry._MODULES, "counting", "tests.integration.games.fake_engine")
+    monkeypatch.setitem(registry.EXTRA_MODULES, "counting", "tests.integration.games.fake_engine")
 
 
 @pytest.fixture
@@ -67,7 +67,7 @@ def together(calls: list[Callable[[], object]]) -> list:
         try:
             barrier.wait(timeout=HANG_GUARD_SECONDS)
             results[i] = calls[i]()
-        except BaseException as exc:  # noqa: BLE001 - checked by the test
+        except BaseException as exc:
             results[i] = exc
         finally:
             connection.close()

@@ -30,7 +30,7 @@ LOGIN_QUERIES = 1
 def counting_engine(monkeypatch):
     from games.engine import registry
 
-    monkeypatch.setitem(registry._MODULES, "counting", "tests.integration.games.fake_engine")
+    monkeypatch.setitem(registry.EXTRA_MODULES, "counting", "tests.integration.games.fake_engine")
 
 
 @pytest.fixture

@@ -23,8 +23,9 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from api import session_apis
 from api.serializers import NAME_CONTROL_CHARACTERS
-from campaign import game_night, services
+from campaign import services
 from campaign import services as campaign_services
+from campaign.services import game_nights
 from games import services as game_services
 from games.services import session_create
 from tests.factories import UserFactory, campaign_with_houses
@@ -72,8 +73,8 @@ RULE_REFUSALS = [
         campaign_services.RESULT_ALREADY,
         campaign_services.RESULT_NOT_RECORDED,
         campaign_services.CAMPAIGN_CLOSED,
-        game_night.NIGHT_HOUSE_TWICE,
-        game_night.NIGHT_KEEP_TWO,
+        game_nights.NIGHT_HOUSE_TWICE,
+        game_nights.NIGHT_KEEP_TWO,
         game_services.SEAT_COUNT,
         game_services.SEAT_NAME_REQUIRED,
         game_services.SEAT_NAME_TWICE,

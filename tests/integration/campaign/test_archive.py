@@ -7,9 +7,9 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from campaign import selectors
-from campaign.archive import ARCHIVE_WRONG_FORMAT, campaign_archive, campaign_import
 from campaign.demo import demo_campaign_load
 from campaign.models import Campaign, House
+from campaign.services.archive import ARCHIVE_WRONG_FORMAT, campaign_archive, campaign_import
 
 pytestmark = pytest.mark.django_db
 

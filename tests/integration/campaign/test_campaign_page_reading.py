@@ -8,7 +8,7 @@ from html.parser import HTMLParser
 import pytest
 from django.urls import reverse
 
-from campaign import services
+from campaign import selectors, services
 from campaign.colours import HOUSE_COLOURS, house_colour
 from campaign.demo import demo_campaign_load
 from tests.factories import campaign_with_houses
@@ -50,7 +50,7 @@ class AgingMarksTests:
         html = _page(client, campaign)
         older = html[html.index("<strong>43</strong>") : html.index("<strong>44</strong>")]
         newer = html[html.index("<strong>44</strong>") :]
-        squares = services.campaign_setting(campaign, "aging_squares")
+        squares = selectors.campaign_setting(campaign, "aging_squares")
         assert "1 mark<" in older and "■" + "□" * (squares - 1) in older
         assert "0 marks<" in newer and "□" * squares in newer and "■" not in newer.split("</div>")[0]
 

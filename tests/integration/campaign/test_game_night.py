@@ -3,8 +3,9 @@
 import pytest
 from django.core.exceptions import ValidationError
 
-from campaign import game_night, selectors, services
+from campaign import selectors, services
 from campaign.models import ChronicleScore, ChronicleSticker, LedgerEntry
+from campaign.services import game_nights
 from games.selectors import session_seats
 from tests.factories import campaign_with_houses
 from tests.kd_play import ROWS, play_night
@@ -16,21 +17,21 @@ class GameNightTests:
     def test_a_whole_night_is_written_back_into_the_campaign(self, user):
         campaign, houses = campaign_with_houses("Valentine", "Martina", "Armin", "Charles", user=user)
         services.envelope_open(campaign=campaign, number=0, dilemma_numbers=[1, 2, 3])
-        session = game_night.game_night_start(
+        session = game_nights.game_night_start(
             campaign=campaign, houses=houses, king_name="Harald V", host=user, seed=7
         )
         assert session.chronicle_game.number == 1 and session.config["dilemma_deck"] == [1, 2, 3]
-        # Leader is the highest Prestige: with all at 0, the highest House number (DESIGN.md section 8).
+        # Leader is the highest Prestige: with all at 0, the highest House number (docs/rules-decisions.md).
         assert session.config["leader"] == 3 and session.config["moderator"] == 0
         state = play_night(session)
         leader_when_signed = state["result"]["stickers"][0]["signer"]
         opener = state["result"]["envelopes"][0]["opened_by"]
 
         with pytest.raises(ValidationError, match="1 Story card and 3 Dilemma cards"):
-            game_night.game_night_record(session=session, actor=user)
+            game_nights.game_night_record(session=session, actor=user)
         assert not ChronicleSticker.objects.exists()  # nothing half-written
 
-        game = game_night.game_night_record(
+        game = game_nights.game_night_record(
             session=session,
             envelope_contents={
                 9: {"dilemma_numbers": [90, 91, 92], "story_card": {"number": 9, "storyline": "Crown"}}
@@ -45,6 +46,13 @@ class GameNightTests:
         assert selectors.storylines(campaign=campaign)[0]["top"].signer == houses[opener]
         scores = ChronicleScore.objects.filter(game=game)
         assert scores.count() == 4 and game.end == "king_died" and game.recorded
+        # The campaign records the engine's awards, row for row.
+        engine = [
+            (houses[i].pk, r["position"], r["last"], r["prestige_award"], r["crave_award"])
+            for i, r in enumerate(state["result"]["seats"])
+        ]
+        recorded = sorted(scores.values_list("house", "position", "last", "prestige", "crave"))
+        assert recorded == sorted(engine)
         assert LedgerEntry.objects.filter(game=game, source="game_result").exists()
         assert game.resources_final and set(game.resources_final) == set(ROWS)
         # Cards met are remembered, so the table types them only once next time.
@@ -52,8 +60,8 @@ class GameNightTests:
         remembered = campaign.dilemma_cards.get(number=4).outcomes
         assert remembered["back"]["aye"]["envelope"] == 9 and remembered["back"]["nay"] is None
         assert remembered["front"]["aye"] == {"resources": [["knowledge", "up"]], "sticker": None}
-        with pytest.raises(ValidationError, match=game_night.NIGHT_ALREADY_RECORDED):
-            game_night.game_night_record(session=session, actor=user)
+        with pytest.raises(ValidationError, match=game_nights.NIGHT_ALREADY_RECORDED):
+            game_nights.game_night_record(session=session, actor=user)
 
     def test_open_agendas_over_two_need_the_house_s_choice(self, user):
         campaign, houses = campaign_with_houses("A", "B", "C", user=user)
@@ -64,8 +72,8 @@ class GameNightTests:
         with pytest.raises(
             ValidationError, match="House A holds 3 positive Open Agendas: choose the 2 it keeps"
         ):
-            game_night.game_night_config(campaign=campaign, houses=houses, king_name="K")
-        config = game_night.game_night_config(
+            game_nights.game_night_config(campaign=campaign, houses=houses, king_name="K")
+        config = game_nights.game_night_config(
             campaign=campaign,
             houses=houses,
             king_name="K",
@@ -81,7 +89,7 @@ class GameNightTests:
         for letter in "ABCDEF":
             services.mystery_sticker_attach(campaign=campaign, letter=letter)
         with pytest.raises(ValidationError, match=services.CAMPAIGN_CLOSED):
-            game_night.game_night_start(campaign=campaign, houses=houses, king_name="K", host=user)
+            game_nights.game_night_start(campaign=campaign, houses=houses, king_name="K", host=user)
 
 
 class GameNightPageTests:
@@ -100,7 +108,7 @@ class GameNightPageTests:
 
     def test_record_page_asks_for_the_envelope_contents(self, client, user):
         campaign, houses = campaign_with_houses("A", "B", "C", user=user)
-        session = game_night.game_night_start(
+        session = game_nights.game_night_start(
             campaign=campaign, houses=houses, king_name="K", host=user, seed=3
         )
         play_night(session)
@@ -112,3 +120,22 @@ class GameNightPageTests:
         done = client.post(url, {"e9-dilemmas": "90, 91, 92", "e9-story": 9, "e9-storyline": "Crown"})
         assert done.status_code == 302
         assert campaign.games.get().recorded
+
+
+class EngineAwardsTests:
+    def test_a_result_with_the_engine_s_awards_records_them_as_given(self, user):
+        campaign, houses = campaign_with_houses("A", "B", "C", user=user)
+        game = services.game_begin(campaign=campaign, king_name="K", actor=user)
+        rows = [{"house": h, "secret_agenda": "rebel", "agenda_points": 1} for h in houses]
+        # A group whose corrected table gives 7 Prestige to everyone: the campaign does not recompute it.
+        awards = [{"position": 1, "last": False, "prestige": 7, "crave": 0, "rebel_crave": 1}] * 3
+        services.game_result_record(game=game, end="abdicated_top", rows=rows, awards=awards, actor=user)
+        assert all(h.prestige == 7 and h.crave == 1 for h in selectors.house_list(campaign=campaign))
+
+    def test_malformed_awards_are_refused_and_nothing_is_written(self, user):
+        campaign, houses = campaign_with_houses("A", "B", "C", user=user)
+        game = services.game_begin(campaign=campaign, king_name="K", actor=user)
+        rows = [{"house": h, "secret_agenda": "rebel"} for h in houses]
+        with pytest.raises(ValidationError, match="awards"):
+            services.game_result_record(game=game, end="king_died", rows=rows, awards=[{}] * 3, actor=user)
+        assert not ChronicleScore.objects.exists()

@@ -227,4 +227,4 @@ def counting_engine(monkeypatch):
     """The fake engine of the session tests (tests/integration/games/fake_engine.py)."""
     from games.engine import registry
 
-    monkeypatch.setitem(registry._MODULES, "counting", "tests.integration.games.fake_engine")
+    monkeypatch.setitem(registry.EXTRA_MODULES, "counting", "tests.integration.games.fake_engine")

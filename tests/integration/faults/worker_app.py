@@ -78,7 +78,7 @@ def _install_block(spec: str) -> None:
     from games.engine import registry
 
     # The fake engine of the session tests (it never needs a deal; seats take turns).
-    registry._MODULES.setdefault("counting", "tests.integration.games.fake_engine")
+    registry.EXTRA_MODULES.setdefault("counting", "tests.integration.games.fake_engine")
     if not spec:
         return
     what, phase = spec.split(":")

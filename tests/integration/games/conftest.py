@@ -115,3 +115,23 @@ def verify_nudge(django_capture_on_commit_callbacks, nudge_log):
             assert after == before
 
     return verify
+
+
+@pytest.fixture
+def play_verified(verify_nudge):
+    """Play up to ``moves`` random legal actions, each submitted under ``verify_nudge``: one nudge,
+    every refetched view equal to the view of a fresh replay of the log, and something changed.
+    Returns how many were played."""
+
+    def run(session, rng: random.Random, moves: int) -> int:
+        played = 0
+        while played < moves and session.status == GameSession.Status.ACTIVE:
+            seat, action = random_move(session, rng)
+            with verify_nudge(session):
+                session_submit_action(
+                    session=session, seat=seat, action=action, expected_version=session.version
+                )
+            played += 1
+        return played
+
+    return run

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def counting(monkeypatch):
-    monkeypatch.setitem(registry._MODULES, "counting", "tests.integration.games.fake_engine")
+    monkeypatch.setitem(registry.EXTRA_MODULES, "counting", "tests.integration.games.fake_engine")
 
 
 def start(host=None):

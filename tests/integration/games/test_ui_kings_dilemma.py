@@ -1,5 +1,5 @@
 """The King's Dilemma table: the host types the front of the card at the draw, the winning side's
-outcome from its back after the vote (DESIGN.md section 8), and hand-applied effects; forms keep what
+outcome from its back after the vote (docs/rules-decisions.md), and hand-applied effects; forms keep what
 was typed when something is refused."""
 
 import re
@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from campaign import game_night
+from campaign.services import game_nights
 from tests.factories import campaign_with_houses
 from tests.kd_play import draft, vote_through
 
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def night(user):
     campaign, houses = campaign_with_houses("Anna", "Ben", "Cora", user=user)
-    session = game_night.game_night_start(
+    session = game_nights.game_night_start(
         campaign=campaign, houses=houses, king_name="Harald V", host=user, seed=5
     )
     draft(session)

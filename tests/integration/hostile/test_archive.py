@@ -8,13 +8,13 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from campaign.archive import (
+from campaign.demo import demo_campaign_load
+from campaign.models import Campaign, CampaignEvent, ChronicleSticker, House
+from campaign.services.archive import (
     ARCHIVE_TOO_DEEP,
     campaign_archive,
     campaign_import,
 )
-from campaign.demo import demo_campaign_load
-from campaign.models import Campaign, CampaignEvent, ChronicleSticker, House
 
 pytestmark = pytest.mark.django_db
 NOW = "2026-11-23T12:00:00+00:00"

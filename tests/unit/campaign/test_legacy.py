@@ -4,11 +4,10 @@ from campaign.legacy import (
     Sticker,
     open_agendas,
     power_legacy,
-    prestige_crave,
-    rank,
     resource_legacy,
     sticker_placement,
 )
+from games.kings_dilemma.scoring import awards_for, rank
 
 
 class StickerPlacementTests:
@@ -83,19 +82,28 @@ class OpenAgendaTests:
 
 
 class RankingTests:
+    """The ranking and the Prestige/Crave table are the engine's (games.kings_dilemma.scoring)."""
+
     def test_king_harald_v_table(self):
         """'Mark scores on the Realm Chronicles': Valentine 7, Martina 11, Armin 7, Charles 9, Theodore 10.
         Valentine and Armin share 4th and, being lowest, both take the Last row."""
         totals = [7, 11, 7, 9, 10]
         assert rank(totals) == [(4, True), (1, False), (4, True), (3, False), (2, False)]
-        awards = [prestige_crave("king_died", p, last) for p, last in rank(totals)]
-        assert awards == [(0, 2), (3, 0), (0, 2), (2, 1), (2, 0)]
+        awards = awards_for("king_died", totals, ["moderate"] * 5)
+        assert [(a["prestige"], a["crave"]) for a in awards] == [(0, 2), (3, 0), (0, 2), (2, 1), (2, 0)]
 
     def test_all_equal_totals_all_take_the_first_row(self):
         assert rank([5, 5, 5]) == [(1, False)] * 3
-        assert prestige_crave("abdicated_bottom", 1, False) == (0, 2)
+        awards = awards_for("abdicated_bottom", [5, 5, 5], ["moderate"] * 3)
+        assert [(a["prestige"], a["crave"]) for a in awards] == [(0, 2)] * 3
 
     def test_abdication_rows(self):
-        assert prestige_crave("abdicated_top", 3, False) == (1, 0)
-        assert prestige_crave("abdicated_bottom", 2, False) == (0, 2)
-        assert prestige_crave("abdicated_bottom", 3, True) == (2, 0)
+        top = awards_for("abdicated_top", [9, 8, 7, 6], ["moderate"] * 4)
+        assert (top[2]["prestige"], top[2]["crave"]) == (1, 0)
+        bottom = awards_for("abdicated_bottom", [9, 8, 7], ["moderate"] * 3)
+        assert [(a["prestige"], a["crave"]) for a in bottom[1:]] == [(0, 2), (2, 0)]
+
+    def test_the_rebel_adds_crave_only_when_the_king_abdicated(self):
+        agendas = ["rebel", "moderate", "greedy"]
+        assert [a["rebel_crave"] for a in awards_for("abdicated_top", [3, 2, 1], agendas)] == [1, 0, 0]
+        assert [a["rebel_crave"] for a in awards_for("king_died", [3, 2, 1], agendas)] == [0, 0, 0]

@@ -1,4 +1,4 @@
-"""Choices with parameters (DESIGN.md 3, revised 2026-11-23; STYLE.md 16): a decision fits one
+"""Choices with parameters (docs/architecture.md section 3, revised 2026-11-23; docs/architecture.md, Conventions): a decision fits one
 screen whatever the player holds, and every concrete action the kernel draws from a choice applies.
 The first contract listed every Balcony x Permit x payment: 82 to 132 actions to acquire a Permit and
 106 for the Queen's help."""

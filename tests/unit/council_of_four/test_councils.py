@@ -210,8 +210,8 @@ class BalconyPaymentTests:
 
 
 class PermitChoiceTests:
-    """Main action 2 as one choice per Council: the Council, then the Permit, then the cards (DESIGN.md
-    3, revised 2026-11-23), never one entry per Permit and payment."""
+    """Main action 2 as one choice per Council: the Council, then the Permit, then the cards (docs/architecture.md
+    section 3, revised 2026-11-23), never one entry per Permit and payment."""
 
     def test_one_choice_per_council_with_the_cards_that_can_serve_it(self):
         state = council()

@@ -108,7 +108,7 @@ class ServantCostTests:
         assert state["seats"][0]["servants"] == 1
 
     def test_a_neutral_merchant_counts_as_another_players(self):
-        """DESIGN.md 8: neutral Merchants count for the Servant cost."""
+        """docs/rules-decisions.md: neutral Merchants count for the Servant cost."""
         state = board(2)
         state["neutral"] = ["A"]
         place(state, 1, "A")
@@ -151,7 +151,7 @@ class ConnectedCitiesTests:
         assert (state["seats"][0]["coins"], state["seats"][0]["victory"]) == (11, 0)
 
     def test_neutral_merchants_never_link_a_chain(self):
-        """DESIGN.md 8: neutral Merchants never join anyone's chain of connected cities."""
+        """docs/rules-decisions.md: neutral Merchants never join anyone's chain of connected cities."""
         state = board(2, tokens={"A": COIN1, "B": COIN2, "D": COIN3})
         state["neutral"] = ["B"]
         place(state, 0, "D")
@@ -203,7 +203,7 @@ class RewardTileTests:
         assert state["seats"][0]["rewards"] == [{"kind": "colour", "name": "iron", "victory_points": 5}]
 
     def test_the_grey_city_counts_for_its_region_and_for_no_colour(self):
-        """DESIGN.md 8: the hills Region tile needs Juvelar too; Juvelar counts for no colour."""
+        """docs/rules-decisions.md: the hills Region tile needs Juvelar too; Juvelar counts for no colour."""
         state = board()
         place(state, 0, "F", "G", "H", "I")
         state = build(state, "H14", "J")
@@ -269,7 +269,7 @@ class QueenTests:
 
 
 class QueenChoiceTests:
-    """Main action 4 as one choice: the city on the map, then the cards (DESIGN.md 3)."""
+    """Main action 4 as one choice: the city on the map, then the cards (docs/architecture.md section 3)."""
 
     def test_the_queen_offers_the_cities_she_can_reach_and_the_cards_that_can_serve(self):
         """The cheapest payment is a black card and a Joker (7 + 1 Coins); Anna already has a

@@ -1,6 +1,6 @@
 """THE NOBILITY TRACK: each space with a bonus pays when reached; a City-token choice offers only your
 tokens that do not move you on the track, a Permit-bonus choice (space 14) every Permit you bought,
-face up or face down (DESIGN.md 8, revised 2026-11-23)."""
+face up or face down (docs/rules-decisions.md, revised 2026-11-23)."""
 
 import pytest
 
@@ -124,7 +124,7 @@ class CityTokenChoiceTests:
         assert RULES.legal_actions(state, 0) == [city_choice(["D"], 1)]
 
     def test_with_no_token_to_choose_the_bonus_is_lost(self):
-        """DESIGN.md 8: if none qualifies, the bonus is lost."""
+        """docs/rules-decisions.md: if none qualifies, the bonus is lost."""
         state = step_to(4, tokens={"D": NOB2, "K": COIN1}, merchants=("D",))
         assert state["pending"] == [] and state["seats"][0]["nobility"] == 4
         assert state["current"] == 0 and state["turn"]["quick_left"] == 1
@@ -155,7 +155,7 @@ class PermitChoiceTests:
         """Space 14, the rulebook's words: "You receive the bonus of one of the permit tiles which
         you previously bought (also a face-down tile)". Unlike the City-token spaces ("You cannot
         choose one of the tokens which advance you along the nobility track"), nothing is left
-        out: a Permit whose bonus moves you on the Nobility Track is offered too (DESIGN.md 8,
+        out: a Permit whose bonus moves you on the Nobility Track is offered too (docs/rules-decisions.md,
         revised 2026-11-23)."""
         state = self.reach_14()
         assert state["pending"] == [{"kind": "permit_bonus", "seat": 0}]
@@ -176,7 +176,7 @@ class PermitChoiceTests:
 
     def test_the_steps_may_reach_another_bonus_space(self):
         """C05 again: 2 steps, from 14 to 16 (two City tokens); Anna's only token (Arkon) moves her
-        on the track, so nothing qualifies and that bonus is lost (DESIGN.md 8). The track only
+        on the track, so nothing qualifies and that bonus is lost (docs/rules-decisions.md). The track only
         moves forward: nothing loops."""
         state = self.reach_14()
         state = act(state, "choose_permit_bonus", 0, permit="C05")

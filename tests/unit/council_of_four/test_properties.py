@@ -1,4 +1,4 @@
-"""Random legal games (DESIGN.md sections 3 and 4): the engine contract, every Politics card,
+"""Random legal games (docs/architecture.md, engines and sessions): the engine contract, every Politics card,
 Councilor and Permit in exactly one place, no negative Coins or Servants, one Merchant per player
 per city, and no secret in another seat's view."""
 
@@ -99,7 +99,7 @@ class RandomGameTests:
 class ReplayTests:
     @pytest.mark.parametrize("count", [2, 3, 4])
     def test_views_after_each_action_equal_the_views_of_a_replay(self, count):
-        """DESIGN.md 4: a seat's view after each action equals the view computed from a fresh replay."""
+        """docs/architecture.md section 4: a seat's view after each action equals the view computed from a fresh replay."""
         views = []
 
         def check(state):
@@ -136,7 +136,7 @@ class BadInputTests:
         drawn=st.booleans(),
     )
     def test_any_input_is_applied_or_refused_with_a_sentence(self, type_, seat, fields, drawn):
-        """Every input is validated by the engine: a RuleError, never a crash (DESIGN.md 7)."""
+        """Every input is validated by the engine: a RuleError, never a crash (docs/architecture.md section 7)."""
         from games.engine.errors import RuleError
         from tests.unit.council_of_four.builders import act, dealt
 

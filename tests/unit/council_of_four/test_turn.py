@@ -33,7 +33,7 @@ class DrawTests:
         state = dealt(3)
         refused(state, "draw", 1, msg.NOT_YOUR_TURN.format(name="Anna"))
         refused(state, "draw", 7, msg.NO_SUCH_SEAT)
-        refused(state, "draw", None, msg.NO_SUCH_SEAT)
+        refused(state, "draw", None, msg.SEAT_ONLY.format(what="play"))
         refused(state, "elect", 0, msg.DRAW_FIRST, colour="black", balcony="coast")
         refused(state, "end_turn", 0, msg.DRAW_FIRST)
         refused(act(state, "draw", 0), "draw", 0, msg.ALREADY_DRAWN)
@@ -48,7 +48,7 @@ class DrawTests:
         assert state["discard"] == [] and len(state["deck"]) == len(pile) - 1
 
     def test_the_draw_is_skipped_when_no_card_is_left(self):
-        """DESIGN.md 8: with both the deck and the discards empty the draw is skipped."""
+        """docs/rules-decisions.md: with both the deck and the discards empty the draw is skipped."""
         state = playing(3)
         state["seats"][0]["hand"] += state["deck"]
         state["deck"] = []

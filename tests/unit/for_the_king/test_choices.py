@@ -1,4 +1,4 @@
-"""Choices with parameters (DESIGN.md section 3, revised 2026-11-23): a decision is one choice whose
+"""Choices with parameters (docs/architecture.md section 3, revised 2026-11-23): a decision is one choice whose
 parameters carry their bounds, whatever a hand holds, and the kernel's ``draw_action`` (with the
 engine's ``sample`` for payments) always draws an action that applies."""
 

@@ -1,4 +1,4 @@
-"""Random legal games (DESIGN.md sections 3 and 4): the engine contract, conservation of the 108
+"""Random legal games (docs/architecture.md, engines and sessions): the engine contract, conservation of the 108
 cards, Duty tiles within 1-6, no secret in another seat's view, and views that replay."""
 
 import json

@@ -141,7 +141,12 @@ class DealTests:
     def test_only_the_table_deals(self):
         with pytest.raises(RuleError) as error:
             act(new_game(3), "deal", 0)
-        assert error.value.message == msg.TABLE_ONLY
+        assert error.value.message == msg.TABLE_ONLY.format(what="deal the cards")
+
+    def test_the_table_cannot_take_a_player_s_turn(self):
+        with pytest.raises(RuleError) as error:
+            act(dealt(3), "draw", None)
+        assert error.value.message == msg.SEAT_ONLY.format(what="draw a card")
 
     def test_cards_are_dealt_once(self):
         with pytest.raises(RuleError) as error:

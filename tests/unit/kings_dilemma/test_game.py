@@ -90,7 +90,7 @@ def test_a_whole_game_from_the_deal_to_the_king_s_death():
 
 
 def test_every_rule_error_message_is_tested():
-    """STYLE.md: messages are module constants and tests assert them. Each constant of messages.py is
+    """docs/architecture.md, Conventions: messages are module constants and tests assert them. Each constant of messages.py is
     named by some test in this folder."""
     used = set()
     for path in FOLDER.glob("test_*.py"):

@@ -1,4 +1,4 @@
-"""Random legal games (DESIGN.md sections 3 and 4): the engine contract, conservation of Power and Coins
+"""Random legal games (docs/architecture.md, engines and sessions): the engine contract, conservation of Power and Coins
 (pool + screens + Balance + Vote cards), markers within their tracks, no seat's Secret Agenda in another
 seat's view before the end, and the removed Secret Agenda in no view at all."""
 

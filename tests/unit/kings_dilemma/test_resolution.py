@@ -169,7 +169,7 @@ class TimeCounterTests:
 
 
 class CardFlowTests:
-    """DESIGN.md section 8 'The Dilemma card as the rulebook plays it': the front at the draw
+    """docs/rules-decisions.md 'The Dilemma card as the rulebook plays it': the front at the draw
     ("always make sure you look at it with the front side face up, and that you don't accidentally
     show the back"), the back of the winning side after the vote ("Turn the Dilemma card over ...
     then read the Outcome")."""
@@ -320,7 +320,7 @@ class CardFlowTests:
 
 
 class HostEffectTests:
-    """DESIGN.md section 8 'Card effects the app cannot know'."""
+    """docs/rules-decisions.md 'Card effects the app cannot know'."""
 
     def test_a_resource_moved_by_hand_follows_momentum_and_stability(self):
         state = win(voting(), "aye")
@@ -430,7 +430,7 @@ class DecisionTests:
         assert state["king_dead"] is False
 
     def test_an_empty_pool_still_pays_and_logs_the_shortfall(self):
-        """DESIGN.md section 8 'General pool'."""
+        """docs/rules-decisions.md 'General pool'."""
         state = voting(config(leader=0, moderator=2, coins=[24, 24, 24]))
         assert state["pool"]["coins"] == 0
         state = act(state, "pass_gather", 0)

@@ -20,7 +20,7 @@ AGENDAS = DEFAULT_TRACKS["secret_agendas"]
 
 
 class SecretAgendaTests:
-    """Rulebook 'Secret Agenda cards' and the card examples (data/kings-dilemma.md section 1)."""
+    """Rulebook 'Secret Agenda cards' and the card examples (docs/data/kings-dilemma.md section 1)."""
 
     def test_moderate_with_three_markers_and_third_in_coins(self):
         """Rulebook p.31 worked example: Moderate, 3 markers in rows 5-13 = 10; 3rd in Coins = 1."""

@@ -58,7 +58,7 @@ class SetupTests:
         assert RULES.setup(config(), 5) == RULES.setup(config(), 5)
 
     def test_first_game_tokens_follow_house_numbers(self):
-        """DESIGN.md 'First game ties': all Prestige 0, the highest House number leads, the lowest moderates."""
+        """docs/rules-decisions.md 'First game ties': all Prestige 0, the highest House number leads, the lowest moderates."""
         cfg = config()
         for seat, number in zip(cfg["seats"], [4, 9, 2], strict=True):
             seat["house_number"] = number
@@ -167,7 +167,7 @@ class SetupTests:
 
 
 class DraftTests:
-    """Setup step 6 and DESIGN.md 'Secret Agenda draft'."""
+    """Setup step 6 and docs/rules-decisions.md 'Secret Agenda draft'."""
 
     def draft_config(self):
         cfg = config(4)

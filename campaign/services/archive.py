@@ -1,24 +1,30 @@
 """Campaign export and import: a versioned JSON archive of everything the campaign keeps.
 
 ``campaign_archive`` only reads; ``campaign_import`` writes a new campaign in one transaction, after
-validating every part, so a damaged archive is refused with a clear message and nothing is written."""
+validating every part, so a damaged archive is refused with a clear message and nothing is written.
+The export file is written by a Celery task (``campaign_export_write``)."""
 
 from __future__ import annotations
 
 import datetime
+import json
+import os
+from pathlib import Path
 
+from django.conf import settings as django_settings
 from django.core.exceptions import ValidationError
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from campaign import legacy
 from campaign.models import (
-    MYSTERY_LETTERS,
     RESOURCE_ROWS,
     Achievement,
     Campaign,
     CampaignEvent,
+    CampaignExport,
     ChronicleGame,
     ChronicleScore,
     ChronicleSticker,
@@ -31,27 +37,53 @@ from campaign.models import (
     StoryCard,
 )
 from campaign.selectors import campaign_setting
+from campaign.services.common import check_effects, record_event
 from config.json_limits import json_depth_exceeds
 from games.engine.text import has_control_characters
-from games.kings_dilemma.data import DEFAULT_TRACKS
+from games.kings_dilemma.data import MYSTERY_LETTERS, RESOURCE_TRACK_ROWS
 
 ARCHIVE_FORMAT = "chronicle-campaign"
+
+
 # Version 2 adds every date (games, stickers, envelopes, Mystery stickers, ledger, events) and the
 # actor of each event; version 1 archives (without them) are still read.
 ARCHIVE_VERSION = 2
+
+
 ARCHIVE_VERSIONS = (1, 2)
+
+
 ARCHIVE_MAX_ROWS = 20_000  # per section: far above a finished campaign, far below a denial of service
+
+
 ARCHIVE_MAX_DEPTH = 12  # nesting of the typed card data (outcomes, effects, event details)
+
+
 ARCHIVE_NOT_AN_OBJECT = "The archive is damaged: it is not a JSON object."
+
+
 ARCHIVE_WRONG_FORMAT = "This file is not a Chronicle campaign archive."
+
+
 ARCHIVE_WRONG_VERSION = (
     "Archive version {version!r} is not supported (this Chronicle reads versions 1 and 2)."
 )
+
+
 ARCHIVE_DAMAGED = "The archive is damaged: {where}: {problem}"
+
+
 ARCHIVE_TOO_DEEP = f"The archive is damaged: it nests deeper than {ARCHIVE_MAX_DEPTH} levels."
+
+
 ARCHIVE_TOO_MANY = "more than {limit} rows"
+
+
 ARCHIVE_TWICE = "{what} appears twice"
+
+
 ARCHIVE_UNKNOWN_KEYS = "unknown field(s) {keys}"
+
 
 # Per section: the model and the plain fields copied as they are.
 _FIELDS = {
@@ -117,6 +149,8 @@ _DATES = {
     "mystery_stickers": ["attached_at"],
     "events": ["created_at"],
 }
+
+
 # The links of each section: House numbers, game numbers, Envelope and sticker numbers, usernames.
 _LINKS = {
     "houses": [],
@@ -131,7 +165,11 @@ _LINKS = {
     "mystery_stickers": ["game"],
     "events": ["house", "game", "actor"],
 }
+
+
 _HEAD = {"name", "settings", "grand_finale_ready", "closed", "created_at"}
+
+
 _TOP = {"format", "version", "exported_at", "campaign", *_FIELDS}
 
 
@@ -154,17 +192,89 @@ def _actor(event) -> str | None:
     return event.actor_name or None
 
 
+def _rows(section, queryset, **links) -> list[dict]:
+    _, fields = _FIELDS[section]
+    fields = fields + _DATES.get(section, [])
+    return [{**_plain(obj, fields), **{key: fn(obj) for key, fn in links.items()}} for obj in queryset]
+
+
+def _number_of(attr):
+    return lambda obj: _number(obj, attr)
+
+
+def _house_sections(campaign: Campaign, house_of) -> dict:
+    return {
+        "houses": _rows("houses", campaign.houses.all()),
+        "achievements": _rows(
+            "achievements",
+            Achievement.objects.filter(house__campaign=campaign).select_related("unlocked_in"),
+            house=house_of("house"),
+            unlocked_in=_number_of("unlocked_in"),
+        ),
+        "games": _rows("games", campaign.games.all()),
+        "scores": _rows(
+            "scores",
+            ChronicleScore.objects.filter(game__campaign=campaign).select_related("game"),
+            game=_number_of("game"),
+            house=house_of("house"),
+        ),
+        "ledger": _rows(
+            "ledger",
+            LedgerEntry.objects.filter(house__campaign=campaign).select_related("game"),
+            house=house_of("house"),
+            game=_number_of("game"),
+        ),
+    }
+
+
+def _board_sections(campaign: Campaign, house_of) -> dict:
+    return {
+        "stickers": _rows(
+            "stickers",
+            campaign.stickers.select_related("game", "covered_by").order_by("id"),
+            signer=house_of("signer"),
+            game=_number_of("game"),
+            covered_by=lambda s: s.covered_by.number if s.covered_by else None,
+        ),
+        "envelopes": _rows(
+            "envelopes",
+            campaign.envelopes.select_related("game"),
+            opened_by=house_of("opened_by"),
+            game=_number_of("game"),
+        ),
+        "story_cards": _rows(
+            "story_cards",
+            campaign.story_cards.select_related("envelope", "game"),
+            signer=house_of("signer"),
+            envelope=_number_of("envelope"),
+            game=_number_of("game"),
+        ),
+        "dilemma_cards": _rows(
+            "dilemma_cards",
+            campaign.dilemma_cards.select_related("envelope", "resolved_in"),
+            envelope=_number_of("envelope"),
+            resolved_in=_number_of("resolved_in"),
+        ),
+        "mystery_stickers": _rows(
+            "mystery_stickers", campaign.mystery_stickers.select_related("game"), game=_number_of("game")
+        ),
+        "events": _rows(
+            "events",
+            campaign.events.select_related("game", "actor").order_by("created_at", "id"),
+            house=house_of("house"),
+            game=_number_of("game"),
+            actor=_actor,
+        ),
+    }
+
+
 def campaign_archive(*, campaign: Campaign) -> dict:
     """Everything, keyed by the numbers players know (House number, game number, card numbers)."""
     houses = {h.pk: h.number for h in campaign.houses.all()}
 
-    def rows(section, queryset, **links):
-        model, fields = _FIELDS[section]
-        fields = fields + _DATES.get(section, [])
-        return [{**_plain(obj, fields), **{key: fn(obj) for key, fn in links.items()}} for obj in queryset]
+    def house_of(attr):
+        return lambda obj: houses.get(getattr(obj, f"{attr}_id"))
 
-    house_of = lambda attr: lambda obj: houses.get(getattr(obj, f"{attr}_id"))  # noqa: E731
-    number_of = lambda attr: lambda obj: _number(obj, attr)  # noqa: E731
     return {
         "format": ARCHIVE_FORMAT,
         "version": ARCHIVE_VERSION,
@@ -176,62 +286,8 @@ def campaign_archive(*, campaign: Campaign) -> dict:
             "closed": campaign.closed,
             "created_at": campaign.created_at.isoformat(),
         },
-        "houses": rows("houses", campaign.houses.all()),
-        "achievements": rows(
-            "achievements",
-            Achievement.objects.filter(house__campaign=campaign).select_related("unlocked_in"),
-            house=house_of("house"),
-            unlocked_in=number_of("unlocked_in"),
-        ),
-        "games": rows("games", campaign.games.all()),
-        "scores": rows(
-            "scores",
-            ChronicleScore.objects.filter(game__campaign=campaign).select_related("game"),
-            game=number_of("game"),
-            house=house_of("house"),
-        ),
-        "ledger": rows(
-            "ledger",
-            LedgerEntry.objects.filter(house__campaign=campaign).select_related("game"),
-            house=house_of("house"),
-            game=number_of("game"),
-        ),
-        "stickers": rows(
-            "stickers",
-            campaign.stickers.select_related("game", "covered_by").order_by("id"),
-            signer=house_of("signer"),
-            game=number_of("game"),
-            covered_by=lambda s: s.covered_by.number if s.covered_by else None,
-        ),
-        "envelopes": rows(
-            "envelopes",
-            campaign.envelopes.select_related("game"),
-            opened_by=house_of("opened_by"),
-            game=number_of("game"),
-        ),
-        "story_cards": rows(
-            "story_cards",
-            campaign.story_cards.select_related("envelope", "game"),
-            signer=house_of("signer"),
-            envelope=number_of("envelope"),
-            game=number_of("game"),
-        ),
-        "dilemma_cards": rows(
-            "dilemma_cards",
-            campaign.dilemma_cards.select_related("envelope", "resolved_in"),
-            envelope=number_of("envelope"),
-            resolved_in=number_of("resolved_in"),
-        ),
-        "mystery_stickers": rows(
-            "mystery_stickers", campaign.mystery_stickers.select_related("game"), game=number_of("game")
-        ),
-        "events": rows(
-            "events",
-            campaign.events.select_related("game", "actor").order_by("created_at", "id"),
-            house=house_of("house"),
-            game=number_of("game"),
-            actor=_actor,
-        ),
+        **_house_sections(campaign, house_of),
+        **_board_sections(campaign, house_of),
     }
 
 
@@ -291,10 +347,8 @@ class _Importer:
     """One import: validates each row before it is written, in one transaction."""
 
     def __init__(self, campaign: Campaign, version: int, owner):
-        from campaign import services  # services imports this module
 
         self.campaign, self.version, self.owner = campaign, version, owner
-        self.check_effects = services._check_effects
         self.tables: dict[str, dict] = {"houses": {}, "games": {}, "envelopes": {}, "stickers": {}}
         self.seen: dict[str, set] = {}
         self.dated: dict[type, tuple[list, set]] = {}
@@ -356,7 +410,7 @@ class _Importer:
 
     def effects(self, where: str, name: str, value: dict) -> None:
         try:
-            self.check_effects(value)
+            check_effects(value)
         except ValidationError as error:
             raise _damaged(f"{where}.{name}", error) from None
 
@@ -406,13 +460,7 @@ def _check_top(archive) -> int:
     return version
 
 
-@transaction.atomic
-def campaign_import(*, archive, owner=None, name: str | None = None) -> Campaign:
-    """Import an archive into a new campaign (its owner becomes the host). Every row is checked
-    (types, the ranges of the rules, duplicates, links) before it is written; the first problem
-    refuses the whole archive and nothing is written."""
-    version = _check_top(archive)
-    head = _check_head(archive["campaign"])
+def _campaign_create(head: dict, owner, name: str | None) -> Campaign:
     if name is not None and has_control_characters(name):
         raise _damaged("name", "must be a text without control characters")
     campaign = Campaign(
@@ -429,21 +477,20 @@ def campaign_import(*, archive, owner=None, name: str | None = None) -> Campaign
         campaign.created_at = head["created_at"]
     if owner is not None:
         Membership.objects.create(campaign=campaign, user=owner, role=Membership.Role.HOST)
-    run = _Importer(campaign, version, owner)
-    houses, games = run.tables["houses"], run.tables["games"]
-    envelopes, stickers = run.tables["envelopes"], run.tables["stickers"]
-    capacity = campaign_setting(campaign, "row_capacity")
-    squares = campaign_setting(campaign, "aging_squares")
+    return campaign
 
+
+def _houses_and_games_import(run: _Importer, archive: dict) -> None:
+    campaign, houses, games = run.campaign, run.tables["houses"], run.tables["games"]
     for i, data in enumerate(archive["houses"]):
         house = run.build("houses", i, data, campaign=campaign)
         run.once(f"houses[{i}]", "house", house.number, f"House number {house.number}")
         house.save()
         houses[house.number] = house
+    rows = RESOURCE_TRACK_ROWS
     for i, data in enumerate(archive["games"]):
         game = run.build("games", i, data, campaign=campaign)
         run.once(f"games[{i}]", "game", game.number, f"game {game.number}")
-        rows = DEFAULT_TRACKS["resource_track"]["rows"]
         if set(game.resources_final) - set(RESOURCE_ROWS) or not all(
             _is_int(v) and 1 <= v <= rows for v in game.resources_final.values()
         ):
@@ -451,6 +498,9 @@ def campaign_import(*, archive, owner=None, name: str | None = None) -> Campaign
         game.save()
         games[game.number] = game
 
+
+def _house_rows_import(run: _Importer, archive: dict) -> None:
+    """Achievements, scores and the ledger: rows that belong to a House."""
     for i, data in enumerate(archive["achievements"]):
         where = f"achievements[{i}]"
         achievement = run.build(
@@ -485,19 +535,42 @@ def campaign_import(*, archive, owner=None, name: str | None = None) -> Campaign
             house=run.link(where, data, "house", "houses", "House", optional=False),
             game=run.link(where, data, "game", "games", "game"),
         ).save()
+
+
+def _envelopes_import(run: _Importer, archive: dict) -> None:
     for i, data in enumerate(archive["envelopes"]):
         where = f"envelopes[{i}]"
         envelope = run.build(
             "envelopes",
             i,
             data,
-            campaign=campaign,
+            campaign=run.campaign,
             opened_by=run.link(where, data, "opened_by", "houses", "House"),
             game=run.link(where, data, "game", "games", "game"),
         )
         run.once(where, "envelope", envelope.number, f"Envelope {envelope.number:02d}")
         envelope.save()
-        envelopes[envelope.number] = envelope
+        run.tables["envelopes"][envelope.number] = envelope
+
+
+def _sticker_checked(run: _Importer, where: str, sticker: ChronicleSticker) -> None:
+    capacity = campaign_setting(run.campaign, "row_capacity")
+    squares = campaign_setting(run.campaign, "aging_squares")
+    run.once(where, "sticker", sticker.number, f"Chronicle sticker {sticker.number}")
+    if sticker.slot >= capacity:
+        raise _damaged(f"{where}.slot", f"a row has {capacity} spaces (slots 0 to {capacity - 1})")
+    if sticker.marks > squares:
+        raise _damaged(f"{where}.marks", f"a sticker has {squares} aging squares")
+    if not sticker.covered:
+        run.once(
+            where,
+            "space",
+            (sticker.row, sticker.slot),
+            f"a visible sticker in space {sticker.slot} of {sticker.row}",
+        )
+
+
+def _stickers_import(run: _Importer, archive: dict) -> None:
     covers = []
     for i, data in enumerate(archive["stickers"]):
         where = f"stickers[{i}]"
@@ -505,39 +578,31 @@ def campaign_import(*, archive, owner=None, name: str | None = None) -> Campaign
             "stickers",
             i,
             data,
-            campaign=campaign,
+            campaign=run.campaign,
             signer=run.link(where, data, "signer", "houses", "House"),
             game=run.link(where, data, "game", "games", "game"),
         )
-        run.once(where, "sticker", sticker.number, f"Chronicle sticker {sticker.number}")
-        if sticker.slot >= capacity:
-            raise _damaged(f"{where}.slot", f"a row has {capacity} spaces (slots 0 to {capacity - 1})")
-        if sticker.marks > squares:
-            raise _damaged(f"{where}.marks", f"a sticker has {squares} aging squares")
-        if not sticker.covered:
-            run.once(
-                where,
-                "space",
-                (sticker.row, sticker.slot),
-                f"a visible sticker in space {sticker.slot} of {sticker.row}",
-            )
+        _sticker_checked(run, where, sticker)
         covered_by = data.get("covered_by")
         if covered_by is not None:
             if not _is_int(covered_by) or covered_by == sticker.number or not sticker.covered:
                 raise _damaged(f"{where}.covered_by", "must be the number of the sticker attached over it")
             covers.append((sticker, covered_by, where))
         sticker.save()
-        stickers[sticker.number] = sticker
+        run.tables["stickers"][sticker.number] = sticker
     for sticker, number, where in covers:
         sticker.covered_by = run.link(where, {"covered_by": number}, "covered_by", "stickers", "sticker")
         sticker.save(update_fields=["covered_by"])
+
+
+def _cards_import(run: _Importer, archive: dict) -> None:
     for i, data in enumerate(archive["story_cards"]):
         where = f"story_cards[{i}]"
         card = run.build(
             "story_cards",
             i,
             data,
-            campaign=campaign,
+            campaign=run.campaign,
             signer=run.link(where, data, "signer", "houses", "House"),
             envelope=run.link(where, data, "envelope", "envelopes", "Envelope"),
             game=run.link(where, data, "game", "games", "game"),
@@ -558,19 +623,22 @@ def campaign_import(*, archive, owner=None, name: str | None = None) -> Campaign
             "dilemma_cards",
             i,
             data,
-            campaign=campaign,
+            campaign=run.campaign,
             envelope=run.link(where, data, "envelope", "envelopes", "Envelope"),
             resolved_in=run.link(where, data, "resolved_in", "games", "game"),
         )
         run.once(where, "dilemma", card.number, f"Dilemma card {card.number}")
         card.save()
+
+
+def _mystery_stickers_import(run: _Importer, archive: dict) -> None:
     for i, data in enumerate(archive["mystery_stickers"]):
         where = f"mystery_stickers[{i}]"
         sticker = run.build(
             "mystery_stickers",
             i,
             data,
-            campaign=campaign,
+            campaign=run.campaign,
             game=run.link(where, data, "game", "games", "game"),
         )
         if sticker.letter not in MYSTERY_LETTERS:
@@ -580,6 +648,10 @@ def campaign_import(*, archive, owner=None, name: str | None = None) -> Campaign
             )
         run.once(where, "mystery", sticker.letter, f"Mystery sticker {sticker.letter}")
         sticker.save()
+
+
+def _events_import(run: _Importer, archive: dict) -> None:
+    owner = run.owner
     for i, data in enumerate(archive["events"]):
         where = f"events[{i}]"
         actor = data.get("actor") if isinstance(data, dict) else None
@@ -592,17 +664,65 @@ def campaign_import(*, archive, owner=None, name: str | None = None) -> Campaign
             "events",
             i,
             data,
-            campaign=campaign,
+            campaign=run.campaign,
             house=run.link(where, data, "house", "houses", "House"),
             game=run.link(where, data, "game", "games", "game"),
             actor=owner if mine else None,
             actor_name="" if mine or actor is None else actor,
         ).save()
+
+
+@transaction.atomic
+def campaign_import(*, archive, owner=None, name: str | None = None) -> Campaign:
+    """Import an archive into a new campaign (its owner becomes the host). Every row is checked
+    (types, the ranges of the rules, duplicates, links) before it is written; the first problem
+    refuses the whole archive and nothing is written."""
+    version = _check_top(archive)
+    head = _check_head(archive["campaign"])
+    campaign = _campaign_create(head, owner, name)
+    run = _Importer(campaign, version, owner)
+    # In dependency order: each section links only to sections already written.
+    for section_import in (
+        _houses_and_games_import,
+        _house_rows_import,
+        _envelopes_import,
+        _stickers_import,
+        _cards_import,
+        _mystery_stickers_import,
+        _events_import,
+    ):
+        section_import(run, archive)
     run.restore_dates()
-    CampaignEvent.objects.create(
-        campaign=campaign,
-        kind="campaign_imported",
-        summary=f"Campaign imported from an archive of {head.get('name')!r}",
+    record_event(
+        campaign,
+        "campaign_imported",
+        f"Campaign imported from an archive of {head.get('name')!r}",
         actor=owner,
     )
     return campaign
+
+
+@transaction.atomic
+def campaign_export_request(*, campaign: Campaign, requested_by=None) -> CampaignExport:
+    export = CampaignExport.objects.create(campaign=campaign, requested_by=requested_by)
+    record_event(campaign, "export_requested", "Campaign export requested", actor=requested_by)
+    from campaign.tasks import campaign_export_task
+
+    transaction.on_commit(lambda: campaign_export_task.delay(export.pk), robust=True)
+    return export
+
+
+def campaign_export_write(*, export_id: int) -> str:
+    """Write the archive file (idempotent: a ready export is not written again; the file is
+    written to a temporary name and renamed, so a killed worker never leaves half a file)."""
+    export = CampaignExport.objects.select_related("campaign").get(pk=export_id)
+    if export.status == CampaignExport.Status.READY and export.path:
+        return export.path
+    folder = Path(django_settings.MEDIA_ROOT) / "exports"
+    folder.mkdir(parents=True, exist_ok=True)
+    name = f"campaign-{export.campaign_id}-export-{export.pk}.json"
+    tmp = folder / f".{name}.tmp"
+    tmp.write_text(json.dumps(campaign_archive(campaign=export.campaign), indent=1, cls=DjangoJSONEncoder))
+    os.replace(tmp, folder / name)
+    CampaignExport.objects.filter(pk=export.pk).update(status=CampaignExport.Status.READY, path=name)
+    return name

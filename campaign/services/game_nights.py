@@ -1,32 +1,66 @@
 """A King's Dilemma game night run by the table companion: it starts from the campaign's legacy
-setup and writes its result back through the campaign services (the only writers)."""
+setup and writes its result back through the campaign services."""
 
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
 
-from campaign import services
-from campaign.models import Campaign, ChronicleGame, DilemmaCard, House, LedgerEntry, StoryCard
+from campaign.models import (
+    Campaign,
+    ChronicleGame,
+    DilemmaCard,
+    House,
+    LedgerEntry,
+    StoryCard,
+)
+from campaign.services.chronicles import game_begin, game_result_record, legacy_setup_compute
+from campaign.services.common import check_effects
+from campaign.services.envelopes import dilemma_card_remember, envelope_open, game_save
+from campaign.services.ledger import ledger_add
+from campaign.services.stickers import mystery_sticker_attach, sticker_attach
 from games.engine.text import has_control_characters
 
 NIGHT_HOUSES = "A King's Dilemma game has 3 to 5 Houses; {count} were chosen."
+
+
 NIGHT_HOUSE_TWICE = "House {house} is seated twice."
+
+
 NIGHT_KEEP_TWO = "House {house} holds {count} {polarity} Open Agendas: choose the 2 it keeps ({rows})."
+
+
 NIGHT_NOT_OVER = "The game night is not over yet."
+
+
 NIGHT_ALREADY_RECORDED = "This game night's result is already in the campaign."
+
+
 NIGHT_NOT_KINGS_DILEMMA = "This session is not a King's Dilemma game night of a campaign."
+
+
 CONTENTS_NOT_TONIGHT = "envelope_contents: Envelope {number} was not opened tonight (opened: {opened})."
+
+
 CONTENTS_PROBLEM = "envelope_contents[{number}].{field}: {problem}"
+
+
 CONTENTS_NOT_AN_OBJECT = "envelope_contents[{number}]: must be an object of what the Envelope held."
+
+
 CONTENTS_UNKNOWN = (
     "envelope_contents[{number}]: unknown field(s) {keys}; an Envelope's contents are {known} "
     "(its number and who opened it come from the game)."
 )
+
+
 # What the table types for an Envelope opened tonight; its number and opener come from the game.
 ENVELOPE_CONTENTS = {"special", "story_card", "dilemma_numbers", "trigger_numbers", "event_numbers"}
+
+
 STORY_CARD_FIELDS = {
     "number",
     "storyline",
@@ -39,6 +73,8 @@ STORY_CARD_FIELDS = {
     "effects",
     "ability_text",
 }
+
+
 MAX_CARDS_IN_ENVELOPE = 20
 
 
@@ -57,7 +93,7 @@ def _field_value(model, name: str, value):
         if has_control_characters(value, multiline=isinstance(field, models.TextField)):
             raise ValueError("cannot hold control characters")
     elif isinstance(field, models.JSONField):
-        services._check_effects(value if isinstance(value, dict) else {"": value})
+        check_effects(value if isinstance(value, dict) else {"": value})
         return value
     try:
         field.clean(value, None)
@@ -148,7 +184,7 @@ def game_night_config(
         raise ValidationError(NIGHT_HOUSES.format(count=len(houses)))
     if len({h.pk for h in houses}) != len(houses):
         raise ValidationError(NIGHT_HOUSE_TWICE.format(house=houses[0].name))
-    setup = services.legacy_setup_compute(campaign=campaign, houses=houses)
+    setup = legacy_setup_compute(campaign=campaign, houses=houses)
     tokens = _open_agendas(setup, houses, keep)
     index = {h.pk: i for i, h in enumerate(houses)}
     deck = list(campaign.dilemma_cards.filter(place=DilemmaCard.Place.DECK).order_by("number"))
@@ -191,7 +227,7 @@ def game_night_start(
     Houses in table order (clockwise) in a King's Dilemma session."""
     from games.services import session_create
 
-    game = services.game_begin(campaign=campaign, king_name=king_name, played_on=played_on, actor=host)
+    game = game_begin(campaign=campaign, king_name=king_name, played_on=played_on, actor=host)
     config = game_night_config(campaign=campaign, houses=houses, king_name=game.king_name, keep=keep)
     return session_create(
         game="kings_dilemma",
@@ -201,6 +237,84 @@ def game_night_start(
         seed=seed,
         campaign=campaign,
         chronicle_game=game,
+    )
+
+
+def _house_of_seat(session) -> Callable[[int | None], House | None]:
+    seats = session.config["seats"]
+    houses = {h.pk: h for h in session.campaign.houses.filter(pk__in=[s["house"] for s in seats])}
+    return lambda seat_index: None if seat_index is None else houses[seats[seat_index]["house"]]
+
+
+def _night_board_write(game: ChronicleGame, result: dict, contents: dict, house_of, actor) -> None:
+    """Tonight's Chronicle stickers, Envelopes (with what the table typed), cards met and Mystery
+    stickers."""
+    campaign = game.campaign
+    for sticker in result.get("stickers", []):
+        sticker_attach(
+            campaign=campaign,
+            number=sticker["number"],
+            row=sticker["row"],
+            positive=sticker["positive"],
+            signer=house_of(sticker.get("signer")),
+            title=sticker.get("title", ""),
+            game=game,
+            actor=actor,
+        )
+    for envelope in result.get("envelopes", []):
+        envelope = {**contents.get(envelope["number"], {}), **envelope}  # the game's number and opener
+        story = envelope.get("story_card")
+        envelope_open(
+            campaign=campaign,
+            number=envelope["number"],
+            opened_by=house_of(envelope.get("opened_by")),
+            game=game,
+            special=bool(envelope.get("special")),
+            dilemma_numbers=envelope.get("dilemma_numbers") or [],
+            trigger_numbers=envelope.get("trigger_numbers") or [],
+            event_numbers=envelope.get("event_numbers") or [],
+            story_card=dict(story) if story else None,
+            actor=actor,
+        )
+    for number, card in (result.get("cards_met") or {}).items():
+        outcomes = {k: v for k, v in card.items() if k not in ("number", "title")}
+        dilemma_card_remember(
+            campaign=campaign, number=int(number), title=card.get("title", ""), outcomes=outcomes, actor=actor
+        )
+    for letter in result.get("mystery_stickers", []):
+        mystery_sticker_attach(campaign=campaign, letter=letter, game=game, actor=actor)
+
+
+def _night_effects_write(game: ChronicleGame, result: dict, house_of, actor) -> None:
+    """Prestige/Crave the host applied by hand from printed card effects."""
+    for effect in result.get("prestige_crave_effects", []):
+        for kind in ("prestige", "crave"):
+            if effect.get(kind):
+                ledger_add(
+                    house=house_of(effect["seat"]),
+                    kind=kind,
+                    amount=effect[kind],
+                    reason=effect.get("label") or "Card effect",
+                    source=LedgerEntry.Source.MANUAL,
+                    game=game,
+                    actor=actor,
+                )
+
+
+def _night_save(game: ChronicleGame, result: dict, actor) -> None:
+    """The Event area: Trigger cards go back into the Dilemma deck, Event cards to the Story save slot."""
+    event_area = list(result.get("event_cards", []))
+    triggers = set(
+        game.campaign.dilemma_cards.filter(number__in=event_area, kind=DilemmaCard.Kind.TRIGGER).values_list(
+            "number", flat=True
+        )
+    )
+    game_save(
+        game=game,
+        resolved=list(result.get("resolved_dilemmas", [])),
+        event_area_triggers=[n for n in event_area if n in triggers],
+        ongoing_events=[n for n in event_area if n not in triggers],
+        actor=actor,
     )
 
 
@@ -225,63 +339,14 @@ def game_night_record(*, session, envelope_contents: dict | None = None, actor=N
     if not rules.is_over(session.state):
         raise ValidationError(NIGHT_NOT_OVER)
     result = rules.result(session.state)
-    campaign = session.campaign
-    seats = session.config["seats"]
-    houses = {h.pk: h for h in campaign.houses.filter(pk__in=[s["house"] for s in seats])}
-
-    def house_of(seat_index):
-        return None if seat_index is None else houses[seats[seat_index]["house"]]
-
+    house_of = _house_of_seat(session)
     contents = envelope_contents_clean(
         envelope_contents or {},
         [e["number"] for e in result.get("envelopes", [])],
     )
-    for sticker in result.get("stickers", []):
-        services.sticker_attach(
-            campaign=campaign,
-            number=sticker["number"],
-            row=sticker["row"],
-            positive=sticker["positive"],
-            signer=house_of(sticker.get("signer")),
-            title=sticker.get("title", ""),
-            game=game,
-            actor=actor,
-        )
-    for envelope in result.get("envelopes", []):
-        envelope = {**contents.get(envelope["number"], {}), **envelope}  # the game's number and opener
-        story = envelope.get("story_card")
-        services.envelope_open(
-            campaign=campaign,
-            number=envelope["number"],
-            opened_by=house_of(envelope.get("opened_by")),
-            game=game,
-            special=bool(envelope.get("special")),
-            dilemma_numbers=envelope.get("dilemma_numbers") or [],
-            trigger_numbers=envelope.get("trigger_numbers") or [],
-            event_numbers=envelope.get("event_numbers") or [],
-            story_card=dict(story) if story else None,
-            actor=actor,
-        )
-    for number, card in (result.get("cards_met") or {}).items():
-        outcomes = {k: v for k, v in card.items() if k not in ("number", "title")}
-        services.dilemma_card_remember(
-            campaign=campaign, number=int(number), title=card.get("title", ""), outcomes=outcomes, actor=actor
-        )
-    for letter in result.get("mystery_stickers", []):
-        services.mystery_sticker_attach(campaign=campaign, letter=letter, game=game, actor=actor)
-    for effect in result.get("prestige_crave_effects", []):
-        for kind in ("prestige", "crave"):
-            if effect.get(kind):
-                services.ledger_add(
-                    house=house_of(effect["seat"]),
-                    kind=kind,
-                    amount=effect[kind],
-                    reason=effect.get("label") or "Card effect",
-                    source=LedgerEntry.Source.MANUAL,
-                    game=game,
-                    actor=actor,
-                )
-    services.game_result_record(
+    _night_board_write(game, result, contents, house_of, actor)
+    _night_effects_write(game, result, house_of, actor)
+    game_result_record(
         game=game,
         end=result["end"],
         rows=[
@@ -296,21 +361,18 @@ def game_night_record(*, session, envelope_contents: dict | None = None, actor=N
             for i, row in enumerate(result["seats"])
         ],
         resources_final=result.get("resources_final") or {},
+        awards=[
+            {
+                "position": row["position"],
+                "last": row["last"],
+                "prestige": row["prestige_award"],
+                "crave": row["crave_award"] - row["rebel_crave"],
+                "rebel_crave": row["rebel_crave"],
+            }
+            for row in result["seats"]
+        ],
         actor=actor,
     )
-    # The Event area: Trigger cards go back into the Dilemma deck, Event cards to the Story save slot.
-    event_area = list(result.get("event_cards", []))
-    triggers = set(
-        campaign.dilemma_cards.filter(number__in=event_area, kind=DilemmaCard.Kind.TRIGGER).values_list(
-            "number", flat=True
-        )
-    )
-    services.game_save(
-        game=game,
-        resolved=list(result.get("resolved_dilemmas", [])),
-        event_area_triggers=[n for n in event_area if n in triggers],
-        ongoing_events=[n for n in event_area if n not in triggers],
-        actor=actor,
-    )
+    _night_save(game, result, actor)
     game.refresh_from_db()
     return game

@@ -1,0 +1,332 @@
+"""The Realm Chronicles: a game begun, its legacy setup, its result (Prestige/Crave, alignment) and
+corrections, and the charts drawn from them."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max
+
+from campaign import legacy
+from campaign.models import (
+    RESOURCE_ROWS,
+    SECRET_AGENDAS,
+    Achievement,
+    Campaign,
+    ChronicleGame,
+    ChronicleScore,
+    GameEnd,
+    House,
+    LedgerEntry,
+)
+from campaign.selectors import campaign_setting, houses_by_prestige, storylines
+from campaign.services.common import CAMPAIGN_CLOSED, UNKNOWN_AGENDA, check_house, record_event
+from campaign.services.houses import alignment_mark
+from campaign.services.ledger import ledger_add
+from campaign.services.stickers import _sticker_info, chronicle_age
+from games.kings_dilemma import scoring
+from games.kings_dilemma.data import MAX_SEATS, MIN_SEATS, RESOURCE_TRACK_ROWS
+
+MIN_PLAYERS, MAX_PLAYERS = MIN_SEATS, MAX_SEATS  # Houses in one game of The King's Dilemma
+
+
+RESULT_PLAYERS = "A game has 3 to 5 Houses; got {count}."
+
+
+RESULT_HOUSE_TWICE = "House {house} appears twice in the result."
+
+
+RESULT_ALREADY = "Game {number} already has a result: correct it instead."
+
+
+RESULT_NOT_RECORDED = "Game {number} has no result to correct yet."
+
+
+UNKNOWN_END = "{end!r} is not a way a game ends (king_died, abdicated_top, abdicated_bottom)."
+
+
+ALIGNMENT_UNLOCKED_HERE = (
+    "House {house} unlocked {achievement} in this game: correct its Secret Agenda by hand in the admin."
+)
+RESOURCES_FINAL_FORMAT = (
+    f"Final Resource positions are rows 1 to {RESOURCE_TRACK_ROWS} "
+    "of Influence, Wealth, Morale, Welfare, Knowledge."
+)
+AWARDS_FORMAT = "The engine's awards must give position, last, prestige, crave and rebel_crave per House."
+
+
+def legacy_setup_compute(*, campaign: Campaign, houses: list[House]) -> dict:
+    """Legacy setup for the participating Houses (read-only): Resource legacy, starting Power
+    (8 + abilities + Power legacy, never below 0) and Coins (10 + abilities), Open Agendas, the
+    Secret Agenda draft order (lowest Prestige first), the Leader and the Moderator."""
+    for house in houses:
+        check_house(campaign, house)
+    participants = {h.pk for h in houses}
+    stickers = [_sticker_info(s) for s in campaign.stickers.filter(covered=False)]
+    power_delta = legacy.power_legacy(stickers)
+    start = {
+        h.pk: {
+            "power": campaign_setting(campaign, "start_power"),
+            "coins": campaign_setting(campaign, "start_coins"),
+        }
+        for h in houses
+    }
+    unlocked = Achievement.objects.filter(house__in=houses).exclude(kind=Achievement.Kind.ALIGNMENT)
+    for achievement in unlocked:
+        if achievement.unlocked:
+            start[achievement.house_id]["power"] += achievement.effects.get("start_power", 0)
+            start[achievement.house_id]["coins"] += achievement.effects.get("start_coins", 0)
+    for line in storylines(campaign=campaign):
+        top = line["top"]
+        if top.signer_id in start:
+            start[top.signer_id]["power"] += top.effects.get("start_power", 0)
+            start[top.signer_id]["coins"] += top.effects.get("start_coins", 0)
+    for pk in start:
+        start[pk]["power"] = max(0, start[pk]["power"] + power_delta.get(pk, 0))
+    agendas = legacy.open_agendas(stickers, participants)
+    ordered = houses_by_prestige(campaign=campaign, houses=houses)
+    return {
+        "resources": legacy.resource_legacy(stickers),
+        "start": start,
+        "open_agendas": {pk: agendas.tokens.get(pk, []) for pk in participants},
+        "open_agenda_choices": agendas.choices,
+        "draft_order": [h.pk for h in reversed(ordered)],
+        "leader": ordered[0].pk,
+        "moderator": ordered[-1].pk,
+        "prestige": {h.pk: h.prestige for h in ordered},
+    }
+
+
+@transaction.atomic
+def game_begin(
+    *, campaign: Campaign, king_name: str, played_on: datetime.date | None = None, actor=None
+) -> ChronicleGame:
+    """A new game of the campaign: its Realm Chronicles table, then Chronicle aging."""
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    if campaign.closed:
+        raise ValidationError(CAMPAIGN_CLOSED)
+    number = (campaign.games.aggregate(top=Max("number"))["top"] or 0) + 1
+    game = ChronicleGame(
+        campaign=campaign,
+        number=number,
+        king_name=(king_name or "").strip() or f"King {number}",
+        played_on=played_on or datetime.date.today(),
+    )
+    game.full_clean()
+    game.save()
+    record_event(
+        campaign, "game_begun", f"Game {number} begins under King {game.king_name}", actor=actor, game=game
+    )
+    chronicle_age(campaign=campaign, game=game, actor=actor)
+    return game
+
+
+def _awards_checked(awards: list[dict], count: int) -> list[dict]:
+    """The engine's awards, one per row, of the shape ``scoring.awards_for`` answers."""
+    keys = ("position", "last", "prestige", "crave", "rebel_crave")
+    if len(awards) != count or any(
+        not isinstance(a, dict) or not all(isinstance(a.get(k), int) for k in keys) for a in awards
+    ):
+        raise ValidationError(AWARDS_FORMAT)
+    return [{k: a[k] for k in keys} for a in awards]
+
+
+def _validated_rows(
+    game: ChronicleGame, end: str, rows: list[dict], awards: list[dict] | None = None
+) -> list[dict]:
+    """The rows checked, each with its award: the engine's when it scored the game, otherwise the
+    engine's scoring applied to the typed points (a game played on paper)."""
+    if end not in GameEnd.values:
+        raise ValidationError(UNKNOWN_END.format(end=end))
+    if not MIN_PLAYERS <= len(rows) <= MAX_PLAYERS:
+        raise ValidationError(RESULT_PLAYERS.format(count=len(rows)))
+    seen = set()
+    clean = []
+    for row in rows:
+        house = row["house"]
+        check_house(game.campaign, house)
+        if house.pk in seen:
+            raise ValidationError(RESULT_HOUSE_TWICE.format(house=house.name))
+        seen.add(house.pk)
+        if row["secret_agenda"] not in SECRET_AGENDAS:
+            raise ValidationError(UNKNOWN_AGENDA.format(agenda=row["secret_agenda"]))
+        points = {
+            k: int(row.get(k, 0))
+            for k in ("agenda_points", "open_agenda_points", "coins_points", "power_points")
+        }
+        clean.append(
+            {"house": house, "secret_agenda": row["secret_agenda"], **points, "total": sum(points.values())}
+        )
+    if awards is None:
+        awards = scoring.awards_for(end, [r["total"] for r in clean], [r["secret_agenda"] for r in clean])
+    for row, award in zip(clean, _awards_checked(awards, len(clean)), strict=True):
+        row.update(award)
+    return clean
+
+
+def _write_scores(
+    game: ChronicleGame, rows: list[dict], actor, sign: int = 1, source=LedgerEntry.Source.GAME_RESULT
+) -> None:
+    for row in rows:
+        ChronicleScore.objects.create(
+            game=game, revision=game.revision, **{k: v for k, v in row.items() if k != "rebel_crave"}
+        )
+        for kind in ("prestige", "crave"):
+            ledger_add(
+                house=row["house"],
+                kind=kind,
+                amount=sign * row[kind],
+                reason=f"Game {game.number} (King {game.king_name}): position {row['position']}{' (Last)' if row['last'] else ''}",
+                source=source,
+                game=game,
+                actor=actor,
+            )
+
+
+def _rebel_crave(game: ChronicleGame, rows: list[dict], actor, sign: int = 1) -> None:
+    # Printed on the Rebel card: +1 Crave when the King abdicated (a ledger entry of its own).
+    for row in rows:
+        if row["rebel_crave"]:
+            ledger_add(
+                house=row["house"],
+                kind="crave",
+                amount=sign * row["rebel_crave"],
+                reason=f"Rebel, the King abdicated (game {game.number})",
+                source=LedgerEntry.Source.SECRET_AGENDA,
+                game=game,
+                actor=actor,
+            )
+
+
+@transaction.atomic
+def game_result_record(
+    *,
+    game: ChronicleGame,
+    end: str,
+    rows: list[dict],
+    resources_final: dict | None = None,
+    awards: list[dict] | None = None,
+    actor=None,
+) -> ChronicleGame:
+    """'Mark scores on the Realm Chronicles', then Prestige/Crave and the House Alignment marks.
+    ``rows``: one dict per House with house, secret_agenda, agenda_points, open_agenda_points,
+    coins_points, power_points. ``awards``: the engine's, when the table companion scored the game
+    (``games.kings_dilemma.scoring.awards_for``); without them the same function is applied here."""
+    game = ChronicleGame.objects.select_for_update().select_related("campaign").get(pk=game.pk)
+    if game.recorded:
+        raise ValidationError(RESULT_ALREADY.format(number=game.number))
+    clean = _validated_rows(game, end, rows, awards)
+    game.end, game.recorded = end, True
+    if resources_final is not None:
+        if set(resources_final) - set(RESOURCE_ROWS) or not all(
+            isinstance(v, int) and 1 <= v <= RESOURCE_TRACK_ROWS for v in resources_final.values()
+        ):
+            raise ValidationError(RESOURCES_FINAL_FORMAT)
+        game.resources_final = resources_final
+    game.save(update_fields=["end", "recorded", "resources_final"])
+    _write_scores(game, clean, actor)
+    _rebel_crave(game, clean, actor)
+    for row in clean:
+        alignment_mark(house=row["house"], agenda=row["secret_agenda"], game=game, actor=actor)
+    from campaign.tasks import campaign_charts_task
+
+    transaction.on_commit(lambda: campaign_charts_task.delay(game.campaign_id), robust=True)
+    winners = ", ".join(r["house"].name for r in clean if r["position"] == 1)
+    record_event(
+        game.campaign,
+        "game_recorded",
+        f"Game {game.number} recorded ({GameEnd(end).label}); won by {winners}",
+        actor=actor,
+        game=game,
+    )
+    return game
+
+
+def _alignment_follow(game: ChronicleGame, old: list[dict], clean: list[dict], actor) -> None:
+    """A corrected Secret Agenda moves its alignment mark from the old agenda to the new one."""
+    old_agenda = {r["house"].pk: r["secret_agenda"] for r in old}
+    for row in clean:
+        previous = old_agenda.get(row["house"].pk)
+        if previous == row["secret_agenda"]:
+            continue
+        if previous:
+            alignment = row["house"].achievements.get(kind=Achievement.Kind.ALIGNMENT, agenda=previous)
+            if alignment.unlocked and alignment.unlocked_in_id == game.pk:
+                raise ValidationError(
+                    ALIGNMENT_UNLOCKED_HERE.format(house=row["house"].name, achievement=alignment.name)
+                )
+            if alignment.marked and not alignment.unlocked:
+                alignment.marked -= 1
+                alignment.save(update_fields=["marked"])
+        alignment_mark(house=row["house"], agenda=row["secret_agenda"], game=game, actor=actor)
+
+
+@transaction.atomic
+def game_result_correct(
+    *, game: ChronicleGame, end: str, rows: list[dict], reason: str = "", actor=None
+) -> ChronicleGame:
+    """A correction is recorded, not an overwrite: the old revision stays, its Prestige/Crave are
+    reversed by correction entries and the new revision's are written. Alignment marks follow a
+    changed Secret Agenda unless the old one was unlocked by this very game."""
+    game = ChronicleGame.objects.select_for_update().select_related("campaign").get(pk=game.pk)
+    if not game.recorded:
+        raise ValidationError(RESULT_NOT_RECORDED.format(number=game.number))
+    old = [
+        {
+            "house": s.house,
+            "secret_agenda": s.secret_agenda,
+            "position": s.position,
+            "last": s.last,
+            "prestige": s.prestige,
+            "crave": s.crave,
+        }
+        for s in game.scores.filter(revision=game.revision).select_related("house")
+    ]
+    clean = _validated_rows(game, end, rows)
+    for row in old:
+        for kind in ("prestige", "crave"):
+            ledger_add(
+                house=row["house"],
+                kind=kind,
+                amount=-row[kind],
+                reason=f"Correction of game {game.number}",
+                source=LedgerEntry.Source.CORRECTION,
+                game=game,
+                actor=actor,
+            )
+    for row in old:
+        row["rebel_crave"] = scoring.rebel_crave(game.end, row["secret_agenda"])
+    _rebel_crave(game, old, actor, sign=-1)
+    _alignment_follow(game, old, clean, actor)
+    game.revision += 1
+    game.end = end
+    game.save(update_fields=["revision", "end"])
+    _write_scores(game, clean, actor)
+    _rebel_crave(game, clean, actor)
+    record_event(
+        game.campaign,
+        "game_corrected",
+        f"Game {game.number} corrected (revision {game.revision}){': ' + reason if reason else ''}",
+        actor=actor,
+        game=game,
+    )
+    return game
+
+
+def campaign_charts_render(*, campaign_id: int) -> list[str]:
+    """Render and cache every chart in both sizes, keyed by the campaign's last event."""
+    from django.core.cache import cache
+
+    from campaign.charts import CHARTS, SIZES, chart_cache_key, chart_stamp
+
+    campaign = Campaign.objects.get(pk=campaign_id)
+    stamp = chart_stamp(campaign=campaign)
+    keys = []  # (a cache outage raises here: Celery retries the task)
+    for name, render in CHARTS.items():
+        for size in SIZES:
+            key = chart_cache_key(campaign=campaign, name=name, size=size, stamp=stamp)
+            cache.set(key, render(campaign=campaign, size=size), timeout=7 * 24 * 3600)
+            keys.append(key)
+    return keys

@@ -1,0 +1,279 @@
+"""Envelopes, Story cards by storyline, Dilemma cards and the save slots (deck, Story slot, Trash)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max
+
+from campaign.models import (
+    Campaign,
+    ChronicleGame,
+    DilemmaCard,
+    Envelope,
+    House,
+    LedgerEntry,
+    StoryCard,
+)
+from campaign.services.common import check_effects, check_house, record_event
+from campaign.services.ledger import ledger_add
+from games.kings_dilemma.data import ENVELOPE_COUNT, GRAND_FINALE_ENVELOPE
+
+ENVELOPE_NUMBER_RANGE = f"Envelope numbers go from 00 to {ENVELOPE_COUNT - 1:02d}."
+
+
+ENVELOPE_ALREADY_OPENED = "Envelope {number:02d} has already been opened."
+
+
+STANDARD_ENVELOPE_CARDS = (
+    "A standard Envelope holds 1 Story card and 3 Dilemma cards; got {count} Dilemma cards."
+)
+
+
+DILEMMA_CARD_TWICE = "Dilemma card {number} is already in this campaign."
+
+
+DILEMMA_CARD_UNKNOWN = "Dilemma card {number} is not in this campaign."
+
+
+DILEMMA_NOT_IN_DECK = "Dilemma card {number} is not in the Dilemma deck (it is in the {place})."
+
+
+STORY_CARD_TWICE = "Story card {number} is already in this campaign."
+
+
+STORYLINE_REQUIRED = "A Story card needs its storyline."
+
+
+def _dilemma_card_add(*, campaign, number, kind, envelope=None, title="") -> DilemmaCard:
+    if not isinstance(number, int) or number < 1:
+        raise ValidationError(DILEMMA_CARD_UNKNOWN.format(number=number))
+    if campaign.dilemma_cards.filter(number=number).exists():
+        raise ValidationError(DILEMMA_CARD_TWICE.format(number=number))
+    # Event cards of a Special Envelope go straight to the Event area.
+    place = DilemmaCard.Place.EVENT_AREA if kind == DilemmaCard.Kind.EVENT else DilemmaCard.Place.DECK
+    return DilemmaCard.objects.create(
+        campaign=campaign, number=number, kind=kind, envelope=envelope, title=title, place=place
+    )
+
+
+def _majority_signers(card: StoryCard) -> list[House]:
+    """The Houses tied for the most signatures in the card's storyline (this card included)."""
+    counts: dict[int, int] = {}
+    for signer_id in card.campaign.story_cards.filter(
+        storyline=card.storyline, signer__isnull=False
+    ).values_list("signer", flat=True):
+        counts[signer_id] = counts.get(signer_id, 0) + 1
+    most = max(counts.values(), default=0)
+    return list(card.campaign.houses.filter(pk__in=[h for h, c in counts.items() if c == most]))
+
+
+def _story_card_rewards(card: StoryCard, *, game: ChronicleGame | None, actor) -> None:
+    """The signer's Prestige/Crave of the card, and an Ending card's Majority Signer Bonus."""
+    rewards = [(card.signer, card.effects, f"Story card {card.number}", LedgerEntry.Source.STORY)]
+    if card.is_ending and card.majority_signer_bonus:
+        reason = f"Majority Signer Bonus of Ending card {card.number}"
+        rewards += [
+            (house, card.majority_signer_bonus, reason, LedgerEntry.Source.MAJORITY_SIGNER)
+            for house in _majority_signers(card)
+        ]
+    for house, effects, reason, source in rewards:
+        for kind in ("prestige", "crave"):
+            if house is not None and effects.get(kind):
+                ledger_add(
+                    house=house,
+                    kind=kind,
+                    amount=effects[kind],
+                    reason=reason,
+                    source=source,
+                    game=game,
+                    actor=actor,
+                )
+
+
+@transaction.atomic
+def story_card_place(
+    *,
+    campaign: Campaign,
+    number: int,
+    storyline: str,
+    signer: House | None = None,
+    title: str = "",
+    text: str = "",
+    is_ending: bool = False,
+    cohesion: int = 0,
+    dissent: int = 0,
+    majority_signer_bonus: dict | None = None,
+    effects: dict | None = None,
+    ability_text: str = "",
+    envelope: Envelope | None = None,
+    game: ChronicleGame | None = None,
+    actor=None,
+) -> StoryCard:
+    """'Story Legacy': the card goes on top of its storyline, covering the previous one's ability.
+    An Ending card played for the first time gives its Majority Signer Bonus to every House tied
+    for the most signatures in the storyline (this card included)."""
+    check_house(campaign, signer)
+    if not storyline or not storyline.strip():
+        raise ValidationError(STORYLINE_REQUIRED)
+    if campaign.story_cards.filter(number=number).exists():
+        raise ValidationError(STORY_CARD_TWICE.format(number=number))
+    effects = check_effects(effects or {})
+    bonus = check_effects(majority_signer_bonus or {})
+    order = (campaign.story_cards.filter(storyline=storyline).aggregate(top=Max("order"))["top"] or 0) + 1
+    card = StoryCard(
+        campaign=campaign,
+        number=number,
+        storyline=storyline.strip(),
+        signer=signer,
+        title=title,
+        text=text,
+        is_ending=is_ending,
+        cohesion=cohesion,
+        dissent=dissent,
+        majority_signer_bonus=bonus,
+        effects=effects,
+        ability_text=ability_text,
+        envelope=envelope,
+        game=game,
+        order=order,
+    )
+    card.full_clean()
+    card.save()
+    signed = f", signed by House {signer.name}" if signer else ""
+    record_event(
+        campaign,
+        "story_card_placed",
+        f"Story card {number} on the {storyline} storyline{signed}",
+        actor=actor,
+        house=signer,
+        game=game,
+        number=number,
+    )
+    _story_card_rewards(card, game=game, actor=actor)
+    return card
+
+
+def _grand_finale_open(campaign: Campaign, *, game: ChronicleGame | None, actor) -> None:
+    """Envelope 70 closes the campaign."""
+    campaign.closed = True
+    campaign.save(update_fields=["closed"])
+    record_event(
+        campaign,
+        "grand_finale",
+        f"Envelope {GRAND_FINALE_ENVELOPE} opened: the Grand Finale",
+        actor=actor,
+        game=game,
+    )
+
+
+@transaction.atomic
+def envelope_open(
+    *,
+    campaign: Campaign,
+    number: int,
+    opened_by: House | None = None,
+    game: ChronicleGame | None = None,
+    special: bool = False,
+    story_card: dict[str, Any] | None = None,
+    dilemma_numbers: list[int] | None = None,
+    trigger_numbers: list[int] | None = None,
+    event_numbers: list[int] | None = None,
+    actor=None,
+) -> Envelope:
+    """'Open Envelope': a standard Envelope holds 1 Story card (signed by the Leader, placed on its
+    storyline) and 3 Dilemma cards shuffled into the Dilemma deck. A Special Envelope's cards
+    follow their own instructions: Trigger cards go to the deck, Event cards to the Event area."""
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    if not isinstance(number, int) or not 0 <= number < ENVELOPE_COUNT:
+        raise ValidationError(ENVELOPE_NUMBER_RANGE)
+    check_house(campaign, opened_by)
+    if campaign.envelopes.filter(number=number).exists():
+        raise ValidationError(ENVELOPE_ALREADY_OPENED.format(number=number))
+    dilemma_numbers = list(dilemma_numbers or [])
+    if not special and len(dilemma_numbers) != 3:
+        raise ValidationError(STANDARD_ENVELOPE_CARDS.format(count=len(dilemma_numbers)))
+    envelope = Envelope.objects.create(
+        campaign=campaign, number=number, special=special, opened_by=opened_by, game=game
+    )
+    by = f" by House {opened_by.name}" if opened_by else ""
+    record_event(
+        campaign,
+        "envelope_opened",
+        f"Envelope {number:02d} opened{by}",
+        actor=actor,
+        house=opened_by,
+        game=game,
+        number=number,
+    )
+    kinds = {
+        DilemmaCard.Kind.DILEMMA: dilemma_numbers,
+        DilemmaCard.Kind.TRIGGER: trigger_numbers or [],
+        DilemmaCard.Kind.EVENT: event_numbers or [],
+    }
+    for kind, numbers in kinds.items():
+        for card_number in numbers:
+            _dilemma_card_add(campaign=campaign, number=card_number, kind=kind, envelope=envelope)
+    if story_card:
+        story_card_place(
+            campaign=campaign,
+            envelope=envelope,
+            game=game,
+            actor=actor,
+            **{"signer": opened_by, **story_card},
+        )
+    if number == GRAND_FINALE_ENVELOPE:
+        _grand_finale_open(campaign, game=game, actor=actor)
+    return envelope
+
+
+@transaction.atomic
+def dilemma_card_remember(
+    *, campaign: Campaign, number: int, title: str = "", outcomes: dict, actor=None
+) -> DilemmaCard:
+    """Store what the table typed from a Dilemma card, so it is typed only once."""
+    card, _ = DilemmaCard.objects.get_or_create(campaign=campaign, number=number)
+    card.title = title or card.title
+    card.outcomes = outcomes
+    card.save(update_fields=["title", "outcomes"])
+    record_event(
+        campaign,
+        "dilemma_card_remembered",
+        f"Dilemma card {number} remembered as the table typed it",
+        actor=actor,
+        number=number,
+    )
+    return card
+
+
+@transaction.atomic
+def game_save(
+    *,
+    game: ChronicleGame,
+    resolved: list[int],
+    event_area_triggers: list[int] | None = None,
+    ongoing_events: list[int] | None = None,
+    actor=None,
+) -> None:
+    """'Final Cleanup: Save your game!': Trigger cards of the Event area back into the Dilemma
+    deck, resolved Dilemmas to the Trash, ongoing Event cards to the Story save slot."""
+    campaign = game.campaign
+    cards = campaign.dilemma_cards.select_for_update()
+    for number in resolved:
+        card = cards.filter(number=number).first()
+        if card is None:
+            card = _dilemma_card_add(campaign=campaign, number=number, kind=DilemmaCard.Kind.DILEMMA)
+        card.place, card.resolved_in = DilemmaCard.Place.TRASH, game
+        card.save(update_fields=["place", "resolved_in"])
+    cards.filter(number__in=event_area_triggers or []).update(place=DilemmaCard.Place.DECK)
+    cards.filter(number__in=ongoing_events or []).update(place=DilemmaCard.Place.STORY_SLOT)
+    record_event(
+        campaign,
+        "game_saved",
+        f"Game {game.number} saved: {len(resolved)} Dilemma card(s) to the Trash",
+        actor=actor,
+        game=game,
+        resolved=resolved,
+    )

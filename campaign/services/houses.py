@@ -1,0 +1,219 @@
+"""Campaigns, members, Houses and their achievements (alignment included)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from campaign import legacy
+from campaign.models import (
+    SECRET_AGENDAS,
+    Achievement,
+    Campaign,
+    ChronicleGame,
+    House,
+    LedgerEntry,
+    Membership,
+)
+from campaign.selectors import campaign_setting
+from campaign.services.common import NAME_CONTROL_CHARACTERS, UNKNOWN_AGENDA, check_effects, record_event
+from campaign.services.ledger import ledger_add
+from games.engine.text import has_control_characters
+from games.kings_dilemma.data import HOUSE_NUMBERS
+
+MAX_HOUSES = HOUSE_NUMBERS  # one House per screen
+
+
+CAMPAIGN_NAME_REQUIRED = "A campaign needs a name."
+
+
+HOUSE_LIMIT = f"A campaign has at most {MAX_HOUSES} Houses."
+
+
+HOUSE_NUMBER_RANGE = f"A House number is between 1 and {HOUSE_NUMBERS}."
+
+
+HOUSE_NUMBER_TAKEN = "House number {number} is already used in this campaign."
+
+
+HOUSE_NAME_REQUIRED = "A House needs a name."
+
+
+ACHIEVEMENT_SPACES = "An achievement has between 1 and 10 spaces."
+
+
+ACHIEVEMENT_FULL = "{name} has only {spaces} spaces: {marked} are already marked."
+
+
+MARKS_POSITIVE = "Mark at least one space."
+
+
+@transaction.atomic
+def campaign_create(*, name: str, created_by: AbstractBaseUser | None = None) -> Campaign:
+    if not name or not name.strip():
+        raise ValidationError(CAMPAIGN_NAME_REQUIRED)
+    if has_control_characters(name):
+        raise ValidationError(NAME_CONTROL_CHARACTERS)
+    campaign = Campaign(name=name.strip(), created_by=created_by)
+    campaign.full_clean()
+    campaign.save()
+    if created_by is not None:
+        Membership.objects.create(campaign=campaign, user=created_by, role=Membership.Role.HOST)
+    record_event(campaign, "campaign_created", f"Campaign {campaign.name} begins", actor=created_by)
+    return campaign
+
+
+@transaction.atomic
+def membership_add(*, campaign: Campaign, user, role: str = Membership.Role.PLAYER, actor=None) -> Membership:
+    membership, _ = Membership.objects.get_or_create(campaign=campaign, user=user, defaults={"role": role})
+    record_event(campaign, "member_added", f"{user} joined the campaign", actor=actor)
+    return membership
+
+
+@transaction.atomic
+def house_create(
+    *, campaign: Campaign, name: str, number: int, player_name: str = "", user=None, actor=None
+) -> House:
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    if not name or not name.strip():
+        raise ValidationError(HOUSE_NAME_REQUIRED)
+    if has_control_characters(name) or has_control_characters(player_name or ""):
+        raise ValidationError(NAME_CONTROL_CHARACTERS)
+    if not isinstance(number, int) or not 1 <= number <= HOUSE_NUMBERS:
+        raise ValidationError(HOUSE_NUMBER_RANGE)
+    if campaign.houses.count() >= MAX_HOUSES:
+        raise ValidationError(HOUSE_LIMIT)
+    if campaign.houses.filter(number=number).exists():
+        raise ValidationError(HOUSE_NUMBER_TAKEN.format(number=number))
+    house = House(campaign=campaign, name=name.strip(), number=number, player_name=player_name, user=user)
+    house.full_clean()
+    house.save()
+    if user is not None:
+        Membership.objects.get_or_create(campaign=campaign, user=user)
+    spaces = campaign_setting(campaign, "alignment_spaces")
+    for agenda, (kind, amount) in legacy.alignment_rewards(number).items():
+        Achievement.objects.create(
+            house=house,
+            kind=Achievement.Kind.ALIGNMENT,
+            agenda=agenda,
+            name=f"Alignment: {agenda.capitalize()}",
+            condition=f"Play a game as {agenda.capitalize()}.",
+            spaces=spaces,
+            effects={kind: amount},
+        )
+    record_event(
+        campaign, "house_created", f"House {house.name} (number {number}) joins", actor=actor, house=house
+    )
+    return house
+
+
+@transaction.atomic
+def achievement_create(
+    *,
+    house: House,
+    name: str,
+    spaces: int,
+    kind: str = Achievement.Kind.GAMEPLAY,
+    condition: str = "",
+    effects: dict | None = None,
+    ability_text: str = "",
+    actor=None,
+) -> Achievement:
+    if not isinstance(spaces, int) or not 1 <= spaces <= 10:
+        raise ValidationError(ACHIEVEMENT_SPACES)
+    achievement = Achievement(
+        house=house,
+        name=name,
+        spaces=spaces,
+        kind=kind,
+        condition=condition,
+        effects=check_effects(effects or {}),
+        ability_text=ability_text,
+    )
+    achievement.full_clean()
+    achievement.save()
+    record_event(
+        house.campaign,
+        "achievement_created",
+        f"House {house.name} lists achievement {name}",
+        actor=actor,
+        house=house,
+    )
+    return achievement
+
+
+def _apply_one_time_effects(achievement: Achievement, game, actor) -> None:
+    effects = achievement.effects
+    source = (
+        LedgerEntry.Source.ALIGNMENT
+        if achievement.kind == Achievement.Kind.ALIGNMENT
+        else LedgerEntry.Source.ACHIEVEMENT
+    )
+    for kind in ("prestige", "crave"):
+        if effects.get(kind):
+            ledger_add(
+                house=achievement.house,
+                kind=kind,
+                amount=effects[kind],
+                reason=f"{achievement.name} unlocked",
+                source=source,
+                game=game,
+                actor=actor,
+            )
+
+
+@transaction.atomic
+def achievement_mark(
+    *, achievement: Achievement, count: int = 1, game: ChronicleGame | None = None, actor=None
+) -> Achievement:
+    """'House Achievements': mark spaces; marking the last one unlocks the ability and applies its
+    one-time effects (Prestige/Crave go to the ledger; one-time Power/Coins are recorded in the history)."""
+    achievement = (
+        Achievement.objects.select_for_update().select_related("house__campaign").get(pk=achievement.pk)
+    )
+    if count < 1:
+        raise ValidationError(MARKS_POSITIVE)
+    if achievement.marked + count > achievement.spaces:
+        raise ValidationError(
+            ACHIEVEMENT_FULL.format(
+                name=achievement.name, spaces=achievement.spaces, marked=achievement.marked
+            )
+        )
+    achievement.marked += count
+    house = achievement.house
+    record_event(
+        house.campaign,
+        "achievement_marked",
+        f"House {house.name} marked {count} space(s) of {achievement.name} ({achievement.marked}/{achievement.spaces})",
+        actor=actor,
+        house=house,
+        game=game,
+    )
+    if achievement.unlocked:
+        achievement.unlocked_in = game
+        record_event(
+            house.campaign,
+            "achievement_unlocked",
+            f"House {house.name} unlocked {achievement.name}",
+            actor=actor,
+            house=house,
+            game=game,
+            effects=achievement.effects,
+        )
+        _apply_one_time_effects(achievement, game, actor)
+    achievement.save()
+    return achievement
+
+
+@transaction.atomic
+def alignment_mark(
+    *, house: House, agenda: str, game: ChronicleGame | None = None, actor=None
+) -> Achievement | None:
+    """'Update House Alignment': one space for the Secret Agenda played; none if already unlocked."""
+    if agenda not in SECRET_AGENDAS:
+        raise ValidationError(UNKNOWN_AGENDA.format(agenda=agenda))
+    achievement = house.achievements.filter(kind=Achievement.Kind.ALIGNMENT, agenda=agenda).first()
+    if achievement is None or achievement.unlocked:
+        return None
+    return achievement_mark(achievement=achievement, game=game, actor=actor)

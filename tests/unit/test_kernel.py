@@ -1,0 +1,62 @@
+"""The kernel every engine speaks (games/engine/): the one turn guard and the opening action."""
+
+import pytest
+
+from games.engine.errors import RuleError
+from games.engine.registry import games
+from games.engine.rules import TABLE
+from games.engine.turns import ANY_SEAT, WORDS, expect_turn, turn_guard
+
+STATE = {"phase": "voting", "seats": [{"name": "Anna"}, {"name": "Bruno"}]}
+
+
+def refusal(action, **kwargs) -> str:
+    with pytest.raises(RuleError) as error:
+        expect_turn(STATE, action, **{"phases": ("voting",), "what": "vote", **kwargs})
+    return error.value.message
+
+
+class ExpectTurnTests:
+    def test_the_seat_that_acts_passes_and_is_returned(self):
+        assert expect_turn(STATE, {"seat": 1}, phases=("voting",), acting=1, what="vote") == 1
+        assert expect_turn(STATE, {"seat": 0}, phases=None, acting=ANY_SEAT, what="vote") == 0
+        assert expect_turn(STATE, {"seat": None}, phases=None, acting=TABLE, what="deal") is None
+
+    def test_each_refusal_says_why(self):
+        assert refusal({"seat": 0}, acting=0, phases=("draw",)) == WORDS.NOT_NOW.format(what="vote")
+        assert refusal({"seat": 2}, acting=ANY_SEAT) == WORDS.NO_SUCH_SEAT
+        assert refusal({"seat": True}, acting=ANY_SEAT) == WORDS.NO_SUCH_SEAT
+        assert refusal({"seat": 0}, acting=TABLE) == WORDS.TABLE_ONLY.format(what="vote")
+        assert refusal({"seat": None}, acting=1) == WORDS.SEAT_ONLY.format(what="vote")
+        assert refusal({"seat": 0}, acting=1) == WORDS.NOT_YOUR_TURN.format(name="Bruno", what="vote")
+        assert refusal({"seat": 0}, acting=1, not_yours="Only {name} may {what}.") == "Only Bruno may vote."
+
+    def test_a_function_of_the_state_names_who_acts_once_the_phase_is_right(self):
+        def nobody(state):
+            raise AssertionError("asked who acts in the wrong phase")
+
+        assert refusal({"seat": 0}, acting=nobody, phases=("draw",)) == WORDS.NOT_NOW.format(what="vote")
+        assert expect_turn(STATE, {"seat": 1}, phases=None, acting=lambda s: 1, what="vote") == 1
+
+    def test_an_engine_s_words_replace_the_kernel_s_and_the_rest_stay(self):
+        class Words:
+            NOT_YOUR_TURN = "Wait for {name}."
+
+        guard = turn_guard(Words, phase_key="stage")
+        with pytest.raises(RuleError, match="Wait for Bruno."):
+            guard({"stage": "bid", **STATE}, {"seat": 0}, phases=("bid",), acting=1, what="bid")
+        with pytest.raises(RuleError, match=WORDS.NO_SUCH_SEAT):
+            guard({"stage": "bid", **STATE}, {"seat": 5}, phases=("bid",), acting=1, what="bid")
+
+
+@pytest.mark.parametrize("rules", games(), ids=lambda r: r.slug)
+class OpeningActionTests:
+    def test_the_opening_action_is_the_table_s_only_choice_after_setup_and_applies(self, rules):
+        seats = [{"name": n} for n in ["Anna", "Bruno", "Chiara"]]
+        state = rules.setup({"seats": seats}, 3)
+        opening = rules.opening_action
+        assert opening is not None and opening["seat"] is TABLE
+        assert [c["type"] for c in rules.legal_actions(state, TABLE)] == [opening["type"]]
+        assert all(rules.legal_actions(state, seat) == [] for seat in range(3))
+        after = rules.apply(state, dict(opening))
+        assert after["step"] == state["step"] + 1 and not rules.undoable(opening)
