@@ -26,10 +26,22 @@ POST_TEXT = "Type at most {most} characters."
 
 
 class Words:
-    """Default words: the presenter of a game overrides what it knows."""
+    """Default words: the presenter of a game overrides what it knows.
+
+    ``hide_fixed``: a pick with a single option beside other parameters is not asked (a hidden
+    field; the title names it). ``worth(choice, name, value)``: a number each card option adds to a
+    running total the page shows (the Gold of a payment), or None."""
+
+    hide_fixed = False
 
     def __init__(self, names: Mapping[int, dict] | None = None):
         self.names = names or {}
+
+    def worth(self, choice: Choice, name: str, value: Any) -> int | None:
+        return None
+
+    def total_label(self, choice: Choice, name: str) -> str:
+        return "Total"
 
     def title(self, choice: Choice) -> str:
         return str(choice["type"]).replace("_", " ").capitalize()
@@ -59,10 +71,20 @@ def _param_control(choice: Choice, name: str, param: dict, words: Words) -> dict
         control.update(min=param["min"], max=param["max"], value=param["min"])
     elif kind in ("pick", "cards"):
         control["options"] = [
-            {"value": json.dumps(v), "label": words.option(choice, name, v)} for v in param["options"]
+            {
+                "value": json.dumps(v),
+                "label": words.option(choice, name, v),
+                "worth": words.worth(choice, name, v),
+            }
+            for v in param["options"]
         ]
+        if kind == "pick" and words.hide_fixed and len(param["options"]) == 1 and len(choice["params"]) > 1:
+            control["kind"] = "fixed"
+            control["value"] = control["options"][0]["value"]
         if kind == "cards":
             control.update(min=param["min"], max=param["max"])
+            if any(o["worth"] is not None for o in control["options"]):
+                control["total_label"] = words.total_label(choice, name)
     elif kind == "text":
         control["max_length"] = param["max_length"]
     return control
@@ -82,12 +104,13 @@ def build_controls(choices: list[Choice], words: Words) -> list[dict]:
         if (
             len(picks) == 1
             and len(picks[0]["options"]) <= BUTTON_OPTIONS
-            or (len(picks) == 1 and len(controls) == 1)
+            or (len(picks) == 1 and len([c for c in controls if c["kind"] != "fixed"]) == 1)
         ):
             buttons = picks[0]
             controls = [c for c in controls if c is not buttons]
         groups.append(
             {
+                "kind": "form",
                 "type": choice["type"],
                 "title": words.title(choice),
                 "controls": controls,
@@ -136,11 +159,24 @@ def _read(param: dict, raw: list[str]) -> Any:
 
 
 def action_from_post(choices: list[Choice], kind: str, getlist: Callable[[str], list[str]]) -> dict:
-    """The concrete action a control group posted, or ValueError with a sentence."""
-    choice = next((c for c in choices if c["type"] == kind), None)
-    if choice is None or any(p["kind"] == "typed" for p in choice["params"].values()):
+    """The concrete action a control group posted, or ValueError with a sentence. Several choices
+    may share a type (one per Council to satisfy): the first that reads the posted values wins;
+    when none does, the sentence of the one that read the most of them."""
+    candidates = [
+        c
+        for c in choices
+        if c["type"] == kind and not any(p["kind"] == "typed" for p in c["params"].values())
+    ]
+    if not candidates:
         raise ValueError(POST_NOT_A_CHOICE)
-    action: dict[str, Any] = {"type": choice["type"], "seat": choice["seat"]}
-    for name, param in choice["params"].items():
-        action[name] = _read(param, getlist(f"p_{name}"))
-    return action
+    refusals: list[tuple[int, str]] = []
+    for choice in candidates:
+        action: dict[str, Any] = {"type": choice["type"], "seat": choice["seat"]}
+        try:
+            for name, param in choice["params"].items():
+                action[name] = _read(param, getlist(f"p_{name}"))
+        except ValueError as exc:
+            refusals.append((len(action), str(exc)))
+            continue
+        return action
+    raise ValueError(max(refusals, key=lambda r: r[0])[1])

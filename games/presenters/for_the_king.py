@@ -367,7 +367,40 @@ class ForTheKingPresenter:
     def words(self, view: dict, names: dict[int, dict]):
         from games.presenters import LabellerWords
 
-        return LabellerWords(_ftk_label, view, names, self.TITLES)
+        class ForTheKingWords(LabellerWords):
+            """A payment is one submit of ticked Gold cards: each named by its value, their total
+            shown as they are ticked (the engine checks it reaches the bid without overpaying)."""
+
+            def _gold(self, value):
+                card = _ftk_cards_by_id(self.view).get(value)
+                return card if card and card["kind"] == "gold" else None
+
+            def title(self, choice):
+                if choice["type"] == "pay_gold":
+                    owed = (self.view.get("payment") or {}).get("owed")
+                    return f"Pay {owed} Gold" if owed else super().title(choice)
+                return super().title(choice)
+
+            def param_label(self, choice, name):
+                if choice["type"] == "pay_gold":
+                    return "Tick the Gold cards you pay with"
+                return super().param_label(choice, name)
+
+            def option(self, choice, name, value):
+                if choice["type"] == "pay_gold":
+                    card = self._gold(value)
+                    return card["label"] if card else "a Gold card"
+                return super().option(choice, name, value)
+
+            def worth(self, choice, name, value):
+                card = self._gold(value) if choice["type"] == "pay_gold" else None
+                return card["value"] if card else None
+
+            def total_label(self, choice, name):
+                owed = (self.view.get("payment") or {}).get("owed")
+                return f"Gold ticked (the bid is {owed})" if owed else "Gold ticked"
+
+        return ForTheKingWords(_ftk_label, view, names, self.TITLES)
 
 
 PRESENTER = ForTheKingPresenter()
