@@ -22,6 +22,7 @@ POST_NOT_A_CHOICE = "That is not something you can do now."
 POST_AMOUNT = "Choose a whole number from {low} to {high}."
 POST_PICK = "Choose one of the options offered."
 POST_CARDS = "Choose from {low} to {high} of the cards offered."
+POST_CARDS_EXACTLY = "Choose {count} of the cards offered."
 POST_TEXT = "Type at most {most} characters."
 
 
@@ -146,6 +147,8 @@ def _read(param: dict, raw: list[str]) -> Any:
             or len(set(raw)) != len(raw)
             or not param["min"] <= len(raw) <= param["max"]
         ):
+            if param["min"] == param["max"]:
+                raise ValueError(POST_CARDS_EXACTLY.format(count=param["min"]))
             raise ValueError(POST_CARDS.format(low=param["min"], high=param["max"]))
         return chosen
     if kind == "text":
