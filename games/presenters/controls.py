@@ -17,6 +17,7 @@ from typing import Any
 from games.engine.choices import Choice
 
 BUTTON_OPTIONS = 4  # a single pick of at most this many options shows as buttons
+SHORT_LABEL = 18  # more options than BUTTON_OPTIONS, all this short: two columns of them
 
 POST_NOT_A_CHOICE = "That is not something you can do now."
 POST_AMOUNT = "Choose a whole number from {low} to {high}."
@@ -40,6 +41,10 @@ class Words:
 
     def worth(self, choice: Choice, name: str, value: Any) -> int | None:
         return None
+
+    def chips(self, choice: Choice, name: str, value: Any) -> list[str]:
+        """Colours drawn beside an option (a Balcony's Councilors), or none."""
+        return []
 
     def total_label(self, choice: Choice, name: str) -> str:
         return "Total"
@@ -76,9 +81,12 @@ def _param_control(choice: Choice, name: str, param: dict, words: Words) -> dict
                 "value": json.dumps(v),
                 "label": words.option(choice, name, v),
                 "worth": words.worth(choice, name, v),
+                "chips": words.chips(choice, name, v),
             }
             for v in param["options"]
         ]
+        short = all(len(o["label"]) <= SHORT_LABEL for o in control["options"])
+        control["columns"] = 2 if len(control["options"]) > BUTTON_OPTIONS and short else 1
         if kind == "pick" and words.hide_fixed and len(param["options"]) == 1 and len(choice["params"]) > 1:
             control["kind"] = "fixed"
             control["value"] = control["options"][0]["value"]
@@ -99,6 +107,8 @@ def build_controls(choices: list[Choice], words: Words) -> list[dict]:
         if any(p["kind"] == "typed" for p in params.values()):
             continue
         controls = [_param_control(choice, n, p, words) for n, p in params.items()]
+        if controls and all(c["kind"] == "fixed" for c in controls):
+            controls[-1]["kind"] = "pick"  # something is still shown and tapped: the last option
         picks = [c for c in controls if c["kind"] == "pick"]
         buttons = None
         # One short pick beside amounts or text: its options are the buttons (VOTE AYE / VOTE NAY).

@@ -501,6 +501,16 @@ class CouncilOfFourPresenter:
                         return f"With the Permit of {cities}"
                 return super().title(choice)
 
+            def chips(self, choice, name, value):
+                if name == "balcony" and choice["type"] in ("elect", "send_servant"):
+                    return [
+                        COUNCILOR_HEX.get(c, "#999")
+                        for c in (self.view.get("balconies") or {}).get(value, [])
+                    ]
+                if name == "colour" and value in COUNCILOR_HEX:
+                    return [COUNCILOR_HEX[value]]
+                return []
+
             def option(self, choice, name, value):
                 if choice["type"] == "build" and name == "city":
                     return _c4_city_with_servants(value, self.view)

@@ -40,15 +40,13 @@ from games.presenters.controls import Words, build_controls
 from games.presenters.council_of_four import CITY_HEX, COUNCILOR_HEX, _bonus_words
 
 MAX_OFFERS = 8  # more ways to pay than this: tabs by number of cards, so the list fits one screen
+QUICK_BUTTONS = ("engage_servant", "additional_main")  # in the Quick action list, one tap each
 STEPS = ("acquire_permit", "queen_build", "elect", "send_servant", "build", "change_permits")
 
 STEP_GONE = "That choice is not offered any more: choose again."
 BACK = "Back to your actions"
 CANNOT_PAY = "Your Politics cards and Coins cannot satisfy this Council now."
-PRICE_TABLE = (
-    "Coins to pay: 4 Politics cards 0, 3 cards {c3}, 2 cards {c2}, 1 card {c1}; "
-    "1 more Coin for each multi-coloured card (Joker)."
-)
+PRICE_TABLE = "Coins: 4 cards 0 · 3 cards {c3} · 2 cards {c2} · 1 card {c1} · +1 per Joker."
 
 
 def _query(**values) -> str:
@@ -129,7 +127,8 @@ class Step:
             tabs = [
                 {
                     "query": _query(**{**step, "n": n}),
-                    "label": f"{n} card{'s' if n != 1 else ''}: from {_coins(coins)}",
+                    "label": f"{n} card{'s' if n != 1 else ''}",
+                    "detail": f"from {_coins(coins)}",
                     "current": n == size,
                 }
                 for n, coins in cheapest.items()
@@ -173,7 +172,8 @@ def _summary(rows: list[dict], title: str = "") -> dict:
     return {"kind": "summary", "title": title, "rows": rows, "bargaining": False}
 
 
-def _links(kind: str, title: str, links: list[dict], grid: bool = False) -> dict:
+def _links(kind: str, title: str, links: list[dict], grid: int = 0) -> dict:
+    """Links to the next step; ``grid``: in that many columns (0: one per line)."""
     return {"kind": "links", "type": kind, "title": title, "links": links, "grid": grid, "bargaining": False}
 
 
@@ -210,21 +210,26 @@ def _menu(s: Step) -> list[dict]:
                 {"query": _query(step=kind), "label": label, "detail": _menu_detail(s, kind), "data": kind}
             )
     for kind, label in (
+        ("engage_servant", "Engage a Servant"),
         ("send_servant", "Send a Servant to elect a Councilor"),
         ("change_permits", "Change the face-up Permits"),
+        ("additional_main", "An additional Main action"),
     ):
-        if s.of(kind):
-            quick.append(
-                {"query": _query(step=kind), "label": label, "detail": _menu_detail(s, kind), "data": kind}
-            )
-    others = [c for c in s.choices if c["type"] not in STEPS]
+        if not s.of(kind):
+            continue
+        item = {"label": label, "detail": _menu_detail(s, kind), "data": kind}
+        if kind in QUICK_BUTTONS:  # nothing to choose: the item is the button itself
+            quick.append({**item, "post": kind})
+        else:
+            quick.append({**item, "query": _query(step=kind)})
+    others = [c for c in s.choices if c["type"] not in STEPS and c["type"] not in QUICK_BUTTONS]
     groups = []
     if main:
-        groups.append(_links("main", "Main action", main, grid=True))
+        groups.append(_links("main", "Main action", main))
     if s.of("acquire_permit"):
         groups.append(_council_links(s))
     if quick:
-        groups.append(_links("quick", "Quick action", quick, grid=True))
+        groups.append(_links("quick", "Quick action", quick))
     rest = build_controls(others, s.words)
     return groups + rest
 
@@ -235,14 +240,12 @@ def _menu_detail(s: Step, kind: str) -> str:
     if kind == "build":
         count = len(s.of("build"))
         return f"{count} Permit{'s' if count != 1 else ''} to use"
-    if kind == "queen_build":
-        queen = s.view.get("queen")
-        return f"the Queen is in {CITIES[queen]['name']}" if queen in CITIES else ""
-    if kind == "send_servant":
-        return "1 Servant"
-    if kind == "change_permits":
-        return "1 Servant"
-    return ""
+    return {
+        "send_servant": "1 Servant",
+        "change_permits": "1 Servant",
+        "engage_servant": "3 Coins",
+        "additional_main": "3 Servants",
+    }.get(kind, "")
 
 
 # ---- The steps -------------------------------------------------------------------------------
@@ -250,10 +253,7 @@ def _menu_detail(s: Step, kind: str) -> str:
 
 def _form_step(s: Step, kind: str, step: dict) -> list[dict] | None:
     """Elect, send a Servant, change the Permits, build with a Permit: the choice's own form."""
-    groups = build_controls(s.of(kind), s.words)
-    if kind in ("elect", "send_servant"):
-        return [_summary([s.balcony_row(b) for b in (*REGIONS, QUEEN)], "The Council Balconies"), *groups]
-    return groups
+    return build_controls(s.of(kind), s.words)
 
 
 def _acquire_step(s: Step, step: dict) -> list[dict] | None:
@@ -301,19 +301,15 @@ def _queen_step(s: Step, step: dict) -> list[dict] | None:
     city = step.get("city")
     options = choice["params"]["city"]["options"]
     if city is None:
-        groups = [_summary([s.balcony_row(QUEEN)], f"The Queen is in {CITIES[queen]['name']}")]
+        columns = []
         for region in REGIONS:
             links = []
             for letter in [c for c in options if CITIES[c]["region"] == region]:
                 roads = road_coins(queen, letter) or 0
-                offers = s.offers(QUEEN, roads)
-                if not offers:
-                    continue
-                move = "the Queen stays" if roads == 0 else f"{_roads(roads)}: {_coins(roads)}"
+                detail = "the Queen stays" if roads == 0 else f"{_roads(roads)}: {_coins(roads)}"
                 servants = s.servants(letter)
-                detail = f"{move} · from {_coins(offers[0]['coins'])}"
                 if servants:
-                    detail += f" · returns {_servants(servants)}"
+                    detail += f" · {_servants(servants)}"
                 links.append(
                     {
                         "query": _query(step="queen_build", city=letter),
@@ -323,8 +319,11 @@ def _queen_step(s: Step, step: dict) -> list[dict] | None:
                         "data": letter,
                     }
                 )
-            if links:
-                groups.append(_links("queen_build", region.capitalize(), links, grid=True))
+            columns.append({"title": region.capitalize(), "links": links})
+        groups = [
+            _note(f"The Queen is in {CITIES[queen]['name']}. Choose the city of your Merchant:"),
+            {"kind": "columns", "type": "queen_build", "columns": columns, "bargaining": False},
+        ]
         return groups
     if city not in options:
         return None
@@ -355,7 +354,7 @@ def _queen_step(s: Step, step: dict) -> list[dict] | None:
 
 def c4_controls(choices: list[Choice], view: dict, words: Words, step: Mapping[str, str]) -> list[dict]:
     """The groups the phone shows now: the menu, or the step the query asks for."""
-    if not any(c["type"] in STEPS for c in choices):
+    if not any(c["type"] in STEPS or c["type"] in QUICK_BUTTONS for c in choices):
         return build_controls(choices, words)
     s = Step(choices, view, words)
     wanted = {k: str(step[k]) for k in ("step", "balcony", "permit", "city", "n") if step.get(k)}
