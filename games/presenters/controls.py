@@ -13,11 +13,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from typing import Any
+from urllib.parse import urlencode
 
 from games.engine.choices import Choice
 
 BUTTON_OPTIONS = 4  # a single pick of at most this many options shows as buttons
-SHORT_LABEL = 18  # more options than BUTTON_OPTIONS, all this short: two columns of them
+SHORT_LABEL = 70  # more options than BUTTON_OPTIONS, none longer than this: two columns of them
 
 POST_NOT_A_CHOICE = "That is not something you can do now."
 POST_AMOUNT = "Choose a whole number from {low} to {high}."
@@ -193,3 +194,32 @@ def action_from_post(choices: list[Choice], kind: str, getlist: Callable[[str], 
             continue
         return action
     raise ValueError(max(refusals, key=lambda r: r[0])[1])
+
+
+# ---- Steps: a decision asked over several screens (the values chosen so far ride in the query) ----
+
+STEP_BACK = "Back to your actions"
+
+
+def step_query(**values) -> str:
+    """The query of a step's link: ``?step=acquire_permit&balcony=coast`` (None values left out)."""
+    return "?" + urlencode({k: v for k, v in values.items() if v is not None})
+
+
+def step_back(query: str = "?", label: str = STEP_BACK) -> dict:
+    return {"kind": "back", "query": query, "label": label, "bargaining": False}
+
+
+def step_note(text: str, level: str = "") -> dict:
+    return {"kind": "note", "text": text, "level": level, "bargaining": False}
+
+
+def step_summary(rows: list[dict], title: str = "") -> dict:
+    """What was chosen so far: rows of ``{"chips": [colours], "text": words}``."""
+    return {"kind": "summary", "title": title, "rows": rows, "bargaining": False}
+
+
+def step_links(kind: str, title: str, links: list[dict], grid: int = 0) -> dict:
+    """Links to the next step (``{"query", "label", "detail", "chips", "data"}``, or ``"post"``: a
+    choice without parameters, posted at once); ``grid``: in that many columns (0: one per line)."""
+    return {"kind": "links", "type": kind, "title": title, "links": links, "grid": grid, "bargaining": False}

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from urllib.parse import urlencode
 
 from games.council_of_four.board import (
     BALCONY_WORDS,
@@ -37,6 +36,11 @@ from games.council_of_four.flow import servants_to_place
 from games.council_of_four.payments import payment_offers, road_coins
 from games.engine.choices import Choice
 from games.presenters.controls import Words, build_controls
+from games.presenters.controls import step_back as _back
+from games.presenters.controls import step_links as _links
+from games.presenters.controls import step_note as _note
+from games.presenters.controls import step_query as _query
+from games.presenters.controls import step_summary as _summary
 from games.presenters.council_of_four import CITY_HEX, COUNCILOR_HEX, _bonus_words
 
 MAX_OFFERS = 8  # more ways to pay than this: tabs by number of cards, so the list fits one screen
@@ -44,13 +48,8 @@ QUICK_BUTTONS = ("engage_servant", "additional_main")  # in the Quick action lis
 STEPS = ("acquire_permit", "queen_build", "elect", "send_servant", "build", "change_permits")
 
 STEP_GONE = "That choice is not offered any more: choose again."
-BACK = "Back to your actions"
 CANNOT_PAY = "Your Politics cards and Coins cannot satisfy this Council now."
 PRICE_TABLE = "Coins: 4 cards 0 · 3 cards {c3} · 2 cards {c2} · 1 card {c1} · +1 per Joker."
-
-
-def _query(**values) -> str:
-    return "?" + urlencode({k: v for k, v in values.items() if v is not None})
 
 
 def _coins(n: int) -> str:
@@ -158,23 +157,6 @@ class Step:
             "label": _first_upper(" + ".join(parts)),
             "coins": coins,
         }
-
-
-def _back(query: str = "?", label: str = BACK) -> dict:
-    return {"kind": "back", "query": query, "label": label, "bargaining": False}
-
-
-def _note(text: str, level: str = "") -> dict:
-    return {"kind": "note", "text": text, "level": level, "bargaining": False}
-
-
-def _summary(rows: list[dict], title: str = "") -> dict:
-    return {"kind": "summary", "title": title, "rows": rows, "bargaining": False}
-
-
-def _links(kind: str, title: str, links: list[dict], grid: int = 0) -> dict:
-    """Links to the next step; ``grid``: in that many columns (0: one per line)."""
-    return {"kind": "links", "type": kind, "title": title, "links": links, "grid": grid, "bargaining": False}
 
 
 # ---- The menu --------------------------------------------------------------------------------
