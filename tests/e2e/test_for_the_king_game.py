@@ -1,11 +1,7 @@
-"""A For the King (and Me) game in Chromium, by taps (issue 17 item 2): three phones at 375 px and the
-table at 1920 px. The decisions are the engine's bot's (seeded) except one bid, made high enough that
-its winner must pay with several Gold cards: the winner ticks them on the phone, sees the total and
-pays in one submit (DESIGN.md section 8, "Paying Gold").
-
-The whole Share Influence phase and the Gain Esteem phase up to that payment and 25 actions beyond are
-tapped (about 250 actions); the rest of the game is left out to keep the run to a few minutes, as the
-phones only follow the table by polling every 2 seconds.
+"""A whole two-player For the King (and Me) game in Chromium, by taps (issue 17 item 2): two phones at
+375 px and the table at 1920 px, about 280 actions. The decisions are the engine's bot's (seeded)
+except one bid, made high enough that its winner must pay with several Gold cards: the winner ticks
+them on the phone, sees the total and pays in one submit (DESIGN.md section 8, "Paying Gold").
 
 At every decision: it fits one phone screen (812 px), no visible text shows an internal key, only the
 acting phone says "Your turn", and no phone shows a card of another player's hand that its own view
@@ -30,14 +26,13 @@ from tests.guards import HANG_GUARD_SECONDS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-NAMES = ["Anna", "Bruno", "Chiara"]
+NAMES = ["Anna", "Bruno"]
 INTERNAL = re.compile(r"\b[a-z]+_[a-z_]+\b|\bseat \d|\bside (aye|nay)\b", re.I)
 GUARD_MS = int(HANG_GUARD_SECONDS * 1000)
 RULES = get_game("for_the_king")
 SEED = 11
-MAX_ACTIONS = 600  # a bot game of three lasts about 340 actions
+MAX_ACTIONS = 600  # a bot game of two lasts about 280 actions
 FULL_CHECK_EVERY = 8  # turns: every phone is checked at this version (the others: the acting one)
-AFTER_PAYMENT = 25  # actions played on after the payment of several Gold cards
 
 
 def value(v) -> str:
@@ -136,10 +131,10 @@ class ForTheKingGameTests:
         rng = random.Random(SEED)
         reload_session()
         screenshot(table, "ftk-table-game-start")
-        last_seat, turns, after_payment = None, 0, 0
+        last_seat, turns = None, 0
         forced = None  # the seat made to win with a bid several Gold cards must pay
         acted = 0
-        while not session.state["over"] and after_payment < AFTER_PAYMENT:
+        while not session.state["over"]:
             assert acted < MAX_ACTIONS
             state = session.state
             seat = RULES.view(state, None)["to_act"][0]
@@ -178,14 +173,13 @@ class ForTheKingGameTests:
                 table.wait_for_selector(f'#table-panel[data-version="{session.version}"]', timeout=GUARD_MS)
                 screenshot(table, "ftk-table-after-payment")
             acted += 1
-            after_payment += counts["multi_gold"] == 2
 
         assert counts["multi_gold"] == 2, counts
-        assert acted >= 200, acted  # the whole Share Influence phase and into Gain Esteem, by taps
-        to_act = RULES.view(session.state, None)["to_act"]
         for index in phones:
-            check_phone(index, to_act[0] if to_act else None)
+            check_phone(index, None)
+            assert "The game is over." in phones[index].inner_text("body")
+        screenshot(phones[0], "ftk-phone-result")
         table.wait_for_selector(f'#table-panel[data-version="{session.version}"]', timeout=GUARD_MS)
         board = table.inner_text("#table-panel")
         assert not INTERNAL.search(board), INTERNAL.search(board).group(0)
-        screenshot(table, "ftk-table-game")
+        screenshot(table, "ftk-table-result")
