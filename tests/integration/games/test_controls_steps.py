@@ -7,6 +7,7 @@ import html
 import json
 import random
 import re
+from urllib.parse import parse_qsl
 
 import pytest
 from django.urls import reverse
@@ -14,7 +15,7 @@ from django.urls import reverse
 from games.council_of_four import messages as c4_msg
 from games.council_of_four.board import CARDS as C4_CARDS
 from games.council_of_four.board import JOKER
-from games.council_of_four.payments import payment_cost
+from games.council_of_four.payments import payment_cost, road_coins
 from games.engine.errors import RuleError
 from games.engine.registry import get_game
 from games.for_the_king import messages as ftk_msg
@@ -30,7 +31,7 @@ from games.presenters.controls import (
 )
 from games.presenters.council_of_four_steps import MAX_OFFERS, STEP_GONE
 from games.services import session_create, session_submit_action
-from tests.integration.games.conftest import random_move
+from tests.integration.games.conftest import play, random_move
 
 pytestmark = pytest.mark.django_db
 
@@ -408,3 +409,43 @@ class GoldPaymentTests:
         with pytest.raises(RuleError) as refused:
             FTK.apply(state, {"type": "pay_gold", "seat": payer.index, "cards": golds[:1]})
         assert refused.value.message == ftk_msg.PAY_NOT_ENOUGH.format(owed=state["payment"]["owed"])
+
+
+class EveryStepTests:
+    """Every step reachable from the phone of the acting player, in random states of random games:
+    it answers, in words, and each payment it offers is one the rules accept for what it shows."""
+
+    @pytest.mark.parametrize("seed", [1, 2, 5])
+    def test_every_step_of_random_states(self, client, seed):
+        session = session_create(game="council_of_four", seat_names=["Anna", "Ben"], seed=seed)
+        rng = random.Random(seed)
+        steps = offers = 0
+        for _ in range(5):
+            play(session, rng, rng.randint(4, 14))
+            session.refresh_from_db()
+            if session.state["over"]:
+                break
+            index = C4.view(session.state, None)["to_act"][0]
+            seat = session.seats.get(index=index)
+            coins = session.state["seats"][index]["coins"]
+            seen, queue = set(), ["?"]
+            while queue:
+                query = queue.pop()
+                if query in seen:
+                    continue
+                seen.add(query)
+                response = page(client, seat, **dict(parse_qsl(query.lstrip("?"))))
+                body = response.content.decode()
+                assert STEP_GONE not in body, query
+                queue += [h.split("/", 4)[-1].lstrip("/") or "?" for h in step_links(response)]
+                queue += [html.unescape(t) for t in re.findall(r'<a href="[^"?]*(\?[^"]*)"[^>]*hx-get', body)]
+                steps += 1
+                for fields in offer_forms(response):
+                    offers += 1
+                    kind = "queen" if "p_city" in fields else json.loads(fields["p_balcony"][0])
+                    cards = [json.loads(c) for c in fields["p_cards"]]
+                    price = payment_cost(session.state, index, kind, cards)
+                    if kind == "queen":
+                        price += road_coins(session.state["queen"], json.loads(fields["p_city"][0]))
+                    assert price <= coins, (query, cards, price, coins)
+        assert steps > 10 and offers > 0, (steps, offers)  # the walk reached the payments
