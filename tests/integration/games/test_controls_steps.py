@@ -449,3 +449,17 @@ class EveryStepTests:
                         price += road_coins(session.state["queen"], json.loads(fields["p_city"][0]))
                     assert price <= coins, (query, cards, price, coins)
         assert steps > 10 and offers > 0, (steps, offers)  # the walk reached the payments
+
+
+class WithoutJavaScriptTests:
+    def test_the_steps_are_plain_links_and_the_payment_a_plain_form(self, client):
+        session, seat = c4_turn()
+        url = reverse("games:seat_page", args=[seat.token])
+        permit = session.state["face_up"]["hills"][0]
+        full = client.get(url, {"step": "acquire_permit", "balcony": "hills", "permit": permit})
+        assert full.status_code == 200 and "<html" in full.content.decode()
+        fields = offer_forms(full)[0]
+        answer = client.post(url, {"choice": "acquire_permit", "version": session.version, **fields})
+        assert answer.status_code == 302 and answer.url == url
+        session.refresh_from_db()
+        assert [p["id"] for p in session.state["seats"][seat.index]["permits"]] == [permit]
