@@ -9,70 +9,47 @@ key, only the acting phone says "Your turn", and no phone shows the other player
 import json
 import random
 import re
-import time
 from collections import Counter
 
 import pytest
-from django.db import OperationalError
 
 from games.council_of_four.board import CARDS
 from games.council_of_four.payments import road_cost
 from games.engine.bots import bot_choose_action
 from games.engine.registry import get_game
-from games.services import session_create
-from tests.e2e.conftest import DESKTOP, PHONE, login
-from tests.factories import UserFactory
-from tests.guards import HANG_GUARD_SECONDS
+from tests.e2e.conftest import PHONE
+from tests.e2e.table import GUARD_MS, INTERNAL, first_time, reload_session, start_session, value, wait_applied
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 NAMES = ["Anna", "Ben"]
-INTERNAL = re.compile(r"\b[a-z]+_[a-z_]+\b|\bseat \d|\bside (aye|nay)\b", re.I)
-GUARD_MS = int(HANG_GUARD_SECONDS * 1000)
 RULES = get_game("council_of_four")
 SEED = 3
 MAX_ACTIONS = 400  # a bot game of two lasts 90 to 160 actions
 
 
-def value(v) -> str:
-    """A control's posted value as a CSS attribute selector value (JSON, quoted)."""
-    return json.dumps(json.dumps(v))
+def press(form, param: str, chosen) -> None:
+    """Tap the option: its own button, or its radio button and then the form's button."""
+    button = form.locator(f"button[name=p_{param}][value={value(chosen)}]")
+    if button.count():
+        button.click()
+    else:
+        form.locator(f"input[name=p_{param}][value={value(chosen)}]").check()
+        form.locator("button.choice").click()
 
 
 class CouncilOfFourGameTests:
     def test_a_two_player_game_by_taps(self, live_server, new_page, screenshot):
-        host = UserFactory(username="host")
-        session = session_create(game="council_of_four", seat_names=NAMES, host=host, seed=SEED)
-        table = new_page(DESKTOP)
-        login(table, live_server, host.username)
-        table.goto(f"{live_server.url}/play/s/{session.pk}/")
-        phones = {}
-        for seat in session.seats.order_by("index"):
-            phone = new_page(PHONE)
-            phone.goto(f"{live_server.url}/play/seat/{seat.token}/")
-            phones[seat.index] = phone
-        shots: set[str] = set()
+        session, table, phones = start_session(
+            live_server, new_page, game="council_of_four", names=NAMES, seed=SEED
+        )
+        shoot = first_time(screenshot)
         counts: Counter = Counter()
-
-        def reload_session():
-            for _ in range(200):  # the live server shares the in-memory SQLite test database
-                try:
-                    return session.refresh_from_db()
-                except OperationalError:
-                    time.sleep(0.05)
-            session.refresh_from_db()
-
-        def shoot(page, name):
-            if name not in shots:
-                shots.add(name)
-                screenshot(page, name)
 
         def check_decision(seat: int, name: str):
             """The acting phone's current screen: fits, in words, with no other hand on it."""
             phone = phones[seat]
             shoot(phone, f"c4-phone-{name}")
-            if phone.locator("#seat-panel .actions-card").bounding_box()["height"] > PHONE["height"]:
-                screenshot(phone, "c4-phone-too-tall")
             text = phone.inner_text("body")
             assert not INTERNAL.search(text), (name, INTERNAL.search(text).group(0))
             assert "Your turn." in text
@@ -156,12 +133,7 @@ class CouncilOfFourGameTests:
                     )
                 form.first.wait_for()
                 check_decision(seat, kind.replace("_", "-"))
-                button = form.locator(f"button[name=p_{param}][value={value(chosen)}]")
-                if button.count():
-                    button.click()
-                else:
-                    form.locator(f"input[name=p_{param}][value={value(chosen)}]").check()
-                    form.locator("button.choice").click()
+                press(form, param, chosen)
             elif kind == "choose_city_bonus":
                 form = panel.locator("form.control-choose_city_bonus")
                 check_decision(seat, "city-bonus")
@@ -171,17 +143,12 @@ class CouncilOfFourGameTests:
             elif kind in ("choose_permit_bonus", "take_free_permit"):
                 form = panel.locator(f"form.control-{kind}")
                 check_decision(seat, "permit-bonus")
-                button = form.locator(f"button[name=p_permit][value={value(action['permit'])}]")
-                if button.count():
-                    button.click()
-                else:
-                    form.locator(f"input[name=p_permit][value={value(action['permit'])}]").check()
-                    form.locator("button.choice").click()
+                press(form, "permit", action["permit"])
             else:
                 raise AssertionError(f"no tap for {kind}")
 
         rng = random.Random(SEED)
-        reload_session()
+        reload_session(session)
         assert session.state["phase"] == "draw"  # the table dealt at creation
         screenshot(table, "c4-table-game-start")
         acted = 0
@@ -210,10 +177,7 @@ class CouncilOfFourGameTests:
             tap(seat, action)
             counts[action["type"]] += 1
             version = session.version
-            guard = time.monotonic() + HANG_GUARD_SECONDS
-            while session.version == version and time.monotonic() < guard:
-                time.sleep(0.03)
-                reload_session()
+            wait_applied(session, version)
             assert session.version == version + 1, f"{action['type']} was not applied"
             acted += 1
             if acted == 20:

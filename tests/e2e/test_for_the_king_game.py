@@ -9,35 +9,23 @@ does not hold."""
 
 import json
 import random
-import re
-import time
 from collections import Counter
 
 import pytest
-from django.db import OperationalError
 
 from games.engine.bots import bot_choose_action
 from games.engine.registry import get_game
 from games.for_the_king.cards import CARDS, GOLD, kind
-from games.services import session_create
-from tests.e2e.conftest import DESKTOP, PHONE, login
-from tests.factories import UserFactory
-from tests.guards import HANG_GUARD_SECONDS
+from tests.e2e.conftest import PHONE
+from tests.e2e.table import GUARD_MS, INTERNAL, first_time, reload_session, start_session, value, wait_applied
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 NAMES = ["Anna", "Bruno"]
-INTERNAL = re.compile(r"\b[a-z]+_[a-z_]+\b|\bseat \d|\bside (aye|nay)\b", re.I)
-GUARD_MS = int(HANG_GUARD_SECONDS * 1000)
 RULES = get_game("for_the_king")
 SEED = 11
 MAX_ACTIONS = 600  # a bot game of two lasts about 280 actions
 FULL_CHECK_EVERY = 8  # turns: every phone is checked at this version (the others: the acting one)
-
-
-def value(v) -> str:
-    """A control's posted value as a CSS attribute selector value (JSON, quoted)."""
-    return json.dumps(json.dumps(v))
 
 
 def golds(state, seat) -> list[str]:
@@ -46,26 +34,11 @@ def golds(state, seat) -> list[str]:
 
 class ForTheKingGameTests:
     def test_a_game_with_a_payment_of_several_gold_cards_by_taps(self, live_server, new_page, screenshot):
-        host = UserFactory(username="host")
-        session = session_create(game="for_the_king", seat_names=NAMES, host=host, seed=SEED)
-        table = new_page(DESKTOP)
-        login(table, live_server, host.username)
-        table.goto(f"{live_server.url}/play/s/{session.pk}/")
-        phones = {}
-        for seat in session.seats.order_by("index"):
-            phone = new_page(PHONE)
-            phone.goto(f"{live_server.url}/play/seat/{seat.token}/")
-            phones[seat.index] = phone
-        shots: set[str] = set()
+        session, table, phones = start_session(
+            live_server, new_page, game="for_the_king", names=NAMES, seed=SEED
+        )
+        shoot = first_time(screenshot)
         counts: Counter = Counter()
-
-        def reload_session():
-            for _ in range(200):  # the live server shares the in-memory SQLite test database
-                try:
-                    return session.refresh_from_db()
-                except OperationalError:
-                    time.sleep(0.05)
-            session.refresh_from_db()
 
         def check_phone(index: int, acting: int):
             """One phone at the current version: "Your turn" only on the acting one, no internal
@@ -91,9 +64,7 @@ class ForTheKingGameTests:
             """The acting phone's decision fits one phone screen."""
             check_phone(seat, seat)
             box = phones[seat].locator("#seat-panel .actions-card").bounding_box()
-            if name not in shots:
-                shots.add(name)
-                screenshot(phones[seat], f"ftk-phone-{name}")
+            shoot(phones[seat], f"ftk-phone-{name}")
             assert box["height"] <= PHONE["height"], f"{name}: the decision is {box['height']} px tall"
             assert phones[seat].evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
@@ -115,9 +86,8 @@ class ForTheKingGameTests:
                     form.locator(f"input[name=p_cards][value={value(card)}]").check()
                 total = sum(CARDS[c]["value"] for c in action["cards"])
                 assert form.locator("output[data-total]").inner_text() == str(total)
-                if len(action["cards"]) > 1 and "pay-gold" not in shots:
-                    shots.add("pay-gold")
-                    screenshot(phones[seat], "ftk-phone-pay-gold")
+                if len(action["cards"]) > 1:
+                    shoot(phones[seat], "ftk-phone-pay-gold")
                 form.locator("button.choice").click()
             else:  # one pick: its options are the buttons
                 (name, chosen), *_ = params.items()
@@ -129,7 +99,7 @@ class ForTheKingGameTests:
                 raise AssertionError(f"no button for {action}")
 
         rng = random.Random(SEED)
-        reload_session()
+        reload_session(session)
         screenshot(table, "ftk-table-game-start")
         last_seat, turns = None, 0
         forced = None  # the seat made to win with a bid several Gold cards must pay
@@ -161,10 +131,7 @@ class ForTheKingGameTests:
             tap(seat, action)
             counts[action["type"]] += 1
             version = session.version
-            guard = time.monotonic() + HANG_GUARD_SECONDS
-            while session.version == version and time.monotonic() < guard:
-                time.sleep(0.03)
-                reload_session()
+            wait_applied(session, version)
             assert session.version == version + 1, f"{action['type']} was not applied"
             if counts["multi_gold"] == 1 and action["type"] == "pay_gold":
                 paid = [c for c in action["cards"] if c in session.state["discard"]]
