@@ -6,8 +6,10 @@ Councilors present in that Balcony. The Joker (multi-coloured card) can be any c
 paid the same way, plus 2 Coins per road the Queen travels.
 
 Pure functions of the state. The engine validates with :func:`payment_cost` (raises RuleError); the
-web layer shows prices with :func:`permit_payment_cost` and :func:`queen_cost` (``None``: those
-cards cannot pay there, or the seat lacks the Coins). Nothing here changes the state.
+phone offers the payments of :func:`payment_offers` (only what the hand and the Coins can pay, the
+cheapest first, each with its price; the Queen's roads from :func:`road_coins`), and prices a set of
+cards with :func:`permit_payment_cost` and :func:`queen_cost` (``None``: those cards cannot pay
+there, or the seat lacks the Coins). Nothing here changes the state.
 """
 
 from __future__ import annotations
