@@ -271,7 +271,8 @@ def _seat_context(request: HttpRequest, seat: Seat, notice: dict | None = None) 
     view = mine["view"]
     presenter = presenter_for(session.game)
     present = presenter.present(view, names, mine["result"])
-    groups = [] if seat.is_bot else controls_for(session.game, mine["legal_actions"], view, names)
+    step = request.GET if request.method == "GET" else None  # the values a step-by-step choice carries
+    groups = [] if seat.is_bot else controls_for(session.game, mine["legal_actions"], view, names, step)
     return {
         "session": session,
         "seat": seat,

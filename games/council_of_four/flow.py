@@ -286,7 +286,13 @@ def merchants_of(state: dict, seat: int) -> list[str]:
 
 def others_in(state: dict, city: str, seat: int) -> int:
     """Merchants of other players (the neutral colour included) already in the city."""
-    return sum(1 for s in state["merchants"][city] if s != seat) + (city in state["neutral"])
+    return servants_to_place(state["merchants"][city], city in state["neutral"], seat)
+
+
+def servants_to_place(merchants: list[int], neutral: bool, seat: int) -> int:
+    """Servants ``seat`` returns to place a Merchant in a city holding these Merchants (seat
+    indexes) and, in a two-player game, maybe a Neutral one: 1 per Merchant of another player."""
+    return sum(1 for s in merchants if s != seat) + bool(neutral)
 
 
 def placing_problem(state: dict, seat: int, city: str) -> str | None:

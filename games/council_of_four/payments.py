@@ -6,8 +6,10 @@ Councilors present in that Balcony. The Joker (multi-coloured card) can be any c
 paid the same way, plus 2 Coins per road the Queen travels.
 
 Pure functions of the state. The engine validates with :func:`payment_cost` (raises RuleError); the
-web layer shows prices with :func:`permit_payment_cost` and :func:`queen_cost` (``None``: those
-cards cannot pay there, or the seat lacks the Coins). Nothing here changes the state.
+phone offers the payments of :func:`payment_offers` (only what the hand and the Coins can pay, the
+cheapest first, each with its price; the Queen's roads from :func:`road_coins`), and prices a set of
+cards with :func:`permit_payment_cost` and :func:`queen_cost` (``None``: those cards cannot pay
+there, or the seat lacks the Coins). Nothing here changes the state.
 """
 
 from __future__ import annotations
@@ -62,7 +64,13 @@ def payment_cost(state: dict, seat: int, balcony: str, cards) -> int:
 
 def road_cost(state: dict, city: str) -> int | None:
     """Coins to move the Queen to ``city`` along roads (None: no road leads there)."""
-    roads = DISTANCES[state["queen"]].get(city)
+    return road_coins(state["queen"], city)
+
+
+def road_coins(start: str, city: str) -> int | None:
+    """Coins to move the Queen from ``start`` to ``city``: 2 per road along the shortest way (0 to
+    stay; None: no road leads there)."""
+    roads = DISTANCES.get(start, {}).get(city)
     return None if roads is None else ROAD_COINS * roads
 
 
@@ -80,8 +88,12 @@ def shape_cost(shape: Shape) -> int:
 def payment_shapes(state: dict, seat: int, balcony: str) -> list[Shape]:
     """Every distinct way, by colours, the seat's hand can satisfy the Balcony (1 to 4 cards). At
     most a few dozen, whatever the hand holds."""
-    hand = Counter(CARDS[c] for c in state["seats"][seat]["hand"])
-    council = Counter(state["balconies"][balcony])
+    return _shapes(
+        Counter(CARDS[c] for c in state["seats"][seat]["hand"]), Counter(state["balconies"][balcony])
+    )
+
+
+def _shapes(hand: Counter, council: Counter) -> list[Shape]:
     colours = [*sorted(council), JOKER]
     ranges = [range(min(council[c], hand[c]) + 1) for c in colours[:-1]]
     ranges.append(range(min(hand[JOKER], COUNCILORS_PER_BALCONY) + 1))
@@ -90,6 +102,30 @@ def payment_shapes(state: dict, seat: int, balcony: str) -> list[Shape]:
         if 1 <= sum(counts) <= COUNCILORS_PER_BALCONY:
             shapes.append({c: n for c, n in zip(colours, counts, strict=True) if n})
     return shapes
+
+
+def payment_offers(hand: list[str], council: list[str], coins: int, extra: int = 0) -> list[dict]:
+    """The payments a phone offers for a Council: each distinct way, by colours, these Politics
+    cards (ids) can satisfy a Balcony of ``council`` (its Councilors' colours) with 1 to 4 cards,
+    that ``coins`` can pay with ``extra`` Coins on top (the Queen's roads). Cheapest first, then
+    the fewest cards. Each offer: ``cards`` (the lowest ids of each colour), ``shape`` (colour ->
+    count, Jokers last), ``size`` (cards played) and ``coins`` (the whole price, ``extra``
+    included). At most a few dozen, whatever the hand holds."""
+    by_colour: dict[str, list[str]] = {}
+    for card in sorted(hand):
+        by_colour.setdefault(CARDS[card], []).append(card)
+    counts = Counter({colour: len(ids) for colour, ids in by_colour.items()})
+    offers = []
+    for shape in _shapes(counts, Counter(council)):
+        price = shape_cost(shape) + extra
+        if price <= coins:
+            ordered = {c: n for c, n in shape.items() if c != JOKER} | (
+                {JOKER: shape[JOKER]} if JOKER in shape else {}
+            )
+            chosen = [card for colour, n in ordered.items() for card in by_colour[colour][:n]]
+            offers.append({"cards": chosen, "shape": ordered, "size": len(chosen), "coins": price})
+    offers.sort(key=lambda o: (o["coins"], o["size"], list(o["shape"].items())))
+    return offers
 
 
 def cards_of(state: dict, seat: int, shape: Shape, rng: random.Random | None = None) -> list[str]:

@@ -5,6 +5,7 @@ one, explicitly; an error inside a presenter is an error (never a silent fallbac
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from importlib import import_module
 from typing import Any, Protocol
 
@@ -64,5 +65,13 @@ def presenter_for(slug: str) -> Presenter:
     return GENERIC if module is None else import_module(module).PRESENTER
 
 
-def controls_for(slug: str, choices: list[dict], view: dict, names: dict[int, dict]) -> list[dict]:
-    return build_controls(choices, presenter_for(slug).words(view, names))
+def controls_for(
+    slug: str, choices: list[dict], view: dict, names: dict[int, dict], step: Mapping[str, str] | None = None
+) -> list[dict]:
+    """The control groups of a screen. A presenter with ``controls(choices, view, names, step)``
+    asks its decisions step by step (``step``: the values chosen so far, from the page's query)."""
+    presenter = presenter_for(slug)
+    stepped = getattr(presenter, "controls", None)
+    if stepped is not None:
+        return stepped(choices, view, names, step)
+    return build_controls(choices, presenter.words(view, names))

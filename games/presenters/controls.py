@@ -13,23 +13,42 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from typing import Any
+from urllib.parse import urlencode
 
 from games.engine.choices import Choice
 
 BUTTON_OPTIONS = 4  # a single pick of at most this many options shows as buttons
+SHORT_LABEL = 70  # more options than BUTTON_OPTIONS, none longer than this: two columns of them
 
 POST_NOT_A_CHOICE = "That is not something you can do now."
 POST_AMOUNT = "Choose a whole number from {low} to {high}."
 POST_PICK = "Choose one of the options offered."
 POST_CARDS = "Choose from {low} to {high} of the cards offered."
+POST_CARDS_EXACTLY = "Choose {count} of the cards offered."
 POST_TEXT = "Type at most {most} characters."
 
 
 class Words:
-    """Default words: the presenter of a game overrides what it knows."""
+    """Default words: the presenter of a game overrides what it knows.
+
+    ``hide_fixed``: a pick with a single option beside other parameters is not asked (a hidden
+    field; the title names it). ``worth(choice, name, value)``: a number each card option adds to a
+    running total the page shows (the Gold of a payment), or None."""
+
+    hide_fixed = False
 
     def __init__(self, names: Mapping[int, dict] | None = None):
         self.names = names or {}
+
+    def worth(self, choice: Choice, name: str, value: Any) -> int | None:
+        return None
+
+    def chips(self, choice: Choice, name: str, value: Any) -> list[str]:
+        """Colours drawn beside an option (a Balcony's Councilors), or none."""
+        return []
+
+    def total_label(self, choice: Choice, name: str) -> str:
+        return "Total"
 
     def title(self, choice: Choice) -> str:
         return str(choice["type"]).replace("_", " ").capitalize()
@@ -59,10 +78,23 @@ def _param_control(choice: Choice, name: str, param: dict, words: Words) -> dict
         control.update(min=param["min"], max=param["max"], value=param["min"])
     elif kind in ("pick", "cards"):
         control["options"] = [
-            {"value": json.dumps(v), "label": words.option(choice, name, v)} for v in param["options"]
+            {
+                "value": json.dumps(v),
+                "label": words.option(choice, name, v),
+                "worth": words.worth(choice, name, v),
+                "chips": words.chips(choice, name, v),
+            }
+            for v in param["options"]
         ]
+        short = all(len(o["label"]) <= SHORT_LABEL for o in control["options"])
+        control["columns"] = 2 if len(control["options"]) > BUTTON_OPTIONS and short else 1
+        if kind == "pick" and words.hide_fixed and len(param["options"]) == 1 and len(choice["params"]) > 1:
+            control["kind"] = "fixed"
+            control["value"] = control["options"][0]["value"]
         if kind == "cards":
             control.update(min=param["min"], max=param["max"])
+            if any(o["worth"] is not None for o in control["options"]):
+                control["total_label"] = words.total_label(choice, name)
     elif kind == "text":
         control["max_length"] = param["max_length"]
     return control
@@ -76,18 +108,21 @@ def build_controls(choices: list[Choice], words: Words) -> list[dict]:
         if any(p["kind"] == "typed" for p in params.values()):
             continue
         controls = [_param_control(choice, n, p, words) for n, p in params.items()]
+        if controls and all(c["kind"] == "fixed" for c in controls):
+            controls[-1]["kind"] = "pick"  # something is still shown and tapped: the last option
         picks = [c for c in controls if c["kind"] == "pick"]
         buttons = None
         # One short pick beside amounts or text: its options are the buttons (VOTE AYE / VOTE NAY).
         if (
             len(picks) == 1
             and len(picks[0]["options"]) <= BUTTON_OPTIONS
-            or (len(picks) == 1 and len(controls) == 1)
+            or (len(picks) == 1 and len([c for c in controls if c["kind"] != "fixed"]) == 1)
         ):
             buttons = picks[0]
             controls = [c for c in controls if c is not buttons]
         groups.append(
             {
+                "kind": "form",
                 "type": choice["type"],
                 "title": words.title(choice),
                 "controls": controls,
@@ -123,6 +158,8 @@ def _read(param: dict, raw: list[str]) -> Any:
             or len(set(raw)) != len(raw)
             or not param["min"] <= len(raw) <= param["max"]
         ):
+            if param["min"] == param["max"]:
+                raise ValueError(POST_CARDS_EXACTLY.format(count=param["min"]))
             raise ValueError(POST_CARDS.format(low=param["min"], high=param["max"]))
         return chosen
     if kind == "text":
@@ -136,11 +173,53 @@ def _read(param: dict, raw: list[str]) -> Any:
 
 
 def action_from_post(choices: list[Choice], kind: str, getlist: Callable[[str], list[str]]) -> dict:
-    """The concrete action a control group posted, or ValueError with a sentence."""
-    choice = next((c for c in choices if c["type"] == kind), None)
-    if choice is None or any(p["kind"] == "typed" for p in choice["params"].values()):
+    """The concrete action a control group posted, or ValueError with a sentence. Several choices
+    may share a type (one per Council to satisfy): the first that reads the posted values wins;
+    when none does, the sentence of the one that read the most of them."""
+    candidates = [
+        c
+        for c in choices
+        if c["type"] == kind and not any(p["kind"] == "typed" for p in c["params"].values())
+    ]
+    if not candidates:
         raise ValueError(POST_NOT_A_CHOICE)
-    action: dict[str, Any] = {"type": choice["type"], "seat": choice["seat"]}
-    for name, param in choice["params"].items():
-        action[name] = _read(param, getlist(f"p_{name}"))
-    return action
+    refusals: list[tuple[int, str]] = []
+    for choice in candidates:
+        action: dict[str, Any] = {"type": choice["type"], "seat": choice["seat"]}
+        try:
+            for name, param in choice["params"].items():
+                action[name] = _read(param, getlist(f"p_{name}"))
+        except ValueError as exc:
+            refusals.append((len(action), str(exc)))
+            continue
+        return action
+    raise ValueError(max(refusals, key=lambda r: r[0])[1])
+
+
+# ---- Steps: a decision asked over several screens (the values chosen so far ride in the query) ----
+
+STEP_BACK = "Back to your actions"
+
+
+def step_query(**values) -> str:
+    """The query of a step's link: ``?step=acquire_permit&balcony=coast`` (None values left out)."""
+    return "?" + urlencode({k: v for k, v in values.items() if v is not None})
+
+
+def step_back(query: str = "?", label: str = STEP_BACK) -> dict:
+    return {"kind": "back", "query": query, "label": label, "bargaining": False}
+
+
+def step_note(text: str, level: str = "") -> dict:
+    return {"kind": "note", "text": text, "level": level, "bargaining": False}
+
+
+def step_summary(rows: list[dict], title: str = "") -> dict:
+    """What was chosen so far: rows of ``{"chips": [colours], "text": words}``."""
+    return {"kind": "summary", "title": title, "rows": rows, "bargaining": False}
+
+
+def step_links(kind: str, title: str, links: list[dict], grid: int = 0) -> dict:
+    """Links to the next step (``{"query", "label", "detail", "chips", "data"}``, or ``"post"``: a
+    choice without parameters, posted at once); ``grid``: in that many columns (0: one per line)."""
+    return {"kind": "links", "type": kind, "title": title, "links": links, "grid": grid, "bargaining": False}

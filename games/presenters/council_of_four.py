@@ -457,6 +457,16 @@ def _c4_private(view: dict) -> dict | None:
     return {"hand": hand, "rest": render_value(rest) if rest else ""}
 
 
+def _c4_city_with_servants(letter, view: dict) -> str:
+    """A city to place a Merchant in, with the Servants it costs (RULES FOR PLACING A MERCHANT)."""
+    from games.council_of_four.flow import servants_to_place
+
+    name = _c4_rules_data()["cities"].get(letter, {}).get("name", str(letter))
+    city = next((c for c in view.get("cities") or [] if c.get("letter") == letter), {})
+    cost = servants_to_place(list(city.get("merchants") or []), bool(city.get("neutral")), view.get("you"))
+    return f"{name} (return {cost} Servant{'s' if cost != 1 else ''})" if cost else name
+
+
 class CouncilOfFourPresenter:
     TITLES = {
         "elect": "Elect a Councilor (main action)",
@@ -477,7 +487,33 @@ class CouncilOfFourPresenter:
         from games.presenters import LabellerWords
 
         class CouncilOfFourWords(LabellerWords):
+            hide_fixed = True  # the Permit of a build is in the title, the Council in the step
+
+            def title(self, choice):
+                if choice["type"] == "build":
+                    permit = choice["params"]["permit"]["options"]
+                    if len(permit) == 1:
+                        data = _c4_rules_data()
+                        tile = data["permits"].get(permit[0], {})
+                        cities = ", ".join(
+                            data["cities"].get(c, {}).get("name", c) for c in tile.get("cities", [])
+                        )
+                        return f"With the Permit of {cities}"
+                return super().title(choice)
+
+            def chips(self, choice, name, value):
+                if name == "balcony" and choice["type"] in ("elect", "send_servant"):
+                    return [
+                        COUNCILOR_HEX.get(c, "#999")
+                        for c in (self.view.get("balconies") or {}).get(value, [])
+                    ]
+                if name == "colour" and value in COUNCILOR_HEX:
+                    return [COUNCILOR_HEX[value]]
+                return []
+
             def option(self, choice, name, value):
+                if choice["type"] == "build" and name == "city":
+                    return _c4_city_with_servants(value, self.view)
                 if len(choice["params"]) == 1:  # one button per option, in the labeller's words
                     return super().option(choice, name, value)
                 data = _c4_rules_data()
@@ -494,6 +530,12 @@ class CouncilOfFourPresenter:
                 return super().option(choice, name, value)
 
         return CouncilOfFourWords(_c4_label, view, names, self.TITLES)
+
+    def controls(self, choices: list, view: dict, names: dict[int, dict], step) -> list[dict]:
+        """The phone's controls, asked step by step (games/presenters/council_of_four_steps.py)."""
+        from games.presenters.council_of_four_steps import c4_controls
+
+        return c4_controls(choices, view, self.words(view, names), step or {})
 
 
 PRESENTER = CouncilOfFourPresenter()

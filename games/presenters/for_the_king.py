@@ -355,6 +355,48 @@ def _ftk_label(action: dict, view: dict, names: dict[int, dict]) -> tuple[str, s
     return _generic_label(action), "main"
 
 
+KING_AT_ONCE = 6  # more ways to use a King card than this: the Duty tile first, then the others
+KING_TILE_GONE = "That Primary Duty tile is not offered: choose again."
+
+
+def _ftk_king_steps(choices: list, view: dict, words, step) -> list[dict] | None:
+    """A King card with many ways to use it (two tiles: up to 30), asked in two screens: one of
+    its Primary Duty tiles, then the ways to use the card that change that tile. None: no need."""
+    from games.presenters.controls import build_controls, step_back, step_links, step_note, step_query
+
+    king = next((c for c in choices if c["type"] == "king_card"), None)
+    if king is None or len(king["params"]["changes"]["options"]) <= KING_AT_ONCE:
+        return None
+    options = king["params"]["changes"]["options"]
+    duties = {g["office"]: g for g in view.get("government") or []}
+    offices = [o for o in duties if any(ch["office"] == o for option in options for ch in option)]
+    office = (step or {}).get("office")
+    if office in offices:
+        narrowed = {
+            **king,
+            "params": {
+                "changes": {
+                    **king["params"]["changes"],
+                    "options": [option for option in options if any(ch["office"] == office for ch in option)],
+                }
+            },
+        }
+        return [step_back("?", "Another Primary Duty tile"), *build_controls([narrowed], words)]
+    links = [
+        {
+            "query": step_query(office=o),
+            "label": o.capitalize(),
+            "detail": f"Primary Duty {duties[o].get('primary')}",
+            "chips": [OFFICE_HEX.get(duties[o].get("colour") or "", "#555")],
+            "data": o,
+        }
+        for o in offices
+    ]
+    effect = (view.get("king_card") or {}).get("effect") or "change the Primary Duty tiles"
+    groups = [step_links("king_card", f"King card: {effect}. Choose one of the tiles:", links, grid=2)]
+    return ([step_note(KING_TILE_GONE, "error")] if office else []) + groups
+
+
 class ForTheKingPresenter:
     TITLES = {"bid": "Bid", "pay_gold": "Pay with Gold cards"}
 
@@ -367,7 +409,52 @@ class ForTheKingPresenter:
     def words(self, view: dict, names: dict[int, dict]):
         from games.presenters import LabellerWords
 
-        return LabellerWords(_ftk_label, view, names, self.TITLES)
+        class ForTheKingWords(LabellerWords):
+            """A payment is one submit of ticked Gold cards: each named by its value, their total
+            shown as they are ticked (the engine checks it reaches the bid without overpaying)."""
+
+            def _gold(self, value):
+                card = _ftk_cards_by_id(self.view).get(value)
+                return card if card and card["kind"] == "gold" else None
+
+            def title(self, choice):
+                if choice["type"] == "discard":
+                    return "Discard a card face down"
+                if choice["type"] == "pay_gold":
+                    owed = (self.view.get("payment") or {}).get("owed")
+                    return f"Pay {owed} Gold" if owed else super().title(choice)
+                return super().title(choice)
+
+            def param_label(self, choice, name):
+                if choice["type"] == "pay_gold":
+                    return "Tick the Gold cards you pay with"
+                return super().param_label(choice, name)
+
+            def option(self, choice, name, value):
+                if choice["type"] == "discard":  # the title says what happens to it
+                    card = _ftk_cards_by_id(self.view).get(value)
+                    return card["label"] if card else "a card"
+                if choice["type"] == "pay_gold":
+                    card = self._gold(value)
+                    return card["label"] if card else "a Gold card"
+                return super().option(choice, name, value)
+
+            def worth(self, choice, name, value):
+                card = self._gold(value) if choice["type"] == "pay_gold" else None
+                return card["value"] if card else None
+
+            def total_label(self, choice, name):
+                owed = (self.view.get("payment") or {}).get("owed")
+                return f"Gold ticked (the bid is {owed})" if owed else "Gold ticked"
+
+        return ForTheKingWords(_ftk_label, view, names, self.TITLES)
+
+    def controls(self, choices: list, view: dict, names: dict[int, dict], step) -> list[dict]:
+        """The phone's controls: a payment in one submit; a King card with many uses in two steps."""
+        from games.presenters.controls import build_controls
+
+        words = self.words(view, names)
+        return _ftk_king_steps(choices, view, words, step) or build_controls(choices, words)
 
 
 PRESENTER = ForTheKingPresenter()

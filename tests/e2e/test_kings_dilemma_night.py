@@ -10,11 +10,11 @@ import re
 import time
 
 import pytest
-from django.db import OperationalError
 
 from campaign.services import game_nights
 from games.kings_dilemma.views import to_act
-from tests.e2e.conftest import DESKTOP, PHONE, login
+from tests.e2e.conftest import PHONE
+from tests.e2e.table import open_table_and_phones, reload_session
 from tests.factories import UserFactory, campaign_with_houses
 from tests.guards import HANG_GUARD_SECONDS
 
@@ -65,33 +65,17 @@ class KingsDilemmaNightTests:
         session = game_nights.game_night_start(
             campaign=campaign, houses=houses, king_name="Harald V", host=host, seed=3
         )
-        table = new_page(DESKTOP)
-        login(table, live_server, host.username)
-        table.goto(f"{live_server.url}/play/s/{session.pk}/")
-        phones = {}
-        for seat in session.seats.order_by("index"):
-            phone = new_page(PHONE)
-            phone.goto(f"{live_server.url}/play/seat/{seat.token}/")
-            phones[seat.index] = phone
+        table, phones = open_table_and_phones(live_server, new_page, session, host)
 
         seen = [session.version]
-
-        def reload_session():
-            # The test's own reads share the in-memory SQLite test database with the live server.
-            for _ in range(200):
-                try:
-                    return session.refresh_from_db()
-                except OperationalError:
-                    time.sleep(0.05)
-            session.refresh_from_db()
 
         def refresh(moved: bool = True):
             """After a tap: wait until the table has moved on, then until every screen shows it."""
             guard = time.monotonic() + HANG_GUARD_SECONDS
-            reload_session()
+            reload_session(session)
             while moved and session.version == seen[0] and time.monotonic() < guard:
                 time.sleep(0.05)
-                reload_session()
+                reload_session(session)
             seen[0] = session.version
             for phone in phones.values():
                 wait_version(phone, "seat-panel", session.version)

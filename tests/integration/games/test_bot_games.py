@@ -4,6 +4,7 @@ eagerly without Redis, after each commit), and the result shows on the table pag
 
 import html
 import re
+from urllib.parse import parse_qsl
 
 import pytest
 from django.urls import reverse
@@ -14,12 +15,17 @@ from tests.factories import UserFactory
 pytestmark = pytest.mark.django_db
 
 MAX_TAPS = 1500
+MAX_STEPS = 40  # pages a person opens looking for something that works
 FORM = re.compile(r'<form [^>]*class="control-group control-(?P<type>\w+)">(?P<body>.*?)</form>', re.S)
 HIDDEN = re.compile(r'<input type="hidden" name="(?P<name>choice|version|key)" value="(?P<value>[^"]*)">')
 BUTTON = re.compile(r'<button type="submit" class="choice" name="(?P<name>p_\w+)" value="(?P<value>[^"]*)">')
 NUMBER = re.compile(r'<input type="number" name="(?P<name>p_\w+)" min="(?P<min>-?\d+)" max="(?P<max>-?\d+)"')
 RADIO = re.compile(r'<input type="radio" name="(?P<name>p_\w+)" value="(?P<value>[^"]*)"')
 BOX = re.compile(r'<input type="checkbox" name="(?P<name>p_\w+)" value="(?P<value>[^"]*)"')
+# A payment offer or a one-tap Quick action (issue 17): a form posted as it is, all its fields hidden.
+READY = re.compile(r'<form [^>]*class="(?:offer|control-\w+)">(?P<body>.*?)</form>', re.S)
+ANY_HIDDEN = re.compile(r'<input type="hidden" name="(?P<name>\w+)" value="(?P<value>[^"]*)">')
+STEP_LINK = re.compile(r'class="step-link" href="(?P<href>[^"]+)"')
 
 # The humans' simple policy: the first control group of the most preferred type (so that games end).
 FTK_PREFERENCE = ["draw", "place", "choose", "king_card", "reveal", "pass", "pay_gold", "discard"]
@@ -53,7 +59,21 @@ def control_groups(page) -> list[dict]:
         groups.append(
             {"type": m["type"], "hidden": hidden, "picks": fields, "numbers": numbers, "boxes": boxes}
         )
+    for m in READY.finditer(page.content.decode()):
+        hidden = {}
+        for h in ANY_HIDDEN.finditer(m["body"]):
+            hidden.setdefault(h["name"], []).append(html.unescape(h["value"]))
+        groups.append(
+            {"type": hidden["choice"][0], "hidden": hidden, "picks": {}, "numbers": {}, "boxes": {}}
+        )
     return groups
+
+
+def step_links(page, preference: list[str]) -> list[str]:
+    """The links to a decision's next step (issue 17), the preferred decisions first."""
+    hrefs = [html.unescape(m["href"]) for m in STEP_LINK.finditer(page.content.decode())]
+    rank = {t: i for i, t in enumerate(preference)}
+    return sorted(hrefs, key=lambda h: rank.get(dict(parse_qsl(h.partition("?")[2])).get("step"), len(rank)))
 
 
 def fillings(group: dict):
@@ -100,20 +120,26 @@ def play_through_the_phones(client, capture, session: GameSession, preference: l
         tapped = False
         for seat in humans:
             url = reverse("games:seat_page", args=[seat.token])
-            found = control_groups(client.get(url))
-            if not found:
-                continue
             version = session.version
-            for group in ranked(found, preference):  # a refused form: the next thing a person tries
-                for data in fillings(group):
-                    with capture(execute=True):
-                        response = client.post(url, data)
-                    assert response.status_code == 302  # back to the phone, applied or with a message
-                    session.refresh_from_db()
+            pages = [url]  # the phone, then the steps its links open (issue 17), depth first
+            tried = 0
+            while pages and session.version == version and tried < MAX_STEPS:
+                tried += 1
+                page = client.get(pages.pop(0))
+                found = control_groups(page)
+                for group in ranked(found, preference):  # a refused form: the next thing a person tries
+                    for data in fillings(group):
+                        with capture(execute=True):
+                            response = client.post(url, data)
+                        assert response.status_code == 302  # back to the phone, applied or with a message
+                        session.refresh_from_db()
+                        if session.version != version:
+                            break
                     if session.version != version:
                         break
-                if session.version != version:
-                    break
+                pages = step_links(page, preference) + pages
+            if tried == 1 and not found:
+                continue
             assert session.version != version, "no control the phone offered was taken"
             taps += 1
             tapped = True

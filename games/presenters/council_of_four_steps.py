@@ -1,0 +1,358 @@
+"""Council of Four on a phone, step by step (issue 17): a decision never asks more than one screen.
+
+The seat page reads the step from its query (``?step=acquire_permit&balcony=coast&permit=C03&n=3``):
+links carry the values chosen so far (plain links without JavaScript, htmx swaps the panel with it),
+and the last step posts the concrete action like any control group (``choice`` and ``p_<name>``).
+
+- The menu: the Main and Quick actions as links or buttons; *Acquire a Permit* lists the Councils the
+  seat can satisfy, each Balcony drawn.
+- Acquire a Permit: the Council, then one of its face-up Permits (cities and bonus), then the
+  payment: only what the hand and the Coins can pay, the cheapest first, each with its price; with
+  many ways to pay, tabs by number of Politics cards.
+- Place a Merchant with the help of the Queen: the city (grouped by region, with the roads' Coins
+  from where the Queen stands and the Servants to return), then the payment (roads included).
+- Elect a Councilor, send a Servant, change the Permits and place a Merchant with a Permit: the
+  choice's own form on a screen of its own.
+
+What can be paid and its price come from the engine (``payments.payment_offers``, ``road_coins``,
+``flow.servants_to_place``); nothing here decides a rule, and the engine validates what is posted."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+
+from games.council_of_four.board import (
+    BALCONY_WORDS,
+    CITIES,
+    JOKER,
+    PERMITS,
+    QUEEN,
+    REGIONS,
+    ROAD_COINS,
+    SATISFY_COINS,
+)
+from games.council_of_four.flow import servants_to_place
+from games.council_of_four.payments import payment_offers, road_coins
+from games.engine.choices import Choice
+from games.presenters.controls import Words, build_controls
+from games.presenters.controls import step_back as _back
+from games.presenters.controls import step_links as _links
+from games.presenters.controls import step_note as _note
+from games.presenters.controls import step_query as _query
+from games.presenters.controls import step_summary as _summary
+from games.presenters.council_of_four import CITY_HEX, COUNCILOR_HEX, _bonus_words
+
+MAX_OFFERS = 8  # more ways to pay than this: tabs by number of cards, so the list fits one screen
+QUICK_BUTTONS = ("engage_servant", "additional_main")  # in the Quick action list, one tap each
+STEPS = ("acquire_permit", "queen_build", "elect", "send_servant", "build", "change_permits")
+
+STEP_GONE = "That choice is not offered any more: choose again."
+CANNOT_PAY = "Your Politics cards and Coins cannot satisfy this Council now."
+PRICE_TABLE = "Coins: 4 cards 0 · 3 cards {c3} · 2 cards {c2} · 1 card {c1} · +1 per Joker."
+
+
+def _coins(n: int) -> str:
+    return f"{n} Coin" if n == 1 else f"{n} Coins"
+
+
+def _roads(coins: int) -> str:
+    n = coins // ROAD_COINS
+    return f"{n} road" if n == 1 else f"{n} roads"
+
+
+def _first_upper(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _servants(n: int) -> str:
+    return f"{n} Servant" if n == 1 else f"{n} Servants"
+
+
+class Step:
+    """The seat's view and choices, read once for every step."""
+
+    def __init__(self, choices: list[Choice], view: dict, words: Words):
+        self.choices, self.view, self.words = choices, view, words
+        self.councilor_hex, self.city_hex = COUNCILOR_HEX, CITY_HEX
+        you = view.get("you")
+        seats = view.get("seats") or []
+        self.seat = you
+        self.coins = seats[you]["coins"] if isinstance(you, int) and you < len(seats) else 0
+        self.hand = [card["id"] for card in view.get("hand") or []]
+        self.cities = {city["letter"]: city for city in view.get("cities") or []}
+
+    def of(self, kind: str) -> list[Choice]:
+        return [c for c in self.choices if c["type"] == kind]
+
+    # ---- words and pictures ----------------------------------------------------------------
+
+    def balcony_chips(self, balcony: str) -> list[str]:
+        return [
+            self.councilor_hex.get(c, "#999") for c in (self.view.get("balconies") or {}).get(balcony, [])
+        ]
+
+    def balcony_row(self, balcony: str) -> dict:
+        colours = (self.view.get("balconies") or {}).get(balcony, [])
+        return {
+            "chips": self.balcony_chips(balcony),
+            "text": f"{BALCONY_WORDS[balcony]}: {', '.join(colours)}",
+        }
+
+    def offers(self, balcony: str, extra: int = 0) -> list[dict]:
+        council = (self.view.get("balconies") or {}).get(balcony, [])
+        return payment_offers(self.hand, council, self.coins, extra)
+
+    def servants(self, city: str) -> int:
+        here = self.cities.get(city, {})
+        return servants_to_place(list(here.get("merchants") or []), bool(here.get("neutral")), self.seat)
+
+    def permit_words(self, permit: str) -> tuple[str, str, list[str]]:
+        tile = PERMITS[permit]
+        names = ", ".join(CITIES[c]["name"] for c in tile["cities"])
+        chips = [self.city_hex.get(CITIES[c]["colour"], "#999") for c in tile["cities"]]
+        bonus = _bonus_words(tile["bonus"])
+        return names, bonus, chips
+
+    def offer_group(self, choice: Choice, fields: list[tuple[str, str]], offers, step: dict, extra: int = 0):
+        """The payments as one button each (cheapest first), tabs by number of cards when many."""
+        cheapest = {}
+        for o in offers:  # sorted cheapest first: the first offer of each size is its cheapest
+            cheapest.setdefault(o["size"], o["coins"])
+        tabs = []
+        if len(offers) > MAX_OFFERS:
+            size = int(step["n"]) if str(step.get("n") or "").isdigit() else 0
+            size = size if size in cheapest else next(iter(cheapest))
+            tabs = [
+                {
+                    "query": _query(**{**step, "n": n}),
+                    "label": f"{n} card{'s' if n != 1 else ''}",
+                    "detail": f"from {_coins(coins)}",
+                    "current": n == size,
+                }
+                for n, coins in cheapest.items()
+            ]
+            offers = [o for o in offers if o["size"] == size]
+        return {
+            "kind": "offers",
+            "type": choice["type"],
+            "title": "Pay with your Politics cards",
+            "tabs": tabs,
+            "offers": [self.offer(o, fields, extra) for o in offers],
+            "footnote": PRICE_TABLE.format(c3=SATISFY_COINS[3], c2=SATISFY_COINS[2], c1=SATISFY_COINS[1]),
+            "bargaining": False,
+        }
+
+    def offer(self, offer: dict, fields: list[tuple[str, str]], extra: int) -> dict:
+        parts = []
+        for colour, n in offer["shape"].items():
+            word = "Joker" if colour == JOKER else colour
+            parts.append(f"{n} {word}{'s' if n > 1 and colour == JOKER else ''}" if n > 1 else word)
+        coins = _coins(offer["coins"])
+        if extra:
+            coins += f" ({extra} for the roads)"
+        return {
+            "fields": [*fields, *(("p_cards", json.dumps(card)) for card in offer["cards"])],
+            "chips": [self.councilor_hex.get(c, "#999") for c, n in offer["shape"].items() for _ in range(n)],
+            "label": _first_upper(" + ".join(parts)),
+            "coins": coins,
+        }
+
+
+# ---- The menu --------------------------------------------------------------------------------
+
+
+def _council_links(s: Step) -> dict:
+    links = []
+    for choice in s.of("acquire_permit"):
+        balcony = choice["params"]["balcony"]["options"][0]
+        offers = s.offers(balcony)
+        detail = f"from {_coins(offers[0]['coins'])}" if offers else ""
+        links.append(
+            {
+                "query": _query(step="acquire_permit", balcony=balcony),
+                "label": BALCONY_WORDS[balcony],
+                "detail": detail,
+                "chips": s.balcony_chips(balcony),
+                "data": balcony,
+            }
+        )
+    return _links("acquire_permit", "Acquire a Permit: satisfy a Council", links)
+
+
+def _menu(s: Step) -> list[dict]:
+    main, quick, rest = [], [], []
+    for kind, label in (
+        ("elect", "Elect a Councilor"),
+        ("build", "Place a Merchant with a Permit"),
+        ("queen_build", "Place a Merchant with the help of the Queen"),
+    ):
+        if s.of(kind):
+            main.append(
+                {"query": _query(step=kind), "label": label, "detail": _menu_detail(s, kind), "data": kind}
+            )
+    for kind, label in (
+        ("engage_servant", "Engage a Servant"),
+        ("send_servant", "Send a Servant to elect a Councilor"),
+        ("change_permits", "Change the face-up Permits"),
+        ("additional_main", "An additional Main action"),
+    ):
+        if not s.of(kind):
+            continue
+        item = {"label": label, "detail": _menu_detail(s, kind), "data": kind}
+        if kind in QUICK_BUTTONS:  # nothing to choose: the item is the button itself
+            quick.append({**item, "post": kind})
+        else:
+            quick.append({**item, "query": _query(step=kind)})
+    others = [c for c in s.choices if c["type"] not in STEPS and c["type"] not in QUICK_BUTTONS]
+    groups = []
+    if main:
+        groups.append(_links("main", "Main action", main))
+    if s.of("acquire_permit"):
+        groups.append(_council_links(s))
+    if quick:
+        groups.append(_links("quick", "Quick action", quick))
+    rest = build_controls(others, s.words)
+    return groups + rest
+
+
+def _menu_detail(s: Step, kind: str) -> str:
+    if kind == "elect":
+        return "receive 4 Coins"
+    if kind == "build":
+        count = len(s.of("build"))
+        return f"{count} Permit{'s' if count != 1 else ''} to use"
+    return {
+        "send_servant": "1 Servant",
+        "change_permits": "1 Servant",
+        "engage_servant": "3 Coins",
+        "additional_main": "3 Servants",
+    }.get(kind, "")
+
+
+# ---- The steps -------------------------------------------------------------------------------
+
+
+def _form_step(s: Step, kind: str, step: dict) -> list[dict] | None:
+    """Elect, send a Servant, change the Permits, build with a Permit: the choice's own form."""
+    return build_controls(s.of(kind), s.words)
+
+
+def _acquire_step(s: Step, step: dict) -> list[dict] | None:
+    balcony = step.get("balcony")
+    if balcony is None:
+        return [_council_links(s)]
+    choice = next((c for c in s.of("acquire_permit") if c["params"]["balcony"]["options"] == [balcony]), None)
+    if choice is None:
+        return None
+    council = _summary([s.balcony_row(balcony)], "The Council you satisfy")
+    permit = step.get("permit")
+    if permit is None:
+        links = []
+        for tile in choice["params"]["permit"]["options"]:
+            names, bonus, chips = s.permit_words(tile)
+            links.append(
+                {
+                    "query": _query(step="acquire_permit", balcony=balcony, permit=tile),
+                    "label": names,
+                    "detail": bonus,
+                    "chips": chips,
+                    "data": tile,
+                }
+            )
+        return [council, _links("acquire_permit", "Choose a face-up Permit", links)]
+    if permit not in choice["params"]["permit"]["options"]:
+        return None
+    names, bonus, chips = s.permit_words(permit)
+    council["rows"].append({"chips": chips, "text": f"Permit: {names}" + (f" ({bonus})" if bonus else "")})
+    offers = s.offers(balcony)
+    if not offers:
+        return [council, _note(CANNOT_PAY, "error")]
+    fields = [("p_balcony", json.dumps(balcony)), ("p_permit", json.dumps(permit))]
+    here = {"step": "acquire_permit", "balcony": balcony, "permit": permit}
+    return [
+        _back(_query(step="acquire_permit", balcony=balcony), "Another Permit"),
+        council,
+        s.offer_group(choice, fields, offers, {**here, "n": step.get("n")}),
+    ]
+
+
+def _queen_step(s: Step, step: dict) -> list[dict] | None:
+    choice = s.of("queen_build")[0]
+    queen = s.view.get("queen")
+    city = step.get("city")
+    options = choice["params"]["city"]["options"]
+    if city is None:
+        columns = []
+        for region in REGIONS:
+            links = []
+            for letter in [c for c in options if CITIES[c]["region"] == region]:
+                roads = road_coins(queen, letter) or 0
+                detail = "the Queen stays" if roads == 0 else f"{_roads(roads)}: {_coins(roads)}"
+                servants = s.servants(letter)
+                if servants:
+                    detail += f" · {_servants(servants)}"
+                links.append(
+                    {
+                        "query": _query(step="queen_build", city=letter),
+                        "label": CITIES[letter]["name"],
+                        "detail": detail,
+                        "chips": [s.city_hex.get(CITIES[letter]["colour"], "#999")],
+                        "data": letter,
+                    }
+                )
+            columns.append({"title": region.capitalize(), "links": links})
+        groups = [
+            _note(f"The Queen is in {CITIES[queen]['name']}. Choose the city of your Merchant:"),
+            {"kind": "columns", "type": "queen_build", "columns": columns, "bargaining": False},
+        ]
+        return groups
+    if city not in options:
+        return None
+    roads = road_coins(queen, city) or 0
+    rows = [s.balcony_row(QUEEN)]
+    move = (
+        f"The Queen stays in {CITIES[city]['name']}: no roads to pay."
+        if roads == 0
+        else f"The Queen travels {_roads(roads)} from {CITIES[queen]['name']} to {CITIES[city]['name']}: {_coins(roads)}."
+    )
+    rows.append({"chips": [s.city_hex.get(CITIES[city]["colour"], "#999")], "text": move})
+    servants = s.servants(city)
+    if servants:
+        rows.append({"chips": [], "text": f"You return {_servants(servants)} for the other Merchants there."})
+    summary = _summary(rows, f"A Merchant in {CITIES[city]['name']}")
+    offers = s.offers(QUEEN, roads)
+    if not offers:
+        return [summary, _note(CANNOT_PAY, "error")]
+    fields = [("p_city", json.dumps(city))]
+    return [
+        _back(_query(step="queen_build"), "Another city"),
+        summary,
+        s.offer_group(
+            choice, fields, offers, {"step": "queen_build", "city": city, "n": step.get("n")}, roads
+        ),
+    ]
+
+
+def c4_controls(choices: list[Choice], view: dict, words: Words, step: Mapping[str, str]) -> list[dict]:
+    """The groups the phone shows now: the menu, or the step the query asks for."""
+    if not any(c["type"] in STEPS or c["type"] in QUICK_BUTTONS for c in choices):
+        return build_controls(choices, words)
+    s = Step(choices, view, words)
+    wanted = {k: str(step[k]) for k in ("step", "balcony", "permit", "city", "n") if step.get(k)}
+    kind = wanted.get("step")
+    if kind is None:
+        return _menu(s)
+    groups = None
+    if s.of(kind):
+        if kind == "acquire_permit":
+            groups = _acquire_step(s, wanted)
+        elif kind == "queen_build":
+            groups = _queen_step(s, wanted)
+        elif kind in STEPS:
+            groups = _form_step(s, kind, wanted)
+    if groups is None:
+        return [_note(STEP_GONE, "error"), *_menu(s)]
+    if groups and groups[0]["kind"] != "back":
+        groups.insert(0, _back())
+    return groups

@@ -1,0 +1,75 @@
+"""A game night in the browser: the host's table screen (1920 px) and one phone (375 px) per seat,
+and the test's own reads of the session, which share the in-memory SQLite test database with the
+live server (a read may meet a lock: it is retried)."""
+
+import json
+import re
+import time
+
+from django.db import OperationalError
+
+from tests.e2e.conftest import DESKTOP, PHONE, login
+from tests.guards import HANG_GUARD_SECONDS
+
+# Visible text never shows an internal key: an underscore word, "seat 2", "side aye".
+INTERNAL = re.compile(r"\b[a-z]+_[a-z_]+\b|\bseat \d|\bside (aye|nay)\b", re.I)
+GUARD_MS = int(HANG_GUARD_SECONDS * 1000)
+
+
+def value(v) -> str:
+    """A control's posted value (JSON) as a CSS attribute selector value."""
+    return json.dumps(json.dumps(v))
+
+
+def open_table_and_phones(live_server, new_page, session, host):
+    """The host logged in on the table screen, and each seat's phone on its join link."""
+    table = new_page(DESKTOP)
+    login(table, live_server, host.username)
+    table.goto(f"{live_server.url}/play/s/{session.pk}/")
+    phones = {}
+    for seat in session.seats.order_by("index"):
+        phone = new_page(PHONE)
+        phone.goto(f"{live_server.url}/play/seat/{seat.token}/")
+        phones[seat.index] = phone
+    return table, phones
+
+
+def start_session(live_server, new_page, *, game: str, names: list[str], seed: int):
+    """A host starts a session of ``game``; its table screen and every seat's phone are open."""
+    from games.services import session_create
+    from tests.factories import UserFactory
+
+    host = UserFactory(username="host")
+    session = session_create(game=game, seat_names=names, host=host, seed=seed)
+    table, phones = open_table_and_phones(live_server, new_page, session, host)
+    return session, table, phones
+
+
+def reload_session(session) -> None:
+    for _ in range(200):
+        try:
+            return session.refresh_from_db()
+        except OperationalError:
+            time.sleep(0.05)
+    session.refresh_from_db()
+
+
+def wait_applied(session, version: int) -> None:
+    """After a tap: wait until the session has moved past ``version`` (a hang guard, no deadline)."""
+    guard = time.monotonic() + HANG_GUARD_SECONDS
+    reload_session(session)
+    while session.version == version and time.monotonic() < guard:
+        time.sleep(0.03)
+        reload_session(session)
+
+
+def first_time(screenshot):
+    """``take(page, name)``: the screenshot ``name``, the first time a screen of that name is met."""
+    taken: set[str] = set()
+
+    def take(page, name: str) -> None:
+        if name not in taken:
+            taken.add(name)
+            screenshot(page, name)
+
+    return take
