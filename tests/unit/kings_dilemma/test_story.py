@@ -1,8 +1,11 @@
 """The story of a night, told from its log: a scripted night of three Dilemmas, then the story
 checked against every logged action."""
 
+import pytest
+
+from games.engine.errors import RuleError
 from games.kings_dilemma.rules import RULES
-from games.kings_dilemma.story import house_figures, night_story
+from games.kings_dilemma.story import house_figures, night_story, replay
 from tests.unit.kings_dilemma.builders import card, config, front, outcome
 
 FIRST = card(
@@ -213,3 +216,21 @@ class NightStoryTests:
     def test_the_same_log_tells_the_same_story(self):
         night = ScriptedNight().play()
         assert story_of(night) == story_of(night)
+
+
+class ReplayTests:
+    def test_the_story_s_fold_is_the_engine_s_apply(self):
+        """The story replays without a copy per action: step by step it must be RULES.apply's fold."""
+        night = ScriptedNight().play()
+        state = RULES.setup(night.config, night.seed)
+        for action, _, replayed in replay(night.config, night.seed, night.log):
+            state = RULES.apply(state, action)
+            assert replayed == state
+        assert state == night.state
+
+    def test_a_log_that_goes_on_after_the_end_is_refused(self):
+        night = ScriptedNight().play()
+        with pytest.raises(RuleError):
+            night_story(night.config, night.seed, [*night.log, {"type": "score", "seat": None}])
+        with pytest.raises(RuleError):
+            night_story(night.config, night.seed, [{"type": "no_such_move", "seat": None}])
