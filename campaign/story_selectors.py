@@ -156,7 +156,7 @@ def _chapter(dilemma: dict, names: list[dict]) -> dict:
         "envelopes": [{**e, "opened_by": who(e["opened_by"])} for e in dilemma["envelopes"]],
         "effects": [_effect_words(e, names) for e in dilemma["effects"]],
         "coins": [
-            {"from": who(g["from"]), "to": who(g["to"]), "coins": g["coins"]} for g in dilemma["coins"]
+            {"giver": who(g["from"]), "receiver": who(g["to"]), "coins": g["coins"]} for g in dilemma["coins"]
         ],
         "placed": dilemma["placed"],
     }
@@ -210,7 +210,7 @@ def night_chapter(*, campaign: Campaign, game: ChronicleGame, stories: dict | No
             for row, position in (story["resources_final"] or {}).items()
         ],
         "ranking": ranking,
-        "coins": [{"from": names[a], "to": names[b], "coins": n} for (a, b), n in gifts.items()],
+        "coins": [{"giver": names[a], "receiver": names[b], "coins": n} for (a, b), n in gifts.items()],
     }
 
 
