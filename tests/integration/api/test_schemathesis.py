@@ -23,7 +23,7 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from api import session_apis
 from api.serializers import NAME_CONTROL_CHARACTERS
-from campaign import game_night, services
+from campaign import game_night, services, story_services
 from campaign import services as campaign_services
 from games import services as game_services
 from games.services import session_create
@@ -88,6 +88,7 @@ RULE_REFUSALS = [
         game_services.SEAT_NAME_INVALID,
         game_services.BOT_SEAT_UNKNOWN,
         game_services.SETUP_REFUSED,  # an engine's config rule (e.g. a House's Power beyond the box)
+        story_services.STORY_LINK_NONE,
     )
 ]
 
