@@ -6,7 +6,7 @@ from __future__ import annotations
 import pygal
 from pygal.style import Style
 
-from campaign.charts import SIZES, STYLE, _svg
+from campaign.charts import SIZES, STYLE, _svg, _whole_numbers
 from campaign.models import Campaign
 from campaign.story_selectors import realm_statistics
 
@@ -34,6 +34,7 @@ def _bar_chart(*, size: str, colours: tuple[str, ...]) -> pygal.Bar:
         legend_at_bottom=True,
         legend_at_bottom_columns=2 if size == "narrow" else None,
         truncate_legend=-1,
+        truncate_label=-1,
         print_values=False,
         js=[],
     )
@@ -64,6 +65,7 @@ def council_chart(*, campaign: Campaign, size: str = "wide", stats: dict | None 
     chart.x_labels = ["Led", "Moderated", "Votes won"]
     for row in stats["council"]:
         chart.add(f"House {row['house'].name}", [row["led"], row["moderated"], row["won"]])
+    chart.y_labels = _whole_numbers([row[k] for row in stats["council"] for k in ("led", "moderated", "won")])
     return _svg(chart)
 
 

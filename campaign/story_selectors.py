@@ -120,7 +120,7 @@ def _chapter(dilemma: dict, names: list[dict]) -> dict:
     for vote in dilemma["votes"]:
         entry = {"house": who(vote["seat"]), "power": vote["power"], "vote": vote["vote"]}
         if vote["vote"] in SIDES:
-            entry["words"] = f"{SIDES[vote['vote']]} with {vote['power']} Power"
+            entry["words"] = f"voted {SIDES[vote['vote']]} with {vote['power']} Power"
         elif vote["vote"] in PASSES:
             entry["words"] = PASSES[vote["vote"]]
         else:
@@ -190,7 +190,8 @@ def night_chapter(*, campaign: Campaign, game: ChronicleGame, stories: dict | No
                 **row,
                 "house": names[row["seat"]],
                 "secret_agenda": row["secret_agenda"].capitalize(),
-                "heir": row["seat"] == story["heir"],
+                # Tied winners share the victory; the Moderator chose who married into the royal line.
+                "heir": len(story["winners"]) > 1 and row["seat"] == story["heir"],
             }
             for row in story["ranking"]
         ]

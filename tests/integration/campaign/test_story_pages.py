@@ -214,6 +214,8 @@ class NightStoryPageTests:
         assert "The reign of King King 2" in html
         assert "Dilemma 21: Dilemma 21" in html and "Shall the realm answer question 21?" in html
         assert "The council was split, 1 Power to 1" in html
+        assert re.search(r"House \w+</span> voted (AYE|NAY) with 1 Power", html)
+        assert "passed and gathered Power" in html and "gave 1 Coin to House" in html
         assert "The King died." in html and "The Realm Chronicles" in html
         session, _ = _log(games[1])
         for row in session.state["result"]["seats"]:
