@@ -4,29 +4,16 @@ in the House's colour, where a picture reads faster than a table."""
 from __future__ import annotations
 
 import pygal
-from pygal.style import Style
 
-from campaign.charts import SIZES, STYLE, _svg, _whole_numbers
+from campaign.charts import SIZES, STYLE, _line_chart, _svg, _whole_numbers
 from campaign.models import Campaign
 from campaign.story_selectors import realm_statistics
 
 
 def _bar_chart(*, size: str, colours: tuple[str, ...]) -> pygal.Bar:
+    """A bar chart in the line charts' style and sizes (campaign/charts.py), bars in ``colours``."""
     dims = SIZES[size]
-    style = Style(
-        background=STYLE.background,
-        plot_background=STYLE.plot_background,
-        foreground=STYLE.foreground,
-        foreground_strong=STYLE.foreground_strong,
-        foreground_subtle=STYLE.foreground_subtle,
-        font_family=STYLE.font_family,
-        colors=colours or STYLE.colors,
-        title_font_size=dims["title_font_size"],
-        label_font_size=dims["label_font_size"],
-        major_label_font_size=dims["label_font_size"],
-        legend_font_size=dims["label_font_size"] + 1,
-        opacity="1",
-    )
+    style = _line_chart(size=size, colours=colours or STYLE.colors).config.style
     return pygal.Bar(
         style=style,
         width=dims["width"],

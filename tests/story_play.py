@@ -1,7 +1,7 @@
 """A campaign of several King's Dilemma nights, each played through the session services and saved
 into the campaign (for the House pages, the statistics and the stories: tests, e2e and bench)."""
 
-from campaign import game_night
+from campaign import game_night, services
 from tests.factories import campaign_with_houses
 from tests.kd_play import ROWS, draft, front, outcome, play
 
@@ -45,7 +45,11 @@ def play_campaign_night(session, night: int) -> dict:
     for k in range(1, CARDS_PER_NIGHT + 1):
         number = CARDS_PER_NIGHT * night + k
         row = ROWS[(k + night) % 5]
-        sticker = {"number": night, "row": ROWS[night % 5], "positive": night % 2 == 1} if k == sticker_card else None
+        sticker = (
+            {"number": night, "row": ROWS[night % 5], "positive": night % 2 == 1}
+            if k == sticker_card
+            else None
+        )
         envelope = night if k == envelope_card and night % 2 == 1 and night != 70 else None
         lightning = k == CARDS_PER_NIGHT
         card = {
@@ -81,9 +85,15 @@ def envelope_contents(state: dict, night: int) -> dict:
 
 
 def night_played(campaign, houses, night: int, *, host=None):
-    """Start the campaign's next night, play it and save it: (ChronicleGame, session)."""
+    """Start the campaign's next night, play it and save it: (ChronicleGame, session). A House
+    holding more than two Open Agendas of a kind keeps the first two rows offered."""
+    keep: dict = {}
+    for house_pk, positive, rows in services.legacy_setup_compute(campaign=campaign, houses=houses)[
+        "open_agenda_choices"
+    ]:
+        keep.setdefault(house_pk, {})["positive" if positive else "negative"] = list(rows[:2])
     session = game_night.game_night_start(
-        campaign=campaign, houses=houses, king_name=f"King {night}", host=host, seed=1000 + night
+        campaign=campaign, houses=houses, king_name=f"King {night}", host=host, seed=1000 + night, keep=keep
     )
     state = play_campaign_night(session, night)
     game = game_night.game_night_record(
