@@ -1,6 +1,8 @@
 """A campaign of several King's Dilemma nights, each played through the session services and saved
 into the campaign (for the House pages, the statistics and the stories: tests, e2e and bench)."""
 
+from django.db import transaction
+
 from campaign import game_night, services
 from tests.factories import campaign_with_houses
 from tests.kd_play import ROWS, draft, front, outcome, play
@@ -84,14 +86,25 @@ def envelope_contents(state: dict, night: int) -> dict:
     }
 
 
+def _first_two_open_agendas(campaign, houses) -> dict:
+    """The Open Agendas each House keeps when it holds more than two of a kind: the first two rows
+    offered. They are offered after the night's Chronicle aging, so the aging is tried in a savepoint
+    and rolled back (game_night_start does it again, the same way)."""
+    keep: dict = {}
+    with transaction.atomic():
+        savepoint = transaction.savepoint()
+        services.game_begin(campaign=campaign, king_name="rehearsal")
+        choices = services.legacy_setup_compute(campaign=campaign, houses=houses)["open_agenda_choices"]
+        transaction.savepoint_rollback(savepoint)
+    for house_pk, positive, rows in choices:
+        keep.setdefault(house_pk, {})["positive" if positive else "negative"] = list(rows[:2])
+    return keep
+
+
 def night_played(campaign, houses, night: int, *, host=None):
     """Start the campaign's next night, play it and save it: (ChronicleGame, session). A House
     holding more than two Open Agendas of a kind keeps the first two rows offered."""
-    keep: dict = {}
-    for house_pk, positive, rows in services.legacy_setup_compute(campaign=campaign, houses=houses)[
-        "open_agenda_choices"
-    ]:
-        keep.setdefault(house_pk, {})["positive" if positive else "negative"] = list(rows[:2])
+    keep = _first_two_open_agendas(campaign, houses)
     session = game_night.game_night_start(
         campaign=campaign, houses=houses, king_name=f"King {night}", host=host, seed=1000 + night, keep=keep
     )
