@@ -250,7 +250,7 @@ def house_page(*, campaign: Campaign, house: House) -> dict:
     totals = {"prestige": 0, "crave": 0}
     for entry in ledger:
         totals[entry.kind] += entry.amount
-    stickers = list(house.stickers.select_related("game").order_by("row", "slot", "number"))
+    stickers = list(house.stickers.select_related("game", "signer").order_by("row", "slot", "number"))
     rows = []
     for row in RESOURCE_ROWS:
         mine = [s for s in stickers if s.row == row]

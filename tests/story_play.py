@@ -86,16 +86,23 @@ def envelope_contents(state: dict, night: int) -> dict:
     }
 
 
+class _Rehearsal(Exception):
+    """Rolls the rehearsed aging back."""
+
+
 def _first_two_open_agendas(campaign, houses) -> dict:
     """The Open Agendas each House keeps when it holds more than two of a kind: the first two rows
-    offered. They are offered after the night's Chronicle aging, so the aging is tried in a savepoint
-    and rolled back (game_night_start does it again, the same way)."""
+    offered. They are offered after the night's Chronicle aging, so the aging is rehearsed in a transaction
+    rolled back (game_night_start does it again, the same way)."""
     keep: dict = {}
-    with transaction.atomic():
-        savepoint = transaction.savepoint()
-        services.game_begin(campaign=campaign, king_name="rehearsal")
-        choices = services.legacy_setup_compute(campaign=campaign, houses=houses)["open_agenda_choices"]
-        transaction.savepoint_rollback(savepoint)
+    choices: list = []
+    try:
+        with transaction.atomic():
+            services.game_begin(campaign=campaign, king_name="rehearsal")
+            choices = services.legacy_setup_compute(campaign=campaign, houses=houses)["open_agenda_choices"]
+            raise _Rehearsal
+    except _Rehearsal:
+        pass
     for house_pk, positive, rows in choices:
         keep.setdefault(house_pk, {})["positive" if positive else "negative"] = list(rows[:2])
     return keep

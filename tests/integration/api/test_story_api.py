@@ -114,3 +114,26 @@ def test_a_token_of_another_user_reads_nothing(realm):
     campaign, houses, games = realm
     client = token_client(UserFactory())
     assert client.get(f"{base(campaign)}/games/{games[1].pk}/story/").status_code == 403
+
+
+def test_api_queries_do_not_grow_with_the_nights(api, realm, host, django_assert_max_num_queries):
+    from tests.story_play import night_played
+
+    campaign, houses, games = realm
+    urls = [
+        f"{base(campaign)}/houses/{houses[0].pk}/page/",
+        f"{base(campaign)}/statistics/",
+        f"{base(campaign)}/games/{games[0].pk}/story/",
+    ]
+    counted = {}
+    for url in urls:
+        api.get(url)
+        with django_assert_max_num_queries(100) as captured:
+            assert api.get(url).status_code == 200
+        counted[url] = len(captured)
+    for night in (3, 4):
+        night_played(campaign, houses, night, host=host)
+    for url in urls:
+        api.get(url)
+        with django_assert_max_num_queries(counted[url]):
+            assert api.get(url).status_code == 200
