@@ -41,6 +41,7 @@ def stickers_chart(*, campaign: Campaign, size: str = "wide", stats: dict | None
                 for row in stats["sticker_rows"]
             ],
         )
+    chart.y_labels = _whole_numbers([c["count"] for row in stats["sticker_rows"] for c in row["counts"]])
     return _svg(chart)
 
 

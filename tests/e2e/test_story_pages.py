@@ -6,6 +6,7 @@ import re
 import pytest
 
 from tests.e2e.conftest import DESKTOP, PHONE, login
+from tests.e2e.test_csp import violations, watched
 from tests.factories import UserFactory
 from tests.story_play import campaign_of_nights
 
@@ -32,6 +33,7 @@ class StoryPagesTests:
         campaign, houses, games = campaign_of_nights(3, user=user, name="Autumn campaign")
         for name, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
             page = new_page(viewport)
+            messages = watched(page)
             login(page, live_server, user.username)
             page.goto(f"{live_server.url}/campaigns/{campaign.pk}/")
             page.click("nav.actions >> text=Statistics")
@@ -58,6 +60,7 @@ class StoryPagesTests:
             assert "Dilemma 21" in text and "The council was split" in text and "The King died." in text
             _fits(page, viewport)
             screenshot(page, f"story-night-{name}")
+            assert violations(page, messages) == []  # the Content-Security-Policy holds on every page
 
     def test_the_read_only_link_shows_the_story_to_an_anonymous_browser_until_revoked(
         self, live_server, new_page, screenshot
@@ -74,6 +77,7 @@ class StoryPagesTests:
 
         for name, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
             stranger = new_page(viewport)
+            messages = watched(stranger)
             stranger.goto(url)
             text = _clean(stranger)
             assert "The reign of King King 1" in text and "Dilemma 11" in text
@@ -85,6 +89,7 @@ class StoryPagesTests:
             assert stranger.locator("form").count() == 0
             _fits(stranger, viewport)
             screenshot(stranger, f"story-shared-{name}")
+            assert violations(stranger, messages) == []
             # Printed, the page keeps the story.
             stranger.emulate_media(media="print")
             assert stranger.locator("article.story").is_visible()

@@ -381,3 +381,14 @@ class QueryCountTests:
         client.logout()
         with django_assert_max_num_queries(counted[pages[2]]):
             assert client.get(f"/stories/{link.token}/").status_code == 200
+
+
+class StatisticsChartTests:
+    def test_counts_are_whole_numbers_on_the_axis(self, client, user):
+        campaign, houses, games = campaign_of_nights(1, user=user)
+        client.force_login(user)
+        for name in ("stickers", "council"):
+            svg = client.get(f"/campaigns/{campaign.pk}/statistics/{name}.svg").content.decode()
+            labels = re.findall(r'class="axis y[^"]*".*?</g></g>', svg, re.S)
+            assert labels, name
+            assert not re.search(r">\d+\.\d+</text>", labels[0]), name  # no 0.1, 0.2 ... of a sticker
