@@ -41,8 +41,9 @@ class StoryPagesTests:
             text = _clean(page)
             assert "Dilemmas met" in text and "Envelope 01" in text
             assert page.locator("img.chart").count() == 3
-            page.wait_for_function(
-                "Array.from(document.querySelectorAll('img.chart')).every(i => i.complete && i.naturalWidth > 0)"
+            page.wait_for_load_state("networkidle")  # the charts are loaded (wait_for_function needs eval)
+            assert page.locator("img.chart").evaluate_all(
+                "imgs => imgs.every(i => i.complete && i.naturalWidth > 0)"
             )
             _fits(page, viewport)
             screenshot(page, f"story-statistics-{name}")
