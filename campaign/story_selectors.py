@@ -7,6 +7,7 @@ changes, so each is replayed once)."""
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections import Counter, defaultdict
 
 from django.core.cache import cache
@@ -22,9 +23,11 @@ from campaign.models import (
     House,
     StoryLink,
 )
+from games.engine.errors import RuleError
 from games.kings_dilemma.story import house_figures, night_story
 from games.models import GameSession, SessionAction
 
+logger = logging.getLogger(__name__)
 STORY_CACHE = "night-story-v1-{session}-{version}"
 STORY_CACHE_SECONDS = 30 * 24 * 3600
 SIDES = {"aye": "AYE", "nay": "NAY"}
@@ -85,7 +88,10 @@ def _tell(missing: dict[int, dict]) -> dict[str, dict]:
         logs[session_id].append(payload)
     told = {}
     for pk, row in missing.items():
-        told[STORY_CACHE.format(session=pk, version=row["version"])] = night_story(*setups[pk], logs[pk])
+        try:
+            told[STORY_CACHE.format(session=pk, version=row["version"])] = night_story(*setups[pk], logs[pk])
+        except RuleError as error:  # a log today's engine refuses: that night untold, the page still shown
+            logger.warning("The log of session %s does not replay: %s", pk, error)
     return told
 
 

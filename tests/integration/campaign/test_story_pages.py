@@ -392,3 +392,25 @@ class StatisticsChartTests:
             labels = re.findall(r'class="axis y[^"]*".*?</g></g>', svg, re.S)
             assert labels, name
             assert not re.search(r">\d+\.\d+</text>", labels[0]), name  # no 0.1, 0.2 ... of a sticker
+
+
+class UnreadableLogTests:
+    def test_a_log_the_engine_refuses_leaves_that_night_untold_and_the_pages_standing(self, client, user):
+        from games.models import SessionAction
+
+        cache.clear()
+        campaign, houses, games = campaign_of_nights(2, user=user)
+        broken = games[0].sessions.get().actions.filter(payload__type="draw_dilemma").order_by("seq").first()
+        SessionAction.objects.filter(pk=broken.pk).update(payload={"type": "no_such_move", "seat": None})
+        stories = story_selectors.night_stories(campaign=campaign)
+        assert set(stories) == {games[1].pk}
+        client.force_login(user)
+        for url in (
+            f"/campaigns/{campaign.pk}/houses/{houses[0].pk}/",
+            f"/campaigns/{campaign.pk}/statistics/",
+            f"/campaigns/{campaign.pk}/games/1/story/",
+            f"/campaigns/{campaign.pk}/games/2/story/",
+        ):
+            assert client.get(url).status_code == 200, url
+        stats = story_selectors.realm_statistics(campaign=campaign)
+        assert {d["game"].number for d in stats["dilemmas"]} == {2}
