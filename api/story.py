@@ -102,17 +102,14 @@ class ChapterSerializer(serializers.Serializer):
     placed = serializers.CharField(allow_null=True, help_text="time_counter or event_area.")
 
 
-class RankSerializer(serializers.Serializer):
+class RankSerializer(ScoreSerializer):
+    """A row of the night's ranking as the engine scored it (the Prestige and Crave are the
+    campaign's: see the game's Realm Chronicles ``scores``)."""
+
     house = SeatHouseSerializer()
-    secret_agenda = serializers.CharField()
-    agenda_points = serializers.IntegerField()
-    coins_points = serializers.IntegerField()
-    open_agenda_points = serializers.IntegerField()
-    power_points = serializers.IntegerField()
-    total = serializers.IntegerField()
-    position = serializers.IntegerField()
-    last = serializers.BooleanField()
-    heir = serializers.BooleanField(help_text="Married into the royal line.")
+    prestige = None
+    crave = None
+    heir = serializers.BooleanField(help_text="Married into the royal line (tied winners only).")
 
 
 class ResourceEndSerializer(serializers.Serializer):
