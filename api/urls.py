@@ -8,6 +8,7 @@ from api import auth_apis
 from api import campaign_apis as c
 from api import night_apis as n
 from api import session_apis as s
+from api import story as st
 from config.api_errors import api_not_found
 
 # The browsable docs load Swagger UI from its CDN (with its inline style): allowed on that page only.
@@ -42,6 +43,11 @@ campaign_patterns = [
     path("history/", c.HistoryListApi.as_view(), name="history"),
     path("nights/start/", n.GameNightStartApi.as_view(), name="night-start"),
     path("nights/<int:session_id>/save/", n.GameNightSaveApi.as_view(), name="night-save"),
+    path("houses/<int:house_id>/page/", st.HousePageApi.as_view(), name="house-page"),
+    path("statistics/", st.StatisticsApi.as_view(), name="statistics"),
+    path("games/<int:game_id>/story/", st.GameStoryApi.as_view(), name="game-story"),
+    path("games/<int:game_id>/story/share/", st.StoryLinkCreateApi.as_view(), name="story-share"),
+    path("games/<int:game_id>/story/share/revoke/", st.StoryLinkRevokeApi.as_view(), name="story-unshare"),
 ]
 
 session_patterns = [

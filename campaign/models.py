@@ -1,6 +1,8 @@
 """Everything the King's Dilemma box keeps between games. Models stay thin: the rules live in
 services.py (writes), selectors.py (reads) and legacy.py (pure legacy rules)."""
 
+import secrets
+
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -412,3 +414,32 @@ class CampaignExport(models.Model):
 
     def __str__(self):
         return f"Export of {self.campaign} ({self.status})"
+
+
+def new_story_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+class StoryLink(models.Model):
+    """A read-only link to the story of one night: anyone holding it may read that story and
+    nothing else, until a member revokes it."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="story_links")
+    game = models.ForeignKey(ChronicleGame, on_delete=models.CASCADE, related_name="story_links")
+    token = models.CharField(max_length=64, unique=True, default=new_story_token, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game"], condition=Q(revoked_at__isnull=True), name="one_live_story_link_per_game"
+            )
+        ]
+
+    def __str__(self):
+        return f"Story link of {self.game}"

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from campaign import views
+from campaign import story_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -31,4 +31,23 @@ urlpatterns = [
     path("campaigns/<int:pk>/achievements/new/", views.achievement_create_view, name="achievement-create"),
     path("campaigns/<int:pk>/stories/new/", views.story_card_place_view, name="story-place"),
     path("achievements/<int:pk>/mark/", views.achievement_mark_view, name="achievement-mark"),
+]
+
+# The campaign over months (issue 16): House pages, statistics, the story of each night.
+urlpatterns += [
+    path("campaigns/<int:pk>/houses/<int:house_pk>/", story_views.house_page_view, name="house-page"),
+    path("campaigns/<int:pk>/statistics/", story_views.statistics_view, name="campaign-statistics"),
+    path(
+        "campaigns/<int:pk>/statistics/<str:name>.svg", story_views.statistics_chart, name="statistics-chart"
+    ),
+    path("campaigns/<int:pk>/games/<int:number>/story/", story_views.night_story_view, name="night-story"),
+    path(
+        "campaigns/<int:pk>/games/<int:number>/story/share/", story_views.story_share_view, name="story-share"
+    ),
+    path(
+        "campaigns/<int:pk>/games/<int:number>/story/unshare/",
+        story_views.story_unshare_view,
+        name="story-unshare",
+    ),
+    path("stories/<str:token>/", story_views.shared_story_view, name="shared-story"),
 ]

@@ -116,6 +116,7 @@ from campaign.services.stickers import (
     mystery_sticker_attach,
     sticker_attach,
 )
+from campaign.services.stories import STORY_LINK_NONE, story_link_create, story_link_revoke
 
 __all__ = [
     "NAME_CONTROL_CHARACTERS",
@@ -214,4 +215,7 @@ __all__ = [
     "game_night_config",
     "game_night_start",
     "game_night_record",
+    "STORY_LINK_NONE",
+    "story_link_create",
+    "story_link_revoke",
 ]

@@ -492,6 +492,13 @@ def live_updates():
     return "Live updates: 20 tables, 6 polling phones each", lines
 
 
+# ---- The campaign over months (issue 16): its own module ------------------------------------------
+
+from tests.bench.campaign_pages import campaign_over_months  # noqa: E402
+
+section(campaign_over_months)
+
+
 def machine() -> str:
     memory = "?"
     try:

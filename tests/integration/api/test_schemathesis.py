@@ -89,6 +89,7 @@ RULE_REFUSALS = [
         game_services.SEAT_NAME_INVALID,
         game_services.BOT_SEAT_UNKNOWN,
         game_services.SETUP_REFUSED,  # an engine's config rule (e.g. a House's Power beyond the box)
+        services.STORY_LINK_NONE,
     )
 ]
 

@@ -1,0 +1,290 @@
+"""The campaign over months for mobile clients (issue 16): a House's page, the realm's statistics,
+the story of a night and its read-only link. One view per operation; members of the campaign only."""
+
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+
+from api.base import CampaignApi
+from api.errors import MEMBER_READ, MEMBER_WRITE
+from api.serializers import (
+    AchievementSerializer,
+    EnvelopeSerializer,
+    GameRefSerializer,
+    HouseRefSerializer,
+    LedgerEntrySerializer,
+    ScoreSerializer,
+    StickerSerializer,
+)
+from campaign import services, story_selectors
+from campaign.models import ChronicleGame
+
+TAGS = ["stories"]
+
+
+class FiguresSerializer(serializers.Serializer):
+    dilemmas = serializers.IntegerField(help_text="Dilemmas voted on in the nights played at the table.")
+    led = serializers.IntegerField(help_text="Held the Leader token when the vote ended.")
+    moderated = serializers.IntegerField(help_text="Held the Moderator token when the vote ended.")
+    voted = serializers.IntegerField(help_text="Votes cast (AYE or NAY with Power).")
+    won = serializers.IntegerField(help_text="Votes whose Power was on the side chosen.")
+    coins_given = serializers.IntegerField()
+    coins_received = serializers.IntegerField()
+
+
+class SeatHouseSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(help_text="Place at the table, clockwise from 0.")
+    name = serializers.CharField()
+    house = serializers.IntegerField(allow_null=True, help_text="The House's id in the campaign.")
+    colour = serializers.CharField(help_text="The House's colour, #rrggbb.")
+
+
+class VoteSerializer(serializers.Serializer):
+    house = SeatHouseSerializer()
+    vote = serializers.CharField(
+        allow_null=True, help_text="aye, nay, gather or moderator (the passes); null: none"
+    )
+    power = serializers.IntegerField()
+    words = serializers.CharField(help_text="The vote in the game's words.")
+
+
+class MoveSerializer(serializers.Serializer):
+    row = serializers.CharField(help_text="The Resource.")
+    amount = serializers.IntegerField()
+
+
+class StorySticker(serializers.Serializer):
+    number = serializers.IntegerField()
+    row = serializers.CharField()
+    positive = serializers.BooleanField()
+    signer = SeatHouseSerializer()
+
+
+class StoryEnvelope(serializers.Serializer):
+    number = serializers.IntegerField()
+    opened_by = SeatHouseSerializer()
+    grand_finale = serializers.BooleanField()
+
+
+class GiftSerializer(serializers.Serializer):
+    giver = SeatHouseSerializer()
+    receiver = SeatHouseSerializer()
+    coins = serializers.IntegerField()
+
+
+class ChapterSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    number = serializers.IntegerField(help_text="The Dilemma card's number.")
+    title = serializers.CharField(help_text="As typed at the draw.")
+    question = serializers.CharField(help_text="As typed at the draw.")
+    leader = SeatHouseSerializer(help_text="The Leader when the card was drawn.")
+    moderator = SeatHouseSerializer(help_text="The Moderator when the card was drawn.")
+    votes = VoteSerializer(many=True)
+    aye = serializers.IntegerField(help_text="Power on AYE.")
+    nay = serializers.IntegerField(help_text="Power on NAY.")
+    side = serializers.CharField(allow_null=True, help_text="aye or nay; null while the vote runs.")
+    undecided = serializers.CharField(allow_null=True, help_text="tie or all_pass: the Moderator decided.")
+    decided_by = SeatHouseSerializer(allow_null=True)
+    carried_by = SeatHouseSerializer(many=True, help_text="The Houses whose Power was on the side chosen.")
+    resolved_by = SeatHouseSerializer(allow_null=True, help_text="The Leader when the vote ended.")
+    leader_given_by = SeatHouseSerializer(allow_null=True)
+    moves = MoveSerializer(many=True, help_text="The outcome's Resource moves, in order, as typed.")
+    note = serializers.CharField()
+    lightning = serializers.BooleanField()
+    stickers = StorySticker(many=True)
+    envelopes = StoryEnvelope(many=True)
+    effects = serializers.ListField(
+        child=serializers.CharField(), help_text="Printed effects applied by hand."
+    )
+    coins = GiftSerializer(many=True)
+    placed = serializers.CharField(allow_null=True, help_text="time_counter or event_area.")
+
+
+class RankSerializer(ScoreSerializer):
+    """A row of the night's ranking as the engine scored it (the Prestige and Crave are the
+    campaign's: see the game's Realm Chronicles ``scores``)."""
+
+    house = SeatHouseSerializer()
+    prestige = None
+    crave = None
+    heir = serializers.BooleanField(help_text="Married into the royal line (tied winners only).")
+
+
+class ResourceEndSerializer(serializers.Serializer):
+    row = serializers.CharField()
+    position = serializers.IntegerField()
+
+
+class StorySerializer(serializers.Serializer):
+    king_name = serializers.CharField()
+    houses = SeatHouseSerializer(many=True)
+    over = serializers.BooleanField()
+    chapters = ChapterSerializer(many=True)
+    end = serializers.CharField(allow_null=True)
+    end_words = serializers.CharField()
+    resources_final = ResourceEndSerializer(many=True)
+    ranking = RankSerializer(many=True, allow_null=True, help_text="Only once the night is over.")
+    coins = GiftSerializer(many=True, help_text="The Coins each House gave another over the night.")
+
+
+def _game(campaign, game_id: int) -> ChronicleGame:
+    return get_object_or_404(ChronicleGame, campaign=campaign, pk=game_id)
+
+
+def _link_url(request, link) -> str | None:
+    return request.build_absolute_uri(reverse("shared-story", args=[link.token])) if link else None
+
+
+class HousePageApi(CampaignApi):
+    class OutputSerializer(serializers.Serializer):
+        class NightSerializer(serializers.Serializer):
+            game = GameRefSerializer()
+            score = ScoreSerializer(
+                allow_null=True, help_text="Its Realm Chronicles row (null: not recorded)."
+            )
+            figures = FiguresSerializer(allow_null=True, help_text="null: played on paper.")
+
+        class MarkSerializer(serializers.Serializer):
+            summary = serializers.CharField()
+            game = GameRefSerializer(allow_null=True)
+            created_at = serializers.DateTimeField()
+
+        house = HouseRefSerializer()
+        prestige = serializers.IntegerField()
+        crave = serializers.IntegerField()
+        ledger = LedgerEntrySerializer(many=True)
+        stickers = StickerSerializer(
+            many=True, help_text="Every Chronicle sticker it signed, covered or not."
+        )
+        achievements = AchievementSerializer(many=True)
+        marks = MarkSerializer(many=True, help_text="Achievement and alignment marks, when they came.")
+        nights = NightSerializer(many=True)
+        figures = FiguresSerializer()
+
+    @extend_schema(
+        tags=TAGS,
+        summary="A House across the campaign",
+        responses={200: OutputSerializer, **MEMBER_READ},
+    )
+    def get(self, request, campaign_id: int, house_id: int):
+        house = get_object_or_404(self.campaign.houses, pk=house_id)
+        page = story_selectors.house_page(campaign=self.campaign, house=house)
+        page["stickers"] = [s for row in page["sticker_rows"] for s in row["positive"] + row["negative"]]
+        return Response(self.OutputSerializer(page).data)
+
+
+class StatisticsApi(CampaignApi):
+    class OutputSerializer(serializers.Serializer):
+        class NightSerializer(serializers.Serializer):
+            game = GameRefSerializer()
+            end = serializers.CharField(source="game.end", help_text="'' while not recorded.")
+            end_words = serializers.CharField()
+            resources = serializers.ListField(
+                child=serializers.IntegerField(allow_null=True),
+                help_text="Rows of Influence, Wealth, Morale, Welfare, Knowledge at the end.",
+            )
+
+        class ReignSerializer(serializers.Serializer):
+            end = serializers.CharField()
+            words = serializers.CharField()
+            count = serializers.IntegerField()
+
+        class RowSerializer(serializers.Serializer):
+            class CountSerializer(serializers.Serializer):
+                house = HouseRefSerializer()
+                count = serializers.IntegerField()
+
+            row = serializers.CharField()
+            total = serializers.IntegerField()
+            counts = CountSerializer(many=True)
+            most = HouseRefSerializer(many=True, help_text="Who signed the most in the row (ties: all).")
+
+        class DilemmaSerializer(serializers.Serializer):
+            game = GameRefSerializer()
+            number = serializers.IntegerField()
+            title = serializers.CharField()
+            side = serializers.CharField(help_text="AYE or NAY")
+            aye = serializers.IntegerField()
+            nay = serializers.IntegerField()
+            power = serializers.IntegerField(help_text="The Power on the side chosen.")
+            undecided = serializers.CharField(allow_null=True)
+            carried_by = SeatHouseSerializer(many=True)
+
+        class CouncilSerializer(FiguresSerializer):
+            house = HouseRefSerializer()
+
+        nights = NightSerializer(many=True)
+        reigns = ReignSerializer(many=True)
+        sticker_rows = RowSerializer(many=True)
+        dilemmas = DilemmaSerializer(many=True)
+        envelopes = EnvelopeSerializer(many=True)
+        council = CouncilSerializer(many=True)
+
+    @extend_schema(
+        tags=TAGS,
+        summary="The realm's statistics",
+        responses={200: OutputSerializer, **MEMBER_READ},
+    )
+    def get(self, request, campaign_id: int):
+        return Response(self.OutputSerializer(story_selectors.realm_statistics(campaign=self.campaign)).data)
+
+
+class GameStoryApi(CampaignApi):
+    class OutputSerializer(serializers.Serializer):
+        game = GameRefSerializer()
+        story = StorySerializer(allow_null=True, help_text="null: a night recorded from paper.")
+        scores = ScoreSerializer(many=True, help_text="The game's Realm Chronicles rows.")
+        link = serializers.URLField(allow_null=True, help_text="The live read-only link, if shared.")
+
+    @extend_schema(
+        tags=TAGS,
+        summary="The story of a night",
+        responses={200: OutputSerializer, **MEMBER_READ},
+    )
+    def get(self, request, campaign_id: int, game_id: int):
+        game = _game(self.campaign, game_id)
+        data = {
+            "game": game,
+            "story": story_selectors.night_chapter(campaign=self.campaign, game=game),
+            "scores": story_selectors.game_scores(game=game),
+            "link": _link_url(request, story_selectors.story_link_live(game=game)),
+        }
+        return Response(self.OutputSerializer(data).data)
+
+
+class StoryLinkOutput(serializers.Serializer):
+    game = GameRefSerializer()
+    url = serializers.URLField(help_text="Needs no account; shows this story and nothing else.")
+    created_at = serializers.DateTimeField()
+    revoked_at = serializers.DateTimeField(allow_null=True)
+
+
+def _link_data(request, link) -> dict:
+    url = request.build_absolute_uri(reverse("shared-story", args=[link.token]))
+    return {"game": link.game, "url": url, "created_at": link.created_at, "revoked_at": link.revoked_at}
+
+
+class StoryLinkCreateApi(CampaignApi):
+    @extend_schema(
+        tags=TAGS,
+        summary="Share a night's story by a read-only link (the live one if already shared)",
+        request=None,
+        responses={201: StoryLinkOutput, **MEMBER_WRITE},
+    )
+    def post(self, request, campaign_id: int, game_id: int):
+        link = services.story_link_create(game=_game(self.campaign, game_id), actor=request.user)
+        return Response(StoryLinkOutput(_link_data(request, link)).data, status=status.HTTP_201_CREATED)
+
+
+class StoryLinkRevokeApi(CampaignApi):
+    @extend_schema(
+        tags=TAGS,
+        summary="Revoke a night's read-only link (its address answers 404 from now on)",
+        request=None,
+        responses={200: StoryLinkOutput, **MEMBER_WRITE},
+    )
+    def post(self, request, campaign_id: int, game_id: int):
+        link = services.story_link_revoke(game=_game(self.campaign, game_id), actor=request.user)
+        return Response(StoryLinkOutput(_link_data(request, link)).data)

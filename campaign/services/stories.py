@@ -1,0 +1,48 @@
+"""The read-only link to a night's story: create and revoke (the only writers of StoryLink). Each
+change is a campaign event, like every other change to a campaign."""
+
+from __future__ import annotations
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from campaign.models import ChronicleGame, StoryLink
+from campaign.services.common import record_event
+
+STORY_LINK_NONE = "The story of game {number} has no shared link to revoke."
+
+
+@transaction.atomic
+def story_link_create(*, game: ChronicleGame, actor=None) -> StoryLink:
+    """The game's live link, made now if it has none (one live link per night: sharing twice gives
+    the same link)."""
+    game = ChronicleGame.objects.select_for_update().get(pk=game.pk)
+    live = game.story_links.filter(revoked_at__isnull=True).first()
+    if live is not None:
+        return live
+    link = StoryLink(
+        campaign_id=game.campaign_id,
+        game=game,
+        created_by=actor if isinstance(actor, AbstractBaseUser) else None,
+    )
+    link.full_clean()
+    link.save()
+    summary = f"The story of game {game.number} was shared by a read-only link"
+    record_event(game.campaign, "story_shared", summary, actor=actor, game=game)
+    return link
+
+
+@transaction.atomic
+def story_link_revoke(*, game: ChronicleGame, actor=None) -> StoryLink:
+    """The live link stops working at once (its address answers 404 from now on)."""
+    game = ChronicleGame.objects.select_for_update().get(pk=game.pk)
+    live = game.story_links.filter(revoked_at__isnull=True).first()
+    if live is None:
+        raise ValidationError(STORY_LINK_NONE.format(number=game.number))
+    live.revoked_at = timezone.now()
+    live.save(update_fields=["revoked_at"])
+    summary = f"The read-only link to the story of game {game.number} was revoked"
+    record_event(game.campaign, "story_unshared", summary, actor=actor, game=game)
+    return live

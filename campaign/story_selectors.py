@@ -1,0 +1,390 @@
+"""Reads of a campaign over months: the story of each night (told from its log by the engine), a
+page per House and the realm's statistics. A fixed number of queries whatever the number of nights:
+the stories of every night are read in one query of sessions and, for those not yet in the cache,
+one query of their logs (a night's story is cached by session and version: a finished night never
+changes, so each is replayed once)."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections import Counter, defaultdict
+
+from django.core.cache import cache
+
+from campaign.models import (
+    RESOURCE_ROWS,
+    Campaign,
+    CampaignEvent,
+    ChronicleGame,
+    ChronicleScore,
+    ChronicleSticker,
+    GameEnd,
+    House,
+    StoryLink,
+)
+from games.engine.errors import RuleError
+from games.kings_dilemma.story import house_figures, night_story
+from games.models import GameSession, SessionAction
+
+logger = logging.getLogger(__name__)
+STORY_CACHE = "night-story-v1-{session}-{version}"
+STORY_CACHE_SECONDS = 30 * 24 * 3600
+SIDES = {"aye": "AYE", "nay": "NAY"}
+PASSES = {"gather": "passed and gathered Power", "moderator": "passed and became the Moderator"}
+END_WORDS = dict(GameEnd.choices)
+FIGURES = ("dilemmas", "led", "moderated", "voted", "won", "coins_given", "coins_received")
+
+
+# ---- the stories of the nights -------------------------------------------------------------------
+
+
+def _cache_get_many(keys: list[str]) -> dict:
+    try:
+        return cache.get_many(keys)
+    except Exception:  # the cache (Redis) is down: tell the stories again
+        return {}
+
+
+def _cache_set_many(values: dict) -> None:
+    with contextlib.suppress(Exception):  # no cache: told again next time
+        cache.set_many(values, timeout=STORY_CACHE_SECONDS)
+
+
+def night_stories(*, campaign: Campaign, game: ChronicleGame | None = None) -> dict[int, dict]:
+    """The story of each night played at the table (by game id); nights recorded from paper have
+    none. The latest session of a game tells it."""
+    sessions = GameSession.objects.filter(
+        campaign=campaign, game="kings_dilemma", chronicle_game__isnull=False
+    )
+    if game is not None:
+        sessions = sessions.filter(chronicle_game=game)
+    latest: dict[int, dict] = {}
+    for row in sessions.order_by("pk").values("pk", "chronicle_game_id", "version"):
+        latest[row["chronicle_game_id"]] = row
+    keys = {STORY_CACHE.format(session=r["pk"], version=r["version"]): r for r in latest.values()}
+    cached = _cache_get_many(list(keys))
+    missing = {r["pk"]: r for key, r in keys.items() if key not in cached}
+    if missing:
+        told = _tell(missing)
+        cached.update(told)
+        _cache_set_many(told)
+    return {r["chronicle_game_id"]: cached[key] for key, r in keys.items() if cached.get(key) is not None}
+
+
+def _tell(missing: dict[int, dict]) -> dict[str, dict]:
+    """Replay the nights not in the cache: their setups in one query, their logs in another."""
+    setups = {
+        pk: (config, seed)
+        for pk, config, seed in GameSession.objects.filter(pk__in=list(missing)).values_list(
+            "pk", "config", "seed"
+        )
+    }
+    logs: dict[int, list[dict]] = defaultdict(list)
+    actions = SessionAction.objects.filter(session_id__in=list(missing), undone=False).order_by(
+        "session_id", "seq"
+    )
+    for session_id, payload in actions.values_list("session_id", "payload"):
+        logs[session_id].append(payload)
+    told = {}
+    for pk, row in missing.items():
+        try:
+            told[STORY_CACHE.format(session=pk, version=row["version"])] = night_story(*setups[pk], logs[pk])
+        except RuleError as error:  # a log today's engine refuses: that night untold, the page still shown
+            logger.warning("The log of session %s does not replay: %s", pk, error)
+    return told
+
+
+def _seat_of(story: dict, house: House) -> int | None:
+    return next((h["seat"] for h in story["houses"] if h["house"] == house.pk), None)
+
+
+# ---- the story of one night, in words --------------------------------------------------------------
+
+
+def _names(story: dict, houses: dict[int, House]) -> list[dict]:
+    """Each seat's House: its name as the campaign knows it now, and its colour."""
+    named = []
+    for seat in story["houses"]:
+        house = houses.get(seat["house"])
+        named.append(
+            {
+                "seat": seat["seat"],
+                "name": house.name if house else seat["name"],
+                "house": house.pk if house else None,
+                "colour": house.colour if house else "#5f6b6d",
+            }
+        )
+    return named
+
+
+def _chapter(dilemma: dict, names: list[dict]) -> dict:
+    def who(seat):
+        return None if seat is None else names[seat]
+
+    votes = []
+    for vote in dilemma["votes"]:
+        entry = {"house": who(vote["seat"]), "power": vote["power"], "vote": vote["vote"]}
+        if vote["vote"] in SIDES:
+            entry["words"] = f"voted {SIDES[vote['vote']]} with {vote['power']} Power"
+        elif vote["vote"] in PASSES:
+            entry["words"] = PASSES[vote["vote"]]
+        else:
+            entry["words"] = "did not vote"
+        votes.append(entry)
+    outcome = dilemma["outcome"] or {}
+    return {
+        "round": dilemma["round"],
+        "number": dilemma["number"],
+        "title": dilemma["title"],
+        "question": dilemma["question"],
+        "leader": who(dilemma["leader"]),
+        "moderator": who(dilemma["moderator"]),
+        "votes": votes,
+        "aye": dilemma["aye"],
+        "nay": dilemma["nay"],
+        "side": dilemma["side"],
+        "side_words": SIDES.get(dilemma["side"] or "", ""),
+        "undecided": dilemma["undecided"],
+        "decided_by": who(dilemma["decided_by"]),
+        "carried_by": [who(s) for s in dilemma["carried_by"]],
+        "resolved_by": who(dilemma["resolved_by"]),
+        "leader_changed": dilemma["resolved_by"] is not None and dilemma["resolved_by"] != dilemma["leader"],
+        "leader_given_by": who(dilemma["leader_given_by"]),
+        "moves": [
+            {"row": row.capitalize(), "amount": amount} for row, amount in outcome.get("resources", [])
+        ],
+        "note": outcome.get("note", ""),
+        "lightning": bool(outcome.get("lightning")),
+        "stickers": [
+            {**s, "row": s["row"].capitalize(), "signer": who(s["signer"])} for s in dilemma["stickers"]
+        ],
+        "envelopes": [{**e, "opened_by": who(e["opened_by"])} for e in dilemma["envelopes"]],
+        "effects": [_effect_words(e, names) for e in dilemma["effects"]],
+        "coins": [
+            {"giver": who(g["from"]), "receiver": who(g["to"]), "coins": g["coins"]} for g in dilemma["coins"]
+        ],
+        "placed": dilemma["placed"],
+    }
+
+
+def _effect_words(effect: dict, names: list[dict]) -> str:
+    label = f" ({effect['label']})" if effect["label"] else ""
+    if effect["what"] == "move_resource":
+        return f"{effect['row'].capitalize()} moved {effect['amount']:+d}{label}"
+    if effect["what"] == "adjust":
+        house = names[effect["target"]]["name"]
+        what = effect["kind"].capitalize()
+        if effect["amount"] < 0:
+            return f"House {house} lost {-effect['amount']} {what}{label}"
+        return f"House {house} received {effect['amount']} {what}{label}"
+    return f"Mystery sticker {effect['letter']} was attached{label}"
+
+
+def night_chapter(*, campaign: Campaign, game: ChronicleGame, stories: dict | None = None) -> dict | None:
+    """A night's story in the game's words (None for a night recorded from paper)."""
+    stories = night_stories(campaign=campaign, game=game) if stories is None else stories
+    story = stories.get(game.pk)
+    if story is None:
+        return None
+    houses = {h.pk: h for h in campaign.houses.all()}
+    names = _names(story, houses)
+    ranking = None
+    if story["over"]:
+        ranking = [
+            {
+                **row,
+                "house": names[row["seat"]],
+                "secret_agenda": row["secret_agenda"].capitalize(),
+                # Tied winners share the victory; the Moderator chose who married into the royal line.
+                "heir": len(story["winners"]) > 1 and row["seat"] == story["heir"],
+            }
+            for row in story["ranking"]
+        ]
+    gifts = Counter()
+    for gift in story["coins"]:
+        gifts[(gift["from"], gift["to"])] += gift["coins"]
+    return {
+        "game": game,
+        "king_name": story["king_name"],
+        "houses": names,
+        "over": story["over"],
+        "chapters": [_chapter(d, names) for d in story["dilemmas"]],
+        "end": story["end"],
+        "end_words": END_WORDS.get(story["end"] or "", ""),
+        "resources_final": [
+            {"row": row.capitalize(), "position": position}
+            for row, position in (story["resources_final"] or {}).items()
+        ],
+        "ranking": ranking,
+        "coins": [{"giver": names[a], "receiver": names[b], "coins": n} for (a, b), n in gifts.items()],
+    }
+
+
+def game_for_story(*, campaign: Campaign, number: int) -> ChronicleGame | None:
+    return campaign.games.filter(number=number).first()
+
+
+def story_link_live(*, game: ChronicleGame) -> StoryLink | None:
+    return game.story_links.filter(revoked_at__isnull=True).first()
+
+
+def story_link_for_token(*, token: str) -> StoryLink | None:
+    """The live link with this token (a revoked or unknown token: None)."""
+    if not isinstance(token, str) or not 20 <= len(token) <= 64:
+        return None
+    return (
+        StoryLink.objects.filter(token=token, revoked_at__isnull=True)
+        .select_related("game", "campaign")
+        .first()
+    )
+
+
+# ---- a House over the campaign --------------------------------------------------------------------
+
+
+def _current_scores(campaign: Campaign, house: House | None = None) -> list[ChronicleScore]:
+    scores = ChronicleScore.objects.filter(game__campaign=campaign).select_related("game", "house")
+    if house is not None:
+        scores = scores.filter(house=house)
+    return [s for s in scores.order_by("game__number", "position") if s.revision == s.game.revision]
+
+
+def house_page(*, campaign: Campaign, house: House) -> dict:
+    """Everything about one House across the campaign."""
+    ledger = list(house.ledger.select_related("game").order_by("created_at", "id"))
+    totals = {"prestige": 0, "crave": 0}
+    for entry in ledger:
+        totals[entry.kind] += entry.amount
+    stickers = list(house.stickers.select_related("game", "signer").order_by("row", "slot", "number"))
+    rows = []
+    for row in RESOURCE_ROWS:
+        mine = [s for s in stickers if s.row == row]
+        rows.append(
+            {
+                "row": row,
+                "label": row.capitalize(),
+                "positive": [s for s in mine if s.positive],
+                "negative": [s for s in mine if not s.positive],
+            }
+        )
+    marks = list(
+        CampaignEvent.objects.filter(
+            campaign=campaign, house=house, kind__in=["achievement_marked", "achievement_unlocked"]
+        )
+        .select_related("game")
+        .order_by("created_at", "id")
+    )
+    stories = night_stories(campaign=campaign)
+    nights = []
+    overall = dict.fromkeys(FIGURES, 0)
+    scores = {s.game_id: s for s in _current_scores(campaign, house)}
+    for game in campaign.games.order_by("number"):
+        story = stories.get(game.pk)
+        seat = _seat_of(story, house) if story else None
+        score = scores.get(game.pk)
+        if seat is None and score is None:
+            continue
+        figures = house_figures(story, seat) if seat is not None else None
+        if figures:
+            for key in FIGURES:
+                overall[key] += figures[key]
+        nights.append({"game": game, "score": score, "figures": figures})
+    return {
+        "house": house,
+        "prestige": totals["prestige"],
+        "crave": totals["crave"],
+        "ledger": ledger,
+        "sticker_rows": rows,
+        "stickers_signed": len(stickers),
+        "achievements": list(house.achievements.select_related("unlocked_in").order_by("kind", "id")),
+        "marks": marks,
+        "nights": nights,
+        "figures": overall,
+    }
+
+
+# ---- the realm ---------------------------------------------------------------------------------------
+
+
+def realm_statistics(*, campaign: Campaign) -> dict:
+    """Resources after each night, how each reign ended, who signed most in each row, the Dilemmas
+    met (side chosen, by what Power), the Envelopes opened and by whom, each House's council figures."""
+    houses = list(campaign.houses.order_by("number"))
+    by_pk = {h.pk: h for h in houses}
+    games = list(campaign.games.order_by("number"))
+    stories = night_stories(campaign=campaign)
+    signed = Counter(
+        (row["row"], row["signer"])
+        for row in ChronicleSticker.objects.filter(campaign=campaign).values("row", "signer")
+    )
+    rows = []
+    for row in RESOURCE_ROWS:
+        counts = sorted(
+            ((by_pk.get(signer), n) for (r, signer), n in signed.items() if r == row and signer in by_pk),
+            key=lambda pair: (-pair[1], pair[0].number),
+        )
+        best = counts[0][1] if counts else 0
+        rows.append(
+            {
+                "row": row,
+                "label": row.capitalize(),
+                "counts": [{"house": h, "count": n} for h, n in counts],
+                "most": [h for h, n in counts if n == best],
+                "total": sum(n for _, n in counts),
+            }
+        )
+    dilemmas = []
+    council = {h.pk: dict.fromkeys(FIGURES, 0) for h in houses}
+    for game in games:
+        story = stories.get(game.pk)
+        if story is None:
+            continue
+        names = _names(story, by_pk)
+        for dilemma in story["dilemmas"]:
+            if dilemma["side"] is None:
+                continue
+            dilemmas.append(
+                {
+                    "game": game,
+                    "number": dilemma["number"],
+                    "title": dilemma["title"],
+                    "side": SIDES[dilemma["side"]],
+                    "aye": dilemma["aye"],
+                    "nay": dilemma["nay"],
+                    "power": dilemma[dilemma["side"]],
+                    "undecided": dilemma["undecided"],
+                    "carried_by": [names[s] for s in dilemma["carried_by"]],
+                }
+            )
+        for seat in story["houses"]:
+            if seat["house"] in council:
+                for key, value in house_figures(story, seat["seat"]).items():
+                    council[seat["house"]][key] += value
+    reigns = Counter(g.end for g in games if g.end)
+    return {
+        "houses": houses,
+        "nights": [
+            {
+                "game": g,
+                "end_words": END_WORDS.get(g.end, "Not recorded yet"),
+                "resources": [(g.resources_final or {}).get(row) for row in RESOURCE_ROWS],
+            }
+            for g in games
+        ],
+        "resource_rows": [r.capitalize() for r in RESOURCE_ROWS],
+        "reigns": [{"end": end, "words": END_WORDS[end], "count": reigns[end]} for end in GameEnd.values],
+        "sticker_rows": rows,
+        "dilemmas": dilemmas,
+        "envelopes": list(campaign.envelopes.select_related("opened_by", "game").order_by("number")),
+        "council": [{"house": h, **council[h.pk]} for h in houses],
+    }
+
+
+def game_scores(*, game: ChronicleGame) -> list[ChronicleScore]:
+    """The Realm Chronicles rows of one game (its current revision), in ranking order."""
+    return list(
+        game.scores.filter(revision=game.revision)
+        .select_related("house")
+        .order_by("position", "house__number")
+    )

@@ -1,0 +1,130 @@
+"""The campaign over months: a page per House, the realm's statistics, the story of each night and
+its read-only link. Views read through campaign/story_selectors.py and write through
+campaign/services.py; members only, except the shared story, which shows that one story."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from campaign import selectors, services, story_selectors
+from campaign.charts import SIZES
+from campaign.models import Campaign, ChronicleGame
+from campaign.story_charts import STATISTICS_CHARTS
+
+NOT_A_MEMBER = "Only members of this campaign can see it."
+STORY_SHARED = "Anyone with this link can read the story of game {number}, and nothing else."
+STORY_UNSHARED = "The link to the story of game {number} no longer works."
+STATISTICS_CHART_TEXT = (
+    ("stickers", "Chronicle stickers each House signed in each row, one bar per House in its colour"),
+    ("council", "How often each House led, moderated and won the vote, one bar per House in its colour"),
+)
+
+
+def _member_campaign(request: HttpRequest, pk: int) -> Campaign:
+    campaign = get_object_or_404(Campaign, pk=pk)
+    if not selectors.campaign_is_member(campaign=campaign, user=request.user):
+        raise PermissionDenied(NOT_A_MEMBER)
+    return campaign
+
+
+def _game(campaign: Campaign, number: int) -> ChronicleGame:
+    game = story_selectors.game_for_story(campaign=campaign, number=number)
+    if game is None:
+        raise Http404("No such game in this campaign.")
+    return game
+
+
+@login_required
+@require_GET
+def house_page_view(request: HttpRequest, pk: int, house_pk: int) -> HttpResponse:
+    campaign = _member_campaign(request, pk)
+    house = get_object_or_404(campaign.houses, pk=house_pk)
+    page = story_selectors.house_page(campaign=campaign, house=house)
+    return render(request, "campaign/house_page.html", {"campaign": campaign, **page})
+
+
+@login_required
+@require_GET
+def statistics_view(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = _member_campaign(request, pk)
+    stats = story_selectors.realm_statistics(campaign=campaign)
+    context = {"campaign": campaign, "charts": STATISTICS_CHART_TEXT, **stats}
+    return render(request, "campaign/statistics.html", context)
+
+
+@login_required
+@require_GET
+def statistics_chart(request: HttpRequest, pk: int, name: str) -> HttpResponse:
+    campaign = _member_campaign(request, pk)
+    if name not in STATISTICS_CHARTS:
+        raise Http404("No such chart.")
+    size = request.GET.get("size", "wide")
+    if size not in SIZES:
+        return HttpResponseBadRequest(f"A chart's size is one of: {', '.join(SIZES)}.")
+    svg = STATISTICS_CHARTS[name](campaign=campaign, size=size)
+    response = HttpResponse(svg, content_type="image/svg+xml")
+    response["Cache-Control"] = "private, max-age=60"
+    return response
+
+
+@login_required
+@require_GET
+def night_story_view(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    campaign = _member_campaign(request, pk)
+    game = _game(campaign, number)
+    context = {
+        "campaign": campaign,
+        "game": game,
+        "story": story_selectors.night_chapter(campaign=campaign, game=game),
+        "scores": story_selectors.game_scores(game=game),
+        "link": story_selectors.story_link_live(game=game),
+    }
+    return render(request, "campaign/story.html", context)
+
+
+@login_required
+@require_POST
+def story_share_view(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    campaign = _member_campaign(request, pk)
+    game = _game(campaign, number)
+    services.story_link_create(game=game, actor=request.user)
+    messages.success(request, STORY_SHARED.format(number=game.number))
+    return redirect(reverse("night-story", args=[campaign.pk, game.number]) + "#share")
+
+
+@login_required
+@require_POST
+def story_unshare_view(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    campaign = _member_campaign(request, pk)
+    game = _game(campaign, number)
+    try:
+        services.story_link_revoke(game=game, actor=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, STORY_UNSHARED.format(number=game.number))
+    return redirect(reverse("night-story", args=[campaign.pk, game.number]) + "#share")
+
+
+@require_GET
+def shared_story_view(request: HttpRequest, token: str) -> HttpResponse:
+    """The story and nothing else: no account, no way into the campaign; 404 once revoked."""
+    link = story_selectors.story_link_for_token(token=token)
+    if link is None:
+        raise Http404("This link does not exist or was revoked.")
+    context = {
+        "game": link.game,
+        "story": story_selectors.night_chapter(campaign=link.campaign, game=link.game),
+        "scores": story_selectors.game_scores(game=link.game),
+    }
+    response = render(request, "campaign/story_shared.html", context)
+    response["Referrer-Policy"] = "no-referrer"  # the token stays out of other sites' logs
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    response["Cache-Control"] = "private, no-store"
+    return response
