@@ -29,7 +29,7 @@ class SessionCreateForm(forms.Form):
         return [(self[f"seat_{i}"], self[f"bot_{i}"]) for i in range(1, MAX_SEATS_ON_FORM + 1)]
 
     def clean(self):
-        data = super().clean()
+        data = self.cleaned_data
         names, bots = [], []
         for i in range(1, MAX_SEATS_ON_FORM + 1):
             name = (data.get(f"seat_{i}") or "").strip()
@@ -170,7 +170,7 @@ class OutcomeForm(forms.Form):
         }
 
     def clean(self):
-        data = super().clean()
+        data = self.cleaned_data
         try:
             data["resources"] = parse_resource_moves(data.get("resources", ""))
         except forms.ValidationError as error:
@@ -244,7 +244,7 @@ class CardEffectForm(forms.Form):
         self.fields["target"].choices = [("", "—"), *seats]
 
     def clean(self):
-        data = super().clean()
+        data = self.cleaned_data
         for name in self.NEEDS.get(data.get("kind"), ()):
             if data.get(name) in (None, ""):
                 self.add_error(name, "Needed for this effect.")

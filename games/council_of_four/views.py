@@ -1,5 +1,7 @@
 """What each seat (or the table screen) may see, and every action in the game's words."""
 
+from typing import Any
+
 from games.council_of_four.board import (
     BALCONY_WORDS,
     CARDS,
@@ -194,7 +196,7 @@ def describe(state: dict, action: dict) -> str:
 
 def _describe(state: dict, action: dict) -> str:
     kind = action.get("type")
-    seat = action.get("seat")
+    seat: Any = action.get("seat")
     who = _who(state, seat)
     if kind == "deal":
         return "The table shuffled the decks, seated the Councilors and dealt 6 Politics cards to each player"

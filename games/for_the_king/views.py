@@ -1,5 +1,7 @@
 """What each seat (or the table screen) may see, and every action in words."""
 
+from typing import Any
+
 from games.for_the_king.cards import (
     CARDS,
     GOLD,
@@ -126,7 +128,7 @@ def describe(state: dict, action: dict) -> str:
     if kind_ == "draw":
         return f"{who} drew a card"
     if kind_ == "place":
-        area = action.get("area")
+        area: Any = action.get("area")
         drawn = state.get("drawn")
         if area == "middle" and drawn:
             return f"{who} placed {label(drawn)} in the middle of the table"

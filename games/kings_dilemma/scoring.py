@@ -3,6 +3,8 @@ Chronicles ranking and the Prestige/Crave table, and the result the campaign rec
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.engine.choices import Choice, choice, pick
 from games.engine.errors import RuleError
 from games.engine.rules import TABLE
@@ -179,7 +181,7 @@ def choose_heir(state: dict, action: dict, rng) -> None:
         what="choose who marries into the royal line",
         not_yours=msg.MODERATOR_ONLY,
     )
-    heir = action.get("heir")
+    heir: Any = action.get("heir")
     if isinstance(heir, bool) or heir not in state["heir_candidates"]:
         names = ", ".join(name(state, i) for i in state["heir_candidates"])
         raise RuleError(msg.HEIR_CANDIDATE.format(names=names))

@@ -145,17 +145,18 @@ def describe(state: dict, action: dict) -> str:
     if kind == "choose_secret_agenda":
         return f"{who} chose a Secret Agenda."
     if kind == "draw_dilemma":
-        raw = action.get("card") if isinstance(action.get("card"), dict) else {}
+        raw: dict = action["card"] if isinstance(action.get("card"), dict) else {}
         number = raw.get("number", "?")
         known = state["known_cards"].get(str(number), {})
         title = raw.get("title") or known.get("title") or ""
         return f"The table drew Dilemma card {number}" + (f": {title}." if title else ".")
     if kind == "read_outcome":
-        side = _side(state.get("winning_side"))
-        return f"The table turned card {card.get('number', '?')} over and read the {side} outcome."
+        won = _side(state.get("winning_side"))
+        return f"The table turned card {card.get('number', '?')} over and read the {won} outcome."
     if kind == "vote":
         return f"{who} voted {_side(action.get('side'))} with {action.get('power')} Power."
     if kind == "add_power":
+        side: str | None
         try:
             side = state["vote"]["choice"][seat]
         except (TypeError, IndexError, KeyError):
