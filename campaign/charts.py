@@ -52,32 +52,89 @@ def prestige_crave_series(*, campaign: Campaign) -> tuple[list[str], dict[str, l
     return labels, series
 
 
-def prestige_crave_chart(*, campaign: Campaign) -> str:
-    labels, series = prestige_crave_series(campaign=campaign)
-    chart = pygal.Line(
-        style=STYLE,
-        height=360,
-        width=900,
-        legend_at_bottom=True,
-        show_minor_x_labels=True,
-        dots_size=3,
-        js=[],
+THICK = {"width": 3}
+# Two sizes: the wide one for a laptop or the table screen, the narrow one (bigger text, legend
+# below) for a 375 px phone; the page picks one with <picture>.
+SIZES = {
+    "wide": {"width": 900, "height": 360, "title_font_size": 18, "label_font_size": 13},
+    "narrow": {"width": 380, "height": 440, "title_font_size": 17, "label_font_size": 13},
+}
+
+
+def _line_chart(*, size: str, colours: tuple[str, ...] = STYLE.colors, **options) -> pygal.Line:
+    dims = SIZES[size]
+    style = Style(
+        **{key: getattr(STYLE, key) for key in ("background", "plot_background", "foreground")},
+        foreground_strong=STYLE.foreground_strong,
+        foreground_subtle=STYLE.foreground_subtle,
+        font_family=STYLE.font_family,
+        colors=colours,
+        title_font_size=dims["title_font_size"],
+        label_font_size=dims["label_font_size"],
+        major_label_font_size=dims["label_font_size"],
+        legend_font_size=dims["label_font_size"] + 1,
+        opacity="1",
+        stroke_opacity="1",
     )
-    chart.title = "Prestige and Crave across the games"
+    return pygal.Line(
+        style=style,
+        width=dims["width"],
+        height=dims["height"],
+        legend_at_bottom=True,
+        legend_at_bottom_columns=2 if size == "narrow" else None,
+        dots_size=4,
+        truncate_legend=-1,
+        js=[],
+        **options,
+    )
+
+
+def _whole_numbers(values: list[int]) -> list[int]:
+    """Axis labels for points, which are whole: at most about ten of them."""
+    low, high = min([0, *values]), max([1, *values])
+    step = max(1, -(-(high - low) // 10))
+    return list(range(low - low % step, high + step, step))
+
+
+def _ledger_chart(*, campaign: Campaign, kind: str, size: str) -> str:
+    """One line per House, in the House's colour: its Prestige (or Crave) after each game."""
+    labels, series = prestige_crave_series(campaign=campaign)
+    houses = list(campaign.houses.order_by("number"))
+    chart = _line_chart(size=size, colours=tuple(h.colour for h in houses) or STYLE.colors)
+    chart.title = f"{kind.capitalize()} of each House across the games"
     chart.x_labels = labels
-    for name, values in series.items():
-        dashed = {"stroke_style": {"dasharray": "6, 4"}} if name.endswith("Crave") else {}
-        chart.add(name, values, **dashed)
+    chart.y_labels = _whole_numbers([v for values in series.values() for v in values])
+    for house in houses:
+        chart.add(f"House {house.name}", series[f"{house.name} {kind.capitalize()}"], stroke_style=THICK)
     return _svg(chart)
 
 
-def resources_chart(*, campaign: Campaign) -> str:
+def prestige_chart(*, campaign: Campaign, size: str = "wide") -> str:
+    return _ledger_chart(campaign=campaign, kind="prestige", size=size)
+
+
+def crave_chart(*, campaign: Campaign, size: str = "wide") -> str:
+    return _ledger_chart(campaign=campaign, kind="crave", size=size)
+
+
+def resources_chart(*, campaign: Campaign, size: str = "wide") -> str:
     games = list(campaign.games.order_by("number"))
-    chart = pygal.Line(
-        style=STYLE, height=320, width=900, legend_at_bottom=True, range=(1, 17), dots_size=3, js=[]
-    )
-    chart.title = "Resources at each game's end (Resource Track row, 9 = centre)"
+    chart = _line_chart(size=size, range=(1, 17))
+    chart.title = "Resources at each game's end (row 9 = centre)"
     chart.x_labels = [f"Game {g.number}" for g in games]
     for row in RESOURCE_ROWS:
-        chart.add(row.capitalize(), [(g.resources_final or {}).get(row) for g in games])
+        chart.add(row.capitalize(), [(g.resources_final or {}).get(row) for g in games], stroke_style=THICK)
     return _svg(chart)
+
+
+# The charts the campaign page shows, by the name in their URL.
+CHARTS = {"prestige": prestige_chart, "crave": crave_chart, "resources": resources_chart}
+
+
+def chart_stamp(*, campaign: Campaign) -> int:
+    """The campaign's last event: a cached chart is good until the next event."""
+    return campaign.events.values_list("pk", flat=True).first() or 0
+
+
+def chart_cache_key(*, campaign: Campaign, name: str, size: str, stamp: int) -> str:
+    return f"campaign-chart-{campaign.pk}-{name}-{size}-{stamp}"

@@ -10,8 +10,13 @@ class CampaignBoundForm(forms.Form):
     """A form about one campaign: its House choices come from that campaign."""
 
     house_fields: tuple[str, ...] = ()
+    # The campaign page shows several of these forms at once: each gets its own element ids
+    # (id_sticker_number, id_envelope_number, ...), so a label never focuses another form's field.
+    id_prefix = ""
 
     def __init__(self, *args, campaign, **kwargs):
+        if self.id_prefix:
+            kwargs.setdefault("auto_id", f"id_{self.id_prefix}_%s")
         super().__init__(*args, **kwargs)
         for name in self.house_fields:
             self.fields[name].queryset = campaign.houses.all()
@@ -22,12 +27,14 @@ class CampaignForm(forms.Form):
 
 
 class HouseForm(CampaignBoundForm):
+    id_prefix = "house"
     name = forms.CharField(max_length=80, help_text="As written on the House screen, e.g. Smeethe")
     number = forms.IntegerField(min_value=1, max_value=12, help_text="The House number (1-12) on the screen")
     player_name = forms.CharField(max_length=80, required=False)
 
 
 class StickerForm(CampaignBoundForm):
+    id_prefix = "sticker"
     house_fields = ("signer",)
     number = forms.IntegerField(min_value=1, max_value=177)
     row = forms.ChoiceField(choices=ResourceRow.choices)
@@ -40,6 +47,7 @@ class StickerForm(CampaignBoundForm):
 
 
 class EnvelopeForm(CampaignBoundForm):
+    id_prefix = "envelope"
     house_fields = ("opened_by",)
     number = forms.IntegerField(min_value=0, max_value=74)
     special = forms.BooleanField(
@@ -67,6 +75,7 @@ class EnvelopeForm(CampaignBoundForm):
 
 
 class MysteryForm(CampaignBoundForm):
+    id_prefix = "mystery"
     letter = forms.ChoiceField(choices=[(c, c) for c in MYSTERY_LETTERS])
     storyline = forms.CharField(required=False, max_length=40)
 
@@ -99,6 +108,7 @@ def _no_constant(name: str):
 
 
 class GameBeginForm(CampaignBoundForm):
+    id_prefix = "begin"
     king_name = forms.CharField(max_length=80, label="King's name", help_text="e.g. Harald V")
     played_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
 
@@ -141,6 +151,8 @@ class GameResultForm(forms.Form):
 
 class GameNightForm(CampaignBoundForm):
     """Start a King's Dilemma game night: the King's name and the Houses in table order."""
+
+    id_prefix = "night"
 
     king_name = forms.CharField(max_length=80, label="King's name", help_text="e.g. Harald V")
     SEATS = 5
@@ -222,6 +234,8 @@ class EnvelopeContentsForm(forms.Form):
 class AchievementForm(CampaignBoundForm):
     """An achievement as printed on a House screen, with its unlocked ability as structured effects."""
 
+    id_prefix = "achievement"
+
     house_fields = ("house",)
     house = forms.ModelChoiceField(queryset=None)
     kind = forms.ChoiceField(choices=[("gameplay", "Gameplay"), ("narrative", "Narrative")])
@@ -250,6 +264,8 @@ class AchievementForm(CampaignBoundForm):
 class StoryCardForm(CampaignBoundForm):
     """A Story card placed on its storyline (an Ending card with Cohesion/Dissent and the Majority
     Signer Bonus, or a card from a Special Envelope)."""
+
+    id_prefix = "story"
 
     house_fields = ("signer",)
     number = forms.IntegerField(min_value=1)

@@ -6,6 +6,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 
+from campaign.colours import house_colour
 from games.kings_dilemma.data import AGENDAS, ENVELOPE_COUNT, HOUSE_NUMBERS, RESOURCES, STICKER_COUNT
 
 # The engine's data module owns the rule data; these names are the campaign's view of it.
@@ -90,6 +91,10 @@ class House(models.Model):
 
     def __str__(self):
         return f"House {self.name}"
+
+    @property
+    def colour(self) -> str:
+        return house_colour(self.number)
 
 
 class ChronicleGame(models.Model):

@@ -87,9 +87,12 @@ def visible_stickers(*, campaign: Campaign) -> list[ChronicleSticker]:
 def realm_board(*, campaign: Campaign) -> list[dict]:
     """The five Chronicle rows, each a list of spaces (a sticker or None), left to right."""
     capacity = campaign_setting(campaign, "row_capacity")
+    squares = campaign_setting(campaign, "aging_squares")
     rows = {row: [None] * capacity for row in RESOURCE_ROWS}
     for sticker in visible_stickers(campaign=campaign):
         if sticker.slot < capacity:
+            # The sticker's aging squares, marked ones first, as the box draws them.
+            sticker.aging_squares = [i < sticker.marks for i in range(max(squares, sticker.marks))]
             rows[sticker.row][sticker.slot] = sticker
     return [{"row": row, "label": row.capitalize(), "spaces": spaces} for row, spaces in rows.items()]
 
@@ -141,16 +144,15 @@ def final_standings(*, campaign: Campaign) -> dict:
     }
 
 
-def campaign_chart_svg(*, campaign: Campaign, name: str) -> str:
+def campaign_chart_svg(*, campaign: Campaign, name: str, size: str = "wide") -> str:
     """A chart from the cache the Celery task fills, or rendered now (it only reads)."""
     from django.core.cache import cache
 
-    from campaign.charts import prestige_crave_chart, resources_chart
+    from campaign.charts import CHARTS, chart_cache_key, chart_stamp
 
-    render = {"prestige": prestige_crave_chart, "resources": resources_chart}[name]
-    stamp = campaign.events.values_list("pk", flat=True).first() or 0
+    key = chart_cache_key(campaign=campaign, name=name, size=size, stamp=chart_stamp(campaign=campaign))
     try:
-        cached = cache.get(f"campaign-chart-{campaign.pk}-{name}-{stamp}")
+        cached = cache.get(key)
     except Exception:  # the cache (Redis) is down: render now
         cached = None
-    return cached or render(campaign=campaign)
+    return cached or CHARTS[name](campaign=campaign, size=size)

@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
 from campaign import forms, selectors, services
+from campaign.charts import CHARTS, SIZES
 from campaign.demo import DEMO_USER
 from campaign.models import Achievement, Campaign, CampaignExport
 from games.presenters.kings_dilemma import save_words
@@ -69,6 +70,13 @@ def campaign_create_view(request: HttpRequest) -> HttpResponse:
     return render(request, "campaign/form.html", {"form": form, "title": "New campaign"})
 
 
+CHART_DESCRIPTIONS = (
+    ("prestige", "Prestige of each House after each game, one line per House in its colour"),
+    ("crave", "Crave of each House after each game, one line per House in its colour"),
+    ("resources", "Each Resource's row on the Resource Track at the end of each game"),
+)
+
+
 @login_required
 def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _member_campaign(request, pk)
@@ -91,6 +99,7 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "begin_form": forms.GameBeginForm(campaign=campaign),
         "achievement_form": forms.AchievementForm(campaign=campaign),
         "story_form": forms.StoryCardForm(campaign=campaign),
+        "charts": CHART_DESCRIPTIONS,
     }
     return render(request, "campaign/detail.html", context)
 
@@ -344,11 +353,13 @@ def campaign_import_view(request: HttpRequest) -> HttpResponse:
 @csp_override({**settings.SECURE_CSP, "script-src": [CSP.NONE], "style-src": [CSP.SELF, CSP.UNSAFE_INLINE]})
 def campaign_chart(request: HttpRequest, pk: int, name: str) -> HttpResponse:
     campaign = _member_campaign(request, pk)
-    if name not in ("prestige", "resources"):
+    if name not in CHARTS:
         raise Http404("No such chart.")
-    return HttpResponse(
-        selectors.campaign_chart_svg(campaign=campaign, name=name), content_type="image/svg+xml"
-    )
+    size = request.GET.get("size", "wide")
+    if size not in SIZES:
+        return HttpResponseBadRequest(f"A chart's size is one of: {', '.join(SIZES)}.")
+    svg = selectors.campaign_chart_svg(campaign=campaign, name=name, size=size)
+    return HttpResponse(svg, content_type="image/svg+xml")
 
 
 @login_required

@@ -316,16 +316,17 @@ def game_result_correct(
 
 
 def campaign_charts_render(*, campaign_id: int) -> list[str]:
-    """Render and cache both charts, keyed by the campaign's last event (a new event = new key)."""
+    """Render and cache every chart in both sizes, keyed by the campaign's last event."""
     from django.core.cache import cache
 
-    from campaign.charts import prestige_crave_chart, resources_chart
+    from campaign.charts import CHARTS, SIZES, chart_cache_key, chart_stamp
 
     campaign = Campaign.objects.get(pk=campaign_id)
-    stamp = campaign.events.values_list("pk", flat=True).first() or 0
+    stamp = chart_stamp(campaign=campaign)
     keys = []  # (a cache outage raises here: Celery retries the task)
-    for name, render in (("prestige", prestige_crave_chart), ("resources", resources_chart)):
-        key = f"campaign-chart-{campaign.pk}-{name}-{stamp}"
-        cache.set(key, render(campaign=campaign), timeout=7 * 24 * 3600)
-        keys.append(key)
+    for name, render in CHARTS.items():
+        for size in SIZES:
+            key = chart_cache_key(campaign=campaign, name=name, size=size, stamp=stamp)
+            cache.set(key, render(campaign=campaign, size=size), timeout=7 * 24 * 3600)
+            keys.append(key)
     return keys

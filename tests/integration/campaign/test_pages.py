@@ -116,7 +116,7 @@ class ChartTests:
         client.force_login(campaign.created_by)
         response = client.get(reverse("campaign-chart", args=[campaign.pk, "prestige"]))
         assert response["Content-Type"] == "image/svg+xml" and b"<svg" in response.content
-        assert b"Smeethe Prestige" in response.content
+        assert b"House Smeethe" in response.content and b"Prestige of each House" in response.content
 
 
 class HtmxFormTests:
