@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import FileResponse, Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -21,6 +21,7 @@ from campaign import forms, selectors, services
 from campaign.charts import CHARTS, SIZES
 from campaign.demo import DEMO_USER
 from campaign.models import Achievement, Campaign, CampaignExport
+from config.http import HttpRequest
 from games.presenters.kings_dilemma import save_words
 
 

@@ -351,7 +351,7 @@ class _Importer:
         self.campaign, self.version, self.owner = campaign, version, owner
         self.tables: dict[str, dict] = {"houses": {}, "games": {}, "envelopes": {}, "stickers": {}}
         self.seen: dict[str, set] = {}
-        self.dated: dict[type, tuple[list, set]] = {}
+        self.dated: dict[type[models.Model], tuple[list, set]] = {}
 
     def once(self, where: str, key: str, value, what: str) -> None:
         seen = self.seen.setdefault(key, set())
@@ -406,7 +406,7 @@ class _Importer:
             for obj, stamps in objs:
                 for name, value in stamps.items():
                     setattr(obj, name, value)
-            model.objects.bulk_update([obj for obj, _ in objs], sorted(names), batch_size=500)
+            model._default_manager.bulk_update([obj for obj, _ in objs], sorted(names), batch_size=500)
 
     def effects(self, where: str, name: str, value: dict) -> None:
         try:

@@ -3,7 +3,7 @@ and of ability effects."""
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 
 from campaign.models import (
@@ -37,7 +37,7 @@ def record_event(campaign, kind, summary, *, actor=None, house=None, game=None, 
         campaign=campaign,
         kind=kind,
         summary=summary,
-        actor=actor if isinstance(actor, AbstractBaseUser) else None,
+        actor=actor if isinstance(actor, User) else None,
         house=house,
         game=game,
         data=data,

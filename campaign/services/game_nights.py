@@ -339,6 +339,8 @@ def game_night_record(*, session, envelope_contents: dict | None = None, actor=N
     if not rules.is_over(session.state):
         raise ValidationError(NIGHT_NOT_OVER)
     result = rules.result(session.state)
+    if result is None:
+        raise ValidationError(NIGHT_NOT_OVER)
     house_of = _house_of_seat(session)
     contents = envelope_contents_clean(
         envelope_contents or {},

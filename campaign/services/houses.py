@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
@@ -50,7 +50,7 @@ MARKS_POSITIVE = "Mark at least one space."
 
 
 @transaction.atomic
-def campaign_create(*, name: str, created_by: AbstractBaseUser | None = None) -> Campaign:
+def campaign_create(*, name: str, created_by: User | None = None) -> Campaign:
     if not name or not name.strip():
         raise ValidationError(CAMPAIGN_NAME_REQUIRED)
     if has_control_characters(name):
