@@ -330,7 +330,7 @@ def _submit(request: HttpRequest, session: GameSession, seat: Seat | None) -> tu
     form = ActionForm(request.POST)
     if not form.is_valid():
         return _notice(
-            request, " ".join(e for errors in form.errors.values() for e in errors), "error", REFUSED
+            request, " ".join(str(e) for errors in form.errors.values() for e in errors), "error", REFUSED
         )
     data = form.cleaned_data
     return _submit_action(request, session, seat, data["action"], data["version"], data["key"])

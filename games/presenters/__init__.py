@@ -6,8 +6,9 @@ one, explicitly; an error inside a presenter is an error (never a silent fallbac
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
+from games.engine.choices import Choice
 from games.presenters.controls import Words, build_controls
 
 
@@ -65,4 +66,4 @@ def presenter_for(slug: str) -> Presenter:
 
 
 def controls_for(slug: str, choices: list[dict], view: dict, names: dict[int, dict]) -> list[dict]:
-    return build_controls(choices, presenter_for(slug).words(view, names))
+    return build_controls(cast(list[Choice], choices), presenter_for(slug).words(view, names))

@@ -451,8 +451,8 @@ def _c4_private(view: dict) -> dict | None:
     hand = []
     for card in raw_hand or []:
         card_id = card.get("id") if isinstance(card, dict) else card
-        colour = card.get("colour") if isinstance(card, dict) else CARDS.get(card, card)
-        hand.append({"id": card_id, "colour": colour, "hex": COUNCILOR_HEX.get(colour, "#999")})
+        colour = card.get("colour") if isinstance(card, dict) else CARDS.get(str(card), card)
+        hand.append({"id": card_id, "colour": colour, "hex": COUNCILOR_HEX.get(str(colour), "#999")})
     rest = {k: v for k, v in private.items() if k not in ("hand", "politics_cards", "cards")}
     return {"hand": hand, "rest": render_value(rest) if rest else ""}
 
