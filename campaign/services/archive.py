@@ -16,7 +16,6 @@ from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models, transaction
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
 from campaign import legacy
 from campaign.models import (
@@ -37,7 +36,7 @@ from campaign.models import (
     StoryCard,
 )
 from campaign.selectors import campaign_setting
-from campaign.services.common import check_effects, record_event
+from campaign.services.common import STORY_CARD_FIELDS, check_effects, json_value, record_event
 from config.json_limits import json_depth_exceeds
 from games.engine.text import has_control_characters
 from games.kings_dilemma.data import MYSTERY_LETTERS, RESOURCE_TRACK_ROWS
@@ -118,22 +117,7 @@ _FIELDS = {
         ["number", "row", "positive", "title", "text", "slot", "marks", "covered"],
     ),
     "envelopes": (Envelope, ["number", "special"]),
-    "story_cards": (
-        StoryCard,
-        [
-            "number",
-            "storyline",
-            "title",
-            "text",
-            "order",
-            "is_ending",
-            "cohesion",
-            "dissent",
-            "majority_signer_bonus",
-            "effects",
-            "ability_text",
-        ],
-    ),
+    "story_cards": (StoryCard, [*STORY_CARD_FIELDS, "order"]),
     "dilemma_cards": (DilemmaCard, ["number", "kind", "place", "title", "outcomes"]),
     "mystery_stickers": (MysterySticker, ["letter", "storyline"]),
     "events": (CampaignEvent, ["kind", "summary", "data"]),
@@ -307,42 +291,6 @@ def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _typed(field, value):
-    """The value of one model field from JSON, of the right JSON type (ranges are checked by the
-    model's validators afterwards). Raises ValueError with the reason."""
-    if isinstance(field, models.BooleanField):
-        if not isinstance(value, bool):
-            raise ValueError("must be true or false")
-        return value
-    if isinstance(field, models.IntegerField):
-        if not _is_int(value):
-            raise ValueError("must be a whole number")
-        return value
-    if isinstance(field, models.CharField | models.TextField):
-        if not isinstance(value, str):
-            raise ValueError("must be a text")
-        if has_control_characters(value, multiline=isinstance(field, models.TextField)):
-            raise ValueError("holds control characters")
-        return value
-    if isinstance(field, models.DateTimeField):
-        parsed = parse_datetime(value) if isinstance(value, str) else None
-        if parsed is None:
-            raise ValueError("must be a date and time (ISO 8601)")
-        return parsed if timezone.is_aware(parsed) else timezone.make_aware(parsed, datetime.UTC)
-    if isinstance(field, models.DateField):
-        try:
-            if isinstance(value, str):
-                return datetime.date.fromisoformat(value)
-        except ValueError:
-            pass
-        raise ValueError("must be a date (YYYY-MM-DD)")
-    if isinstance(field, models.JSONField):
-        if not isinstance(value, dict):
-            raise ValueError("must be an object")
-        return value
-    raise ValueError("cannot be imported")  # pragma: no cover (every field kind is listed above)
-
-
 class _Importer:
     """One import: validates each row before it is written, in one transaction."""
 
@@ -385,7 +333,7 @@ class _Importer:
         values = {}
         for name in [*fields, *(d for d in _DATES.get(section, []) if d in data)]:
             try:
-                values[name] = _typed(model._meta.get_field(name), data[name])
+                values[name] = json_value(model._meta.get_field(name), data[name])
             except ValueError as error:
                 raise _damaged(f"{where}.{name}", str(error)) from None
         stamps = {d: values.pop(d) for d in _DATES.get(section, []) if d in values}
@@ -431,7 +379,7 @@ def _check_head(head: dict) -> dict:
     created = head.get("created_at")
     if created is not None:
         try:
-            created = _typed(Campaign._meta.get_field("created_at"), created)
+            created = json_value(Campaign._meta.get_field("created_at"), created)
         except ValueError as error:
             raise _damaged("campaign.created_at", str(error)) from None
     return {**head, "created_at": created}

@@ -27,24 +27,25 @@ from games.council_of_four.legal import legal
 from games.council_of_four.payments import payment_cost
 from games.engine.errors import RuleError
 
+# The words of each bonus, for one and for more ({n} is the amount): the log and the pages say them alike.
 BONUS_WORDS = {
-    "victory_points": ("Victory Point", "Victory Points"),
-    "coins": ("Coin", "Coins"),
-    "servants": ("Servant", "Servants"),
-    "politics_cards": ("Politics card", "Politics cards"),
-    "nobility_steps": ("step on the Nobility Track", "steps on the Nobility Track"),
-    "additional_main_action": ("additional Main action", "additional Main actions"),
-    "city_token_bonus": ("City token bonus again", "City token bonuses again"),
-    "free_permit_tile": ("free face-up Permit", "free face-up Permits"),
-    "permit_tile_bonus_again": ("Permit bonus again", "Permit bonuses again"),
+    "victory_points": ("{n} Victory Point", "{n} Victory Points"),
+    "coins": ("{n} Coin", "{n} Coins"),
+    "servants": ("{n} Servant", "{n} Servants"),
+    "politics_cards": ("{n} Politics card", "{n} Politics cards"),
+    "nobility_steps": ("{n} step on the Nobility Track", "{n} steps on the Nobility Track"),
+    "additional_main_action": ("an additional Main action", "{n} additional Main actions"),
+    "city_token_bonus": ("the bonus of a City token again", "the bonus of {n} City tokens again"),
+    "free_permit_tile": ("a free face-up Permit", "{n} free face-up Permits"),
+    "permit_tile_bonus_again": ("a Permit's bonus again", "{n} Permit bonuses again"),
 }
 
 
 def bonus_words(bonus: dict) -> str:
     parts = []
     for key, amount in bonus.items():
-        one, many = BONUS_WORDS.get(key, (key, key))
-        parts.append(f"{amount} {one if amount == 1 else many}")
+        one, many = BONUS_WORDS.get(key, ("{n} " + key.replace("_", " "),) * 2)
+        parts.append((one if amount == 1 else many).format(n=amount))
     return ", ".join(parts)
 
 

@@ -10,7 +10,7 @@ from games.engine.errors import RuleError
 from games.engine.rules import TABLE
 from games.kings_dilemma import messages as msg
 from games.kings_dilemma.data import DEFAULT_TRACKS, RESOURCES
-from games.kings_dilemma.flow import expect_turn, name
+from games.kings_dilemma.flow import expect_moderator, expect_turn, name
 
 
 def competition_positions(values: list[int]) -> list[int]:
@@ -173,14 +173,7 @@ def score(state: dict, action: dict, rng) -> None:
 
 
 def choose_heir(state: dict, action: dict, rng) -> None:
-    expect_turn(
-        state,
-        action,
-        phases=("heir",),
-        acting=state["moderator"],
-        what="choose who marries into the royal line",
-        not_yours=msg.MODERATOR_ONLY,
-    )
+    expect_moderator(state, action, ("heir",), "choose who marries into the royal line")
     heir: Any = action.get("heir")
     if isinstance(heir, bool) or heir not in state["heir_candidates"]:
         names = ", ".join(name(state, i) for i in state["heir_candidates"])
