@@ -25,6 +25,7 @@ from games.council_of_four.board import (
 from games.council_of_four.flow import merchants_of, others_in, pending_options
 from games.council_of_four.legal import legal
 from games.council_of_four.payments import payment_cost
+from games.engine.describe import sentence
 from games.engine.errors import RuleError
 
 # The words of each bonus, for one and for more ({n} is the amount): the log and the pages say them alike.
@@ -195,14 +196,23 @@ def describe(state: dict, action: dict) -> str:
         return str(action.get("type") or "?").replace("_", " ")
 
 
+# The actions whose label is a fixed sentence.
+SENTENCES = {
+    "deal": "The table shuffled the decks, seated the Councilors and dealt 6 Politics cards to each player",
+    "draw": "{who} drew a Politics card",
+    "engage_servant": f"{{who}} engaged a Servant for {ENGAGE_COINS} Coins",
+    "additional_main": "{who} returned 3 Servants to perform an additional Main action",
+    "end_turn": "{who} ended their turn",
+}
+
+
 def _describe(state: dict, action: dict) -> str:
     kind = action.get("type")
     seat: Any = action.get("seat")
     who = _who(state, seat)
-    if kind == "deal":
-        return "The table shuffled the decks, seated the Councilors and dealt 6 Politics cards to each player"
-    if kind == "draw":
-        return f"{who} drew a Politics card"
+    said = sentence(SENTENCES, action, who=who)
+    if said is not None:
+        return said
     if kind == "elect":
         balcony = BALCONY_WORDS[action["balcony"]]
         return f"{who} elected a {action['colour']} Councilor in the {balcony} and gained {ELECT_COINS} Coins"
@@ -236,14 +246,8 @@ def _describe(state: dict, action: dict) -> str:
             f"{who} satisfied the Queen's Balcony with {_cards(action['cards'])}, {move}, paid {cost} Coins "
             f"and placed a Merchant there{_servant_cost(state, seat, end)}"
         )
-    if kind == "engage_servant":
-        return f"{who} engaged a Servant for {ENGAGE_COINS} Coins"
     if kind == "change_permits":
         return f"{who} sent a Servant to change the face-up {action['region'].capitalize()} Permits"
-    if kind == "additional_main":
-        return f"{who} returned 3 Servants to perform an additional Main action"
-    if kind == "end_turn":
-        return f"{who} ended their turn"
     if kind == "choose_city_bonus":
         cities = [CITIES[c]["name"] for c in action["cities"]]
         tokens = " and ".join(cities)
