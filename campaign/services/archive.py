@@ -151,6 +151,18 @@ _LINKS = {
 }
 
 
+# What each link refers to: (table of numbers already imported, the word for it). A House or game
+# link is required where the row cannot exist without it.
+_LINK_TARGETS = {
+    "house": ("houses", "House"),
+    "opened_by": ("houses", "House"),
+    "signer": ("houses", "House"),
+    "game": ("games", "game"),
+    "unlocked_in": ("games", "game"),
+    "resolved_in": ("games", "game"),
+    "envelope": ("envelopes", "Envelope"),
+}
+_REQUIRED_LINKS = {("achievements", "house"), ("scores", "game"), ("scores", "house"), ("ledger", "house")}
 _HEAD = {"name", "settings", "grand_finale_ready", "closed", "created_at"}
 
 
@@ -317,6 +329,21 @@ class _Importer:
             raise _damaged(where, f"refers to {what} {key!r}, which is not in the archive")
         return self.tables[table][key]
 
+    def row(self, section: str, index: int, data, **extra):
+        """One row of ``section``, its links to Houses, games and Envelopes resolved first."""
+        where = f"{section}[{index}]"
+        links = {
+            field: self.link(
+                where, data, field, *_LINK_TARGETS[field], optional=(section, field) not in _REQUIRED_LINKS
+            )
+            for field in _LINKS[section]
+            if field in _LINK_TARGETS and isinstance(data, dict)
+        }
+        model = _FIELDS[section][0]
+        if any(f.name == "campaign" for f in model._meta.get_fields()):
+            links["campaign"] = self.campaign
+        return self.build(section, index, data, **links, **extra)
+
     def build(self, section: str, index: int, data, **links):
         model, fields = _FIELDS[section]
         where = f"{section}[{index}]"
@@ -429,15 +456,15 @@ def _campaign_create(head: dict, owner, name: str | None) -> Campaign:
 
 
 def _houses_and_games_import(run: _Importer, archive: dict) -> None:
-    campaign, houses, games = run.campaign, run.tables["houses"], run.tables["games"]
+    houses, games = run.tables["houses"], run.tables["games"]
     for i, data in enumerate(archive["houses"]):
-        house = run.build("houses", i, data, campaign=campaign)
+        house = run.row("houses", i, data)
         run.once(f"houses[{i}]", "house", house.number, f"House number {house.number}")
         house.save()
         houses[house.number] = house
     rows = RESOURCE_TRACK_ROWS
     for i, data in enumerate(archive["games"]):
-        game = run.build("games", i, data, campaign=campaign)
+        game = run.row("games", i, data)
         run.once(f"games[{i}]", "game", game.number, f"game {game.number}")
         if set(game.resources_final) - set(RESOURCE_ROWS) or not all(
             _is_int(v) and 1 <= v <= rows for v in game.resources_final.values()
@@ -451,51 +478,25 @@ def _house_rows_import(run: _Importer, archive: dict) -> None:
     """Achievements, scores and the ledger: rows that belong to a House."""
     for i, data in enumerate(archive["achievements"]):
         where = f"achievements[{i}]"
-        achievement = run.build(
-            "achievements",
-            i,
-            data,
-            house=run.link(where, data, "house", "houses", "House", optional=False),
-            unlocked_in=run.link(where, data, "unlocked_in", "games", "game"),
-        )
+        achievement = run.row("achievements", i, data)
         run.effects(where, "effects", achievement.effects)
         if achievement.marked > achievement.spaces:
             raise _damaged(f"{where}.marked", f"more marks than its {achievement.spaces} spaces")
         achievement.save()
     for i, data in enumerate(archive["scores"]):
         where = f"scores[{i}]"
-        score = run.build(
-            "scores",
-            i,
-            data,
-            game=run.link(where, data, "game", "games", "game", optional=False),
-            house=run.link(where, data, "house", "houses", "House", optional=False),
-        )
+        score = run.row("scores", i, data)
         key = (score.game.number, score.revision, score.house.number)
         run.once(where, "score", key, f"the score of House {key[2]} in game {key[0]} (revision {key[1]})")
         score.save()
     for i, data in enumerate(archive["ledger"]):
-        where = f"ledger[{i}]"
-        run.build(
-            "ledger",
-            i,
-            data,
-            house=run.link(where, data, "house", "houses", "House", optional=False),
-            game=run.link(where, data, "game", "games", "game"),
-        ).save()
+        run.row("ledger", i, data).save()
 
 
 def _envelopes_import(run: _Importer, archive: dict) -> None:
     for i, data in enumerate(archive["envelopes"]):
         where = f"envelopes[{i}]"
-        envelope = run.build(
-            "envelopes",
-            i,
-            data,
-            campaign=run.campaign,
-            opened_by=run.link(where, data, "opened_by", "houses", "House"),
-            game=run.link(where, data, "game", "games", "game"),
-        )
+        envelope = run.row("envelopes", i, data)
         run.once(where, "envelope", envelope.number, f"Envelope {envelope.number:02d}")
         envelope.save()
         run.tables["envelopes"][envelope.number] = envelope
@@ -522,14 +523,7 @@ def _stickers_import(run: _Importer, archive: dict) -> None:
     covers = []
     for i, data in enumerate(archive["stickers"]):
         where = f"stickers[{i}]"
-        sticker = run.build(
-            "stickers",
-            i,
-            data,
-            campaign=run.campaign,
-            signer=run.link(where, data, "signer", "houses", "House"),
-            game=run.link(where, data, "game", "games", "game"),
-        )
+        sticker = run.row("stickers", i, data)
         _sticker_checked(run, where, sticker)
         covered_by = data.get("covered_by")
         if covered_by is not None:
@@ -546,15 +540,7 @@ def _stickers_import(run: _Importer, archive: dict) -> None:
 def _cards_import(run: _Importer, archive: dict) -> None:
     for i, data in enumerate(archive["story_cards"]):
         where = f"story_cards[{i}]"
-        card = run.build(
-            "story_cards",
-            i,
-            data,
-            campaign=run.campaign,
-            signer=run.link(where, data, "signer", "houses", "House"),
-            envelope=run.link(where, data, "envelope", "envelopes", "Envelope"),
-            game=run.link(where, data, "game", "games", "game"),
-        )
+        card = run.row("story_cards", i, data)
         run.once(where, "story", card.number, f"Story card {card.number}")
         run.once(
             where,
@@ -567,14 +553,7 @@ def _cards_import(run: _Importer, archive: dict) -> None:
         card.save()
     for i, data in enumerate(archive["dilemma_cards"]):
         where = f"dilemma_cards[{i}]"
-        card = run.build(
-            "dilemma_cards",
-            i,
-            data,
-            campaign=run.campaign,
-            envelope=run.link(where, data, "envelope", "envelopes", "Envelope"),
-            resolved_in=run.link(where, data, "resolved_in", "games", "game"),
-        )
+        card = run.row("dilemma_cards", i, data)
         run.once(where, "dilemma", card.number, f"Dilemma card {card.number}")
         card.save()
 
@@ -582,13 +561,7 @@ def _cards_import(run: _Importer, archive: dict) -> None:
 def _mystery_stickers_import(run: _Importer, archive: dict) -> None:
     for i, data in enumerate(archive["mystery_stickers"]):
         where = f"mystery_stickers[{i}]"
-        sticker = run.build(
-            "mystery_stickers",
-            i,
-            data,
-            campaign=run.campaign,
-            game=run.link(where, data, "game", "games", "game"),
-        )
+        sticker = run.row("mystery_stickers", i, data)
         if sticker.letter not in MYSTERY_LETTERS:
             raise _damaged(
                 f"{where}.letter",
@@ -608,13 +581,10 @@ def _events_import(run: _Importer, archive: dict) -> None:
         ):
             raise _damaged(f"{where}.actor", "must be a username (a text of at most 150 characters)")
         mine = owner is not None and actor is not None and actor == owner.get_username()
-        run.build(
+        run.row(
             "events",
             i,
             data,
-            campaign=run.campaign,
-            house=run.link(where, data, "house", "houses", "House"),
-            game=run.link(where, data, "game", "games", "game"),
             actor=owner if mine else None,
             actor_name="" if mine or actor is None else actor,
         ).save()
