@@ -25,7 +25,7 @@ class TokenObtainApi(ChronicleApi):
     class InputSerializer(AuthTokenSerializer):
         username = StrictCharField(max_length=150)
         password = StrictCharField(max_length=128, style={"input_type": "password"}, trim_whitespace=False)
-        token = None  # AuthTokenSerializer's read-only field: the output has the key
+        token = None  # type: ignore[assignment]  # AuthTokenSerializer's read-only field: the output has the key
 
     class OutputSerializer(serializers.Serializer):
         token = serializers.CharField(help_text="Send it as 'Authorization: Token <token>'.")

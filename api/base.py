@@ -1,7 +1,7 @@
 """Base classes of the API views: JSON in, one error shape out, campaign membership checked once."""
 
 from django.shortcuts import get_object_or_404
-from rest_framework import exceptions
+from rest_framework import exceptions, serializers
 from rest_framework.generics import GenericAPIView
 from rest_framework.views import APIView
 
@@ -26,6 +26,7 @@ def member_campaign(*, user, campaign_id: int) -> Campaign:
 class ChronicleApi(APIView):
     schema = ChronicleAutoSchema()
     parser_classes = [ChronicleJSONParser]
+    InputSerializer: type[serializers.Serializer]  # declared by each view that takes a body
 
     def get_serializer_context(self) -> dict:
         return {"request": self.request}

@@ -254,7 +254,7 @@ class RealmBoardApi(CampaignApi):
             sticker = StickerSerializer(allow_null=True, help_text="null: an empty space.")
 
         row = StrictCharField()
-        label = StrictCharField()
+        label = StrictCharField()  # type: ignore[assignment]  # a field named like Field.label
         spaces = SpaceSerializer(many=True, help_text="Left to right.")
 
     @extend_schema(

@@ -84,7 +84,7 @@ class LedgerEntrySerializer(serializers.Serializer):
     kind = serializers.CharField(help_text="prestige or crave")
     amount = serializers.IntegerField()
     reason = serializers.CharField()
-    source = serializers.CharField()
+    source = serializers.CharField()  # type: ignore[assignment]  # a field named like Field.source
     game = GameRefSerializer(allow_null=True)
     created_at = serializers.DateTimeField()
 
@@ -183,7 +183,7 @@ class EventSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     kind = serializers.CharField()
     summary = serializers.CharField()
-    data = serializers.JSONField()
+    data = serializers.JSONField()  # type: ignore[assignment]  # the event's data, not Serializer.data
     actor = serializers.CharField(source="actor.get_username", allow_null=True, default=None)
     house = HouseRefSerializer(allow_null=True)
     game = GameRefSerializer(allow_null=True)

@@ -225,7 +225,7 @@ class LoggedActionSerializer(serializers.Serializer):
     seq = serializers.IntegerField()
     version = serializers.IntegerField(help_text="The session's version right after this action.")
     seat = serializers.IntegerField(allow_null=True)
-    label = StrictCharField(help_text="What happened, as a sentence.")
+    label = StrictCharField(help_text="What happened, as a sentence.")  # type: ignore[assignment]  # a field named like Field.label
 
 
 class SubmitInputSerializer(serializers.Serializer):
@@ -303,7 +303,7 @@ class SessionCreateApi(ChronicleApi):
 
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
-            self.fields["game"].choices = [g["slug"] for g in selectors.game_choices()]
+            self.fields["game"].choices = [g["slug"] for g in selectors.game_choices()]  # type: ignore[attr-defined]  # a ChoiceField
 
         def validate_config(self, config: dict) -> dict:
             _json_without_nul(config, "Game settings")

@@ -1,5 +1,7 @@
+from typing import Any, cast
+
 from django.conf import settings
-from django.urls import include, path, re_path
+from django.urls import URLPattern, URLResolver, include, path, re_path
 from django.utils.csp import CSP
 from django.views.decorators.csp import csp_override
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
@@ -15,7 +17,7 @@ from config.api_errors import api_not_found
 SWAGGER_CDN = "https://cdn.jsdelivr.net"
 DOCS_CSP = csp_override(
     {
-        **settings.SECURE_CSP,
+        **cast(dict[str, Any], settings.SECURE_CSP),
         "script-src": [CSP.SELF, SWAGGER_CDN],
         "style-src": [CSP.SELF, CSP.UNSAFE_INLINE, SWAGGER_CDN],
         "img-src": [CSP.SELF, "data:", SWAGGER_CDN],
@@ -64,7 +66,7 @@ session_patterns = [
     ),
 ]
 
-api_patterns = [
+api_patterns: list[URLPattern | URLResolver] = [
     path("auth/token/", auth_apis.TokenObtainApi.as_view(), name="token-obtain"),
     path("auth/token/revoke/", auth_apis.TokenRevokeApi.as_view(), name="token-revoke"),
     path("campaigns/", c.CampaignListApi.as_view(), name="campaign-list"),

@@ -45,7 +45,7 @@ def prestige_crave_series(*, campaign: Campaign) -> tuple[list[str], dict[str, l
         for kind in ("prestige", "crave"):
             series[f"{house.name} {kind.capitalize()}"] = [0] * len(labels)
     for entry in entries:
-        at = position.get(entry.game_id, len(labels) - 1)
+        at = position.get(entry.game_id or 0, len(labels) - 1)
         key = f"{entry.house.name} {entry.kind.capitalize()}"
         for i in range(at, len(labels)):
             series[key][i] += entry.amount

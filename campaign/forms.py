@@ -2,8 +2,15 @@ import json
 
 from django import forms
 
-from campaign.models import GameEnd, ResourceRow, SecretAgenda
+from campaign.models import GameEnd, House, ResourceRow, SecretAgenda
 from games.kings_dilemma.data import MYSTERY_LETTERS
+
+
+def _house_field(form: forms.Form, name: str) -> forms.ModelChoiceField:
+    """A House picker, whose choices are the campaign's Houses."""
+    field = form.fields[name]
+    assert isinstance(field, forms.ModelChoiceField)
+    return field
 
 
 class CampaignBoundForm(forms.Form):
@@ -19,7 +26,7 @@ class CampaignBoundForm(forms.Form):
             kwargs.setdefault("auto_id", f"id_{self.id_prefix}_%s")
         super().__init__(*args, **kwargs)
         for name in self.house_fields:
-            self.fields[name].queryset = campaign.houses.all()
+            _house_field(self, name).queryset = campaign.houses.all()
 
 
 class CampaignForm(forms.Form):
@@ -42,7 +49,7 @@ class StickerForm(CampaignBoundForm):
         choices=[("1", "Positive (white title bar)"), ("0", "Negative (black title bar)")],
         coerce=lambda v: v == "1",
     )
-    signer = forms.ModelChoiceField(queryset=None, required=False, empty_label="(nobody)")
+    signer = forms.ModelChoiceField(queryset=House.objects.none(), required=False, empty_label="(nobody)")
     title = forms.CharField(max_length=120, required=False)
 
 
@@ -53,7 +60,7 @@ class EnvelopeForm(CampaignBoundForm):
     special = forms.BooleanField(
         required=False, help_text="The first card says 'This is a Special Envelope!'"
     )
-    opened_by = forms.ModelChoiceField(queryset=None, required=False, empty_label="(nobody)")
+    opened_by = forms.ModelChoiceField(queryset=House.objects.none(), required=False, empty_label="(nobody)")
     dilemma_numbers = forms.CharField(
         required=False, help_text="The 3 Dilemma card numbers of a standard Envelope, separated by commas"
     )
@@ -68,7 +75,7 @@ class EnvelopeForm(CampaignBoundForm):
             raise forms.ValidationError("Write card numbers separated by commas, e.g. 12, 31, 7.") from None
 
     def clean(self):
-        data = super().clean()
+        data = self.cleaned_data
         if data.get("story_number") and not data.get("storyline"):
             self.add_error("storyline", "Which storyline does the Story card belong to?")
         return data
@@ -114,7 +121,9 @@ class GameBeginForm(CampaignBoundForm):
 
 
 class ResultRowForm(forms.Form):
-    house = forms.ModelChoiceField(queryset=None, required=False, empty_label="(did not play)")
+    house = forms.ModelChoiceField(
+        queryset=House.objects.none(), required=False, empty_label="(did not play)"
+    )
     secret_agenda = forms.ChoiceField(choices=[("", "—"), *SecretAgenda.choices], required=False)
     agenda_points = forms.IntegerField(initial=0, label="Secret Agenda")
     open_agenda_points = forms.IntegerField(initial=0, label="Open Agenda")
@@ -123,10 +132,10 @@ class ResultRowForm(forms.Form):
 
     def __init__(self, *args, campaign, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["house"].queryset = campaign.houses.all()
+        _house_field(self, "house").queryset = campaign.houses.all()
 
     def clean(self):
-        data = super().clean()
+        data = self.cleaned_data
         if data.get("house") and not data.get("secret_agenda"):
             self.add_error("secret_agenda", "Which Secret Agenda did this House play?")
         return data
@@ -171,8 +180,8 @@ class GameNightForm(CampaignBoundForm):
         return [self.cleaned_data[f"seat{i}"] for i in range(self.SEATS) if self.cleaned_data.get(f"seat{i}")]
 
     def clean(self):
-        data = super().clean()
-        chosen = [data.get(f"seat{i}") for i in range(self.SEATS) if data.get(f"seat{i}")]
+        data = self.cleaned_data
+        chosen = [house for i in range(self.SEATS) if (house := data.get(f"seat{i}"))]
         if len({h.pk for h in chosen}) != len(chosen):
             raise forms.ValidationError("A House can sit at only one seat.")
         return data
@@ -206,7 +215,7 @@ class EnvelopeContentsForm(forms.Form):
             )
 
     def clean(self):
-        data = super().clean()
+        data = self.cleaned_data
         for n in self.envelopes:
             raw = data.get(f"e{n}-dilemmas") or ""
             try:
@@ -237,7 +246,7 @@ class AchievementForm(CampaignBoundForm):
     id_prefix = "achievement"
 
     house_fields = ("house",)
-    house = forms.ModelChoiceField(queryset=None)
+    house = forms.ModelChoiceField(queryset=House.objects.none())
     kind = forms.ChoiceField(choices=[("gameplay", "Gameplay"), ("narrative", "Narrative")])
     name = forms.CharField(max_length=120)
     condition = forms.CharField(max_length=300, required=False)
@@ -254,7 +263,7 @@ class AchievementForm(CampaignBoundForm):
 
     def clean(self):
         """The cleaned data are the service's arguments: the effect fields become ``effects``."""
-        data = super().clean()
+        data = self.cleaned_data
         data["effects"] = {k: data.pop(k) for k in self.EFFECTS if data.get(k)}
         for k in self.EFFECTS:
             data.pop(k, None)
@@ -270,7 +279,7 @@ class StoryCardForm(CampaignBoundForm):
     house_fields = ("signer",)
     number = forms.IntegerField(min_value=1)
     storyline = forms.CharField(max_length=40)
-    signer = forms.ModelChoiceField(queryset=None, required=False, empty_label="(nobody)")
+    signer = forms.ModelChoiceField(queryset=House.objects.none(), required=False, empty_label="(nobody)")
     title = forms.CharField(max_length=120, required=False)
     is_ending = forms.BooleanField(required=False, label="Ending card")
     cohesion = forms.IntegerField(min_value=0, required=False)
@@ -283,7 +292,7 @@ class StoryCardForm(CampaignBoundForm):
 
     def clean(self):
         """The cleaned data are the service's arguments."""
-        data = super().clean()
+        data = self.cleaned_data
         bonus = {"prestige": data.pop("bonus_prestige", None), "crave": data.pop("bonus_crave", None)}
         data["majority_signer_bonus"] = {k: v for k, v in bonus.items() if v}
         effects = {"start_power": data.pop("start_power", None), "start_coins": data.pop("start_coins", None)}

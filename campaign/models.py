@@ -40,6 +40,7 @@ class GameEnd(models.TextChoices):
 
 
 class Campaign(models.Model):
+    role: str | None  # the viewer's role, set by the API's campaign list
     name = models.CharField(max_length=120)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -101,6 +102,8 @@ class House(models.Model):
 
 class ChronicleGame(models.Model):
     """One Realm Chronicles table: one game of the campaign."""
+
+    current_scores: "list[ChronicleScore]"  # set by campaign.selectors for the Realm Chronicles
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveSmallIntegerField()

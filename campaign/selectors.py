@@ -77,7 +77,7 @@ def houses_by_prestige(*, campaign: Campaign, houses: list[House] | None = None)
     """Highest Prestige first; ties broken by the higher House number ('Breaking ties of Prestige')."""
     annotated = {h.pk: h for h in house_list(campaign=campaign)}
     chosen = [annotated[h.pk] for h in houses] if houses is not None else list(annotated.values())
-    return sorted(chosen, key=lambda h: legacy.prestige_order_key(h.prestige, h.number), reverse=True)
+    return sorted(chosen, key=lambda h: legacy.prestige_order_key(h.prestige, h.number), reverse=True)  # type: ignore[attr-defined]  # annotated by house_list
 
 
 def visible_stickers(*, campaign: Campaign) -> list[ChronicleSticker]:
@@ -88,11 +88,11 @@ def realm_board(*, campaign: Campaign) -> list[dict]:
     """The five Chronicle rows, each a list of spaces (a sticker or None), left to right."""
     capacity = campaign_setting(campaign, "row_capacity")
     squares = campaign_setting(campaign, "aging_squares")
-    rows = {row: [None] * capacity for row in RESOURCE_ROWS}
+    rows: dict[str, list[ChronicleSticker | None]] = {row: [None] * capacity for row in RESOURCE_ROWS}
     for sticker in visible_stickers(campaign=campaign):
         if sticker.slot < capacity:
             # The sticker's aging squares, marked ones first, as the box draws them.
-            sticker.aging_squares = [i < sticker.marks for i in range(max(squares, sticker.marks))]
+            sticker.aging_squares = [i < sticker.marks for i in range(max(squares, sticker.marks))]  # type: ignore[attr-defined]  # for the template only
             rows[sticker.row][sticker.slot] = sticker
     return [{"row": row, "label": row.capitalize(), "spaces": spaces} for row, spaces in rows.items()]
 

@@ -1,14 +1,16 @@
 """Server-rendered campaign pages. Views validate a form, call one service and render; service
 errors appear beside the form (never a 500 and nothing half-written)."""
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, cast
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import FileResponse, Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -21,6 +23,7 @@ from campaign import forms, selectors, services
 from campaign.charts import CHARTS, SIZES
 from campaign.demo import DEMO_USER
 from campaign.models import Achievement, Campaign, CampaignExport
+from config.http import HttpRequest
 from games.presenters.kings_dilemma import save_words
 
 
@@ -31,7 +34,7 @@ def _member_campaign(request: HttpRequest, pk: int) -> Campaign:
     return campaign
 
 
-def _run_service(form, call) -> object | None:
+def _run_service[T](form, call: Callable[[], T]) -> T | None:
     """Call a service; its ValidationError becomes a form error."""
     try:
         return call()
@@ -122,7 +125,7 @@ def campaign_chronicles(request: HttpRequest, pk: int) -> HttpResponse:
     pending = campaign.games.filter(recorded=False).order_by("-number").first()
     form = forms.GameResultForm(request.POST or None, campaign=campaign) if pending else None
     status = 200
-    if request.method == "POST" and form is not None:
+    if request.method == "POST" and form is not None and pending is not None:
         if form.is_valid():
             done = _run_service(
                 form,
@@ -260,7 +263,13 @@ def envelope_open_view(request: HttpRequest, pk: int) -> HttpResponse:
         )
 
     return _campaign_form_view(
-        request, pk, forms.EnvelopeForm, "Open an Envelope", call, lambda e: f"{e} opened."
+        request,
+        pk,
+        forms.EnvelopeForm,
+        "Open an Envelope",
+        call,
+        lambda e: f"{e} opened.",
+        form_id="envelope-form",
     )
 
 
@@ -296,7 +305,9 @@ def achievement_mark_view(request: HttpRequest, pk: int) -> HttpResponse:
         if result is not None and not request.htmx:
             messages.success(request, f"{achievement.name}: {result.marked}/{result.spaces} marked.")
             return redirect("campaign-detail", pk=campaign.pk)
-    errors = form.non_field_errors() + [e for errs in form.errors.values() for e in errs]
+    errors = [str(e) for e in form.non_field_errors()] + [
+        str(e) for errs in form.errors.values() for e in errs
+    ]
     if request.htmx:
         house = selectors.house_list(campaign=campaign).get(pk=achievement.house_id)
         context = {"h": house, "error": " ".join(errors)}
@@ -316,7 +327,7 @@ def campaign_export_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-def campaign_export_download(request: HttpRequest, pk: int, export_id: int) -> HttpResponse:
+def campaign_export_download(request: HttpRequest, pk: int, export_id: int) -> FileResponse:
     campaign = _member_campaign(request, pk)
     export = get_object_or_404(campaign.exports, pk=export_id, status=CampaignExport.Status.READY)
     path = Path(settings.MEDIA_ROOT) / "exports" / export.path
@@ -350,7 +361,13 @@ def campaign_import_view(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@csp_override({**settings.SECURE_CSP, "script-src": [CSP.NONE], "style-src": [CSP.SELF, CSP.UNSAFE_INLINE]})
+@csp_override(
+    {
+        **cast(dict[str, Any], settings.SECURE_CSP),
+        "script-src": [CSP.NONE],
+        "style-src": [CSP.SELF, CSP.UNSAFE_INLINE],
+    }
+)
 def campaign_chart(request: HttpRequest, pk: int, name: str) -> HttpResponse:
     campaign = _member_campaign(request, pk)
     if name not in CHARTS:

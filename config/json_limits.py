@@ -8,7 +8,7 @@ def json_depth_exceeds(value, limit: int) -> bool:
     while stack:
         item, depth = stack.pop()
         if isinstance(item, dict):
-            children = item.values()
+            children = list(item.values())
         elif isinstance(item, list):
             children = item
         else:

@@ -1,5 +1,6 @@
 import json
 import re
+from collections.abc import Sequence
 
 from django import forms
 
@@ -11,12 +12,18 @@ SEATS_REQUIRED = "Name at least 2 seats."
 ACTION_NOT_JSON = "The action could not be read."
 
 
+def _choice_field(form: forms.Form, name: str) -> forms.ChoiceField:
+    field = form.fields[name]
+    assert isinstance(field, forms.ChoiceField)
+    return field
+
+
 class SessionCreateForm(forms.Form):
     game = forms.ChoiceField(choices=())
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = [
+        _choice_field(self, "game").choices = [
             (g["slug"], f"{g['name']} ({g['min_seats']}–{g['max_seats']} players)") for g in game_choices()
         ]
         for i in range(1, MAX_SEATS_ON_FORM + 1):
@@ -29,8 +36,9 @@ class SessionCreateForm(forms.Form):
         return [(self[f"seat_{i}"], self[f"bot_{i}"]) for i in range(1, MAX_SEATS_ON_FORM + 1)]
 
     def clean(self):
-        data = super().clean()
-        names, bots = [], []
+        data = self.cleaned_data
+        names: list[str] = []
+        bots: list[int] = []
         for i in range(1, MAX_SEATS_ON_FORM + 1):
             name = (data.get(f"seat_{i}") or "").strip()
             if name:
@@ -170,7 +178,7 @@ class OutcomeForm(forms.Form):
         }
 
     def clean(self):
-        data = super().clean()
+        data = self.cleaned_data
         try:
             data["resources"] = parse_resource_moves(data.get("resources", ""))
         except forms.ValidationError as error:
@@ -239,13 +247,13 @@ class CardEffectForm(forms.Form):
         "to_event_area": (),
     }
 
-    def __init__(self, *args, seats: list[tuple[int, str]] = (), **kwargs):
+    def __init__(self, *args, seats: Sequence[tuple[int, str]] = (), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["target"].choices = [("", "—"), *seats]
+        _choice_field(self, "target").choices = [("", "—"), *seats]
 
     def clean(self):
-        data = super().clean()
-        for name in self.NEEDS.get(data.get("kind"), ()):
+        data = self.cleaned_data
+        for name in self.NEEDS.get(data.get("kind") or "", ()):
             if data.get(name) in (None, ""):
                 self.add_error(name, "Needed for this effect.")
         return data

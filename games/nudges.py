@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
@@ -83,7 +84,7 @@ def cache_transport(channel: str, message: str) -> None:
         cache.set(key, data["version"], VERSION_CACHE_TIMEOUT)
 
 
-_redis_clients: dict[str, object] = {}
+_redis_clients: dict[str, Any] = {}
 
 
 def redis_transport(channel: str, message: str) -> None:

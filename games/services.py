@@ -199,7 +199,7 @@ def _append(
     if rules.is_over(session.state):
         session.status = GameSession.Status.FINISHED
     session.save()
-    session.last_seq = last_seq + 1
+    session.last_seq = last_seq + 1  # type: ignore[attr-defined]  # annotated by _lock
     return SessionAction.objects.create(
         session=session,
         seq=last_seq + 1,
@@ -332,8 +332,8 @@ def session_submit_action(
         raise ValidationError(SEAT_NOT_IN_SESSION)
     locked = _lock(session, idempotency_key=idempotency_key)
     seat_index = None if seat is None else seat.index
-    if idempotency_key and locked.done_id is not None:
-        done = SessionAction.objects.get(pk=locked.done_id)
+    if idempotency_key and locked.done_id is not None:  # type: ignore[attr-defined]  # annotated by _lock
+        done = SessionAction.objects.get(pk=locked.done_id)  # type: ignore[attr-defined]  # annotated by _lock
         if done.seat != seat_index:
             raise ValidationError(IDEMPOTENCY_KEY_OTHER_SEAT)
         if not isinstance(action, dict) or done.payload != _plain_json(

@@ -21,13 +21,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db.models import prefetch_related_objects
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseStopPolling, trigger_client_event
 
+from config.http import HttpRequest
 from games import nudges, selectors, services
 from games.engine.errors import RuleError
 from games.forms import (
@@ -330,7 +331,7 @@ def _submit(request: HttpRequest, session: GameSession, seat: Seat | None) -> tu
     form = ActionForm(request.POST)
     if not form.is_valid():
         return _notice(
-            request, " ".join(e for errors in form.errors.values() for e in errors), "error", REFUSED
+            request, " ".join(str(e) for errors in form.errors.values() for e in errors), "error", REFUSED
         )
     data = form.cleaned_data
     return _submit_action(request, session, seat, data["action"], data["version"], data["key"])

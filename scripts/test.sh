@@ -8,6 +8,7 @@ export CI="${CI:-}"
 
 $PY/ruff check .
 $PY/ruff format --check .
+$PY/mypy
 
 scripts/services.sh chromium
 scripts/services.sh start >/dev/null

@@ -16,7 +16,6 @@ from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models, transaction
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
 from campaign import legacy
 from campaign.models import (
@@ -37,7 +36,7 @@ from campaign.models import (
     StoryCard,
 )
 from campaign.selectors import campaign_setting
-from campaign.services.common import check_effects, record_event
+from campaign.services.common import STORY_CARD_FIELDS, check_effects, json_value, record_event
 from config.json_limits import json_depth_exceeds
 from games.engine.text import has_control_characters
 from games.kings_dilemma.data import MYSTERY_LETTERS, RESOURCE_TRACK_ROWS
@@ -118,22 +117,7 @@ _FIELDS = {
         ["number", "row", "positive", "title", "text", "slot", "marks", "covered"],
     ),
     "envelopes": (Envelope, ["number", "special"]),
-    "story_cards": (
-        StoryCard,
-        [
-            "number",
-            "storyline",
-            "title",
-            "text",
-            "order",
-            "is_ending",
-            "cohesion",
-            "dissent",
-            "majority_signer_bonus",
-            "effects",
-            "ability_text",
-        ],
-    ),
+    "story_cards": (StoryCard, [*STORY_CARD_FIELDS, "order"]),
     "dilemma_cards": (DilemmaCard, ["number", "kind", "place", "title", "outcomes"]),
     "mystery_stickers": (MysterySticker, ["letter", "storyline"]),
     "events": (CampaignEvent, ["kind", "summary", "data"]),
@@ -167,6 +151,18 @@ _LINKS = {
 }
 
 
+# What each link refers to: (table of numbers already imported, the word for it). A House or game
+# link is required where the row cannot exist without it.
+_LINK_TARGETS = {
+    "house": ("houses", "House"),
+    "opened_by": ("houses", "House"),
+    "signer": ("houses", "House"),
+    "game": ("games", "game"),
+    "unlocked_in": ("games", "game"),
+    "resolved_in": ("games", "game"),
+    "envelope": ("envelopes", "Envelope"),
+}
+_REQUIRED_LINKS = {("achievements", "house"), ("scores", "game"), ("scores", "house"), ("ledger", "house")}
 _HEAD = {"name", "settings", "grand_finale_ready", "closed", "created_at"}
 
 
@@ -307,42 +303,6 @@ def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _typed(field, value):
-    """The value of one model field from JSON, of the right JSON type (ranges are checked by the
-    model's validators afterwards). Raises ValueError with the reason."""
-    if isinstance(field, models.BooleanField):
-        if not isinstance(value, bool):
-            raise ValueError("must be true or false")
-        return value
-    if isinstance(field, models.IntegerField):
-        if not _is_int(value):
-            raise ValueError("must be a whole number")
-        return value
-    if isinstance(field, models.CharField | models.TextField):
-        if not isinstance(value, str):
-            raise ValueError("must be a text")
-        if has_control_characters(value, multiline=isinstance(field, models.TextField)):
-            raise ValueError("holds control characters")
-        return value
-    if isinstance(field, models.DateTimeField):
-        parsed = parse_datetime(value) if isinstance(value, str) else None
-        if parsed is None:
-            raise ValueError("must be a date and time (ISO 8601)")
-        return parsed if timezone.is_aware(parsed) else timezone.make_aware(parsed, datetime.UTC)
-    if isinstance(field, models.DateField):
-        try:
-            if isinstance(value, str):
-                return datetime.date.fromisoformat(value)
-        except ValueError:
-            pass
-        raise ValueError("must be a date (YYYY-MM-DD)")
-    if isinstance(field, models.JSONField):
-        if not isinstance(value, dict):
-            raise ValueError("must be an object")
-        return value
-    raise ValueError("cannot be imported")  # pragma: no cover (every field kind is listed above)
-
-
 class _Importer:
     """One import: validates each row before it is written, in one transaction."""
 
@@ -351,7 +311,7 @@ class _Importer:
         self.campaign, self.version, self.owner = campaign, version, owner
         self.tables: dict[str, dict] = {"houses": {}, "games": {}, "envelopes": {}, "stickers": {}}
         self.seen: dict[str, set] = {}
-        self.dated: dict[type, tuple[list, set]] = {}
+        self.dated: dict[type[models.Model], tuple[list, set]] = {}
 
     def once(self, where: str, key: str, value, what: str) -> None:
         seen = self.seen.setdefault(key, set())
@@ -369,6 +329,21 @@ class _Importer:
             raise _damaged(where, f"refers to {what} {key!r}, which is not in the archive")
         return self.tables[table][key]
 
+    def row(self, section: str, index: int, data, **extra):
+        """One row of ``section``, its links to Houses, games and Envelopes resolved first."""
+        where = f"{section}[{index}]"
+        links = {
+            field: self.link(
+                where, data, field, *_LINK_TARGETS[field], optional=(section, field) not in _REQUIRED_LINKS
+            )
+            for field in _LINKS[section]
+            if field in _LINK_TARGETS and isinstance(data, dict)
+        }
+        model = _FIELDS[section][0]
+        if any(f.name == "campaign" for f in model._meta.get_fields()):
+            links["campaign"] = self.campaign
+        return self.build(section, index, data, **links, **extra)
+
     def build(self, section: str, index: int, data, **links):
         model, fields = _FIELDS[section]
         where = f"{section}[{index}]"
@@ -385,7 +360,7 @@ class _Importer:
         values = {}
         for name in [*fields, *(d for d in _DATES.get(section, []) if d in data)]:
             try:
-                values[name] = _typed(model._meta.get_field(name), data[name])
+                values[name] = json_value(model._meta.get_field(name), data[name])
             except ValueError as error:
                 raise _damaged(f"{where}.{name}", str(error)) from None
         stamps = {d: values.pop(d) for d in _DATES.get(section, []) if d in values}
@@ -406,7 +381,7 @@ class _Importer:
             for obj, stamps in objs:
                 for name, value in stamps.items():
                     setattr(obj, name, value)
-            model.objects.bulk_update([obj for obj, _ in objs], sorted(names), batch_size=500)
+            model._default_manager.bulk_update([obj for obj, _ in objs], sorted(names), batch_size=500)
 
     def effects(self, where: str, name: str, value: dict) -> None:
         try:
@@ -431,7 +406,7 @@ def _check_head(head: dict) -> dict:
     created = head.get("created_at")
     if created is not None:
         try:
-            created = _typed(Campaign._meta.get_field("created_at"), created)
+            created = json_value(Campaign._meta.get_field("created_at"), created)
         except ValueError as error:
             raise _damaged("campaign.created_at", str(error)) from None
     return {**head, "created_at": created}
@@ -481,15 +456,15 @@ def _campaign_create(head: dict, owner, name: str | None) -> Campaign:
 
 
 def _houses_and_games_import(run: _Importer, archive: dict) -> None:
-    campaign, houses, games = run.campaign, run.tables["houses"], run.tables["games"]
+    houses, games = run.tables["houses"], run.tables["games"]
     for i, data in enumerate(archive["houses"]):
-        house = run.build("houses", i, data, campaign=campaign)
+        house = run.row("houses", i, data)
         run.once(f"houses[{i}]", "house", house.number, f"House number {house.number}")
         house.save()
         houses[house.number] = house
     rows = RESOURCE_TRACK_ROWS
     for i, data in enumerate(archive["games"]):
-        game = run.build("games", i, data, campaign=campaign)
+        game = run.row("games", i, data)
         run.once(f"games[{i}]", "game", game.number, f"game {game.number}")
         if set(game.resources_final) - set(RESOURCE_ROWS) or not all(
             _is_int(v) and 1 <= v <= rows for v in game.resources_final.values()
@@ -503,51 +478,25 @@ def _house_rows_import(run: _Importer, archive: dict) -> None:
     """Achievements, scores and the ledger: rows that belong to a House."""
     for i, data in enumerate(archive["achievements"]):
         where = f"achievements[{i}]"
-        achievement = run.build(
-            "achievements",
-            i,
-            data,
-            house=run.link(where, data, "house", "houses", "House", optional=False),
-            unlocked_in=run.link(where, data, "unlocked_in", "games", "game"),
-        )
+        achievement = run.row("achievements", i, data)
         run.effects(where, "effects", achievement.effects)
         if achievement.marked > achievement.spaces:
             raise _damaged(f"{where}.marked", f"more marks than its {achievement.spaces} spaces")
         achievement.save()
     for i, data in enumerate(archive["scores"]):
         where = f"scores[{i}]"
-        score = run.build(
-            "scores",
-            i,
-            data,
-            game=run.link(where, data, "game", "games", "game", optional=False),
-            house=run.link(where, data, "house", "houses", "House", optional=False),
-        )
+        score = run.row("scores", i, data)
         key = (score.game.number, score.revision, score.house.number)
         run.once(where, "score", key, f"the score of House {key[2]} in game {key[0]} (revision {key[1]})")
         score.save()
     for i, data in enumerate(archive["ledger"]):
-        where = f"ledger[{i}]"
-        run.build(
-            "ledger",
-            i,
-            data,
-            house=run.link(where, data, "house", "houses", "House", optional=False),
-            game=run.link(where, data, "game", "games", "game"),
-        ).save()
+        run.row("ledger", i, data).save()
 
 
 def _envelopes_import(run: _Importer, archive: dict) -> None:
     for i, data in enumerate(archive["envelopes"]):
         where = f"envelopes[{i}]"
-        envelope = run.build(
-            "envelopes",
-            i,
-            data,
-            campaign=run.campaign,
-            opened_by=run.link(where, data, "opened_by", "houses", "House"),
-            game=run.link(where, data, "game", "games", "game"),
-        )
+        envelope = run.row("envelopes", i, data)
         run.once(where, "envelope", envelope.number, f"Envelope {envelope.number:02d}")
         envelope.save()
         run.tables["envelopes"][envelope.number] = envelope
@@ -574,14 +523,7 @@ def _stickers_import(run: _Importer, archive: dict) -> None:
     covers = []
     for i, data in enumerate(archive["stickers"]):
         where = f"stickers[{i}]"
-        sticker = run.build(
-            "stickers",
-            i,
-            data,
-            campaign=run.campaign,
-            signer=run.link(where, data, "signer", "houses", "House"),
-            game=run.link(where, data, "game", "games", "game"),
-        )
+        sticker = run.row("stickers", i, data)
         _sticker_checked(run, where, sticker)
         covered_by = data.get("covered_by")
         if covered_by is not None:
@@ -598,15 +540,7 @@ def _stickers_import(run: _Importer, archive: dict) -> None:
 def _cards_import(run: _Importer, archive: dict) -> None:
     for i, data in enumerate(archive["story_cards"]):
         where = f"story_cards[{i}]"
-        card = run.build(
-            "story_cards",
-            i,
-            data,
-            campaign=run.campaign,
-            signer=run.link(where, data, "signer", "houses", "House"),
-            envelope=run.link(where, data, "envelope", "envelopes", "Envelope"),
-            game=run.link(where, data, "game", "games", "game"),
-        )
+        card = run.row("story_cards", i, data)
         run.once(where, "story", card.number, f"Story card {card.number}")
         run.once(
             where,
@@ -619,14 +553,7 @@ def _cards_import(run: _Importer, archive: dict) -> None:
         card.save()
     for i, data in enumerate(archive["dilemma_cards"]):
         where = f"dilemma_cards[{i}]"
-        card = run.build(
-            "dilemma_cards",
-            i,
-            data,
-            campaign=run.campaign,
-            envelope=run.link(where, data, "envelope", "envelopes", "Envelope"),
-            resolved_in=run.link(where, data, "resolved_in", "games", "game"),
-        )
+        card = run.row("dilemma_cards", i, data)
         run.once(where, "dilemma", card.number, f"Dilemma card {card.number}")
         card.save()
 
@@ -634,13 +561,7 @@ def _cards_import(run: _Importer, archive: dict) -> None:
 def _mystery_stickers_import(run: _Importer, archive: dict) -> None:
     for i, data in enumerate(archive["mystery_stickers"]):
         where = f"mystery_stickers[{i}]"
-        sticker = run.build(
-            "mystery_stickers",
-            i,
-            data,
-            campaign=run.campaign,
-            game=run.link(where, data, "game", "games", "game"),
-        )
+        sticker = run.row("mystery_stickers", i, data)
         if sticker.letter not in MYSTERY_LETTERS:
             raise _damaged(
                 f"{where}.letter",
@@ -660,13 +581,10 @@ def _events_import(run: _Importer, archive: dict) -> None:
         ):
             raise _damaged(f"{where}.actor", "must be a username (a text of at most 150 characters)")
         mine = owner is not None and actor is not None and actor == owner.get_username()
-        run.build(
+        run.row(
             "events",
             i,
             data,
-            campaign=run.campaign,
-            house=run.link(where, data, "house", "houses", "House"),
-            game=run.link(where, data, "game", "games", "game"),
             actor=owner if mine else None,
             actor_name="" if mine or actor is None else actor,
         ).save()

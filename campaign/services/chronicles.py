@@ -4,6 +4,7 @@ corrections, and the charts drawn from them."""
 from __future__ import annotations
 
 import datetime
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -95,7 +96,7 @@ def legacy_setup_compute(*, campaign: Campaign, houses: list[House]) -> dict:
         "draft_order": [h.pk for h in reversed(ordered)],
         "leader": ordered[0].pk,
         "moderator": ordered[-1].pk,
-        "prestige": {h.pk: h.prestige for h in ordered},
+        "prestige": {h.pk: h.prestige for h in ordered},  # type: ignore[attr-defined]  # annotated ledger sum
     }
 
 
@@ -273,7 +274,7 @@ def game_result_correct(
     game = ChronicleGame.objects.select_for_update().select_related("campaign").get(pk=game.pk)
     if not game.recorded:
         raise ValidationError(RESULT_NOT_RECORDED.format(number=game.number))
-    old = [
+    old: list[dict[str, Any]] = [
         {
             "house": s.house,
             "secret_agenda": s.secret_agenda,

@@ -3,14 +3,21 @@ and of ability effects."""
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+import datetime
+from typing import Any
+
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from campaign.models import (
     Campaign,
     CampaignEvent,
     House,
 )
+from games.engine.text import has_control_characters
 
 NAME_CONTROL_CHARACTERS = "A name cannot hold control characters (such as NUL, ESC or U+202E)."
 
@@ -24,6 +31,19 @@ UNKNOWN_AGENDA = "{agenda!r} is not a Secret Agenda."
 CAMPAIGN_CLOSED = "The campaign is closed: the Grand Finale has been reached."
 
 
+# What the table types from a Story card (story_card_place's arguments; the archive adds its place).
+STORY_CARD_FIELDS = (
+    "number",
+    "storyline",
+    "title",
+    "text",
+    "is_ending",
+    "cohesion",
+    "dissent",
+    "majority_signer_bonus",
+    "effects",
+    "ability_text",
+)
 EFFECT_KEYS = {"start_power", "start_coins", "prestige", "crave", "power", "coins"}
 
 
@@ -37,7 +57,7 @@ def record_event(campaign, kind, summary, *, actor=None, house=None, game=None, 
         campaign=campaign,
         kind=kind,
         summary=summary,
-        actor=actor if isinstance(actor, AbstractBaseUser) else None,
+        actor=actor if isinstance(actor, User) else None,
         house=house,
         game=game,
         data=data,
@@ -54,3 +74,39 @@ def check_effects(effects: dict) -> dict:
         if key not in EFFECT_KEYS or not isinstance(value, int) or isinstance(value, bool):
             raise ValidationError(UNKNOWN_EFFECT.format(key=key))
     return effects or {}
+
+
+def json_value(field: Any, value: Any) -> Any:
+    """The value of one model field from JSON, of the right JSON type (ranges are checked by the
+    model's validators afterwards). Raises ValueError with the reason."""
+    if isinstance(field, models.BooleanField):
+        if not isinstance(value, bool):
+            raise ValueError("must be true or false")
+        return value
+    if isinstance(field, models.IntegerField):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ValueError("must be a whole number")
+        return value
+    if isinstance(field, models.CharField | models.TextField):
+        if not isinstance(value, str):
+            raise ValueError("must be a text")
+        if has_control_characters(value, multiline=isinstance(field, models.TextField)):
+            raise ValueError("cannot hold control characters")
+        return value
+    if isinstance(field, models.DateTimeField):
+        parsed = parse_datetime(value) if isinstance(value, str) else None
+        if parsed is None:
+            raise ValueError("must be a date and time (ISO 8601)")
+        return parsed if timezone.is_aware(parsed) else timezone.make_aware(parsed, datetime.UTC)
+    if isinstance(field, models.DateField):
+        try:
+            if isinstance(value, str):
+                return datetime.date.fromisoformat(value)
+        except ValueError:
+            pass
+        raise ValueError("must be a date (YYYY-MM-DD)")
+    if isinstance(field, models.JSONField):
+        if not isinstance(value, dict):
+            raise ValueError("must be an object")
+        return value
+    raise ValueError("cannot be imported")  # pragma: no cover (every field kind is listed above)

@@ -18,11 +18,10 @@ from campaign.models import (
     StoryCard,
 )
 from campaign.services.chronicles import game_begin, game_result_record, legacy_setup_compute
-from campaign.services.common import check_effects
+from campaign.services.common import STORY_CARD_FIELDS, check_effects, json_value
 from campaign.services.envelopes import dilemma_card_remember, envelope_open, game_save
 from campaign.services.ledger import ledger_add
 from campaign.services.stickers import mystery_sticker_attach, sticker_attach
-from games.engine.text import has_control_characters
 
 NIGHT_HOUSES = "A King's Dilemma game has 3 to 5 Houses; {count} were chosen."
 
@@ -61,40 +60,16 @@ CONTENTS_UNKNOWN = (
 ENVELOPE_CONTENTS = {"special", "story_card", "dilemma_numbers", "trigger_numbers", "event_numbers"}
 
 
-STORY_CARD_FIELDS = {
-    "number",
-    "storyline",
-    "title",
-    "text",
-    "is_ending",
-    "cohesion",
-    "dissent",
-    "majority_signer_bonus",
-    "effects",
-    "ability_text",
-}
-
-
 MAX_CARDS_IN_ENVELOPE = 20
 
 
 def _field_value(model, name: str, value):
     """``value`` checked as the model field ``name`` would store it (type, range, length)."""
     field = model._meta.get_field(name)
-    if isinstance(field, models.BooleanField):
-        if not isinstance(value, bool):
-            raise ValueError("must be true or false")
-    elif isinstance(field, models.IntegerField):
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise ValueError("must be a whole number")
-    elif isinstance(field, models.CharField | models.TextField):
-        if not isinstance(value, str):
-            raise ValueError("must be a text")
-        if has_control_characters(value, multiline=isinstance(field, models.TextField)):
-            raise ValueError("cannot hold control characters")
-    elif isinstance(field, models.JSONField):
+    if isinstance(field, models.JSONField):
         check_effects(value if isinstance(value, dict) else {"": value})
         return value
+    json_value(field, value)  # of the right JSON type; the ranges next
     try:
         field.clean(value, None)
     except ValidationError as error:
@@ -339,6 +314,8 @@ def game_night_record(*, session, envelope_contents: dict | None = None, actor=N
     if not rules.is_over(session.state):
         raise ValidationError(NIGHT_NOT_OVER)
     result = rules.result(session.state)
+    if result is None:
+        raise ValidationError(NIGHT_NOT_OVER)
     house_of = _house_of_seat(session)
     contents = envelope_contents_clean(
         envelope_contents or {},

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
@@ -50,11 +50,12 @@ MARKS_POSITIVE = "Mark at least one space."
 
 
 @transaction.atomic
-def campaign_create(*, name: str, created_by: AbstractBaseUser | None = None) -> Campaign:
+def campaign_create(*, name: str, created_by: User | AnonymousUser | None = None) -> Campaign:
     if not name or not name.strip():
         raise ValidationError(CAMPAIGN_NAME_REQUIRED)
     if has_control_characters(name):
         raise ValidationError(NAME_CONTROL_CHARACTERS)
+    created_by = created_by if isinstance(created_by, User) else None
     campaign = Campaign(name=name.strip(), created_by=created_by)
     campaign.full_clean()
     campaign.save()

@@ -1,6 +1,8 @@
 """One function per action type: ``fn(state, action, rng)`` mutates the private copy the base class
 made, or raises RuleError with a sentence a player understands."""
 
+from typing import Any
+
 from games.council_of_four import flow
 from games.council_of_four import messages as msg
 from games.council_of_four.board import (
@@ -163,7 +165,7 @@ def acquire_permit(state: dict, action: dict, rng) -> None:
     permit = action.get("permit")
     if not isinstance(permit, str) or permit not in state["face_up"][region]:
         raise RuleError(msg.PERMIT_NOT_FACE_UP.format(balcony=BALCONY_WORDS[region]))
-    cards = action.get("cards")
+    cards: Any = action.get("cards")
     cost = payment_cost(state, seat, region, cards)
     use_main(state)
     _pay(state, seat, cards, cost)
@@ -181,7 +183,7 @@ def build(state: dict, action: dict, rng) -> None:
     if owned is None:
         raise RuleError(msg.PERMIT_NOT_YOURS.format(permit=permit))
     city = _city(action.get("city"))
-    if city not in PERMITS[permit]["cities"]:
+    if city not in PERMITS[str(permit)]["cities"]:
         raise RuleError(msg.CITY_NOT_ON_PERMIT)
     use_main(state)
     owned["face_up"] = False
@@ -192,7 +194,7 @@ def build(state: dict, action: dict, rng) -> None:
 def queen_build(state: dict, action: dict, rng) -> None:
     seat = expect_main_action(state, action)
     city = _city(action.get("city"))
-    cards = action.get("cards")
+    cards: Any = action.get("cards")
     cost = payment_cost(state, seat, QUEEN, cards) + ROAD_COINS * DISTANCES[state["queen"]][city]
     use_main(state)
     _pay(state, seat, cards, cost)

@@ -30,6 +30,7 @@ from games.council_of_four.board import (
     region_cities,
 )
 from games.engine.errors import RuleError
+from games.engine.rules import config_seat_names
 from games.engine.turns import turn_guard
 
 MIN_SEATS = 2
@@ -51,19 +52,14 @@ def fresh_turn() -> dict:
 
 
 def new_state(config: dict, seed: int) -> dict:
-    seats = config.get("seats") if isinstance(config, dict) else None
-    if not isinstance(seats, list) or not MIN_SEATS <= len(seats) <= MAX_SEATS:
-        raise RuleError(msg.SEAT_COUNT)
-    names = [s.get("name") if isinstance(s, dict) else None for s in seats]
-    if not all(isinstance(n, str) and n.strip() for n in names):
-        raise RuleError(msg.SEAT_NAMES)
+    names = config_seat_names(config, MIN_SEATS, MAX_SEATS, msg)
     return {
         "game": "council_of_four",
         "seed": seed,
         "step": 0,
         "seats": [
             {
-                "name": name.strip(),
+                "name": name,
                 "coins": START_COINS[i],
                 "servants": START_SERVANTS[i],
                 "victory": 0,

@@ -59,7 +59,7 @@ def legal(state: dict, seat: int | None) -> list[Choice]:
         return []
     if state["phase"] == "deal":
         return [choice("deal", None)] if seat is None else []
-    if seat != state["current"]:
+    if seat is None or seat != state["current"]:
         return []
     if state["phase"] == "draw":
         return [choice("draw", seat)]
@@ -144,6 +144,8 @@ def sample(state: dict, choice_: Choice, rng: random.Random) -> dict | None:
     that satisfy its Council and that the seat can afford; a city for the Queen with such cards,
     the roads included. None for the other choices (each value may be drawn on its own)."""
     seat, params = choice_["seat"], choice_["params"]
+    if seat is None:
+        return None
     if choice_["type"] == "acquire_permit":
         region = rng.choice(params["balcony"]["options"])
         permit = rng.choice(params["permit"]["options"])

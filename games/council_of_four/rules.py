@@ -8,7 +8,6 @@ from games.council_of_four import actions, bot
 from games.council_of_four.flow import MAX_SEATS, MIN_SEATS, new_state
 from games.council_of_four.legal import legal, sample
 from games.council_of_four.views import describe, view
-from games.engine.choices import Choice
 from games.engine.rules import TABLE, Rules
 
 
@@ -55,24 +54,13 @@ class CouncilOfFourRules(Rules):
     )
 
     bot_policy = staticmethod(bot.choose)  # builds, buys Permits, elects: see bot.py
-
-    def setup(self, config: dict, seed: int) -> dict:
-        return new_state(config, seed)
-
-    def legal_actions(self, state: dict, seat: int | None) -> list[Choice]:
-        """Choices with parameters (see legal.py for the parameters of each action type)."""
-        return legal(state, seat)
-
-    def sample(self, state: dict, choice: Choice, rng) -> dict | None:
-        """A valid concrete payment for ``acquire_permit`` and ``queen_build`` (bots, property
-        tests); None for the other choices, whose values are drawn one by one."""
-        return sample(state, choice, rng)
-
-    def view(self, state: dict, seat: int | None) -> dict:
-        return view(state, seat)
-
-    def describe(self, state: dict, action: dict) -> str:
-        return describe(state, action)
+    setup = staticmethod(new_state)
+    # Choices with parameters (legal.py lists each action type's); ``sample`` draws a valid payment
+    # for ``acquire_permit`` and ``queen_build`` (bots, property tests), None for the other choices.
+    legal_actions = staticmethod(legal)
+    sample = staticmethod(sample)
+    view = staticmethod(view)
+    describe = staticmethod(describe)
 
 
 RULES = CouncilOfFourRules()

@@ -1,5 +1,7 @@
 """What each seat (or the table screen) may see, and every action in the game's words."""
 
+from typing import Any
+
 from games.council_of_four.board import (
     BALCONY_WORDS,
     CARDS,
@@ -23,26 +25,28 @@ from games.council_of_four.board import (
 from games.council_of_four.flow import merchants_of, others_in, pending_options
 from games.council_of_four.legal import legal
 from games.council_of_four.payments import payment_cost
+from games.engine.describe import sentence
 from games.engine.errors import RuleError
 
+# The words of each bonus, for one and for more ({n} is the amount): the log and the pages say them alike.
 BONUS_WORDS = {
-    "victory_points": ("Victory Point", "Victory Points"),
-    "coins": ("Coin", "Coins"),
-    "servants": ("Servant", "Servants"),
-    "politics_cards": ("Politics card", "Politics cards"),
-    "nobility_steps": ("step on the Nobility Track", "steps on the Nobility Track"),
-    "additional_main_action": ("additional Main action", "additional Main actions"),
-    "city_token_bonus": ("City token bonus again", "City token bonuses again"),
-    "free_permit_tile": ("free face-up Permit", "free face-up Permits"),
-    "permit_tile_bonus_again": ("Permit bonus again", "Permit bonuses again"),
+    "victory_points": ("{n} Victory Point", "{n} Victory Points"),
+    "coins": ("{n} Coin", "{n} Coins"),
+    "servants": ("{n} Servant", "{n} Servants"),
+    "politics_cards": ("{n} Politics card", "{n} Politics cards"),
+    "nobility_steps": ("{n} step on the Nobility Track", "{n} steps on the Nobility Track"),
+    "additional_main_action": ("an additional Main action", "{n} additional Main actions"),
+    "city_token_bonus": ("the bonus of a City token again", "the bonus of {n} City tokens again"),
+    "free_permit_tile": ("a free face-up Permit", "{n} free face-up Permits"),
+    "permit_tile_bonus_again": ("a Permit's bonus again", "{n} Permit bonuses again"),
 }
 
 
 def bonus_words(bonus: dict) -> str:
     parts = []
     for key, amount in bonus.items():
-        one, many = BONUS_WORDS.get(key, (key, key))
-        parts.append(f"{amount} {one if amount == 1 else many}")
+        one, many = BONUS_WORDS.get(key, ("{n} " + key.replace("_", " "),) * 2)
+        parts.append((one if amount == 1 else many).format(n=amount))
     return ", ".join(parts)
 
 
@@ -192,14 +196,23 @@ def describe(state: dict, action: dict) -> str:
         return str(action.get("type") or "?").replace("_", " ")
 
 
+# The actions whose label is a fixed sentence.
+SENTENCES = {
+    "deal": "The table shuffled the decks, seated the Councilors and dealt 6 Politics cards to each player",
+    "draw": "{who} drew a Politics card",
+    "engage_servant": f"{{who}} engaged a Servant for {ENGAGE_COINS} Coins",
+    "additional_main": "{who} returned 3 Servants to perform an additional Main action",
+    "end_turn": "{who} ended their turn",
+}
+
+
 def _describe(state: dict, action: dict) -> str:
     kind = action.get("type")
-    seat = action.get("seat")
+    seat: Any = action.get("seat")
     who = _who(state, seat)
-    if kind == "deal":
-        return "The table shuffled the decks, seated the Councilors and dealt 6 Politics cards to each player"
-    if kind == "draw":
-        return f"{who} drew a Politics card"
+    said = sentence(SENTENCES, action, who=who)
+    if said is not None:
+        return said
     if kind == "elect":
         balcony = BALCONY_WORDS[action["balcony"]]
         return f"{who} elected a {action['colour']} Councilor in the {balcony} and gained {ELECT_COINS} Coins"
@@ -233,14 +246,8 @@ def _describe(state: dict, action: dict) -> str:
             f"{who} satisfied the Queen's Balcony with {_cards(action['cards'])}, {move}, paid {cost} Coins "
             f"and placed a Merchant there{_servant_cost(state, seat, end)}"
         )
-    if kind == "engage_servant":
-        return f"{who} engaged a Servant for {ENGAGE_COINS} Coins"
     if kind == "change_permits":
         return f"{who} sent a Servant to change the face-up {action['region'].capitalize()} Permits"
-    if kind == "additional_main":
-        return f"{who} returned 3 Servants to perform an additional Main action"
-    if kind == "end_turn":
-        return f"{who} ended their turn"
     if kind == "choose_city_bonus":
         cities = [CITIES[c]["name"] for c in action["cities"]]
         tokens = " and ".join(cities)

@@ -16,7 +16,7 @@ BotPolicy = Callable[[State, int | None, list[Choice], random.Random], Action | 
 
 
 def bot_choose_action(rules: GameRules, state: State, seat: int | None, rng: random.Random) -> Action | None:
-    excluded = getattr(rules, "bot_excluded", frozenset())
+    excluded: frozenset[str] = getattr(rules, "bot_excluded", frozenset())
     choices = [c for c in rules.legal_actions(state, seat) if c["type"] not in excluded]
     if not choices:
         return None

@@ -141,14 +141,14 @@ def draw_value(param: Param, rng: random.Random) -> Any:
     raise ValueError(f"a {kind!r} parameter is drawn by its engine's sampler")
 
 
-def draw_action(rules: Any, state: dict, choice_: Choice, rng: random.Random) -> Action:
+def draw_action(rules: Any, state: dict[str, Any], choice_: Choice, rng: random.Random) -> Action:
     """One concrete action of ``choice_``, drawn with ``rng``. An engine whose choices have
     constraints between values (a payment that must reach a bid, a card typed by the host) gives its
     rules object ``sample(state, choice, rng) -> action | None``; ``None`` means "draw each value
     independently". Every action drawn applies without ``RuleError``."""
     sampler = getattr(rules, "sample", None)
     if sampler is not None:
-        drawn = sampler(state, choice_, rng)
+        drawn: Action | None = sampler(state, choice_, rng)
         if drawn is not None:
             return drawn
     action: Action = {"type": choice_["type"], "seat": choice_["seat"]}
@@ -157,7 +157,7 @@ def draw_action(rules: Any, state: dict, choice_: Choice, rng: random.Random) ->
     return action
 
 
-def random_action(rules: Any, state: dict, seat: int | None, rng: random.Random) -> Action | None:
+def random_action(rules: Any, state: dict[str, Any], seat: int | None, rng: random.Random) -> Action | None:
     """A random legal action of ``seat`` (None when it has no choice)."""
     choices = rules.legal_actions(state, seat)
     if not choices:

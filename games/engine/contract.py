@@ -69,7 +69,7 @@ def required_keys(view_type: type) -> frozenset[str]:
     return frozenset(getattr(view_type, "__required_keys__", frozenset()))
 
 
-def check_view(slug: str, view: dict) -> list[str]:
+def check_view(slug: str, view: dict[str, Any]) -> list[str]:
     """The keys a view lacks against its game's declared shape (empty: it honours the contract)."""
     view_type = VIEW_TYPES.get(slug, BaseView)
     return sorted(required_keys(view_type) - set(view))

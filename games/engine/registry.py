@@ -29,7 +29,8 @@ def _found() -> dict[str, GameRules]:
 
 def get_game(slug: str) -> GameRules:
     if slug in EXTRA_MODULES:
-        return import_module(EXTRA_MODULES[slug]).RULES
+        rules: GameRules = import_module(EXTRA_MODULES[slug]).RULES
+        return rules
     try:
         return _found()[slug]
     except KeyError:

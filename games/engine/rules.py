@@ -11,6 +11,7 @@ import copy
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from games.engine.choices import Choice
 from games.engine.errors import RuleError
 from games.engine.rng import seeded_rng
 
@@ -24,6 +25,18 @@ UNKNOWN_ACTION = "There is no action called {type!r} in this game."
 ACTION_NOT_A_DICT = "An action must be an object with a 'type'."
 
 
+def config_seat_names(config: Any, min_seats: int, max_seats: int, words: Any) -> list[str]:
+    """The seats' names of a setup config, checked: ``min_seats`` to ``max_seats`` seats, each with a
+    name (``words.SEAT_COUNT`` and ``words.SEAT_NAMES`` say what is wrong in the game's words)."""
+    seats = config.get("seats") if isinstance(config, dict) else None
+    if not isinstance(seats, list) or not min_seats <= len(seats) <= max_seats:
+        raise RuleError(words.SEAT_COUNT)
+    names = [s.get("name") if isinstance(s, dict) else None for s in seats]
+    if not all(isinstance(n, str) and n.strip() for n in names):
+        raise RuleError(words.SEAT_NAMES)
+    return [n.strip() for n in names if isinstance(n, str)]
+
+
 class GameRules(Protocol):
     slug: str
     name: str
@@ -32,12 +45,12 @@ class GameRules(Protocol):
     order: int
     opening_action: Action | None
 
-    def setup(self, config: dict, seed: int) -> State: ...
-    def legal_actions(self, state: State, seat: int | None) -> list[Action]: ...
+    def setup(self, config: dict[str, Any], seed: int) -> State: ...
+    def legal_actions(self, state: State, seat: int | None) -> list[Choice]: ...
     def apply(self, state: State, action: Action) -> State: ...
-    def view(self, state: State, seat: int | None) -> dict: ...
+    def view(self, state: State, seat: int | None) -> dict[str, Any]: ...
     def is_over(self, state: State) -> bool: ...
-    def result(self, state: State) -> dict | None: ...
+    def result(self, state: State) -> dict[str, Any] | None: ...
     def describe(self, state: State, action: Action) -> str: ...
     def undoable(self, action: Action) -> bool: ...
     def active_seats(self, state: State) -> list[int | None]: ...
@@ -62,7 +75,7 @@ class Rules:
     # Action types a bot never picks (legal for people, pointless or harmful at random).
     bot_excluded: frozenset[str] = frozenset()
     # A game's bot: policy(state, seat, legal_actions, rng) -> one of them (None: pick at random).
-    bot_policy: Callable[[State, int | None, list[Action], Any], Action | None] | None = None
+    bot_policy: Callable[[State, int | None, list[Choice], Any], Action | None] | None = None
 
     def apply(self, state: State, action: Action) -> State:
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
@@ -77,10 +90,13 @@ class Rules:
         new["step"] += 1
         return new
 
+    def legal_actions(self, state: State, seat: int | None) -> list[Choice]:
+        raise NotImplementedError  # each game's rules object says what a seat may do now
+
     def is_over(self, state: State) -> bool:
         return bool(state.get("over"))
 
-    def result(self, state: State) -> dict | None:
+    def result(self, state: State) -> dict[str, Any] | None:
         return state.get("result")
 
     def undoable(self, action: Action) -> bool:
@@ -91,4 +107,4 @@ class Rules:
         return [s for s in seats if self.legal_actions(state, s)]
 
     def describe(self, state: State, action: Action) -> str:
-        return action.get("type", "?").replace("_", " ")
+        return str(action.get("type", "?")).replace("_", " ")

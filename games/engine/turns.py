@@ -37,20 +37,20 @@ class Words(Protocol):
     NO_SUCH_SEAT: str
 
 
-def is_seat(state: dict, seat: Any) -> bool:
+def is_seat(state: dict[str, Any], seat: Any) -> bool:
     return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(state["seats"])
 
 
-def seat_name(state: dict, seat: int | None) -> str:
+def seat_name(state: dict[str, Any], seat: int | None) -> str:
     return "the table" if seat is None else state["seats"][seat]["name"]
 
 
 def expect_turn(
-    state: dict,
-    action: dict,
+    state: dict[str, Any],
+    action: dict[str, Any],
     *,
     phases: tuple[str, ...] | None,
-    acting: int | str | None | Callable[[dict], int | None],
+    acting: int | str | None | Callable[[dict[str, Any]], int | None],
     what: str,
     words: Words = WORDS,
     phase_key: str = "phase",
@@ -78,12 +78,12 @@ def expect_turn(
     return seat
 
 
-def turn_guard(words: object, *, phase_key: str = "phase") -> Callable[..., int | None]:
+def turn_guard(words: object, *, phase_key: str = "phase") -> Callable[..., Any]:
     """``expect_turn`` in one engine's words (its messages module; a sentence it does not define is
     the kernel's) and with the key of its phase in the state."""
     merged = SimpleNamespace(**{key: getattr(words, key, text) for key, text in vars(WORDS).items()})
 
-    def guard(state: dict, action: dict, **kwargs: Any) -> int | None:
+    def guard(state: dict[str, Any], action: dict[str, Any], **kwargs: Any) -> Any:
         return expect_turn(state, action, words=merged, phase_key=phase_key, **kwargs)
 
     return guard

@@ -173,6 +173,7 @@ def _bid(state: dict, seat: int, by_type: dict[str, Choice]) -> dict:
             return _act(bid, amount=low)
     if "pass" in by_type:
         return _act(by_type["pass"])
+    assert bid is not None  # a seat that cannot pass can bid
     return _act(bid, amount=bid["params"]["amount"]["min"])
 
 

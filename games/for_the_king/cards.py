@@ -7,6 +7,7 @@ A card is a plain dict: ``id``, ``kind`` (government, gold, king), ``colour``, `
 
 import csv
 from pathlib import Path
+from typing import Any
 
 DATA_FILE = Path(__file__).parent / "data" / "cards.csv"
 
@@ -24,7 +25,7 @@ def load_cards(path: Path = DATA_FILE) -> dict[str, dict]:
     cards: dict[str, dict] = {}
     with path.open(newline="", encoding="utf-8") as handle:
         for row in csv.DictReader(handle):
-            card = {
+            card: dict[str, Any] = {
                 "id": row["id"].strip(),
                 "kind": row["kind"].strip(),
                 "colour": row["colour"].strip() or None,

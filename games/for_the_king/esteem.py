@@ -161,10 +161,12 @@ def bid_bounds(state: dict, seat: int) -> tuple[int, int]:
     return state["bidding"]["high_bid"] + 1, means + BID_CAP_ABOVE_MEANS
 
 
-def legal(state: dict, seat: int) -> list[Choice]:
+def legal(state: dict, seat: int | None) -> list[Choice]:
     """One choice per thing the seat may do, its parameters bounded: a bid is one amount choice,
     a payment one set of Gold cards (``apply`` checks that it reaches the bid without overpaying)."""
     stage = state["stage"]
+    if seat is None:
+        return []  # the table has no choice in the Gain Esteem phase
     if stage == "reveal":
         return [choice("reveal", seat)]
     if stage == "bidding":

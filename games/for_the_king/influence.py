@@ -1,7 +1,10 @@
 """Setup, the deal and the Share Influence phase (and the use of King cards, in either phase)."""
 
+from typing import Any
+
 from games.engine.choices import Choice, choice, pick
 from games.engine.errors import RuleError
+from games.engine.rules import config_seat_names
 from games.for_the_king import messages as msg
 from games.for_the_king.board import as_action_changes, king_options, new_duties, use_king_card
 from games.for_the_king.cards import CARD_IDS, in_play, offices_in_play
@@ -14,12 +17,8 @@ MAX_SEATS = 5
 
 
 def new_state(config: dict, seed: int) -> dict:
-    seats = config.get("seats") if isinstance(config, dict) else None
-    if not isinstance(seats, list) or not MIN_SEATS <= len(seats) <= MAX_SEATS:
-        raise RuleError(msg.SEAT_COUNT)
-    names = [s.get("name") if isinstance(s, dict) else None for s in seats]
-    if not all(isinstance(n, str) and n.strip() for n in names):
-        raise RuleError(msg.SEAT_NAMES)
+    names = config_seat_names(config, MIN_SEATS, MAX_SEATS, msg)
+    seats = config["seats"]
     count = len(seats)
     offices = offices_in_play(count)
     return {
@@ -27,7 +26,7 @@ def new_state(config: dict, seed: int) -> dict:
         "step": 0,
         "over": False,
         "result": None,
-        "seats": [{"name": n.strip(), "personal_deck": [], "hand": []} for n in names],
+        "seats": [{"name": n, "personal_deck": [], "hand": []} for n in names],
         "phase": "setup",
         "stage": "deal",
         "offices": offices,
@@ -108,7 +107,7 @@ def place(state: dict, action: dict, rng) -> None:
 def choose(state: dict, action: dict, rng) -> None:
     """'Choose Central Cards': each opponent, from the Adviser's left, takes one middle card."""
     seat = expect_turn(state, action, phases=("choose",), acting=actor, what="choose a card from the middle")
-    card_id = action.get("card")
+    card_id: Any = action.get("card")
     if card_id not in state["middle"]:
         raise RuleError(msg.NOT_IN_MIDDLE)
     state["middle"].remove(card_id)

@@ -32,9 +32,9 @@ class ForTheKingRules(Rules):
     # Each of these shows someone a card that was hidden (or draws at random).
     not_undoable = frozenset({"deal", "draw", "reveal", "draw_random_card"})
     bot_policy = staticmethod(bot.choose)  # legal, not foolish: see bot.py
-
-    def setup(self, config: dict, seed: int) -> dict:
-        return influence.new_state(config, seed)
+    setup = staticmethod(influence.new_state)
+    view = staticmethod(view)
+    describe = staticmethod(describe)
 
     def legal_actions(self, state: dict, seat: int | None) -> list[Choice]:
         """The choices of the one seat that acts now, each with its parameters and their bounds
@@ -53,12 +53,6 @@ class ForTheKingRules(Rules):
         hand = state["seats"][choice["seat"]]["hand"]
         paid = esteem.random_payment(hand, state["payment"]["owed"], rng)
         return {"type": "pay_gold", "seat": choice["seat"], "cards": paid}
-
-    def view(self, state: dict, seat: int | None) -> dict:
-        return view(state, seat)
-
-    def describe(self, state: dict, action: dict) -> str:
-        return describe(state, action)
 
 
 RULES = ForTheKingRules()

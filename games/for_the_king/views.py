@@ -1,5 +1,8 @@
 """What each seat (or the table screen) may see, and every action in words."""
 
+from typing import Any
+
+from games.engine.describe import sentence
 from games.for_the_king.cards import (
     CARDS,
     GOLD,
@@ -112,6 +115,16 @@ AREA_WORDS = {
 }
 
 
+# The actions whose label is a fixed sentence.
+SENTENCES = {
+    "deal": "The table shuffled the cards and dealt the deck",
+    "draw": "{who} drew a card",
+    "bid": "{who} bid {amount}",
+    "pass": "{who} passed",
+    "discard": "{who} discarded a card face down",
+}
+
+
 def describe(state: dict, action: dict) -> str:
     """The action in the game's words, from the state before it (the state after it gives a vaguer
     label, never a leak). Never names a hidden card."""
@@ -121,12 +134,11 @@ def describe(state: dict, action: dict) -> str:
         who = name(state, seat)
     except (IndexError, TypeError):
         who = "Someone"
-    if kind_ == "deal":
-        return "The table shuffled the cards and dealt the deck"
-    if kind_ == "draw":
-        return f"{who} drew a card"
+    said = sentence(SENTENCES, action, who=who)
+    if said is not None:
+        return said
     if kind_ == "place":
-        area = action.get("area")
+        area: Any = action.get("area")
         drawn = state.get("drawn")
         if area == "middle" and drawn:
             return f"{who} placed {label(drawn)} in the middle of the table"
@@ -156,16 +168,10 @@ def describe(state: dict, action: dict) -> str:
         return (
             f"{who} revealed {label(shown)} from the Favor deck" if shown else f"{who} revealed a Favor card"
         )
-    if kind_ == "bid":
-        return f"{who} bid {action.get('amount')}"
-    if kind_ == "pass":
-        return f"{who} passed"
     if kind_ == "pay_gold":
         cards = [c for c in action.get("cards") or [] if c in CARDS]
         values = " + ".join(str(CARDS[c]["value"]) for c in cards)
         return f"{who} paid {gold_value(cards)} Gold ({values})"
-    if kind_ == "discard":
-        return f"{who} discarded a card face down"
     if kind_ == "draw_random_card":
         payment = state.get("payment") or {}
         loser = payment.get("seat")

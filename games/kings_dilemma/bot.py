@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 
+from games.engine.choices import Choice
 from games.kings_dilemma.board import move_resource
 from games.kings_dilemma.data import RESOURCES
 from games.kings_dilemma.scoring import open_agenda_points, resource_goal_points
@@ -104,7 +105,7 @@ def _own_side(state: dict, seat: int) -> str:
     return side or "aye"
 
 
-def choose(state: dict, seat: int | None, choices: list[dict], rng) -> dict | None:
+def choose(state: dict, seat: int | None, choices: list[Choice], rng) -> dict | None:
     """The policy the engine's ``bot_policy`` hook calls: a concrete action of one of ``choices``."""
     if seat is None or not choices:
         return None

@@ -29,6 +29,7 @@ of its back is offered again only at the resolution. Stored form of a known card
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from games.engine.errors import RuleError
 from games.kings_dilemma import messages as msg
@@ -70,7 +71,7 @@ def front_side(raw, side: str) -> dict:
     moves = raw.get("resources") or []
     if not isinstance(moves, list) or len(moves) > len(RESOURCES):
         raise RuleError(msg.FRONT_FORMAT.format(side=side.upper()))
-    clean = []
+    clean: list[Any] = []
     for move in moves:
         if not isinstance(move, (list, tuple)) or len(move) != 2:
             raise RuleError(msg.FRONT_FORMAT.format(side=side.upper()))
@@ -198,7 +199,7 @@ def normalise_known(number: int, raw, tracks: dict) -> dict:
         front = {side: front_side(front_raw.get(side), side) for side in SIDES}
     else:
         front = {
-            side: _front_from_back(back[side]) if back[side] else {"resources": [], "sticker": None}
+            side: _front_from_back(chosen) if (chosen := back[side]) else {"resources": [], "sticker": None}
             for side in SIDES
         }
     return {"number": number, "title": title, "question": question, "front": front, "back": back}

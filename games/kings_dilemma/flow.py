@@ -56,6 +56,13 @@ def left_of(state: dict, seat: int) -> int:
 expect_turn = turn_guard(msg)
 
 
+def expect_moderator(state: dict, action: dict, phases: tuple[str, ...], what: str) -> int:
+    """The turn guard for the Moderator's decisions."""
+    return expect_turn(
+        state, action, phases=phases, acting=state["moderator"], what=what, not_yours=msg.MODERATOR_ONLY
+    )
+
+
 def from_pool(state: dict, what: str, amount: int) -> None:
     """Take from the general pool. docs/rules-decisions.md: when the pool cannot pay, the payment is
     made anyway and the shortfall is logged (the pool goes below 0)."""

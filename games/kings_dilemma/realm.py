@@ -4,6 +4,8 @@ stickers, envelopes, the Time Counter, the King's death) and the host's hand-app
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.engine.choices import Choice, amount, choice, pick, text, typed
 from games.engine.errors import RuleError
 from games.engine.rules import TABLE
@@ -210,7 +212,8 @@ def host_move_resource(state: dict, action: dict, rng) -> None:
     """A printed effect moving a Resource, applied like a card outcome (with Momentum and Stability)."""
     expect_turn(state, action, phases=("resolution",), acting=TABLE, what="move a Resource by hand")
     _label(action)
-    row, amount = action.get("row"), action.get("amount")
+    row: Any = action.get("row")
+    amount: Any = action.get("amount")
     top = state["tracks"]["resource_track"]["rows"]
     if row not in RESOURCES:
         raise RuleError(msg.RESOURCE_ROW.format(row=row))
@@ -225,7 +228,8 @@ def adjust(state: dict, action: dict, rng) -> None:
     expect_turn(state, action, phases=HOST_PHASES, acting=TABLE, what="give or take by hand")
     label = _label(action)
     target = seat_index(state, action.get("target"))
-    what, amount = action.get("what"), action.get("amount")
+    what: Any = action.get("what")
+    amount: Any = action.get("amount")
     if what not in HOST_WHATS:
         raise RuleError(msg.HOST_WHAT)
     most = state["tracks"]["limits"]["hand_adjust"]

@@ -48,7 +48,6 @@ from games.engine.rules import TABLE, Rules
 from games.kings_dilemma import bot, realm, scoring, start, voting
 from games.kings_dilemma.cards import synthetic_front, synthetic_outcome
 from games.kings_dilemma.flow import VOTING_PHASES
-from games.kings_dilemma.scoring import prestige_crave_for  # noqa: F401  (imported by the campaign)
 from games.kings_dilemma.views import describe, view
 
 
@@ -86,9 +85,9 @@ class KingsDilemmaRules(Rules):
     not_undoable = frozenset({"deal", "choose_secret_agenda", "give_coins", "score"})
     bot_excluded = frozenset({"give_coins"})  # a bot would bleed its Coins away
     bot_policy = staticmethod(bot.choose)  # votes for its agendas with modest Power: see bot.py
-
-    def setup(self, config: dict, seed: int) -> dict:
-        return start.new_state(config, seed)
+    setup = staticmethod(start.new_state)
+    view = staticmethod(view)
+    describe = staticmethod(describe)
 
     def legal_actions(self, state: dict, seat: int | None) -> list[Choice]:
         if state["over"]:
@@ -115,12 +114,6 @@ class KingsDilemmaRules(Rules):
             outcome = known if known is not None else synthetic_outcome(state, state["winning_side"])
             return {"type": "read_outcome", "seat": None, "outcome": outcome}
         return realm.sample_host_effect(state, choice, rng)
-
-    def view(self, state: dict, seat: int | None) -> dict:
-        return view(state, seat)
-
-    def describe(self, state: dict, action: dict) -> str:
-        return describe(state, action)
 
 
 RULES = KingsDilemmaRules()

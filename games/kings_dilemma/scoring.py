@@ -3,12 +3,14 @@ Chronicles ranking and the Prestige/Crave table, and the result the campaign rec
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.engine.choices import Choice, choice, pick
 from games.engine.errors import RuleError
 from games.engine.rules import TABLE
 from games.kings_dilemma import messages as msg
 from games.kings_dilemma.data import DEFAULT_TRACKS, RESOURCES
-from games.kings_dilemma.flow import expect_turn, name
+from games.kings_dilemma.flow import expect_moderator, expect_turn, name
 
 
 def competition_positions(values: list[int]) -> list[int]:
@@ -171,15 +173,8 @@ def score(state: dict, action: dict, rng) -> None:
 
 
 def choose_heir(state: dict, action: dict, rng) -> None:
-    expect_turn(
-        state,
-        action,
-        phases=("heir",),
-        acting=state["moderator"],
-        what="choose who marries into the royal line",
-        not_yours=msg.MODERATOR_ONLY,
-    )
-    heir = action.get("heir")
+    expect_moderator(state, action, ("heir",), "choose who marries into the royal line")
+    heir: Any = action.get("heir")
     if isinstance(heir, bool) or heir not in state["heir_candidates"]:
         names = ", ".join(name(state, i) for i in state["heir_candidates"])
         raise RuleError(msg.HEIR_CANDIDATE.format(names=names))

@@ -8,6 +8,7 @@ Nobody sees the removed Secret Agenda; the Secret Agendas are revealed by the en
 
 from __future__ import annotations
 
+from games.engine.describe import sentence
 from games.kings_dilemma.cards import public_card
 from games.kings_dilemma.data import RESOURCES
 from games.kings_dilemma.flow import name
@@ -123,6 +124,18 @@ def _side(side) -> str:
     return str(side).upper()
 
 
+# The actions whose label is a fixed sentence.
+SENTENCES = {
+    "deal": "The table removed one Secret Agenda at random, unseen, and the draft began.",
+    "choose_secret_agenda": "{who} chose a Secret Agenda.",
+    "stay": "{who} stayed.",
+    "pass_gather": "{who} passed and gathers Power (+1 Coin).",
+    "pass_moderator": "{who} passed and became the Moderator (+1 Coin).",
+    "mystery_sticker": "The table attached Mystery sticker {letter}{label}.",
+    "score": "The table revealed the Secret Agendas and scored the game.",
+}
+
+
 def describe(state: dict, action: dict) -> str:
     """A label for the log, from the state before the action. Never names a Secret Agenda."""
     kind = action.get("type", "?")
@@ -140,33 +153,27 @@ def describe(state: dict, action: dict) -> str:
 
     label = f" ({action['label']})" if isinstance(action.get("label"), str) else ""
     card = state.get("card") or {}
-    if kind == "deal":
-        return "The table removed one Secret Agenda at random, unseen, and the draft began."
-    if kind == "choose_secret_agenda":
-        return f"{who} chose a Secret Agenda."
+    said = sentence(SENTENCES, action, who=who, label=label)
+    if said is not None:
+        return said
     if kind == "draw_dilemma":
-        raw = action.get("card") if isinstance(action.get("card"), dict) else {}
+        raw: dict = action["card"] if isinstance(action.get("card"), dict) else {}
         number = raw.get("number", "?")
         known = state["known_cards"].get(str(number), {})
         title = raw.get("title") or known.get("title") or ""
         return f"The table drew Dilemma card {number}" + (f": {title}." if title else ".")
     if kind == "read_outcome":
-        side = _side(state.get("winning_side"))
-        return f"The table turned card {card.get('number', '?')} over and read the {side} outcome."
+        won = _side(state.get("winning_side"))
+        return f"The table turned card {card.get('number', '?')} over and read the {won} outcome."
     if kind == "vote":
         return f"{who} voted {_side(action.get('side'))} with {action.get('power')} Power."
     if kind == "add_power":
+        side: str | None
         try:
             side = state["vote"]["choice"][seat]
         except (TypeError, IndexError, KeyError):
             side = None
         return f"{who} added {action.get('power')} Power to their {_side(side)} vote."
-    if kind == "stay":
-        return f"{who} stayed."
-    if kind == "pass_gather":
-        return f"{who} passed and gathers Power (+1 Coin)."
-    if kind == "pass_moderator":
-        return f"{who} passed and became the Moderator (+1 Coin)."
     if kind == "give_coins":
         return f"{who} gave {action.get('coins')} Coins to {house(action.get('to'))}."
     if kind == "break_tie":
@@ -183,14 +190,10 @@ def describe(state: dict, action: dict) -> str:
         if isinstance(amount, int) and amount < 0:
             return f"The table took {-amount} {what} from {house(action.get('target'))}{label}."
         return f"The table gave {amount} {what} to {house(action.get('target'))}{label}."
-    if kind == "mystery_sticker":
-        return f"The table attached Mystery sticker {action.get('letter')}{label}."
     if kind == "to_event_area":
         return f"The table placed card {card.get('number', '?')} in the Event area{label}."
     if kind == "to_time_counter":
         return f"The table placed card {card.get('number', '?')} on the Time Counter."
-    if kind == "score":
-        return "The table revealed the Secret Agendas and scored the game."
     if kind == "choose_heir":
         return f"{who}, the Moderator, chose {house(action.get('heir'))} to marry into the royal line."
     return str(kind).replace("_", " ")

@@ -9,6 +9,7 @@ from games.engine.turns import ANY_SEAT
 from games.kings_dilemma import messages as msg
 from games.kings_dilemma.flow import (
     VOTING_PHASES,
+    expect_moderator,
     expect_turn,
     from_pool,
     is_int,
@@ -176,14 +177,7 @@ def decide(state: dict, side: str) -> None:
 
 
 def break_tie(state: dict, action: dict, rng) -> None:
-    expect_turn(
-        state,
-        action,
-        phases=("tie_break",),
-        acting=state["moderator"],
-        what="decide the winning side",
-        not_yours=msg.MODERATOR_ONLY,
-    )
+    expect_moderator(state, action, ("tie_break",), "decide the winning side")
     side = action.get("side")
     if side not in SIDES:
         raise RuleError(msg.TIE_SIDE)
@@ -191,14 +185,7 @@ def break_tie(state: dict, action: dict, rng) -> None:
 
 
 def give_leader(state: dict, action: dict, rng) -> None:
-    expect_turn(
-        state,
-        action,
-        phases=("leader_choice",),
-        acting=state["moderator"],
-        what="give the Leader token",
-        not_yours=msg.MODERATOR_ONLY,
-    )
+    expect_moderator(state, action, ("leader_choice",), "give the Leader token")
     to = action.get("to")
     if to not in state["leader_candidates"] or not is_int(to):
         names = ", ".join(name(state, i) for i in state["leader_candidates"])

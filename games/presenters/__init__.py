@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from importlib import import_module
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
+from games.engine.choices import Choice
 from games.presenters.controls import Words, build_controls
 
 
@@ -74,4 +75,4 @@ def controls_for(
     stepped = getattr(presenter, "controls", None)
     if stepped is not None:
         return stepped(choices, view, names, step)
-    return build_controls(choices, presenter.words(view, names))
+    return build_controls(cast(list[Choice], choices), presenter.words(view, names))

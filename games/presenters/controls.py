@@ -66,7 +66,7 @@ class Words:
         return str(value)
 
 
-def _param_control(choice: Choice, name: str, param: dict, words: Words) -> dict:
+def _param_control(choice: Choice, name: str, param: Any, words: Words) -> dict:
     kind = param["kind"]
     control: dict[str, Any] = {
         "name": name,
@@ -136,7 +136,7 @@ def build_controls(choices: list[Choice], words: Words) -> list[dict]:
 BARGAINING = frozenset({"give_coins"})  # open to every House without claiming the turn
 
 
-def _read(param: dict, raw: list[str]) -> Any:
+def _read(param: Any, raw: list[str]) -> Any:
     kind = param["kind"]
     if kind == "amount":
         try:

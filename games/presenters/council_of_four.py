@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from games.council_of_four.views import bonus_words
 from games.presenters.common import _generic_label, _name, _phrase, _words, render_value
 
 # ---- Council of Four ---------------------------------------------------------------------
@@ -25,17 +26,6 @@ COUNCILOR_HEX = {
     "joker": "conic-gradient(#e07b1a, #e07aa5, #7a3f9d, #2b67b9, #1d1d1d, #f5f3ee, #e07b1a)",
 }
 REGION_FILL = {"coast": "#dbe9ef", "hills": "#e6ecd5", "mountains": "#ece2d6"}
-BONUS_WORDS = {
-    "victory_points": ("{n} Victory Point", "{n} Victory Points"),
-    "coins": ("{n} Coin", "{n} Coins"),
-    "servants": ("{n} Servant", "{n} Servants"),
-    "politics_cards": ("{n} Politics card", "{n} Politics cards"),
-    "nobility_steps": ("{n} Nobility step", "{n} Nobility steps"),
-    "additional_main_action": ("an additional Main action", "{n} additional Main actions"),
-    "city_token_bonus": ("the bonus of a City token", "the bonus of {n} City tokens"),
-    "free_permit_tile": ("a free Permit", "{n} free Permits"),
-    "permit_tile_bonus_again": ("a Permit's bonus again", "{n} Permit bonuses again"),
-}
 MAP_W, MAP_H = 1000, 600
 # The standard board (board.json, Juvelar as the Queen's city), placed so the 18 roads do not cross.
 CITY_XY = {
@@ -62,13 +52,7 @@ def _bonus_words(bonus) -> str:
         return ""
     if not isinstance(bonus, dict):
         return _phrase(bonus)
-    parts = []
-    for key, n in bonus.items():
-        if key == "note":
-            continue
-        one, many = BONUS_WORDS.get(key, (f"{{n}} {_words(key).lower()}",) * 2)
-        parts.append((one if n in (1, True) else many).format(n=n))
-    return ", ".join(parts)
+    return bonus_words({key: n for key, n in bonus.items() if key != "note"})
 
 
 @lru_cache(maxsize=1)
@@ -451,8 +435,8 @@ def _c4_private(view: dict) -> dict | None:
     hand = []
     for card in raw_hand or []:
         card_id = card.get("id") if isinstance(card, dict) else card
-        colour = card.get("colour") if isinstance(card, dict) else CARDS.get(card, card)
-        hand.append({"id": card_id, "colour": colour, "hex": COUNCILOR_HEX.get(colour, "#999")})
+        colour = card.get("colour") if isinstance(card, dict) else CARDS.get(str(card), card)
+        hand.append({"id": card_id, "colour": colour, "hex": COUNCILOR_HEX.get(str(colour), "#999")})
     rest = {k: v for k, v in private.items() if k not in ("hand", "politics_cards", "cards")}
     return {"hand": hand, "rest": render_value(rest) if rest else ""}
 

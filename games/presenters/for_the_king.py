@@ -191,7 +191,7 @@ def _ftk_present(view: dict, names: dict[int, dict], result: dict | None) -> dic
     king = view.get("king_card")
     discards = len(view.get("discard") or []) + (view.get("discard_face_down_count") or 0)
     return {
-        "phase": FTK_PHASES.get(view.get("phase"), _words(view.get("phase", ""))),
+        "phase": FTK_PHASES.get(view.get("phase") or "", _words(view.get("phase", ""))),
         "doing": _ftk_doing(view, names),
         "prompt": _ftk_prompt(view, names),
         "actor": actor,
@@ -290,7 +290,7 @@ FTK_KIND_ORDER = {"government": 0, "king": 1, "gold": 2}
 def _ftk_sorted(faces: list[dict]) -> list[dict]:
     """A hand as a player sorts it: Government cards by office, then Gold by value."""
     offices = list(OFFICE_HEX.values())
-    cards = [_ftk_card(f) for f in faces]
+    cards = [card for f in faces if (card := _ftk_card(f))]
     return sorted(
         cards,
         key=lambda c: (
@@ -308,7 +308,7 @@ def _ftk_cards_by_id(view: dict) -> dict[str, dict]:
     private = view.get("private") or {}
     faces = [*(view.get("middle") or []), view.get("offer"), *(private.get("hand") or [])]
     faces += [*(private.get("personal_deck") or []), private.get("drawn")]
-    return {f["id"]: _ftk_card(f) for f in faces if f}
+    return {f["id"]: card for f in faces if f and (card := _ftk_card(f))}
 
 
 def _ftk_label(action: dict, view: dict, names: dict[int, dict]) -> tuple[str, str]:
@@ -325,7 +325,7 @@ def _ftk_label(action: dict, view: dict, names: dict[int, dict]) -> tuple[str, s
     if kind == "draw":
         return "Draw the top card of the deck", "main"
     if kind == "place":
-        return FTK_AREAS.get(action.get("area"), _generic_label(action)), "main"
+        return FTK_AREAS.get(action.get("area") or "", _generic_label(action)), "main"
     if kind == "choose":
         return f"Take {card_label(action.get('card'))}", "main"
     if kind == "king_card":

@@ -4,6 +4,7 @@ games.engine.contract.KingsDilemmaView)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from games.kings_dilemma.data import DEFAULT_TRACKS
@@ -112,7 +113,7 @@ def _outcome_words(outcome: dict | None) -> list[str]:
     return words
 
 
-def _name(view: dict, names: dict[int, dict], index: int | None) -> str:
+def _name(view: dict, names: Mapping[int, dict], index: int | None) -> str:
     if index is None:
         return "the table"
     info = names.get(index)
@@ -167,7 +168,9 @@ def _houses(view: dict, names: dict[int, dict]) -> list[dict]:
                 "leader": s.get("leader"),
                 "moderator": s.get("moderator"),
                 "acting": i in view["to_act"],
-                "vote": (f"{SIDE[choice]} {committed}" if choice in ("aye", "nay") else SIDE.get(choice, "")),
+                "vote": (
+                    f"{SIDE[choice]} {committed}" if choice in ("aye", "nay") else SIDE.get(choice or "", "")
+                ),
             }
         )
     return houses
@@ -330,7 +333,7 @@ def save_words(result: dict, seat_names: list[str]) -> dict:
     ]
     trash = ", ".join(str(n) for n in result.get("resolved_dilemmas", [])) or "none"
     return {
-        "reign": ENDS.get(result.get("end"), "The reign is over.").format(
+        "reign": ENDS.get(result.get("end") or "", "The reign is over.").format(
             king=result.get("king_name") or "the King"
         ),
         "stickers": stickers,

@@ -2,6 +2,7 @@
 
 import pytest
 
+from games.engine.describe import sentence
 from games.engine.errors import RuleError
 from games.engine.registry import games
 from games.engine.rules import TABLE
@@ -60,3 +61,14 @@ class OpeningActionTests:
         assert all(rules.legal_actions(state, seat) == [] for seat in range(3))
         after = rules.apply(state, dict(opening))
         assert after["step"] == state["step"] + 1 and not rules.undoable(opening)
+
+
+class SentenceTests:
+    def test_a_fixed_sentence_is_filled_with_the_action_and_the_words_given(self):
+        sentences = {"bid": "{who} bid {amount}", "pass": "{who} passed"}
+        assert sentence(sentences, {"type": "bid", "amount": 3}, who="Anna") == "Anna bid 3"
+        assert sentence(sentences, {"type": "bid"}, who="Anna") == "Anna bid ?"
+
+    def test_an_action_type_without_a_fixed_sentence_is_left_to_the_engine(self):
+        assert sentence({"pass": "{who} passed"}, {"type": "place"}, who="Anna") is None
+        assert sentence({"pass": "{who} passed"}, {"type": 3}, who="Anna") is None

@@ -147,7 +147,7 @@ class MoreLabelTests:
         )
         assert (
             describe(state, {"type": "take_free_permit", "seat": 0, "permit": "H14"})
-            == "Anna took Permit H14 (Juvelar: 1 additional Main action, 2 Victory Points) for free"
+            == "Anna took Permit H14 (Juvelar: an additional Main action, 2 Victory Points) for free"
         )
         assert describe(state, {"type": "deal", "seat": None}).startswith("The table shuffled")
 

@@ -6,11 +6,12 @@ import pytest
 from games.engine.errors import RuleError
 from games.kings_dilemma import messages as msg
 from games.kings_dilemma.data import DEFAULT_TRACKS
-from games.kings_dilemma.rules import RULES, prestige_crave_for
+from games.kings_dilemma.rules import RULES
 from games.kings_dilemma.scoring import (
     money_ranking_points,
     open_agenda_points,
     power_majority_points,
+    prestige_crave_for,
     rank,
     resource_goal_points,
 )
