@@ -106,9 +106,9 @@ class RankSerializer(ScoreSerializer):
     """A row of the night's ranking as the engine scored it (the Prestige and Crave are the
     campaign's: see the game's Realm Chronicles ``scores``)."""
 
-    house = SeatHouseSerializer()
-    prestige = None
-    crave = None
+    house = SeatHouseSerializer()  # type: ignore[assignment]
+    prestige = None  # type: ignore[assignment]
+    crave = None  # type: ignore[assignment]
     heir = serializers.BooleanField(help_text="Married into the royal line (tied winners only).")
 
 

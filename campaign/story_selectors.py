@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections import Counter, defaultdict
+from typing import Any
 
 from django.core.cache import cache
 
@@ -59,7 +60,7 @@ def night_stories(*, campaign: Campaign, game: ChronicleGame | None = None) -> d
     )
     if game is not None:
         sessions = sessions.filter(chronicle_game=game)
-    latest: dict[int, dict] = {}
+    latest: dict[int, Any] = {}
     for row in sessions.order_by("pk").values("pk", "chronicle_game_id", "version"):
         latest[row["chronicle_game_id"]] = row
     keys = {STORY_CACHE.format(session=r["pk"], version=r["version"]): r for r in latest.values()}
@@ -201,7 +202,7 @@ def night_chapter(*, campaign: Campaign, game: ChronicleGame, stories: dict | No
             }
             for row in story["ranking"]
         ]
-    gifts = Counter()
+    gifts: Counter[tuple[int, int]] = Counter()
     for gift in story["coins"]:
         gifts[(gift["from"], gift["to"])] += gift["coins"]
     return {
@@ -285,7 +286,7 @@ def house_page(*, campaign: Campaign, house: House) -> dict:
         score = scores.get(game.pk)
         if seat is None and score is None:
             continue
-        figures = house_figures(story, seat) if seat is not None else None
+        figures = house_figures(story, seat) if seat is not None and story is not None else None
         if figures:
             for key in FIGURES:
                 overall[key] += figures[key]
@@ -321,7 +322,7 @@ def realm_statistics(*, campaign: Campaign) -> dict:
     rows = []
     for row in RESOURCE_ROWS:
         counts = sorted(
-            ((by_pk.get(signer), n) for (r, signer), n in signed.items() if r == row and signer in by_pk),
+            ((by_pk[signer], n) for (r, signer), n in signed.items() if r == row and signer in by_pk),
             key=lambda pair: (-pair[1], pair[0].number),
         )
         best = counts[0][1] if counts else 0

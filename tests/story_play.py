@@ -113,7 +113,7 @@ def night_played(campaign, houses, night: int, *, host=None):
     holding more than two Open Agendas of a kind keeps the first two rows offered."""
     keep = _first_two_open_agendas(campaign, houses)
     session = services.game_night_start(
-        campaign=campaign, houses=houses, king_name=f"King {night}", host=host, seed=1000 + night, keep=keep
+        campaign=campaign, houses=houses, king_name=f"Aldric {night}", host=host, seed=1000 + night, keep=keep
     )
     state = play_campaign_night(session, night)
     game = services.game_night_record(

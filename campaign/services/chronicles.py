@@ -112,7 +112,7 @@ def game_begin(
     game = ChronicleGame(
         campaign=campaign,
         number=number,
-        king_name=(king_name or "").strip() or f"King {number}",
+        king_name=(king_name or "").strip() or str(number),  # pages write "King 3"
         played_on=played_on or datetime.date.today(),
     )
     game.full_clean()

@@ -3,7 +3,7 @@ change is a campaign event, like every other change to a campaign."""
 
 from __future__ import annotations
 
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -25,7 +25,7 @@ def story_link_create(*, game: ChronicleGame, actor=None) -> StoryLink:
     link = StoryLink(
         campaign_id=game.campaign_id,
         game=game,
-        created_by=actor if isinstance(actor, AbstractBaseUser) else None,
+        created_by=actor if isinstance(actor, User) else None,
     )
     link.full_clean()
     link.save()

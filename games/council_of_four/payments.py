@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from itertools import product
+from typing import Any
 
 from games.council_of_four import messages as msg
 from games.council_of_four.board import (
@@ -115,7 +116,7 @@ def payment_offers(hand: list[str], council: list[str], coins: int, extra: int =
     for card in sorted(hand):
         by_colour.setdefault(CARDS[card], []).append(card)
     counts = Counter({colour: len(ids) for colour, ids in by_colour.items()})
-    offers = []
+    offers: list[dict[str, Any]] = []
     for shape in _shapes(counts, Counter(council)):
         price = shape_cost(shape) + extra
         if price <= coins:

@@ -165,7 +165,7 @@ def replay(config: dict, seed: int, actions: list[dict]) -> Iterator[tuple[dict,
     for action in actions:
         if RULES.is_over(state):
             raise RuleError(GAME_IS_OVER)
-        move = RULES.moves.get(action.get("type"))
+        move = RULES.moves.get(str(action.get("type")))
         if move is None:
             raise RuleError(UNKNOWN_ACTION.format(type=action.get("type")))
         before = state["phase"]

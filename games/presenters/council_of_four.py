@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import cast
 
 from games.council_of_four.views import bonus_words
 from games.presenters.common import _generic_label, _name, _phrase, _words, render_value
@@ -446,8 +447,9 @@ def _c4_city_with_servants(letter, view: dict) -> str:
     from games.council_of_four.flow import servants_to_place
 
     name = _c4_rules_data()["cities"].get(letter, {}).get("name", str(letter))
-    city = next((c for c in view.get("cities") or [] if c.get("letter") == letter), {})
-    cost = servants_to_place(list(city.get("merchants") or []), bool(city.get("neutral")), view.get("you"))
+    city: dict = next((c for c in view.get("cities") or [] if c.get("letter") == letter), {})
+    seat = cast(int, view.get("you"))
+    cost = servants_to_place(list(city.get("merchants") or []), bool(city.get("neutral")), seat)
     return f"{name} (return {cost} Servant{'s' if cost != 1 else ''})" if cost else name
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from typing import cast
 
 from games.council_of_four.board import (
     BALCONY_WORDS,
@@ -77,7 +78,7 @@ class Step:
         self.councilor_hex, self.city_hex = COUNCILOR_HEX, CITY_HEX
         you = view.get("you")
         seats = view.get("seats") or []
-        self.seat = you
+        self.seat = cast(int, you)
         self.coins = seats[you]["coins"] if isinstance(you, int) and you < len(seats) else 0
         self.hand = [card["id"] for card in view.get("hand") or []]
         self.cities = {city["letter"]: city for city in view.get("cities") or []}
@@ -116,7 +117,7 @@ class Step:
 
     def offer_group(self, choice: Choice, fields: list[tuple[str, str]], offers, step: dict, extra: int = 0):
         """The payments as one button each (cheapest first), tabs by number of cards when many."""
-        cheapest = {}
+        cheapest: dict[int, int] = {}
         for o in offers:  # sorted cheapest first: the first offer of each size is its cheapest
             cheapest.setdefault(o["size"], o["coins"])
         tabs = []
@@ -279,7 +280,7 @@ def _acquire_step(s: Step, step: dict) -> list[dict] | None:
 
 def _queen_step(s: Step, step: dict) -> list[dict] | None:
     choice = s.of("queen_build")[0]
-    queen = s.view.get("queen")
+    queen = cast(str, s.view.get("queen"))
     city = step.get("city")
     options = choice["params"]["city"]["options"]
     if city is None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import cast
 
+from games.engine.choices import Choice
 from games.presenters.common import _generic_label, _name, _words
 
 # ---- For the King (and Me) ---------------------------------------------------------------
@@ -381,7 +383,7 @@ def _ftk_king_steps(choices: list, view: dict, words, step) -> list[dict] | None
                 }
             },
         }
-        return [step_back("?", "Another Primary Duty tile"), *build_controls([narrowed], words)]
+        return [step_back("?", "Another Primary Duty tile"), *build_controls([cast(Choice, narrowed)], words)]
     links = [
         {
             "query": step_query(office=o),

@@ -56,7 +56,7 @@ class StoryPagesTests:
             screenshot(page, f"story-house-{name}")
 
             page.click("#nights-table >> text=Game 2")
-            page.wait_for_selector("h1:has-text('The reign of King King 2')")
+            page.wait_for_selector("h1:has-text('The reign of King Aldric 2')")
             text = _clean(page)
             assert "Dilemma 21" in text and "The council was split" in text and "The King died." in text
             _fits(page, viewport)
@@ -81,8 +81,8 @@ class StoryPagesTests:
             messages = watched(stranger)
             stranger.goto(url)
             text = _clean(stranger)
-            assert "The reign of King King 1" in text and "Dilemma 11" in text
-            assert "Autumn campaign" not in text and "King 2" not in text and "Log in" not in text
+            assert "The reign of King Aldric 1" in text and "Dilemma 11" in text
+            assert "Autumn campaign" not in text and "Aldric 2" not in text and "Log in" not in text
             hrefs = stranger.eval_on_selector_all(
                 "a[href]", "links => links.map(a => a.getAttribute('href'))"
             )

@@ -50,7 +50,7 @@ class StoryApiTests:
         campaign, houses, games = realm
         url = f"{base(campaign)}/games/{games[0].pk}/story/"
         body = api.get(url).json()
-        assert body["story"]["king_name"] == "King 1" and body["link"] is None
+        assert body["story"]["king_name"] == "Aldric 1" and body["link"] is None
         first = body["story"]["chapters"][0]
         assert first["number"] == 11 and first["question"] == "Shall the realm answer question 11?"
         assert first["side"] in ("aye", "nay") and first["carried_by"]

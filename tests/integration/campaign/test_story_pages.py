@@ -211,7 +211,7 @@ class NightStoryPageTests:
         response = client.get(f"/campaigns/{campaign.pk}/games/2/story/")
         assert response.status_code == 200
         html = response.content.decode()
-        assert "The reign of King King 2" in html
+        assert "The reign of King Aldric 2" in html
         assert "Dilemma 21: Dilemma 21" in html and "Shall the realm answer question 21?" in html
         assert "The council was split, 1 Power to 1" in html
         assert re.search(r"House \w+</span> voted (AYE|NAY) with 1 Power", html)
@@ -279,9 +279,9 @@ class StoryLinkTests:
         response = client.get(f"/stories/{link.token}/")
         assert response.status_code == 200
         html = response.content.decode()
-        assert "The reign of King King 1" in html and "Dilemma 11" in html
+        assert "The reign of King Aldric 1" in html and "Dilemma 11" in html
         assert campaign.name not in html
-        assert "/campaigns/" not in html and 'href="/"' not in html and "King 2" not in html
+        assert "/campaigns/" not in html and 'href="/"' not in html and "Aldric 2" not in html
         assert response["Referrer-Policy"] == "no-referrer"
 
         client.force_login(user)
