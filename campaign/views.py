@@ -252,7 +252,14 @@ def envelope_open_view(request: HttpRequest, pk: int) -> HttpResponse:
         )
 
     return _campaign_form_view(
-        request, pk, forms.EnvelopeForm, "Open an Envelope", call, lambda e: f"{e} opened."
+        request,
+        pk,
+        forms.EnvelopeForm,
+        "Open an Envelope",
+        call,
+        lambda e: f"{e} opened.",
+        form_id="envelope-form",
+        oob=("houses",),
     )
 
 
