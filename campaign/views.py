@@ -24,7 +24,6 @@ from campaign.models import Achievement, Campaign, CampaignExport
 from config.network import request_from_this_machine
 from games.presenters.kings_dilemma import save_words
 
-
 DEMO_LOGIN_REFUSED = (
     "The demo login works only on the computer that runs Chronicle: log in with your account here."
 )
