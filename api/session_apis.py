@@ -41,6 +41,10 @@ NOT_THE_HOST = "Only the host of this session can do that."
 NOT_AT_THE_TABLE = "Only the host and the players of this session can see it."
 ASK_THE_HOST = "Ask the host for this seat's link (its join token)."
 LOG_IN_TO_CLAIM = "Log in to join a seat with your account."
+SEAT_CLOSED = "This game is over: its seats are closed. The result is in the table view."
+SEAT_TAKEN_BY_PHONE = (
+    "A phone has joined this seat: its token is that phone's. Show its code again or give it a new one."
+)
 NO_NUL = "{what} cannot contain NUL characters."
 TOO_BIG = "An action is at most 10000 characters of JSON."
 
@@ -147,6 +151,15 @@ class SessionApi(ChronicleApi):
             _refuse(self.request, NOT_YOUR_SEAT)
         return seat
 
+    def open_seat_for(self, seat_index: int) -> Seat:
+        """The seat, for its own player, while the session runs (then the seat is closed: 403)."""
+        seat = self.seat_for(seat_index)
+        if not selectors.seat_is_open(seat=seat):
+            raise exceptions.PermissionDenied(SEAT_CLOSED)
+        if _token_seat(self.request, self.session_id) is not None:
+            services.seat_mark_joined(seat=seat)
+        return seat
+
 
 # ---- Serializers -------------------------------------------------------------------------
 
@@ -163,10 +176,12 @@ class SeatSerializer(serializers.Serializer):
     name = StrictCharField()
     colour = StrictCharField()
     is_bot = serializers.BooleanField()
-    joined = serializers.SerializerMethodField(help_text="A logged-in player joined this seat.")
+    joined = serializers.SerializerMethodField(
+        help_text="A phone opened this seat with its token, or a logged-in player linked it to their account."
+    )
 
     def get_joined(self, seat: Seat) -> bool:
-        return seat.user_id is not None
+        return selectors.seat_is_joined(seat=seat)
 
 
 class SessionSerializer(serializers.Serializer):
@@ -423,14 +438,69 @@ class SeatJoinApi(SessionApi):
     )
     def post(self, request, session_id: int, seat_index: int):
         seat = get_object_or_404(Seat, session=self.session, index=seat_index)
-        if not (_is_host(self.session, request.user) or _may_act_for(request, self.session, seat)):
+        seat.session = self.session
+        own = _may_act_for(request, self.session, seat)
+        if not (_is_host(self.session, request.user) or own):
             _refuse(request, ASK_THE_HOST)
+        if not selectors.seat_is_open(seat=seat):
+            raise exceptions.PermissionDenied(SEAT_CLOSED)
         data = self.input(request)
+        by_phone = _token_seat(request, self.session.pk) is not None and own
+        if not own and selectors.seat_is_joined(seat=seat):
+            raise exceptions.ValidationError(SEAT_TAKEN_BY_PHONE)
         if data["claim"]:
             if not request.user.is_authenticated:
                 raise exceptions.ValidationError(LOG_IN_TO_CLAIM)
-            seat = services.session_seat_claim(session=self.session, seat=seat, user=request.user)
+            seat = services.session_seat_claim(
+                session=self.session, seat=seat, user=request.user, by_phone=by_phone
+            )
+        if by_phone:
+            services.seat_mark_joined(seat=seat)
         return Response(self.OutputSerializer(seat).data)
+
+
+class _SeatCodeApi(SessionApi):
+    """The host changes how a seat is opened (a lost phone)."""
+
+    class OutputSerializer(SeatSerializer):
+        token = StrictCharField(help_text="The seat's join token now: give it to its player only.")
+
+    def change(self, seat: Seat) -> Seat:
+        raise NotImplementedError
+
+    def post(self, request, session_id: int, seat_index: int):
+        self.require_host()
+        seat = get_object_or_404(Seat, session=self.session, index=seat_index)
+        seat.session = self.session
+        return Response(self.OutputSerializer(self.change(seat)).data)
+
+
+class SeatShowCodeApi(_SeatCodeApi):
+    @extend_schema(
+        tags=TAGS,
+        summary="Show a seat's code on the table again (host; same token): its phone was closed or lost",
+        request=None,
+        responses={200: _SeatCodeApi.OutputSerializer, **errors(400, 401, 403, 404)},
+    )
+    def post(self, request, session_id: int, seat_index: int):
+        return super().post(request, session_id, seat_index)
+
+    def change(self, seat: Seat) -> Seat:
+        return services.seat_show_code_again(seat=seat)
+
+
+class SeatRotateTokenApi(_SeatCodeApi):
+    @extend_schema(
+        tags=TAGS,
+        summary="Give a seat a new token (host): the old one stops opening the seat",
+        request=None,
+        responses={200: _SeatCodeApi.OutputSerializer, **errors(400, 401, 403, 404)},
+    )
+    def post(self, request, session_id: int, seat_index: int):
+        return super().post(request, session_id, seat_index)
+
+    def change(self, seat: Seat) -> Seat:
+        return services.seat_rotate_token(seat=seat)
 
 
 class SeatViewApi(SessionApi):
@@ -441,7 +511,7 @@ class SeatViewApi(SessionApi):
         responses={200: ViewSerializer, **errors(401, 403, 404)},
     )
     def get(self, request, session_id: int, seat_index: int):
-        seat = self.seat_for(seat_index)
+        seat = self.open_seat_for(seat_index)
         return Response(ViewSerializer(selectors.session_view_for_seat(session=self.session, seat=seat)).data)
 
 
@@ -462,7 +532,7 @@ class SeatLegalActionsApi(SessionApi):
         responses={200: OutputSerializer, **errors(401, 403, 404)},
     )
     def get(self, request, session_id: int, seat_index: int):
-        seat = self.seat_for(seat_index)
+        seat = self.open_seat_for(seat_index)
         view = selectors.session_view_for_seat(session=self.session, seat=seat)
         words = presenter_for(self.session.game).words(view["view"], _seat_infos(self.session))
         choices = [{"choice": choice, "title": words.title(choice)} for choice in view["legal_actions"]]
@@ -479,5 +549,5 @@ class SeatActionSubmitApi(SessionApi):
         responses={200: SubmitOutputSerializer, **errors(400, 401, 403, 404, 409)},
     )
     def post(self, request, session_id: int, seat_index: int):
-        seat = self.seat_for(seat_index)
+        seat = self.open_seat_for(seat_index)
         return _submit(request, self.session, seat)
