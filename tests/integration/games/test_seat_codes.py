@@ -193,3 +193,27 @@ class SeatCodeApiTests:
         assert phone.get(self.url("seat-view", session)).status_code in (401, 403)
         bot = api.post(self.url("seat-rotate", session, 2))
         assert bot.status_code == 400 and "bot" in bot.json()["message"]
+
+
+class NoDeadEndTests:
+    def test_home_and_campaign_pages_lead_to_the_table_companion(self, client):
+        from campaign.demo import demo_campaign_load
+
+        campaign = demo_campaign_load()
+        client.force_login(campaign.created_by)
+        play = f'href="{reverse("games:session_list")}"'
+        home = client.get(reverse("home")).content.decode()
+        detail = client.get(reverse("campaign-detail", args=[campaign.pk])).content.decode()
+        assert play in home.split("</header>", 1)[1]  # in the page itself, not only the top bar
+        assert play in detail.split("</header>", 1)[1]
+
+    def test_a_message_after_undo_shows_once_and_the_next_refresh_drops_it(self, client, hosted):
+        host, session, seats = hosted
+        play(session, random.Random(3), 1)
+        response = client.post(reverse("games:session_undo", args=[session.pk]), follow=True)
+        html = response.content.decode()
+        panel = html[html.index('id="table-panel"') : html.index('id="join-panel"')]
+        assert 'class="msg ' in panel  # inside the panel that the next swap replaces
+        assert 'class="msg ' not in html[: html.index('id="table-panel"')]
+        again = client.get(reverse("games:session_table", args=[session.pk]))
+        assert 'class="msg ' not in again.content.decode()
