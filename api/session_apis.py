@@ -16,7 +16,7 @@ import secrets
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import exceptions, serializers, status
 from rest_framework.generics import GenericAPIView
 from rest_framework.permissions import AllowAny
@@ -475,30 +475,25 @@ class _SeatCodeApi(SessionApi):
         return Response(self.OutputSerializer(self.change(seat)).data)
 
 
-class SeatShowCodeApi(_SeatCodeApi):
-    @extend_schema(
-        tags=TAGS,
-        summary="Show a seat's code on the table again (host; same token): its phone was closed or lost",
-        request=None,
-        responses={200: _SeatCodeApi.OutputSerializer, **errors(400, 401, 403, 404)},
+def _seat_code_schema(summary: str):
+    return extend_schema_view(
+        post=extend_schema(
+            tags=TAGS,
+            summary=summary,
+            request=None,
+            responses={200: _SeatCodeApi.OutputSerializer, **errors(400, 401, 403, 404)},
+        )
     )
-    def post(self, request, session_id: int, seat_index: int):
-        return super().post(request, session_id, seat_index)
 
+
+@_seat_code_schema("Show a seat's code on the table again (host; same token): its phone was closed or lost")
+class SeatShowCodeApi(_SeatCodeApi):
     def change(self, seat: Seat) -> Seat:
         return services.seat_show_code_again(seat=seat)
 
 
+@_seat_code_schema("Give a seat a new token (host): the old one stops opening the seat")
 class SeatRotateTokenApi(_SeatCodeApi):
-    @extend_schema(
-        tags=TAGS,
-        summary="Give a seat a new token (host): the old one stops opening the seat",
-        request=None,
-        responses={200: _SeatCodeApi.OutputSerializer, **errors(400, 401, 403, 404)},
-    )
-    def post(self, request, session_id: int, seat_index: int):
-        return super().post(request, session_id, seat_index)
-
     def change(self, seat: Seat) -> Seat:
         return services.seat_rotate_token(seat=seat)
 

@@ -282,32 +282,29 @@ def _host_seat(request: HttpRequest, session_id: int, seat_index: int) -> Seat:
     return seat
 
 
+def _seat_code_change(request, session_id: int, seat_index: int, change, done: str) -> HttpResponse:
+    seat = _host_seat(request, session_id, seat_index)
+    try:
+        change(seat=seat)
+    except ValidationError as exc:
+        messages.error(request, _error_text(exc))
+    else:
+        messages.success(request, done.format(name=seat.name))
+    return redirect("games:session_table", session_id=session_id)
+
+
 @login_required
 @require_POST
 def session_seat_show_code(request: HttpRequest, session_id: int, seat_index: int) -> HttpResponse:
     """The host shows a seat's code again (its phone was closed or lost at the table)."""
-    seat = _host_seat(request, session_id, seat_index)
-    try:
-        services.seat_show_code_again(seat=seat)
-    except ValidationError as exc:
-        messages.error(request, _error_text(exc))
-    else:
-        messages.success(request, CODE_SHOWN.format(name=seat.name))
-    return redirect("games:session_table", session_id=session_id)
+    return _seat_code_change(request, session_id, seat_index, services.seat_show_code_again, CODE_SHOWN)
 
 
 @login_required
 @require_POST
 def session_seat_new_code(request: HttpRequest, session_id: int, seat_index: int) -> HttpResponse:
     """The host gives a seat a new code: the old link stops opening it."""
-    seat = _host_seat(request, session_id, seat_index)
-    try:
-        services.seat_rotate_token(seat=seat)
-    except ValidationError as exc:
-        messages.error(request, _error_text(exc))
-    else:
-        messages.success(request, CODE_NEW.format(name=seat.name))
-    return redirect("games:session_table", session_id=session_id)
+    return _seat_code_change(request, session_id, seat_index, services.seat_rotate_token, CODE_NEW)
 
 
 @require_GET

@@ -217,3 +217,33 @@ class NoDeadEndTests:
         assert 'class="msg ' not in html[: html.index('id="table-panel"')]
         again = client.get(reverse("games:session_table", args=[session.pk]))
         assert 'class="msg ' not in again.content.decode()
+
+
+class PhoneAddressTests:
+    def test_on_localhost_the_codes_use_this_machines_lan_address_on_the_same_port(self, rf, settings):
+        settings.CHRONICLE_PUBLIC_URL = ""
+        from config.network import lan_addresses
+        from games.views import phone_base_url
+
+        if not lan_addresses():
+            pytest.skip("this machine has no private LAN address")
+        lan = lan_addresses()[0]
+        assert phone_base_url(rf.get("/", HTTP_HOST="localhost:8000")) == f"http://{lan}:8000"
+        assert phone_base_url(rf.get("/", HTTP_HOST="127.0.0.1:8000")) == f"http://{lan}:8000"
+        assert phone_base_url(rf.get("/", HTTP_HOST=f"{lan}:8000")) == f"http://{lan}:8000"
+
+    def test_a_host_browsing_by_another_name_keeps_it_and_the_setting_wins(self, rf, settings):
+        from games.views import phone_base_url
+
+        settings.CHRONICLE_PUBLIC_URL = ""
+        settings.ALLOWED_HOSTS = ["chronicle.home"]
+        assert phone_base_url(rf.get("/", HTTP_HOST="chronicle.home:8000")) == "http://chronicle.home:8000"
+        settings.CHRONICLE_PUBLIC_URL = "https://chronicle.example.org"
+        assert phone_base_url(rf.get("/", HTTP_HOST="localhost")) == "https://chronicle.example.org"
+
+    def test_the_table_says_where_phones_join(self, client, hosted, settings):
+        _, session, seats = hosted
+        settings.CHRONICLE_PUBLIC_URL = "https://chronicle.example.org"
+        html = table_html(client, session)
+        assert 'Phones join at <strong class="phone-base">https://chronicle.example.org</strong>' in html
+        assert f"https://chronicle.example.org/play/seat/{seats[0].token}/" in html
