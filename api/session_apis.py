@@ -41,7 +41,6 @@ NOT_THE_HOST = "Only the host of this session can do that."
 NOT_AT_THE_TABLE = "Only the host and the players of this session can see it."
 ASK_THE_HOST = "Ask the host for this seat's link (its join token)."
 LOG_IN_TO_CLAIM = "Log in to join a seat with your account."
-SEAT_CLOSED = "This game is over: its seats are closed. The result is in the table view."
 SEAT_TAKEN_BY_PHONE = (
     "A phone has joined this seat: its token is that phone's. Show its code again or give it a new one."
 )
@@ -152,13 +151,18 @@ class SessionApi(ChronicleApi):
         return seat
 
     def open_seat_for(self, seat_index: int) -> Seat:
-        """The seat, for its own player, while the session runs (then the seat is closed: 403)."""
+        """The seat, for its own player; a phone opening it with its token has joined it."""
         seat = self.seat_for(seat_index)
-        if not selectors.seat_is_open(seat=seat):
-            raise exceptions.PermissionDenied(SEAT_CLOSED)
-        if _token_seat(self.request, self.session_id) is not None:
+        if _token_seat(self.request, self.session_id) is not None and selectors.seat_is_open(seat=seat):
             services.seat_mark_joined(seat=seat)
         return seat
+
+    def seat_view(self, seat: Seat) -> dict:
+        """The seat's view while the session runs; once it is over, the closed seat's (the result,
+        no hand, no choices)."""
+        if selectors.seat_is_open(seat=seat):
+            return selectors.session_view_for_seat(session=self.session, seat=seat)
+        return selectors.session_view_for_closed_seat(session=self.session, seat=seat)
 
 
 # ---- Serializers -------------------------------------------------------------------------
@@ -443,7 +447,7 @@ class SeatJoinApi(SessionApi):
         if not (_is_host(self.session, request.user) or own):
             _refuse(request, ASK_THE_HOST)
         if not selectors.seat_is_open(seat=seat):
-            raise exceptions.PermissionDenied(SEAT_CLOSED)
+            raise exceptions.ValidationError(services.SEAT_CODE_SESSION_OVER)
         data = self.input(request)
         by_phone = _token_seat(request, self.session.pk) is not None and own
         if not own and selectors.seat_is_joined(seat=seat):
@@ -501,13 +505,14 @@ class SeatRotateTokenApi(_SeatCodeApi):
 class SeatViewApi(SessionApi):
     @extend_schema(
         tags=TAGS,
-        summary="A seat's private view (its hand, its secrets; nobody else's)",
+        summary="A seat's private view (its hand, its secrets; nobody else's); once the session is over, "
+        "the result without the hand",
         parameters=[SEAT_TOKEN],
         responses={200: ViewSerializer, **errors(401, 403, 404)},
     )
     def get(self, request, session_id: int, seat_index: int):
         seat = self.open_seat_for(seat_index)
-        return Response(ViewSerializer(selectors.session_view_for_seat(session=self.session, seat=seat)).data)
+        return Response(ViewSerializer(self.seat_view(seat)).data)
 
 
 class SeatLegalActionsApi(SessionApi):
@@ -528,7 +533,7 @@ class SeatLegalActionsApi(SessionApi):
     )
     def get(self, request, session_id: int, seat_index: int):
         seat = self.open_seat_for(seat_index)
-        view = selectors.session_view_for_seat(session=self.session, seat=seat)
+        view = self.seat_view(seat)
         words = presenter_for(self.session.game).words(view["view"], _seat_infos(self.session))
         choices = [{"choice": choice, "title": words.title(choice)} for choice in view["legal_actions"]]
         data = {"version": view["version"], "seat": seat.index, "choices": choices}

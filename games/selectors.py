@@ -55,6 +55,12 @@ def session_view_for_seat(*, session: GameSession, seat: Seat) -> dict:
     return _view(session, seat.index)
 
 
+def session_view_for_closed_seat(*, session: GameSession, seat: Seat) -> dict:
+    """A seat once its session is over: what the table shows (the result), never its hand, and no
+    legal actions (docs/operations.md, "Seat codes")."""
+    return {**_view(session, TABLE), "seat": seat.index}
+
+
 def session_view_for_table(*, session: GameSession) -> dict:
     """What the table screen shows: the engine's view for nobody (no hand), and the table's own
     legal actions (host actions, e.g. typing a card's outcome)."""
