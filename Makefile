@@ -13,8 +13,12 @@ $(STAMP): requirements.txt requirements-dev.txt
 
 install: $(STAMP)
 
+# The embedded default on the home network: SQLite, eager tasks, DEBUG off (no traceback or debug
+# page for other machines; static files served by WhiteNoise), the LAN address in ALLOWED_HOSTS.
+run: export CHRONICLE_EMBEDDED := 1
 run: install
 	$(PY) manage.py migrate --noinput
+	$(PY) manage.py collectstatic --noinput -v0
 	$(PY) manage.py load_demo
 	$(PY) manage.py runserver 0.0.0.0:8000
 

@@ -16,7 +16,7 @@ import secrets
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import exceptions, serializers, status
 from rest_framework.generics import GenericAPIView
 from rest_framework.permissions import AllowAny
@@ -41,6 +41,9 @@ NOT_THE_HOST = "Only the host of this session can do that."
 NOT_AT_THE_TABLE = "Only the host and the players of this session can see it."
 ASK_THE_HOST = "Ask the host for this seat's link (its join token)."
 LOG_IN_TO_CLAIM = "Log in to join a seat with your account."
+SEAT_TAKEN_BY_PHONE = (
+    "A phone has joined this seat: its token is that phone's. Show its code again or give it a new one."
+)
 NO_NUL = "{what} cannot contain NUL characters."
 TOO_BIG = "An action is at most 10000 characters of JSON."
 
@@ -147,6 +150,20 @@ class SessionApi(ChronicleApi):
             _refuse(self.request, NOT_YOUR_SEAT)
         return seat
 
+    def open_seat_for(self, seat_index: int) -> Seat:
+        """The seat, for its own player; a phone opening it with its token has joined it."""
+        seat = self.seat_for(seat_index)
+        if _token_seat(self.request, self.session_id) is not None and selectors.seat_is_open(seat=seat):
+            services.seat_mark_joined(seat=seat)
+        return seat
+
+    def seat_view(self, seat: Seat) -> dict:
+        """The seat's view while the session runs; once it is over, the closed seat's (the result,
+        no hand, no choices)."""
+        if selectors.seat_is_open(seat=seat):
+            return selectors.session_view_for_seat(session=self.session, seat=seat)
+        return selectors.session_view_for_closed_seat(session=self.session, seat=seat)
+
 
 # ---- Serializers -------------------------------------------------------------------------
 
@@ -163,10 +180,12 @@ class SeatSerializer(serializers.Serializer):
     name = StrictCharField()
     colour = StrictCharField()
     is_bot = serializers.BooleanField()
-    joined = serializers.SerializerMethodField(help_text="A logged-in player joined this seat.")
+    joined = serializers.SerializerMethodField(
+        help_text="A phone opened this seat with its token, or a logged-in player linked it to their account."
+    )
 
     def get_joined(self, seat: Seat) -> bool:
-        return seat.user_id is not None
+        return selectors.seat_is_joined(seat=seat)
 
 
 class SessionSerializer(serializers.Serializer):
@@ -423,26 +442,77 @@ class SeatJoinApi(SessionApi):
     )
     def post(self, request, session_id: int, seat_index: int):
         seat = get_object_or_404(Seat, session=self.session, index=seat_index)
-        if not (_is_host(self.session, request.user) or _may_act_for(request, self.session, seat)):
+        seat.session = self.session
+        own = _may_act_for(request, self.session, seat)
+        if not (_is_host(self.session, request.user) or own):
             _refuse(request, ASK_THE_HOST)
+        if not selectors.seat_is_open(seat=seat):
+            raise exceptions.ValidationError(services.SEAT_CODE_SESSION_OVER)
         data = self.input(request)
+        by_phone = _token_seat(request, self.session.pk) is not None and own
+        if not own and selectors.seat_is_joined(seat=seat):
+            raise exceptions.ValidationError(SEAT_TAKEN_BY_PHONE)
         if data["claim"]:
             if not request.user.is_authenticated:
                 raise exceptions.ValidationError(LOG_IN_TO_CLAIM)
-            seat = services.session_seat_claim(session=self.session, seat=seat, user=request.user)
+            seat = services.session_seat_claim(
+                session=self.session, seat=seat, user=request.user, by_phone=by_phone
+            )
+        if by_phone:
+            services.seat_mark_joined(seat=seat)
         return Response(self.OutputSerializer(seat).data)
+
+
+class _SeatCodeApi(SessionApi):
+    """The host changes how a seat is opened (a lost phone)."""
+
+    class OutputSerializer(SeatSerializer):
+        token = StrictCharField(help_text="The seat's join token now: give it to its player only.")
+
+    def change(self, seat: Seat) -> Seat:
+        raise NotImplementedError
+
+    def post(self, request, session_id: int, seat_index: int):
+        self.require_host()
+        seat = get_object_or_404(Seat, session=self.session, index=seat_index)
+        seat.session = self.session
+        return Response(self.OutputSerializer(self.change(seat)).data)
+
+
+def _seat_code_schema(summary: str):
+    return extend_schema_view(
+        post=extend_schema(
+            tags=TAGS,
+            summary=summary,
+            request=None,
+            responses={200: _SeatCodeApi.OutputSerializer, **errors(400, 401, 403, 404)},
+        )
+    )
+
+
+@_seat_code_schema("Show a seat's code on the table again (host; same token): its phone was closed or lost")
+class SeatShowCodeApi(_SeatCodeApi):
+    def change(self, seat: Seat) -> Seat:
+        return services.seat_show_code_again(seat=seat)
+
+
+@_seat_code_schema("Give a seat a new token (host): the old one stops opening the seat")
+class SeatRotateTokenApi(_SeatCodeApi):
+    def change(self, seat: Seat) -> Seat:
+        return services.seat_rotate_token(seat=seat)
 
 
 class SeatViewApi(SessionApi):
     @extend_schema(
         tags=TAGS,
-        summary="A seat's private view (its hand, its secrets; nobody else's)",
+        summary="A seat's private view (its hand, its secrets; nobody else's); once the session is over, "
+        "the result without the hand",
         parameters=[SEAT_TOKEN],
         responses={200: ViewSerializer, **errors(401, 403, 404)},
     )
     def get(self, request, session_id: int, seat_index: int):
-        seat = self.seat_for(seat_index)
-        return Response(ViewSerializer(selectors.session_view_for_seat(session=self.session, seat=seat)).data)
+        seat = self.open_seat_for(seat_index)
+        return Response(ViewSerializer(self.seat_view(seat)).data)
 
 
 class SeatLegalActionsApi(SessionApi):
@@ -462,8 +532,8 @@ class SeatLegalActionsApi(SessionApi):
         responses={200: OutputSerializer, **errors(401, 403, 404)},
     )
     def get(self, request, session_id: int, seat_index: int):
-        seat = self.seat_for(seat_index)
-        view = selectors.session_view_for_seat(session=self.session, seat=seat)
+        seat = self.open_seat_for(seat_index)
+        view = self.seat_view(seat)
         words = presenter_for(self.session.game).words(view["view"], _seat_infos(self.session))
         choices = [{"choice": choice, "title": words.title(choice)} for choice in view["legal_actions"]]
         data = {"version": view["version"], "seat": seat.index, "choices": choices}
@@ -479,5 +549,5 @@ class SeatActionSubmitApi(SessionApi):
         responses={200: SubmitOutputSerializer, **errors(400, 401, 403, 404, 409)},
     )
     def post(self, request, session_id: int, seat_index: int):
-        seat = self.seat_for(seat_index)
+        seat = self.open_seat_for(seat_index)
         return _submit(request, self.session, seat)

@@ -59,6 +59,8 @@ session_patterns = [
     path("undo/", s.SessionUndoApi.as_view(), name="session-undo"),
     path("log/", s.SessionLogApi.as_view(), name="session-log"),
     path("seats/<int:seat_index>/join/", s.SeatJoinApi.as_view(), name="seat-join"),
+    path("seats/<int:seat_index>/show-code/", s.SeatShowCodeApi.as_view(), name="seat-show-code"),
+    path("seats/<int:seat_index>/rotate/", s.SeatRotateTokenApi.as_view(), name="seat-rotate"),
     path("seats/<int:seat_index>/", s.SeatViewApi.as_view(), name="seat-view"),
     path("seats/<int:seat_index>/actions/", s.SeatLegalActionsApi.as_view(), name="seat-legal-actions"),
     path(

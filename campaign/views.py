@@ -24,7 +24,12 @@ from campaign.charts import CHARTS, SIZES
 from campaign.demo import DEMO_USER
 from campaign.models import Achievement, Campaign, CampaignExport
 from config.http import HttpRequest
+from config.network import request_from_this_machine
 from games.presenters.kings_dilemma import save_words
+
+DEMO_LOGIN_REFUSED = (
+    "The demo login works only on the computer that runs Chronicle: log in with your account here."
+)
 
 
 def _member_campaign(request: HttpRequest, pk: int) -> Campaign:
@@ -46,15 +51,23 @@ def _run_service[T](form, call: Callable[[], T]) -> T | None:
 
 def home(request: HttpRequest) -> HttpResponse:
     campaigns = selectors.campaign_list_for_user(user=request.user)
-    return render(request, "campaign/home.html", {"campaigns": campaigns, "demo_login": settings.DEBUG})
+    return render(
+        request, "campaign/home.html", {"campaigns": campaigns, "demo_login": _demo_login_allowed(request)}
+    )
+
+
+def _demo_login_allowed(request: HttpRequest) -> bool:
+    """Development and make run, from this machine only (its REMOTE_ADDR, not a Host header that
+    another machine on the network could write)."""
+    return settings.DEMO_LOGIN and request_from_this_machine(request)
 
 
 @require_http_methods(["POST"])
 def demo_login(request: HttpRequest) -> HttpResponse:
-    """Development only: one click to see the demo campaign that make run loads."""
+    """One click to see the demo campaign that make run loads, on the machine that runs it."""
     user = get_user_model().objects.filter(username=DEMO_USER).first()
-    if not settings.DEBUG or user is None:
-        raise PermissionDenied("The demo login exists only in development with the demo data loaded.")
+    if not _demo_login_allowed(request) or user is None:
+        raise PermissionDenied(DEMO_LOGIN_REFUSED)
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     return redirect("home")
 
@@ -270,6 +283,7 @@ def envelope_open_view(request: HttpRequest, pk: int) -> HttpResponse:
         call,
         lambda e: f"{e} opened.",
         form_id="envelope-form",
+        oob=("houses",),
     )
 
 

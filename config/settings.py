@@ -19,15 +19,57 @@ def env_bool(name: str, default: bool) -> bool:
     return os.environ.get(name, str(int(default))).lower() in {"1", "true", "yes", "on"}
 
 
-DEBUG = env_bool("DEBUG", True)
+# The embedded default (make run: CHRONICLE_EMBEDDED=1) serves a game night on a home network:
+# SQLite, eager tasks, plain HTTP, and DEBUG off, so no other machine ever sees a traceback or
+# Django's debug 404 (they list settings and every URL). Errors still go to the console log.
+EMBEDDED = env_bool("CHRONICLE_EMBEDDED", False)
+DEBUG = env_bool("DEBUG", not EMBEDDED)
+
+
+def _embedded_secret_key() -> str:
+    """A key of this installation, made once and kept next to the database (not in git)."""
+    path = Path(os.environ.get("CHRONICLE_SECRET_KEY_FILE", BASE_DIR / ".secret_key"))
+    if not path.exists():
+        import secrets
+
+        path.touch(mode=0o600)
+        path.write_text(secrets.token_urlsafe(50))
+    return path.read_text().strip()
+
+
 SECRET_KEY = os.environ.get("SECRET_KEY") or (
-    "dev-only-insecure-key-set-SECRET_KEY-in-production" if DEBUG else ""
+    "dev-only-insecure-key-set-SECRET_KEY-in-production"
+    if DEBUG
+    else _embedded_secret_key()
+    if EMBEDDED
+    else ""
 )
 if not SECRET_KEY:
     raise RuntimeError("SECRET_KEY must be set when DEBUG is off.")
-ALLOWED_HOSTS = [
-    h for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",") if h
-]
+
+# Where phones open their seats (e.g. http://192.168.1.23:8000 or https://chronicle.example.org).
+# Unset: the table screen uses the address the host browses with, or this machine's LAN address
+# when the host browses on localhost (config/network.py).
+CHRONICLE_PUBLIC_URL = os.environ.get("CHRONICLE_PUBLIC_URL", "").rstrip("/")
+# The one-click demo login: only where the demo is served (development, make run), and only for
+# requests from this machine itself (campaign/views.py checks REMOTE_ADDR).
+DEMO_LOGIN = env_bool("CHRONICLE_DEMO_LOGIN", DEBUG or EMBEDDED)
+
+if "ALLOWED_HOSTS" in os.environ:  # production names its hosts (never "*")
+    ALLOWED_HOSTS = [h for h in os.environ["ALLOWED_HOSTS"].split(",") if h]
+else:  # the embedded default: this machine, by loopback and by its LAN addresses (phones)
+    from urllib.parse import urlsplit
+
+    from config.network import lan_addresses
+
+    ALLOWED_HOSTS = [
+        "localhost",
+        "127.0.0.1",
+        "[::1]",
+        "testserver",
+        *lan_addresses(),
+        *([urlsplit(CHRONICLE_PUBLIC_URL).hostname or ""] if CHRONICLE_PUBLIC_URL else []),
+    ]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 
 INSTALLED_APPS = [
@@ -210,7 +252,7 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
 }
 
-if not DEBUG:
+if not DEBUG and not EMBEDDED:  # plain HTTP on a home network for the embedded default
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]

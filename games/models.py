@@ -80,6 +80,11 @@ class Seat(models.Model):
         related_name="seats",
     )
     is_bot = models.BooleanField(default=False)
+    joined_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When a phone first opened the seat with its token; empty: the table shows its code.",
+    )
 
     class Meta:
         ordering = ["session", "index"]

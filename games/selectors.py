@@ -55,6 +55,12 @@ def session_view_for_seat(*, session: GameSession, seat: Seat) -> dict:
     return _view(session, seat.index)
 
 
+def session_view_for_closed_seat(*, session: GameSession, seat: Seat) -> dict:
+    """A seat once its session is over: what the table shows (the result), never its hand, and no
+    legal actions (docs/operations.md, "Seat codes")."""
+    return {**_view(session, TABLE), "seat": seat.index}
+
+
 def session_view_for_table(*, session: GameSession) -> dict:
     """What the table screen shows: the engine's view for nobody (no hand), and the table's own
     legal actions (host actions, e.g. typing a card's outcome)."""
@@ -86,8 +92,9 @@ def session_last_action(*, session: GameSession) -> SessionAction | None:
 
 
 def session_undoable_action(*, session: GameSession) -> SessionAction | None:
-    """The action Undo would drop, when the engine allows it (the automatic deal never)."""
-    if session.status not in (GameSession.Status.ACTIVE, GameSession.Status.FINISHED):
+    """The action Undo would drop, when the engine allows it (the automatic deal never; nothing
+    once the game is over: a finished session is never reopened)."""
+    if session.status != GameSession.Status.ACTIVE:
         return None
     last = session_last_action(session=session)
     if last is None or (last.seq == 1 and last.payload == {"type": "deal", "seat": None}):
@@ -100,6 +107,34 @@ def session_for_token(*, token: str) -> Seat | None:
     if not token:
         return None
     return Seat.objects.select_related("session").filter(token=token).first()
+
+
+def seat_is_joined(*, seat: Seat) -> bool:
+    """A phone opened the seat with its token, or a player linked it to their account."""
+    return seat.joined_at is not None or seat.user_id is not None
+
+
+def seat_is_open(*, seat: Seat) -> bool:
+    """The seat's token still opens its private view: only while the session runs."""
+    return seat.session.status == GameSession.Status.ACTIVE
+
+
+def session_join_cards(*, session: GameSession) -> list[dict]:
+    """What the table screen shows of each seat's key: the code only while the session runs, for a
+    seat no phone has joined yet, never for a bot. (The link itself is shown only on request.)"""
+    running = session.status == GameSession.Status.ACTIVE
+    cards = []
+    for seat in session_seats(session=session):
+        joined = seat_is_joined(seat=seat)
+        cards.append(
+            {
+                "seat": seat,
+                "joined": joined,
+                "show_code": running and not seat.is_bot and not joined,
+                "can_change": running and not seat.is_bot,
+            }
+        )
+    return cards
 
 
 def session_seats(*, session: GameSession) -> QuerySet[Seat]:

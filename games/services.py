@@ -25,7 +25,7 @@ from games.engine.errors import RuleError
 from games.engine.registry import get_game
 from games.engine.rules import GameRules
 from games.engine.text import has_control_characters
-from games.models import GameSession, Seat, SessionAction
+from games.models import GameSession, Seat, SessionAction, new_seat_token
 
 logger = logging.getLogger(__name__)
 
@@ -63,6 +63,13 @@ NOT_UNDOABLE = "“{label}” cannot be undone: it revealed hidden information."
 CANNOT_UNDO_NOW = "An abandoned session cannot be changed."
 SESSION_ALREADY_OVER = "This session is already {status}."
 SEAT_ALREADY_CLAIMED = "{name}'s seat is already taken."
+GAME_OVER_NO_UNDO = "The game is over: its last action cannot be undone."
+SEAT_JOINED_BY_PHONE = (
+    "{name}'s seat was joined by a phone: only that phone can take it. "
+    "To move it to another phone, show its code again or give it a new code first."
+)
+SEAT_IS_A_BOT = "{name} is played by a bot: a bot seat has no code."
+SEAT_CODE_SESSION_OVER = "This session is over: its seats are closed."
 
 
 class IdempotencyKeyReused(ValidationError):
@@ -383,6 +390,8 @@ def session_undo(*, session: GameSession, by) -> GameSession:
         raise ValidationError(ONLY_HOST_UNDOES)
     if locked.status == GameSession.Status.ABANDONED:
         raise ValidationError(CANNOT_UNDO_NOW)
+    if locked.status == GameSession.Status.FINISHED:
+        raise ValidationError(GAME_OVER_NO_UNDO)
     last = locked.actions.filter(undone=False).order_by("-seq").first()
     if last is None:
         raise ValidationError(NOTHING_TO_UNDO)
@@ -417,16 +426,74 @@ def session_abandon(*, session: GameSession) -> GameSession:
 
 
 @transaction.atomic
-def session_seat_claim(*, session: GameSession, seat: Seat, user) -> Seat:
-    """A logged-in player links a seat to their account (the token still works for the seat)."""
+def session_seat_claim(*, session: GameSession, seat: Seat, user, by_phone: bool = False) -> Seat:
+    """A logged-in player links a seat to their account (the token still works for the seat).
+    A seat a phone has joined is that phone's: only a claim made with its token (``by_phone``)
+    may take it, never the host reading it from the side."""
     if seat.session_id != session.pk:
         raise ValidationError(SEAT_NOT_IN_SESSION)
     locked = Seat.objects.select_for_update().get(pk=seat.pk)
     if locked.user_id is not None and locked.user_id != user.pk:
         raise ValidationError(SEAT_ALREADY_CLAIMED.format(name=locked.name))
+    if locked.joined_at is not None and not by_phone and locked.user_id != user.pk:
+        raise ValidationError(SEAT_JOINED_BY_PHONE.format(name=locked.name))
     locked.user = user
     locked.save(update_fields=["user"])
     seat.user = user
+    return seat
+
+
+# ---- Seat codes (join tokens) -------------------------------------------------------------
+
+
+def seat_mark_joined(*, seat: Seat) -> Seat:
+    """A phone opened the seat with its token: the table stops showing its code. Only the first
+    opening writes (one conditional UPDATE); bots and closed sessions are left alone."""
+    if seat.joined_at is None and not seat.is_bot:
+        now = timezone.now()
+        if Seat.objects.filter(pk=seat.pk, joined_at__isnull=True).update(joined_at=now):
+            seat.joined_at = now
+    return seat
+
+
+def _seat_code_change(seat: Seat) -> tuple[GameSession, Seat]:
+    """The locked session and seat, when the seat's code may be shown or changed."""
+    locked = _lock(seat.session)
+    if locked.status != GameSession.Status.ACTIVE:
+        raise ValidationError(SEAT_CODE_SESSION_OVER)
+    row = Seat.objects.select_for_update().get(pk=seat.pk)
+    if row.is_bot:
+        raise ValidationError(SEAT_IS_A_BOT.format(name=row.name))
+    return locked, row
+
+
+@transaction.atomic
+def seat_show_code_again(*, seat: Seat) -> Seat:
+    """The host shows a seat's code on the table again (the same token: a phone that was closed
+    or lost on the table, when nobody else can have read it)."""
+    _, row = _seat_code_change(seat)
+    row.joined_at = None
+    row.save(update_fields=["joined_at"])
+    seat.joined_at = None
+    return seat
+
+
+@transaction.atomic
+def seat_rotate_token(*, seat: Seat) -> Seat:
+    """A new code for the seat (a lost or photographed one): the old token stops opening it, the
+    account linked through the old one is unlinked, and the new code is shown on the table. The
+    session's version moves on so the phone that had the old token finds out at once."""
+    locked, row = _seat_code_change(seat)
+    row.token = new_seat_token()
+    row.joined_at = None
+    row.user = None
+    row.full_clean()
+    row.save(update_fields=["token", "joined_at", "user"])
+    locked.version += 1
+    locked.save(update_fields=["version", "updated"])
+    nudges.notify_session_changed(locked)
+    _sync(seat.session, locked)
+    seat.token, seat.joined_at, seat.user = row.token, None, None
     return seat
 
 

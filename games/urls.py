@@ -11,5 +11,15 @@ urlpatterns = [
     path("s/<int:session_id>/undo/", views.session_undo, name="session_undo"),
     path("s/<int:session_id>/abandon/", views.session_abandon, name="session_abandon"),
     path("s/<int:session_id>/version", views.session_version, name="session_version"),
+    path(
+        "s/<int:session_id>/seats/<int:seat_index>/show-code/",
+        views.session_seat_show_code,
+        name="session_seat_show_code",
+    ),
+    path(
+        "s/<int:session_id>/seats/<int:seat_index>/new-code/",
+        views.session_seat_new_code,
+        name="session_seat_new_code",
+    ),
     path("seat/<str:token>/", views.seat_page, name="seat_page"),
 ]

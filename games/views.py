@@ -17,18 +17,21 @@ import secrets
 from functools import lru_cache
 
 import segno
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpResponse, JsonResponse
+from django.http.request import split_domain_port
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseStopPolling, trigger_client_event
+from django_htmx.http import HttpResponseClientRefresh, HttpResponseStopPolling, trigger_client_event
 
 from config.http import HttpRequest
+from config.network import is_loopback_host, lan_addresses
 from games import nudges, selectors, services
 from games.engine.errors import RuleError
 from games.forms import (
@@ -49,6 +52,13 @@ RULE_BROKEN = "{message}"
 ACTION_APPLIED = "Done: {label}."
 UNDONE = "Undone: {label}."
 ABANDONED = "The session was abandoned."
+CODE_SHOWN = "{name}'s code is on the table again: scan it with the phone."
+CODE_NEW = "{name} has a new code: the old link no longer opens the seat. Scan the new one."
+RESULT_TEMPLATES = {
+    "kings_dilemma": "games/kd/_result.html",
+    "for_the_king": "games/ftk/_result.html",
+    "council_of_four": "games/c4/_result.html",
+}
 GAME_OVER = "The game is over."
 SESSION_CHANGED_EVENT = "session-changed"
 
@@ -66,13 +76,6 @@ def _host_session(request: HttpRequest, session_id: int) -> GameSession:
     if not (user.is_authenticated and (session.host_id == user.pk or user.is_staff)):
         raise Http404
     return session
-
-
-def _seat(request: HttpRequest, token: str) -> Seat:
-    seat = seat_for_join_token(request, token)
-    if seat is None:
-        raise Http404
-    return seat
 
 
 def _error_text(exc: ValidationError) -> str:
@@ -181,17 +184,49 @@ def _table_context(
 def session_table(request: HttpRequest, session_id: int) -> HttpResponse:
     """The host's screen: the board in the game's words, the join links with QR codes, the log."""
     session = _host_session(request, session_id)
+    if request.htmx and request.GET.get("part") == "joins":
+        return render(request, "games/table.html#join-panel", _join_context(request, session))
     context = _table_context(request, session)
     template = "games/table.html"
     if request.htmx:
         template += "#table-panel"
     else:
-        context["seats"] = [
-            {"seat": seat, "hex": _seat_hex(seat.colour), "link": link, "qr": _qr_svg(link)}
-            for seat in selectors.session_seats(session=session)
-            for link in [request.build_absolute_uri(reverse("games:seat_page", args=[seat.token]))]
-        ]
+        context.update(_join_context(request, session))
     return render(request, template, context)
+
+
+def phone_base_url(request: HttpRequest) -> str:
+    """Where phones reach this server: ``CHRONICLE_PUBLIC_URL`` when set; else the address the host
+    browses with, unless that is this machine's loopback (a phone cannot open "localhost"): then
+    this machine's LAN address, on the same port."""
+    if settings.CHRONICLE_PUBLIC_URL:
+        return settings.CHRONICLE_PUBLIC_URL
+    host = request.get_host()
+    domain, port = split_domain_port(host)
+    lan = lan_addresses()
+    if is_loopback_host(domain or host) and lan:
+        return f"{request.scheme}://{lan[0]}{':' + port if port else ''}"
+    return f"{request.scheme}://{host}"
+
+
+def _join_context(request: HttpRequest, session: GameSession) -> dict:
+    """The join panel: each seat's code while nobody has joined it (never a bot's), its link only
+    on request, and the host's tools for a lost phone."""
+    base = phone_base_url(request)
+    cards = selectors.session_join_cards(session=session)
+    for card in cards:
+        seat = card["seat"]
+        card["hex"] = _seat_hex(seat.colour)
+        if card["show_code"]:
+            card["link"] = base + reverse("games:seat_page", args=[seat.token])
+            card["qr"] = _qr_svg(card["link"])
+    return {
+        "session": session,
+        "seats": cards,
+        "phone_base": base,
+        "codes_showing": any(c["show_code"] for c in cards),
+        "joins_url": reverse("games:session_table", args=[session.pk]) + "?part=joins",
+    }
 
 
 @login_required
@@ -222,16 +257,55 @@ def session_undo(request: HttpRequest, session_id: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def session_abandon(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Abandon a session, after a confirmation step (a page of its own: works without JS). A POST
+    without ``confirm`` shows the question again."""
     session = _host_session(request, session_id)
+    if request.method == "POST" and request.POST.get("confirm") == "yes":
+        try:
+            services.session_abandon(session=session)
+        except ValidationError as exc:
+            messages.error(request, _error_text(exc))
+        else:
+            messages.success(request, ABANDONED)
+        return redirect("games:session_table", session_id=session.pk)
+    game_name = services.session_rules(session).name
+    return render(request, "games/abandon.html", {"session": session, "game_name": game_name})
+
+
+def _host_seat(request: HttpRequest, session_id: int, seat_index: int) -> Seat:
+    session = _host_session(request, session_id)
+    seat = session.seats.filter(index=seat_index).first()
+    if seat is None:
+        raise Http404
+    seat.session = session
+    return seat
+
+
+def _seat_code_change(request, session_id: int, seat_index: int, change, done: str) -> HttpResponse:
+    seat = _host_seat(request, session_id, seat_index)
     try:
-        services.session_abandon(session=session)
+        change(seat=seat)
     except ValidationError as exc:
         messages.error(request, _error_text(exc))
     else:
-        messages.success(request, ABANDONED)
-    return redirect("games:session_table", session_id=session.pk)
+        messages.success(request, done.format(name=seat.name))
+    return redirect("games:session_table", session_id=session_id)
+
+
+@login_required
+@require_POST
+def session_seat_show_code(request: HttpRequest, session_id: int, seat_index: int) -> HttpResponse:
+    """The host shows a seat's code again (its phone was closed or lost at the table)."""
+    return _seat_code_change(request, session_id, seat_index, services.seat_show_code_again, CODE_SHOWN)
+
+
+@login_required
+@require_POST
+def session_seat_new_code(request: HttpRequest, session_id: int, seat_index: int) -> HttpResponse:
+    """The host gives a seat a new code: the old link stops opening it."""
+    return _seat_code_change(request, session_id, seat_index, services.seat_rotate_token, CODE_NEW)
 
 
 @require_GET
@@ -309,19 +383,49 @@ def _seat_context(request: HttpRequest, seat: Seat, notice: dict | None = None) 
 def seat_page(request: HttpRequest, token: str) -> HttpResponse:
     """A player's phone: their own view and one button per legal action. With htmx a button swaps
     the panel in place (a refused action: its sentence, status 422)."""
-    seat = _seat(request, token)
+    seat = seat_for_join_token(request, token)
+    if seat is None:
+        if request.htmx:  # a code the host replaced: reload, and the page says what to do
+            return HttpResponseClientRefresh()
+        raise Http404
     session = seat.session
+    if not selectors.seat_is_open(seat=seat):
+        if request.htmx:  # the game ended meanwhile: the whole page becomes the result
+            return HttpResponseClientRefresh()
+        return render(request, "games/seat_closed.html", _seat_closed_context(seat))
     if request.method == "POST":
         notice, status = _submit(request, session, seat)
         if not request.htmx:
             return redirect("games:seat_page", token=token)
+        if session.status != GameSession.Status.ACTIVE:
+            return HttpResponseClientRefresh()
         return render(
             request, "games/seat.html#seat-panel", _seat_context(request, seat, notice), status=status
         )
+    services.seat_mark_joined(seat=seat)
     template = "games/seat.html"
     if request.htmx:
         template += "#seat-panel"
     return render(request, template, _seat_context(request, seat))
+
+
+def _seat_closed_context(seat: Seat) -> dict:
+    """A seat's link once the session is over: the final result as the table shows it, with no
+    private hand and no controls (docs/operations.md, "Seat codes")."""
+    session = seat.session
+    table = selectors.session_view_for_table(session=session)
+    names = _seat_infos(session)
+    present = presenter_for(session.game).present(table["view"], names, table["result"])
+    return {
+        "session": session,
+        "seat": seat,
+        "seat_hex": _seat_hex(seat.colour),
+        "game_name": services.session_rules(session).name,
+        "table": table,
+        "present": present,
+        "result_template": RESULT_TEMPLATES.get(session.game) if present and present.get("result") else None,
+        "result_html": render_value(table["result"]) if table["over"] and not present else "",
+    }
 
 
 def _submit(request: HttpRequest, session: GameSession, seat: Seat | None) -> tuple[dict, int]:

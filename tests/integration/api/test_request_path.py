@@ -42,6 +42,7 @@ def table(counting_engine):
     session.seats.filter(index=1).update(user=bruno)
     anna = APIClient()
     anna.credentials(HTTP_X_SEAT_TOKEN=session.seats.get(index=0).token)
+    anna.get(seat_url(session, 0))  # Anna's phone joins: its first opening writes joined_at, once
     return session, host, anna, token_client(bruno)
 
 
@@ -84,6 +85,15 @@ class QueryBudgetTests:
         session, _, anna, _ = table
         with django_assert_max_num_queries(1):
             assert anna.get(seat_url(session, 0)).status_code == 200
+
+    def test_only_a_phones_first_opening_writes_once_more(self, counting_engine, django_assert_num_queries):
+        session = session_create(game="counting", seat_names=["Anna", "Bruno"], seed=1)
+        phone = APIClient()
+        phone.credentials(HTTP_X_SEAT_TOKEN=session.seats.get(index=1).token)
+        with django_assert_num_queries(2):  # the seat with its session, and joined_at
+            assert phone.get(seat_url(session, 1)).status_code == 200
+        with django_assert_num_queries(1):
+            assert phone.get(seat_url(session, 1)).status_code == 200
 
     def test_a_logged_in_player_reads_the_seat_view_in_two(self, table, django_assert_max_num_queries):
         session, _, _, bruno = table

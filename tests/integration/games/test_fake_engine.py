@@ -3,11 +3,12 @@
 import json
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from games.engine import registry
 from games.models import GameSession
-from games.services import session_submit_action, session_undo
+from games.services import GAME_OVER_NO_UNDO, session_submit_action, session_undo
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -41,7 +42,7 @@ class FakeEngineSessionTests:
             session_undo(session=session, by=host)
         assert session.state["total"] == 0 and session.version == 2
 
-    def test_the_game_finishes_and_an_undo_reopens_it(self, verify_nudge):
+    def test_the_game_finishes_and_undo_never_reopens_it(self, verify_nudge):
         host = UserFactory()
         session = start(host=host)
         seats = list(session.seats.order_by("index"))
@@ -54,9 +55,12 @@ class FakeEngineSessionTests:
                     expected_version=session.version,
                 )
         assert session.status == GameSession.Status.FINISHED
-        with verify_nudge(session):
+        version = session.version
+        with pytest.raises(ValidationError, match=GAME_OVER_NO_UNDO):
             session_undo(session=session, by=host)
-        assert session.status == GameSession.Status.ACTIVE and session.state["total"] == 8
+        session.refresh_from_db()
+        assert session.status == GameSession.Status.FINISHED and session.version == version
+        assert not session.actions.filter(undone=True).exists()
 
     def test_the_host_page_offers_the_table_actions(self, client):
         host = UserFactory()

@@ -187,7 +187,13 @@ class TablePageTests:
         host = UserFactory()
         session = new_session(host=host)
         client.force_login(host)
-        client.post(reverse("games:session_abandon", args=[session.pk]))
+        url = reverse("games:session_abandon", args=[session.pk])
+        question = client.get(url)
+        assert "Yes, abandon this session" in question.content.decode()
+        assert client.post(url).status_code == 200  # no confirmation: the question again
+        session.refresh_from_db()
+        assert session.status == GameSession.Status.ACTIVE
+        assert client.post(url, {"confirm": "yes"}).status_code == 302
         session.refresh_from_db()
         assert session.status == GameSession.Status.ABANDONED
 
