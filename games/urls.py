@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views
+from games import events, views
 
 app_name = "games"
 urlpatterns = [
@@ -11,5 +11,7 @@ urlpatterns = [
     path("s/<int:session_id>/undo/", views.session_undo, name="session_undo"),
     path("s/<int:session_id>/abandon/", views.session_abandon, name="session_abandon"),
     path("s/<int:session_id>/version", views.session_version, name="session_version"),
+    path("s/<int:session_id>/events/", events.table_events, name="table_events"),
     path("seat/<str:token>/", views.seat_page, name="seat_page"),
+    path("seat/<str:token>/events/", events.seat_events, name="seat_events"),
 ]
