@@ -25,6 +25,7 @@ import logging
 import re
 
 from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 from django_eventstream.channelmanager import ChannelManagerBase
@@ -147,10 +148,8 @@ async def redis_fanout(url: str) -> None:
             logger.warning("Redis nudge subscription lost; retrying", exc_info=True)
             await asyncio.sleep(RESUBSCRIBE_DELAY_SECONDS)
         finally:
-            try:
+            with contextlib.suppress(Exception):  # already gone
                 await client.aclose()
-            except Exception:  # already gone
-                pass
 
 
 _fanout: dict[str, asyncio.Task] = {}
@@ -180,6 +179,10 @@ async def redis_fanout_stop() -> None:
 
 
 def _stream(request: HttpRequest, session_id: int) -> HttpResponse:
+    if not isinstance(request, ASGIRequest):
+        # A WSGI server (manage.py runserver, the test live server) cannot hold a stream open:
+        # 204 tells EventSource not to reconnect, and the page keeps polling ("Live · polling").
+        return HttpResponse(status=204)
     response = eventstream_events(request, **{"format-channels": [CHANNEL_FORMAT], "session_id": session_id})
     if not isinstance(response, StreamingHttpResponse):
         return response  # django-eventstream's answer to a bad request

@@ -66,7 +66,9 @@ class SessionStreamTests:
 
         async def scenario():
             # as the page opens it: from the version it shows (games/_live.html)
-            response, stream = await _open(f"/play/seat/{phone.token}/events/?lastEventId=session-{session.pk}:1")
+            response, stream = await _open(
+                f"/play/seat/{phone.token}/events/?lastEventId=session-{session.pk}:1"
+            )
             assert response.status_code == 200
             assert response["Content-Type"] == "text/event-stream"
             assert await anext(stream)  # the stream is open (stream-open, no event yet)
