@@ -17,6 +17,7 @@
   var wanted = 0; // the newest version a nudge announced
   var checking = false; // let one version check through while pushing
   var unsent = null; // the tap that could not be sent: {elt, path, values}
+  var taps = 0; // taps on their way: their answer is the new panel, so a nudge waits for it
 
   function liveLink() {
     return document.querySelector("[data-live-stream]");
@@ -28,6 +29,10 @@
   function label() {
     var link = liveLink();
     if (!link) return;
+    if (unsent) {
+      link.textContent = "Offline · your tap will be sent when you are back online";
+      return;
+    }
     link.textContent = pushing ? "Live" : "Live · polling";
     link.title = pushing
       ? "Changes appear as they happen. Tap to reload."
@@ -86,7 +91,7 @@
     }
     if (typeof nudge.version !== "number" || nudge.version <= shownVersion()) return;
     if (nudge.version > wanted) {
-      var idle = wanted <= shownVersion();
+      var idle = wanted <= shownVersion() && taps === 0;
       wanted = nudge.version;
       if (idle) reload(); // else the panel on its way is checked again when it lands
     }
@@ -107,8 +112,18 @@
   document.addEventListener("htmx:sseClose", down);
 
   // While pushed, the poll is not needed: skip it (its timer keeps running for when push drops).
+  // A tap's answer is the new panel (one request per tap): the nudge of its own change, which
+  // may arrive first, waits for it and then finds nothing newer to fetch.
   document.addEventListener("htmx:beforeRequest", function (evt) {
     var elt = evt.detail.elt;
+    var cfg = evt.detail.requestConfig;
+    if (cfg && String(cfg.verb).toLowerCase() === "post" && evt.detail.xhr) {
+      taps += 1;
+      evt.detail.xhr.addEventListener("loadend", function () {
+        taps -= 1;
+        window.setTimeout(sync, 0); // after htmx swapped the answer in
+      });
+    }
     if (!elt || !elt.hasAttribute || !elt.hasAttribute("data-live-stream")) return;
     if (pushing && !checking) evt.preventDefault();
     checking = false;
@@ -119,11 +134,10 @@
     var cfg = evt.detail.requestConfig;
     if (!cfg || String(cfg.verb).toLowerCase() !== "post") return;
     unsent = { elt: evt.detail.elt, path: cfg.path, values: cfg.formData };
-    var link = liveLink();
     if (navigator.onLine) {
       window.setTimeout(retryUnsent, RETRY_MS); // the answer was lost: ask again, same key
-    } else if (link) {
-      link.textContent = "Offline · your tap will be sent when you are back online";
+    } else {
+      label();
     }
   });
   function retryUnsent() {

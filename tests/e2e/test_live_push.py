@@ -141,6 +141,8 @@ class LivePushTests:
         screenshot(away, "live-phone-pushed")
 
         away.context.set_offline(True)
+        requests = []
+        phones[actor].on("request", lambda r: requests.append((r.method, r.url)))
         phones[actor].locator("#seat-panel button.choice").first.click()
         _wait_version(phones[actor], before + 1)
         third = phones[(actor + 2) % 3]
@@ -151,6 +153,9 @@ class LivePushTests:
         _wait_version(away, before + 1, timeout=CATCH_UP_MS)
         rows = _log_rows(asgi_server["db"], asgi_server["id"])
         assert len({key for _, key in rows if key}) == len([key for _, key in rows if key])
+        # One request per tap: the answer to the tap is the new panel; the tapping phone's own
+        # nudge (same version) fetches nothing, and nothing polls while the stream is open.
+        assert [m for m, _ in requests] == ["POST"], requests
 
     def test_a_tap_sent_while_offline_is_applied_once_when_back(self, asgi_server, new_page):
         phones = _phones(new_page, asgi_server)
