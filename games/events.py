@@ -26,6 +26,7 @@ import re
 
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
+from django.db import connections
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 from django_eventstream.channelmanager import ChannelManagerBase
@@ -51,12 +52,23 @@ def _session_id(channel: str) -> int | None:
 
 
 def current_version(session_id: int) -> int | None:
-    """The session's version: from the cache the nudges keep, else one indexed read."""
+    """The session's version: from the cache the nudges keep, else one indexed read (and the
+    database connection is given back at once: see ``release_database``)."""
     version = nudges.cached_version(session_id)
     if version is not None:
         return version
     row = selectors.session_current_version(session_id=session_id)
+    release_database()
     return None if row is None else row[0]
+
+
+def release_database() -> None:
+    """Close this thread's database connections. A stream is a request that lasts for hours: with
+    persistent connections (CONN_MAX_AGE) each open stream would otherwise hold one, and 600
+    phones would need 600 PostgreSQL connections. (Inside a transaction, as in tests: kept.)"""
+    for conn in connections.all(initialized_only=True):
+        if not conn.in_atomic_block:
+            conn.close()
 
 
 class SessionChannelManager(ChannelManagerBase):
@@ -184,6 +196,7 @@ def _stream(request: HttpRequest, session_id: int) -> HttpResponse:
         # 204 tells EventSource not to reconnect, and the page keeps polling ("Live · polling").
         return HttpResponse(status=204)
     response = eventstream_events(request, **{"format-channels": [CHANNEL_FORMAT], "session_id": session_id})
+    release_database()  # the access check's reads are done; the stream itself needs none
     if not isinstance(response, StreamingHttpResponse):
         return response  # django-eventstream's answer to a bad request
     inner = response.streaming_content
