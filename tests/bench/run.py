@@ -446,7 +446,9 @@ def live_updates():
         else:
             missed += 1
     if not everyone:
-        raise BenchError(f"no action was seen by all phones of its table ({len(errors)} poll errors)")
+        raise BenchError(
+            f"no action was seen by all phones of its table ({len(errors)} poll errors, e.g. {errors[:3]})"
+        )
     lines = [
         f"Server: {server.note}.",
         "",

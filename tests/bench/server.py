@@ -59,7 +59,9 @@ def server_env() -> dict[str, str]:
         SECRET_KEY=secrets.token_urlsafe(50),
         ALLOWED_HOSTS=HOST,
         SECURE_SSL_REDIRECT="0",
-        CONN_MAX_AGE=os.environ.get("CONN_MAX_AGE", "60"),
+        # ASGI runs each request's sync code in a thread of its own: a persistent connection would
+        # be left behind with it (Django's docs: disable them under ASGI), so one per request.
+        CONN_MAX_AGE=os.environ.get("CONN_MAX_AGE", "0"),
         LOG_LEVEL="WARNING",
         PYTHONUNBUFFERED="1",
     )
