@@ -73,7 +73,7 @@
       document.body.appendChild(conn);
       htmx.process(conn);
     }
-    if (wanted > shownVersion()) reload();
+    if (taps === 0 && wanted > shownVersion()) reload();
     label();
   }
 
