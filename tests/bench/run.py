@@ -11,6 +11,7 @@ import json
 import os
 import platform
 import random
+import secrets
 import statistics
 import sys
 import threading
@@ -738,6 +739,8 @@ def main():
     from django.conf import settings
 
     settings.ALLOWED_HOSTS = ["*"]
+    # One key for the bench and its servers: the version endpoint's key is signed with it.
+    settings.SECRET_KEY = os.environ["CHRONICLE_BENCH_SECRET_KEY"] = secrets.token_urlsafe(50)
     report = [
         "# Benchmarks",
         "",

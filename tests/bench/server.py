@@ -56,7 +56,8 @@ def server_env() -> dict[str, str]:
             )
     env.update(
         DEBUG="0",
-        SECRET_KEY=secrets.token_urlsafe(50),
+        # The bench's own key (run.py sets it): the polling key it computes must match the server's.
+        SECRET_KEY=os.environ.get("CHRONICLE_BENCH_SECRET_KEY") or secrets.token_urlsafe(50),
         ALLOWED_HOSTS=HOST,
         SECURE_SSL_REDIRECT="0",
         # ASGI runs each request's sync code in a thread of its own: a persistent connection would
