@@ -22,6 +22,7 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
+from api.authentication import seat_of_token_player, session_of_token_host
 from api.base import ChronicleApi
 from api.errors import errors
 from api.pagination import ChroniclePagination
@@ -110,6 +111,11 @@ class SessionApi(ChronicleApi):
     session_id: int
     _session: GameSession | None = None
 
+    def perform_authentication(self, request):
+        """Lazy (DRF's documented way): a logged-in player's or host's API token is checked in the
+        query that reads the seat or the session (``seat_for``, ``require_host``); anything else
+        authenticates as usual on the first use of ``request.user``."""
+
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
         self.session_id = kwargs["session_id"]
@@ -123,6 +129,8 @@ class SessionApi(ChronicleApi):
         return self._session
 
     def require_host(self) -> None:
+        if self._session is None:
+            self._session = session_of_token_host(self.request, session_id=self.session_id)
         if not _is_host(self.session, self.request.user):
             _refuse(self.request, NOT_THE_HOST)
 
@@ -139,6 +147,11 @@ class SessionApi(ChronicleApi):
         token_seat = _token_seat(self.request, self.session_id)
         if token_seat is not None and token_seat.index == seat_index:
             return token_seat  # read with its session already
+        if self._session is None:
+            seat = seat_of_token_player(self.request, session_id=self.session_id, index=seat_index)
+            if seat is not None:
+                self._session = seat.session
+                return seat  # its player's token: read with the seat and the session
         if self._session is None:
             seats = Seat.objects.select_related("session").filter(session_id=self.session_id)
             seat = get_object_or_404(seats, index=seat_index)

@@ -1,6 +1,15 @@
+"""The ASGI application: pages, the API and the live event streams (games/events.py), served by
+uvicorn (make run) or gunicorn with uvicorn workers (docker/)."""
+
 import os
+import warnings
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+# WhiteNoise 6 serves static files with a synchronous iterator, which Django's ASGI handler reads in
+# a thread and warns about on every file: expected here, so not logged each time.
+warnings.filterwarnings("ignore", message="StreamingHttpResponse must consume synchronous iterators")
+
 application = get_asgi_application()

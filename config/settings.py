@@ -206,6 +206,11 @@ CELERY_BEAT_SCHEDULE = {
     "wake-stalled-bots": {"task": "games.tasks.session_bots_wake_task", "schedule": 60.0},
 }
 
+# Push (games/events.py): django-eventstream streams channel session-{id} to each page; its event
+# ids are session versions (a reconnecting page catches up from the version it last had).
+EVENTSTREAM_CHANNELMANAGER_CLASS = "games.events.SessionChannelManager"
+EVENTSTREAM_STORAGE_CLASS = "games.events.VersionStorage"
+
 CACHES = {
     "default": (
         {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}

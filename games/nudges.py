@@ -3,8 +3,8 @@
 After a commit, "session S is now at version N" goes out on channel ``session-{id}``; each client
 then re-fetches its own view through a normal authenticated request, so secrets never travel in a
 broadcast. A transport is a function ``(channel, message_json) -> None``; ``TRANSPORTS`` lists them
-(the cache one always, Redis pub/sub when ``REDIS_URL`` is set). Another transport
-(django-eventstream) can be appended without touching the services.
+(the cache one always, Redis pub/sub when ``REDIS_URL`` is set, and the server-sent events of
+``games.events``, which with Redis are fed from that pub/sub in every web process).
 """
 
 from __future__ import annotations
@@ -109,7 +109,14 @@ def redis_transport(channel: str, message: str) -> None:
     pipe.execute()
 
 
-TRANSPORTS: list[Transport] = [cache_transport, redis_transport]
+def push_transport(channel: str, message: str) -> None:
+    """Server-sent events (games.events): without Redis, straight to this process's streams."""
+    from games.events import inprocess_transport
+
+    inprocess_transport(channel, message)
+
+
+TRANSPORTS: list[Transport] = [cache_transport, redis_transport, push_transport]
 
 
 def publish(*, session_id: int, version: int) -> None:

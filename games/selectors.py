@@ -152,3 +152,10 @@ def session_list(*, host=None) -> QuerySet[GameSession]:
 def session_current_version(*, session_id: int) -> tuple[int, str] | None:
     """(version, status) straight from the database: one indexed read for the polling endpoint."""
     return GameSession.objects.filter(pk=session_id).values_list("version", "status").first()
+
+
+def session_host(*, session_id: int) -> tuple[bool, int | None]:
+    """(the session exists, its host's user id): one indexed read for the table's event stream."""
+    row = GameSession.objects.filter(pk=session_id).values_list("host_id", flat=True)[:1]
+    hosts = list(row)
+    return (bool(hosts), hosts[0] if hosts else None)

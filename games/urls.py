@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views
+from games import events, views
 
 app_name = "games"
 urlpatterns = [
@@ -21,5 +21,7 @@ urlpatterns = [
         views.session_seat_new_code,
         name="session_seat_new_code",
     ),
+    path("s/<int:session_id>/events/", events.table_events, name="table_events"),
     path("seat/<str:token>/", views.seat_page, name="seat_page"),
+    path("seat/<str:token>/events/", events.seat_events, name="seat_events"),
 ]

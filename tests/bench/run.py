@@ -11,11 +11,11 @@ import json
 import os
 import platform
 import random
+import secrets
 import statistics
 import sys
 import threading
 import time
-import uuid
 from functools import partial
 from pathlib import Path
 
@@ -89,30 +89,24 @@ THREAD_DEADLINE = 150.0
 
 
 def api_play(port: int, session, count: int, rng: random.Random, timings: list) -> None:
-    """One phone after another at one table: legal actions of the seat to act, submit one of them
-    (expected_version, Idempotency-Key), read that seat's view back (it says who acts next)."""
-    from games.services import session_rules
+    """One phone after another at one table: the choices of the seat to act, submit one
+    (expected_version, Idempotency-Key; tests/bench/push.py ``submit``), read that seat's view back."""
+    from tests.bench.push import submit
 
-    tokens = dict(session.seats.values_list("index", "token"))
-    active = session_rules(session).active_seats(session.state)[0]
-    base = f"/api/sessions/{session.pk}/seats"
+    table = table_dict(session)
     for _ in range(count):
-        seat = {"X-Seat-Token": tokens[active]}
-        t0 = time.perf_counter()
-        legal = request_json(port, "GET", f"{base}/{active}/actions/", headers=seat)
-        t1 = time.perf_counter()
-        body = {"action": rng.choice(legal["actions"])["action"], "expected_version": legal["version"]}
-        headers = {**seat, "Idempotency-Key": uuid.uuid4().hex}
-        request_json(port, "POST", f"{base}/{active}/actions/submit/", body=body, headers=headers)
+        seat = {"X-Seat-Token": table["tokens"][table["active"]]}
+        path = f"/api/sessions/{session.pk}/seats/{table['active']}/"
+        legal: dict = {}
+        version, t1 = submit(port, table, rng, legal)
         t2 = time.perf_counter()
-        view = request_json(port, "GET", f"{base}/{active}/", headers=seat)
+        view = request_json(port, "GET", path, headers=seat)
         t3 = time.perf_counter()
-        if view["version"] != legal["version"] + 1:
-            raise BenchError(f"session {session.pk}: version {view['version']} after {legal['version']}")
-        timings.append((t1 - t0, t2 - t1, t3 - t2))
+        if view["version"] != version:
+            raise BenchError(f"session {session.pk}: version {view['version']} after {version}")
+        timings.append((legal["legal"][0], t2 - t1, t3 - t2))
         if view["over"]:
             return
-        active = view["active_seats"][0]
 
 
 def ping_many(port: int, count: int, timings: list) -> None:
@@ -384,12 +378,11 @@ def live_updates():
     version to the cache (and Redis pub/sub) after the commit. Latency: from just before the submit
     POST to the moment the last of the table's 6 phones has the new version (1 s polling puts
     the expected median near 0.86 s: the slowest of 6 uniformly phased polls)."""
-    from games.services import session_rules
+    from tests.bench.push import submit
 
     rng = random.Random(77)
     tables = [new_table(LIVE_SEATS, seed=rng.randrange(2**31)) for _ in range(LIVE_TABLES)]
-    tokens = [dict(t.seats.values_list("index", "token")) for t in tables]
-    active = [session_rules(t).active_seats(t.state)[0] for t in tables]
+    driven = [table_dict(t) for t in tables]
     seen = [[[] for _ in range(LIVE_PHONES)] for _ in tables]
     polls: list = []
     errors: list = []
@@ -417,21 +410,9 @@ def live_updates():
                 delay = drive_start + k * SUBMIT_GAP - time.perf_counter()
                 if delay > 0:
                     time.sleep(delay)
-                seat = {"X-Seat-Token": tokens[ti][active[ti]]}
-                base = f"/api/sessions/{tables[ti].pk}/seats/{active[ti]}"
-                legal = request_json(port, "GET", f"{base}/actions/", headers=seat)
-                body = {
-                    "action": rng.choice(legal["actions"])["action"],
-                    "expected_version": legal["version"],
-                }
-                headers = {**seat, "Idempotency-Key": uuid.uuid4().hex}
-                t0 = time.perf_counter()
-                answer = request_json(port, "POST", f"{base}/actions/submit/", body=body, headers=headers)
+                version, t0 = submit(port, driven[ti], rng)
                 submit_times.append(time.perf_counter() - t0)
-                submissions.append((ti, answer["action"]["version"], t0))
-                if answer["view"]["over"]:
-                    raise BenchError(f"table {ti} finished after {k // LIVE_TABLES + 1} actions")
-                active[ti] = answer["view"]["active_seats"][0]
+                submissions.append((ti, version, t0))
             drive_wall = time.perf_counter() - drive_start
 
             def all_seen() -> bool:
@@ -466,7 +447,9 @@ def live_updates():
         else:
             missed += 1
     if not everyone:
-        raise BenchError(f"no action was seen by all phones of its table ({len(errors)} poll errors)")
+        raise BenchError(
+            f"no action was seen by all phones of its table ({len(errors)} poll errors, e.g. {errors[:3]})"
+        )
     lines = [
         f"Server: {server.note}.",
         "",
@@ -490,6 +473,237 @@ def live_updates():
         f"{LIVE_SETTLE:.0f} s: {missed}; poll errors: {len(errors)}.",
     ]
     return "Live updates: 20 tables, 6 polling phones each", lines
+
+
+# ---- 5. One request per tap, side by side with /ping (production server and the embedded one) -
+
+RATIO_ROUNDS = 300
+RATIO_TARGETS = {"submit": (3.0, 4.0), "seat view": (2.0, 3.0)}  # (p50, p95) at most × /ping
+
+
+def embedded_env(tmp: str) -> dict[str, str]:
+    """make run's configuration: SQLite in a file, no Redis (tasks in-process), DEBUG=0 here."""
+    from tests.bench.server import server_env
+
+    env = {k: v for k, v in server_env().items() if k != "REDIS_URL"}
+    env["DATABASE_URL"] = f"sqlite:///{tmp}/bench.sqlite3"
+    import subprocess
+
+    subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), "migrate", "--noinput", "-v0"],
+        env=env,
+        cwd=ROOT,
+        check=True,
+    )
+    return env
+
+
+def ratio_rounds(port: int, table: dict, rng: random.Random, rounds: int) -> dict[str, list[float]]:
+    """Interleaved on one connection-per-request client: /ping, the seat view GET, a submit POST
+    (whose answer carries the new view), round after round, so all three meet the same load."""
+    from tests.bench.push import submit
+
+    timings: dict[str, list[float]] = {"ping": [], "seat view": [], "submit": []}
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        status, _ = request(port, "GET", "/ping")
+        timings["ping"].append(time.perf_counter() - t0)
+        if status != 200:
+            raise BenchError(f"/ping answered {status}")
+        seat = {"X-Seat-Token": table["tokens"][table["active"]]}
+        t0 = time.perf_counter()
+        request_json(port, "GET", f"/api/sessions/{table['id']}/seats/{table['active']}/", headers=seat)
+        timings["seat view"].append(time.perf_counter() - t0)
+        _, t0 = submit(port, table, rng)
+        timings["submit"].append(time.perf_counter() - t0)
+    return timings
+
+
+def ratio_lines(label: str, timings: dict[str, list[float]]) -> list[str]:
+    ping50, ping95 = statistics.median(timings["ping"]), percentile(timings["ping"], 95)
+    lines = []
+    for name in ("ping", "seat view", "submit"):
+        p50, p95 = statistics.median(timings[name]), percentile(timings[name], 95)
+        if name == "ping":
+            verdict = ""
+        else:
+            t50, t95 = RATIO_TARGETS[name]
+            r50, r95 = p50 / ping50, p95 / ping95
+            ok = "met" if r50 <= t50 and r95 <= t95 else "**not met**"
+            verdict = f"{r50:.1f}× / {r95:.1f}× (target ≤ {t50:.0f}× / ≤ {t95:.0f}×: {ok})"
+        lines.append(f"| {label} | {name} | {len(timings[name])} | {ms(p50)} | {ms(p95)} | {verdict} |")
+    return lines
+
+
+@section
+def request_path_ratios():
+    """The request path against the bare JSON view `/ping` (same middleware, no database), measured
+    side by side in one run on the same server: one client, rounds of `/ping`, the seat view GET
+    (`/api/sessions/{id}/seats/{i}/`, X-Seat-Token) and a submit POST of a real legal action (its
+    answer carries the new seat view; the legal actions GET that picks it is not timed), one
+    connection per request. Production: gunicorn with uvicorn workers, PostgreSQL, Redis. Embedded:
+    make run's uvicorn, SQLite, no Redis. The client shares the 2 cores with the server and the
+    databases (and, on a shared machine, with whatever else runs)."""
+    import tempfile
+
+    from tests.bench.push import tables_in
+
+    rng = random.Random(5)
+    lines = ["| server | request | n | p50 | p95 | ÷ `/ping` p50 / p95 |", "|---|---|---|---|---|---|"]
+    notes = []
+    with served() as server:
+        table = new_table_dict(5, seed=rng.randrange(2**31))
+        ratio_rounds(server.port, table, rng, 20)  # warm up
+        lines += ratio_lines("production", ratio_rounds(server.port, table, rng, RATIO_ROUNDS))
+        notes.append(f"Production: {server.note}.")
+    with tempfile.TemporaryDirectory(prefix="chronicle-bench-") as tmp:
+        env = embedded_env(tmp)
+        with served(kind="embedded", env=env) as server:
+            table = tables_in(env, 1, 5, rng.randrange(2**31))[0]
+            ratio_rounds(server.port, table, rng, 20)
+            lines += ratio_lines("embedded", ratio_rounds(server.port, table, rng, RATIO_ROUNDS))
+            notes.append(f"Embedded: {server.note}.")
+    return "One request per tap: submit and seat view against /ping", [*notes, "", *lines]
+
+
+def new_table_dict(seats: int, seed: int) -> dict:
+    return table_dict(new_table(seats, seed))
+
+
+def table_dict(t) -> dict:
+    """What the bench clients know of a table: id, version, seat tokens, the seat to act."""
+    from games.services import session_rules
+
+    return {
+        "id": t.pk,
+        "version": t.version,
+        "tokens": dict(t.seats.values_list("index", "token")),
+        "active": session_rules(t).active_seats(t.state)[0],
+    }
+
+
+# ---- 6. Push: every phone of the table has the change -----------------------------------------
+
+PUSH_PHONES = 6  # the 5 seats, and a second phone on seat 0 (as the table screen would be)
+PUSH_TARGET_P95 = 0.250
+PUSH_SETTLE = 5.0
+
+
+def push_phones(tables: list[dict]):
+    from tests.bench.push import Phone
+
+    phones = []
+    for ti, t in enumerate(tables):
+        for pi in range(PUSH_PHONES):
+            token = t["tokens"][pi % len(t["tokens"])]
+            phones.append(
+                Phone(ti, f"/play/seat/{token}/events/?lastEventId=session-{t['id']}:{t['version']}")
+            )
+    return phones
+
+
+def push_run(
+    port: int, tables: list[dict], actions: int, gap: float, rng: random.Random, duration: float | None = None
+) -> dict:
+    """Open every phone's stream, submit ``actions`` real actions (tables in turn, one every
+    ``gap`` s), then give the phones PUSH_SETTLE s: latency to all phones of the table, misses."""
+    from tests.bench.push import Fleet, had, submit
+
+    phones = push_phones(tables)
+    submissions, errors = [], []
+    with Fleet(port, phones) as fleet:
+        start = time.perf_counter()
+        for k in range(actions):
+            if duration is not None and time.perf_counter() - start >= duration:
+                break
+            delay = start + k * gap - time.perf_counter()
+            if delay > 0:
+                time.sleep(delay)
+            ti = k % len(tables)
+            try:
+                version, t0 = submit(port, tables[ti], rng)
+            except BenchError as exc:
+                errors.append(str(exc))
+                continue
+            submissions.append((ti, version, t0))
+        held = time.perf_counter() - start
+        deadline = time.perf_counter() + PUSH_SETTLE
+        last = {ti: v for ti, v, _ in submissions}
+        while time.perf_counter() < deadline and not all(
+            had(p, last[p.table]) is not None for p in phones if p.table in last
+        ):
+            time.sleep(0.05)
+        errors += fleet.errors()
+    by_table: dict[int, list] = {}
+    for p in phones:
+        by_table.setdefault(p.table, []).append(p)
+    everyone, missed = [], 0
+    for ti, version, t0 in submissions:
+        times = [had(p, version) for p in by_table[ti]]
+        if any(t is None for t in times):
+            missed += 1
+        else:
+            everyone.append(max(times) - t0)
+    return {
+        "connections": len(phones),
+        "submissions": len(submissions),
+        "held": held,
+        "everyone": everyone,
+        "missed": missed,
+        "errors": errors,
+    }  # errors: refused or dropped streams and failed submits, as text
+
+
+def push_line(label: str, r: dict) -> str:
+    e = r["everyone"] or [float("nan")]
+    verdict = "met" if r["everyone"] and percentile(e, 95) <= PUSH_TARGET_P95 else "**not met**"
+    return (
+        f"| {label} | {r['connections']} | {r['submissions']} in {r['held']:.0f} s | {ms(statistics.median(e))} "
+        f"| {ms(percentile(e, 95))} ({verdict}) | {ms(max(e))} | {r['missed']} | {len(r['errors'])} |"
+    )
+
+
+@section
+def live_push():
+    """Server-sent events (games/events.py): each phone holds its seat's event stream
+    (`/play/seat/<token>/events/`, as the page opens it; 6 per table: the 5 seats and a second
+    phone on seat 0). A driver submits real legal actions through the API, the tables in turn.
+    Latency: from just before the submit POST to the moment the last of the table's 6 phones has
+    an event with the new version (target: 250 ms p95). A missed change: a phone of the table
+    never had that version within 5 s. Errors: refused or dropped streams, failed submits.
+    Production: gunicorn with uvicorn workers, PostgreSQL, Redis (each worker subscribes to the
+    nudges on Redis once); embedded: make run's uvicorn, SQLite, no Redis (in-process). The phones
+    are asyncio connections in the bench process, on the same 2 cores as everything else."""
+    import tempfile
+
+    from tests.bench.push import tables_in
+
+    rng = random.Random(11)
+    lines = [
+        "| run | open streams | actions | all 6 phones have it: median | p95 | max | missed | errors |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    notes = []
+    with served(workers=3) as server:
+        tables = [new_table_dict(5, seed=rng.randrange(2**31)) for _ in range(20)]
+        lines.append(push_line("20 tables × 6 phones", push_run(server.port, tables, 100, 0.2, rng)))
+        tables = [new_table_dict(5, seed=rng.randrange(2**31)) for _ in range(100)]
+        lines.append(
+            push_line(
+                "100 tables × 6 phones, held 60 s",
+                push_run(server.port, tables, 10**6, 0.12, rng, duration=60.0),
+            )
+        )
+        notes.append(f"Production: {server.note}.")
+    with tempfile.TemporaryDirectory(prefix="chronicle-bench-") as tmp:
+        env = embedded_env(tmp)
+        with served(kind="embedded", env=env) as server:
+            tables = tables_in(env, 1, 5, rng.randrange(2**31))
+            lines.append(
+                push_line("embedded: 1 table × 6 phones", push_run(server.port, tables, 30, 0.3, rng))
+            )
+            notes.append(f"Embedded: {server.note}.")
+    return "Live push: every phone of the table has the change", [*notes, "", *lines]
 
 
 # ---- The campaign over months (issue 16): its own module ------------------------------------------
@@ -518,11 +732,12 @@ def machine() -> str:
 
         redis_version = redis.Redis.from_url(os.environ["REDIS_URL"]).info()["redis_version"]
     import gunicorn
+    import uvicorn
 
     return (
         f"{platform.machine()}, {os.cpu_count()} cores, {memory} memory, {platform.system()} "
         f"{platform.release()}; Python {platform.python_version()}, Django {django.get_version()}, "
-        f"gunicorn {gunicorn.__version__}; {database}, Redis {redis_version}"
+        f"gunicorn {gunicorn.__version__}, uvicorn {uvicorn.__version__}; {database}, Redis {redis_version}"
     )
 
 
@@ -531,6 +746,8 @@ def main():
     from django.conf import settings
 
     settings.ALLOWED_HOSTS = ["*"]
+    # One key for the bench and its servers: the version endpoint's key is signed with it.
+    settings.SECRET_KEY = os.environ["CHRONICLE_BENCH_SECRET_KEY"] = secrets.token_urlsafe(50)
     report = [
         "# Benchmarks",
         "",

@@ -1,4 +1,4 @@
-"""Helpers of make bench: a throwaway gunicorn on 127.0.0.1 and a tiny stdlib HTTP client.
+"""Helpers of make bench: a throwaway server on 127.0.0.1 and a tiny stdlib HTTP client.
 
 Only ever talks to 127.0.0.1. The server is always terminated (``served`` is a context manager);
 a server that does not answer ``/ping`` in time stops the run with ``BenchError``.
@@ -56,9 +56,12 @@ def server_env() -> dict[str, str]:
             )
     env.update(
         DEBUG="0",
-        SECRET_KEY=secrets.token_urlsafe(50),
+        # The bench's own key (run.py sets it): the polling key it computes must match the server's.
+        SECRET_KEY=os.environ.get("CHRONICLE_BENCH_SECRET_KEY") or secrets.token_urlsafe(50),
         ALLOWED_HOSTS=HOST,
         SECURE_SSL_REDIRECT="0",
+        # ASGI runs each request's sync code in a thread of its own: a persistent connection would
+        # be left behind with it (Django's docs: disable them under ASGI), so one per request.
         CONN_MAX_AGE=os.environ.get("CONN_MAX_AGE", "0"),
         LOG_LEVEL="WARNING",
         PYTHONUNBUFFERED="1",
@@ -87,31 +90,39 @@ def _stop(proc: subprocess.Popen) -> None:
 
 
 @contextlib.contextmanager
-def served(workers: int = WORKERS):
-    """gunicorn (sync workers) serving config.wsgi on 127.0.0.1:<free port>, for the with-block."""
-    gunicorn = Path(sys.executable).parent / "gunicorn"
-    if not gunicorn.exists():
-        raise BenchError(f"gunicorn is not installed in the virtualenv ({gunicorn} is missing).")
-    env = server_env()
+def served(workers: int = WORKERS, *, kind: str = "asgi", env: dict[str, str] | None = None):
+    """A server on 127.0.0.1:<free port> for the with-block. ``kind``: "asgi" (docker/'s: gunicorn
+    with uvicorn workers serving config.asgi, live event streams included), "wsgi" (gunicorn sync
+    workers, config.wsgi) or "embedded" (make run's: one uvicorn process; pass the SQLite
+    DATABASE_URL in ``env``, REDIS_URL is removed)."""
+    bin_dir = Path(sys.executable).parent
+    if kind == "embedded":
+        server_env_ = {k: v for k, v in server_env().items() if k != "REDIS_URL"}
+        server_env_.update(env or {})
+    else:
+        server_env_ = {**server_env(), **(env or {})}
     port = free_port()
+    if kind == "embedded":
+        command = [str(bin_dir / "uvicorn"), "config.asgi:application", "--host", HOST, "--port", str(port),
+                   "--lifespan", "off", "--log-level", "warning", "--timeout-graceful-shutdown", "1"]  # fmt: skip
+        workers = 1
+        what = "uvicorn (make run's server), 1 process"
+    else:
+        command = [str(bin_dir / "gunicorn"), f"config.{kind}:application", "--bind", f"{HOST}:{port}",
+                   "--workers", str(workers), "--log-level", "warning", "--timeout", "30",
+                   "--graceful-timeout", "2"]  # fmt: skip
+        if kind == "asgi":
+            command += ["--worker-class", "uvicorn_worker.UvicornWorker"]
+        what = f"gunicorn, {workers} {'uvicorn' if kind == 'asgi' else 'sync'} workers"
+    if not Path(command[0]).exists():
+        raise BenchError(f"{command[0]} is not installed in the virtualenv.")
     with tempfile.TemporaryDirectory(prefix="chronicle-bench-") as tmp:
-        log = Path(tmp) / "gunicorn.log"
+        log = Path(tmp) / "server.log"
         with log.open("w") as out:
             proc = subprocess.Popen(
-                [
-                    str(gunicorn),
-                    "config.wsgi:application",
-                    "--bind",
-                    f"{HOST}:{port}",
-                    "--workers",
-                    str(workers),
-                    "--log-level",
-                    "warning",
-                    "--timeout",
-                    "30",
-                ],
+                command,
                 cwd=ROOT,
-                env=env,
+                env=server_env_,
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
@@ -119,9 +130,10 @@ def served(workers: int = WORKERS):
             )
         try:
             _wait_ready(proc, port, log, workers)
+            database = "SQLite" if server_env_["DATABASE_URL"].startswith("sqlite") else "PostgreSQL"
+            redis = "REDIS_URL set (Redis cache and pub/sub)" if server_env_.get("REDIS_URL") else "no Redis"
             note = (
-                f"gunicorn, {workers} sync workers, on {HOST}, DEBUG=0, "
-                f"CONN_MAX_AGE={env['CONN_MAX_AGE']}, REDIS_URL set (Redis cache and pub/sub)"
+                f"{what}, on {HOST}, DEBUG=0, CONN_MAX_AGE={server_env_['CONN_MAX_AGE']}, {database}, {redis}"
             )
             yield Server(port=port, workers=workers, note=note)
         finally:

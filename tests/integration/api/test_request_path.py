@@ -5,7 +5,8 @@ Query budgets, counted as the database sees them in production (``transaction=Tr
 BEGIN and COMMIT, both counted, no test savepoints). A phone (X-Seat-Token): the seat view in one
 query (the seat with its session), a submit in at most six (the seat with its session; BEGIN; the
 locked row read with its last sequence number, its idempotency key and whether a bot sits at the
-table; the update; the insert; COMMIT). A logged-in player or host pays one more: the login.
+table; the update; the insert; COMMIT). A logged-in player or host pays nothing more: the API
+token is checked in the query that reads the seat (or, for the host, the session).
 """
 
 import json
@@ -23,7 +24,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 SEAT_VIEW_QUERIES = 2
 SUBMIT_QUERIES = 6
-LOGIN_QUERIES = 1
 
 
 @pytest.fixture
@@ -107,17 +107,18 @@ class QueryBudgetTests:
         with django_assert_max_num_queries(SUBMIT_QUERIES):  # the same tap again: the stored action
             assert add(anna, session, 0, 0, key="tap-1").status_code == 200
 
-    def test_a_logged_in_player_and_the_host_pay_only_for_the_login(
+    def test_a_logged_in_player_and_the_host_submit_in_six_queries_too(
         self, table, django_assert_max_num_queries
     ):
+        """Their API token is checked in the query that reads the seat (or the session)."""
         session, host, anna, bruno = table
         add(anna, session, 0, 0)
-        with django_assert_max_num_queries(SUBMIT_QUERIES + LOGIN_QUERIES):
+        with django_assert_max_num_queries(SUBMIT_QUERIES):
             assert add(bruno, session, 1, 1, key="bruno-1").status_code == 200
         url = reverse("api:session-table-action", kwargs={"session_id": session.pk})
         body = {"action": {"type": "bump"}, "expected_version": 2}
         host_client = token_client(host)
-        with django_assert_max_num_queries(SUBMIT_QUERIES + LOGIN_QUERIES):
+        with django_assert_max_num_queries(SUBMIT_QUERIES):
             assert host_client.post(url, body, format="json").status_code == 200
 
     def test_the_phone_page_reads_seat_session_seats_and_log_once(
@@ -132,3 +133,33 @@ class QueryBudgetTests:
         with django_assert_max_num_queries(3 + SUBMIT_QUERIES - 1):
             response = client.post(page, tap, HTTP_HX_REQUEST="true")
         assert response.status_code == 200 and b"Done:" in response.content
+
+
+class TokenInTheSeatQueryTests:
+    """The API token checked in the seat's (or session's) query answers as the usual login would."""
+
+    def test_another_players_token_is_refused_for_a_seat(self, table):
+        session, _, _, bruno = table
+        response = add(bruno, session, 0, 0)  # Anna's seat
+        assert response.status_code == 403
+        assert not SessionAction.objects.filter(session=session, seq__gt=1).exists()
+
+    def test_an_unknown_token_is_401(self, table):
+        session, *_ = table
+        stranger = APIClient()
+        stranger.credentials(HTTP_AUTHORIZATION="Token not-a-token")
+        assert add(stranger, session, 1, 0).status_code == 401
+
+    def test_an_expired_token_is_401_even_for_its_own_seat(self, table, settings):
+        session, _, _, bruno = table
+        settings.API_TOKEN_LIFETIME = 0
+        response = add(bruno, session, 1, 0)
+        assert response.status_code == 401
+        assert "expired" in response.json()["message"]
+
+    def test_the_host_token_acts_for_the_table_and_a_players_does_not(self, table):
+        session, host, _, bruno = table
+        url = reverse("api:session-table-action", kwargs={"session_id": session.pk})
+        body = {"action": {"type": "bump"}, "expected_version": session.version}
+        assert bruno.post(url, body, format="json").status_code == 403
+        assert token_client(host).post(url, body, format="json").status_code == 200

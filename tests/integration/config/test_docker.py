@@ -23,11 +23,17 @@ class ComposeTests:
         assert services["web"]["deploy"]["replicas"] >= 2
         assert "pgdata" in COMPOSE["volumes"]
 
-    def test_web_serves_the_wsgi_application_that_exists(self):
+    def test_web_serves_the_asgi_application_with_uvicorn_workers(self):
+        """The live event streams need ASGI (games/events.py); gunicorn runs uvicorn workers."""
         command = command_of("web")
         assert command[0] == "gunicorn"
         module, attr = command[1].split(":")
+        assert module == "config.asgi"
         assert hasattr(importlib.import_module(module), attr)
+        worker = command[command.index("--worker-class") + 1]
+        worker_module, worker_class = worker.rsplit(".", 1)
+        assert hasattr(importlib.import_module(worker_module), worker_class)
+        assert "config.asgi:application" in (ROOT / "docker" / "Dockerfile").read_text()
 
     def test_celery_commands_name_the_project_app(self):
         for service in ("worker", "beat"):

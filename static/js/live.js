@@ -1,0 +1,158 @@
+// Live updates of a table or phone page (games/events.py; README "Live updates").
+//
+// The panel's "Live" link (templates/games/_live.html) names the page's event stream, its session
+// and the version it shows. This file keeps ONE event stream per page (htmx's SSE extension on a
+// hidden element outside the panel, so swapping the panel never reconnects) and:
+// - on a nudge with a newer version (or a stream-reset), fetches the page's own panel;
+// - while the stream is open, skips the 2-second version poll ("Live"); while it is down, lets
+//   the poll run ("Live · polling"); on reconnecting, checks the version once (catch-up);
+// - retries a tap whose request could not be sent (no network) when the network is back, with
+//   the same form, so its Idempotency-Key ("key") makes the server apply it once.
+(function () {
+  "use strict";
+  var STREAM_ID = "live-stream";
+  var RETRY_MS = 1000;
+  var pushing = false;
+  var wasDown = false;
+  var wanted = 0; // the newest version a nudge announced
+  var checking = false; // let one version check through while pushing
+  var unsent = null; // the tap that could not be sent: {elt, path, values}
+  var taps = 0; // taps on their way: their answer is the new panel, so a nudge waits for it
+
+  function liveLink() {
+    return document.querySelector("[data-live-stream]");
+  }
+  function shownVersion() {
+    var link = liveLink();
+    return link ? Number(link.getAttribute("data-live-version")) : 0;
+  }
+  function label() {
+    var link = liveLink();
+    if (!link) return;
+    if (unsent) {
+      link.textContent = "Offline · your tap will be sent when you are back online";
+      return;
+    }
+    link.textContent = pushing ? "Live" : "Live · polling";
+    link.title = pushing
+      ? "Changes appear as they happen. Tap to reload."
+      : "Checking for changes every 2 seconds. Tap to reload.";
+  }
+  function reload() {
+    var target = document.querySelector("[data-live-reload]");
+    if (target) htmx.trigger(document.body, "session-changed");
+  }
+  function checkVersion() {
+    var link = liveLink();
+    if (!link) return;
+    checking = true;
+    htmx.trigger(link, "live-check");
+  }
+
+  // Keep one stream for the session the page shows; close it when the page stops being live.
+  function sync() {
+    var link = liveLink();
+    var conn = document.getElementById(STREAM_ID);
+    var session = link ? link.getAttribute("data-live-session") : null;
+    if (conn && conn.getAttribute("data-live-session") !== session) {
+      htmx.remove(conn);
+      conn = null;
+      pushing = false;
+    }
+    if (link && !conn && window.EventSource) {
+      conn = document.createElement("div");
+      conn.id = STREAM_ID;
+      conn.hidden = true;
+      conn.setAttribute("data-live-session", session);
+      conn.setAttribute("hx-ext", "sse");
+      conn.setAttribute("sse-connect", link.getAttribute("data-live-stream"));
+      var sink = document.createElement("span");
+      sink.setAttribute("sse-swap", "session_version,stream-reset");
+      sink.setAttribute("hx-swap", "none");
+      conn.appendChild(sink);
+      document.body.appendChild(conn);
+      htmx.process(conn);
+    }
+    if (taps === 0 && wanted > shownVersion()) reload();
+    label();
+  }
+
+  document.addEventListener("htmx:sseMessage", function (evt) {
+    var message = evt.detail;
+    if (!message || message.type === "stream-reset") {
+      checkVersion();
+      return;
+    }
+    var nudge;
+    try {
+      nudge = JSON.parse(message.data);
+    } catch (e) {
+      return;
+    }
+    if (typeof nudge.version !== "number" || nudge.version <= shownVersion()) return;
+    if (nudge.version > wanted) {
+      var idle = wanted <= shownVersion() && taps === 0;
+      wanted = nudge.version;
+      if (idle) reload(); // else the panel on its way is checked again when it lands
+    }
+  });
+  document.addEventListener("htmx:sseOpen", function () {
+    pushing = true;
+    label();
+    if (wasDown) checkVersion(); // the stream resumes from its id too; this also covers a lost fetch
+    wasDown = false;
+    retryUnsent();
+  });
+  function down() {
+    pushing = false;
+    wasDown = true;
+    label();
+  }
+  document.addEventListener("htmx:sseError", down);
+  document.addEventListener("htmx:sseClose", down);
+
+  // While pushed, the poll is not needed: skip it (its timer keeps running for when push drops).
+  // A tap's answer is the new panel (one request per tap): the nudge of its own change, which
+  // may arrive first, waits for it and then finds nothing newer to fetch.
+  document.addEventListener("htmx:beforeRequest", function (evt) {
+    var elt = evt.detail.elt;
+    var cfg = evt.detail.requestConfig;
+    if (cfg && String(cfg.verb).toLowerCase() === "post" && evt.detail.xhr) {
+      taps += 1;
+      evt.detail.xhr.addEventListener("loadend", function () {
+        taps -= 1;
+        window.setTimeout(sync, 0); // after htmx swapped the answer in
+      });
+    }
+    if (!elt || !elt.hasAttribute || !elt.hasAttribute("data-live-stream")) return;
+    if (pushing && !checking) evt.preventDefault();
+    checking = false;
+  });
+
+  // A tap that never reached the server (or whose answer was lost): send it again, same key.
+  document.addEventListener("htmx:sendError", function (evt) {
+    var cfg = evt.detail.requestConfig;
+    if (!cfg || String(cfg.verb).toLowerCase() !== "post") return;
+    unsent = { elt: evt.detail.elt, path: cfg.path, values: cfg.formData };
+    if (navigator.onLine) {
+      window.setTimeout(retryUnsent, RETRY_MS); // the answer was lost: ask again, same key
+    } else {
+      label();
+    }
+  });
+  function retryUnsent() {
+    if (!unsent) return;
+    var tap = unsent;
+    unsent = null;
+    var source = document.body.contains(tap.elt) ? tap.elt : document.querySelector("[data-live-reload]");
+    if (!source) return;
+    htmx.ajax("POST", tap.path, { source: source, values: tap.values });
+  }
+  window.addEventListener("online", function () {
+    retryUnsent();
+    checkVersion();
+  });
+
+  document.addEventListener("htmx:load", sync);
+  document.addEventListener("htmx:afterSettle", sync);
+})();

@@ -1,0 +1,191 @@
+"""Push (games/events.py): a session's event stream carries each nudge, to those who may read it.
+
+The streams are served by Django's ASGI handler (AsyncClient), inside ``async_to_sync`` so that the
+views' database work runs in the test's own thread and transaction.
+"""
+
+import asyncio
+import json
+import random
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from django.test import AsyncClient
+
+from games import events, nudges
+from games.services import session_submit_action
+from tests.guards import HANG_GUARD_SECONDS
+from tests.integration.games.conftest import new_session, random_move
+
+pytestmark = pytest.mark.django_db
+
+
+def _sse(chunks: list[bytes]) -> list[tuple[str, str, str | None]]:
+    """The (event, data, id) of each server-sent event in ``chunks`` (comments and keep-alives out)."""
+    out = []
+    for block in b"".join(chunks).decode().split("\n\n"):
+        fields: dict[str, str] = {}
+        for line in block.splitlines():
+            if line.startswith(":") or ":" not in line:
+                continue
+            name, _, value = line.partition(":")
+            fields[name] = value.removeprefix(" ")
+        if "event" in fields and fields["event"] != "keep-alive":
+            out.append((fields["event"], fields.get("data", ""), fields.get("id")))
+    return out
+
+
+async def _open(url: str, **headers):
+    response = await AsyncClient().get(url, **headers)
+    return response, aiter(response.streaming_content)
+
+
+async def _next_events(stream, count: int = 1) -> list[tuple[str, str, str | None]]:
+    """Read the stream until ``count`` events besides ``stream-open`` came (hang guard only)."""
+    chunks: list[bytes] = []
+    async with asyncio.timeout(HANG_GUARD_SECONDS):
+        while len([e for e in _sse(chunks) if e[0] != "stream-open"]) < count:
+            chunks.append(await anext(stream))
+    return [e for e in _sse(chunks) if e[0] != "stream-open"]
+
+
+def _submit(session, django_capture_on_commit_callbacks):
+    """One legal action, its nudge sent as after a real commit."""
+    session.refresh_from_db()
+    seat, action = random_move(session, random.Random(session.version))
+    with django_capture_on_commit_callbacks(execute=True):
+        session_submit_action(session=session, seat=seat, action=action, expected_version=session.version)
+    session.refresh_from_db()
+    return session.version
+
+
+class SessionStreamTests:
+    def test_a_nudge_after_a_submit_reaches_a_phone_of_that_session(self, django_capture_on_commit_callbacks):
+        session = new_session()
+        phone = session.seats.get(index=1)
+
+        async def scenario():
+            # as the page opens it: from the version it shows (games/_live.html)
+            response, stream = await _open(
+                f"/play/seat/{phone.token}/events/?lastEventId=session-{session.pk}:1"
+            )
+            assert response.status_code == 200
+            assert response["Content-Type"] == "text/event-stream"
+            assert await anext(stream)  # the stream is open (stream-open, no event yet)
+            version = await sync_to_async(_submit)(session, django_capture_on_commit_callbacks)
+            return version, await _next_events(stream)
+
+        version, received = async_to_sync(scenario)()
+        assert version == 2
+        event, data, event_id = received[0]
+        assert event == "session_version"
+        assert json.loads(data) == {"type": "session_version", "session": session.pk, "version": 2}
+        assert event_id == f"session-{session.pk}:2"  # the id is the version: a reconnect resumes there
+
+    def test_a_reconnecting_page_catches_up_from_the_version_it_had(self, django_capture_on_commit_callbacks):
+        session = new_session()
+        phone = session.seats.get(index=0)
+        _submit(session, django_capture_on_commit_callbacks)
+        _submit(session, django_capture_on_commit_callbacks)  # version 3, the phone last had 1
+
+        async def scenario(last_event_id):
+            _, stream = await _open(
+                f"/play/seat/{phone.token}/events/", headers={"Last-Event-ID": last_event_id}
+            )
+            return await _next_events(stream)
+
+        received = async_to_sync(scenario)(f"session-{session.pk}:1")
+        assert [(e, json.loads(d)["version"], i) for e, d, i in received] == [
+            ("session_version", 3, f"session-{session.pk}:3")
+        ]
+
+    def test_a_page_that_is_up_to_date_gets_nothing_until_the_next_change(
+        self, django_capture_on_commit_callbacks
+    ):
+        session = new_session()
+        phone = session.seats.get(index=0)
+
+        async def scenario():
+            _, stream = await _open(f"/play/seat/{phone.token}/events/?lastEventId=session-{session.pk}:1")
+            first = _sse([await anext(stream)])
+            await sync_to_async(_submit)(session, django_capture_on_commit_callbacks)
+            return first, await _next_events(stream)
+
+        first, received = async_to_sync(scenario)()
+        assert [e[0] for e in first] == ["stream-open"]
+        assert [json.loads(d)["version"] for _, d, _ in received] == [2]
+
+    def test_a_resume_point_ahead_of_the_session_means_refetch(self):
+        session = new_session()
+        phone = session.seats.get(index=0)
+
+        async def scenario():
+            _, stream = await _open(f"/play/seat/{phone.token}/events/?lastEventId=session-{session.pk}:99")
+            return await _next_events(stream)
+
+        received = async_to_sync(scenario)()
+        assert received[0][0] == "stream-reset"
+
+    def test_the_host_reads_the_table_stream(self, user, client):
+        session = new_session(host=user)
+
+        async def scenario(cookie):
+            response = await AsyncClient().get(f"/play/s/{session.pk}/events/", headers={"Cookie": cookie})
+            return response.status_code, response["Content-Type"]
+
+        client.force_login(user)
+        cookie = f"sessionid={client.cookies['sessionid'].value}"
+        assert async_to_sync(scenario)(cookie) == (200, "text/event-stream")
+
+    def test_a_wrong_token_or_another_hosts_session_is_refused(self, user, client):
+        from tests.factories import UserFactory
+
+        mine = new_session(host=user)
+        theirs = new_session(host=UserFactory())
+        client.force_login(user)
+        assert client.get("/play/seat/not-a-token/events/").status_code == 404
+        assert client.get(f"/play/s/{theirs.pk}/events/").status_code == 404
+        assert client.get("/play/s/999999/events/").status_code == 404
+        client.logout()
+        assert client.get(f"/play/s/{mine.pk}/events/").status_code == 404  # a phone is not the host
+
+    def test_only_session_channels_exist(self):
+        manager = events.SessionChannelManager()
+        assert manager.can_read_channel(None, "session-12")
+        assert not manager.can_read_channel(None, "session-12,session-13")
+        assert not manager.can_read_channel(None, "anything")
+
+
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+class RedisSessionStreamTests:
+    def test_a_nudge_published_on_redis_reaches_a_stream_of_this_process(
+        self, redis_url, settings, monkeypatch, django_capture_on_commit_callbacks
+    ):
+        """Production: the service publishes on Redis only; each web process's subscription hands
+        the nudge to its streams (here the subscription may need a moment: publish until it lands)."""
+        settings.REDIS_URL = redis_url
+        nudges._redis_clients.clear()
+        session = new_session()
+        phone = session.seats.get(index=2)
+        monkeypatch.setattr(events, "inprocess_transport", lambda channel, message: None)  # Redis only
+
+        async def scenario():
+            _, stream = await _open(f"/play/seat/{phone.token}/events/?lastEventId=session-{session.pk}:1")
+            await anext(stream)
+            version = await sync_to_async(_submit)(session, django_capture_on_commit_callbacks)
+            received = []
+            async with asyncio.timeout(HANG_GUARD_SECONDS):
+                while not received:
+                    try:
+                        received = await asyncio.wait_for(_next_events(stream), 0.5)
+                    except TimeoutError:  # subscribed after the first publish: publish again
+                        await sync_to_async(nudges.publish)(session_id=session.pk, version=version)
+            await events.redis_fanout_stop()
+            return received
+
+        received = async_to_sync(scenario)()
+        assert [(e, json.loads(d)) for e, d, _ in received][0] == (
+            "session_version",
+            {"type": "session_version", "session": session.pk, "version": 2},
+        )
