@@ -16,7 +16,10 @@ DESKTOP = {"width": 1920, "height": 1080}
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
-@pytest.fixture(scope="session")
+# One browser per module, not per session: Playwright's sync API keeps an event loop running in this
+# thread while it is open, and a later test of another module on the same xdist worker that calls
+# async_to_sync (the event-stream tests) would find it and refuse to run.
+@pytest.fixture(scope="module")
 def browser():
     if not shutil.which(CHROMIUM):
         if os.environ.get("CI"):

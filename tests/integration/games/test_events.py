@@ -7,6 +7,7 @@ views' database work runs in the test's own thread and transaction.
 import asyncio
 import json
 import random
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
@@ -184,7 +185,10 @@ class RedisSessionStreamTests:
             await events.redis_fanout_stop()
             return received
 
-        received = async_to_sync(scenario)()
+        # A transactional test: the scenario may run on a loop of its own thread (the xdist worker's
+        # main thread may hold another library's running loop, e.g. a browser test's).
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            received = pool.submit(asyncio.run, scenario()).result()
         assert [(e, json.loads(d)) for e, d, _ in received][0] == (
             "session_version",
             {"type": "session_version", "session": session.pk, "version": 2},
