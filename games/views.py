@@ -6,9 +6,10 @@ buttons. Both pages poll a cheap version endpoint; when the table moved on, the 
 ``session-changed`` event and the page fetches its own panel again (``#table-panel`` /
 ``#seat-panel``) and swaps it in place. Everything also works without JavaScript.
 
-Each game gets a presenter (``games/presenters/``) that turns the engine's view dict into
-what the templates draw, in the game's own words; any other game falls back to a tidy generic
-rendering of its view dict.
+Each game gets a presenter (``games/presenters/<slug>.py``) that turns the engine's view dict into
+what the templates draw, in the game's own words, names the folder of its partials and answers the
+hooks these views call; any other game gets the generic presenter: a tidy rendering of its view
+dict. Nothing here asks which game a session plays.
 """
 
 from __future__ import annotations
@@ -34,17 +35,11 @@ from config.http import HttpRequest
 from config.network import is_loopback_host, lan_addresses
 from games import nudges, selectors, services
 from games.engine.errors import RuleError
-from games.forms import (
-    ActionForm,
-    CardEffectForm,
-    DilemmaCardForm,
-    KnownCardForm,
-    OutcomeForm,
-    SessionCreateForm,
-)
+from games.forms import ActionForm, SessionCreateForm
 from games.join_guard import seat_for_join_token
 from games.models import GameSession, Seat
-from games.presenters import controls_for, presenter_for
+from games.presenters import GENERIC, controls_for, presenter_for
+from games.presenters.base import Presenter
 from games.presenters.common import _name, _seat_hex, _seat_infos, _words, render_value
 from games.presenters.controls import action_from_post
 
@@ -54,11 +49,6 @@ UNDONE = "Undone: {label}."
 ABANDONED = "The session was abandoned."
 CODE_SHOWN = "{name}'s code is on the table again: scan it with the phone."
 CODE_NEW = "{name} has a new code: the old link no longer opens the seat. Scan the new one."
-RESULT_TEMPLATES = {
-    "kings_dilemma": "games/kd/_result.html",
-    "for_the_king": "games/ftk/_result.html",
-    "council_of_four": "games/c4/_result.html",
-}
 GAME_OVER = "The game is over."
 SESSION_CHANGED_EVENT = "session-changed"
 
@@ -143,11 +133,10 @@ def _session_rows(sessions) -> list[dict]:
     ]
 
 
-def _table_choices(session: GameSession, table: dict) -> list[dict]:
-    """Table choices shown as controls; the King's Dilemma's typed ones get their own forms."""
-    if session.game != "kings_dilemma":
-        return table["legal_actions"]
-    return [a for a in table["legal_actions"] if a["type"] not in KD_TYPED_TABLE_ACTIONS]
+def _drawn_by(presenter: Presenter, present: dict | None) -> Presenter:
+    """Whose partials draw the panel: the game's when its presenter presented the view, else the
+    generic ones (the raw view, tidily)."""
+    return presenter if present else GENERIC
 
 
 def _table_context(
@@ -163,13 +152,16 @@ def _table_context(
         "game_name": services.session_rules(session).name,
         "table": table,
         "present": present,
+        "game_template": _drawn_by(presenter, present).template("table"),
         "table_html": "" if present else render_value(table["view"]),
         "result_html": render_value(table["result"]) if table["over"] and not present else "",
         "to_act": _names_of(table["active_seats"], names),
         "log": list(reversed(selectors.session_log(session=session)))[:30],
         "undoable": selectors.session_undoable_action(session=session),
-        "groups": controls_for(session.game, _table_choices(session, table), table["view"], names),
-        **(_kd_table_forms(session, table, bound) if session.game == "kings_dilemma" else {}),
+        "groups": controls_for(
+            session.game, presenter.table_choices(table["legal_actions"]), table["view"], names
+        ),
+        **presenter.table_forms(session=session, table=table, bound=bound or {}),
         "action_url": reverse("games:session_table_action", args=[session.pk]),
         "panel_url": page_url,
         "panel_id": "table-panel",
@@ -355,6 +347,7 @@ def _seat_context(request: HttpRequest, seat: Seat, notice: dict | None = None) 
         "game_name": services.session_rules(session).name,
         "mine": mine,
         "present": present,
+        "game_template": _drawn_by(presenter, present).template("seat"),
         "private": presenter.private(view),
         # A game without a presenter of its own: its view, tidily (the generic presenter).
         "private_html": render_value(view["private"]) if view.get("private") and not present else "",
@@ -415,7 +408,8 @@ def _seat_closed_context(seat: Seat) -> dict:
     session = seat.session
     table = selectors.session_view_for_table(session=session)
     names = _seat_infos(session)
-    present = presenter_for(session.game).present(table["view"], names, table["result"])
+    presenter = presenter_for(session.game)
+    present = presenter.present(table["view"], names, table["result"])
     return {
         "session": session,
         "seat": seat,
@@ -423,7 +417,7 @@ def _seat_closed_context(seat: Seat) -> dict:
         "game_name": services.session_rules(session).name,
         "table": table,
         "present": present,
-        "result_template": RESULT_TEMPLATES.get(session.game) if present and present.get("result") else None,
+        "result_template": presenter.template("result") if present and present.get("result") else None,
         "result_html": render_value(table["result"]) if table["over"] and not present else "",
     }
 
@@ -487,90 +481,32 @@ def _notice(request, text: str, level: str, status: int) -> tuple[dict, int]:
     return {"text": text, "level": level}, status
 
 
-# ---- The King's Dilemma: the host types what the physical cards say -----------------------
+# ---- A game's own table forms (the King's Dilemma: the host types what the physical cards say) --
 
-KD_TYPED_TABLE_ACTIONS = {
-    "draw_dilemma",
-    "read_outcome",
-    "move_resource",
-    "adjust",
-    "mystery_sticker",
-    "to_event_area",
-}
-KD_COMPOSE_NOT_NOW = "That is not something the table does now."
-
-
-def _kd_table_forms(session: GameSession, table: dict, bound: dict | None = None) -> dict:
-    """The host's forms for what the physical cards say; ``bound`` keeps a refused form as typed."""
-    bound = bound or {}
-    types = {a["type"] for a in table["legal_actions"]}
-    view = table["view"]
-    seats = [(s.index, s.name) for s in selectors.session_seats(session=session)]
-    initial = {"version": session.version, "key": secrets.token_urlsafe(12)}
-    met = set(view.get("cards_drawn") or [])
-    known = [
-        {"number": int(n), "title": card.get("title") or f"Dilemma {n}"}
-        for n, card in sorted(session.config.get("known_cards", {}).items(), key=lambda kv: int(kv[0]))
-        if int(n) not in met
-    ]
-    context = {
-        "kd_draw_form": bound.get("draw") or DilemmaCardForm(initial=initial)
-        if "draw_dilemma" in types
-        else None,
-        "kd_outcome_form": (
-            bound.get("outcome")
-            or OutcomeForm(initial={**initial, **OutcomeForm.initial_from(view.get("known_outcome"))})
-        )
-        if "read_outcome" in types
-        else None,
-        "kd_effect_form": (bound.get("effect") or CardEffectForm(seats=seats, initial=initial))
-        if types & (KD_TYPED_TABLE_ACTIONS - {"draw_dilemma", "read_outcome"})
-        else None,
-        "kd_known": known if "draw_dilemma" in types else [],
-        "kd_compose_url": reverse("games:session_table_compose", args=[session.pk]),
-    }
-    game = session.chronicle_game
-    if table["over"] and session.campaign_id and game is not None:
-        if not game.recorded:
-            context["kd_save_url"] = reverse("kd-night-record", args=[session.campaign_id, session.pk])
-        else:
-            context["kd_campaign_url"] = reverse("campaign-detail", args=[session.campaign_id])
-    return context
-
-
-def _kd_compose_form(kind: str, data, seats):
-    if kind == "draw":
-        return DilemmaCardForm(data)
-    if kind == "draw_known":
-        return KnownCardForm(data)
-    if kind == "outcome":
-        return OutcomeForm(data)
-    if kind == "effect":
-        return CardEffectForm(data, seats=seats)
-    return None
+COMPOSE_NOT_NOW = "That is not something the table does now."
 
 
 @login_required
 @require_POST
 def session_table_compose(request: HttpRequest, session_id: int) -> HttpResponse:
-    """A King's Dilemma table action typed by the host: the front of the card drawn, the outcome read
-    from its back, or a printed effect applied by hand. The engine validates it; a refusal shows its
+    """A table action typed by the host in one of the game's own forms (its presenter's
+    ``compose_form``), e.g. in the King's Dilemma the front of the card drawn, the outcome read from
+    its back, or a printed effect applied by hand. The engine validates it; a refusal shows its
     sentence beside the form, which keeps everything typed."""
     session = _host_session(request, session_id)
     kind = request.POST.get("compose", "")
-    seats = [(s.index, s.name) for s in selectors.session_seats(session=session)]
-    form = _kd_compose_form(kind, request.POST, seats)
+    form = presenter_for(session.game).compose_form(kind=kind, data=request.POST, session=session)
     bound: dict = {}
     if form is None:
-        notice, status = _notice(request, KD_COMPOSE_NOT_NOW, "error", REFUSED)
+        notice, status = _notice(request, COMPOSE_NOT_NOW, "error", REFUSED)
     elif not form.is_valid():
         notice, status = _notice(request, FORM_HAS_ERRORS, "error", REFUSED)
-        bound[kind.removesuffix("_known")] = form if kind != "draw_known" else None
+        bound[kind] = form  # the game's table partial shows it again as typed
     else:
         notice, status = _submit_action(
             request, session, None, form.action(), form.cleaned_data["version"], form.cleaned_data.get("key")
         )
-        if status == REFUSED and kind != "draw_known":
+        if status == REFUSED:
             form.add_error(None, notice["text"])
             bound[kind] = form
     if not request.htmx:

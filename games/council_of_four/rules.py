@@ -7,12 +7,13 @@ player composes it with ``games.council_of_four.payments.permit_payment_cost`` a
 from games.council_of_four import actions, bot
 from games.council_of_four.flow import MAX_SEATS, MIN_SEATS, new_state
 from games.council_of_four.legal import legal, sample
-from games.council_of_four.views import describe, view
+from games.council_of_four.views import CouncilOfFourView, describe, view
 from games.engine.rules import TABLE, Rules
 
 
 class CouncilOfFourRules(Rules):
     slug = "council_of_four"
+    view_type = CouncilOfFourView
     name = "Council of Four"
     min_seats = MIN_SEATS
     max_seats = MAX_SEATS

@@ -25,8 +25,18 @@ from games.council_of_four.board import (
 from games.council_of_four.flow import merchants_of, others_in, pending_options
 from games.council_of_four.legal import legal
 from games.council_of_four.payments import payment_cost
+from games.engine.contract import BaseView
 from games.engine.describe import sentence
 from games.engine.errors import RuleError
+
+
+class CouncilOfFourView(BaseView):
+    game: str
+    turn: dict[str, Any] | None
+    pending: dict[str, Any] | None
+    hand: list[dict[str, Any]] | None
+    cities: list[dict[str, Any]]
+
 
 # The words of each bonus, for one and for more ({n} is the amount): the log and the pages say them alike.
 BONUS_WORDS = {

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from games.engine.choices import Choice
+from games.engine.contract import BaseView
 from games.engine.errors import RuleError
 from games.engine.rng import seeded_rng
 
@@ -44,6 +45,7 @@ class GameRules(Protocol):
     max_seats: int
     order: int
     opening_action: Action | None
+    view_type: type
 
     def setup(self, config: dict[str, Any], seed: int) -> State: ...
     def legal_actions(self, state: State, seat: int | None) -> list[Choice]: ...
@@ -65,6 +67,8 @@ class Rules:
     min_seats = 2
     max_seats = 5
     order = 100  # where the game appears in lists of games
+    # The declared shape of its views (games.engine.contract: a BaseView subclass in its views.py).
+    view_type: type = BaseView
     moves: dict[str, Callable[[State, Action, Any], None]] = {}
     # The table's first action, applied by the session as soon as the game is set up (action 1 of
     # the log, never undone): dealing hidden cards in an action keeps the deck order out of the

@@ -6,11 +6,12 @@ from games.engine.choices import Choice
 from games.engine.rules import TABLE, Rules
 from games.for_the_king import bot, esteem, influence
 from games.for_the_king.flow import actor
-from games.for_the_king.views import describe, view
+from games.for_the_king.views import ForTheKingView, describe, view
 
 
 class ForTheKingRules(Rules):
     slug = "for_the_king"
+    view_type = ForTheKingView
     name = "For the King (and Me)"
     min_seats = influence.MIN_SEATS
     max_seats = influence.MAX_SEATS

@@ -2,6 +2,7 @@
 
 from typing import Any
 
+from games.engine.contract import BaseView
 from games.engine.describe import sentence
 from games.for_the_king.cards import (
     CARDS,
@@ -14,6 +15,17 @@ from games.for_the_king.cards import (
     label,
 )
 from games.for_the_king.flow import actor, limits, name
+
+
+class ForTheKingView(BaseView):
+    game: str
+    stage: str
+    government: list[dict[str, Any]]
+    deck_count: int
+    box_count: int
+    favor_deck_count: int
+    middle: list[dict[str, Any]]
+    offer: dict[str, Any] | None
 
 
 def _payment_view(state: dict) -> dict | None:

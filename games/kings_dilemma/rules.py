@@ -48,11 +48,12 @@ from games.engine.rules import TABLE, Rules
 from games.kings_dilemma import bot, realm, scoring, start, voting
 from games.kings_dilemma.cards import synthetic_front, synthetic_outcome
 from games.kings_dilemma.flow import VOTING_PHASES
-from games.kings_dilemma.views import describe, view
+from games.kings_dilemma.views import KingsDilemmaView, describe, view
 
 
 class KingsDilemmaRules(Rules):
     slug = "kings_dilemma"
+    view_type = KingsDilemmaView
     name = "The King's Dilemma"
     min_seats = start.MIN_SEATS
     max_seats = start.MAX_SEATS

@@ -8,6 +8,9 @@ Nobody sees the removed Secret Agenda; the Secret Agendas are revealed by the en
 
 from __future__ import annotations
 
+from typing import Any
+
+from games.engine.contract import BaseView
 from games.engine.describe import sentence
 from games.kings_dilemma.cards import public_card
 from games.kings_dilemma.data import RESOURCES
@@ -15,6 +18,29 @@ from games.kings_dilemma.flow import name
 from games.kings_dilemma.realm import cards_on_lightning, known_outcome
 from games.kings_dilemma.start import drafting_seat
 from games.kings_dilemma.voting import totals
+
+
+class KingsDilemmaView(BaseView):
+    round: int
+    king_name: str
+    leader: int
+    moderator: int
+    board: dict[str, Any]
+    pool: dict[str, int]
+    card: dict[str, Any] | None
+    winning_side: str | None
+    vote: dict[str, Any] | None
+    last_vote: dict[str, Any] | None
+    leader_candidates: list[int] | None
+    heir_candidates: list[int] | None
+    drafting: int | None
+    dilemma_deck_size: int
+    cards_drawn: list[int]
+    prestige_crave_effects: list[dict[str, Any]]
+    end: str | None
+    scores: list[dict[str, Any]] | None
+    result: dict[str, Any] | None
+    over: bool
 
 
 def _public_seat(state: dict, index: int) -> dict:

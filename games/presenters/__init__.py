@@ -1,35 +1,22 @@
 """Presenters turn an engine's view (the declared shape of games.engine.contract) into what the
 templates draw, in the game's own words, and give the words of its choices. They are registered
-beside the engines: ``presenter_for(slug)``. A game without a presenter of its own gets the generic
+beside the engines and found the same way, by the slug: ``presenter_for(slug)`` imports
+``games/presenters/<slug>.py``. A game without a presenter of its own gets the generic
 one, explicitly; an error inside a presenter is an error (never a silent fallback to a raw dump)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from importlib import import_module
-from typing import Any, Protocol, cast
+from importlib.util import find_spec
+from typing import Any
 
-from games.engine.choices import Choice
-from games.presenters.controls import Words, build_controls
-
-
-class Presenter(Protocol):
-    def present(self, view: dict, names: dict[int, dict], result: dict | None) -> dict | None: ...
-    def private(self, view: dict) -> dict | None: ...
-    def words(self, view: dict, names: dict[int, dict]) -> Words: ...
+from games.presenters.base import Presenter
+from games.presenters.controls import Words
 
 
-class GenericPresenter:
+class GenericPresenter(Presenter):
     """For games with no presenter of their own (the test engines): the view dict, tidily."""
-
-    def present(self, view: dict, names: dict[int, dict], result: dict | None) -> dict | None:
-        return None
-
-    def private(self, view: dict) -> dict | None:
-        return None
-
-    def words(self, view: dict, names: dict[int, dict]) -> Words:
-        return Words(names)
 
 
 class LabellerWords(Words):
@@ -53,26 +40,23 @@ class LabellerWords(Words):
         return super().option(choice, name, value)
 
 
-_MODULES = {
-    "kings_dilemma": "games.presenters.kings_dilemma",
-    "for_the_king": "games.presenters.for_the_king",
-    "council_of_four": "games.presenters.council_of_four",
-}
 GENERIC = GenericPresenter()
+PRESENTERS_PACKAGE = "games.presenters"
 
 
 def presenter_for(slug: str) -> Presenter:
-    module = _MODULES.get(slug)
-    return GENERIC if module is None else import_module(module).PRESENTER
+    """The presenter of a game, found by its slug: ``games/presenters/<slug>.py`` defines
+    ``PRESENTER``. A game with no such module gets the generic presenter; an error inside a
+    presenter's module is raised, never hidden."""
+    name = f"{PRESENTERS_PACKAGE}.{slug}"
+    if not slug.isidentifier() or find_spec(name) is None:
+        return GENERIC
+    presenter: Presenter = import_module(name).PRESENTER
+    return presenter
 
 
 def controls_for(
     slug: str, choices: list[dict], view: dict, names: dict[int, dict], step: Mapping[str, str] | None = None
 ) -> list[dict]:
-    """The control groups of a screen. A presenter with ``controls(choices, view, names, step)``
-    asks its decisions step by step (``step``: the values chosen so far, from the page's query)."""
-    presenter = presenter_for(slug)
-    stepped = getattr(presenter, "controls", None)
-    if stepped is not None:
-        return stepped(choices, view, names, step)
-    return build_controls(cast(list[Choice], choices), presenter.words(view, names))
+    """The control groups of a screen, as the game's presenter builds them."""
+    return presenter_for(slug).controls(choices, view, names, step)

@@ -6,6 +6,7 @@ from functools import lru_cache
 from typing import cast
 
 from games.council_of_four.views import bonus_words
+from games.presenters.base import Presenter
 from games.presenters.common import _generic_label, _name, _phrase, _words, render_value
 
 # ---- Council of Four ---------------------------------------------------------------------
@@ -453,7 +454,8 @@ def _c4_city_with_servants(letter, view: dict) -> str:
     return f"{name} (return {cost} Servant{'s' if cost != 1 else ''})" if cost else name
 
 
-class CouncilOfFourPresenter:
+class CouncilOfFourPresenter(Presenter):
+    template_folder = "games/c4"
     TITLES = {
         "elect": "Elect a Councilor (main action)",
         "send_servant": "Send a Servant to elect a Councilor (quick action)",

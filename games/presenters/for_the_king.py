@@ -6,6 +6,7 @@ from functools import lru_cache
 from typing import cast
 
 from games.engine.choices import Choice
+from games.presenters.base import Presenter
 from games.presenters.common import _generic_label, _name, _words
 
 # ---- For the King (and Me) ---------------------------------------------------------------
@@ -399,7 +400,8 @@ def _ftk_king_steps(choices: list, view: dict, words, step) -> list[dict] | None
     return ([step_note(KING_TILE_GONE, "error")] if office else []) + groups
 
 
-class ForTheKingPresenter:
+class ForTheKingPresenter(Presenter):
+    template_folder = "games/ftk"
     TITLES = {"bid": "Bid", "pay_gold": "Pay with Gold cards"}
 
     def present(self, view: dict, names: dict[int, dict], result: dict | None) -> dict:

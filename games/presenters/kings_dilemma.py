@@ -1,14 +1,19 @@
 """The King's Dilemma in the game's own words: the Realm, the card's front, the vote, whose turn it
 is, each House's choices, the Secret Agendas and the result (reads only the declared view shape,
-games.engine.contract.KingsDilemmaView)."""
+games.kings_dilemma.views.KingsDilemmaView)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from games.kings_dilemma.data import DEFAULT_TRACKS
+from games.presenters import kings_dilemma_forms
+from games.presenters.base import Presenter
 from games.presenters.controls import Words
+
+if TYPE_CHECKING:
+    from games.models import GameSession
 
 MOMENTUM = {"up": "▲", "down": "▼"}
 PHASES = {
@@ -257,7 +262,9 @@ class KingsDilemmaWords(Words):
         return super().option(choice, name, value)
 
 
-class KingsDilemmaPresenter:
+class KingsDilemmaPresenter(Presenter):
+    template_folder = "games/kd"
+
     def present(self, view: dict, names: dict[int, dict], result: dict | None) -> dict:
         board = view["board"]
         rows = board["resource_rows"]
@@ -307,6 +314,17 @@ class KingsDilemmaPresenter:
 
     def words(self, view: dict, names: dict[int, dict]) -> Words:
         return KingsDilemmaWords(view, names)
+
+    # The host types what the physical cards say: those table choices get forms of their own.
+
+    def table_choices(self, choices: list[dict]) -> list[dict]:
+        return [a for a in choices if a["type"] not in kings_dilemma_forms.TYPED_TABLE_ACTIONS]
+
+    def table_forms(self, *, session: GameSession, table: dict, bound: dict) -> dict[str, Any]:
+        return kings_dilemma_forms.table_forms(session=session, table=table, bound=bound)
+
+    def compose_form(self, *, kind: str, data: Any, session: GameSession) -> Any | None:
+        return kings_dilemma_forms.compose_form(kind=kind, data=data, session=session)
 
 
 PRESENTER = KingsDilemmaPresenter()

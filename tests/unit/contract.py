@@ -39,7 +39,7 @@ def play_random_game(rules, config, seed, *, max_steps=2000, check=None, pick=No
         if check:
             check(state)
         for viewer in seats:
-            assert check_view(rules.slug, rules.view(state, viewer)) == []
+            assert check_view(rules.view_type, rules.view(state, viewer)) == []
         if rules.is_over(state):
             break
         options = _options(rules, state, seats)

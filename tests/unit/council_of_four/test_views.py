@@ -4,8 +4,9 @@ import json
 import random
 
 from games.council_of_four.rules import RULES
+from games.council_of_four.views import CouncilOfFourView
 from games.engine.choices import draw_action
-from games.engine.contract import CouncilOfFourView, check_view, required_keys
+from games.engine.contract import check_view, required_keys
 from tests.unit.council_of_four.builders import (
     act,
     cards,
@@ -153,7 +154,7 @@ class MoreLabelTests:
 
 
 class ViewContractTests:
-    """games.engine.contract.CouncilOfFourView: every declared key, for the table and every seat, in
+    """games.council_of_four.views.CouncilOfFourView: every declared key, for the table and every seat, in
     every phase; ``to_act`` names the seats that have a choice now."""
 
     def states(self):
@@ -183,7 +184,7 @@ class ViewContractTests:
                 if viewer is not None and viewer >= len(state["seats"]):
                     continue
                 view = RULES.view(state, viewer)
-                assert check_view("council_of_four", view) == []
+                assert check_view(CouncilOfFourView, view) == []
                 assert view["to_act"] == [
                     s for s in (None, *range(len(state["seats"]))) if RULES.legal_actions(state, s)
                 ]
