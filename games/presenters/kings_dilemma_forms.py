@@ -11,9 +11,10 @@ from django import forms
 from django.urls import reverse
 
 from games import selectors
+from games.kings_dilemma.data import RESOURCES
 from games.models import GameSession
 
-RESOURCE_ROWS = ["influence", "wealth", "morale", "welfare", "knowledge"]
+RESOURCE_ROWS = list(RESOURCES)  # the engine's data owns the rows
 RESOURCE_MOVES_HELP = "In order, left to right, e.g. “wealth +2, morale -1”"
 RESOURCE_MOVES_FORMAT = "Write moves like “wealth +2, morale -1” (rows: {rows})."
 MOVE_PATTERN = re.compile(r"^\s*([a-z]+)\s*([+-]\s*\d+)\s*$")
