@@ -135,7 +135,9 @@ def served(workers: int = WORKERS, *, kind: str = "asgi", env: dict[str, str] | 
             database = "SQLite" if server_env_["DATABASE_URL"].startswith("sqlite") else "PostgreSQL"
             redis = "REDIS_URL set (Redis cache and pub/sub)" if server_env_.get("REDIS_URL") else "no Redis"
             pooled = database == "PostgreSQL" and server_env_.get("DATABASE_POOL") == "1"
-            connections = "a connection pool per worker" if pooled else f"CONN_MAX_AGE={server_env_['CONN_MAX_AGE']}"
+            connections = (
+                "a connection pool per worker" if pooled else f"CONN_MAX_AGE={server_env_['CONN_MAX_AGE']}"
+            )
             note = f"{what}, on {HOST}, DEBUG=0, {connections}, {database}, {redis}"
             yield Server(port=port, workers=workers, note=note)
         finally:
