@@ -143,13 +143,24 @@ ASGI_APPLICATION = "config.asgi.application"
 # Persistent connections (a new PostgreSQL connection per request costs more than the request),
 # checked before reuse so a database restart costs one retry, not an error. CONN_MAX_AGE=0: one per
 # request. (runserver closes each request thread's connections anyway.)
+# Under ASGI (docker/, the bench's server) each request's sync code runs in a thread of its own, so a
+# connection cannot persist with its thread: DATABASE_POOL=1 keeps PostgreSQL connections in a pool
+# per process instead (Django's "pool" option, psycopg_pool; Django requires CONN_MAX_AGE=0 with it):
+# a request borrows one, checked when CONN_HEALTH_CHECKS is on, and gives it back when it ends.
+DATABASE_POOL = env_bool("DATABASE_POOL", False)
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
+        conn_max_age=0 if DATABASE_POOL else int(os.environ.get("CONN_MAX_AGE", "60")),
         conn_health_checks=env_bool("CONN_HEALTH_CHECKS", True),
     )
 }
+if DATABASE_POOL and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": int(os.environ.get("DATABASE_POOL_MIN_SIZE", "2")),
+        "max_size": int(os.environ.get("DATABASE_POOL_MAX_SIZE", "10")),
+        "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", "10")),
+    }
 # The embedded default: SQLite that waits instead of answering "database is locked". WAL lets
 # readers go on while one writer writes; synchronous=NORMAL is durable in WAL mode except for the
 # last commits on a power cut; a writer waits up to SQLITE_BUSY_TIMEOUT seconds for the lock; and

@@ -106,7 +106,10 @@ def session_for_token(*, token: str) -> Seat | None:
     """The seat a join token opens (with its session), or None."""
     if not token:
         return None
-    return Seat.objects.select_related("session").filter(token=token).first()
+    try:  # the token is unique: get() asks for it without the seats' ordering (a join and a sort)
+        return Seat.objects.select_related("session").get(token=token)
+    except Seat.DoesNotExist:
+        return None
 
 
 def seat_is_joined(*, seat: Seat) -> bool:

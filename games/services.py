@@ -124,19 +124,21 @@ def _lock(session: GameSession, *, idempotency_key: str | None = None) -> GameSe
     when it differs from the row's version, another transaction committed meanwhile and the
     annotations are read again, now that we hold the lock. SQLite's IMMEDIATE transactions never
     wait inside a statement.)"""
-    own_version = GameSession.objects.filter(pk=OuterRef("pk")).values("version")
-    rows = _with_log_facts(GameSession.objects.select_for_update(), idempotency_key)
+    # order_by(): one row by its key needs no ordering, and the models' default orderings (a
+    # session's last activity) would only add sorts and joins to the statement and its compiling.
+    own_version = GameSession.objects.filter(pk=OuterRef("pk")).order_by().values("version")
+    rows = _with_log_facts(GameSession.objects.select_for_update().order_by(), idempotency_key)
     locked = rows.annotate(seen_version=Subquery(own_version)).get(pk=session.pk)
     if locked.seen_version != locked.version:
         names = ["last_seq", "has_bots", *(["done_id"] if idempotency_key else [])]
-        facts = _with_log_facts(GameSession.objects.filter(pk=session.pk), idempotency_key)
+        facts = _with_log_facts(GameSession.objects.filter(pk=session.pk).order_by(), idempotency_key)
         for name, value in facts.values(*names).get().items():
             setattr(locked, name, value)
     return locked
 
 
 def _with_log_facts(rows, idempotency_key: str | None):
-    actions = SessionAction.objects.filter(session=OuterRef("pk"))
+    actions = SessionAction.objects.filter(session=OuterRef("pk")).order_by()
     rows = rows.annotate(
         last_seq=Subquery(actions.order_by("-seq").values("seq")[:1]),
         has_bots=Exists(Seat.objects.filter(session=OuterRef("pk"), is_bot=True)),
@@ -205,7 +207,7 @@ def _append(
     session.last_activity = timezone.now()
     if rules.is_over(session.state):
         session.status = GameSession.Status.FINISHED
-    session.save()
+    session.save(update_fields=["version", "state", "last_activity", "status", "updated"])
     session.last_seq = last_seq + 1  # type: ignore[attr-defined]  # annotated by _lock
     return SessionAction.objects.create(
         session=session,

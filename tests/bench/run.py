@@ -121,7 +121,7 @@ def ping_many(port: int, count: int, timings: list) -> None:
 @section
 def api_submit_and_read():
     """Through the REST API, served by gunicorn on 127.0.0.1 (settings as in docker/compose.yaml:
-    DEBUG=0, no TLS redirect, CONN_MAX_AGE unset, i.e. one database connection per request)
+    DEBUG=0, no TLS redirect, CONN_MAX_AGE=0 and DATABASE_POOL=1: a connection pool per worker)
     against PostgreSQL and Redis: For the King tables of 3 seats,
     each client plays real legal actions with its seats' X-Seat-Token: GET the seat's legal
     actions, POST one of them (`expected_version`, `Idempotency-Key`), GET the seat view back.

@@ -63,6 +63,8 @@ def server_env() -> dict[str, str]:
         # ASGI runs each request's sync code in a thread of its own: a persistent connection would
         # be left behind with it (Django's docs: disable them under ASGI), so one per request.
         CONN_MAX_AGE=os.environ.get("CONN_MAX_AGE", "0"),
+        # As docker/compose.yaml: PostgreSQL connections from a pool per worker (config/settings.py).
+        DATABASE_POOL=os.environ.get("DATABASE_POOL", "1"),
         LOG_LEVEL="WARNING",
         PYTHONUNBUFFERED="1",
     )
@@ -132,9 +134,11 @@ def served(workers: int = WORKERS, *, kind: str = "asgi", env: dict[str, str] | 
             _wait_ready(proc, port, log, workers)
             database = "SQLite" if server_env_["DATABASE_URL"].startswith("sqlite") else "PostgreSQL"
             redis = "REDIS_URL set (Redis cache and pub/sub)" if server_env_.get("REDIS_URL") else "no Redis"
-            note = (
-                f"{what}, on {HOST}, DEBUG=0, CONN_MAX_AGE={server_env_['CONN_MAX_AGE']}, {database}, {redis}"
+            pooled = database == "PostgreSQL" and server_env_.get("DATABASE_POOL") == "1"
+            connections = (
+                "a connection pool per worker" if pooled else f"CONN_MAX_AGE={server_env_['CONN_MAX_AGE']}"
             )
+            note = f"{what}, on {HOST}, DEBUG=0, {connections}, {database}, {redis}"
             yield Server(port=port, workers=workers, note=note)
         finally:
             _stop(proc)

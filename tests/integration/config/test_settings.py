@@ -68,6 +68,23 @@ class ConnectionSettingsTests:
         assert (got["conn_max_age"], got["health_checks"]) == (0, False)
 
 
+class ConnectionPoolSettingsTests:
+    POSTGRES = {"DATABASE_URL": "postgres://chronicle@127.0.0.1:1/chronicle"}  # never connected to
+
+    def test_no_pool_unless_asked(self, tmp_path):
+        assert "pool" not in settings_with(tmp_path, **self.POSTGRES)["options"]
+
+    def test_the_pool_comes_from_the_environment_and_persistent_connections_go(self, tmp_path):
+        got = settings_with(
+            tmp_path, **self.POSTGRES, DATABASE_POOL="1", CONN_MAX_AGE="60", DATABASE_POOL_MAX_SIZE="7"
+        )
+        assert got["options"]["pool"] == {"min_size": 2, "max_size": 7, "timeout": 10.0}
+        assert (got["conn_max_age"], got["health_checks"]) == (0, True)  # Django's pool requires 0
+
+    def test_sqlite_has_no_pool(self, tmp_path):
+        assert "pool" not in settings_with(tmp_path, DATABASE_POOL="1")["options"]
+
+
 class RendererSettingsTests:
     def test_production_answers_json_only(self, tmp_path):
         assert settings_with(tmp_path, **PRODUCTION)["renderers"] == ["JSONRenderer"]
