@@ -29,6 +29,7 @@ from games.council_of_four.board import (
     ADDITIONAL_MAIN_SERVANTS,
     BALCONIES,
     CHANGE_PERMITS_SERVANTS,
+    COUNCILOR_COLOURS,
     COUNCILORS_PER_BALCONY,
     ENGAGE_COINS,
     PERMITS,
@@ -86,7 +87,9 @@ def _pending_choice(state: dict, seat: int, pending: dict) -> Choice:
 
 
 def _election(state: dict, seat: int, type_: str) -> Choice:
-    colours = [colour for colour, n in state["councilors"].items() if n > 0]
+    # In the board's colour order, not the dict's: a state read back from PostgreSQL (jsonb) has
+    # its keys in another order, and the phone's options must not change with a reload.
+    colours = [colour for colour in COUNCILOR_COLOURS if state["councilors"].get(colour, 0) > 0]
     return choice(type_, seat, balcony=pick(list(BALCONIES)), colour=pick(colours))
 
 
