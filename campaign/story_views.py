@@ -6,31 +6,24 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from campaign import selectors, services, story_selectors
-from campaign.charts import SIZES
+from campaign import services, story_selectors
 from campaign.models import Campaign, ChronicleGame
 from campaign.story_charts import STATISTICS_CHARTS
+from campaign.views import _member_campaign, svg_chart_response
+from config.http import HttpRequest
 
-NOT_A_MEMBER = "Only members of this campaign can see it."
 STORY_SHARED = "Anyone with this link can read the story of game {number}, and nothing else."
 STORY_UNSHARED = "The link to the story of game {number} no longer works."
 STATISTICS_CHART_TEXT = (
     ("stickers", "Chronicle stickers each House signed in each row, one bar per House in its colour"),
     ("council", "How often each House led, moderated and won the vote, one bar per House in its colour"),
 )
-
-
-def _member_campaign(request: HttpRequest, pk: int) -> Campaign:
-    campaign = get_object_or_404(Campaign, pk=pk)
-    if not selectors.campaign_is_member(campaign=campaign, user=request.user):
-        raise PermissionDenied(NOT_A_MEMBER)
-    return campaign
 
 
 def _game(campaign: Campaign, number: int) -> ChronicleGame:
@@ -64,12 +57,9 @@ def statistics_chart(request: HttpRequest, pk: int, name: str) -> HttpResponse:
     campaign = _member_campaign(request, pk)
     if name not in STATISTICS_CHARTS:
         raise Http404("No such chart.")
-    size = request.GET.get("size", "wide")
-    if size not in SIZES:
-        return HttpResponseBadRequest(f"A chart's size is one of: {', '.join(SIZES)}.")
-    svg = STATISTICS_CHARTS[name](campaign=campaign, size=size)
-    response = HttpResponse(svg, content_type="image/svg+xml")
-    response["Cache-Control"] = "private, max-age=60"
+    response = svg_chart_response(request, lambda size: STATISTICS_CHARTS[name](campaign=campaign, size=size))
+    if response.status_code == 200:
+        response["Cache-Control"] = "private, max-age=60"
     return response
 
 

@@ -31,11 +31,13 @@ DEMO_LOGIN_REFUSED = (
     "The demo login works only on the computer that runs Chronicle: log in with your account here."
 )
 
+NOT_A_MEMBER = "Only members of this campaign can see it."
+
 
 def _member_campaign(request: HttpRequest, pk: int) -> Campaign:
     campaign = get_object_or_404(Campaign, pk=pk)
     if not selectors.campaign_is_member(campaign=campaign, user=request.user):
-        raise PermissionDenied("Only members of this campaign can see it.")
+        raise PermissionDenied(NOT_A_MEMBER)
     return campaign
 
 
@@ -386,11 +388,17 @@ def campaign_chart(request: HttpRequest, pk: int, name: str) -> HttpResponse:
     campaign = _member_campaign(request, pk)
     if name not in CHARTS:
         raise Http404("No such chart.")
+    return svg_chart_response(
+        request, lambda size: selectors.campaign_chart_svg(campaign=campaign, name=name, size=size)
+    )
+
+
+def svg_chart_response(request: HttpRequest, render: Callable[[str], str]) -> HttpResponse:
+    """A chart as SVG in the size the page asks for (``?size=wide|narrow``); another size is a 400."""
     size = request.GET.get("size", "wide")
     if size not in SIZES:
         return HttpResponseBadRequest(f"A chart's size is one of: {', '.join(SIZES)}.")
-    svg = selectors.campaign_chart_svg(campaign=campaign, name=name, size=size)
-    return HttpResponse(svg, content_type="image/svg+xml")
+    return HttpResponse(render(size), content_type="image/svg+xml")
 
 
 @login_required
