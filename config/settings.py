@@ -19,6 +19,22 @@ def env_bool(name: str, default: bool) -> bool:
     return os.environ.get(name, str(int(default))).lower() in {"1", "true", "yes", "on"}
 
 
+def env_seconds(name: str, default: float, *, low: float, high: float) -> float:
+    """A duration from the environment, refused at start-up unless it lies in [low, high]."""
+    from django.core.exceptions import ImproperlyConfigured
+
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a number of seconds, not {raw!r}.") from None
+    if not low <= value <= high:  # also refuses nan and inf
+        raise ImproperlyConfigured(f"{name} must lie between {low:g} and {high:g} seconds, not {raw}.")
+    return value
+
+
 # The embedded default (make run: CHRONICLE_EMBEDDED=1) serves a game night on a home network:
 # SQLite, eager tasks, plain HTTP, and DEBUG off, so no other machine ever sees a traceback or
 # Django's debug 404 (they list settings and every URL). Errors still go to the console log.
@@ -159,7 +175,7 @@ if DATABASE_POOL and DATABASES["default"]["ENGINE"] == "django.db.backends.postg
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": int(os.environ.get("DATABASE_POOL_MIN_SIZE", "2")),
         "max_size": int(os.environ.get("DATABASE_POOL_MAX_SIZE", "10")),
-        "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", "10")),
+        "timeout": env_seconds("DATABASE_POOL_TIMEOUT", 10.0, low=0.1, high=600.0),
     }
 # The embedded default: SQLite that waits instead of answering "database is locked". WAL lets
 # readers go on while one writer writes; synchronous=NORMAL is durable in WAL mode except for the
@@ -172,7 +188,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
             "transaction_mode": "IMMEDIATE",
-            "timeout": float(os.environ.get("SQLITE_BUSY_TIMEOUT", "20")),
+            "timeout": env_seconds("SQLITE_BUSY_TIMEOUT", 20.0, low=0.1, high=600.0),
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
@@ -221,6 +237,9 @@ CELERY_BEAT_SCHEDULE = {
 # ids are session versions (a reconnecting page catches up from the version it last had).
 EVENTSTREAM_CHANNELMANAGER_CLASS = "games.events.SessionChannelManager"
 EVENTSTREAM_STORAGE_CLASS = "games.events.VersionStorage"
+# The fallback while push is down: pages check the version this often. Under a second would let a
+# table of phones flood a home Wi-Fi server; over a minute is no longer "live".
+LIVE_POLL_SECONDS = env_seconds("CHRONICLE_POLL_SECONDS", 2.0, low=0.2, high=60.0)
 
 CACHES = {
     "default": (

@@ -75,6 +75,7 @@ def _error_text(exc: ValidationError) -> str:
 def _poll_context(session: GameSession) -> dict:
     return {
         "polling": session.status == GameSession.Status.ACTIVE,
+        "poll_ms": round(settings.LIVE_POLL_SECONDS * 1000),
         "version_url": reverse("games:session_version", args=[session.pk])
         + f"?v={session.version}&k={nudges.poll_key(session.pk)}",
     }

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The whole suite: lint, then every test against SQLite, then the database tests again against a
-# real PostgreSQL, with the project's own PostgreSQL and Redis (stopped at the end, pass or fail).
+# The whole suite: lint, then every test against SQLite, then against a real PostgreSQL the tests that
+# need it (marked postgres) and those whose behaviour may differ between the two databases (marked
+# database: JSON storage, transactions, locks, integer ranges, query counts), with the project's own
+# PostgreSQL and Redis (stopped at the end, pass or fail). Pages and settings tests run once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin
@@ -21,4 +23,4 @@ unset REDIS_URL
 echo "== Suite on SQLite =="
 env -u DATABASE_URL $PY/pytest -n 2 -q -m "not postgres" "$@"
 echo "== Database tests on PostgreSQL =="
-$PY/pytest -n 2 -q tests/integration "$@"
+$PY/pytest -n 2 -q -m "postgres or database" tests/integration "$@"

@@ -4,7 +4,7 @@
 // and the version it shows. This file keeps ONE event stream per page (htmx's SSE extension on a
 // hidden element outside the panel, so swapping the panel never reconnects) and:
 // - on a nudge with a newer version (or a stream-reset), fetches the page's own panel;
-// - while the stream is open, skips the 2-second version poll ("Live"); while it is down, lets
+// - while the stream is open, skips the version poll (every 2 s by default) ("Live"); while it is down, lets
 //   the poll run ("Live · polling"); on reconnecting, checks the version once (catch-up);
 // - retries a tap whose request could not be sent (no network) when the network is back, with
 //   the same form, so its Idempotency-Key ("key") makes the server apply it once.
@@ -26,6 +26,9 @@
     var link = liveLink();
     return link ? Number(link.getAttribute("data-live-version")) : 0;
   }
+  function pollSeconds(link) {
+    return Number(link.getAttribute("data-live-poll-ms") || 2000) / 1000;
+  }
   function label() {
     var link = liveLink();
     if (!link) return;
@@ -36,7 +39,7 @@
     link.textContent = pushing ? "Live" : "Live · polling";
     link.title = pushing
       ? "Changes appear as they happen. Tap to reload."
-      : "Checking for changes every 2 seconds. Tap to reload.";
+      : "Checking for changes every " + pollSeconds(link) + " seconds. Tap to reload.";
   }
   function reload() {
     var target = document.querySelector("[data-live-reload]");

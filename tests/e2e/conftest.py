@@ -16,6 +16,14 @@ DESKTOP = {"width": 1920, "height": 1080}
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
+@pytest.fixture(autouse=True)
+def quick_poll(settings):
+    """pytest's live server is WSGI, so it cannot hold an event stream open: its pages live on the
+    polling fallback (tests/e2e/test_live_push.py runs the real push server). A quick poll keeps a
+    table of phones from waiting two seconds at every turn; the interval is the setting's lowest."""
+    settings.LIVE_POLL_SECONDS = 0.2
+
+
 # One browser per module, not per session: Playwright's sync API keeps an event loop running in this
 # thread while it is open, and a later test of another module on the same xdist worker that calls
 # async_to_sync (the event-stream tests) would find it and refuse to run.

@@ -14,7 +14,7 @@ from tests.factories import UserFactory
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 NAMES = ["Anna", "Bruno", "Chiara"]
-LIVE_TIMEOUT = 120_000  # a hang guard (ms): the pages poll every 2 seconds
+LIVE_TIMEOUT = 120_000  # a hang guard (ms): the pages poll (quickly: conftest.quick_poll)
 
 
 def acting(session: GameSession) -> int | None:

@@ -12,7 +12,7 @@ from campaign import selectors, services
 from campaign.models import ChronicleSticker, Envelope, LedgerEntry, MysterySticker
 from tests.integration.api.conftest import harald_rows, token_client
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.database, pytest.mark.django_db]
 
 
 def url(name, campaign, **kwargs):

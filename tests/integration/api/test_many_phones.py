@@ -26,7 +26,7 @@ from games.services import session_replay
 from tests.factories import UserFactory
 from tests.guards import HANG_GUARD_SECONDS
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.database, pytest.mark.django_db(transaction=True)]
 
 ANSWERS = {200, 201, 400, 409}
 NAMES = ["Anna", "Bruno", "Chiara"]

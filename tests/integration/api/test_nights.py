@@ -9,7 +9,7 @@ from tests.factories import UserFactory, campaign_with_houses
 from tests.integration.api.conftest import token_client
 from tests.kd_play import play_night
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.database, pytest.mark.django_db]
 
 
 @pytest.fixture

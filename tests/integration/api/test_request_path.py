@@ -20,7 +20,7 @@ from games.services import session_create
 from tests.factories import UserFactory
 from tests.integration.api.conftest import token_client
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.database, pytest.mark.django_db(transaction=True)]
 
 SEAT_VIEW_QUERIES = 2
 SUBMIT_QUERIES = 6

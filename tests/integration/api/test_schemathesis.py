@@ -31,7 +31,7 @@ from games.services import session_create
 from tests.factories import UserFactory, campaign_with_houses
 from tests.integration.api.conftest import HARALD, harald_rows
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.database, pytest.mark.django_db]
 
 SCHEMA = schemathesis.openapi.from_dict(SchemaGenerator().get_schema(request=None, public=True))
 SCHEMA.app = get_wsgi_application()

@@ -15,7 +15,7 @@ from games.models import GameSession, SessionAction
 from tests.factories import UserFactory
 from tests.integration.api.conftest import token_client
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.database, pytest.mark.django_db]
 
 
 def url(name, session, **kwargs):

@@ -11,7 +11,7 @@ from campaign.demo import demo_campaign_load
 from campaign.models import Campaign, House
 from campaign.services.archive import ARCHIVE_WRONG_FORMAT, campaign_archive, campaign_import
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.database, pytest.mark.django_db]
 
 
 def snapshot(campaign):

@@ -14,7 +14,7 @@ from campaign.models import CampaignEvent, LedgerEntry
 from campaign.services.archive import campaign_archive
 from tests.factories import campaign_with_houses
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.database, pytest.mark.django_db]
 
 
 def campaign_state(campaign) -> dict:

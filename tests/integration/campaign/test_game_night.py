@@ -10,7 +10,7 @@ from games.selectors import session_seats
 from tests.factories import campaign_with_houses
 from tests.kd_play import ROWS, play_night
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.database, pytest.mark.django_db]
 
 
 class GameNightTests:

@@ -16,7 +16,7 @@ from campaign.models import (
 )
 from tests.factories import HARALD, campaign_with_houses, harald_rows
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.database, pytest.mark.django_db]
 
 
 def totals(house):

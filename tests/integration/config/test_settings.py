@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[3]
 PRODUCTION = {"DEBUG": "0", "SECRET_KEY": "x" * 60, "ALLOWED_HOSTS": "chronicle.example.org"}
 
@@ -91,3 +93,40 @@ class RendererSettingsTests:
 
     def test_development_keeps_the_browsable_api(self, tmp_path):
         assert settings_with(tmp_path, DEBUG="1")["renderers"] == ["JSONRenderer", "BrowsableAPIRenderer"]
+
+
+class SecondsSettingsTests:
+    """A duration from the environment is checked against its bounds at start-up, with a message
+    naming the variable (never a silent default, never a huge or negative wait)."""
+
+    def test_a_duration_in_bounds_is_used(self, monkeypatch):
+        from config.settings import env_seconds
+
+        monkeypatch.setenv("CHRONICLE_POLL_SECONDS", "0.5")
+        assert env_seconds("CHRONICLE_POLL_SECONDS", 2.0, low=0.2, high=60.0) == 0.5
+        monkeypatch.delenv("CHRONICLE_POLL_SECONDS")
+        assert env_seconds("CHRONICLE_POLL_SECONDS", 2.0, low=0.2, high=60.0) == 2.0
+
+    @pytest.mark.parametrize("raw", ["0", "0.1", "61", "-2", "nan", "inf", "1e308", "soon", ""])
+    def test_a_duration_out_of_bounds_or_not_a_number_is_refused(self, monkeypatch, raw):
+        from django.core.exceptions import ImproperlyConfigured
+
+        from config.settings import env_seconds
+
+        monkeypatch.setenv("CHRONICLE_POLL_SECONDS", raw)
+        with pytest.raises(ImproperlyConfigured, match="CHRONICLE_POLL_SECONDS"):
+            env_seconds("CHRONICLE_POLL_SECONDS", 2.0, low=0.2, high=60.0)
+
+    def test_the_server_refuses_to_start_with_a_poll_of_no_time(self, tmp_path):
+        env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+        env.update(DJANGO_SETTINGS_MODULE="config.settings", CHRONICLE_POLL_SECONDS="0")
+        env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+        result = subprocess.run(
+            [sys.executable, "-c", "import django; django.setup()"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        assert result.returncode != 0
+        assert "CHRONICLE_POLL_SECONDS must lie between 0.2 and 60 seconds, not 0." in result.stderr

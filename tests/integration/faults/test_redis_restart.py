@@ -24,7 +24,7 @@ from tests.factories import UserFactory
 from tests.guards import HANG_GUARD_SECONDS
 from tests.integration.faults.conftest import forget_celery_connections
 
-pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.database, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
 REDIS_CACHE = "django.core.cache.backends.redis.RedisCache"
 PER_PHASE = 5

@@ -22,7 +22,7 @@ from games.tasks import bot_move_task
 from tests.guards import HANG_GUARD_SECONDS
 from tests.integration.faults.conftest import forget_celery_connections, wait_for
 
-pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.database, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from games.models import GameSession
 from games.services import session_cleanup_abandoned, session_create
 from games.tasks import session_cleanup_task
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.database, pytest.mark.django_db]
 
 
 class SessionCleanupTests:

@@ -18,7 +18,7 @@ from games.services import session_submit_action
 from tests.guards import HANG_GUARD_SECONDS
 from tests.integration.games.conftest import new_session, random_move
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.database, pytest.mark.django_db]
 
 
 def _sse(chunks: list[bytes]) -> list[tuple[str, str, str | None]]:

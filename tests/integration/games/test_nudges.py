@@ -11,7 +11,7 @@ from games.services import session_submit_action
 from tests.guards import HANG_GUARD_SECONDS
 from tests.integration.games.conftest import acting_seat, new_session
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.database, pytest.mark.django_db]
 
 
 class NudgeTests:

@@ -251,9 +251,17 @@ class SessionVersionTests:
         html = client.get(reverse("games:seat_page", args=[seat.token])).content.decode()
         assert f'hx-get="{self.url(session, 1)}"' in html.replace("&amp;", "&")
         assert f'href="{reverse("games:seat_page", args=[seat.token])}"' in html
-        assert 'hx-trigger="every 2s, live-check"' in html  # the fallback while push is down
+        assert 'hx-trigger="every 2000ms, live-check"' in html  # the fallback while push is down
         stream = reverse("games:seat_events", args=[seat.token]) + f"?lastEventId=session-{session.pk}:1"
         assert f'data-live-stream="{stream}"' in html  # push, resuming from the version shown
+
+    def test_the_poll_interval_comes_from_the_setting(self, client, settings):
+        settings.LIVE_POLL_SECONDS = 0.5
+        session = new_session()
+        _, seat = acting_seat(session)
+        html = client.get(reverse("games:seat_page", args=[seat.token])).content.decode()
+        assert 'hx-trigger="every 500ms, live-check"' in html
+        assert 'data-live-poll-ms="500"' in html  # the label says how often
 
     def test_an_unknown_session_is_not_found(self, client):
         link = reverse("games:session_version", args=[999999]) + f"?v=1&k={nudges.poll_key(999999)}"

@@ -12,7 +12,7 @@ from games.services import session_undo
 
 from .conftest import new_session
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.database, pytest.mark.django_db]
 
 MOVES = 30  # bounded: every action replays the whole log (the long random games are in tests/unit)
 

@@ -37,7 +37,7 @@ from games.services import (
 from tests.factories import UserFactory
 from tests.integration.games.conftest import NAMES, acting_seat, new_session, play, random_move, rules_of
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.database, pytest.mark.django_db]
 
 
 def snapshot(session):

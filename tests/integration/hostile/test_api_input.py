@@ -8,7 +8,7 @@ from api.parsers import JSON_TOO_DEEP
 from campaign.models import Campaign, House
 from config.api_errors import BODY_TOO_LARGE, NO_SUCH_ENDPOINT
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.database, pytest.mark.django_db]
 
 DEEP = b"[" * 100_000 + b"]" * 100_000
 DEEP_OBJECT = b'{"name": ' + b'{"a": ' * 200 + b"1" + b"}" * 200 + b"}"

@@ -16,7 +16,7 @@ from campaign.services.archive import (
     campaign_import,
 )
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.database, pytest.mark.django_db]
 NOW = "2026-11-23T12:00:00+00:00"
 
 

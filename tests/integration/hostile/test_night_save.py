@@ -10,7 +10,7 @@ from tests.factories import UserFactory, campaign_with_houses
 from tests.integration.api.conftest import token_client
 from tests.kd_play import play_night
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.database, pytest.mark.django_db]
 
 GOOD = {"dilemma_numbers": [90, 91, 92], "story_card": {"number": 9, "storyline": "Crown"}}
 

@@ -4,7 +4,7 @@ schemathesis) knows them before it is refused."""
 import pytest
 from drf_spectacular.generators import SchemaGenerator
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.database, pytest.mark.django_db]
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ from campaign.demo import demo_campaign_load
 from campaign.models import CampaignExport
 from tests.guards import HANG_GUARD_SECONDS
 
-pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.database, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
