@@ -63,6 +63,33 @@ def wait_applied(session, version: int) -> None:
         reload_session(session)
 
 
+# What a person sees now, read in one round trip (the games check it at every decision).
+SCREEN = """(panel) => {
+  const decision = document.querySelector(panel + " .actions-card");
+  return {
+    text: document.body.innerText,
+    cards: Array.from(document.querySelectorAll("[data-card]"), (e) => e.getAttribute("data-card")),
+    decision_height: decision ? decision.getBoundingClientRect().height : null,
+    page_width: document.documentElement.scrollWidth,
+  };
+}"""
+
+
+def screen(page, version: int, panel: str = "#seat-panel") -> dict:
+    """Once ``panel`` shows ``version``: the visible text, the cards shown anywhere on the page (their
+    ``data-card``), the height of the decision (None without one) and the page's width."""
+    page.wait_for_selector(f'{panel}[data-version="{version}"]', timeout=GUARD_MS)
+    return page.evaluate(SCREEN, panel)
+
+
+def assert_fits_a_phone(facts: dict, name: str) -> None:
+    """The decision fits one phone screen, and nothing scrolls sideways."""
+    height = facts["decision_height"]
+    assert height is not None, f"{name}: no decision on the screen"
+    assert height <= PHONE["height"], f"{name}: the decision is {height} px tall"
+    assert facts["page_width"] <= PHONE["width"], f"{name}: the page is {facts['page_width']} px wide"
+
+
 def first_time(screenshot):
     """``take(page, name)``: the screenshot ``name``, the first time a screen of that name is met."""
     taken: set[str] = set()

@@ -17,8 +17,17 @@ from games.council_of_four.board import CARDS
 from games.council_of_four.payments import road_cost
 from games.engine.bots import bot_choose_action
 from games.engine.registry import get_game
-from tests.e2e.conftest import PHONE
-from tests.e2e.table import GUARD_MS, INTERNAL, first_time, reload_session, start_session, value, wait_applied
+from tests.e2e.table import (
+    GUARD_MS,
+    INTERNAL,
+    assert_fits_a_phone,
+    first_time,
+    reload_session,
+    screen,
+    start_session,
+    value,
+    wait_applied,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -50,23 +59,18 @@ class CouncilOfFourGameTests:
             """The acting phone's current screen: fits, in words, with no other hand on it."""
             phone = phones[seat]
             shoot(phone, f"c4-phone-{name}")
-            text = phone.inner_text("body")
+            facts = screen(phone, session.version)
+            text = facts["text"]
             assert not INTERNAL.search(text), (name, INTERNAL.search(text).group(0))
             assert "Your turn." in text
-            box = phone.locator("#seat-panel .actions-card").bounding_box()
-            assert box["height"] <= PHONE["height"], f"{name}: the decision is {box['height']} px tall"
-            assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+            assert_fits_a_phone(facts, name)
 
         def check_other(seat: int):
             """The waiting phone: no "Your turn", no internal key, none of the acting hand."""
-            other = phones[1 - seat]
-            other.wait_for_selector(f'#seat-panel[data-version="{session.version}"]', timeout=GUARD_MS)
-            text = other.inner_text("body")
-            assert "Your turn." not in text and not INTERNAL.search(text)
-            html = other.content()
+            facts = screen(phones[1 - seat], session.version)
+            assert "Your turn." not in facts["text"] and not INTERNAL.search(facts["text"])
             hand = set(session.state["seats"][seat]["hand"]) - set(session.state["seats"][1 - seat]["hand"])
-            for card in hand:
-                assert f'data-card="{card}"' not in html
+            assert not hand & set(facts["cards"])
 
         def pay(phone, cards: list[str], name: str, seat: int):
             """The payment step: the tab of the right number of cards if there are tabs, then the

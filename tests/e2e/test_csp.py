@@ -33,7 +33,8 @@ def violations(page, messages) -> list[str]:
 
 
 class CspTests:
-    def test_the_main_pages_run_without_a_violation(self, live_server, new_page):
+    def test_the_main_pages_run_without_a_violation(self, live_server, new_page, settings):
+        settings.LIVE_POLL_SECONDS = 2.0  # the default: "networkidle" needs half a second without a poll
         campaign = demo_campaign_load()
         session = session_create(
             game="for_the_king", seat_names=["Anna", "Ben", "Cleo"], host=campaign.created_by

@@ -16,8 +16,17 @@ import pytest
 from games.engine.bots import bot_choose_action
 from games.engine.registry import get_game
 from games.for_the_king.cards import CARDS, GOLD, kind
-from tests.e2e.conftest import PHONE
-from tests.e2e.table import GUARD_MS, INTERNAL, first_time, reload_session, start_session, value, wait_applied
+from tests.e2e.table import (
+    GUARD_MS,
+    INTERNAL,
+    assert_fits_a_phone,
+    first_time,
+    reload_session,
+    screen,
+    start_session,
+    value,
+    wait_applied,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -40,33 +49,29 @@ class ForTheKingGameTests:
         shoot = first_time(screenshot)
         counts: Counter = Counter()
 
-        def check_phone(index: int, acting: int):
+        def check_phone(index: int, acting: int) -> dict:
             """One phone at the current version: "Your turn" only on the acting one, no internal
             key, no card of another hand that its own view does not hold."""
-            phone = phones[index]
-            phone.wait_for_selector(f'#seat-panel[data-version="{session.version}"]', timeout=GUARD_MS)
-            text = phone.inner_text("body")
+            facts = screen(phones[index], session.version)
+            text = facts["text"]
             assert not INTERNAL.search(text), (NAMES[index], INTERNAL.search(text).group(0))
             assert ("Your turn." in text) == (index == acting), (NAMES[index], acting)
             state = session.state
             own_view = json.dumps(RULES.view(state, index))
-            html = phone.content()
+            shown = set(facts["cards"])
             for other, other_seat in enumerate(state["seats"]):
                 if other == index:
                     continue
                 for card in {*other_seat["hand"], *other_seat["personal_deck"]}:
                     if f'"{card}"' not in own_view:
-                        assert f'data-card="{card}"' not in html, (
-                            f"{NAMES[index]} sees {NAMES[other]}'s {card}"
-                        )
+                        assert card not in shown, f"{NAMES[index]} sees {NAMES[other]}'s {card}"
+            return facts
 
         def check_decision(seat: int, name: str):
             """The acting phone's decision fits one phone screen."""
-            check_phone(seat, seat)
-            box = phones[seat].locator("#seat-panel .actions-card").bounding_box()
+            facts = check_phone(seat, seat)
             shoot(phones[seat], f"ftk-phone-{name}")
-            assert box["height"] <= PHONE["height"], f"{name}: the decision is {box['height']} px tall"
-            assert phones[seat].evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+            assert_fits_a_phone(facts, name)
 
         def tap(seat: int, action: dict):
             tile = phones[seat].locator("#seat-panel .control-king_card a.step-link")

@@ -104,7 +104,8 @@ def now_and_then_cautious(state, options, rng):
 
 
 class RandomGameTests:
-    @settings(max_examples=property_examples(25), deadline=None)
+    # A game of several hundred actions, every seat's view checked at each: a dozen per make test.
+    @settings(max_examples=property_examples(12), deadline=None)
     @given(count=st.integers(2, 5), seed=st.integers(0, 2**32), careful=st.booleans())
     def test_random_games_keep_every_rule_and_every_secret(self, count, seed, careful):
         views = []
