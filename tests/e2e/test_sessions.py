@@ -132,7 +132,8 @@ class ForTheKingAtTheTableTests:
                 assert card not in table_html
         assert "Draw the top card" not in table_html  # no seat's buttons on the table
 
-    def test_a_refused_tap_says_why_in_place(self, live_server, new_page):
+    def test_a_refused_tap_says_why_in_place(self, live_server, new_page, settings):
+        settings.LIVE_POLL_SECONDS = 60.0  # no poll may bring the new state before the stale tap
         session = session_create(game="for_the_king", seat_names=NAMES, seed=5)
         index = acting(session)
         seat = session.seats.get(index=index)
