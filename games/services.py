@@ -16,7 +16,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Exists, Max, OuterRef, Subquery
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from games import nudges
@@ -115,51 +115,41 @@ def _plain_json(value: Any, message: str) -> Any:
 
 
 def _lock(session: GameSession, *, idempotency_key: str | None = None) -> GameSession:
-    """The session row, locked, read with what a submit needs besides: the last sequence number
-    (``last_seq``), whether any seat is a bot (``has_bots``) and, for a key, the action already
-    logged with it (``done_id``). One query, unless we waited for another writer.
+    """The session row, locked. What a submit needs besides lives on that row (``last_seq``,
+    ``has_bots``): a ``FOR UPDATE`` that waited for another writer returns them as fresh as the
+    rest of the row, with no snapshot to reason about. For a key, the action already logged with
+    it (``done_id``) is read in the same statement: one query.
 
-    (PostgreSQL: a ``FOR UPDATE`` that waited returns the newest row, but its subqueries still see
-    the database as it was when the statement began. ``seen_version``, read the same way, tells:
-    when it differs from the row's version, another transaction committed meanwhile and the
-    annotations are read again, now that we hold the lock. SQLite's IMMEDIATE transactions never
-    wait inside a statement.)"""
-    # order_by(): one row by its key needs no ordering, and the models' default orderings (a
-    # session's last activity) would only add sorts and joins to the statement and its compiling.
-    own_version = GameSession.objects.filter(pk=OuterRef("pk")).order_by().values("version")
-    rows = _with_log_facts(GameSession.objects.select_for_update().order_by(), idempotency_key)
-    locked = rows.annotate(seen_version=Subquery(own_version)).get(pk=session.pk)
-    if locked.seen_version != locked.version:
-        names = ["last_seq", "has_bots", *(["done_id"] if idempotency_key else [])]
-        facts = _with_log_facts(GameSession.objects.filter(pk=session.pk).order_by(), idempotency_key)
-        for name, value in facts.values(*names).get().items():
-            setattr(locked, name, value)
+    (PostgreSQL: a ``FOR UPDATE`` that waited returns the newest row, but a subquery still sees
+    the database as it was when the statement began. Every writer of an action bumps the version,
+    so when the locked row's version is still the one ``session`` was read with (before this
+    statement began), nothing was committed meanwhile and ``done_id`` is right; otherwise it is read
+    again, now that we hold the lock. SQLite's IMMEDIATE transactions never wait inside a statement.)"""
+    rows = GameSession.objects.select_for_update()
+    if idempotency_key:
+        rows = rows.annotate(done_id=Subquery(_done_with(idempotency_key, OuterRef("pk")).values("pk")[:1]))
+    locked = rows.get(pk=session.pk)
+    if idempotency_key and locked.version != session.version:
+        done = _done_with(idempotency_key, locked.pk).values_list("pk", flat=True)
+        locked.done_id = next(iter(done), None)  # type: ignore[attr-defined]  # as annotated
     return locked
 
 
-def _with_log_facts(rows, idempotency_key: str | None):
-    actions = SessionAction.objects.filter(session=OuterRef("pk")).order_by()
-    rows = rows.annotate(
-        last_seq=Subquery(actions.order_by("-seq").values("seq")[:1]),
-        has_bots=Exists(Seat.objects.filter(session=OuterRef("pk"), is_bot=True)),
-    )
-    if idempotency_key:
-        rows = rows.annotate(
-            done_id=Subquery(actions.filter(idempotency_key=idempotency_key).values("pk")[:1])
-        )
-    return rows
+def _done_with(idempotency_key: str, session):
+    """The action logged with this key in the session (at most one: a unique constraint)."""
+    return SessionAction.objects.filter(session=session, idempotency_key=idempotency_key).order_by()
 
 
 def _sync(target: GameSession, source: GameSession) -> None:
     """Keep the caller's object in step with the locked row we changed."""
-    for field in ("status", "version", "state", "last_activity", "updated"):
+    for field in ("status", "version", "state", "last_activity", "updated", "last_seq"):
         setattr(target, field, getattr(source, field))
 
 
 def _bot_can_act(session: GameSession, rules: GameRules) -> bool:
     if session.status != GameSession.Status.ACTIVE:
         return False
-    if getattr(session, "has_bots", True) is False:  # read with the lock: no query
+    if not session.has_bots:  # on the session row: no query
         return False
     active = set(rules.active_seats(session.state))
     return any(s.index in active for s in session.seats.all() if s.is_bot)
@@ -198,20 +188,16 @@ def _append(
     except Exception:  # a label must never lose an action
         logger.exception("Engine %s could not describe %r", session.game, action)
         label = str(action.get("type", "?")).replace("_", " ")
-    if hasattr(session, "last_seq"):  # read with the lock
-        last_seq = session.last_seq or 0
-    else:
-        last_seq = session.actions.aggregate(m=Max("seq"))["m"] or 0
     session.version += 1
+    session.last_seq += 1
     session.state = _plain_json(new_state, ACTION_NOT_JSON)
     session.last_activity = timezone.now()
     if rules.is_over(session.state):
         session.status = GameSession.Status.FINISHED
-    session.save(update_fields=["version", "state", "last_activity", "status", "updated"])
-    session.last_seq = last_seq + 1  # type: ignore[attr-defined]  # annotated by _lock
+    session.save(update_fields=["version", "last_seq", "state", "last_activity", "status", "updated"])
     return SessionAction.objects.create(
         session=session,
-        seq=last_seq + 1,
+        seq=session.last_seq,
         seat=seat_index,
         payload=action,
         label=label,
@@ -294,6 +280,7 @@ def session_create(
         status=GameSession.Status.ACTIVE,
         version=0,
         state=state,
+        has_bots=bool(bots),
         host=host,
         campaign=campaign,
         chronicle_game=chronicle_game,

@@ -4,8 +4,8 @@ session row once.
 Query budgets, counted as the database sees them in production (``transaction=True``: a real
 BEGIN and COMMIT, both counted, no test savepoints). A phone (X-Seat-Token): the seat view in one
 query (the seat with its session), a submit in at most six (the seat with its session; BEGIN; the
-locked row read with its last sequence number, its idempotency key and whether a bot sits at the
-table; the update; the insert; COMMIT). A logged-in player or host pays nothing more: the API
+locked row, which carries its last sequence number and whether a bot sits at the table, read with
+the action of its idempotency key; the update; the insert; COMMIT). A logged-in player or host pays nothing more: the API
 token is checked in the query that reads the seat (or, for the host, the session).
 """
 
