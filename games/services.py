@@ -15,7 +15,7 @@ import secrets
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
@@ -166,6 +166,59 @@ def _after_change(session: GameSession, rules: GameRules) -> None:
         transaction.on_commit(lambda: bot_move_task.delay(session_id, version), robust=True)
 
 
+def _applied(session: GameSession, rules: GameRules, action: dict) -> tuple[dict, str]:
+    """The state after ``action`` (as the database will give it back) and the action's label
+    (RuleError: nothing to write)."""
+    try:
+        new_state = rules.apply(session.state, action)
+    except RuleError:
+        raise
+    except MALFORMED as exc:
+        # A malformed action tripped the engine: a 400 for the player, a traceback for us.
+        logger.exception("Engine %s failed on %r", session.game, action)
+        raise RuleError(ACTION_FAILED) from exc
+    return _plain_json(new_state, ACTION_NOT_JSON), _label(session, rules, action)
+
+
+MALFORMED = (KeyError, IndexError, TypeError, ValueError, AttributeError)
+
+
+def _label(session: GameSession, rules: GameRules, action: dict) -> str:
+    try:
+        return rules.describe(session.state, action)[:300]
+    except Exception:  # a label must never lose an action
+        logger.exception("Engine %s could not describe %r", session.game, action)
+        return str(action.get("type", "?")).replace("_", " ")
+
+
+def _changes(session: GameSession, rules: GameRules, new_state: dict) -> dict[str, Any]:
+    """The session's fields once one more action is logged."""
+    now = timezone.now()
+    over = rules.is_over(new_state)
+    return {
+        "version": session.version + 1,
+        "last_seq": session.last_seq + 1,
+        "state": new_state,
+        "last_activity": now,
+        "updated": now,
+        "status": GameSession.Status.FINISHED if over else session.status,
+    }
+
+
+def _log(
+    session: GameSession, changes: dict, *, action: dict, label: str, seat_index: int | None, key: str | None
+) -> SessionAction:
+    return SessionAction.objects.create(
+        session=session,
+        seq=changes["last_seq"],
+        seat=seat_index,
+        payload=action,
+        label=label,
+        idempotency_key=key,
+        version=changes["version"],
+    )
+
+
 def _append(
     *,
     session: GameSession,
@@ -175,35 +228,12 @@ def _append(
     idempotency_key: str | None = None,
 ) -> SessionAction:
     """Apply ``action`` to the locked session and log it (RuleError: nothing written)."""
-    try:
-        new_state = rules.apply(session.state, action)
-    except RuleError:
-        raise
-    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
-        # A malformed action tripped the engine: a 400 for the player, a traceback for us.
-        logger.exception("Engine %s failed on %r", session.game, action)
-        raise RuleError(ACTION_FAILED) from exc
-    try:
-        label = rules.describe(session.state, action)[:300]
-    except Exception:  # a label must never lose an action
-        logger.exception("Engine %s could not describe %r", session.game, action)
-        label = str(action.get("type", "?")).replace("_", " ")
-    session.version += 1
-    session.last_seq += 1
-    session.state = _plain_json(new_state, ACTION_NOT_JSON)
-    session.last_activity = timezone.now()
-    if rules.is_over(session.state):
-        session.status = GameSession.Status.FINISHED
-    session.save(update_fields=["version", "last_seq", "state", "last_activity", "status", "updated"])
-    return SessionAction.objects.create(
-        session=session,
-        seq=session.last_seq,
-        seat=seat_index,
-        payload=action,
-        label=label,
-        idempotency_key=idempotency_key,
-        version=session.version,
-    )
+    new_state, label = _applied(session, rules, action)
+    changes = _changes(session, rules, new_state)
+    for name, value in changes.items():
+        setattr(session, name, value)
+    session.save(update_fields=list(changes))
+    return _log(session, changes, action=action, label=label, seat_index=seat_index, key=idempotency_key)
 
 
 # ---- Sessions ----------------------------------------------------------------------------
@@ -301,7 +331,6 @@ def session_create(
     return session
 
 
-@transaction.atomic
 def session_submit_action(
     *,
     session: GameSession,
@@ -315,6 +344,10 @@ def session_submit_action(
     A repeated ``idempotency_key`` returns the stored action (never applied twice, even when the
     table moved on). A stale ``expected_version`` raises StaleVersion; a broken rule raises
     RuleError; either way nothing is written. ``action["seat"]`` is always the submitter's seat.
+
+    A tap at the table as ``session`` was read (its version, state and log) is applied to that
+    state and written by one UPDATE conditional on that version, with no lock to read first
+    (``_submit_unchanged``); everything else, and any doubt, takes the locked path.
     """
     if idempotency_key is not None and len(idempotency_key) > MAX_IDEMPOTENCY_KEY:
         raise ValidationError(IDEMPOTENCY_KEY_TOO_LONG)
@@ -326,9 +359,66 @@ def session_submit_action(
         raise ValidationError(IDEMPOTENCY_KEY_RESERVED)
     if seat is not None and seat.session_id != session.pk:
         raise ValidationError(SEAT_NOT_IN_SESSION)
-    locked = _lock(session, idempotency_key=idempotency_key)
     seat_index = None if seat is None else seat.index
-    if idempotency_key and locked.done_id is not None:  # type: ignore[attr-defined]  # annotated by _lock
+    key = idempotency_key or None
+    logged = _submit_unchanged(session, action, expected_version, seat_index=seat_index, key=key)
+    if logged is None:
+        logged = _submit_locked(session, action, expected_version, seat_index=seat_index, key=key)
+    return logged
+
+
+def _submit_unchanged(
+    session: GameSession,
+    action: dict,
+    expected_version: int | None,
+    *,
+    seat_index: int | None,
+    key: str | None,
+) -> SessionAction | None:
+    """The common tap, when nothing has changed since ``session`` was read: applied to the state
+    read with it, then one UPDATE conditional on its version (the row lock it takes, and the
+    version every writer bumps, keep concurrent writers apart) and the INSERT of the action.
+
+    None, with nothing written, whenever the locked path must answer: a version other than the
+    one read, a session not running, an action the rules refuse or that is malformed (the locked
+    path gives the error, with the row in hand), another writer that moved the table on (the
+    UPDATE matched no row), or a key already used (the INSERT broke its unique constraint)."""
+    if session.status != GameSession.Status.ACTIVE or expected_version not in (None, session.version):
+        return None
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        return None
+    try:
+        rules = session_rules(session)
+        payload = _plain_json({**action, "seat": seat_index}, ACTION_NOT_JSON)
+        new_state = _plain_json(rules.apply(session.state, payload), ACTION_NOT_JSON)
+    except (RuleError, ValidationError, *MALFORMED):
+        return None
+    changes = _changes(session, rules, new_state)
+    label = _label(session, rules, payload)
+    try:
+        with transaction.atomic():
+            if not GameSession.objects.filter(pk=session.pk, version=session.version).update(**changes):
+                return None
+            logged = _log(session, changes, action=payload, label=label, seat_index=seat_index, key=key)
+            for name, value in changes.items():
+                setattr(session, name, value)
+            _after_change(session, rules)
+    except IntegrityError:
+        return None
+    return logged
+
+
+@transaction.atomic
+def _submit_locked(
+    session: GameSession,
+    action: dict,
+    expected_version: int | None,
+    *,
+    seat_index: int | None,
+    key: str | None,
+) -> SessionAction:
+    locked = _lock(session, idempotency_key=key)
+    if key and locked.done_id is not None:  # type: ignore[attr-defined]  # annotated by _lock
         done = SessionAction.objects.get(pk=locked.done_id)  # type: ignore[attr-defined]  # annotated by _lock
         if done.seat != seat_index:
             raise ValidationError(IDEMPOTENCY_KEY_OTHER_SEAT)
@@ -346,13 +436,7 @@ def session_submit_action(
         raise ValidationError(ACTION_NOT_AN_OBJECT)
     payload = _plain_json({**action, "seat": seat_index}, ACTION_NOT_JSON)
     rules = session_rules(locked)
-    logged = _append(
-        session=locked,
-        rules=rules,
-        action=payload,
-        seat_index=seat_index,
-        idempotency_key=idempotency_key or None,
-    )
+    logged = _append(session=locked, rules=rules, action=payload, seat_index=seat_index, idempotency_key=key)
     _after_change(locked, rules)
     _sync(session, locked)
     return logged

@@ -445,3 +445,50 @@ class SessionLogFactsTests:
         facts = dict(GameSession.objects.values_list("pk", "last_seq"))
         assert facts == {plain.pk: plain.actions.count(), with_bot.pk: with_bot.actions.count(), empty.pk: 0}
         assert list(GameSession.objects.filter(has_bots=True).values_list("pk", flat=True)) == [with_bot.pk]
+
+
+@pytest.fixture
+def counting_engine(monkeypatch):
+    from games.engine import registry
+
+    monkeypatch.setitem(registry.EXTRA_MODULES, "counting", "tests.integration.games.fake_engine")
+
+
+class SubmitWithoutLockTests:
+    """A tap at the table as the caller read it is written without a lock read first; anything
+    else goes the locked way and answers as before."""
+
+    def test_a_session_read_before_another_change_is_applied_to_the_newest_state(self, counting_engine):
+        session = session_create(game="counting", seat_names=["Anna", "Bruno"], seed=1)
+        anna, bruno = session.seats.get(index=0), session.seats.get(index=1)
+        read_before = GameSession.objects.get(pk=session.pk)
+        session_submit_action(
+            session=session, seat=anna, action={"type": "add", "amount": 1}, expected_version=0
+        )
+        logged = session_submit_action(
+            session=read_before, seat=bruno, action={"type": "add", "amount": 2}, expected_version=None
+        )
+        assert (logged.seq, logged.version) == (2, 2)
+        assert (read_before.version, read_before.last_seq, read_before.state["total"]) == (2, 2, 3)
+        assert GameSession.objects.get(pk=session.pk).state == session_replay(session=session)
+
+    def test_a_key_sent_again_at_the_current_version_returns_the_stored_action(self, counting_engine):
+        session = session_create(game="counting", seat_names=["Anna", "Bruno"], seed=1)
+        first = session_submit_action(
+            session=session, seat=None, action={"type": "bump"}, expected_version=0, idempotency_key="k"
+        )
+        again = session_submit_action(
+            session=session, seat=None, action={"type": "bump"}, expected_version=1, idempotency_key="k"
+        )
+        assert again.pk == first.pk
+        assert (session.version, session.state["total"]) == (1, 1)
+        with pytest.raises(ValidationError):  # another action with the same key: refused
+            session_submit_action(
+                session=session,
+                seat=None,
+                action={"type": "bump", "x": 1},
+                expected_version=1,
+                idempotency_key="k",
+            )
+        assert GameSession.objects.get(pk=session.pk).version == 1
+        assert SessionAction.objects.filter(session=session).count() == 1
