@@ -277,6 +277,79 @@ class SubmitOutputSerializer(serializers.Serializer):
     view = ViewSerializer(help_text="Your view after the action.")
 
 
+# ---- The answers of every tap, without DRF's field machinery ------------------------------
+# A seat view is read on every tap and carried by every submit's answer. The serializers above
+# declare these answers (the OpenAPI schema, through extend_schema); the functions below build the
+# same data as ``ViewSerializer(view).data`` and ``SubmitOutputSerializer(...).data``, keys in the
+# declared order, without instantiating and deep-copying a tree of fields for each request
+# (tests/integration/api/test_view_data.py compares the two on every game).
+
+PARAM_KEYS = tuple(ParamSerializer._declared_fields)  # kind, min, max, options, max_length, schema
+PARAM_INTEGERS = frozenset({"min", "max", "max_length"})
+
+
+def _int(value):
+    return None if value is None else int(value)
+
+
+def _param_data(param: dict) -> dict:
+    data = {}
+    for key in PARAM_KEYS:
+        if key in param:
+            value = param[key]
+            if value is not None:
+                if key in PARAM_INTEGERS:
+                    value = int(value)
+                elif key == "options":
+                    value = list(value)
+                else:
+                    value = str(value)
+            data[key] = value
+    return data
+
+
+def _choice_data(choice: dict) -> dict:
+    return {
+        "type": _str(choice["type"]),
+        "seat": _int(choice["seat"]),
+        "params": {
+            str(name): None if param is None else _param_data(param)
+            for name, param in choice["params"].items()
+        },
+    }
+
+
+def _str(value):
+    return None if value is None else str(value)
+
+
+def view_data(view: dict) -> dict:
+    """``ViewSerializer(view).data``, cheaply."""
+    return {
+        "session": _int(view["session"]),
+        "game": _str(view["game"]),
+        "version": _int(view["version"]),
+        "status": _str(view["status"]),
+        "seat": _int(view["seat"]),
+        "view": view["view"],
+        "legal_actions": [_choice_data(choice) for choice in view["legal_actions"]],
+        "active_seats": [_int(seat) for seat in view["active_seats"]],
+        "over": None if view["over"] is None else bool(view["over"]),
+        "result": view["result"],
+    }
+
+
+def submit_data(logged, view: dict) -> dict:
+    """``SubmitOutputSerializer({"action": logged, "view": view}).data``, cheaply."""
+    action = {
+        "seq": _int(logged.seq),
+        "version": _int(logged.version),
+        "seat": _int(logged.seat),
+        "label": _str(logged.label),
+    }
+    return {"action": action, "view": view_data(view)}
+
+
 def _submit(request, session: GameSession, seat: Seat | None) -> Response:
     serializer = SubmitInputSerializer(data=request.data)
     serializer.is_valid(raise_exception=True)
@@ -295,7 +368,7 @@ def _submit(request, session: GameSession, seat: Seat | None) -> Response:
         view = selectors.session_view_for_table(session=session)
     else:
         view = selectors.session_view_for_seat(session=session, seat=seat)
-    return Response(SubmitOutputSerializer({"action": logged, "view": view}).data)
+    return Response(submit_data(logged, view))
 
 
 # ---- Games and sessions ------------------------------------------------------------------
@@ -380,7 +453,7 @@ class SessionTableApi(SessionApi):
     )
     def get(self, request, session_id: int):
         self.require_at_table()
-        return Response(ViewSerializer(selectors.session_view_for_table(session=self.session)).data)
+        return Response(view_data(selectors.session_view_for_table(session=self.session)))
 
 
 class SessionTableActionApi(SessionApi):
@@ -525,7 +598,7 @@ class SeatViewApi(SessionApi):
     )
     def get(self, request, session_id: int, seat_index: int):
         seat = self.open_seat_for(seat_index)
-        return Response(ViewSerializer(self.seat_view(seat)).data)
+        return Response(view_data(self.seat_view(seat)))
 
 
 class SeatLegalActionsApi(SessionApi):

@@ -163,6 +163,9 @@ ASGI_APPLICATION = "config.asgi.application"
 # connection cannot persist with its thread: DATABASE_POOL=1 keeps PostgreSQL connections in a pool
 # per process instead (Django's "pool" option, psycopg_pool; Django requires CONN_MAX_AGE=0 with it):
 # a request borrows one, checked when CONN_HEALTH_CHECKS is on, and gives it back when it ends.
+# With SQLite (make run), DATABASE_POOL=1 keeps them in a pool per process too (config/sqlite_pool:
+# Django has none for SQLite), so a request no longer opens the file, parses the schema and runs the
+# pragmas, nor checkpoints and deletes the write-ahead log when its connection closes.
 DATABASE_POOL = env_bool("DATABASE_POOL", False)
 DATABASES = {
     "default": dj_database_url.config(
@@ -195,6 +198,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("TEST", {}).setdefault(
         "NAME", str(Path(tempfile.gettempdir()) / f"chronicle-test-{os.getpid()}.sqlite3")
     )
+    if DATABASE_POOL:  # make run's server under ASGI: SQLite connections kept per process
+        DATABASES["default"]["ENGINE"] = "config.sqlite_pool"
+        DATABASES["default"]["OPTIONS"]["pool"] = {
+            "max_size": int(os.environ.get("DATABASE_POOL_MAX_SIZE", "10"))
+        }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

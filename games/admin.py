@@ -9,7 +9,7 @@ class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
     fields = ("index", "name", "colour", "user", "is_bot")
-    readonly_fields = ("index",)
+    readonly_fields = ("index", "is_bot")  # fixed at creation (GameSession.has_bots)
     can_delete = False
 
 
@@ -30,7 +30,18 @@ class GameSessionAdmin(admin.ModelAdmin):
     list_display = ("id", "game", "status", "version", "host", "campaign", "last_activity")
     list_filter = ("game", "status")
     search_fields = ("id", "seats__name", "host__username")
-    readonly_fields = ("game", "config", "seed", "version", "state", "created", "updated", "last_activity")
+    readonly_fields = (
+        "game",
+        "config",
+        "seed",
+        "version",
+        "state",
+        "created",
+        "updated",
+        "last_activity",
+        "last_seq",
+        "has_bots",
+    )
     raw_id_fields = ("host", "campaign", "chronicle_game")
     inlines = [SeatInline, SessionActionInline]
 
@@ -39,7 +50,7 @@ class GameSessionAdmin(admin.ModelAdmin):
 class SeatAdmin(admin.ModelAdmin):
     list_display = ("id", "session", "index", "name", "user", "is_bot")
     search_fields = ("name", "session__id")
-    readonly_fields = ("session", "index", "token")
+    readonly_fields = ("session", "index", "token", "is_bot")
     raw_id_fields = ("user",)
 
 

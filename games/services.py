@@ -15,8 +15,8 @@ import secrets
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
-from django.db.models import Exists, Max, OuterRef, Subquery
+from django.db import IntegrityError, transaction
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from games import nudges
@@ -115,51 +115,41 @@ def _plain_json(value: Any, message: str) -> Any:
 
 
 def _lock(session: GameSession, *, idempotency_key: str | None = None) -> GameSession:
-    """The session row, locked, read with what a submit needs besides: the last sequence number
-    (``last_seq``), whether any seat is a bot (``has_bots``) and, for a key, the action already
-    logged with it (``done_id``). One query, unless we waited for another writer.
+    """The session row, locked. What a submit needs besides lives on that row (``last_seq``,
+    ``has_bots``): a ``FOR UPDATE`` that waited for another writer returns them as fresh as the
+    rest of the row, with no snapshot to reason about. For a key, the action already logged with
+    it (``done_id``) is read in the same statement: one query.
 
-    (PostgreSQL: a ``FOR UPDATE`` that waited returns the newest row, but its subqueries still see
-    the database as it was when the statement began. ``seen_version``, read the same way, tells:
-    when it differs from the row's version, another transaction committed meanwhile and the
-    annotations are read again, now that we hold the lock. SQLite's IMMEDIATE transactions never
-    wait inside a statement.)"""
-    # order_by(): one row by its key needs no ordering, and the models' default orderings (a
-    # session's last activity) would only add sorts and joins to the statement and its compiling.
-    own_version = GameSession.objects.filter(pk=OuterRef("pk")).order_by().values("version")
-    rows = _with_log_facts(GameSession.objects.select_for_update().order_by(), idempotency_key)
-    locked = rows.annotate(seen_version=Subquery(own_version)).get(pk=session.pk)
-    if locked.seen_version != locked.version:
-        names = ["last_seq", "has_bots", *(["done_id"] if idempotency_key else [])]
-        facts = _with_log_facts(GameSession.objects.filter(pk=session.pk).order_by(), idempotency_key)
-        for name, value in facts.values(*names).get().items():
-            setattr(locked, name, value)
+    (PostgreSQL: a ``FOR UPDATE`` that waited returns the newest row, but a subquery still sees
+    the database as it was when the statement began. Every writer of an action bumps the version,
+    so when the locked row's version is still the one ``session`` was read with (before this
+    statement began), nothing was committed meanwhile and ``done_id`` is right; otherwise it is read
+    again, now that we hold the lock. SQLite's IMMEDIATE transactions never wait inside a statement.)"""
+    rows = GameSession.objects.select_for_update()
+    if idempotency_key:
+        rows = rows.annotate(done_id=Subquery(_done_with(idempotency_key, OuterRef("pk")).values("pk")[:1]))
+    locked = rows.get(pk=session.pk)
+    if idempotency_key and locked.version != session.version:
+        done = _done_with(idempotency_key, locked.pk).values_list("pk", flat=True)
+        locked.done_id = next(iter(done), None)  # type: ignore[attr-defined]  # as annotated
     return locked
 
 
-def _with_log_facts(rows, idempotency_key: str | None):
-    actions = SessionAction.objects.filter(session=OuterRef("pk")).order_by()
-    rows = rows.annotate(
-        last_seq=Subquery(actions.order_by("-seq").values("seq")[:1]),
-        has_bots=Exists(Seat.objects.filter(session=OuterRef("pk"), is_bot=True)),
-    )
-    if idempotency_key:
-        rows = rows.annotate(
-            done_id=Subquery(actions.filter(idempotency_key=idempotency_key).values("pk")[:1])
-        )
-    return rows
+def _done_with(idempotency_key: str, session):
+    """The action logged with this key in the session (at most one: a unique constraint)."""
+    return SessionAction.objects.filter(session=session, idempotency_key=idempotency_key).order_by()
 
 
 def _sync(target: GameSession, source: GameSession) -> None:
     """Keep the caller's object in step with the locked row we changed."""
-    for field in ("status", "version", "state", "last_activity", "updated"):
+    for field in ("status", "version", "state", "last_activity", "updated", "last_seq"):
         setattr(target, field, getattr(source, field))
 
 
 def _bot_can_act(session: GameSession, rules: GameRules) -> bool:
     if session.status != GameSession.Status.ACTIVE:
         return False
-    if getattr(session, "has_bots", True) is False:  # read with the lock: no query
+    if not session.has_bots:  # on the session row: no query
         return False
     active = set(rules.active_seats(session.state))
     return any(s.index in active for s in session.seats.all() if s.is_bot)
@@ -176,6 +166,59 @@ def _after_change(session: GameSession, rules: GameRules) -> None:
         transaction.on_commit(lambda: bot_move_task.delay(session_id, version), robust=True)
 
 
+def _applied(session: GameSession, rules: GameRules, action: dict) -> tuple[dict, str]:
+    """The state after ``action`` (as the database will give it back) and the action's label
+    (RuleError: nothing to write)."""
+    try:
+        new_state = rules.apply(session.state, action)
+    except RuleError:
+        raise
+    except MALFORMED as exc:
+        # A malformed action tripped the engine: a 400 for the player, a traceback for us.
+        logger.exception("Engine %s failed on %r", session.game, action)
+        raise RuleError(ACTION_FAILED) from exc
+    return _plain_json(new_state, ACTION_NOT_JSON), _label(session, rules, action)
+
+
+MALFORMED = (KeyError, IndexError, TypeError, ValueError, AttributeError)
+
+
+def _label(session: GameSession, rules: GameRules, action: dict) -> str:
+    try:
+        return rules.describe(session.state, action)[:300]
+    except Exception:  # a label must never lose an action
+        logger.exception("Engine %s could not describe %r", session.game, action)
+        return str(action.get("type", "?")).replace("_", " ")
+
+
+def _changes(session: GameSession, rules: GameRules, new_state: dict) -> dict[str, Any]:
+    """The session's fields once one more action is logged."""
+    now = timezone.now()
+    over = rules.is_over(new_state)
+    return {
+        "version": session.version + 1,
+        "last_seq": session.last_seq + 1,
+        "state": new_state,
+        "last_activity": now,
+        "updated": now,
+        "status": GameSession.Status.FINISHED if over else session.status,
+    }
+
+
+def _log(
+    session: GameSession, changes: dict, *, action: dict, label: str, seat_index: int | None, key: str | None
+) -> SessionAction:
+    return SessionAction.objects.create(
+        session=session,
+        seq=changes["last_seq"],
+        seat=seat_index,
+        payload=action,
+        label=label,
+        idempotency_key=key,
+        version=changes["version"],
+    )
+
+
 def _append(
     *,
     session: GameSession,
@@ -185,39 +228,12 @@ def _append(
     idempotency_key: str | None = None,
 ) -> SessionAction:
     """Apply ``action`` to the locked session and log it (RuleError: nothing written)."""
-    try:
-        new_state = rules.apply(session.state, action)
-    except RuleError:
-        raise
-    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
-        # A malformed action tripped the engine: a 400 for the player, a traceback for us.
-        logger.exception("Engine %s failed on %r", session.game, action)
-        raise RuleError(ACTION_FAILED) from exc
-    try:
-        label = rules.describe(session.state, action)[:300]
-    except Exception:  # a label must never lose an action
-        logger.exception("Engine %s could not describe %r", session.game, action)
-        label = str(action.get("type", "?")).replace("_", " ")
-    if hasattr(session, "last_seq"):  # read with the lock
-        last_seq = session.last_seq or 0
-    else:
-        last_seq = session.actions.aggregate(m=Max("seq"))["m"] or 0
-    session.version += 1
-    session.state = _plain_json(new_state, ACTION_NOT_JSON)
-    session.last_activity = timezone.now()
-    if rules.is_over(session.state):
-        session.status = GameSession.Status.FINISHED
-    session.save(update_fields=["version", "state", "last_activity", "status", "updated"])
-    session.last_seq = last_seq + 1  # type: ignore[attr-defined]  # annotated by _lock
-    return SessionAction.objects.create(
-        session=session,
-        seq=last_seq + 1,
-        seat=seat_index,
-        payload=action,
-        label=label,
-        idempotency_key=idempotency_key,
-        version=session.version,
-    )
+    new_state, label = _applied(session, rules, action)
+    changes = _changes(session, rules, new_state)
+    for name, value in changes.items():
+        setattr(session, name, value)
+    session.save(update_fields=list(changes))
+    return _log(session, changes, action=action, label=label, seat_index=seat_index, key=idempotency_key)
 
 
 # ---- Sessions ----------------------------------------------------------------------------
@@ -294,6 +310,7 @@ def session_create(
         status=GameSession.Status.ACTIVE,
         version=0,
         state=state,
+        has_bots=bool(bots),
         host=host,
         campaign=campaign,
         chronicle_game=chronicle_game,
@@ -314,7 +331,6 @@ def session_create(
     return session
 
 
-@transaction.atomic
 def session_submit_action(
     *,
     session: GameSession,
@@ -328,6 +344,10 @@ def session_submit_action(
     A repeated ``idempotency_key`` returns the stored action (never applied twice, even when the
     table moved on). A stale ``expected_version`` raises StaleVersion; a broken rule raises
     RuleError; either way nothing is written. ``action["seat"]`` is always the submitter's seat.
+
+    A tap at the table as ``session`` was read (its version, state and log) is applied to that
+    state and written by one UPDATE conditional on that version, with no lock to read first
+    (``_submit_unchanged``); everything else, and any doubt, takes the locked path.
     """
     if idempotency_key is not None and len(idempotency_key) > MAX_IDEMPOTENCY_KEY:
         raise ValidationError(IDEMPOTENCY_KEY_TOO_LONG)
@@ -339,9 +359,66 @@ def session_submit_action(
         raise ValidationError(IDEMPOTENCY_KEY_RESERVED)
     if seat is not None and seat.session_id != session.pk:
         raise ValidationError(SEAT_NOT_IN_SESSION)
-    locked = _lock(session, idempotency_key=idempotency_key)
     seat_index = None if seat is None else seat.index
-    if idempotency_key and locked.done_id is not None:  # type: ignore[attr-defined]  # annotated by _lock
+    key = idempotency_key or None
+    logged = _submit_unchanged(session, action, expected_version, seat_index=seat_index, key=key)
+    if logged is None:
+        logged = _submit_locked(session, action, expected_version, seat_index=seat_index, key=key)
+    return logged
+
+
+def _submit_unchanged(
+    session: GameSession,
+    action: dict,
+    expected_version: int | None,
+    *,
+    seat_index: int | None,
+    key: str | None,
+) -> SessionAction | None:
+    """The common tap, when nothing has changed since ``session`` was read: applied to the state
+    read with it, then one UPDATE conditional on its version (the row lock it takes, and the
+    version every writer bumps, keep concurrent writers apart) and the INSERT of the action.
+
+    None, with nothing written, whenever the locked path must answer: a version other than the
+    one read, a session not running, an action the rules refuse or that is malformed (the locked
+    path gives the error, with the row in hand), another writer that moved the table on (the
+    UPDATE matched no row), or a key already used (the INSERT broke its unique constraint)."""
+    if session.status != GameSession.Status.ACTIVE or expected_version not in (None, session.version):
+        return None
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        return None
+    try:
+        rules = session_rules(session)
+        payload = _plain_json({**action, "seat": seat_index}, ACTION_NOT_JSON)
+        new_state = _plain_json(rules.apply(session.state, payload), ACTION_NOT_JSON)
+    except (RuleError, ValidationError, *MALFORMED):
+        return None
+    changes = _changes(session, rules, new_state)
+    label = _label(session, rules, payload)
+    try:
+        with transaction.atomic():
+            if not GameSession.objects.filter(pk=session.pk, version=session.version).update(**changes):
+                return None
+            logged = _log(session, changes, action=payload, label=label, seat_index=seat_index, key=key)
+            for name, value in changes.items():
+                setattr(session, name, value)
+            _after_change(session, rules)
+    except IntegrityError:
+        return None
+    return logged
+
+
+@transaction.atomic
+def _submit_locked(
+    session: GameSession,
+    action: dict,
+    expected_version: int | None,
+    *,
+    seat_index: int | None,
+    key: str | None,
+) -> SessionAction:
+    locked = _lock(session, idempotency_key=key)
+    if key and locked.done_id is not None:  # type: ignore[attr-defined]  # annotated by _lock
         done = SessionAction.objects.get(pk=locked.done_id)  # type: ignore[attr-defined]  # annotated by _lock
         if done.seat != seat_index:
             raise ValidationError(IDEMPOTENCY_KEY_OTHER_SEAT)
@@ -359,13 +436,7 @@ def session_submit_action(
         raise ValidationError(ACTION_NOT_AN_OBJECT)
     payload = _plain_json({**action, "seat": seat_index}, ACTION_NOT_JSON)
     rules = session_rules(locked)
-    logged = _append(
-        session=locked,
-        rules=rules,
-        action=payload,
-        seat_index=seat_index,
-        idempotency_key=idempotency_key or None,
-    )
+    logged = _append(session=locked, rules=rules, action=payload, seat_index=seat_index, idempotency_key=key)
     _after_change(locked, rules)
     _sync(session, locked)
     return logged

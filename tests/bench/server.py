@@ -134,7 +134,8 @@ def served(workers: int = WORKERS, *, kind: str = "asgi", env: dict[str, str] | 
             _wait_ready(proc, port, log, workers)
             database = "SQLite" if server_env_["DATABASE_URL"].startswith("sqlite") else "PostgreSQL"
             redis = "REDIS_URL set (Redis cache and pub/sub)" if server_env_.get("REDIS_URL") else "no Redis"
-            pooled = database == "PostgreSQL" and server_env_.get("DATABASE_POOL") == "1"
+            # PostgreSQL: Django's pool; SQLite: config/sqlite_pool.
+            pooled = server_env_.get("DATABASE_POOL") == "1"
             connections = (
                 "a connection pool per worker" if pooled else f"CONN_MAX_AGE={server_env_['CONN_MAX_AGE']}"
             )

@@ -3,10 +3,13 @@ session row once.
 
 Query budgets, counted as the database sees them in production (``transaction=True``: a real
 BEGIN and COMMIT, both counted, no test savepoints). A phone (X-Seat-Token): the seat view in one
-query (the seat with its session), a submit in at most six (the seat with its session; BEGIN; the
-locked row read with its last sequence number, its idempotency key and whether a bot sits at the
-table; the update; the insert; COMMIT). A logged-in player or host pays nothing more: the API
-token is checked in the query that reads the seat (or, for the host, the session).
+query (the seat with its session), a submit in at most five: the seat with its session; BEGIN;
+the update of the session row, conditional on the version the first query read; the insert;
+COMMIT. A tap the locked path answers (the same key again, a table that moved on) costs no more:
+the seat with its session; BEGIN; the locked row, which carries its last sequence number and
+whether a bot sits at the table, read with the action of its idempotency key; that action (or the
+update and the insert); COMMIT. A logged-in player or host pays nothing more: the API token is
+checked in the query that reads the seat (or, for the host, the session).
 """
 
 import json
@@ -23,7 +26,7 @@ from tests.integration.api.conftest import token_client
 pytestmark = [pytest.mark.database, pytest.mark.django_db(transaction=True)]
 
 SEAT_VIEW_QUERIES = 2
-SUBMIT_QUERIES = 6
+SUBMIT_QUERIES = 5
 
 
 @pytest.fixture
@@ -100,14 +103,14 @@ class QueryBudgetTests:
         with django_assert_max_num_queries(SEAT_VIEW_QUERIES):
             assert bruno.get(seat_url(session, 1)).status_code == 200
 
-    def test_a_phone_submits_in_six_queries_at_most(self, table, django_assert_max_num_queries):
+    def test_a_phone_submits_in_five_queries_at_most(self, table, django_assert_max_num_queries):
         session, _, anna, _ = table
         with django_assert_max_num_queries(SUBMIT_QUERIES):
             assert add(anna, session, 0, 0, key="tap-1").status_code == 200
         with django_assert_max_num_queries(SUBMIT_QUERIES):  # the same tap again: the stored action
             assert add(anna, session, 0, 0, key="tap-1").status_code == 200
 
-    def test_a_logged_in_player_and_the_host_submit_in_six_queries_too(
+    def test_a_logged_in_player_and_the_host_submit_in_five_queries_too(
         self, table, django_assert_max_num_queries
     ):
         """Their API token is checked in the query that reads the seat (or the session)."""
@@ -124,7 +127,7 @@ class QueryBudgetTests:
     def test_the_phone_page_reads_seat_session_seats_and_log_once(
         self, table, client, django_assert_max_num_queries
     ):
-        """The seat page also shows the names and the log: three reads, and a tap in eight."""
+        """The seat page also shows the names and the log: three reads, and a tap in seven."""
         session, _, _, _ = table
         page = reverse("games:seat_page", args=[session.seats.get(index=0).token])
         with django_assert_max_num_queries(3):

@@ -24,6 +24,7 @@ out = {
     "conn_max_age": db["CONN_MAX_AGE"],
     "health_checks": db["CONN_HEALTH_CHECKS"],
     "options": db.get("OPTIONS", {}),
+    "engine": db["ENGINE"],
 }
 if connection.vendor == "sqlite":
     with connection.cursor() as c:
@@ -83,8 +84,19 @@ class ConnectionPoolSettingsTests:
         assert got["options"]["pool"] == {"min_size": 2, "max_size": 7, "timeout": 10.0}
         assert (got["conn_max_age"], got["health_checks"]) == (0, True)  # Django's pool requires 0
 
-    def test_sqlite_has_no_pool(self, tmp_path):
-        assert "pool" not in settings_with(tmp_path, DATABASE_POOL="1")["options"]
+    def test_sqlite_keeps_its_connections_in_the_process_pool(self, tmp_path):
+        """Django's pool is PostgreSQL's; SQLite gets config/sqlite_pool, with the same pragmas."""
+        got = settings_with(tmp_path, DATABASE_POOL="1", DATABASE_POOL_MAX_SIZE="3")
+        assert (got["engine"], got["options"]["pool"], got["conn_max_age"]) == (
+            "config.sqlite_pool",
+            {"max_size": 3},
+            0,
+        )
+        assert got["pragmas"] == ["wal", 1, 20000]
+
+    def test_sqlite_has_no_pool_unless_asked(self, tmp_path):
+        got = settings_with(tmp_path)
+        assert got["engine"] == "django.db.backends.sqlite3" and "pool" not in got["options"]
 
 
 class RendererSettingsTests:

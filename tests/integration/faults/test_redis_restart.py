@@ -160,6 +160,7 @@ class RedisRestartTests:
         app.conf.task_always_eager = False
         session = session_create(game="counting", seat_names=["Anna", "Bot"], seed=1)
         Seat.objects.filter(session=session, index=1).update(is_bot=True)
+        GameSession.objects.filter(pk=session.pk).update(has_bots=True)
         anna = session.seats.get(index=0)
         site_on_own_redis.stop()
         response = APIClient().post(

@@ -50,6 +50,7 @@ class WorkerKilledTests:
         )  # fmt: skip
         # The bots are made bots only now: this eager test process must not play them itself.
         Seat.objects.filter(session=session, index__in=[1, 2]).update(is_bot=True)
+        GameSession.objects.filter(pk=session.pk).update(has_bots=True)
         assert session.version == 1 and session.state["turn"] == 1
 
         worker = worker_process(broker_url=own_redis.url, block=f"bot:{phase}")

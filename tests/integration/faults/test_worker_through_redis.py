@@ -54,6 +54,7 @@ class WorkerThroughRedisTests:
             expected_version=0, idempotency_key="anna-1",
         )  # fmt: skip
         Seat.objects.filter(session=session, index=1).update(is_bot=True)  # the bot's turn, no task yet
+        GameSession.objects.filter(pk=session.pk).update(has_bots=True)
 
         # The same move sent twice (a duplicate message), and once more without a version.
         first = bot_move_task.delay(session.pk, 1)

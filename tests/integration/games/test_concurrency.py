@@ -6,7 +6,7 @@ import pytest
 from django.db import connection
 
 from games.models import GameSession, SessionAction
-from games.services import StaleVersion, session_submit_action
+from games.services import StaleVersion, session_create, session_submit_action
 from tests.integration.games.conftest import acting_seat, new_session
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -91,3 +91,108 @@ class ConcurrentSubmitTests:
         seqs = list(fresh.actions.values_list("seq", flat=True))
         assert seqs == list(range(1, len(seqs) + 1))
         assert fresh.version == len(seqs)
+
+
+@pytest.fixture
+def counting_engine(monkeypatch):
+    from games.engine import registry
+
+    monkeypatch.setitem(registry.EXTRA_MODULES, "counting", "tests.integration.games.fake_engine")
+
+
+def blocked_behind(first_writer, second: threading.Thread) -> None:
+    """Start ``second`` while this thread's open transaction (``first_writer`` ran in it) holds the
+    session row, wait until PostgreSQL shows it waiting for that lock, then commit."""
+    from django.db import transaction
+
+    with transaction.atomic():
+        first_writer()
+        second.start()
+        with connection.cursor() as cursor:
+            for _ in range(500):
+                cursor.execute("SELECT count(*) FROM pg_locks WHERE NOT granted")
+                if cursor.fetchone()[0]:
+                    break
+                threading.Event().wait(0.01)
+            else:
+                raise AssertionError("the second submit never waited for the lock")
+    second.join(timeout=30)
+
+
+class WaitedLockTests:
+    """A submit that waited for the row lock reads what the first writer committed meanwhile."""
+
+    def test_a_key_logged_while_we_waited_returns_the_stored_action(self, counting_engine):
+        session = session_create(game="counting", seat_names=["Anna", "Bruno"], seed=1)
+        anna = session.seats.get(index=0)
+        before = GameSession.objects.get(pk=session.pk)  # read before the first writer's change
+        outcome: list = []
+
+        def second():
+            try:
+                outcome.append(
+                    session_submit_action(
+                        session=before,
+                        seat=anna,
+                        action={"type": "add", "amount": 1},
+                        expected_version=0,
+                        idempotency_key="tap-1",
+                    )  # fmt: skip
+                )
+            except Exception as exc:  # checked below
+                outcome.append(exc)
+            finally:
+                connection.close()
+
+        first: list = []
+        blocked_behind(
+            lambda: first.append(
+                session_submit_action(
+                    session=GameSession.objects.get(pk=session.pk),
+                    seat=anna,
+                    action={"type": "add", "amount": 1},
+                    expected_version=0,
+                    idempotency_key="tap-1",
+                )  # fmt: skip
+            ),
+            threading.Thread(target=second),
+        )
+        assert isinstance(outcome[0], SessionAction), outcome
+        assert outcome[0].pk == first[0].pk
+        assert SessionAction.objects.filter(session_id=session.pk).count() == 1
+
+    def test_an_action_logged_while_we_waited_moves_the_next_sequence_number(self, counting_engine):
+        session = session_create(game="counting", seat_names=["Anna", "Bruno"], seed=1)
+        anna, bruno = session.seats.get(index=0), session.seats.get(index=1)
+        before = GameSession.objects.get(pk=session.pk)
+        outcome: list = []
+
+        def second():
+            try:
+                outcome.append(
+                    session_submit_action(
+                        session=before,
+                        seat=bruno,
+                        action={"type": "add", "amount": 2},
+                        expected_version=None,
+                        idempotency_key="bruno-1",
+                    )  # fmt: skip
+                )
+            except Exception as exc:  # checked below
+                outcome.append(exc)
+            finally:
+                connection.close()
+
+        blocked_behind(
+            lambda: session_submit_action(
+                session=GameSession.objects.get(pk=session.pk),
+                seat=anna,
+                action={"type": "add", "amount": 1},
+                expected_version=0,
+            ),  # fmt: skip
+            threading.Thread(target=second),
+        )
+        assert isinstance(outcome[0], SessionAction), outcome
+        assert (outcome[0].seq, outcome[0].version) == (2, 2)
+        fresh = GameSession.objects.get(pk=session.pk)
+        assert (fresh.version, fresh.last_seq, fresh.state["total"]) == (2, 2, 3)

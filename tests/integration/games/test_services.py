@@ -313,6 +313,7 @@ class SessionUndoTests:
         newest = session.actions.order_by("-seq").first()
         assert newest.seq == last.seq + 1
         assert session.state == session_replay(session=session)
+        assert GameSession.objects.get(pk=session.pk).last_seq == newest.seq == session.last_seq
 
     def test_an_action_that_revealed_a_card_is_not_undone(self):
         host = UserFactory()
@@ -414,3 +415,80 @@ class SessionSeatClaimTests:
             session_seat_claim(session=session, seat=seat, user=bruno)
         seat.refresh_from_db()
         assert seat.user == anna
+
+
+class SessionLogFactsTests:
+    """``last_seq`` and ``has_bots`` live on the session row (the lock reads them with it)."""
+
+    def test_the_last_sequence_number_follows_the_log(self):
+        session = new_session()
+        play(session, random.Random(3), 4)
+        fresh = GameSession.objects.get(pk=session.pk)
+        assert fresh.last_seq == session.last_seq == session.actions.order_by("-seq").first().seq
+
+    def test_whether_a_bot_plays_is_set_at_creation(self):
+        assert not new_session().has_bots
+        with_bot = new_session(bot_seats=[2])
+        assert GameSession.objects.get(pk=with_bot.pk).has_bots
+
+    def test_the_migration_fills_both_for_existing_sessions(self):
+        from importlib import import_module
+
+        from django.apps import apps
+
+        fill_log_facts = import_module("games.migrations.0003_session_log_facts").fill_log_facts
+        plain, with_bot = new_session(), new_session(bot_seats=[1])
+        play(plain, random.Random(2), 3)
+        empty = GameSession.objects.create(game="for_the_king", seed=1)
+        GameSession.objects.update(last_seq=7, has_bots=False)
+        fill_log_facts(apps, None)
+        facts = dict(GameSession.objects.values_list("pk", "last_seq"))
+        assert facts == {plain.pk: plain.actions.count(), with_bot.pk: with_bot.actions.count(), empty.pk: 0}
+        assert list(GameSession.objects.filter(has_bots=True).values_list("pk", flat=True)) == [with_bot.pk]
+
+
+@pytest.fixture
+def counting_engine(monkeypatch):
+    from games.engine import registry
+
+    monkeypatch.setitem(registry.EXTRA_MODULES, "counting", "tests.integration.games.fake_engine")
+
+
+class SubmitWithoutLockTests:
+    """A tap at the table as the caller read it is written without a lock read first; anything
+    else goes the locked way and answers as before."""
+
+    def test_a_session_read_before_another_change_is_applied_to_the_newest_state(self, counting_engine):
+        session = session_create(game="counting", seat_names=["Anna", "Bruno"], seed=1)
+        anna, bruno = session.seats.get(index=0), session.seats.get(index=1)
+        read_before = GameSession.objects.get(pk=session.pk)
+        session_submit_action(
+            session=session, seat=anna, action={"type": "add", "amount": 1}, expected_version=0
+        )
+        logged = session_submit_action(
+            session=read_before, seat=bruno, action={"type": "add", "amount": 2}, expected_version=None
+        )
+        assert (logged.seq, logged.version) == (2, 2)
+        assert (read_before.version, read_before.last_seq, read_before.state["total"]) == (2, 2, 3)
+        assert GameSession.objects.get(pk=session.pk).state == session_replay(session=session)
+
+    def test_a_key_sent_again_at_the_current_version_returns_the_stored_action(self, counting_engine):
+        session = session_create(game="counting", seat_names=["Anna", "Bruno"], seed=1)
+        first = session_submit_action(
+            session=session, seat=None, action={"type": "bump"}, expected_version=0, idempotency_key="k"
+        )
+        again = session_submit_action(
+            session=session, seat=None, action={"type": "bump"}, expected_version=1, idempotency_key="k"
+        )
+        assert again.pk == first.pk
+        assert (session.version, session.state["total"]) == (1, 1)
+        with pytest.raises(ValidationError):  # another action with the same key: refused
+            session_submit_action(
+                session=session,
+                seat=None,
+                action={"type": "bump", "x": 1},
+                expected_version=1,
+                idempotency_key="k",
+            )
+        assert GameSession.objects.get(pk=session.pk).version == 1
+        assert SessionAction.objects.filter(session=session).count() == 1
