@@ -19,20 +19,28 @@ def env_bool(name: str, default: bool) -> bool:
     return os.environ.get(name, str(int(default))).lower() in {"1", "true", "yes", "on"}
 
 
-def env_seconds(name: str, default: float, *, low: float, high: float) -> float:
-    """A duration from the environment, refused at start-up unless it lies in [low, high]."""
+def _env_number(name: str, default, *, low, high, kind, unit: str):
+    """A number from the environment, refused at start-up unless it lies in [low, high]."""
     from django.core.exceptions import ImproperlyConfigured
 
     raw = os.environ.get(name)
     if raw is None:
         return default
     try:
-        value = float(raw)
+        value = kind(raw)
     except ValueError:
-        raise ImproperlyConfigured(f"{name} must be a number of seconds, not {raw!r}.") from None
+        raise ImproperlyConfigured(f"{name} must be a number of {unit}, not {raw!r}.") from None
     if not low <= value <= high:  # also refuses nan and inf
-        raise ImproperlyConfigured(f"{name} must lie between {low:g} and {high:g} seconds, not {raw}.")
+        raise ImproperlyConfigured(f"{name} must lie between {low:g} and {high:g} {unit}, not {raw}.")
     return value
+
+
+def env_seconds(name: str, default: float, *, low: float, high: float) -> float:
+    return _env_number(name, default, low=low, high=high, kind=float, unit="seconds")
+
+
+def env_count(name: str, default: int, *, low: int, high: int) -> int:
+    return _env_number(name, default, low=low, high=high, kind=int, unit="connections")
 
 
 # The embedded default (make run: CHRONICLE_EMBEDDED=1) serves a game night on a home network:
@@ -176,8 +184,8 @@ DATABASES = {
 }
 if DATABASE_POOL and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": int(os.environ.get("DATABASE_POOL_MIN_SIZE", "2")),
-        "max_size": int(os.environ.get("DATABASE_POOL_MAX_SIZE", "10")),
+        "min_size": env_count("DATABASE_POOL_MIN_SIZE", 2, low=0, high=100),
+        "max_size": env_count("DATABASE_POOL_MAX_SIZE", 10, low=1, high=100),
         "timeout": env_seconds("DATABASE_POOL_TIMEOUT", 10.0, low=0.1, high=600.0),
     }
 # The embedded default: SQLite that waits instead of answering "database is locked". WAL lets
@@ -201,7 +209,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     if DATABASE_POOL:  # make run's server under ASGI: SQLite connections kept per process
         DATABASES["default"]["ENGINE"] = "config.sqlite_pool"
         DATABASES["default"]["OPTIONS"]["pool"] = {
-            "max_size": int(os.environ.get("DATABASE_POOL_MAX_SIZE", "10"))
+            "max_size": env_count("DATABASE_POOL_MAX_SIZE", 10, low=1, high=100)
         }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

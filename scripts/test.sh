@@ -21,6 +21,6 @@ export CHRONICLE_TEST_REDIS_URL="$REDIS_URL"
 unset REDIS_URL
 
 echo "== Suite on SQLite =="
-env -u DATABASE_URL $PY/pytest -n 2 -q -m "not postgres" "$@"
+env -u DATABASE_URL $PY/pytest -n 3 --dist worksteal -q -m "not postgres" "$@"
 echo "== Database tests on PostgreSQL =="
 $PY/pytest -n 2 -q -m "postgres or database" tests/integration "$@"

@@ -129,6 +129,16 @@ class SecondsSettingsTests:
         with pytest.raises(ImproperlyConfigured, match="CHRONICLE_POLL_SECONDS"):
             env_seconds("CHRONICLE_POLL_SECONDS", 2.0, low=0.2, high=60.0)
 
+    @pytest.mark.parametrize("raw", ["0", "101", "-1", "ten", "2.5"])
+    def test_a_pool_size_out_of_bounds_is_refused(self, monkeypatch, raw):
+        from django.core.exceptions import ImproperlyConfigured
+
+        from config.settings import env_count
+
+        monkeypatch.setenv("DATABASE_POOL_MAX_SIZE", raw)
+        with pytest.raises(ImproperlyConfigured, match="DATABASE_POOL_MAX_SIZE"):
+            env_count("DATABASE_POOL_MAX_SIZE", 10, low=1, high=100)
+
     def test_the_server_refuses_to_start_with_a_poll_of_no_time(self, tmp_path):
         env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
         env.update(DJANGO_SETTINGS_MODULE="config.settings", CHRONICLE_POLL_SECONDS="0")
