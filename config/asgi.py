@@ -12,4 +12,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # a thread and warns about on every file: expected here, so not logged each time.
 warnings.filterwarnings("ignore", message="StreamingHttpResponse must consume synchronous iterators")
 
-application = get_asgi_application()
+django_application = get_asgi_application()
+
+from games.nudges import after_answer  # noqa: E402  (once Django is set up)
+
+# A request's nudges go out once its answer is sent (games/nudges.py).
+application = after_answer(django_application)

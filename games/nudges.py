@@ -9,6 +9,7 @@ broadcast. A transport is a function ``(channel, message_json) -> None``; ``TRAN
 
 from __future__ import annotations
 
+import contextvars
 import json
 import logging
 from collections.abc import Callable
@@ -133,7 +134,49 @@ def publish(*, session_id: int, version: int) -> None:
 def notify_session_changed(session) -> None:
     """Register, for after the commit, the nudge for the session's current version."""
     session_id, version = session.pk, session.version
-    transaction.on_commit(lambda: publish(session_id=session_id, version=version))
+    transaction.on_commit(lambda: _publish_when_answered(session_id, version))
+
+
+# Served over ASGI (make run, docker/), a request's nudges go out once its answer has been sent
+# (``after_answer``): the phone that tapped has its answer first, and no answer waits for Redis.
+# Elsewhere (a Celery task, a command, the test client) they go out at the commit. The request's
+# pending nudges: session -> newest version, in order of the first change.
+_answer_pending: contextvars.ContextVar[dict[int, int] | None] = contextvars.ContextVar(
+    "chronicle_nudges_after_answer", default=None
+)
+
+
+def _publish_when_answered(session_id: int, version: int) -> None:
+    pending = _answer_pending.get()
+    if pending is None:
+        publish(session_id=session_id, version=version)
+    else:
+        pending[session_id] = max(version, pending.get(session_id, version))
+
+
+def _publish_all(pending: dict[int, int]) -> None:
+    for session_id, version in pending.items():
+        publish(session_id=session_id, version=version)
+
+
+def after_answer(app):
+    """ASGI middleware: an HTTP request's nudges are published after the app has sent its answer.
+    (Django runs the view's sync code with a copy of this context: the dict is shared.)"""
+    from asgiref.sync import sync_to_async
+
+    async def application(scope, receive, send):
+        if scope["type"] != "http":
+            return await app(scope, receive, send)
+        pending: dict[int, int] = {}
+        token = _answer_pending.set(pending)
+        try:
+            await app(scope, receive, send)
+        finally:
+            _answer_pending.reset(token)
+            if pending:
+                await sync_to_async(_publish_all, thread_sensitive=False)(pending)
+
+    return application
 
 
 def cached_version(session_id: int) -> int | None:

@@ -48,6 +48,66 @@ class NudgeTests:
         assert sent == ["session-9"]
 
 
+class AfterTheAnswerTests:
+    """Over ASGI, a request's nudges go out once its answer has been sent: the tapping phone has its
+    answer first, and no answer waits for Redis (games.nudges.after_answer, config/asgi.py)."""
+
+    @staticmethod
+    def served(app, scope_type="http") -> list:
+        """Run ``app`` wrapped for one request; what happened, in order."""
+        from asgiref.sync import async_to_sync
+
+        events: list = []
+
+        async def receive():
+            return {"type": "http.request", "body": b""}
+
+        async def send(message):
+            events.append(("sent", message["type"]))
+
+        async_to_sync(nudges.after_answer(app))({"type": scope_type}, receive, send)
+        return events
+
+    def test_the_nudges_of_a_request_go_out_after_its_answer(self, nudge_log):
+        from asgiref.sync import sync_to_async
+
+        def view():  # as a view's commit does, in Django's thread for the request
+            for version in (3, 5, 4):
+                nudges._publish_when_answered(11, version)
+            nudges._publish_when_answered(12, 1)
+
+        async def app(scope, receive, send):
+            await sync_to_async(view)()
+            assert nudge_log == []  # committed, the answer not yet sent
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            await send({"type": "http.response.body", "body": b"{}"})
+
+        assert self.served(app) == [("sent", "http.response.start"), ("sent", "http.response.body")]
+        # one nudge per session, its newest version
+        assert [(json.loads(m)["session"], json.loads(m)["version"]) for _, m in nudge_log] == [
+            (11, 5),
+            (12, 1),
+        ]
+
+    def test_a_failed_answer_still_sends_its_nudges(self, nudge_log):
+        async def app(scope, receive, send):
+            nudges._publish_when_answered(13, 2)
+            raise ConnectionResetError("the phone left")
+
+        with pytest.raises(ConnectionResetError):
+            self.served(app)
+        assert [json.loads(m)["version"] for _, m in nudge_log] == [2]
+
+    def test_outside_a_request_a_nudge_goes_out_at_once(self, nudge_log):
+        nudges._publish_when_answered(14, 1)
+        assert [json.loads(m)["session"] for _, m in nudge_log] == [14]
+
+    def test_the_served_application_is_wrapped(self):
+        from config import asgi
+
+        assert asgi.application.__qualname__ == "after_answer.<locals>.application"
+
+
 @pytest.mark.redis
 @pytest.mark.django_db(transaction=True)
 class RedisNudgeTests:
