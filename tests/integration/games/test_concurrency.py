@@ -119,6 +119,20 @@ def blocked_behind(first_writer, second: threading.Thread) -> None:
     second.join(timeout=30)
 
 
+def submit_in_thread(outcome: list, **submit) -> threading.Thread:
+    """A thread that submits (its own connection, closed after) and appends the result or error."""
+
+    def run():
+        try:
+            outcome.append(session_submit_action(**submit))
+        except Exception as exc:  # checked by the test
+            outcome.append(exc)
+        finally:
+            connection.close()
+
+    return threading.Thread(target=run)
+
+
 class WaitedLockTests:
     """A submit that waited for the row lock reads what the first writer committed meanwhile."""
 
@@ -127,23 +141,6 @@ class WaitedLockTests:
         anna = session.seats.get(index=0)
         before = GameSession.objects.get(pk=session.pk)  # read before the first writer's change
         outcome: list = []
-
-        def second():
-            try:
-                outcome.append(
-                    session_submit_action(
-                        session=before,
-                        seat=anna,
-                        action={"type": "add", "amount": 1},
-                        expected_version=0,
-                        idempotency_key="tap-1",
-                    )  # fmt: skip
-                )
-            except Exception as exc:  # checked below
-                outcome.append(exc)
-            finally:
-                connection.close()
-
         first: list = []
         blocked_behind(
             lambda: first.append(
@@ -155,7 +152,14 @@ class WaitedLockTests:
                     idempotency_key="tap-1",
                 )  # fmt: skip
             ),
-            threading.Thread(target=second),
+            submit_in_thread(
+                outcome,
+                session=before,
+                seat=anna,
+                action={"type": "add", "amount": 1},
+                expected_version=0,
+                idempotency_key="tap-1",
+            ),
         )
         assert isinstance(outcome[0], SessionAction), outcome
         assert outcome[0].pk == first[0].pk
@@ -166,23 +170,6 @@ class WaitedLockTests:
         anna, bruno = session.seats.get(index=0), session.seats.get(index=1)
         before = GameSession.objects.get(pk=session.pk)
         outcome: list = []
-
-        def second():
-            try:
-                outcome.append(
-                    session_submit_action(
-                        session=before,
-                        seat=bruno,
-                        action={"type": "add", "amount": 2},
-                        expected_version=None,
-                        idempotency_key="bruno-1",
-                    )  # fmt: skip
-                )
-            except Exception as exc:  # checked below
-                outcome.append(exc)
-            finally:
-                connection.close()
-
         blocked_behind(
             lambda: session_submit_action(
                 session=GameSession.objects.get(pk=session.pk),
@@ -190,7 +177,14 @@ class WaitedLockTests:
                 action={"type": "add", "amount": 1},
                 expected_version=0,
             ),  # fmt: skip
-            threading.Thread(target=second),
+            submit_in_thread(
+                outcome,
+                session=before,
+                seat=bruno,
+                action={"type": "add", "amount": 2},
+                expected_version=None,
+                idempotency_key="bruno-1",
+            ),
         )
         assert isinstance(outcome[0], SessionAction), outcome
         assert (outcome[0].seq, outcome[0].version) == (2, 2)
