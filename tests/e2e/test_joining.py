@@ -81,6 +81,11 @@ def test_a_phone_joins_from_the_lan_address_the_table_shows(lan_server, new_page
     )
     assert anna.token not in table.content()
     assert "joined" in table.locator(".join-item", has_text="Anna").inner_text()
+    for tool in ("Show the code again", "Give a new code"):  # each on one line, not squeezed
+        button = table.locator(".join-item", has_text="Anna").locator("button", has_text=tool)
+        assert button.bounding_box()["height"] < 1.5 * float(
+            button.evaluate("b => getComputedStyle(b).lineHeight").rstrip("px") or 20
+        ), tool
 
     # A lost phone: the host gives Anna a new code; the old phone is told what to do.
     table.locator(".join-item", has_text="Anna").locator("button", has_text="Give a new code").click()
