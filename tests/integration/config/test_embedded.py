@@ -131,3 +131,23 @@ class ErrorPageTests:
         html = response.content.decode()
         assert response.status_code == 500
         assert "Something went wrong on our side" in html and 'class="topbar"' in html
+
+
+@pytest.mark.django_db
+class StatusTests:
+    """The health check says how changes reach the pages, as it is on this server."""
+
+    def test_without_redis_changes_are_pushed_from_this_process(self, client, settings):
+        settings.REDIS_URL = ""
+        status = client.get("/healthz").json()
+        assert (status["redis"], status["live_updates"]) == (
+            "not configured",
+            "pushed from this process (one server, no Redis)",
+        )
+
+    def test_with_redis_unreachable_the_pages_poll(self, client, settings):
+        settings.REDIS_URL = "redis://127.0.0.1:9/0"  # the discard port: nothing answers
+        status = client.get("/healthz").json()
+        assert status["redis"] == "unreachable"
+        assert status["live_updates"].startswith("polling")
+        assert "Live updates" in client.get("/status/").content.decode()
