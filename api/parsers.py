@@ -1,13 +1,11 @@
 """The API's JSON parser: DRF's, refusing what would crash or burden the server. JSON that nests
 deeper than a few dozen levels (or so deep that Python's decoder recurses out) is a 400."""
 
-import json
-
 from django.conf import settings
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
-from config.json_limits import json_depth_exceeds
+from config.json_limits import json_depth_exceeds, json_loads_strict
 
 JSON_MAX_DEPTH = 32  # far above any body of the API (an action nests 3 or 4 levels)
 JSON_TOO_DEEP = f"The JSON body nests deeper than {JSON_MAX_DEPTH} levels."
@@ -25,7 +23,7 @@ class ChronicleJSONParser(parsers.JSONParser):
 
             raise RequestDataTooBig()
         try:
-            data = json.loads(raw.decode(encoding), parse_constant=_refuse_constant)
+            data = json_loads_strict(raw.decode(encoding))
         except RecursionError:
             raise ParseError(JSON_TOO_DEEP) from None
         except ValueError as error:  # includes UnicodeDecodeError and JSONDecodeError
@@ -33,7 +31,3 @@ class ChronicleJSONParser(parsers.JSONParser):
         if json_depth_exceeds(data, JSON_MAX_DEPTH):
             raise ParseError(JSON_TOO_DEEP)
         return data
-
-
-def _refuse_constant(name: str):
-    raise ValueError(f"{name} is not a JSON number")

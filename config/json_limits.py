@@ -1,5 +1,28 @@
-"""One check shared by the API's JSON parser and the campaign archive reader: how deep a decoded
-JSON value nests (hostile input must not set the cost of a request)."""
+"""What the API's JSON parser, the pages' JSON fields and the campaign archive reader share: one strict
+decoder (numbers JSON can carry, nothing Python alone would accept) and how deep a decoded value nests
+(hostile input must not set the cost of a request)."""
+
+import json
+import math
+
+JSON_NOT_A_NUMBER = "{name} is not a JSON number"
+JSON_NUMBER_TOO_LARGE = "the number {text} is too large"
+
+
+def _refuse_constant(name: str):
+    raise ValueError(JSON_NOT_A_NUMBER.format(name=name))  # NaN, Infinity, -Infinity
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e400 overflows to infinity: as bad as writing Infinity
+        raise ValueError(JSON_NUMBER_TOO_LARGE.format(text=text[:40]))
+    return value
+
+
+def json_loads_strict(text: str | bytes):
+    """``json.loads`` refusing NaN, Infinity and numbers that overflow a float (ValueError)."""
+    return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
 
 
 def json_depth_exceeds(value, limit: int) -> bool:

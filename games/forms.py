@@ -1,6 +1,6 @@
-import json
-
 from django import forms
+
+from config.json_limits import json_loads_strict
 
 from games.selectors import game_choices
 
@@ -49,10 +49,6 @@ class SessionCreateForm(forms.Form):
         return data
 
 
-def _no_constant(name: str):
-    raise ValueError(f"{name} is not a number an action may carry")
-
-
 class ActionForm(forms.Form):
     """One button on a phone: the action as JSON, the version it was rendered at, and a key so a
     double tap applies once."""
@@ -64,7 +60,7 @@ class ActionForm(forms.Form):
 
     def clean_action(self):
         try:
-            action = json.loads(self.cleaned_data["action"], parse_constant=_no_constant)
+            action = json_loads_strict(self.cleaned_data["action"])
         except (ValueError, RecursionError):
             raise forms.ValidationError(ACTION_NOT_JSON) from None
         if not isinstance(action, dict):

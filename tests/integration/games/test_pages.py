@@ -425,6 +425,7 @@ class PhonePageLimitsTests:
             '{"type": "draw", "extra": "' + "x" * 10_001 + '"}',
             '{"type": "draw", "amount": NaN}',
             '{"type": "draw", "amount": Infinity}',
+            '{"type": "draw", "amount": 1e400}',
             "[" * 5000 + "]" * 5000,
         ],
     )

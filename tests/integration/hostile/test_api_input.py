@@ -13,6 +13,8 @@ pytestmark = [pytest.mark.database, pytest.mark.django_db]
 DEEP = b"[" * 100_000 + b"]" * 100_000
 DEEP_OBJECT = b'{"name": ' + b'{"a": ' * 200 + b"1" + b"}" * 200 + b"}"
 LARGE = b'{"name": "' + b"x" * 3_000_000 + b'"}'
+# Issue 25: 1e400 overflows a float to infinity; it passed the NaN/Infinity guard and answered 500.
+OVERFLOW = b'{"name": 1e400, "number": 1e400, "king_name": -1e400, "seat_names": [1e400], "houses": [1e400]}'
 
 
 def assert_error_shape(response, status, message=None):
@@ -41,7 +43,9 @@ class DeepJsonTests:
             "/api/sessions/create/",
         ],
     )
-    @pytest.mark.parametrize("body", [DEEP, DEEP_OBJECT], ids=["recursion", "over the depth limit"])
+    @pytest.mark.parametrize(
+        "body", [DEEP, DEEP_OBJECT, OVERFLOW], ids=["recursion", "over the depth limit", "1e400"]
+    )
     def test_every_json_endpoint_answers_400_and_writes_nothing(self, api, harald, url, body):
         campaign = harald[0]
         before = (Campaign.objects.count(), House.objects.count())
@@ -49,10 +53,15 @@ class DeepJsonTests:
         assert_error_shape(response, 400)
         assert (Campaign.objects.count(), House.objects.count()) == before
 
-    def test_nan_is_refused(self, api):
-        response = api.post("/api/campaigns/create/", data=b'{"name": NaN}', content_type="application/json")
+    @pytest.mark.parametrize("number", [b"NaN", b"Infinity", b"-Infinity", b"1e400", b"-1.5e999"])
+    def test_numbers_json_cannot_carry_are_refused(self, api, number):
+        response = api.post(
+            "/api/campaigns/create/", data=b'{"name": "Ok", "settings": {"x": ' + number + b"}}",
+            content_type="application/json",
+        )
         assert_error_shape(response, 400)
-        assert not Campaign.objects.filter(name="NaN").exists()
+        assert number.decode().lstrip("-")[:3] in response.json()["message"]
+        assert not Campaign.objects.filter(name="Ok").exists()
 
 
 class LargeBodyTests:
