@@ -1,7 +1,6 @@
 from django import forms
 
 from config.json_limits import json_loads_strict
-
 from games.selectors import game_choices
 
 MAX_SEATS_ON_FORM = 5

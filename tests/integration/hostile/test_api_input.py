@@ -56,7 +56,8 @@ class DeepJsonTests:
     @pytest.mark.parametrize("number", [b"NaN", b"Infinity", b"-Infinity", b"1e400", b"-1.5e999"])
     def test_numbers_json_cannot_carry_are_refused(self, api, number):
         response = api.post(
-            "/api/campaigns/create/", data=b'{"name": "Ok", "settings": {"x": ' + number + b"}}",
+            "/api/campaigns/create/",
+            data=b'{"name": "Ok", "settings": {"x": ' + number + b"}}",
             content_type="application/json",
         )
         assert_error_shape(response, 400)
