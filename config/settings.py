@@ -259,7 +259,8 @@ LIVE_POLL_SECONDS = env_seconds("CHRONICLE_POLL_SECONDS", 2.0, low=0.2, high=60.
 
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        # Redis down is a miss, never a 500 (config/cache.py).
+        {"BACKEND": "config.cache.ResilientRedisCache", "LOCATION": REDIS_URL}
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )

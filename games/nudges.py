@@ -52,7 +52,7 @@ def nudge_payload(*, session_id: int, version: int) -> dict:
     return {"type": NUDGE_TYPE, "session": session_id, "version": version}
 
 
-REDIS_CACHE = "django.core.cache.backends.redis.RedisCache"
+REDIS_CACHE = "config.cache.ResilientRedisCache"
 
 # Keep the newer version only (a late callback of an older commit never takes the cache back). The
 # cache's RedisSerializer stores integers as they are, so cache.get() reads what this writes.

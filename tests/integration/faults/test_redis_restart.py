@@ -26,7 +26,7 @@ from tests.integration.faults.conftest import forget_celery_connections
 
 pytestmark = [pytest.mark.database, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
-REDIS_CACHE = "django.core.cache.backends.redis.RedisCache"
+REDIS_CACHE = nudges.REDIS_CACHE  # the production cache backend
 PER_PHASE = 5
 
 

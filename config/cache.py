@@ -1,0 +1,77 @@
+"""The shared cache (Redis in production) as something a request may lose: while Redis is
+unreachable every read is a miss and every write is dropped, with a warning in the log, so logins,
+rate limits, charts and pages keep answering (issue 25). Rate limits then count nothing: they fail
+open for the length of the outage rather than locking everyone out."""
+
+from __future__ import annotations
+
+import functools
+import logging
+import time
+
+from django.core.cache.backends.redis import RedisCache
+
+logger = logging.getLogger(__name__)
+
+# A request must not wait long on a Redis that is gone: connect and answer within these (seconds).
+SOCKET_CONNECT_TIMEOUT = 0.5
+SOCKET_TIMEOUT = 1.0
+WARN_EVERY = 30.0  # seconds between two warnings of the same outage
+CACHE_UNREACHABLE = "The cache (Redis) is unreachable: %s answers as a miss (%s)."
+
+_last_warning = [0.0]
+
+
+def _redis_errors() -> tuple[type[BaseException], ...]:
+    import redis
+
+    return (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError)
+
+
+def _miss(default):
+    """Wrap a cache method: on a Redis connection failure, log (at most every WARN_EVERY seconds)
+    and answer ``default(args, kwargs)`` instead."""
+
+    def wrap(method):
+        @functools.wraps(method)
+        def safe(self, *args, **kwargs):
+            try:
+                return method(self, *args, **kwargs)
+            except _redis_errors() as error:
+                now = time.monotonic()
+                if now - _last_warning[0] >= WARN_EVERY:
+                    _last_warning[0] = now
+                    logger.warning(CACHE_UNREACHABLE, method.__name__, error)
+                return default(args, kwargs)
+
+        return safe
+
+    return wrap
+
+
+def _given_default(args, kwargs):
+    return kwargs.get("default", args[1] if len(args) > 1 else None)
+
+
+class ResilientRedisCache(RedisCache):
+    """Django's Redis cache whose failures are misses (see the module's docstring)."""
+
+    def __init__(self, server, params):
+        params = {**params, "OPTIONS": {**params.get("OPTIONS", {})}}
+        params["OPTIONS"].setdefault("socket_connect_timeout", SOCKET_CONNECT_TIMEOUT)
+        params["OPTIONS"].setdefault("socket_timeout", SOCKET_TIMEOUT)
+        super().__init__(server, params)
+
+    get = _miss(_given_default)(RedisCache.get)
+    get_or_set = _miss(_given_default)(RedisCache.get_or_set)
+    get_many = _miss(lambda a, k: {})(RedisCache.get_many)
+    has_key = _miss(lambda a, k: False)(RedisCache.has_key)
+    # add answers "added" so a counter starts afresh; incr answers the step (rate limits fail open).
+    add = _miss(lambda a, k: True)(RedisCache.add)
+    incr = _miss(lambda a, k: k.get("delta", a[1] if len(a) > 1 else 1))(RedisCache.incr)
+    set = _miss(lambda a, k: None)(RedisCache.set)
+    set_many = _miss(lambda a, k: [])(RedisCache.set_many)
+    touch = _miss(lambda a, k: False)(RedisCache.touch)
+    delete = _miss(lambda a, k: False)(RedisCache.delete)
+    delete_many = _miss(lambda a, k: None)(RedisCache.delete_many)
+    clear = _miss(lambda a, k: False)(RedisCache.clear)
