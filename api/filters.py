@@ -11,6 +11,7 @@ from games.kings_dilemma.data import DEFAULT_TRACKS
 
 EMPTY_VALUE = "Give a value or leave the parameter out."
 NOT_A_BOOLEAN = "Write true or false."
+TIME_OUT_OF_RANGE = "This time is out of range once read in UTC (years 1 to 9999)."
 
 
 class StrictFilterSet(django_filters.FilterSet):
@@ -47,6 +48,24 @@ class StickerNumberFilter(IntegerFilter):
     """A Chronicle sticker number, 1 to 177 (the schema states the range)."""
 
 
+class UtcDateTimeField(django_filters.fields.IsoDateTimeField):
+    """An ISO 8601 time with any offset, read in UTC: one whose UTC value falls outside the years
+    a date can hold (0001-01-01T00:00+14:00) is a 400, never an overflow."""
+
+    def to_python(self, value):
+        parsed = super().to_python(value)
+        if parsed is None:
+            return None
+        try:
+            return parsed.astimezone(datetime.UTC)
+        except OverflowError:
+            raise forms.ValidationError(TIME_OUT_OF_RANGE) from None
+
+
+class UtcDateTimeFilter(django_filters.IsoDateTimeFilter):
+    field_class = UtcDateTimeField
+
+
 def text_filter(*, max_length: int, **kwargs) -> django_filters.CharFilter:
     """A text query parameter of at most ``max_length`` characters, without NUL (the schema says
     both)."""
@@ -67,7 +86,7 @@ class HistoryFilter(StrictFilterSet):
         max_value=DEFAULT_TRACKS["stickers"],
         help_text="Who attached (signed) Chronicle sticker N, in which game.",
     )
-    since = django_filters.IsoDateTimeFilter(
+    since = UtcDateTimeFilter(
         method="filter_since", help_text="Events at or after this time (any UTC offset)."
     )
 
@@ -76,8 +95,8 @@ class HistoryFilter(StrictFilterSet):
         fields = ["kind", "house", "game", "sticker", "since"]
 
     def filter_since(self, queryset, name, value):
-        # PostgreSQL refuses offsets beyond ±15:59 that ISO 8601 allows: compare in UTC.
-        return queryset.filter(created_at__gte=value.astimezone(datetime.UTC))
+        # PostgreSQL refuses offsets beyond ±15:59 that ISO 8601 allows: the field reads it in UTC.
+        return queryset.filter(created_at__gte=value)
 
     def filter_sticker(self, queryset, name, value):
         return queryset.filter(kind="sticker_attached", data__number=value)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
+from api.filters import TIME_OUT_OF_RANGE
 from campaign.models import House
 from games import nudges
 from games.models import GameSession, SessionAction
@@ -191,3 +192,10 @@ class HistorySinceTests:
             f"/api/campaigns/{campaign.pk}/history/", {"since": "3569-05-17T03:27:16.448469+17:57"}
         )
         assert response.status_code == 200
+
+    @pytest.mark.parametrize("since", ["0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00"])
+    def test_a_time_out_of_range_in_utc_is_a_400_that_says_so(self, api, harald, since):
+        campaign, *_ = harald
+        response = api.get(f"/api/campaigns/{campaign.pk}/history/", {"since": since})
+        assert response.status_code == 400
+        assert TIME_OUT_OF_RANGE in str(response.json())
