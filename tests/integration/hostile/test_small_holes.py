@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from api.filters import TIME_OUT_OF_RANGE
 from campaign.models import House
+from config.input_guard import NUL_IN_PARAMETER, NUL_IN_PATH
 from games import nudges
 from games.models import GameSession, SessionAction
 from games.services import IDEMPOTENCY_KEY_OTHER_BODY, session_create
@@ -199,3 +200,22 @@ class HistorySinceTests:
         response = api.get(f"/api/campaigns/{campaign.pk}/history/", {"since": since})
         assert response.status_code == 400
         assert TIME_OUT_OF_RANGE in str(response.json())
+
+
+class NulCharacterTests:
+    """Issue 25: a NUL in a query value or a seat token answered 500 on PostgreSQL."""
+
+    def test_a_nul_in_a_query_value_is_a_400_naming_the_parameter(self, api, harald):
+        campaign, *_ = harald
+        response = api.get(f"/api/campaigns/{campaign.pk}/history/", {"kind": "sticker\x00"})
+        assert response.status_code == 400
+        assert response.json()["message"] == NUL_IN_PARAMETER.format(name="kind")
+
+    def test_a_nul_in_a_seat_token_is_a_400_page(self, client):
+        response = client.get("/play/seat/abc%00def/")
+        assert response.status_code == 400
+        assert NUL_IN_PATH in response.content.decode()
+
+    def test_a_nul_in_an_api_path_is_a_400_in_the_api_shape(self, api):
+        response = api.get("/api/sessions/1/seats/ab%00c/")
+        assert response.status_code == 400 and response.json()["message"] == NUL_IN_PATH
