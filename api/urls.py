@@ -28,8 +28,8 @@ campaign_patterns = [
     path("", c.CampaignDetailApi.as_view(), name="campaign-detail"),
     path("houses/", c.HouseListApi.as_view(), name="house-list"),
     path("houses/create/", c.HouseCreateApi.as_view(), name="house-create"),
-    path("houses/<int:house_id>/", c.HouseDetailApi.as_view(), name="house-detail"),
-    path("achievements/<int:achievement_id>/mark/", c.AchievementMarkApi.as_view(), name="achievement-mark"),
+    path("houses/<id:house_id>/", c.HouseDetailApi.as_view(), name="house-detail"),
+    path("achievements/<id:achievement_id>/mark/", c.AchievementMarkApi.as_view(), name="achievement-mark"),
     path("board/", c.RealmBoardApi.as_view(), name="realm-board"),
     path("stickers/attach/", c.StickerAttachApi.as_view(), name="sticker-attach"),
     path("envelopes/", c.EnvelopeListApi.as_view(), name="envelope-list"),
@@ -39,17 +39,17 @@ campaign_patterns = [
     path("mystery-stickers/attach/", c.MysteryStickerAttachApi.as_view(), name="mystery-attach"),
     path("games/", c.GameListApi.as_view(), name="game-list"),
     path("games/begin/", c.GameBeginApi.as_view(), name="game-begin"),
-    path("games/<int:game_id>/", c.GameDetailApi.as_view(), name="game-detail"),
-    path("games/<int:game_id>/result/", c.GameResultRecordApi.as_view(), name="game-result-record"),
-    path("games/<int:game_id>/result/correct/", c.GameResultCorrectApi.as_view(), name="game-result-correct"),
+    path("games/<id:game_id>/", c.GameDetailApi.as_view(), name="game-detail"),
+    path("games/<id:game_id>/result/", c.GameResultRecordApi.as_view(), name="game-result-record"),
+    path("games/<id:game_id>/result/correct/", c.GameResultCorrectApi.as_view(), name="game-result-correct"),
     path("history/", c.HistoryListApi.as_view(), name="history"),
     path("nights/start/", n.GameNightStartApi.as_view(), name="night-start"),
-    path("nights/<int:session_id>/save/", n.GameNightSaveApi.as_view(), name="night-save"),
-    path("houses/<int:house_id>/page/", st.HousePageApi.as_view(), name="house-page"),
+    path("nights/<id:session_id>/save/", n.GameNightSaveApi.as_view(), name="night-save"),
+    path("houses/<id:house_id>/page/", st.HousePageApi.as_view(), name="house-page"),
     path("statistics/", st.StatisticsApi.as_view(), name="statistics"),
-    path("games/<int:game_id>/story/", st.GameStoryApi.as_view(), name="game-story"),
-    path("games/<int:game_id>/story/share/", st.StoryLinkCreateApi.as_view(), name="story-share"),
-    path("games/<int:game_id>/story/share/revoke/", st.StoryLinkRevokeApi.as_view(), name="story-unshare"),
+    path("games/<id:game_id>/story/", st.GameStoryApi.as_view(), name="game-story"),
+    path("games/<id:game_id>/story/share/", st.StoryLinkCreateApi.as_view(), name="story-share"),
+    path("games/<id:game_id>/story/share/revoke/", st.StoryLinkRevokeApi.as_view(), name="story-unshare"),
 ]
 
 session_patterns = [
@@ -58,14 +58,12 @@ session_patterns = [
     path("table/actions/submit/", s.SessionTableActionApi.as_view(), name="session-table-action"),
     path("undo/", s.SessionUndoApi.as_view(), name="session-undo"),
     path("log/", s.SessionLogApi.as_view(), name="session-log"),
-    path("seats/<int:seat_index>/join/", s.SeatJoinApi.as_view(), name="seat-join"),
-    path("seats/<int:seat_index>/show-code/", s.SeatShowCodeApi.as_view(), name="seat-show-code"),
-    path("seats/<int:seat_index>/rotate/", s.SeatRotateTokenApi.as_view(), name="seat-rotate"),
-    path("seats/<int:seat_index>/", s.SeatViewApi.as_view(), name="seat-view"),
-    path("seats/<int:seat_index>/actions/", s.SeatLegalActionsApi.as_view(), name="seat-legal-actions"),
-    path(
-        "seats/<int:seat_index>/actions/submit/", s.SeatActionSubmitApi.as_view(), name="seat-action-submit"
-    ),
+    path("seats/<id:seat_index>/join/", s.SeatJoinApi.as_view(), name="seat-join"),
+    path("seats/<id:seat_index>/show-code/", s.SeatShowCodeApi.as_view(), name="seat-show-code"),
+    path("seats/<id:seat_index>/rotate/", s.SeatRotateTokenApi.as_view(), name="seat-rotate"),
+    path("seats/<id:seat_index>/", s.SeatViewApi.as_view(), name="seat-view"),
+    path("seats/<id:seat_index>/actions/", s.SeatLegalActionsApi.as_view(), name="seat-legal-actions"),
+    path("seats/<id:seat_index>/actions/submit/", s.SeatActionSubmitApi.as_view(), name="seat-action-submit"),
 ]
 
 api_patterns: list[URLPattern | URLResolver] = [
@@ -73,10 +71,10 @@ api_patterns: list[URLPattern | URLResolver] = [
     path("auth/token/revoke/", auth_apis.TokenRevokeApi.as_view(), name="token-revoke"),
     path("campaigns/", c.CampaignListApi.as_view(), name="campaign-list"),
     path("campaigns/create/", c.CampaignCreateApi.as_view(), name="campaign-create"),
-    path("campaigns/<int:campaign_id>/", include(campaign_patterns)),
+    path("campaigns/<id:campaign_id>/", include(campaign_patterns)),
     path("games/", s.TableGameListApi.as_view(), name="table-game-list"),
     path("sessions/create/", s.SessionCreateApi.as_view(), name="session-create"),
-    path("sessions/<int:session_id>/", include(session_patterns)),
+    path("sessions/<id:session_id>/", include(session_patterns)),
 ]
 
 urlpatterns = [

@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+import config.converters  # noqa: F401  (registers <id:...> before the apps' URLs load)
 from config.health import healthz, ping, status_page
 from config.ratelimits import login_rate_limited
 

@@ -5,23 +5,23 @@ from games import events, views
 app_name = "games"
 urlpatterns = [
     path("", views.session_list, name="session_list"),
-    path("s/<int:session_id>/", views.session_table, name="session_table"),
-    path("s/<int:session_id>/act/", views.session_table_action, name="session_table_action"),
-    path("s/<int:session_id>/compose/", views.session_table_compose, name="session_table_compose"),
-    path("s/<int:session_id>/undo/", views.session_undo, name="session_undo"),
-    path("s/<int:session_id>/abandon/", views.session_abandon, name="session_abandon"),
-    path("s/<int:session_id>/version", views.session_version, name="session_version"),
+    path("s/<id:session_id>/", views.session_table, name="session_table"),
+    path("s/<id:session_id>/act/", views.session_table_action, name="session_table_action"),
+    path("s/<id:session_id>/compose/", views.session_table_compose, name="session_table_compose"),
+    path("s/<id:session_id>/undo/", views.session_undo, name="session_undo"),
+    path("s/<id:session_id>/abandon/", views.session_abandon, name="session_abandon"),
+    path("s/<id:session_id>/version", views.session_version, name="session_version"),
     path(
-        "s/<int:session_id>/seats/<int:seat_index>/show-code/",
+        "s/<id:session_id>/seats/<id:seat_index>/show-code/",
         views.session_seat_show_code,
         name="session_seat_show_code",
     ),
     path(
-        "s/<int:session_id>/seats/<int:seat_index>/new-code/",
+        "s/<id:session_id>/seats/<id:seat_index>/new-code/",
         views.session_seat_new_code,
         name="session_seat_new_code",
     ),
-    path("s/<int:session_id>/events/", events.table_events, name="table_events"),
+    path("s/<id:session_id>/events/", events.table_events, name="table_events"),
     path("seat/<str:token>/", views.seat_page, name="seat_page"),
     path("seat/<str:token>/events/", events.seat_events, name="seat_events"),
 ]

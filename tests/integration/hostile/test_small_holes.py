@@ -219,3 +219,24 @@ class NulCharacterTests:
     def test_a_nul_in_an_api_path_is_a_400_in_the_api_shape(self, api):
         response = api.get("/api/sessions/1/seats/ab%00c/")
         assert response.status_code == 400 and response.json()["message"] == NUL_IN_PATH
+
+
+class HugeIdTests:
+    """Issue 25: on SQLite, a session id of 2**63 or more answered 500 (the driver's overflow)."""
+
+    @pytest.mark.parametrize("number", [2**63, 2**64 + 5, 10**18])
+    @pytest.mark.parametrize(
+        "path",
+        ["/api/sessions/{n}/seats/0/", "/api/sessions/{n}/seats/0/actions/submit/", "/api/sessions/{n}/"],
+    )
+    def test_an_id_beyond_the_databases_is_a_404(self, api, number, path):
+        api.credentials(HTTP_AUTHORIZATION="Token anything", HTTP_X_SEAT_TOKEN="anything")
+        response = (
+            api.post(path.format(n=number), {}, format="json")
+            if "submit" in path
+            else api.get(path.format(n=number))
+        )
+        assert response.status_code in (401, 403, 404), response.content[:200]
+
+    def test_a_page_with_a_huge_id_is_a_404(self, client):
+        assert client.get(f"/play/s/{2**63}/").status_code == 404
