@@ -454,7 +454,7 @@ class GameDetailApi(CampaignApi):
 
 class GameBeginApi(CampaignApi):
     class InputSerializer(serializers.Serializer):
-        king_name = StrictCharField(max_length=80, allow_blank=True, default="")
+        king_name = NameField(max_length=80, allow_blank=True, default="")
         played_on = serializers.DateField(required=False, help_text="Omitted: today.")
 
     @extend_schema(

@@ -23,10 +23,17 @@ from campaign.models import (
     LedgerEntry,
 )
 from campaign.selectors import campaign_setting, houses_by_prestige, storylines
-from campaign.services.common import CAMPAIGN_CLOSED, UNKNOWN_AGENDA, check_house, record_event
+from campaign.services.common import (
+    CAMPAIGN_CLOSED,
+    NAME_CONTROL_CHARACTERS,
+    UNKNOWN_AGENDA,
+    check_house,
+    record_event,
+)
 from campaign.services.houses import alignment_mark
 from campaign.services.ledger import ledger_add
 from campaign.services.stickers import _sticker_info, chronicle_age
+from games.engine.text import has_control_characters
 from games.kings_dilemma import scoring
 from games.kings_dilemma.data import MAX_SEATS, MIN_SEATS, RESOURCE_TRACK_ROWS
 
@@ -108,6 +115,8 @@ def game_begin(
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     if campaign.closed:
         raise ValidationError(CAMPAIGN_CLOSED)
+    if has_control_characters(king_name or ""):  # the API and the pages alike
+        raise ValidationError(NAME_CONTROL_CHARACTERS)
     number = (campaign.games.aggregate(top=Max("number"))["top"] or 0) + 1
     game = ChronicleGame(
         campaign=campaign,

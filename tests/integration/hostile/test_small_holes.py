@@ -6,10 +6,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from api.filters import TIME_OUT_OF_RANGE
 from campaign.models import House
+from campaign.services import NAME_CONTROL_CHARACTERS, game_begin
 from config.input_guard import NUL_IN_PARAMETER, NUL_IN_PATH
 from games import nudges
 from games.models import GameSession, SessionAction
@@ -240,3 +242,24 @@ class HugeIdTests:
 
     def test_a_page_with_a_huge_id_is_a_404(self, client):
         assert client.get(f"/play/s/{2**63}/").status_code == 404
+
+
+class KingNameTests:
+    """Issue 25: the API's games/begin accepted control and bidi characters the pages refuse."""
+
+    @pytest.mark.parametrize("king_name", ["Evil\u202eKing", "Bell\x07", "Esc\x1b[31m"])
+    def test_control_and_bidi_characters_are_refused_and_no_game_begins(self, api, harald, king_name):
+        campaign, *_ = harald
+        before = campaign.games.count()
+        response = api.post(
+            f"/api/campaigns/{campaign.pk}/games/begin/", {"king_name": king_name}, format="json"
+        )
+        assert response.status_code == 400
+        assert response.json()["message"] == f"king_name: {NAME_CONTROL_CHARACTERS}"
+        assert campaign.games.count() == before
+
+    def test_the_service_refuses_them_too(self, harald):
+        campaign, *_ = harald
+        with pytest.raises(ValidationError, match="control characters"):
+            game_begin(campaign=campaign, king_name="A\u202eB")
+        assert not campaign.games.filter(king_name="A\u202eB").exists()
