@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from rest_framework.serializers import as_serializer_error
 from rest_framework.views import exception_handler
 
+from config.ratelimits import LOGIN_WINDOW
 from games.engine.errors import RuleError
 from games.services import IdempotencyKeyReused, StaleVersion
 
@@ -26,7 +27,11 @@ def chronicle_exception_handler(exc, context):
     if isinstance(exc, IdempotencyKeyReused):  # before DjangoValidationError, its base class
         return Response({"message": exc.message, "extra": {}}, status=422)
     if isinstance(exc, Ratelimited):  # before PermissionDenied, its base class
-        return Response({"message": TOO_MANY_ATTEMPTS, "extra": {}}, status=429)
+        return Response(
+            {"message": TOO_MANY_ATTEMPTS, "extra": {}},
+            status=429,
+            headers={"Retry-After": str(LOGIN_WINDOW)},
+        )
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(as_serializer_error(exc))
     if isinstance(exc, Http404):

@@ -7,45 +7,45 @@ urlpatterns = [
     path("demo-login/", views.demo_login, name="demo-login"),
     path("campaigns/new/", views.campaign_create_view, name="campaign-create"),
     path("campaigns/import/", views.campaign_import_view, name="campaign-import"),
-    path("campaigns/<int:pk>/", views.campaign_detail, name="campaign-detail"),
-    path("campaigns/<int:pk>/export/", views.campaign_export_view, name="campaign-export"),
+    path("campaigns/<id:pk>/", views.campaign_detail, name="campaign-detail"),
+    path("campaigns/<id:pk>/export/", views.campaign_export_view, name="campaign-export"),
     path(
-        "campaigns/<int:pk>/exports/<int:export_id>/",
+        "campaigns/<id:pk>/exports/<id:export_id>/",
         views.campaign_export_download,
         name="campaign-export-download",
     ),
-    path("campaigns/<int:pk>/charts/<str:name>.svg", views.campaign_chart, name="campaign-chart"),
-    path("campaigns/<int:pk>/history/", views.campaign_history_view, name="campaign-history"),
-    path("campaigns/<int:pk>/chronicles/", views.campaign_chronicles, name="campaign-chronicles"),
-    path("campaigns/<int:pk>/houses/new/", views.house_create_view, name="house-create"),
-    path("campaigns/<int:pk>/stickers/new/", views.sticker_attach_view, name="sticker-attach"),
-    path("campaigns/<int:pk>/envelopes/new/", views.envelope_open_view, name="envelope-open"),
-    path("campaigns/<int:pk>/mystery/new/", views.mystery_attach_view, name="mystery-attach"),
-    path("campaigns/<int:pk>/night/new/", views.game_night_start_view, name="kd-night-start"),
+    path("campaigns/<id:pk>/charts/<str:name>.svg", views.campaign_chart, name="campaign-chart"),
+    path("campaigns/<id:pk>/history/", views.campaign_history_view, name="campaign-history"),
+    path("campaigns/<id:pk>/chronicles/", views.campaign_chronicles, name="campaign-chronicles"),
+    path("campaigns/<id:pk>/houses/new/", views.house_create_view, name="house-create"),
+    path("campaigns/<id:pk>/stickers/new/", views.sticker_attach_view, name="sticker-attach"),
+    path("campaigns/<id:pk>/envelopes/new/", views.envelope_open_view, name="envelope-open"),
+    path("campaigns/<id:pk>/mystery/new/", views.mystery_attach_view, name="mystery-attach"),
+    path("campaigns/<id:pk>/night/new/", views.game_night_start_view, name="kd-night-start"),
     path(
-        "campaigns/<int:pk>/night/<int:session_id>/save/",
+        "campaigns/<id:pk>/night/<id:session_id>/save/",
         views.game_night_record_view,
         name="kd-night-record",
     ),
-    path("campaigns/<int:pk>/games/new/", views.game_begin_view, name="game-begin"),
-    path("campaigns/<int:pk>/achievements/new/", views.achievement_create_view, name="achievement-create"),
-    path("campaigns/<int:pk>/stories/new/", views.story_card_place_view, name="story-place"),
-    path("achievements/<int:pk>/mark/", views.achievement_mark_view, name="achievement-mark"),
+    path("campaigns/<id:pk>/games/new/", views.game_begin_view, name="game-begin"),
+    path("campaigns/<id:pk>/achievements/new/", views.achievement_create_view, name="achievement-create"),
+    path("campaigns/<id:pk>/stories/new/", views.story_card_place_view, name="story-place"),
+    path("achievements/<id:pk>/mark/", views.achievement_mark_view, name="achievement-mark"),
 ]
 
 # The campaign over months (issue 16): House pages, statistics, the story of each night.
 urlpatterns += [
-    path("campaigns/<int:pk>/houses/<int:house_pk>/", story_views.house_page_view, name="house-page"),
-    path("campaigns/<int:pk>/statistics/", story_views.statistics_view, name="campaign-statistics"),
+    path("campaigns/<id:pk>/houses/<id:house_pk>/", story_views.house_page_view, name="house-page"),
+    path("campaigns/<id:pk>/statistics/", story_views.statistics_view, name="campaign-statistics"),
     path(
-        "campaigns/<int:pk>/statistics/<str:name>.svg", story_views.statistics_chart, name="statistics-chart"
+        "campaigns/<id:pk>/statistics/<str:name>.svg", story_views.statistics_chart, name="statistics-chart"
     ),
-    path("campaigns/<int:pk>/games/<int:number>/story/", story_views.night_story_view, name="night-story"),
+    path("campaigns/<id:pk>/games/<id:number>/story/", story_views.night_story_view, name="night-story"),
     path(
-        "campaigns/<int:pk>/games/<int:number>/story/share/", story_views.story_share_view, name="story-share"
+        "campaigns/<id:pk>/games/<id:number>/story/share/", story_views.story_share_view, name="story-share"
     ),
     path(
-        "campaigns/<int:pk>/games/<int:number>/story/unshare/",
+        "campaigns/<id:pk>/games/<id:number>/story/unshare/",
         story_views.story_unshare_view,
         name="story-unshare",
     ),

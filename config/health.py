@@ -50,4 +50,8 @@ def status_page(request: HttpRequest):
 
 
 def rate_limited(request: HttpRequest, exception=None):
-    return render(request, "rate_limited.html", status=429)
+    from config.ratelimits import LOGIN_WINDOW
+
+    response = render(request, "rate_limited.html", status=429)
+    response["Retry-After"] = str(LOGIN_WINDOW)
+    return response

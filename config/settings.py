@@ -35,6 +35,21 @@ def _env_number(name: str, default, *, low, high, kind, unit: str):
     return value
 
 
+def env_rate(name: str, default: str) -> str:
+    """A rate such as "600/min" or "20/s" from the environment ("0": none, answered as "")."""
+    from django.core.exceptions import ImproperlyConfigured
+
+    raw = os.environ.get(name, default).strip()
+    if raw == "0":
+        return ""
+    count, _, period = raw.partition("/")
+    if not (
+        count.isascii() and count.isdigit() and 0 < int(count) <= 10**6 and period[:1] in ("s", "m", "h")
+    ):
+        raise ImproperlyConfigured(f"{name} must be a rate such as 600/min, 20/s or 0 for none, not {raw!r}.")
+    return raw
+
+
 def env_seconds(name: str, default: float, *, low: float, high: float) -> float:
     return _env_number(name, default, low=low, high=high, kind=float, unit="seconds")
 
@@ -278,12 +293,16 @@ SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"] if n
 # API tokens expire (seconds; log in again for a new one). docs/api.md.
 API_TOKEN_LIFETIME = int(os.environ.get("API_TOKEN_LIFETIME", str(30 * 24 * 3600)))
 
+# The API's rate limit per caller (api/throttles.py): requests per second, minute or hour; "0" for none.
+API_RATE = env_rate("CHRONICLE_API_RATE", "600/min")
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "api.authentication.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_THROTTLE_CLASSES": ["api.throttles.CallerRateThrottle"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "api.exception_handlers.chronicle_exception_handler",
     "DEFAULT_PARSER_CLASSES": ["api.parsers.ChronicleJSONParser"],

@@ -150,37 +150,37 @@ def valid_posts(fx: Fixture) -> dict[str, object]:
     house = fx.houses[0].pk
     return {
         "campaigns/new/": {"name": "Walked"},
-        "campaigns/<int:pk>/houses/new/": {"name": "Walkers", "number": 11},
-        "campaigns/<int:pk>/stickers/new/": {
+        "campaigns/<id:pk>/houses/new/": {"name": "Walkers", "number": 11},
+        "campaigns/<id:pk>/stickers/new/": {
             "number": 150,
             "row": "wealth",
             "positive": "1",
             "signer": house,
         },
-        "campaigns/<int:pk>/envelopes/new/": {"number": 20, "dilemma_numbers": "60, 61, 62"},
-        "campaigns/<int:pk>/mystery/new/": {"letter": "A"},
-        "campaigns/<int:pk>/games/new/": {"king_name": "Walker II"},
-        "campaigns/<int:pk>/achievements/new/": {
+        "campaigns/<id:pk>/envelopes/new/": {"number": 20, "dilemma_numbers": "60, 61, 62"},
+        "campaigns/<id:pk>/mystery/new/": {"letter": "A"},
+        "campaigns/<id:pk>/games/new/": {"king_name": "Walker II"},
+        "campaigns/<id:pk>/achievements/new/": {
             "house": house,
             "kind": "gameplay",
             "name": "W",
             "spaces": 2,
         },
-        "campaigns/<int:pk>/stories/new/": {"number": 40, "storyline": "Crown"},
-        "achievements/<int:pk>/mark/": {"count": 1},
+        "campaigns/<id:pk>/stories/new/": {"number": 40, "storyline": "Crown"},
+        "achievements/<id:pk>/mark/": {"count": 1},
         "play/": {"game": "for_the_king", "seat_1": "Anna", "seat_2": "Ben"},
         "api/auth/token/": {"username": fx.other.username, "password": "secret-pass"},
         "api/campaigns/create/": {"name": "Walked by API"},
-        "api/campaigns/<int:campaign_id>/houses/create/": {"name": "Apiwalk", "number": 12},
-        "api/campaigns/<int:campaign_id>/stickers/attach/": {
+        "api/campaigns/<id:campaign_id>/houses/create/": {"name": "Apiwalk", "number": 12},
+        "api/campaigns/<id:campaign_id>/stickers/attach/": {
             "number": 151,
             "row": "morale",
             "positive": True,
         },
-        "api/campaigns/<int:campaign_id>/envelopes/open/": {"number": 7, "dilemma_numbers": [30, 31, 32]},
-        "api/campaigns/<int:campaign_id>/games/begin/": {"king_name": "Walker III"},
+        "api/campaigns/<id:campaign_id>/envelopes/open/": {"number": 7, "dilemma_numbers": [30, 31, 32]},
+        "api/campaigns/<id:campaign_id>/games/begin/": {"king_name": "Walker III"},
         "api/sessions/create/": {"game": "council_of_four", "seat_names": ["A", "B"]},
-        "api/sessions/<int:session_id>/seats/<int:seat_index>/join/": {"claim": False},
+        "api/sessions/<id:session_id>/seats/<id:seat_index>/join/": {"claim": False},
     }
 
 
@@ -198,7 +198,7 @@ def identities(fx: Fixture, route: str, kwargs: dict) -> list[tuple[str, object,
         who.append(("superuser", fx.superuser, {}))
     elif not missing:  # an id that does not exist is the same 404 for every user
         who.insert(1, ("other", fx.other, {}))
-    if route.startswith("api/sessions/<int:session_id>/"):
+    if route.startswith("api/sessions/<id:session_id>/"):
         seat = Seat.objects.filter(session_id=kwargs.get("session_id"), index=0).first()
         if seat is not None:
             who.append(("phone", None, {"X-Seat-Token": seat.token}))
@@ -270,16 +270,16 @@ def test_every_url_answers_without_a_server_error(fx):
     # ... and real objects: the pages answered with their content, not only with 404s.
     for reached in [
         ("play/seat/<str:token>/", "anonymous", "GET", 200),
-        ("play/s/<int:session_id>/", "owner", "GET", 200),
-        ("campaigns/<int:pk>/", "owner", "GET", 200),
-        ("api/sessions/<int:session_id>/seats/<int:seat_index>/", "phone", "GET", 200),
+        ("play/s/<id:session_id>/", "owner", "GET", 200),
+        ("campaigns/<id:pk>/", "owner", "GET", 200),
+        ("api/sessions/<id:session_id>/seats/<id:seat_index>/", "phone", "GET", 200),
         ("admin/campaign/house/<path:object_id>/change/", "superuser", "GET", 200),
     ]:
         assert reached in fx.answers, reached
 
 
 def test_the_walker_fails_on_a_pattern_it_cannot_fill(fx):
-    assert fillings("play/s/<int:session_id>/<slug:mystery>/", fx) is None
+    assert fillings("play/s/<id:session_id>/<slug:mystery>/", fx) is None
     unknown: list[str] = []
     list(targets(fx, unknown))
     assert unknown == []

@@ -33,8 +33,9 @@ def clock(monkeypatch):
 class LoginLimitTests:
     @pytest.mark.parametrize("url", LOGINS)
     def test_every_login_is_limited(self, url, clock):
-        codes = [attempt(url).status_code for _ in range(ratelimits.LOGIN_ATTEMPTS + 1)]
-        assert 429 not in codes[:-1] and codes[-1] == 429
+        responses = [attempt(url) for _ in range(ratelimits.LOGIN_ATTEMPTS + 1)]
+        assert 429 not in [r.status_code for r in responses[:-1]] and responses[-1].status_code == 429
+        assert responses[-1]["Retry-After"] == str(ratelimits.LOGIN_WINDOW)  # issue 25
 
     def test_the_api_answers_its_error_shape(self, clock):
         for _ in range(ratelimits.LOGIN_ATTEMPTS):
