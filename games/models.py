@@ -114,6 +114,13 @@ class SessionAction(models.Model):
     idempotency_key = models.CharField(max_length=100, null=True, blank=True)  # noqa: DJ001
     version = models.PositiveIntegerField(help_text="Session version right after this action.")
     undone = models.BooleanField(default=False)
+    # Asked of the engine as the action was applied (games.services._undoable): False once it
+    # revealed something hidden. NULL: logged before this was recorded; asked of a replay instead.
+    undoable = models.BooleanField(
+        null=True,
+        blank=True,
+        help_text="Whether the host may undo it: never once it revealed hidden information.",
+    )
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -99,7 +99,21 @@ def session_undoable_action(*, session: GameSession) -> SessionAction | None:
     last = session_last_action(session=session)
     if last is None or (last.seq == 1 and last.payload == {"type": "deal", "seat": None}):
         return None
-    return last if _rules(session).undoable(last.payload) else None
+    return last if session_action_undoable(session=session, action=last) else None
+
+
+def session_action_undoable(*, session: GameSession, action: SessionAction) -> bool:
+    """Whether the host may undo ``action``, the last one in force: as recorded when it was applied
+    (never once it revealed something hidden). An action logged before that was recorded is asked
+    of the engine with the state before it, from a replay of the log up to it."""
+    if action.undoable is not None:
+        return action.undoable
+    rules = _rules(session)
+    before = rules.setup(session.config, session.seed)
+    earlier = session.actions.filter(undone=False, seq__lt=action.seq).order_by("seq")
+    for payload in earlier.values_list("payload", flat=True):
+        before = rules.apply(before, payload)
+    return rules.undoable(before, action.payload, rules.apply(before, action.payload))
 
 
 def session_for_token(*, token: str) -> Seat | None:

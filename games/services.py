@@ -19,7 +19,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
-from games import nudges
+from games import nudges, selectors
 from games.engine.bots import bot_choose_action
 from games.engine.errors import RuleError
 from games.engine.registry import get_game
@@ -191,6 +191,17 @@ def _label(session: GameSession, rules: GameRules, action: dict) -> str:
         return str(action.get("type", "?")).replace("_", " ")
 
 
+def _undoable(session: GameSession, rules: GameRules, action: dict, new_state: dict) -> bool:
+    """Whether the host may undo ``action``, taking the session's state to ``new_state``: never when
+    it showed something hidden (the engine declares what reveals). Asked once, as it is applied:
+    what the players saw then stays seen. An engine that cannot tell keeps the action."""
+    try:
+        return bool(rules.undoable(session.state, action, new_state))
+    except Exception:
+        logger.exception("Engine %s could not say whether %r may be undone", session.game, action)
+        return False
+
+
 def _changes(session: GameSession, rules: GameRules, new_state: dict) -> dict[str, Any]:
     """The session's fields once one more action is logged."""
     now = timezone.now()
@@ -206,7 +217,14 @@ def _changes(session: GameSession, rules: GameRules, new_state: dict) -> dict[st
 
 
 def _log(
-    session: GameSession, changes: dict, *, action: dict, label: str, seat_index: int | None, key: str | None
+    session: GameSession,
+    changes: dict,
+    *,
+    action: dict,
+    label: str,
+    undoable: bool,
+    seat_index: int | None,
+    key: str | None,
 ) -> SessionAction:
     return SessionAction.objects.create(
         session=session,
@@ -214,6 +232,7 @@ def _log(
         seat=seat_index,
         payload=action,
         label=label,
+        undoable=undoable,
         idempotency_key=key,
         version=changes["version"],
     )
@@ -229,11 +248,20 @@ def _append(
 ) -> SessionAction:
     """Apply ``action`` to the locked session and log it (RuleError: nothing written)."""
     new_state, label = _applied(session, rules, action)
+    undoable = _undoable(session, rules, action, new_state)
     changes = _changes(session, rules, new_state)
     for name, value in changes.items():
         setattr(session, name, value)
     session.save(update_fields=list(changes))
-    return _log(session, changes, action=action, label=label, seat_index=seat_index, key=idempotency_key)
+    return _log(
+        session,
+        changes,
+        action=action,
+        label=label,
+        undoable=undoable,
+        seat_index=seat_index,
+        key=idempotency_key,
+    )
 
 
 # ---- Sessions ----------------------------------------------------------------------------
@@ -395,11 +423,20 @@ def _submit_unchanged(
         return None
     changes = _changes(session, rules, new_state)
     label = _label(session, rules, payload)
+    undoable = _undoable(session, rules, payload, new_state)
     try:
         with transaction.atomic():
             if not GameSession.objects.filter(pk=session.pk, version=session.version).update(**changes):
                 return None
-            logged = _log(session, changes, action=payload, label=label, seat_index=seat_index, key=key)
+            logged = _log(
+                session,
+                changes,
+                action=payload,
+                label=label,
+                undoable=undoable,
+                seat_index=seat_index,
+                key=key,
+            )
             for name, value in changes.items():
                 setattr(session, name, value)
             _after_change(session, rules)
@@ -470,7 +507,7 @@ def session_undo(*, session: GameSession, by) -> GameSession:
         raise ValidationError(NOTHING_TO_UNDO)
     rules = session_rules(locked)
     opening = last.seq == 1 and rules.opening_action is not None
-    if opening or not rules.undoable(last.payload):
+    if opening or not selectors.session_action_undoable(session=locked, action=last):
         raise ValidationError(NOT_UNDOABLE.format(label=last.label))
     last.undone = True
     last.save(update_fields=["undone"])

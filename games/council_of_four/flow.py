@@ -157,6 +157,17 @@ def draw_card(state: dict, seat: int, rng) -> bool:
     return True
 
 
+def shows_hidden(before: dict, action: dict, after: dict) -> bool:
+    """Whether an action showed a hidden card: a Politics card drawn into a hand (its owner sees it)
+    or a Permit turned face up from its deck ('Replace the tile with the top tile of the
+    corresponding deck')."""
+    for old, new in zip(before["seats"], after["seats"], strict=True):
+        if set(new["hand"]) - set(old["hand"]):
+            return True
+    face_up = {p for region in REGIONS for p in before["face_up"][region]}
+    return any(p not in face_up for region in REGIONS for p in after["face_up"][region])
+
+
 # Bonuses
 
 

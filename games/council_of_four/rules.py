@@ -5,10 +5,10 @@
 player composes it with ``games.council_of_four.payments.permit_payment_cost`` and ``queen_cost``."""
 
 from games.council_of_four import actions, bot
-from games.council_of_four.flow import MAX_SEATS, MIN_SEATS, new_state
+from games.council_of_four.flow import MAX_SEATS, MIN_SEATS, new_state, shows_hidden
 from games.council_of_four.legal import legal, sample
 from games.council_of_four.views import CouncilOfFourView, describe, view
-from games.engine.rules import TABLE, Rules
+from games.engine.rules import ALWAYS, TABLE, Rules
 
 
 class CouncilOfFourRules(Rules):
@@ -38,21 +38,20 @@ class CouncilOfFourRules(Rules):
         "choose_permit_bonus": actions.choose_permit_bonus,
         "take_free_permit": actions.take_free_permit,
     }
-    # These show a hidden Politics card or Permit (a draw, a refilled Permit slot, or a bonus that
-    # may draw a card): players cannot undo them.
-    not_undoable = frozenset(
-        {
-            "deal",
-            "draw",
-            "acquire_permit",
-            "build",
-            "queen_build",
-            "change_permits",
-            "choose_city_bonus",
-            "choose_permit_bonus",
-            "take_free_permit",
-        }
-    )
+    # What each move shows that was hidden: undo never drops it. The deal, a draw, Politics cards
+    # discarded to satisfy a council (shown from the hand), and a move that draws a card through a
+    # bonus or turns a Permit face up from its deck. Electing, Servants and ending a turn show nothing.
+    revealing = {
+        "deal": ALWAYS,
+        "draw": ALWAYS,
+        "acquire_permit": ALWAYS,
+        "queen_build": ALWAYS,
+        "build": shows_hidden,
+        "change_permits": shows_hidden,
+        "choose_city_bonus": shows_hidden,
+        "choose_permit_bonus": shows_hidden,
+        "take_free_permit": shows_hidden,
+    }
 
     bot_policy = staticmethod(bot.choose)  # builds, buys Permits, elects: see bot.py
     setup = staticmethod(new_state)

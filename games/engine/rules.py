@@ -20,6 +20,17 @@ TABLE = None  # the seat value of actions taken by the table (the host's screen)
 
 State = dict[str, Any]
 Action = dict[str, Any]
+# When an action shows something that was hidden: a function of the state before it, the action and
+# the state after it (both states are the engine's own, never changed by the function).
+Reveal = Callable[[State, Action, State], bool]
+
+
+def always(before: State, action: Action, after: State) -> bool:
+    """An action that reveals whatever its parameters (a card drawn, a deal)."""
+    return True
+
+
+ALWAYS: Reveal = always
 
 GAME_IS_OVER = "The game is over."
 UNKNOWN_ACTION = "There is no action called {type!r} in this game."
@@ -54,7 +65,8 @@ class GameRules(Protocol):
     def is_over(self, state: State) -> bool: ...
     def result(self, state: State) -> dict[str, Any] | None: ...
     def describe(self, state: State, action: Action) -> str: ...
-    def undoable(self, action: Action) -> bool: ...
+    def reveals(self, before: State, action: Action, after: State) -> bool: ...
+    def undoable(self, before: State, action: Action, after: State) -> bool: ...
     def active_seats(self, state: State) -> list[int | None]: ...
 
 
@@ -74,7 +86,11 @@ class Rules:
     # the log, never undone): dealing hidden cards in an action keeps the deck order out of the
     # initial state, so a replay never shows it to a client. None: the game opens without one.
     opening_action: Action | None = None
-    # Action types that reveal hidden information: players cannot undo them.
+    # The actions that show something hidden, declared beside ``moves``: action type -> ``ALWAYS``
+    # or a ``Reveal`` saying when it does (a card placed face up, not face down). Undo never drops
+    # an action that revealed something: what the players saw cannot be hidden again.
+    revealing: dict[str, Reveal] = {}
+    # Action types never undone for another reason, whatever they show (a binding gift of Coins).
     not_undoable: frozenset[str] = frozenset()
     # Action types a bot never picks (legal for people, pointless or harmful at random).
     bot_excluded: frozenset[str] = frozenset()
@@ -103,8 +119,17 @@ class Rules:
     def result(self, state: State) -> dict[str, Any] | None:
         return state.get("result")
 
-    def undoable(self, action: Action) -> bool:
-        return action.get("type") not in self.not_undoable
+    def reveals(self, before: State, action: Action, after: State) -> bool:
+        """Whether ``action``, taking ``before`` to ``after``, showed someone something hidden: as
+        ``revealing`` declares it, and always when it ended the game (the result shows it all)."""
+        if self.is_over(after):
+            return True
+        when = self.revealing.get(action.get("type", ""))
+        return when is not None and bool(when(before, action, after))
+
+    def undoable(self, before: State, action: Action, after: State) -> bool:
+        """Whether the host may drop ``action`` (taking ``before`` to ``after``) from the log."""
+        return action.get("type") not in self.not_undoable and not self.reveals(before, action, after)
 
     def active_seats(self, state: State) -> list[int | None]:
         seats: list[int | None] = [TABLE, *range(len(state.get("seats", [])))]

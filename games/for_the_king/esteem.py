@@ -57,6 +57,11 @@ def pass_(state: dict, action: dict, rng) -> None:
     advance(state, rng)
 
 
+def calls_the_bid(before: dict, action: dict, after: dict) -> bool:
+    """A bid or a pass that ends the bidding shows whether the winner holds the Gold to pay."""
+    return after["stage"] in ("pay_gold", "cannot_pay")
+
+
 def pay_gold(state: dict, action: dict, rng) -> None:
     """'End of a round': discard Gold cards face up until they reach the bid; no change is given,
     and no card may be left out while still reaching the bid (DESIGN 8, 'Paying Gold')."""

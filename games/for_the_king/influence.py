@@ -104,6 +104,12 @@ def place(state: dict, action: dict, rng) -> None:
     advance(state, rng)
 
 
+def place_reveals(before: dict, action: dict, after: dict) -> bool:
+    """'Distribute Cards': a card placed in the middle is face up; a King card kept in front of
+    yourself is revealed at once ('Receiving King cards', DESIGN 8). Face down, a card stays hidden."""
+    return action.get("area") == "middle" or after["king_card"] is not None
+
+
 def choose(state: dict, action: dict, rng) -> None:
     """'Choose Central Cards': each opponent, from the Adviser's left, takes one middle card."""
     seat = expect_turn(state, action, phases=("choose",), acting=actor, what="choose a card from the middle")

@@ -3,7 +3,7 @@
 import random
 
 from games.engine.choices import Choice
-from games.engine.rules import TABLE, Rules
+from games.engine.rules import ALWAYS, TABLE, Rules
 from games.for_the_king import bot, esteem, influence
 from games.for_the_king.flow import actor
 from games.for_the_king.views import ForTheKingView, describe, view
@@ -30,8 +30,19 @@ class ForTheKingRules(Rules):
         "discard": esteem.discard,
         "draw_random_card": esteem.draw_random_card,
     }
-    # Each of these shows someone a card that was hidden (or draws at random).
-    not_undoable = frozenset({"deal", "draw", "reveal", "draw_random_card"})
+    # What each move shows that was hidden: undo never drops it. The deal and a draw (its card to
+    # the Adviser), a card placed face up in the middle or a King card revealed, the Favor card
+    # revealed, a bid called (can the winner pay?), Gold paid face up, a card drawn at random.
+    revealing = {
+        "deal": ALWAYS,
+        "draw": ALWAYS,
+        "place": influence.place_reveals,
+        "reveal": ALWAYS,
+        "bid": esteem.calls_the_bid,
+        "pass": esteem.calls_the_bid,
+        "pay_gold": ALWAYS,
+        "draw_random_card": ALWAYS,
+    }
     bot_policy = staticmethod(bot.choose)  # legal, not foolish: see bot.py
     setup = staticmethod(influence.new_state)
     view = staticmethod(view)

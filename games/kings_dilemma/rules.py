@@ -44,7 +44,7 @@ The result (``state["result"]``) is documented in ``scoring.finish``.
 from __future__ import annotations
 
 from games.engine.choices import Choice
-from games.engine.rules import TABLE, Rules
+from games.engine.rules import ALWAYS, TABLE, Rules
 from games.kings_dilemma import bot, realm, scoring, start, voting
 from games.kings_dilemma.cards import synthetic_front, synthetic_outcome
 from games.kings_dilemma.flow import VOTING_PHASES
@@ -80,10 +80,18 @@ class KingsDilemmaRules(Rules):
         "score": scoring.score,
         "choose_heir": scoring.choose_heir,
     }
-    # The deal is hidden randomness; a chosen Secret Agenda shows the next seat its offer; Coins given
-    # are binding; the scoring reveals every Secret Agenda. A mistyped outcome may be undone and typed
-    # again: the back is on the table for everyone by then, nothing new is seen.
-    not_undoable = frozenset({"deal", "choose_secret_agenda", "give_coins", "score"})
+    # What each move shows that was hidden: undo never drops it. The deal (a draft offer), a chosen
+    # Secret Agenda (the next seat's offer), a Dilemma card drawn (seen by all; a card met before
+    # shows its stored front), its back read at resolution (a card met before shows its stored back)
+    # and the scoring (every Secret Agenda). Coins given are binding, whatever they show.
+    revealing = {
+        "deal": ALWAYS,
+        "choose_secret_agenda": ALWAYS,
+        "draw_dilemma": ALWAYS,
+        "read_outcome": ALWAYS,
+        "score": ALWAYS,
+    }
+    not_undoable = frozenset({"give_coins"})
     bot_excluded = frozenset({"give_coins"})  # a bot would bleed its Coins away
     bot_policy = staticmethod(bot.choose)  # votes for its agendas with modest Power: see bot.py
     setup = staticmethod(start.new_state)

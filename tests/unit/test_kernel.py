@@ -60,7 +60,7 @@ class OpeningActionTests:
         assert [c["type"] for c in rules.legal_actions(state, TABLE)] == [opening["type"]]
         assert all(rules.legal_actions(state, seat) == [] for seat in range(3))
         after = rules.apply(state, dict(opening))
-        assert after["step"] == state["step"] + 1 and not rules.undoable(opening)
+        assert after["step"] == state["step"] + 1 and not rules.undoable(state, opening, after)
 
 
 class SentenceTests:

@@ -157,7 +157,9 @@ class TablePageTests:
         host = UserFactory()
         session = new_session(host=host)
         rng = random.Random(3)
-        play(session, rng, 2)  # draw, then place (undoable)
+        play(session, rng, 1)
+        while not session.actions.order_by("-seq").first().undoable:  # a draw, a card placed face up
+            play(session, rng, 1)
         client.force_login(host)
         page = client.get(reverse("games:session_table", args=[session.pk]))
         assert "Undo" in page.content.decode()

@@ -125,6 +125,37 @@ class ServantCostTests:
         assert {a["city"] for a in offered(state, 0, "build")} == {"B", "E"}
 
 
+class UndoableBuildTests:
+    """Undo never drops an action that revealed a card (docs/api.md "Undo"): a build shows one only
+    when a City token's bonus draws a Politics card."""
+
+    def test_a_build_that_draws_no_card_may_be_undone(self):
+        before = board(tokens={"A": VP2})
+        give_permit(before, 0, "C02")
+        action = {"type": "build", "seat": 0, "permit": "C02", "city": "A"}
+        assert RULES.undoable(before, action, RULES.apply(before, action))
+
+    def test_a_build_whose_city_token_draws_a_politics_card_cannot_be_undone(self):
+        """City token 10: 'politics_cards': 1 ('DRAW A POLITICS CARD': its owner sees it)."""
+        before = board(tokens={"A": 10})
+        give_permit(before, 0, "C02")
+        action = {"type": "build", "seat": 0, "permit": "C02", "city": "A"}
+        after = RULES.apply(before, action)
+        assert len(after["seats"][0]["hand"]) == len(before["seats"][0]["hand"]) + 1
+        assert RULES.reveals(before, action, after) and not RULES.undoable(before, action, after)
+
+    def test_changing_permits_turns_new_ones_face_up_unless_the_deck_is_empty(self):
+        """QUICK ACTION 2: the two face-up tiles go under the deck and two new ones are drawn."""
+        before = board()
+        before["seats"][0]["servants"] = 1
+        action = {"type": "change_permits", "seat": 0, "region": "coast"}
+        assert not RULES.undoable(before, action, RULES.apply(before, action))
+        before["permit_decks"]["coast"] = []
+        after = RULES.apply(before, action)
+        assert after["face_up"]["coast"] == before["face_up"]["coast"]
+        assert RULES.undoable(before, action, after)
+
+
 class ConnectedCitiesTests:
     def test_the_bonus_of_every_city_linked_by_your_merchants(self):
         """Obtain the token of the city and of every city connected through roads by a chain of

@@ -17,6 +17,7 @@ from games.council_of_four.board import (
 )
 from games.council_of_four.rules import RULES
 from games.engine.errors import RuleError
+from games.engine.rules import ALWAYS
 from tests.unit.council_of_four.builders import act, config, dealt, new_game
 
 
@@ -34,10 +35,13 @@ class RulesObjectTests:
         )
 
     def test_actions_that_reveal_hidden_information_cannot_be_undone(self):
-        for type_ in ("deal", "draw", "acquire_permit", "change_permits", "take_free_permit", "build"):
-            assert not RULES.undoable({"type": type_, "seat": 0})
+        """A draw shows its card to the drawer ('DRAW A POLITICS CARD'); satisfying a council shows
+        the Politics cards discarded; the deal deals hidden cards."""
+        for type_ in ("deal", "draw", "acquire_permit", "queen_build"):
+            assert RULES.revealing[type_] is ALWAYS
         for type_ in ("elect", "send_servant", "engage_servant", "additional_main", "end_turn"):
-            assert RULES.undoable({"type": type_, "seat": 0})
+            assert type_ not in RULES.revealing
+        assert not RULES.undoable(new_game(3), {"type": "deal", "seat": None}, dealt(3))
 
 
 class SetupTests:

@@ -6,10 +6,11 @@ import pytest
 
 from games.engine.errors import RuleError
 from games.engine.registry import get_game
+from games.engine.rules import ALWAYS
 from games.for_the_king import messages as msg
 from games.for_the_king.cards import CARD_IDS, CARDS
 from games.for_the_king.rules import RULES
-from tests.unit.for_the_king.builders import act, dealt, new_game
+from tests.unit.for_the_king.builders import act, adviser_turn, dealt, esteem, gold, gov, king, new_game
 
 
 class RulesObjectTests:
@@ -52,12 +53,49 @@ class RulesObjectTests:
         }
 
     def test_revealing_actions_cannot_be_undone(self):
-        assert not RULES.undoable({"type": "deal", "seat": None})
-        assert not RULES.undoable({"type": "draw", "seat": 0})
-        assert not RULES.undoable({"type": "reveal", "seat": 0})
-        assert not RULES.undoable({"type": "draw_random_card", "seat": 0})
-        assert RULES.undoable({"type": "place", "seat": 0, "area": "middle"})
-        assert RULES.undoable({"type": "bid", "seat": 0, "amount": 1})
+        """The deal, a draw, a Favor card revealed and a card drawn at random show hidden cards."""
+        for type_ in ("deal", "draw", "reveal", "draw_random_card", "pay_gold"):
+            assert RULES.revealing[type_] is ALWAYS
+        assert not RULES.undoable(new_game(3), {"type": "deal", "seat": None}, dealt(3))
+
+
+class UndoableTests:
+    """Undo never drops an action that revealed a card (docs/api.md "Undo"): what an action shows
+    depends on its parameters and the card, not on its type."""
+
+    def placed(self, area: str, card: str) -> tuple[dict, dict, dict]:
+        state = act(adviser_turn(3, [card, gov("military", "B")]), "draw", 0)
+        action = {"type": "place", "seat": 0, "area": area}
+        return state, action, RULES.apply(state, action)
+
+    def test_a_card_placed_face_up_in_the_middle_cannot_be_undone(self):
+        """'Distribute Cards': 'Place the card face up in the middle of the table'."""
+        before, action, after = self.placed("middle", gov("military", "A"))
+        assert after["middle"] == [gov("military", "A")]
+        assert RULES.reveals(before, action, after) and not RULES.undoable(before, action, after)
+
+    def test_a_king_card_kept_in_front_of_yourself_is_revealed_and_cannot_be_undone(self):
+        """'Receiving King cards': 'reveal it immediately instead' (DESIGN 8: also when kept)."""
+        before, action, after = self.placed("personal", king("plus1"))
+        assert after["king_card"]["card"] == king("plus1")
+        assert not RULES.undoable(before, action, after)
+
+    def test_a_card_kept_face_down_or_put_on_the_favor_deck_may_be_undone(self):
+        for area in ("personal", "favor"):
+            before, action, after = self.placed(area, gov("military", "A"))
+            assert after["stage"] == "distribute" and after["king_card"] is None
+            assert RULES.undoable(before, action, after)
+
+    def test_a_bid_may_be_undone_until_it_ends_the_bidding(self):
+        """'End of a round': once the bidding ends, all see whether the winner can pay in Gold."""
+        state = act(esteem(2, [[gold(3)[0]], [gold(1)[0]]], [gov("military", "A"), gold(1)[1]]), "reveal", 0)
+        action = {"type": "bid", "seat": 0, "amount": 2}
+        after = RULES.apply(state, action)
+        assert RULES.undoable(state, action, after)
+        passing = {"type": "pass", "seat": 1}
+        called = RULES.apply(after, passing)
+        assert called["stage"] == "pay_gold"
+        assert not RULES.undoable(after, passing, called)
 
 
 class SetupTests:

@@ -150,8 +150,8 @@ class EndOfGameTests:
             end="abdicated_top",
         )
         assert RULES.legal_actions(state, None) == [{"type": "score", "seat": None, "params": {}}]
-        assert not RULES.undoable({"type": "score", "seat": None})
-        state = act(state, "score", None)
+        before, state = state, act(state, "score", None)
+        assert not RULES.undoable(before, {"type": "score", "seat": None}, state)
         assert state["over"]
         seats = state["result"]["seats"]
         # Anna: Moderate, 3 markers in 5-13 = 10, most Coins = 5, Influence highest = 3, second most Power = 1.

@@ -7,9 +7,10 @@ import pytest
 
 from games.engine.errors import RuleError
 from games.engine.registry import get_game
+from games.engine.rules import ALWAYS
 from games.kings_dilemma import messages as msg
 from games.kings_dilemma.rules import RULES
-from tests.unit.kings_dilemma.builders import act, config, drafted
+from tests.unit.kings_dilemma.builders import act, card, config, drafted, draw
 
 
 def setup_error(cfg) -> str:
@@ -30,10 +31,18 @@ class RulesObjectTests:
         )
 
     def test_revealing_and_binding_actions_cannot_be_undone(self):
-        for kind in ("deal", "choose_secret_agenda", "give_coins", "score"):
-            assert not RULES.undoable({"type": kind})
-        assert RULES.undoable({"type": "vote"})
-        assert RULES.undoable({"type": "draw_dilemma"})
+        """The deal and each Secret Agenda chosen (step 6: the deck goes to the next player), the
+        Dilemma card drawn ('1. Draw and Read a Card'), its back turned over on the winning side and
+        the scoring (every Secret Agenda) show what was hidden; Coins given are binding."""
+        for kind in ("deal", "choose_secret_agenda", "draw_dilemma", "read_outcome", "score"):
+            assert RULES.revealing[kind] is ALWAYS
+        assert RULES.not_undoable == {"give_coins"}
+        before = drafted()
+        the_card = card(12)
+        drawn = draw(before, the_card)
+        assert not RULES.undoable(before, {"type": "draw_dilemma", "seat": None}, drawn)
+        vote = {"type": "vote", "seat": drawn["vote"]["turn"], "side": "aye", "power": 1}
+        assert RULES.undoable(drawn, vote, RULES.apply(drawn, vote))
 
 
 class SetupTests:

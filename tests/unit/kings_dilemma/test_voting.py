@@ -289,10 +289,10 @@ class BargainingTests:
         return error.value.message
 
     def test_any_seat_gives_coins_during_the_voting_phase(self):
-        state = voting(config(leader=0, moderator=2))
-        state = act(state, "give_coins", 2, to=1, coins=4)
+        before = voting(config(leader=0, moderator=2))
+        state = act(before, "give_coins", 2, to=1, coins=4)
         assert [s["coins"] for s in state["seats"]] == [10, 14, 6]
-        assert not RULES.undoable({"type": "give_coins", "seat": 2, "to": 1, "coins": 4})
+        assert not RULES.undoable(before, {"type": "give_coins", "seat": 2, "to": 1, "coins": 4}, state)
 
     def test_any_house_with_coins_may_give_them_to_another_house_without_its_turn(self):
         state = voting(config(leader=0, moderator=2, coins=[10, 2, 0]))
