@@ -250,8 +250,12 @@ def _actor(event) -> str | None:
 
 
 def _rows(section, queryset, **links) -> list[dict]:
+    """The rows of ``section`` in the order they were written (by id): the copy's ids keep it, so a
+    page that breaks a tie by id lists them as the original did."""
     _, fields = _FIELDS[section]
     fields = fields + _DATES.get(section, [])
+    if isinstance(queryset, models.QuerySet):
+        queryset = queryset.order_by("pk")
     return [{**_plain(obj, fields), **{key: fn(obj) for key, fn in links.items()}} for obj in queryset]
 
 
@@ -288,7 +292,7 @@ def _board_sections(campaign: Campaign, house_of) -> dict:
     return {
         "stickers": _rows(
             "stickers",
-            campaign.stickers.select_related("game", "covered_by").order_by("id"),
+            campaign.stickers.select_related("game", "covered_by"),
             signer=house_of("signer"),
             game=_number_of("game"),
             covered_by=lambda s: s.covered_by.number if s.covered_by else None,
@@ -317,7 +321,7 @@ def _board_sections(campaign: Campaign, house_of) -> dict:
         ),
         "events": _rows(
             "events",
-            campaign.events.select_related("game", "actor").order_by("created_at", "id"),
+            campaign.events.select_related("game", "actor"),
             house=house_of("house"),
             game=_number_of("game"),
             actor=_actor,
@@ -355,12 +359,12 @@ def _session_sections(campaign: Campaign, houses: dict[int, int]) -> dict:
         "sessions": rows,
         "seats": _rows(
             "seats",
-            Seat.objects.filter(session__in=sessions).order_by("session_id", "index"),
+            Seat.objects.filter(session__in=sessions),
             session=lambda s: number[s.session_id],
         ),
         "actions": _rows(
             "actions",
-            SessionAction.objects.filter(session__in=sessions).order_by("session_id", "seq"),
+            SessionAction.objects.filter(session__in=sessions),
             session=lambda a: number[a.session_id],
         ),
     }
@@ -500,7 +504,7 @@ class _Importer:
         missing = [f for f in [*fields, *dates, *_KEYS.get(section, [])] if f not in data]
         if missing:
             raise _damaged(where, f"missing {', '.join(missing)}")
-        values = {}
+        values: dict[str, object] = {}
         for name in [*fields, *(d for d in _DATES.get(section, []) if d in data)]:
             field = model._meta.get_field(name)
             if data[name] is None and field.null:
