@@ -49,7 +49,13 @@ from config.json_limits import json_depth_exceeds
 from games.engine.errors import RuleError
 from games.engine.registry import get_game, slugs
 from games.engine.text import has_control_characters
-from games.kings_dilemma.data import HOUSE_NUMBERS, MYSTERY_LETTERS, RESOURCE_TRACK_ROWS
+from games.kings_dilemma.data import (
+    ENVELOPE_COUNT,
+    HOUSE_NUMBERS,
+    MYSTERY_LETTERS,
+    RESOURCE_TRACK_ROWS,
+    STICKER_COUNT,
+)
 from games.kings_dilemma.story import night_story
 from games.models import GameSession, Seat, SessionAction
 
@@ -65,13 +71,38 @@ ARCHIVE_VERSION = 3
 ARCHIVE_VERSIONS = (1, 2, 3)
 
 
-ARCHIVE_MAX_ROWS = 20_000  # per section: far above a finished campaign, far below a denial of service
+ARCHIVE_MAX_ROWS = 15_000  # the most rows of a section: far above a finished campaign
 
 
-# Sections whose rows the box itself bounds, or that hold large rows (a session's cached state),
-# have a lower limit: tests/integration/campaign/test_archive_round_trip.py computes from these
-# limits that the largest export Chronicle writes fits the import's size limit.
-ARCHIVE_SECTION_ROWS = {"houses": HOUSE_NUMBERS, "sessions": 300, "seats": 1_500}
+# The rows each section may hold: what the box allows (12 Houses, 177 stickers, 75 Envelopes, the
+# Mystery letters), or far above a campaign of a hundred nights (a night writes about 30 events, 5
+# to 25 ledger entries, 100 to 250 actions). tests/integration/campaign/test_archive_round_trip.py computes
+# from these limits that the largest export fits ARCHIVE_MAX_BYTES; the export checks it too.
+ARCHIVE_SECTION_ROWS = {
+    "houses": HOUSE_NUMBERS,
+    "achievements": 1_000,
+    "games": 300,
+    "scores": 5_000,
+    "ledger": ARCHIVE_MAX_ROWS,
+    "stickers": STICKER_COUNT,
+    "envelopes": ENVELOPE_COUNT,
+    "story_cards": 1_000,
+    "dilemma_cards": 1_000,
+    "mystery_stickers": len(MYSTERY_LETTERS),
+    "events": ARCHIVE_MAX_ROWS,
+    "sessions": 200,
+    "seats": 1_000,
+    "actions": ARCHIVE_MAX_ROWS,
+}
+
+
+# The largest archive file the import reads (the upload is refused above it).
+ARCHIVE_MAX_BYTES = 32 * 1024 * 1024
+
+
+ARCHIVE_EXPORT_TOO_LARGE = (
+    "This campaign is larger than an archive may be ({problem}): the export would not import again."
+)
 
 
 # Rows inserted per statement (each bulk insert also respects the database's parameter limit).
@@ -595,7 +626,7 @@ def _check_head(head: dict) -> dict:
 
 
 def _section_limit(section: str) -> int:
-    return ARCHIVE_SECTION_ROWS.get(section, ARCHIVE_MAX_ROWS)
+    return ARCHIVE_SECTION_ROWS[section]
 
 
 def _check_top(archive) -> int:
@@ -871,17 +902,37 @@ def campaign_export_request(*, campaign: Campaign, requested_by=None) -> Campaig
     return export
 
 
+def _export_refusal(archive: dict, text: str) -> str | None:
+    """Why the import would refuse this export (its size or a section's rows), or None."""
+    size = len(text.encode("utf-8"))
+    if size > ARCHIVE_MAX_BYTES:
+        return f"{size / 2**20:.1f} MB, the limit is {ARCHIVE_MAX_BYTES // 2**20} MB"
+    try:
+        _check_top(archive)
+    except ValidationError as error:
+        return " ".join(error.messages)
+    return None
+
+
 def campaign_export_write(*, export_id: int) -> str:
     """Write the archive file (idempotent: a ready export is not written again; the file is
-    written to a temporary name and renamed, so a killed worker never leaves half a file)."""
+    written to a temporary name and renamed, so a killed worker never leaves half a file). An
+    archive the import would refuse is never written: the export fails and says why."""
     export = CampaignExport.objects.select_related("campaign").get(pk=export_id)
     if export.status == CampaignExport.Status.READY and export.path:
         return export.path
+    archive = campaign_archive(campaign=export.campaign)
+    text = archive_dumps(archive)
+    problem = _export_refusal(archive, text)
+    if problem is not None:
+        error = ARCHIVE_EXPORT_TOO_LARGE.format(problem=problem)[:300]
+        CampaignExport.objects.filter(pk=export.pk).update(status=CampaignExport.Status.FAILED, error=error)
+        return ""
     folder = Path(django_settings.MEDIA_ROOT) / "exports"
     folder.mkdir(parents=True, exist_ok=True)
     name = f"campaign-{export.campaign_id}-export-{export.pk}.json"
     tmp = folder / f".{name}.tmp"
-    tmp.write_text(archive_dumps(campaign_archive(campaign=export.campaign)), encoding="utf-8")
+    tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, folder / name)
     CampaignExport.objects.filter(pk=export.pk).update(status=CampaignExport.Status.READY, path=name)
     return name

@@ -51,7 +51,10 @@ class ArchiveTests:
     @pytest.mark.parametrize(
         "damage, message",
         [
-            (lambda a: a["houses"].append(dict(a["houses"][0])), r"houses.4.: House number \d+ appears twice"),
+            (
+                lambda a: a["houses"].append(dict(a["houses"][0])),
+                r"houses.4.: House number \d+ appears twice",
+            ),
             (lambda a: a["stickers"][0].update(signer=11), "refers to House 11"),
             (
                 lambda a: a["stickers"][0].update(row="gold"),

@@ -20,6 +20,10 @@ from campaign.models import (
     StoryLink,
 )
 from campaign.services.archive import (
+    _FIELDS,
+    ARCHIVE_EXPORT_TOO_LARGE,
+    ARCHIVE_MAX_BYTES,
+    ARCHIVE_SECTION_ROWS,
     ARCHIVE_VERSION,
     _houses_mapped,
     archive_dumps,
@@ -246,3 +250,51 @@ class ArchiveRoundTripTests:
         house = copy.houses.get(number=1)
         page = client.get(f"/api/campaigns/{copy.pk}/houses/{house.pk}/page/").json()
         assert page["figures"]["dilemmas"] == 10 * NIGHTS
+
+
+def _largest_row(section: str, row: dict) -> int:
+    """The bytes of ``row`` in the compact export (and its comma), with each free text of a
+    CharField as long as the field allows: a bound for those fields; texts and JSON as played."""
+    model = _FIELDS[section][0]
+    size = len(archive_dumps(row)) + 1
+    for name, value in row.items():
+        field = next((f for f in model._meta.concrete_fields if f.name == name), None)
+        if isinstance(field, models.CharField) and not field.choices and isinstance(value, str):
+            size += field.max_length - len(value)
+    return size
+
+
+class ArchiveSizeTests:
+    def test_the_largest_export_the_row_limits_allow_fits_the_import_size_limit(self, two_campaigns):
+        """By computation: every section at its row limit, each row as large as the largest row of
+        the played campaign with its CharFields at their max_length; a session's row (its cached
+        state) counted twice, for a night twice as long as these (20 Dilemmas); the campaign's
+        head and the section keys within 64 KB. Chronicle can therefore re-import any export the
+        limits allow (and the export checks its own size: see the next test)."""
+        _, _, text = two_campaigns
+        archive = json.loads(text)
+        archive["mystery_stickers"] = [
+            {"letter": "A", "storyline": "", "game": 1, "attached_at": archive["exported_at"]}
+        ]
+        total = 64 * 1024
+        for section, limit in ARCHIVE_SECTION_ROWS.items():
+            assert archive[section], f"{section}: a row to measure"
+            largest = max(_largest_row(section, row) for row in archive[section])
+            total += limit * largest * (2 if section == "sessions" else 1)
+        assert total <= ARCHIVE_MAX_BYTES, f"{total / 2**20:.1f} MB"
+
+    def test_an_export_the_import_would_refuse_is_not_written_and_says_why(
+        self, settings, tmp_path, monkeypatch
+    ):
+        from campaign import services
+        from campaign.services import archive as archive_module
+
+        settings.MEDIA_ROOT = tmp_path
+        campaign, _, _ = campaign_of_nights(1)
+        monkeypatch.setattr(archive_module, "ARCHIVE_MAX_BYTES", 1000)
+        export = services.campaign_export_request(campaign=campaign)
+        assert services.campaign_export_write(export_id=export.pk) == ""
+        export.refresh_from_db()
+        assert export.status == CampaignExport.Status.FAILED
+        assert export.error.startswith(ARCHIVE_EXPORT_TOO_LARGE.split("(")[0])
+        assert not (tmp_path / "exports").exists() or not list((tmp_path / "exports").iterdir())
