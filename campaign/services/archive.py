@@ -18,11 +18,12 @@ import datetime
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings as django_settings
 from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import models, transaction
+from django.db import connection, models, transaction
 from django.utils import timezone
 
 from campaign import legacy
@@ -447,6 +448,68 @@ def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _is_stamp(field) -> bool:
+    return bool(getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False))
+
+
+class _AsGiven(models.QuerySet):
+    """``bulk_create`` that writes each value as the object holds it, as ``loaddata`` does (a raw
+    insert): the archive's dates, where an ordinary insert would stamp "now" (auto_now_add) and a
+    second pass would have to put them back."""
+
+    def _insert(self, *args, **kwargs):
+        kwargs["raw"] = True
+        return super()._insert(*args, **kwargs)  # type: ignore[misc]
+
+
+# The sections no row links to: their rows are made ready for the database before the write
+# transaction begins (``_Prepared``), and inserted in it with one statement per ARCHIVE_BATCH rows.
+_LEAVES = (
+    "achievements",
+    "scores",
+    "ledger",
+    "story_cards",
+    "dilemma_cards",
+    "mystery_stickers",
+    "events",
+    "seats",
+    "actions",
+)
+
+
+class _Prepared:
+    """One section's INSERT and its rows, each value already as the database takes it, but for
+    the ids of the rows it links to (written in the same transaction, just before): the work left
+    for the write transaction is filling those in and ``executemany``."""
+
+    def __init__(self, model: type[models.Model], objs: list[models.Model]):
+        fields: list[Any] = [f for f in model._meta.concrete_fields if not f.primary_key]
+        ops = connection.ops
+        self.sql = "INSERT INTO {} ({}) VALUES ({})".format(
+            ops.quote_name(model._meta.db_table),
+            ", ".join(ops.quote_name(str(f.column)) for f in fields),
+            ", ".join(["%s"] * len(fields)),
+        )
+        self.links = [i for i, f in enumerate(fields) if f.is_relation]
+        self.rows = [
+            [
+                (f.get_cached_value(obj, None) if f.is_cached(obj) else getattr(obj, f.attname))
+                if f.is_relation
+                else f.get_db_prep_save(getattr(obj, f.attname), connection)
+                for f in fields
+            ]
+            for obj in objs
+        ]
+
+    def execute(self, cursor) -> None:
+        for row in self.rows:
+            for i in self.links:
+                if isinstance(row[i], models.Model):
+                    row[i] = row[i].pk
+        for start in range(0, len(self.rows), ARCHIVE_BATCH):
+            cursor.executemany(self.sql, self.rows[start : start + ARCHIVE_BATCH])
+
+
 # In dependency order: each section links only to sections before it.
 _WRITE_ORDER = (
     "houses",
@@ -485,6 +548,7 @@ class _Importer:
         self.dated: dict[type[models.Model], tuple[list, set]] = {}
         self.new: dict[str, list] = {section: [] for section in _FIELDS}
         self.covers: list[tuple[ChronicleSticker, ChronicleSticker]] = []
+        self.prepared: dict[str, _Prepared] = {}
 
     def once(self, where: str, key: str, value, what: str) -> None:
         seen = self.seen.setdefault(key, set())
@@ -560,14 +624,19 @@ class _Importer:
         return obj
 
     def restore_dates(self) -> None:
-        """auto_now_add set every date to now: put back the archive's (bulk_update skips pre_save)."""
-        for model, (objs, names) in self.dated.items():
+        """Put the archive's dates on the new objects (``write`` inserts them as they are: no date
+        is set to "now" then corrected); a date an older archive does not carry is now."""
+        for _model, (objs, _names) in self.dated.items():
             for obj, stamps in objs:
                 for name, value in stamps.items():
                     setattr(obj, name, value)
-            model._default_manager.bulk_update(
-                [obj for obj, _ in objs], sorted(names), batch_size=ARCHIVE_BATCH // len(names)
-            )
+        now = timezone.now()
+        for section, objs in self.new.items():
+            stamped = [f.attname for f in _FIELDS[section][0]._meta.concrete_fields if _is_stamp(f)]
+            for obj in objs:
+                for name in stamped:
+                    if getattr(obj, name) is None:
+                        setattr(obj, name, now)
 
     def effects(self, where: str, name: str, value: dict) -> None:
         try:
@@ -575,9 +644,19 @@ class _Importer:
         except ValidationError as error:
             raise _damaged(f"{where}.{name}", error) from None
 
+    def prepare(self) -> None:
+        """Before the write transaction: the dates put back, and the rows of the sections no row
+        links to made ready for the database (only the ids they link to wait for the write)."""
+        self.restore_dates()
+        self.prepared = {
+            section: _Prepared(_FIELDS[section][0], self.new[section])
+            for section in _LEAVES
+            if self.new[section]
+        }
+
     def write(self, head: dict) -> None:
         """Everything read, in one transaction of bulk inserts: a number of statements that grows
-        with the rows only by one per ``ARCHIVE_BATCH`` of them."""
+        with the rows only by one per ``ARCHIVE_BATCH`` of them (``prepare`` first)."""
         campaign, owner = self.campaign, self.owner
         campaign.save()
         if head["created_at"] is not None:
@@ -586,21 +665,24 @@ class _Importer:
         if owner is not None:
             Membership.objects.create(campaign=campaign, user=owner, role=Membership.Role.HOST)
         houses = self.tables["houses"]
-        for section in _WRITE_ORDER:
-            objs = self.new[section]
-            if section == "sessions":
-                for session in objs:  # the engine keeps House ids: this campaign's new ones
-                    session.config = _houses_mapped(session.config, lambda n: houses[n].pk)
-                    session.state = _houses_mapped(session.state, lambda n: houses[n].pk)
-            if objs:
-                _FIELDS[section][0]._default_manager.bulk_create(objs, batch_size=ARCHIVE_BATCH)
+        with connection.cursor() as cursor:
+            for section in _WRITE_ORDER:
+                objs = self.new[section]
+                if section in self.prepared:
+                    self.prepared[section].execute(cursor)
+                    continue
+                if section == "sessions":
+                    for session in objs:  # the engine keeps House ids: this campaign's new ones
+                        session.config = _houses_mapped(session.config, lambda n: houses[n].pk)
+                        session.state = _houses_mapped(session.state, lambda n: houses[n].pk)
+                if objs:
+                    _AsGiven(model=_FIELDS[section][0]).bulk_create(objs, batch_size=ARCHIVE_BATCH)
         for sticker, over in self.covers:
             sticker.covered_by = over
         if self.covers:
             ChronicleSticker.objects.bulk_update(
                 [sticker for sticker, _ in self.covers], ["covered_by"], batch_size=ARCHIVE_BATCH
             )
-        self.restore_dates()
 
 
 def _check_head(head: dict) -> dict:
@@ -881,6 +963,7 @@ def campaign_import(*, archive, owner=None, name: str | None = None) -> Campaign
         _sessions_import,
     ):
         section_import(run, archive)
+    run.prepare()
     with transaction.atomic():
         run.write(head)
         record_event(
