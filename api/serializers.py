@@ -184,10 +184,14 @@ class EventSerializer(serializers.Serializer):
     kind = serializers.CharField()
     summary = serializers.CharField()
     data = serializers.JSONField()  # type: ignore[assignment]  # the event's data, not Serializer.data
-    actor = serializers.CharField(source="actor.get_username", allow_null=True, default=None)
+    actor = serializers.SerializerMethodField()
     house = HouseRefSerializer(allow_null=True)
     game = GameRefSerializer(allow_null=True)
     created_at = serializers.DateTimeField()
+
+    def get_actor(self, event) -> str | None:
+        """Who made the change: a user here, or by name one of an imported campaign's history."""
+        return event.actor.get_username() if event.actor is not None else (event.actor_name or None)
 
 
 @extend_schema_field(OpenApiTypes.INT)

@@ -3,6 +3,7 @@ import json
 from django import forms
 
 from campaign.models import GameEnd, House, ResourceRow, SecretAgenda
+from campaign.services.archive import ARCHIVE_MAX_BYTES
 from games.kings_dilemma.data import MYSTERY_LETTERS
 
 
@@ -91,8 +92,7 @@ class AchievementMarkForm(forms.Form):
     count = forms.IntegerField(min_value=1, max_value=10, initial=1)
 
 
-ARCHIVE_MAX_BYTES = 10 * 1024 * 1024
-ARCHIVE_TOO_LARGE = "The archive is larger than 10 MB."
+ARCHIVE_TOO_LARGE = f"The archive is larger than {ARCHIVE_MAX_BYTES // 2**20} MB."
 ARCHIVE_NOT_JSON = "The archive is damaged: it is not valid JSON."
 
 

@@ -1,8 +1,16 @@
-"""Campaign export and import: a versioned JSON archive of everything the campaign keeps.
+"""Campaign export and import: a versioned JSON archive of everything the campaign keeps, the game
+sessions played at the table included (their seats, their logs, their cached state and result).
 
-``campaign_archive`` only reads; ``campaign_import`` writes a new campaign in one transaction, after
-validating every part, so a damaged archive is refused with a clear message and nothing is written.
-The export file is written by a Celery task (``campaign_export_write``)."""
+``campaign_archive`` only reads. ``campaign_import`` first checks every part of the archive in
+memory, with no transaction open (on SQLite every transaction holds the write lock from its start),
+then writes the whole campaign in one short transaction of bulk inserts: a damaged archive is refused
+with a clear message and nothing is written, and no half-written campaign is ever seen.
+The export file is written by a Celery task (``campaign_export_write``), as compact JSON.
+
+What does not travel: secrets and accounts. A restored session's seats get fresh join tokens (a
+phone joins again with the new code; no account is linked to a seat); the read-only story links
+(StoryLink) are not carried, live or revoked, since their tokens are secrets: a member makes a new
+link in one click. The importer hosts the restored sessions, as they host the campaign."""
 
 from __future__ import annotations
 
@@ -10,11 +18,12 @@ import datetime
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings as django_settings
 from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import models, transaction
+from django.db import connection, models, transaction
 from django.utils import timezone
 
 from campaign import legacy
@@ -38,21 +47,67 @@ from campaign.models import (
 from campaign.selectors import campaign_setting
 from campaign.services.common import STORY_CARD_FIELDS, check_effects, json_value, record_event
 from config.json_limits import json_depth_exceeds
+from games.engine.errors import RuleError
+from games.engine.registry import get_game, slugs
 from games.engine.text import has_control_characters
-from games.kings_dilemma.data import MYSTERY_LETTERS, RESOURCE_TRACK_ROWS
+from games.kings_dilemma.data import (
+    ENVELOPE_COUNT,
+    HOUSE_NUMBERS,
+    MYSTERY_LETTERS,
+    RESOURCE_TRACK_ROWS,
+    STICKER_COUNT,
+)
+from games.kings_dilemma.story import night_story
+from games.models import GameSession, Seat, SessionAction
 
 ARCHIVE_FORMAT = "chronicle-campaign"
 
 
 # Version 2 adds every date (games, stickers, envelopes, Mystery stickers, ledger, events) and the
-# actor of each event; version 1 archives (without them) are still read.
-ARCHIVE_VERSION = 2
+# actor of each event; version 3 adds the game sessions (sessions, seats, actions). Versions 1 and
+# 2 (without them) are still read.
+ARCHIVE_VERSION = 3
 
 
-ARCHIVE_VERSIONS = (1, 2)
+ARCHIVE_VERSIONS = (1, 2, 3)
 
 
-ARCHIVE_MAX_ROWS = 20_000  # per section: far above a finished campaign, far below a denial of service
+ARCHIVE_MAX_ROWS = 15_000  # the most rows of a section: far above a finished campaign
+
+
+# The rows each section may hold: what the box allows (12 Houses, 177 stickers, 75 Envelopes, the
+# Mystery letters), or far above a campaign of a hundred nights (a night writes about 30 events, 5
+# to 25 ledger entries, 100 to 250 actions). tests/integration/campaign/test_archive_round_trip.py computes
+# from these limits that the largest export fits ARCHIVE_MAX_BYTES; the export checks it too.
+ARCHIVE_SECTION_ROWS = {
+    "houses": HOUSE_NUMBERS,
+    "achievements": 1_000,
+    "games": 300,
+    "scores": 5_000,
+    "ledger": ARCHIVE_MAX_ROWS,
+    "stickers": STICKER_COUNT,
+    "envelopes": ENVELOPE_COUNT,
+    "story_cards": 1_000,
+    "dilemma_cards": 1_000,
+    "mystery_stickers": len(MYSTERY_LETTERS),
+    "events": ARCHIVE_MAX_ROWS,
+    "sessions": 200,
+    "seats": 1_000,
+    "actions": ARCHIVE_MAX_ROWS,
+}
+
+
+# The largest archive file the import reads (the upload is refused above it).
+ARCHIVE_MAX_BYTES = 32 * 1024 * 1024
+
+
+ARCHIVE_EXPORT_TOO_LARGE = (
+    "This campaign is larger than an archive may be ({problem}): the export would not import again."
+)
+
+
+# Rows inserted per statement (each bulk insert also respects the database's parameter limit).
+ARCHIVE_BATCH = 2_000
 
 
 ARCHIVE_MAX_DEPTH = 12  # nesting of the typed card data (outcomes, effects, event details)
@@ -65,7 +120,7 @@ ARCHIVE_WRONG_FORMAT = "This file is not a Chronicle campaign archive."
 
 
 ARCHIVE_WRONG_VERSION = (
-    "Archive version {version!r} is not supported (this Chronicle reads versions 1 and 2)."
+    "Archive version {version!r} is not supported (this Chronicle reads versions 1, 2 and 3)."
 )
 
 
@@ -82,6 +137,9 @@ ARCHIVE_TWICE = "{what} appears twice"
 
 
 ARCHIVE_UNKNOWN_KEYS = "unknown field(s) {keys}"
+
+
+ARCHIVE_SESSION_LOG = "its log does not replay ({problem})"
 
 
 # Per section: the model and the plain fields copied as they are.
@@ -121,7 +179,31 @@ _FIELDS = {
     "dilemma_cards": (DilemmaCard, ["number", "kind", "place", "title", "outcomes"]),
     "mystery_stickers": (MysterySticker, ["letter", "storyline"]),
     "events": (CampaignEvent, ["kind", "summary", "data"]),
+    # Version 3: the game sessions of the campaign. Each carries its number in the archive (1, 2,
+    # ...), by which its seats and actions refer to it.
+    "sessions": (
+        GameSession,
+        ["game", "config", "seed", "status", "version", "state", "last_seq", "has_bots"],
+    ),
+    "seats": (Seat, ["index", "name", "colour", "is_bot"]),
+    "actions": (
+        SessionAction,
+        ["seq", "seat", "payload", "label", "idempotency_key", "version", "undone"],
+    ),
 }
+
+
+# The sections each version carries (an older archive has none of the later ones).
+_SESSION_SECTIONS = ("sessions", "seats", "actions")
+_SECTIONS_OF = {
+    1: [s for s in _FIELDS if s not in _SESSION_SECTIONS],
+    2: [s for s in _FIELDS if s not in _SESSION_SECTIONS],
+    3: list(_FIELDS),
+}
+
+
+# Keys of a row that are the archive's own (no model field): the number a session is known by.
+_KEYS = {"sessions": ["number"]}
 
 
 # Version 2: the dates of each section, restored on import (they are set to "now" on creation).
@@ -132,6 +214,8 @@ _DATES = {
     "envelopes": ["opened_at"],
     "mystery_stickers": ["attached_at"],
     "events": ["created_at"],
+    "sessions": ["created", "updated", "last_activity"],
+    "actions": ["created"],
 }
 
 
@@ -148,6 +232,9 @@ _LINKS = {
     "dilemma_cards": ["envelope", "resolved_in"],
     "mystery_stickers": ["game"],
     "events": ["house", "game", "actor"],
+    "sessions": ["chronicle_game"],
+    "seats": ["session"],
+    "actions": ["session"],
 }
 
 
@@ -161,12 +248,18 @@ _LINK_TARGETS = {
     "unlocked_in": ("games", "game"),
     "resolved_in": ("games", "game"),
     "envelope": ("envelopes", "Envelope"),
+    "chronicle_game": ("games", "game"),
+    "session": ("sessions", "session"),
 }
-_REQUIRED_LINKS = {("achievements", "house"), ("scores", "game"), ("scores", "house"), ("ledger", "house")}
+_REQUIRED_LINKS = {
+    ("achievements", "house"),
+    ("scores", "game"),
+    ("scores", "house"),
+    ("ledger", "house"),
+    ("seats", "session"),
+    ("actions", "session"),
+}
 _HEAD = {"name", "settings", "grand_finale_ready", "closed", "created_at"}
-
-
-_TOP = {"format", "version", "exported_at", "campaign", *_FIELDS}
 
 
 def _plain(obj, fields):
@@ -189,8 +282,12 @@ def _actor(event) -> str | None:
 
 
 def _rows(section, queryset, **links) -> list[dict]:
+    """The rows of ``section`` in the order they were written (by id): the copy's ids keep it, so a
+    page that breaks a tie by id lists them as the original did."""
     _, fields = _FIELDS[section]
     fields = fields + _DATES.get(section, [])
+    if isinstance(queryset, models.QuerySet):
+        queryset = queryset.order_by("pk")
     return [{**_plain(obj, fields), **{key: fn(obj) for key, fn in links.items()}} for obj in queryset]
 
 
@@ -227,7 +324,7 @@ def _board_sections(campaign: Campaign, house_of) -> dict:
     return {
         "stickers": _rows(
             "stickers",
-            campaign.stickers.select_related("game", "covered_by").order_by("id"),
+            campaign.stickers.select_related("game", "covered_by"),
             signer=house_of("signer"),
             game=_number_of("game"),
             covered_by=lambda s: s.covered_by.number if s.covered_by else None,
@@ -256,7 +353,7 @@ def _board_sections(campaign: Campaign, house_of) -> dict:
         ),
         "events": _rows(
             "events",
-            campaign.events.select_related("game", "actor").order_by("created_at", "id"),
+            campaign.events.select_related("game", "actor"),
             house=house_of("house"),
             game=_number_of("game"),
             actor=_actor,
@@ -264,8 +361,50 @@ def _board_sections(campaign: Campaign, house_of) -> dict:
     }
 
 
+def _houses_mapped(value, house_of):
+    """``value`` (a session's config or state) with each House it names (under the key "house")
+    mapped by ``house_of``: the engine keeps the campaign's House ids there; the archive keeps House
+    numbers. Returns a new value; the one given is left as it was."""
+    if isinstance(value, dict):
+        return {
+            key: house_of(item) if key == "house" and _is_int(item) else _houses_mapped(item, house_of)
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [_houses_mapped(item, house_of) for item in value]
+    return value
+
+
+def _session_sections(campaign: Campaign, houses: dict[int, int]) -> dict:
+    sessions = list(campaign.sessions.select_related("chronicle_game").order_by("pk"))
+    number = {session.pk: i for i, session in enumerate(sessions, start=1)}
+    rows = _rows(
+        "sessions",
+        sessions,
+        number=lambda s: number[s.pk],
+        chronicle_game=_number_of("chronicle_game"),
+    )
+    for row in rows:
+        for part in ("config", "state"):
+            row[part] = _houses_mapped(row[part], houses.get)
+    return {
+        "sessions": rows,
+        "seats": _rows(
+            "seats",
+            Seat.objects.filter(session__in=sessions),
+            session=lambda s: number[s.session_id],
+        ),
+        "actions": _rows(
+            "actions",
+            SessionAction.objects.filter(session__in=sessions),
+            session=lambda a: number[a.session_id],
+        ),
+    }
+
+
 def campaign_archive(*, campaign: Campaign) -> dict:
-    """Everything, keyed by the numbers players know (House number, game number, card numbers)."""
+    """Everything, keyed by the numbers players know (House number, game number, card numbers);
+    the game sessions by their place in the archive."""
     houses = {h.pk: h.number for h in campaign.houses.all()}
 
     def house_of(attr):
@@ -284,7 +423,13 @@ def campaign_archive(*, campaign: Campaign) -> dict:
         },
         **_house_sections(campaign, house_of),
         **_board_sections(campaign, house_of),
+        **_session_sections(campaign, houses),
     }
+
+
+def archive_dumps(archive: dict) -> str:
+    """The archive as Chronicle writes it: compact JSON (no indent, no spaces)."""
+    return json.dumps(archive, separators=(",", ":"), cls=DjangoJSONEncoder)
 
 
 def _damaged(where: str, problem) -> ValidationError:
@@ -303,15 +448,107 @@ def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _is_stamp(field) -> bool:
+    return bool(getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False))
+
+
+class _AsGiven(models.QuerySet):
+    """``bulk_create`` that writes each value as the object holds it, as ``loaddata`` does (a raw
+    insert): the archive's dates, where an ordinary insert would stamp "now" (auto_now_add) and a
+    second pass would have to put them back."""
+
+    def _insert(self, *args, **kwargs):
+        kwargs["raw"] = True
+        return super()._insert(*args, **kwargs)  # type: ignore[misc]
+
+
+# The sections no row links to: their rows are made ready for the database before the write
+# transaction begins (``_Prepared``), and inserted in it with one statement per ARCHIVE_BATCH rows.
+_LEAVES = (
+    "achievements",
+    "scores",
+    "ledger",
+    "story_cards",
+    "dilemma_cards",
+    "mystery_stickers",
+    "events",
+    "seats",
+    "actions",
+)
+
+
+class _Prepared:
+    """One section's INSERT and its rows, each value already as the database takes it, but for
+    the ids of the rows it links to (written in the same transaction, just before): the work left
+    for the write transaction is filling those in and ``executemany``."""
+
+    def __init__(self, model: type[models.Model], objs: list[models.Model]):
+        fields: list[Any] = [f for f in model._meta.concrete_fields if not f.primary_key]
+        ops = connection.ops
+        self.sql = "INSERT INTO {} ({}) VALUES ({})".format(
+            ops.quote_name(model._meta.db_table),
+            ", ".join(ops.quote_name(str(f.column)) for f in fields),
+            ", ".join(["%s"] * len(fields)),
+        )
+        self.links = [i for i, f in enumerate(fields) if f.is_relation]
+        self.rows = [
+            [
+                (f.get_cached_value(obj, None) if f.is_cached(obj) else getattr(obj, f.attname))
+                if f.is_relation
+                else f.get_db_prep_save(getattr(obj, f.attname), connection)
+                for f in fields
+            ]
+            for obj in objs
+        ]
+
+    def execute(self, cursor) -> None:
+        for row in self.rows:
+            for i in self.links:
+                if isinstance(row[i], models.Model):
+                    row[i] = row[i].pk
+        for start in range(0, len(self.rows), ARCHIVE_BATCH):
+            cursor.executemany(self.sql, self.rows[start : start + ARCHIVE_BATCH])
+
+
+# In dependency order: each section links only to sections before it.
+_WRITE_ORDER = (
+    "houses",
+    "games",
+    "envelopes",
+    "achievements",
+    "scores",
+    "ledger",
+    "stickers",
+    "story_cards",
+    "dilemma_cards",
+    "mystery_stickers",
+    "events",
+    "sessions",
+    "seats",
+    "actions",
+)
+
+
 class _Importer:
-    """One import: validates each row before it is written, in one transaction."""
+    """One import in two steps. Reading (``row`` and ``build``) checks each row and keeps the new
+    objects in memory, linked to one another; nothing touches the database. ``write`` then inserts
+    them section by section with bulk inserts, in one short transaction."""
 
     def __init__(self, campaign: Campaign, version: int, owner):
 
         self.campaign, self.version, self.owner = campaign, version, owner
-        self.tables: dict[str, dict] = {"houses": {}, "games": {}, "envelopes": {}, "stickers": {}}
+        self.tables: dict[str, dict] = {
+            "houses": {},
+            "games": {},
+            "envelopes": {},
+            "stickers": {},
+            "sessions": {},
+        }
         self.seen: dict[str, set] = {}
         self.dated: dict[type[models.Model], tuple[list, set]] = {}
+        self.new: dict[str, list] = {section: [] for section in _FIELDS}
+        self.covers: list[tuple[ChronicleSticker, ChronicleSticker]] = []
+        self.prepared: dict[str, _Prepared] = {}
 
     def once(self, where: str, key: str, value, what: str) -> None:
         seen = self.seen.setdefault(key, set())
@@ -330,7 +567,7 @@ class _Importer:
         return self.tables[table][key]
 
     def row(self, section: str, index: int, data, **extra):
-        """One row of ``section``, its links to Houses, games and Envelopes resolved first."""
+        """One row of ``section``, its links to Houses, games, Envelopes and sessions resolved first."""
         where = f"{section}[{index}]"
         links = {
             field: self.link(
@@ -345,49 +582,107 @@ class _Importer:
         return self.build(section, index, data, **links, **extra)
 
     def build(self, section: str, index: int, data, **links):
+        """The new object of one row, checked (types, the model's validators), kept to be written.
+        Its links were resolved by ``row`` to objects of this archive: not written yet, they are
+        left out of ``full_clean`` (which would look them up in the database)."""
         model, fields = _FIELDS[section]
         where = f"{section}[{index}]"
         if not isinstance(data, dict):
             raise _damaged(where, "not an object")
         dates = _DATES.get(section, []) if self.version >= 2 else []
-        allowed = set(fields) | set(_LINKS[section]) | set(_DATES.get(section, []))
+        allowed = (
+            set(fields) | set(_LINKS[section]) | set(_DATES.get(section, [])) | set(_KEYS.get(section, []))
+        )
         unknown = sorted(str(k) for k in data if k not in allowed)
         if unknown:
             raise _damaged(where, ARCHIVE_UNKNOWN_KEYS.format(keys=", ".join(unknown)))
-        missing = [f for f in [*fields, *dates] if f not in data]
+        missing = [f for f in [*fields, *dates, *_KEYS.get(section, [])] if f not in data]
         if missing:
             raise _damaged(where, f"missing {', '.join(missing)}")
-        values = {}
+        values: dict[str, object] = {}
         for name in [*fields, *(d for d in _DATES.get(section, []) if d in data)]:
+            field = model._meta.get_field(name)
+            if data[name] is None and field.null:
+                values[name] = None
+                continue
             try:
-                values[name] = json_value(model._meta.get_field(name), data[name])
+                values[name] = json_value(field, data[name])
             except ValueError as error:
                 raise _damaged(f"{where}.{name}", str(error)) from None
         stamps = {d: values.pop(d) for d in _DATES.get(section, []) if d in values}
         obj = model(**values, **links)
+        related = [name for name in links if model._meta.get_field(name).is_relation]
         try:
-            obj.full_clean(validate_unique=False, validate_constraints=False)
+            obj.full_clean(exclude=related, validate_unique=False, validate_constraints=False)
         except ValidationError as error:
             raise _damaged(where, error) from None
         if stamps:
             objs, names = self.dated.setdefault(model, ([], set()))
             objs.append((obj, stamps))
             names.update(stamps)
+        self.new[section].append(obj)
         return obj
 
     def restore_dates(self) -> None:
-        """auto_now_add set every date to now: put back the archive's (bulk_update skips pre_save)."""
-        for model, (objs, names) in self.dated.items():
+        """Put the archive's dates on the new objects (``write`` inserts them as they are: no date
+        is set to "now" then corrected); a date an older archive does not carry is now."""
+        for _model, (objs, _names) in self.dated.items():
             for obj, stamps in objs:
                 for name, value in stamps.items():
                     setattr(obj, name, value)
-            model._default_manager.bulk_update([obj for obj, _ in objs], sorted(names), batch_size=500)
+        now = timezone.now()
+        for section, objs in self.new.items():
+            stamped = [f.attname for f in _FIELDS[section][0]._meta.concrete_fields if _is_stamp(f)]
+            for obj in objs:
+                for name in stamped:
+                    if getattr(obj, name) is None:
+                        setattr(obj, name, now)
 
     def effects(self, where: str, name: str, value: dict) -> None:
         try:
             check_effects(value)
         except ValidationError as error:
             raise _damaged(f"{where}.{name}", error) from None
+
+    def prepare(self) -> None:
+        """Before the write transaction: the dates put back, and the rows of the sections no row
+        links to made ready for the database (only the ids they link to wait for the write)."""
+        self.restore_dates()
+        self.prepared = {
+            section: _Prepared(_FIELDS[section][0], self.new[section])
+            for section in _LEAVES
+            if self.new[section]
+        }
+
+    def write(self, head: dict) -> None:
+        """Everything read, in one transaction of bulk inserts: a number of statements that grows
+        with the rows only by one per ``ARCHIVE_BATCH`` of them (``prepare`` first)."""
+        campaign, owner = self.campaign, self.owner
+        campaign.save()
+        if head["created_at"] is not None:
+            Campaign.objects.filter(pk=campaign.pk).update(created_at=head["created_at"])
+            campaign.created_at = head["created_at"]
+        if owner is not None:
+            Membership.objects.create(campaign=campaign, user=owner, role=Membership.Role.HOST)
+        houses = self.tables["houses"]
+        with connection.cursor() as cursor:
+            for section in _WRITE_ORDER:
+                objs = self.new[section]
+                if section in self.prepared:
+                    self.prepared[section].execute(cursor)
+                    continue
+                if section == "sessions":
+                    for session in objs:  # the engine keeps House ids: this campaign's new ones
+                        session.config = _houses_mapped(session.config, lambda n: houses[n].pk)
+                        session.state = _houses_mapped(session.state, lambda n: houses[n].pk)
+                if objs:
+                    _AsGiven(model=_FIELDS[section][0]).bulk_create(objs, batch_size=ARCHIVE_BATCH)
+        for sticker, over in self.covers:
+            sticker.covered_by = over
+        if self.covers:
+            ChronicleSticker.objects.bulk_update(
+                [sticker for sticker, _ in self.covers], ["covered_by"], batch_size=ARCHIVE_BATCH
+            )
 
 
 def _check_head(head: dict) -> dict:
@@ -412,6 +707,10 @@ def _check_head(head: dict) -> dict:
     return {**head, "created_at": created}
 
 
+def _section_limit(section: str) -> int:
+    return ARCHIVE_SECTION_ROWS[section]
+
+
 def _check_top(archive) -> int:
     if not isinstance(archive, dict):
         raise ValidationError(ARCHIVE_NOT_AN_OBJECT)
@@ -420,22 +719,25 @@ def _check_top(archive) -> int:
     version = archive.get("version")
     if not _is_int(version) or version not in ARCHIVE_VERSIONS:
         raise ValidationError(ARCHIVE_WRONG_VERSION.format(version=version))
-    unknown = sorted(str(k) for k in archive if k not in _TOP)
+    sections = _SECTIONS_OF[version]
+    unknown = sorted(
+        str(k) for k in archive if k not in {"format", "version", "exported_at", "campaign", *sections}
+    )
     if unknown:
         raise _damaged("archive", ARCHIVE_UNKNOWN_KEYS.format(keys=", ".join(unknown)))
-    for section in ["campaign", *_FIELDS]:
+    for section in ["campaign", *sections]:
         expected = dict if section == "campaign" else list
         if not isinstance(archive.get(section), expected):
             raise _damaged(section, "missing or of the wrong kind")
-        if expected is list and len(archive[section]) > ARCHIVE_MAX_ROWS:
-            raise _damaged(section, ARCHIVE_TOO_MANY.format(limit=ARCHIVE_MAX_ROWS))
+        if expected is list and len(archive[section]) > _section_limit(section):
+            raise _damaged(section, ARCHIVE_TOO_MANY.format(limit=_section_limit(section)))
     # Sections (2) hold rows (3) whose typed data may nest ARCHIVE_MAX_DEPTH levels.
     if json_depth_exceeds(archive, ARCHIVE_MAX_DEPTH + 3):
         raise ValidationError(ARCHIVE_TOO_DEEP)
     return version
 
 
-def _campaign_create(head: dict, owner, name: str | None) -> Campaign:
+def _campaign_built(head: dict, owner, name: str | None) -> Campaign:
     if name is not None and has_control_characters(name):
         raise _damaged("name", "must be a text without control characters")
     campaign = Campaign(
@@ -445,13 +747,7 @@ def _campaign_create(head: dict, owner, name: str | None) -> Campaign:
         grand_finale_ready=head.get("grand_finale_ready", False),
         closed=head.get("closed", False),
     )
-    campaign.full_clean()
-    campaign.save()
-    if head["created_at"] is not None:
-        Campaign.objects.filter(pk=campaign.pk).update(created_at=head["created_at"])
-        campaign.created_at = head["created_at"]
-    if owner is not None:
-        Membership.objects.create(campaign=campaign, user=owner, role=Membership.Role.HOST)
+    campaign.full_clean(exclude=["created_by"])
     return campaign
 
 
@@ -460,7 +756,6 @@ def _houses_and_games_import(run: _Importer, archive: dict) -> None:
     for i, data in enumerate(archive["houses"]):
         house = run.row("houses", i, data)
         run.once(f"houses[{i}]", "house", house.number, f"House number {house.number}")
-        house.save()
         houses[house.number] = house
     rows = RESOURCE_TRACK_ROWS
     for i, data in enumerate(archive["games"]):
@@ -470,7 +765,6 @@ def _houses_and_games_import(run: _Importer, archive: dict) -> None:
             _is_int(v) and 1 <= v <= rows for v in game.resources_final.values()
         ):
             raise _damaged(f"games[{i}].resources_final", f"rows 1 to {rows} of the Resource rows")
-        game.save()
         games[game.number] = game
 
 
@@ -482,15 +776,13 @@ def _house_rows_import(run: _Importer, archive: dict) -> None:
         run.effects(where, "effects", achievement.effects)
         if achievement.marked > achievement.spaces:
             raise _damaged(f"{where}.marked", f"more marks than its {achievement.spaces} spaces")
-        achievement.save()
     for i, data in enumerate(archive["scores"]):
         where = f"scores[{i}]"
         score = run.row("scores", i, data)
         key = (score.game.number, score.revision, score.house.number)
         run.once(where, "score", key, f"the score of House {key[2]} in game {key[0]} (revision {key[1]})")
-        score.save()
     for i, data in enumerate(archive["ledger"]):
-        run.row("ledger", i, data).save()
+        run.row("ledger", i, data)
 
 
 def _envelopes_import(run: _Importer, archive: dict) -> None:
@@ -498,7 +790,6 @@ def _envelopes_import(run: _Importer, archive: dict) -> None:
         where = f"envelopes[{i}]"
         envelope = run.row("envelopes", i, data)
         run.once(where, "envelope", envelope.number, f"Envelope {envelope.number:02d}")
-        envelope.save()
         run.tables["envelopes"][envelope.number] = envelope
 
 
@@ -530,11 +821,10 @@ def _stickers_import(run: _Importer, archive: dict) -> None:
             if not _is_int(covered_by) or covered_by == sticker.number or not sticker.covered:
                 raise _damaged(f"{where}.covered_by", "must be the number of the sticker attached over it")
             covers.append((sticker, covered_by, where))
-        sticker.save()
         run.tables["stickers"][sticker.number] = sticker
-    for sticker, number, where in covers:
-        sticker.covered_by = run.link(where, {"covered_by": number}, "covered_by", "stickers", "sticker")
-        sticker.save(update_fields=["covered_by"])
+    for sticker, number, where in covers:  # written once every sticker has its id (Importer.write)
+        over = run.link(where, {"covered_by": number}, "covered_by", "stickers", "sticker")
+        run.covers.append((sticker, over))
 
 
 def _cards_import(run: _Importer, archive: dict) -> None:
@@ -550,12 +840,10 @@ def _cards_import(run: _Importer, archive: dict) -> None:
         )
         run.effects(where, "effects", card.effects)
         run.effects(where, "majority_signer_bonus", card.majority_signer_bonus)
-        card.save()
     for i, data in enumerate(archive["dilemma_cards"]):
         where = f"dilemma_cards[{i}]"
         card = run.row("dilemma_cards", i, data)
         run.once(where, "dilemma", card.number, f"Dilemma card {card.number}")
-        card.save()
 
 
 def _mystery_stickers_import(run: _Importer, archive: dict) -> None:
@@ -568,7 +856,6 @@ def _mystery_stickers_import(run: _Importer, archive: dict) -> None:
                 f"Mystery stickers are lettered {MYSTERY_LETTERS[0]} to {MYSTERY_LETTERS[-1]}",
             )
         run.once(where, "mystery", sticker.letter, f"Mystery sticker {sticker.letter}")
-        sticker.save()
 
 
 def _events_import(run: _Importer, archive: dict) -> None:
@@ -587,19 +874,84 @@ def _events_import(run: _Importer, archive: dict) -> None:
             data,
             actor=owner if mine else None,
             actor_name="" if mine or actor is None else actor,
-        ).save()
+        )
 
 
-@transaction.atomic
+def _house_number_checked(run: _Importer, where: str):
+    def checked(number: int) -> int:
+        if number not in run.tables["houses"]:
+            raise _damaged(where, f"refers to House {number!r}, which is not in the archive")
+        return number
+
+    return checked
+
+
+def _sessions_import(run: _Importer, archive: dict) -> None:
+    """The game sessions: hosted by the importer; each seat with a fresh join token and no phone or
+    account joined yet (tokens are secrets: they never travel)."""
+    games = set(slugs())
+    for i, data in enumerate(archive.get("sessions", [])):
+        where = f"sessions[{i}]"
+        session = run.row("sessions", i, data, host=run.owner)
+        number = data["number"]
+        if not _is_int(number) or not 1 <= number <= ARCHIVE_MAX_ROWS:
+            raise _damaged(f"{where}.number", "must be a whole number from 1")
+        run.once(where, "session", number, f"session {number}")
+        if session.game not in games:
+            raise _damaged(f"{where}.game", f"{session.game!r} is not a game of this Chronicle")
+        for part in ("config", "state"):
+            _houses_mapped(getattr(session, part), _house_number_checked(run, f"{where}.{part}"))
+        run.tables["sessions"][number] = session
+    seats: dict[int, set[int]] = {}
+    for i, data in enumerate(archive.get("seats", [])):
+        seat = run.row("seats", i, data)
+        run.once(f"seats[{i}]", "seat", (id(seat.session), seat.index), f"seat {seat.index} of a session")
+        seats.setdefault(id(seat.session), set()).add(seat.index)
+    logs: dict[int, list] = {}
+    for i, data in enumerate(archive.get("actions", [])):
+        where = f"actions[{i}]"
+        action = run.row("actions", i, data)
+        key = id(action.session)
+        run.once(where, "action", (key, action.seq), f"action {action.seq} of a session")
+        if action.idempotency_key is not None:
+            run.once(where, "action key", (key, action.idempotency_key), "an idempotency key of a session")
+        if action.seat is not None and action.seat not in seats.get(key, set()):
+            raise _damaged(f"{where}.seat", f"refers to seat {action.seat}, which is not in its session")
+        if not action.undone:
+            logs.setdefault(key, []).append(action)
+    for i, session in enumerate(run.new["sessions"]):
+        _log_replayed(f"sessions[{i}]", session, sorted(logs.get(id(session), []), key=lambda a: a.seq))
+
+
+def _log_replayed(where: str, session: GameSession, log: list[SessionAction]) -> None:
+    """The pages replay a session's log (a night's story, its table): a log the engine refuses is
+    told as it can be (the rules may have changed since), but one that breaks the replay is refused."""
+    payloads = [action.payload for action in log]
+    try:
+        if session.game == "kings_dilemma":
+            night_story(session.config, session.seed, payloads)
+        else:
+            rules = get_game(session.game)
+            state = rules.setup(session.config, session.seed)
+            for payload in payloads:
+                state = rules.apply(state, payload)
+    except RuleError:
+        return
+    except Exception as error:  # any other failure: the archive is damaged
+        raise _damaged(where, ARCHIVE_SESSION_LOG.format(problem=type(error).__name__)) from None
+
+
 def campaign_import(*, archive, owner=None, name: str | None = None) -> Campaign:
     """Import an archive into a new campaign (its owner becomes the host). Every row is checked
-    (types, the ranges of the rules, duplicates, links) before it is written; the first problem
-    refuses the whole archive and nothing is written."""
+    (types, the ranges of the rules, duplicates, links, the sessions' logs) in memory, with no
+    transaction open; the first problem refuses the whole archive and nothing is written. Then
+    everything is written in one short transaction of bulk inserts (on SQLite the write lock is
+    held only for those), so no half-written campaign is ever seen."""
     version = _check_top(archive)
     head = _check_head(archive["campaign"])
-    campaign = _campaign_create(head, owner, name)
+    campaign = _campaign_built(head, owner, name)
     run = _Importer(campaign, version, owner)
-    # In dependency order: each section links only to sections already written.
+    # In dependency order: each section links only to sections read before it.
     for section_import in (
         _houses_and_games_import,
         _house_rows_import,
@@ -608,15 +960,18 @@ def campaign_import(*, archive, owner=None, name: str | None = None) -> Campaign
         _cards_import,
         _mystery_stickers_import,
         _events_import,
+        _sessions_import,
     ):
         section_import(run, archive)
-    run.restore_dates()
-    record_event(
-        campaign,
-        "campaign_imported",
-        f"Campaign imported from an archive of {head.get('name')!r}",
-        actor=owner,
-    )
+    run.prepare()
+    with transaction.atomic():
+        run.write(head)
+        record_event(
+            campaign,
+            "campaign_imported",
+            f"Campaign imported from an archive of {head.get('name')!r}",
+            actor=owner,
+        )
     return campaign
 
 
@@ -630,17 +985,37 @@ def campaign_export_request(*, campaign: Campaign, requested_by=None) -> Campaig
     return export
 
 
+def _export_refusal(archive: dict, text: str) -> str | None:
+    """Why the import would refuse this export (its size or a section's rows), or None."""
+    size = len(text.encode("utf-8"))
+    if size > ARCHIVE_MAX_BYTES:
+        return f"{size / 2**20:.1f} MB, the limit is {ARCHIVE_MAX_BYTES // 2**20} MB"
+    try:
+        _check_top(archive)
+    except ValidationError as error:
+        return " ".join(error.messages)
+    return None
+
+
 def campaign_export_write(*, export_id: int) -> str:
     """Write the archive file (idempotent: a ready export is not written again; the file is
-    written to a temporary name and renamed, so a killed worker never leaves half a file)."""
+    written to a temporary name and renamed, so a killed worker never leaves half a file). An
+    archive the import would refuse is never written: the export fails and says why."""
     export = CampaignExport.objects.select_related("campaign").get(pk=export_id)
     if export.status == CampaignExport.Status.READY and export.path:
         return export.path
+    archive = campaign_archive(campaign=export.campaign)
+    text = archive_dumps(archive)
+    problem = _export_refusal(archive, text)
+    if problem is not None:
+        error = ARCHIVE_EXPORT_TOO_LARGE.format(problem=problem)[:300]
+        CampaignExport.objects.filter(pk=export.pk).update(status=CampaignExport.Status.FAILED, error=error)
+        return ""
     folder = Path(django_settings.MEDIA_ROOT) / "exports"
     folder.mkdir(parents=True, exist_ok=True)
     name = f"campaign-{export.campaign_id}-export-{export.pk}.json"
     tmp = folder / f".{name}.tmp"
-    tmp.write_text(json.dumps(campaign_archive(campaign=export.campaign), indent=1, cls=DjangoJSONEncoder))
+    tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, folder / name)
     CampaignExport.objects.filter(pk=export.pk).update(status=CampaignExport.Status.READY, path=name)
     return name
