@@ -188,7 +188,7 @@ _FIELDS = {
     "seats": (Seat, ["index", "name", "colour", "is_bot"]),
     "actions": (
         SessionAction,
-        ["seq", "seat", "payload", "label", "idempotency_key", "version", "undone"],
+        ["seq", "seat", "payload", "label", "idempotency_key", "version", "undone", "undoable"],
     ),
 }
 

@@ -79,6 +79,8 @@ def check_effects(effects: dict) -> dict:
 def json_value(field: Any, value: Any) -> Any:
     """The value of one model field from JSON, of the right JSON type (ranges are checked by the
     model's validators afterwards). Raises ValueError with the reason."""
+    if value is None and field.null:  # a field that may be empty (SessionAction.undoable)
+        return None
     if isinstance(field, models.BooleanField):
         if not isinstance(value, bool):
             raise ValueError("must be true or false")
