@@ -33,6 +33,23 @@ urlpatterns = [
     path("achievements/<int:pk>/mark/", views.achievement_mark_view, name="achievement-mark"),
 ]
 
+# The first evening and corrections from the pages (issue 23).
+urlpatterns += [
+    path("campaigns/<int:pk>/envelopes/first/", views.envelope_first_view, name="envelope-first"),
+    path("campaigns/<int:pk>/games/<int:number>/correct/", views.game_correct_view, name="game-correct"),
+    path(
+        "campaigns/<int:pk>/stickers/<int:sticker_number>/correct/",
+        views.sticker_correct_view,
+        name="sticker-correct",
+    ),
+    path(
+        "campaigns/<int:pk>/envelopes/<int:envelope_number>/correct/",
+        views.envelope_correct_view,
+        name="envelope-correct",
+    ),
+    path("campaigns/<int:pk>/cards/<int:card_number>/move/", views.dilemma_card_move_view, name="card-move"),
+]
+
 # The campaign over months (issue 16): House pages, statistics, the story of each night.
 urlpatterns += [
     path("campaigns/<int:pk>/houses/<int:house_pk>/", story_views.house_page_view, name="house-page"),
