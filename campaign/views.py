@@ -667,7 +667,7 @@ def sticker_correct_view(request: HttpRequest, pk: int, sticker_number: int) -> 
         form=form,
         save=(
             lambda data: services.sticker_correct(sticker=sticker, actor=request.user, **data),
-            f"Sticker {sticker.number} corrected.",
+            lambda corrected: f"Sticker {corrected.number} corrected.",
         ),
         back=reverse("campaign-detail", args=[campaign.pk]) + "#board",
         removal=Removal(

@@ -130,6 +130,9 @@ def fillings(route: str, fx: Fixture) -> list[dict] | None:
             "number": fx.game.number,
             "achievement_id": fx.achievement.pk,
             "game_id": fx.game.pk,
+            "sticker_number": 43,  # on the demo board
+            "envelope_number": 5,
+            "card_number": 14,  # in the demo's Trash
             "session_id": session.pk,
             "seat_index": 0,
             "token": fx.seat(session).token,
@@ -167,6 +170,14 @@ def valid_posts(fx: Fixture) -> dict[str, object]:
             "spaces": 2,
         },
         "campaigns/<int:pk>/stories/new/": {"number": 40, "storyline": "Crown"},
+        "campaigns/<int:pk>/stickers/<int:sticker_number>/correct/": {
+            "number": 43,
+            "row": "knowledge",
+            "positive": "0",
+            "signer": house,
+        },
+        "campaigns/<int:pk>/envelopes/<int:envelope_number>/correct/": {"opened_by": house, "special": "on"},
+        "campaigns/<int:pk>/cards/<int:card_number>/move/": {"place": "deck"},
         "achievements/<int:pk>/mark/": {"count": 1},
         "play/": {"game": "for_the_king", "seat_1": "Anna", "seat_2": "Ben"},
         "api/auth/token/": {"username": fx.other.username, "password": "secret-pass"},
