@@ -139,15 +139,19 @@ class GameBeginForm(CampaignBoundForm):
     played_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
 
 
+POINTS = forms.NumberInput(attrs={"style": "width:5rem", "inputmode": "numeric"})
+
+
 class ResultRowForm(forms.Form):
     house = forms.ModelChoiceField(
         queryset=House.objects.none(), required=False, empty_label="(did not play)"
     )
     secret_agenda = forms.ChoiceField(choices=[("", "—"), *SecretAgenda.choices], required=False)
-    agenda_points = forms.IntegerField(initial=0, label="Secret Agenda")
-    open_agenda_points = forms.IntegerField(initial=0, label="Open Agenda")
-    coins_points = forms.IntegerField(initial=0, label="Coins")
-    power_points = forms.IntegerField(initial=0, label="Power")
+    # Points are two digits at most: narrow boxes, so a whole row fits the table.
+    agenda_points = forms.IntegerField(initial=0, label="Secret Agenda", widget=POINTS)
+    open_agenda_points = forms.IntegerField(initial=0, label="Open Agenda", widget=POINTS)
+    coins_points = forms.IntegerField(initial=0, label="Coins", widget=POINTS)
+    power_points = forms.IntegerField(initial=0, label="Power", widget=POINTS)
 
     def __init__(self, *args, campaign, **kwargs):
         super().__init__(*args, **kwargs)

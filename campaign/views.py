@@ -83,7 +83,10 @@ def campaign_create_view(request: HttpRequest) -> HttpResponse:
             form, lambda: services.campaign_create(name=form.cleaned_data["name"], created_by=request.user)
         )
         if campaign:
-            messages.success(request, f"Campaign {campaign.name} created. Add the Houses next.")
+            messages.success(
+                request,
+                f"Campaign {campaign.name} created. Before your first game: open Envelope 00 and add the Houses.",
+            )
             return redirect("campaign-detail", pk=campaign.pk)
     return render(request, "campaign/form.html", {"form": form, "title": "New campaign"})
 
@@ -177,6 +180,10 @@ OOB_PARTS: dict[str, tuple[str, Callable[[Campaign], dict]]] = {
     ),
     "slots": ("campaign/detail.html#slots", lambda c: {"save_slots": selectors.save_slots(campaign=c)}),
     "stories": ("campaign/detail.html#stories", lambda c: {"storylines": selectors.storylines(campaign=c)}),
+    "events": (
+        "campaign/detail.html#events",
+        lambda c: {"events": selectors.campaign_history(campaign=c)[:10]},
+    ),
 }
 
 
@@ -186,8 +193,8 @@ def _oob_parts(request, campaign, parts, *, saved_form: str = "") -> str:
     html = ""
     for part in parts:
         if part in OOB_PARTS:
-            template, context = OOB_PARTS[part]
-            html += render_to_string(template, {**context(campaign), "oob": True}, request)
+            template, shows = OOB_PARTS[part]
+            html += render_to_string(template, {**shows(campaign), "oob": True}, request)
     if "houses" in parts:
         houses = selectors.houses_by_prestige(campaign=campaign)
         html += render_to_string("campaign/detail.html#houses", {"houses": houses, "grid_oob": True}, request)
@@ -229,7 +236,8 @@ def _campaign_form_view(request, pk, form_class, title, call, success, *, form_i
                     "done": once,
                 }
                 html = render_to_string("campaign/_inline_form.html", context, request)
-                return HttpResponse(html + _oob_parts(request, campaign, oob, saved_form=form_id))
+                parts = (*oob, "events")  # every save is a change the page's latest changes show
+                return HttpResponse(html + _oob_parts(request, campaign, parts, saved_form=form_id))
             messages.success(request, message)
             return redirect("campaign-detail", pk=campaign.pk)
     if request.htmx:
@@ -581,7 +589,7 @@ class Removal(NamedTuple):
     label: str
 
 
-def _correction_page(request, campaign, *, title, current, form, save, back, removal=None):
+def _correction_page(request, campaign, *, title, current, form, save, back, back_label, removal=None):
     """A correction on a page of its own: the form prefilled with what is recorded now; on a refusal
     the message shows beside it and what was typed stays (400); once saved, back to ``back`` with
     the message. ``save``: (service call taking the cleaned data, message or a function of the result)."""
@@ -604,6 +612,7 @@ def _correction_page(request, campaign, *, title, current, form, save, back, rem
         "current": current,
         "form": form,
         "back": back,
+        "back_label": back_label,
         "removal": removal,
         "error": error,
     }
@@ -639,6 +648,7 @@ def game_correct_view(request: HttpRequest, pk: int, number: int) -> HttpRespons
             f"Game {game.number} corrected: the ledger keeps the original and the correction.",
         ),
         back=reverse("campaign-chronicles", args=[campaign.pk]),
+        back_label="Realm Chronicles",
     )
 
 
@@ -670,6 +680,7 @@ def sticker_correct_view(request: HttpRequest, pk: int, sticker_number: int) -> 
             lambda corrected: f"Sticker {corrected.number} corrected.",
         ),
         back=reverse("campaign-detail", args=[campaign.pk]) + "#board",
+        back_label=campaign.name,
         removal=Removal(
             lambda: services.sticker_remove(sticker=sticker, actor=request.user),
             f"Sticker {sticker.number} removed from the board.",
@@ -701,6 +712,7 @@ def envelope_correct_view(request: HttpRequest, pk: int, envelope_number: int) -
             f"{envelope} corrected.",
         ),
         back=reverse("campaign-detail", args=[campaign.pk]) + "#envelopes",
+        back_label=campaign.name,
         removal=Removal(
             lambda: services.envelope_remove(envelope=envelope, actor=request.user),
             f"{envelope} removed with its cards.",
@@ -728,4 +740,5 @@ def dilemma_card_move_view(request: HttpRequest, pk: int, card_number: int) -> H
             lambda moved: f"{moved} moved to the {moved.get_place_display()}.",
         ),
         back=reverse("campaign-detail", args=[campaign.pk]) + "#slots",
+        back_label=campaign.name,
     )

@@ -75,11 +75,27 @@ class GameCorrectPageTests:
         assert house_totals(house=houses[0]) == {"prestige": 3, "crave": 0}
         assert LedgerEntry.objects.filter(source=LedgerEntry.Source.CORRECTION).exists()
         (event,) = new_events(campaign, "game_corrected")
-        assert event.summary == "Game 1 corrected (revision 1): Valentine's agenda miscounted"
+        assert event.summary == (
+            "Game 1 corrected (revision 1): Valentine's agenda miscounted "
+            "(House Valentine: Agenda points 5 → 20, position 4 → 1; House Martina: position 1 → 2; "
+            "House Armin: position 4 → 5; House Charles: position 3 → 4; House Theodore: position 2 → 3)"
+        )
         assert event.actor == campaign.created_by
         page = client.get(response.url).content.decode()
         assert "Game 1 corrected: the ledger keeps the original and the correction." in page
         assert "corrected" in page
+
+    def test_the_history_names_a_changed_secret_agenda_and_end(self):
+        campaign, houses, game = recorded_night()
+        rows = harald_rows(houses)
+        rows[1]["secret_agenda"] = "rebel"
+        services.game_result_correct(game=game, end="abdicated_top", rows=rows, actor=campaign.created_by)
+        (event,) = new_events(campaign, "game_corrected")
+        assert event.summary.startswith(
+            "Game 1 corrected (revision 1) (end: The King died → The King abdicated (Stability at the top); "
+            "House Martina: Secret Agenda Moderate → Rebel"
+        )
+        assert len(event.summary) <= 300 and event.actor == campaign.created_by
 
     def test_a_refused_correction_shows_why_keeps_what_was_typed_and_writes_nothing(self, client):
         campaign, houses, game = recorded_night()
