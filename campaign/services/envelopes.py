@@ -188,6 +188,15 @@ def _grand_finale_open(campaign: Campaign, *, game: ChronicleGame | None, actor)
     )
 
 
+def _standard_contents_check(number: int, dilemma_numbers: list[int]) -> None:
+    """A standard Envelope holds 3 Dilemma cards; Envelope 00, the starting deck, at least one."""
+    if number == STARTING_ENVELOPE:
+        if not dilemma_numbers:
+            raise ValidationError(STARTING_DECK_EMPTY)
+    elif len(dilemma_numbers) != 3:
+        raise ValidationError(STANDARD_ENVELOPE_CARDS.format(count=len(dilemma_numbers)))
+
+
 @transaction.atomic
 def envelope_open(
     *,
@@ -213,11 +222,8 @@ def envelope_open(
     if campaign.envelopes.filter(number=number).exists():
         raise ValidationError(ENVELOPE_ALREADY_OPENED.format(number=number))
     dilemma_numbers = list(dilemma_numbers or [])
-    if number == STARTING_ENVELOPE:
-        if not special and not dilemma_numbers:
-            raise ValidationError(STARTING_DECK_EMPTY)
-    elif not special and len(dilemma_numbers) != 3:
-        raise ValidationError(STANDARD_ENVELOPE_CARDS.format(count=len(dilemma_numbers)))
+    if not special:
+        _standard_contents_check(number, dilemma_numbers)
     envelope = Envelope.objects.create(
         campaign=campaign, number=number, special=special, opened_by=opened_by, game=game
     )

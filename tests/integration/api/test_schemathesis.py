@@ -63,6 +63,7 @@ RULE_REFUSALS = [
         campaign_services.STICKER_ALREADY_ATTACHED,
         campaign_services.ENVELOPE_ALREADY_OPENED,
         campaign_services.STANDARD_ENVELOPE_CARDS,
+        campaign_services.STARTING_DECK_EMPTY,
         campaign_services.DILEMMA_CARD_TWICE,
         campaign_services.STORY_CARD_TWICE,
         campaign_services.STORYLINE_REQUIRED,
