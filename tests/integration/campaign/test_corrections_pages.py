@@ -19,7 +19,7 @@ from campaign.models import (
 from campaign.selectors import house_totals, sticker_history
 from tests.factories import HARALD, UserFactory, campaign_with_houses, harald_rows
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.database, pytest.mark.django_db]
 
 
 def recorded_night(user=None):
