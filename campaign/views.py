@@ -587,6 +587,8 @@ class Removal(NamedTuple):
     call: Callable[[], object]
     message: str
     label: str
+    question: str
+    explain: str
 
 
 def _correction_page(request, campaign, *, title, current, form, save, back, back_label, removal=None):
@@ -685,6 +687,8 @@ def sticker_correct_view(request: HttpRequest, pk: int, sticker_number: int) -> 
             lambda: services.sticker_remove(sticker=sticker, actor=request.user),
             f"Sticker {sticker.number} removed from the board.",
             "Remove this sticker: it was attached by mistake",
+            "Attached by mistake?",
+            "It comes off the board; a sticker it covered is visible again. The history keeps both.",
         ),
     )
 
@@ -717,6 +721,9 @@ def envelope_correct_view(request: HttpRequest, pk: int, envelope_number: int) -
             lambda: services.envelope_remove(envelope=envelope, actor=request.user),
             f"{envelope} removed with its cards.",
             "Remove this Envelope: it was opened by mistake",
+            "Opened by mistake?",
+            "It goes back in the box with its cards: its Dilemma cards leave the deck and its Story card "
+            "its storyline (the Prestige or Crave it gave is reversed). The history keeps both.",
         ),
     )
 
