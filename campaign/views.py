@@ -481,7 +481,12 @@ def game_night_start_view(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "campaign/night_start.html",
-        {"campaign": campaign, "form": form, "choices": choices},
+        {
+            "campaign": campaign,
+            "form": form,
+            "choices": choices,
+            "no_envelope_yet": not campaign.envelopes.exists(),
+        },
         status=status,
     )
 

@@ -169,3 +169,13 @@ class SaveConfirmsItselfTests:
         html = client.post(reverse(route, args=[campaign.pk]), data, headers=HTMX).content.decode()
         assert message in html
         assert html.count(f'id="{form_id}"') == 1, "an out-of-band copy would replace the confirmation"
+
+
+class NightStartTests:
+    def test_starting_a_night_before_envelope_00_points_to_it(self, client):
+        campaign, _ = campaign_with_houses("Anna", "Ben", "Carla")
+        client.force_login(campaign.created_by)
+        url = reverse("kd-night-start", args=[campaign.pk])
+        assert "open Envelope 00</a>" in client.get(url).content.decode()
+        services.envelope_open(campaign=campaign, number=0, dilemma_numbers=[1, 2, 3])
+        assert "open Envelope 00" not in client.get(url).content.decode()
