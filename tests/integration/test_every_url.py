@@ -130,7 +130,8 @@ def fillings(route: str, fx: Fixture) -> list[dict] | None:
             "number": fx.game.number,
             "achievement_id": fx.achievement.pk,
             "game_id": fx.game.pk,
-            "sticker_number": 43,  # on the demo board
+            # On the demo board; an empty POST removes a sticker: the removal takes another one.
+            "sticker_number": 12 if route.endswith("/remove/") else 43,
             "envelope_number": 5,
             "card_number": 14,  # in the demo's Trash
             "session_id": session.pk,

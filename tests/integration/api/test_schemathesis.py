@@ -64,6 +64,8 @@ RULE_REFUSALS = [
         campaign_services.ENVELOPE_ALREADY_OPENED,
         campaign_services.STANDARD_ENVELOPE_CARDS,
         campaign_services.STARTING_DECK_EMPTY,
+        campaign_services.NOTHING_TO_CORRECT,
+        campaign_services.ENVELOPE_CARDS_PLAYED,
         campaign_services.DILEMMA_CARD_TWICE,
         campaign_services.STORY_CARD_TWICE,
         campaign_services.STORYLINE_REQUIRED,
