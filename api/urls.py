@@ -8,6 +8,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from api import auth_apis
 from api import campaign_apis as c
+from api import correction_apis as fix
 from api import night_apis as n
 from api import session_apis as s
 from api import story as st
@@ -43,6 +44,13 @@ campaign_patterns = [
     path("games/<id:game_id>/result/", c.GameResultRecordApi.as_view(), name="game-result-record"),
     path("games/<id:game_id>/result/correct/", c.GameResultCorrectApi.as_view(), name="game-result-correct"),
     path("history/", c.HistoryListApi.as_view(), name="history"),
+    path("stickers/<id:sticker_number>/correct/", fix.StickerCorrectApi.as_view(), name="sticker-correct"),
+    path("stickers/<id:sticker_number>/remove/", fix.StickerRemoveApi.as_view(), name="sticker-remove"),
+    path(
+        "envelopes/<id:envelope_number>/correct/", fix.EnvelopeCorrectApi.as_view(), name="envelope-correct"
+    ),
+    path("envelopes/<id:envelope_number>/remove/", fix.EnvelopeRemoveApi.as_view(), name="envelope-remove"),
+    path("cards/<id:card_number>/move/", fix.DilemmaCardMoveApi.as_view(), name="card-move"),
     path("nights/start/", n.GameNightStartApi.as_view(), name="night-start"),
     path("nights/<id:session_id>/save/", n.GameNightSaveApi.as_view(), name="night-save"),
     path("houses/<id:house_id>/page/", st.HousePageApi.as_view(), name="house-page"),

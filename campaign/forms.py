@@ -2,7 +2,7 @@ import json
 
 from django import forms
 
-from campaign.models import GameEnd, House, ResourceRow, SecretAgenda
+from campaign.models import DilemmaCard, GameEnd, House, ResourceRow, SecretAgenda
 from campaign.services.archive import ARCHIVE_MAX_BYTES
 from games.kings_dilemma.data import MYSTERY_LETTERS
 
@@ -54,6 +54,29 @@ class StickerForm(CampaignBoundForm):
     title = forms.CharField(max_length=120, required=False)
 
 
+CARD_NUMBERS_FORMAT = "Write card numbers separated by commas, or a range, e.g. 12, 31, 7 or 1-20."
+CARD_RANGE_TOO_LONG = "At most {most} card numbers at once."
+MAX_TYPED_CARDS = 120
+
+
+def card_numbers(raw: str) -> list[int]:
+    """'12, 31, 7' or '1-20, 25': the card numbers typed, in order. Raises ValidationError."""
+    numbers: list[int] = []
+    for part in raw.replace(" ", "").split(","):
+        if not part:
+            continue
+        low, dash, high = part.partition("-")
+        if not (low.isascii() and low.isdigit()) or (dash and not (high.isascii() and high.isdigit())):
+            raise forms.ValidationError(CARD_NUMBERS_FORMAT)
+        first, last = int(low), int(high) if dash else int(low)
+        if last < first or len(numbers) + last - first + 1 > MAX_TYPED_CARDS:
+            raise forms.ValidationError(
+                CARD_NUMBERS_FORMAT if last < first else CARD_RANGE_TOO_LONG.format(most=MAX_TYPED_CARDS)
+            )
+        numbers.extend(range(first, last + 1))
+    return numbers
+
+
 class EnvelopeForm(CampaignBoundForm):
     id_prefix = "envelope"
     house_fields = ("opened_by",)
@@ -69,11 +92,7 @@ class EnvelopeForm(CampaignBoundForm):
     storyline = forms.CharField(required=False, max_length=40)
 
     def clean_dilemma_numbers(self):
-        raw = self.cleaned_data["dilemma_numbers"]
-        try:
-            return [int(part) for part in raw.replace(" ", "").split(",") if part]
-        except ValueError:
-            raise forms.ValidationError("Write card numbers separated by commas, e.g. 12, 31, 7.") from None
+        return card_numbers(self.cleaned_data["dilemma_numbers"])
 
     def clean(self):
         data = self.cleaned_data
@@ -120,15 +139,19 @@ class GameBeginForm(CampaignBoundForm):
     played_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
 
 
+POINTS = forms.NumberInput(attrs={"style": "width:5rem", "inputmode": "numeric"})
+
+
 class ResultRowForm(forms.Form):
     house = forms.ModelChoiceField(
         queryset=House.objects.none(), required=False, empty_label="(did not play)"
     )
     secret_agenda = forms.ChoiceField(choices=[("", "—"), *SecretAgenda.choices], required=False)
-    agenda_points = forms.IntegerField(initial=0, label="Secret Agenda")
-    open_agenda_points = forms.IntegerField(initial=0, label="Open Agenda")
-    coins_points = forms.IntegerField(initial=0, label="Coins")
-    power_points = forms.IntegerField(initial=0, label="Power")
+    # Points are two digits at most: narrow boxes, so a whole row fits the table.
+    agenda_points = forms.IntegerField(initial=0, label="Secret Agenda", widget=POINTS)
+    open_agenda_points = forms.IntegerField(initial=0, label="Open Agenda", widget=POINTS)
+    coins_points = forms.IntegerField(initial=0, label="Coins", widget=POINTS)
+    power_points = forms.IntegerField(initial=0, label="Power", widget=POINTS)
 
     def __init__(self, *args, campaign, **kwargs):
         super().__init__(*args, **kwargs)
@@ -300,3 +323,60 @@ class StoryCardForm(CampaignBoundForm):
         data["cohesion"] = data.get("cohesion") or 0
         data["dissent"] = data.get("dissent") or 0
         return data
+
+
+class FirstEnvelopeForm(CampaignBoundForm):
+    """'Before your first game': Envelope 00, its Story card and the starting Dilemma deck."""
+
+    id_prefix = "first"
+    story_number = forms.IntegerField(
+        min_value=1, label="Story card number", help_text="The first card in the Envelope"
+    )
+    storyline = forms.CharField(max_length=40, help_text="The symbol in its top right corner, e.g. Crown")
+    title = forms.CharField(max_length=120, required=False, label="Story card title")
+    dilemma_numbers = forms.CharField(
+        label="Dilemma card numbers",
+        help_text="The rest of the Envelope: your starting Dilemma deck, e.g. 1-20 or 1, 2, 3",
+    )
+
+    def clean_dilemma_numbers(self):
+        return card_numbers(self.cleaned_data["dilemma_numbers"])
+
+
+class GameCorrectForm(GameResultForm):
+    """A recorded night's Realm Chronicles table, prefilled with its current revision, and why."""
+
+    reason = forms.CharField(
+        max_length=200, required=False, help_text="What was wrong, for the history (optional)"
+    )
+
+    def __init__(self, data=None, *, campaign, game, scores):
+        super().__init__(data, campaign=campaign)
+        self.fields["end"].initial = game.end
+        for row, score in zip(self.rows, scores, strict=False):
+            row.initial = {
+                "house": score.house_id,
+                "secret_agenda": score.secret_agenda,
+                "agenda_points": score.agenda_points,
+                "open_agenda_points": score.open_agenda_points,
+                "coins_points": score.coins_points,
+                "power_points": score.power_points,
+            }
+
+
+class StickerCorrectForm(StickerForm):
+    id_prefix = "fix"
+
+
+class EnvelopeCorrectForm(CampaignBoundForm):
+    id_prefix = "fix"
+    house_fields = ("opened_by",)
+    opened_by = forms.ModelChoiceField(queryset=House.objects.none(), required=False, empty_label="(nobody)")
+    special = forms.BooleanField(
+        required=False, help_text="The first card says 'This is a Special Envelope!'"
+    )
+
+
+class DilemmaCardMoveForm(CampaignBoundForm):
+    id_prefix = "fix"
+    place = forms.ChoiceField(choices=DilemmaCard.Place.choices, label="Where the card belongs")

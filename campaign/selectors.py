@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from django.db.models import IntegerField, OuterRef, Prefetch, QuerySet, Subquery, Sum, Value
+from django.db.models import IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
 from campaign import legacy
@@ -130,8 +130,13 @@ def campaign_history(*, campaign: Campaign, kind: str | None = None) -> QuerySet
 
 
 def sticker_history(*, campaign: Campaign, number: int) -> QuerySet[CampaignEvent]:
-    """Answers 'who signed sticker 43, in which game?'."""
-    return campaign_history(campaign=campaign).filter(kind="sticker_attached", data__number=number)
+    """Answers 'who signed sticker 43, in which game?', with its corrections (by its number then
+    or now) and its removal."""
+    return campaign_history(campaign=campaign).filter(
+        Q(kind="sticker_attached", data__number=number)
+        | Q(kind__in=("sticker_corrected", "sticker_removed"))
+        & (Q(data__number=number) | Q(data__was_number=number))
+    )
 
 
 def final_standings(*, campaign: Campaign) -> dict:

@@ -33,6 +33,23 @@ urlpatterns = [
     path("achievements/<id:pk>/mark/", views.achievement_mark_view, name="achievement-mark"),
 ]
 
+# The first evening and corrections from the pages (issue 23).
+urlpatterns += [
+    path("campaigns/<id:pk>/envelopes/first/", views.envelope_first_view, name="envelope-first"),
+    path("campaigns/<id:pk>/games/<id:number>/correct/", views.game_correct_view, name="game-correct"),
+    path(
+        "campaigns/<id:pk>/stickers/<id:sticker_number>/correct/",
+        views.sticker_correct_view,
+        name="sticker-correct",
+    ),
+    path(
+        "campaigns/<id:pk>/envelopes/<id:envelope_number>/correct/",
+        views.envelope_correct_view,
+        name="envelope-correct",
+    ),
+    path("campaigns/<id:pk>/cards/<id:card_number>/move/", views.dilemma_card_move_view, name="card-move"),
+]
+
 # The campaign over months (issue 16): House pages, statistics, the story of each night.
 urlpatterns += [
     path("campaigns/<id:pk>/houses/<id:house_pk>/", story_views.house_page_view, name="house-page"),

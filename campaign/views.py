@@ -3,7 +3,7 @@ errors appear beside the form (never a 500 and nothing half-written)."""
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from django.conf import settings
 from django.contrib import messages
@@ -83,7 +83,10 @@ def campaign_create_view(request: HttpRequest) -> HttpResponse:
             form, lambda: services.campaign_create(name=form.cleaned_data["name"], created_by=request.user)
         )
         if campaign:
-            messages.success(request, f"Campaign {campaign.name} created. Add the Houses next.")
+            messages.success(
+                request,
+                f"Campaign {campaign.name} created. Before your first game: open Envelope 00 and add the Houses.",
+            )
             return redirect("campaign-detail", pk=campaign.pk)
     return render(request, "campaign/form.html", {"form": form, "title": "New campaign"})
 
@@ -117,6 +120,7 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "begin_form": forms.GameBeginForm(campaign=campaign),
         "achievement_form": forms.AchievementForm(campaign=campaign),
         "story_form": forms.StoryCardForm(campaign=campaign),
+        "first_form": forms.FirstEnvelopeForm(campaign=campaign),
         "charts": CHART_DESCRIPTIONS,
     }
     return render(request, "campaign/detail.html", context)
@@ -167,15 +171,30 @@ def campaign_chronicles(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, template, context, status=status)
 
 
-def _oob_parts(request, campaign, parts) -> str:
-    """Out-of-band fragments of the campaign page that a form changed (htmx swaps them in place)."""
+# The campaign page's parts a form may change, each with what it shows (htmx swaps them in place).
+OOB_PARTS: dict[str, tuple[str, Callable[[Campaign], dict]]] = {
+    "board": ("campaign/detail.html#board", lambda c: {"board": selectors.realm_board(campaign=c)}),
+    "envelopes": (
+        "campaign/detail.html#envelopes",
+        lambda c: {"envelopes": c.envelopes.select_related("opened_by", "game")},
+    ),
+    "slots": ("campaign/detail.html#slots", lambda c: {"save_slots": selectors.save_slots(campaign=c)}),
+    "stories": ("campaign/detail.html#stories", lambda c: {"storylines": selectors.storylines(campaign=c)}),
+    "events": (
+        "campaign/detail.html#events",
+        lambda c: {"events": selectors.campaign_history(campaign=c)[:10]},
+    ),
+}
+
+
+def _oob_parts(request, campaign, parts, *, saved_form: str = "") -> str:
+    """Out-of-band fragments of the campaign page that a form changed (htmx swaps them in place).
+    The form just saved is not among them: it swaps itself, with its confirmation."""
     html = ""
-    if "board" in parts:
-        html += render_to_string(
-            "campaign/detail.html#board",
-            {"board": selectors.realm_board(campaign=campaign), "oob": True},
-            request,
-        )
+    for part in parts:
+        if part in OOB_PARTS:
+            template, shows = OOB_PARTS[part]
+            html += render_to_string(template, {**shows(campaign), "oob": True}, request)
     if "houses" in parts:
         houses = selectors.houses_by_prestige(campaign=campaign)
         html += render_to_string("campaign/detail.html#houses", {"houses": houses, "grid_oob": True}, request)
@@ -186,6 +205,8 @@ def _oob_parts(request, campaign, parts) -> str:
             (forms.AchievementForm, "achievement-create", "achievement-form"),
             (forms.StoryCardForm, "story-place", "story-form"),
         ):
+            if form_id == saved_form:
+                continue
             context = {
                 "form": form_class(campaign=campaign),
                 "action": reverse(url, args=[campaign.pk]),
@@ -196,9 +217,10 @@ def _oob_parts(request, campaign, parts) -> str:
     return html
 
 
-def _campaign_form_view(request, pk, form_class, title, call, success, *, form_id, oob=()):
+def _campaign_form_view(request, pk, form_class, title, call, success, *, form_id, oob=(), once=False):
     """One view per form: a page of its own without JavaScript; with htmx, the form swaps itself
-    (errors beside the fields, status 422) and the page parts it changed."""
+    (errors beside the fields, status 422; once saved, its confirmation, and only that for a form
+    used ``once``) and the page parts it changed."""
     campaign = _member_campaign(request, pk)
     form = form_class(request.POST or None, campaign=campaign)
     if request.method == "POST" and form.is_valid():
@@ -211,9 +233,11 @@ def _campaign_form_view(request, pk, form_class, title, call, success, *, form_i
                     "action": request.path,
                     "form_id": form_id,
                     "saved": message,
+                    "done": once,
                 }
                 html = render_to_string("campaign/_inline_form.html", context, request)
-                return HttpResponse(html + _oob_parts(request, campaign, oob))
+                parts = (*oob, "events")  # every save is a change the page's latest changes show
+                return HttpResponse(html + _oob_parts(request, campaign, parts, saved_form=form_id))
             messages.success(request, message)
             return redirect("campaign-detail", pk=campaign.pk)
     if request.htmx:
@@ -285,7 +309,7 @@ def envelope_open_view(request: HttpRequest, pk: int) -> HttpResponse:
         call,
         lambda e: f"{e} opened.",
         form_id="envelope-form",
-        oob=("houses",),
+        oob=("houses", "envelopes", "slots", "stories"),
     )
 
 
@@ -457,7 +481,12 @@ def game_night_start_view(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "campaign/night_start.html",
-        {"campaign": campaign, "form": form, "choices": choices},
+        {
+            "campaign": campaign,
+            "form": form,
+            "choices": choices,
+            "no_envelope_yet": not campaign.envelopes.exists(),
+        },
         status=status,
     )
 
@@ -519,5 +548,209 @@ def story_card_place_view(request: HttpRequest, pk: int) -> HttpResponse:
         ),
         lambda card: f"Story card {card.number} is on top of the {card.storyline} storyline.",
         form_id="story-form",
-        oob=("houses",),
+        oob=("houses", "stories"),
+    )
+
+
+# ---- The first evening and corrections from the pages (issue 23) ----------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def envelope_first_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """'Before your first game': open Envelope 00, place its Story card, record the starting deck."""
+
+    def call(campaign, data):
+        story = {"number": data["story_number"], "storyline": data["storyline"], "title": data["title"]}
+        return services.envelope_open(
+            campaign=campaign,
+            number=services.STARTING_ENVELOPE,
+            dilemma_numbers=data["dilemma_numbers"],
+            story_card=story,
+            actor=request.user,
+        )
+
+    return _campaign_form_view(
+        request,
+        pk,
+        forms.FirstEnvelopeForm,
+        "Open Envelope 00",
+        call,
+        lambda e: (
+            f"{e} opened: Story card {e.story_cards.first().number} is on its storyline and "
+            f"{e.cards.count()} Dilemma cards are your starting Dilemma deck."
+        ),
+        form_id="first-envelope-form",
+        oob=("envelopes", "slots", "stories"),
+        once=True,
+    )
+
+
+class Removal(NamedTuple):
+    """A correction page's second button: take the thing off (it was entered by mistake)."""
+
+    call: Callable[[], object]
+    message: str
+    label: str
+    question: str
+    explain: str
+
+
+def _correction_page(request, campaign, *, title, current, form, save, back, back_label, removal=None):
+    """A correction on a page of its own: the form prefilled with what is recorded now; on a refusal
+    the message shows beside it and what was typed stays (400); once saved, back to ``back`` with
+    the message. ``save``: (service call taking the cleaned data, message or a function of the result)."""
+    error = ""
+    if request.method == "POST":
+        if removal is not None and "remove" in request.POST:
+            try:
+                removal.call()
+            except ValidationError as refused:
+                error = " ".join(refused.messages)
+            else:
+                return _saved(request, removal.message, back)
+        elif form.is_valid():
+            done = _run_service(form, lambda: save[0](form.cleaned_data))
+            if done is not None:
+                return _saved(request, save[1](done) if callable(save[1]) else save[1], back)
+    context = {
+        "campaign": campaign,
+        "title": title,
+        "current": current,
+        "form": form,
+        "back": back,
+        "back_label": back_label,
+        "removal": removal,
+        "error": error,
+    }
+    status = 400 if request.method == "POST" else 200  # a POST that reaches here was refused
+    return render(request, "campaign/correct.html", context, status=status)
+
+
+def _saved(request: HttpRequest, message: str, back: str) -> HttpResponse:
+    messages.success(request, message)
+    return HttpResponseClientRedirect(back) if request.htmx else redirect(back)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def game_correct_view(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """'Correct this night': the Realm Chronicles table of a recorded night, prefilled with its
+    current revision; the service writes a new revision and rebalances the ledger."""
+    campaign = _member_campaign(request, pk)
+    game = get_object_or_404(campaign.games, number=number, recorded=True)
+    scores = list(game.scores.filter(revision=game.revision).select_related("house").order_by("position"))
+    data = request.POST if request.method == "POST" else None
+    form = forms.GameCorrectForm(data, campaign=campaign, game=game, scores=scores)
+    return _correction_page(
+        request,
+        campaign,
+        title=f"Correct night {game.number}: King {game.king_name}",
+        current=f"Recorded now (revision {game.revision}): {game.get_end_display()}.",
+        form=form,
+        save=(
+            lambda data: services.game_result_correct(
+                game=game, end=data["end"], rows=form.result_rows(), reason=data["reason"], actor=request.user
+            ),
+            f"Game {game.number} corrected: the ledger keeps the original and the correction.",
+        ),
+        back=reverse("campaign-chronicles", args=[campaign.pk]),
+        back_label="Realm Chronicles",
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def sticker_correct_view(request: HttpRequest, pk: int, sticker_number: int) -> HttpResponse:
+    """A Chronicle sticker typed wrongly (number, row, side, signer, title), or attached by mistake."""
+    campaign = _member_campaign(request, pk)
+    sticker = get_object_or_404(campaign.stickers.select_related("signer"), number=sticker_number)
+    initial = {
+        "number": sticker.number,
+        "row": sticker.row,
+        "positive": "1" if sticker.positive else "0",
+        "signer": sticker.signer_id,
+        "title": sticker.title,
+    }
+    data = request.POST if request.method == "POST" else None
+    form = forms.StickerCorrectForm(data, campaign=campaign, initial=initial)
+    side = "positive" if sticker.positive else "negative"
+    signer = f"signed by House {sticker.signer.name}" if sticker.signer else "unsigned"
+    return _correction_page(
+        request,
+        campaign,
+        title=f"Correct Chronicle sticker {sticker.number}",
+        current=f"Recorded now: {side}, {sticker.get_row_display()} row, {signer}.",
+        form=form,
+        save=(
+            lambda data: services.sticker_correct(sticker=sticker, actor=request.user, **data),
+            lambda corrected: f"Sticker {corrected.number} corrected.",
+        ),
+        back=reverse("campaign-detail", args=[campaign.pk]) + "#board",
+        back_label=campaign.name,
+        removal=Removal(
+            lambda: services.sticker_remove(sticker=sticker, actor=request.user),
+            f"Sticker {sticker.number} removed from the board.",
+            "Remove this sticker: it was attached by mistake",
+            "Attached by mistake?",
+            "It comes off the board; a sticker it covered is visible again. The history keeps both.",
+        ),
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def envelope_correct_view(request: HttpRequest, pk: int, envelope_number: int) -> HttpResponse:
+    """An Envelope recorded wrongly (who opened it, Special or not), or opened by mistake."""
+    campaign = _member_campaign(request, pk)
+    envelope = get_object_or_404(campaign.envelopes.select_related("opened_by"), number=envelope_number)
+    initial = {"opened_by": envelope.opened_by_id, "special": envelope.special}
+    data = request.POST if request.method == "POST" else None
+    form = forms.EnvelopeCorrectForm(data, campaign=campaign, initial=initial)
+    cards = ", ".join(str(n) for n in envelope.cards.values_list("number", flat=True)) or "none"
+    by = f"House {envelope.opened_by.name}" if envelope.opened_by else "nobody"
+    return _correction_page(
+        request,
+        campaign,
+        title=f"Correct {envelope}",
+        current=f"Recorded now: {'Special' if envelope.special else 'standard'}, opened by {by}; "
+        f"its Dilemma cards: {cards}.",
+        form=form,
+        save=(
+            lambda data: services.envelope_correct(envelope=envelope, actor=request.user, **data),
+            f"{envelope} corrected.",
+        ),
+        back=reverse("campaign-detail", args=[campaign.pk]) + "#envelopes",
+        back_label=campaign.name,
+        removal=Removal(
+            lambda: services.envelope_remove(envelope=envelope, actor=request.user),
+            f"{envelope} removed with its cards.",
+            "Remove this Envelope: it was opened by mistake",
+            "Opened by mistake?",
+            "It goes back in the box with its cards: its Dilemma cards leave the deck and its Story card "
+            "its storyline (the Prestige or Crave it gave is reversed). The history keeps both.",
+        ),
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def dilemma_card_move_view(request: HttpRequest, pk: int, card_number: int) -> HttpResponse:
+    """A card in the wrong save slot moves to the right one."""
+    campaign = _member_campaign(request, pk)
+    card = get_object_or_404(campaign.dilemma_cards, number=card_number)
+    data = request.POST if request.method == "POST" else None
+    form = forms.DilemmaCardMoveForm(data, campaign=campaign, initial={"place": card.place})
+    return _correction_page(
+        request,
+        campaign,
+        title=f"Move {card}",
+        current=f"Recorded now: in the {card.get_place_display()}.",
+        form=form,
+        save=(
+            lambda data: services.dilemma_card_move(card=card, place=data["place"], actor=request.user),
+            lambda moved: f"{moved} moved to the {moved.get_place_display()}.",
+        ),
+        back=reverse("campaign-detail", args=[campaign.pk]) + "#slots",
+        back_label=campaign.name,
     )

@@ -16,11 +16,13 @@ from campaign.models import (
     SECRET_AGENDAS,
     Achievement,
     Campaign,
+    CampaignEvent,
     ChronicleGame,
     ChronicleScore,
     GameEnd,
     House,
     LedgerEntry,
+    SecretAgenda,
 )
 from campaign.selectors import campaign_setting, houses_by_prestige, storylines
 from campaign.services.common import (
@@ -283,6 +285,7 @@ def game_result_correct(
     game = ChronicleGame.objects.select_for_update().select_related("campaign").get(pk=game.pk)
     if not game.recorded:
         raise ValidationError(RESULT_NOT_RECORDED.format(number=game.number))
+    previous = list(game.scores.filter(revision=game.revision).select_related("house"))
     old: list[dict[str, Any]] = [
         {
             "house": s.house,
@@ -292,9 +295,10 @@ def game_result_correct(
             "prestige": s.prestige,
             "crave": s.crave,
         }
-        for s in game.scores.filter(revision=game.revision).select_related("house")
+        for s in previous
     ]
     clean = _validated_rows(game, end, rows)
+    changes = _result_changes(game, end, previous, clean)
     for row in old:
         for kind in ("prestige", "crave"):
             ledger_add(
@@ -315,14 +319,55 @@ def game_result_correct(
     game.save(update_fields=["revision", "end"])
     _write_scores(game, clean, actor)
     _rebel_crave(game, clean, actor)
+    summary = f"Game {game.number} corrected (revision {game.revision}){': ' + reason if reason else ''}"
+    if changes:
+        summary += f" ({'; '.join(changes)})"
     record_event(
         game.campaign,
         "game_corrected",
-        f"Game {game.number} corrected (revision {game.revision}){': ' + reason if reason else ''}",
+        summary if len(summary) <= SUMMARY_LENGTH else summary[: SUMMARY_LENGTH - 1] + "…",
         actor=actor,
         game=game,
+        changes=changes,
     )
     return game
+
+
+SUMMARY_LENGTH = CampaignEvent._meta.get_field("summary").max_length or 300
+SCORE_WORDS = (
+    ("secret_agenda", "Secret Agenda"),
+    ("agenda_points", "Agenda points"),
+    ("open_agenda_points", "Open Agenda"),
+    ("coins_points", "Coins"),
+    ("power_points", "Power"),
+    ("position", "position"),
+)
+
+
+def _shown(key: str, value: Any) -> str:
+    return SecretAgenda(value).label if key == "secret_agenda" else str(value)
+
+
+def _result_changes(
+    game: ChronicleGame, end: str, previous: list[ChronicleScore], clean: list[dict]
+) -> list[str]:
+    """What a correction changes in a Realm Chronicles table, from what to what, House by House."""
+    changes = [f"end: {game.get_end_display()} → {GameEnd(end).label}"] if end != game.end else []
+    before = {score.house_id: score for score in previous}
+    for row in clean:
+        name = f"House {row['house'].name}"
+        old = before.pop(row["house"].pk, None)
+        if old is None:
+            changes.append(f"{name} added")
+            continue
+        diffs = [
+            f"{label} {_shown(key, getattr(old, key))} → {_shown(key, row[key])}"
+            for key, label in SCORE_WORDS
+            if getattr(old, key) != row[key]
+        ]
+        if diffs:
+            changes.append(f"{name}: {', '.join(diffs)}")
+    return changes + [f"House {score.house.name} removed" for score in before.values()]
 
 
 def campaign_charts_render(*, campaign_id: int) -> list[str]:

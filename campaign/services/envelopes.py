@@ -19,6 +19,7 @@ from campaign.models import (
 )
 from campaign.services.common import check_effects, check_house, record_event
 from campaign.services.ledger import ledger_add
+from campaign.services.stickers import NOTHING_TO_CORRECT, changes_summary
 from games.kings_dilemma.data import ENVELOPE_COUNT, GRAND_FINALE_ENVELOPE
 
 ENVELOPE_NUMBER_RANGE = f"Envelope numbers go from 00 to {ENVELOPE_COUNT - 1:02d}."
@@ -39,6 +40,24 @@ DILEMMA_CARD_UNKNOWN = "Dilemma card {number} is not in this campaign."
 
 
 DILEMMA_NOT_IN_DECK = "Dilemma card {number} is not in the Dilemma deck (it is in the {place})."
+
+
+# 'Before your first game': Envelope 00 holds a Story card and the starting Dilemma deck.
+STARTING_ENVELOPE = 0
+
+
+STARTING_DECK_EMPTY = (
+    "Envelope 00 holds the starting Dilemma deck: type the numbers of its Dilemma cards (e.g. 1-20)."
+)
+
+
+ENVELOPE_CARDS_PLAYED = (
+    "Envelope {number:02d} cannot be removed: its card {card} has been played since "
+    "(move that card or correct that night first)."
+)
+
+
+UNKNOWN_PLACE = "{place!r} is not a save slot (deck, story_slot, event_area, trash)."
 
 
 STORY_CARD_TWICE = "Story card {number} is already in this campaign."
@@ -169,6 +188,15 @@ def _grand_finale_open(campaign: Campaign, *, game: ChronicleGame | None, actor)
     )
 
 
+def _standard_contents_check(number: int, dilemma_numbers: list[int]) -> None:
+    """A standard Envelope holds 3 Dilemma cards; Envelope 00, the starting deck, at least one."""
+    if number == STARTING_ENVELOPE:
+        if not dilemma_numbers:
+            raise ValidationError(STARTING_DECK_EMPTY)
+    elif len(dilemma_numbers) != 3:
+        raise ValidationError(STANDARD_ENVELOPE_CARDS.format(count=len(dilemma_numbers)))
+
+
 @transaction.atomic
 def envelope_open(
     *,
@@ -184,7 +212,8 @@ def envelope_open(
     actor=None,
 ) -> Envelope:
     """'Open Envelope': a standard Envelope holds 1 Story card (signed by the Leader, placed on its
-    storyline) and 3 Dilemma cards shuffled into the Dilemma deck. A Special Envelope's cards
+    storyline) and 3 Dilemma cards shuffled into the Dilemma deck. Envelope 00 ('Before your first
+    game') holds a Story card and the starting Dilemma deck: as many Dilemma cards as it brings. A Special Envelope's cards
     follow their own instructions: Trigger cards go to the deck, Event cards to the Event area."""
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     if not isinstance(number, int) or not 0 <= number < ENVELOPE_COUNT:
@@ -193,8 +222,8 @@ def envelope_open(
     if campaign.envelopes.filter(number=number).exists():
         raise ValidationError(ENVELOPE_ALREADY_OPENED.format(number=number))
     dilemma_numbers = list(dilemma_numbers or [])
-    if not special and len(dilemma_numbers) != 3:
-        raise ValidationError(STANDARD_ENVELOPE_CARDS.format(count=len(dilemma_numbers)))
+    if not special:
+        _standard_contents_check(number, dilemma_numbers)
     envelope = Envelope.objects.create(
         campaign=campaign, number=number, special=special, opened_by=opened_by, game=game
     )
@@ -227,6 +256,133 @@ def envelope_open(
     if number == GRAND_FINALE_ENVELOPE:
         _grand_finale_open(campaign, game=game, actor=actor)
     return envelope
+
+
+def _envelope_words(envelope: Envelope) -> dict[str, str]:
+    return {
+        "opened by": f"House {envelope.opened_by.name}" if envelope.opened_by else "nobody",
+        "kind": "Special" if envelope.special else "standard",
+    }
+
+
+@transaction.atomic
+def envelope_correct(*, envelope: Envelope, opened_by: House | None, special: bool, actor=None) -> Envelope:
+    """An Envelope recorded wrongly: who opened it, or whether it is a Special Envelope."""
+    campaign = Campaign.objects.select_for_update().get(pk=envelope.campaign_id)
+    envelope = campaign.envelopes.select_related("opened_by").get(pk=envelope.pk)
+    check_house(campaign, opened_by)
+    before = _envelope_words(envelope)
+    envelope.opened_by, envelope.special = opened_by, special
+    after = _envelope_words(envelope)
+    if before == after:
+        raise ValidationError(NOTHING_TO_CORRECT.format(thing=str(envelope)))
+    envelope.full_clean(validate_constraints=False)
+    envelope.save(update_fields=["opened_by", "special"])
+    record_event(
+        campaign,
+        "envelope_corrected",
+        f"{envelope} corrected: {changes_summary(before, after)}",
+        actor=actor,
+        house=opened_by,
+        game=envelope.game,
+        number=envelope.number,
+        before=before,
+        after=after,
+    )
+    return envelope
+
+
+def _story_rewards_reverse(card: StoryCard, *, actor) -> None:
+    """The Prestige/Crave a Story card gave (its ability, an Ending's Majority Signer Bonus) are
+    reversed by correction entries: the ledger keeps both."""
+    reasons = (f"Story card {card.number}", f"Majority Signer Bonus of Ending card {card.number}")
+    sources = (LedgerEntry.Source.STORY, LedgerEntry.Source.MAJORITY_SIGNER)
+    entries = LedgerEntry.objects.filter(
+        house__campaign=card.campaign, reason__in=reasons, source__in=sources
+    ).select_related("house")
+    for entry in entries:
+        ledger_add(
+            house=entry.house,
+            kind=entry.kind,
+            amount=-entry.amount,
+            reason=f"Correction: {entry.reason} removed",
+            source=LedgerEntry.Source.CORRECTION,
+            game=entry.game,
+            actor=actor,
+        )
+
+
+def _envelope_cards_played(envelope: Envelope) -> str:
+    """The first card of the Envelope played since it was opened ('' if none): a Dilemma card resolved
+    or trashed, or a Story card covered by a later one of its storyline."""
+    for card in envelope.cards.all():
+        if card.resolved_in_id is not None or card.place == DilemmaCard.Place.TRASH:
+            return f"Dilemma card {card.number}"
+    for story in envelope.story_cards.all():
+        later = envelope.campaign.story_cards.filter(storyline=story.storyline, order__gt=story.order)
+        if later.exists():
+            return f"Story card {story.number}"
+    return ""
+
+
+@transaction.atomic
+def envelope_remove(*, envelope: Envelope, actor=None) -> None:
+    """An Envelope opened by mistake goes back in the box with its cards: its Dilemma cards leave
+    the Dilemma save slot, its Story cards their storylines (the Prestige/Crave they gave is reversed).
+    Refused once one of its cards has been played since. The history keeps the opening and the removal."""
+    campaign = Campaign.objects.select_for_update().get(pk=envelope.campaign_id)
+    envelope = campaign.envelopes.get(pk=envelope.pk)
+    blocking = _envelope_cards_played(envelope)
+    if blocking:
+        raise ValidationError(ENVELOPE_CARDS_PLAYED.format(number=envelope.number, card=blocking))
+    cards = sorted(envelope.cards.values_list("number", flat=True))
+    stories = list(envelope.story_cards.all())
+    for story in stories:
+        _story_rewards_reverse(story, actor=actor)
+        story.delete()
+    envelope.cards.all().delete()
+    if envelope.number == GRAND_FINALE_ENVELOPE and not campaign.grand_finale_ready:
+        campaign.closed = False
+        campaign.save(update_fields=["closed"])
+    envelope.delete()
+    held = f"; its Dilemma cards {', '.join(map(str, cards))} left the deck" if cards else ""
+    told = f"; Story card {', '.join(str(s.number) for s in stories)} removed" if stories else ""
+    record_event(
+        campaign,
+        "envelope_removed",
+        f"Envelope {envelope.number:02d} removed: opened by mistake{held}{told}",
+        actor=actor,
+        number=envelope.number,
+        cards=cards,
+    )
+
+
+@transaction.atomic
+def dilemma_card_move(*, card: DilemmaCard, place: str, actor=None) -> DilemmaCard:
+    """A card put in the wrong save slot moves to the right one (the Dilemma save slot, the Story
+    save slot, the Event area or the Trash). Out of the Trash it is no longer resolved in any night."""
+    campaign = Campaign.objects.select_for_update().get(pk=card.campaign_id)
+    card = campaign.dilemma_cards.get(pk=card.pk)
+    if place not in DilemmaCard.Place.values:
+        raise ValidationError(UNKNOWN_PLACE.format(place=place))
+    if place == card.place:
+        raise ValidationError(NOTHING_TO_CORRECT.format(thing=f"card {card.number}"))
+    was = card.get_place_display()
+    card.place = place
+    if place != DilemmaCard.Place.TRASH:
+        card.resolved_in = None
+    card.full_clean(validate_constraints=False)
+    card.save(update_fields=["place", "resolved_in"])
+    record_event(
+        campaign,
+        "dilemma_card_moved",
+        f"{card} moved: {was} → {card.get_place_display()}",
+        actor=actor,
+        number=card.number,
+        before=was,
+        after=card.get_place_display(),
+    )
+    return card
 
 
 @transaction.atomic

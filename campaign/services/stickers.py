@@ -72,11 +72,6 @@ def sticker_attach(
     check_house(campaign, signer)
     if campaign.stickers.filter(number=number).exists():
         raise ValidationError(STICKER_ALREADY_ATTACHED.format(number=number))
-    visible = list(campaign.stickers.filter(row=row, covered=False))
-    slot, covered_slot = legacy.sticker_placement(
-        [_sticker_info(s) for s in visible], campaign_setting(campaign, "row_capacity")
-    )
-    covered = next((s for s in visible if s.slot == covered_slot), None)
     sticker = ChronicleSticker(
         campaign=campaign,
         number=number,
@@ -85,16 +80,10 @@ def sticker_attach(
         signer=signer,
         title=title,
         text=text,
-        slot=slot,
+        slot=0,
         game=game,
     )
-    sticker.full_clean(validate_constraints=False)
-    if covered is not None:
-        # Free the space first: one visible sticker per space (a partial unique constraint).
-        ChronicleSticker.objects.filter(pk=covered.pk).update(covered=True)
-    sticker.save()
-    if covered is not None:
-        ChronicleSticker.objects.filter(pk=covered.pk).update(covered_by=sticker)
+    covered = _sticker_place(campaign, sticker)
     record_event(
         campaign,
         "sticker_attached",
@@ -103,10 +92,28 @@ def sticker_attach(
         house=signer,
         game=game,
         number=number,
-        row=row,
-        slot=slot,
+        row=sticker.row,
+        slot=sticker.slot,
     )
     return sticker
+
+
+def _sticker_place(campaign: Campaign, sticker: ChronicleSticker) -> ChronicleSticker | None:
+    """Save ``sticker`` in the leftmost empty space of its row, otherwise over the oldest sticker
+    there (which stays, covered). Returns the sticker it covered, if any."""
+    visible = list(campaign.stickers.filter(row=sticker.row, covered=False).exclude(pk=sticker.pk))
+    sticker.slot, covered_slot = legacy.sticker_placement(
+        [_sticker_info(s) for s in visible], campaign_setting(campaign, "row_capacity")
+    )
+    covered = next((s for s in visible if s.slot == covered_slot), None)
+    sticker.full_clean(validate_constraints=False)
+    if covered is not None:
+        # Free the space first: one visible sticker per space (a partial unique constraint).
+        ChronicleSticker.objects.filter(pk=covered.pk).update(covered=True)
+    sticker.save()
+    if covered is not None:
+        ChronicleSticker.objects.filter(pk=covered.pk).update(covered_by=sticker)
+    return covered
 
 
 @transaction.atomic
@@ -161,3 +168,102 @@ def mystery_sticker_attach(
             game=game,
         )
     return sticker
+
+
+NOTHING_TO_CORRECT = "Nothing to correct: {thing} already says so."
+
+
+def _sticker_words(sticker: ChronicleSticker) -> dict[str, str]:
+    """What a player reads of a sticker, field by field (for 'from what to what')."""
+    return {
+        "number": str(sticker.number),
+        "row": sticker.get_row_display(),
+        "side": "positive" if sticker.positive else "negative",
+        "signer": f"House {sticker.signer.name}" if sticker.signer else "nobody",
+        "title": sticker.title or "(no title)",
+    }
+
+
+def changes_summary(before: dict[str, str], after: dict[str, str]) -> str:
+    """'row Welfare → Morale; signer nobody → House Tork': what changed, from what to what."""
+    return "; ".join(f"{key} {before[key]} → {after[key]}" for key in after if before.get(key) != after[key])
+
+
+@transaction.atomic
+def sticker_correct(
+    *,
+    sticker: ChronicleSticker,
+    number: int,
+    row: str,
+    positive: bool,
+    signer: House | None,
+    title: str = "",
+    actor=None,
+) -> ChronicleSticker:
+    """A sticker typed wrongly: its number, row, side, signer or title corrected. A new row places it
+    as attaching would (the sticker it covered in the old row is visible again); its aging marks stay.
+    The history says what changed, from what to what."""
+    campaign = Campaign.objects.select_for_update().get(pk=sticker.campaign_id)
+    sticker = campaign.stickers.select_related("signer").get(pk=sticker.pk)
+    if not isinstance(number, int) or not 1 <= number <= STICKER_COUNT:
+        raise ValidationError(STICKER_NUMBER_RANGE)
+    if row not in RESOURCE_ROWS:
+        raise ValidationError(UNKNOWN_ROW.format(row=row))
+    check_house(campaign, signer)
+    if number != sticker.number and campaign.stickers.filter(number=number).exists():
+        raise ValidationError(STICKER_ALREADY_ATTACHED.format(number=number))
+    before, was, old_row = _sticker_words(sticker), sticker.number, sticker.row
+    sticker.number, sticker.row, sticker.positive, sticker.signer, sticker.title = (
+        number,
+        row,
+        positive,
+        signer,
+        title,
+    )
+    after = _sticker_words(sticker)
+    if before == after:
+        raise ValidationError(NOTHING_TO_CORRECT.format(thing=f"sticker {number}"))
+    if row != old_row:
+        under = list(ChronicleSticker.objects.filter(covered_by=sticker).values_list("pk", flat=True))
+        if sticker.covered:
+            sticker.covered, sticker.covered_by = False, None  # a covered sticker moves to a space of its own
+        _sticker_place(campaign, sticker)
+        ChronicleSticker.objects.filter(pk__in=under).update(covered=False, covered_by=None)
+    else:
+        sticker.full_clean(validate_constraints=False)
+        sticker.save()
+    record_event(
+        campaign,
+        "sticker_corrected",
+        f"Chronicle sticker {was} corrected: {changes_summary(before, after)}",
+        actor=actor,
+        house=signer,
+        game=sticker.game,
+        number=number,
+        was_number=was,
+        before=before,
+        after=after,
+    )
+    return sticker
+
+
+@transaction.atomic
+def sticker_remove(*, sticker: ChronicleSticker, actor=None) -> None:
+    """A sticker attached by mistake comes off the board; the sticker it covered is visible again.
+    Its attachment stays in the history, with this removal."""
+    campaign = Campaign.objects.select_for_update().get(pk=sticker.campaign_id)
+    sticker = campaign.stickers.select_related("signer").get(pk=sticker.pk)
+    words = _sticker_words(sticker)
+    under = list(ChronicleSticker.objects.filter(covered_by=sticker).values_list("pk", flat=True))
+    sticker.delete()
+    ChronicleSticker.objects.filter(pk__in=under).update(covered=False, covered_by=None)
+    record_event(
+        campaign,
+        "sticker_removed",
+        f"Chronicle sticker {words['number']} ({words['side']} {words['row']}, signed by {words['signer']}) "
+        "removed: attached by mistake",
+        actor=actor,
+        number=int(words["number"]),
+        was_number=int(words["number"]),
+        before=words,
+    )

@@ -130,6 +130,10 @@ def fillings(route: str, fx: Fixture) -> list[dict] | None:
             "number": fx.game.number,
             "achievement_id": fx.achievement.pk,
             "game_id": fx.game.pk,
+            # On the demo board; an empty POST removes a sticker: the removal takes another one.
+            "sticker_number": 12 if route.endswith("/remove/") else 43,
+            "envelope_number": 5,
+            "card_number": 14,  # in the demo's Trash
             "session_id": session.pk,
             "seat_index": 0,
             "token": fx.seat(session).token,
@@ -167,6 +171,14 @@ def valid_posts(fx: Fixture) -> dict[str, object]:
             "spaces": 2,
         },
         "campaigns/<id:pk>/stories/new/": {"number": 40, "storyline": "Crown"},
+        "campaigns/<id:pk>/stickers/<id:sticker_number>/correct/": {
+            "number": 43,
+            "row": "knowledge",
+            "positive": "0",
+            "signer": house,
+        },
+        "campaigns/<id:pk>/envelopes/<id:envelope_number>/correct/": {"opened_by": house, "special": "on"},
+        "campaigns/<id:pk>/cards/<id:card_number>/move/": {"place": "deck"},
         "achievements/<id:pk>/mark/": {"count": 1},
         "play/": {"game": "for_the_king", "seat_1": "Anna", "seat_2": "Ben"},
         "api/auth/token/": {"username": fx.other.username, "password": "secret-pass"},

@@ -1,0 +1,93 @@
+"""Corrections of a campaign entered wrongly (issue 23), through the same services as the pages: a
+Chronicle sticker (corrected or removed), an Envelope (corrected or removed), a card moved to
+another save slot. Each writes its event in the history; a refusal is a 400 with its reason."""
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+
+from api.base import CampaignApi
+from api.campaign_apis import TAGS, StickerAttachApi
+from api.errors import MEMBER_WRITE
+from api.serializers import CampaignHouseField, DilemmaCardSerializer, EnvelopeSerializer, StickerSerializer
+from campaign import services
+from campaign.models import DilemmaCard
+
+REMOVED = {204: None, **MEMBER_WRITE}
+
+
+class StickerCorrectApi(CampaignApi):
+    class InputSerializer(StickerAttachApi.InputSerializer):
+        text = None  # type: ignore[assignment]  # not corrected here: the attach's fields less these
+        game = None  # type: ignore[assignment]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Correct a Chronicle sticker typed wrongly (number, row, side, signer, title)",
+        request=InputSerializer,
+        responses={200: StickerSerializer, **MEMBER_WRITE},
+    )
+    def post(self, request, campaign_id: int, sticker_number: int):
+        sticker = get_object_or_404(self.campaign.stickers, number=sticker_number)
+        corrected = services.sticker_correct(sticker=sticker, actor=request.user, **self.input(request))
+        return Response(StickerSerializer(corrected).data)
+
+
+class StickerRemoveApi(CampaignApi):
+    @extend_schema(
+        tags=TAGS,
+        summary="Remove a sticker attached by mistake (one it covered is visible again)",
+        request=None,
+        responses=REMOVED,
+    )
+    def post(self, request, campaign_id: int, sticker_number: int):
+        sticker = get_object_or_404(self.campaign.stickers, number=sticker_number)
+        services.sticker_remove(sticker=sticker, actor=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class EnvelopeCorrectApi(CampaignApi):
+    class InputSerializer(serializers.Serializer):
+        opened_by = CampaignHouseField(allow_null=True, required=False, default=None)
+        special = serializers.BooleanField(default=False)
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Correct an Envelope recorded wrongly (who opened it, Special or not)",
+        request=InputSerializer,
+        responses={200: EnvelopeSerializer, **MEMBER_WRITE},
+    )
+    def post(self, request, campaign_id: int, envelope_number: int):
+        envelope = get_object_or_404(self.campaign.envelopes, number=envelope_number)
+        corrected = services.envelope_correct(envelope=envelope, actor=request.user, **self.input(request))
+        return Response(EnvelopeSerializer(corrected).data)
+
+
+class EnvelopeRemoveApi(CampaignApi):
+    @extend_schema(
+        tags=TAGS,
+        summary="Remove an Envelope opened by mistake, with its cards (refused once one was played)",
+        request=None,
+        responses=REMOVED,
+    )
+    def post(self, request, campaign_id: int, envelope_number: int):
+        envelope = get_object_or_404(self.campaign.envelopes, number=envelope_number)
+        services.envelope_remove(envelope=envelope, actor=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class DilemmaCardMoveApi(CampaignApi):
+    class InputSerializer(serializers.Serializer):
+        place = serializers.ChoiceField(choices=DilemmaCard.Place.values)
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Move a card put in the wrong save slot (deck, story_slot, event_area, trash)",
+        request=InputSerializer,
+        responses={200: DilemmaCardSerializer, **MEMBER_WRITE},
+    )
+    def post(self, request, campaign_id: int, card_number: int):
+        card = get_object_or_404(self.campaign.dilemma_cards, number=card_number)
+        moved = services.dilemma_card_move(card=card, actor=request.user, **self.input(request))
+        return Response(DilemmaCardSerializer(moved).data)
