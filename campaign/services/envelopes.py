@@ -19,6 +19,7 @@ from campaign.models import (
 )
 from campaign.services.common import check_effects, check_house, record_event
 from campaign.services.ledger import ledger_add
+from games.kings_dilemma import messages as engine_messages
 from games.kings_dilemma.data import ENVELOPE_COUNT, GRAND_FINALE_ENVELOPE
 
 ENVELOPE_NUMBER_RANGE = f"Envelope numbers go from 00 to {ENVELOPE_COUNT - 1:02d}."
@@ -38,7 +39,8 @@ DILEMMA_CARD_TWICE = "Dilemma card {number} is already in this campaign."
 DILEMMA_CARD_UNKNOWN = "Dilemma card {number} is not in this campaign."
 
 
-DILEMMA_NOT_IN_DECK = "Dilemma card {number} is not in the Dilemma deck (it is in the {place})."
+# The engine refuses such a card at the table; the campaign's save refuses to move it again.
+DILEMMA_NOT_IN_DECK = engine_messages.DILEMMA_NOT_IN_DECK
 
 
 STORY_CARD_TWICE = "Story card {number} is already in this campaign."
