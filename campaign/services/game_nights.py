@@ -257,13 +257,37 @@ def _house_of_seat(session) -> Callable[[int | None], House | None]:
     return lambda seat_index: None if seat_index is None else houses[seats[seat_index]["house"]]
 
 
-def _conflict(kind: str, number, message: str, typed: dict) -> dict:
-    """One item of the night the campaign could not take, kept as the table typed it."""
-    return {"kind": kind, "number": number, "message": message, "typed": typed}
+NIGHT_CONFLICTS = (
+    "{count} item(s) of the night conflicted with the campaign and were not written: they are listed "
+    "with the night in the Realm Chronicles, as typed, for a correction."
+)
+
+
+def _conflict(kind: str, number, message: str, typed: dict, what: str) -> dict:
+    """One item of the night the campaign could not take, kept as the table typed it (``what`` says
+    it in words)."""
+    return {"kind": kind, "number": number, "message": message, "typed": typed, "what": what}
 
 
 def _house_words(house: House | None) -> dict:
     return {"house": house.pk if house else None, "house_name": house.name if house else ""}
+
+
+def _by(house: House | None, verb: str) -> str:
+    return f", {verb} by House {house.name}" if house else ""
+
+
+def _contents_words(envelope: dict) -> str:
+    story = envelope.get("story_card") or {}
+    parts = [f"Story card {story['number']} ({story.get('storyline', '')})"] if story.get("number") else []
+    for key, words in (
+        ("dilemma_numbers", "Dilemma"),
+        ("trigger_numbers", "Trigger"),
+        ("event_numbers", "Event"),
+    ):
+        if envelope.get(key):
+            parts.append(f"{words} cards {', '.join(str(n) for n in envelope[key])}")
+    return f"; it held {', '.join(parts)}" if parts else ""
 
 
 def _night_stickers_write(game: ChronicleGame, result: dict, house_of, actor) -> list[dict]:
@@ -276,7 +300,11 @@ def _night_stickers_write(game: ChronicleGame, result: dict, house_of, actor) ->
         if sticker["number"] in held:
             message = STICKER_ALREADY_ATTACHED.format(number=sticker["number"])
             typed = {**sticker, "signer_house": _house_words(signer)}
-            conflicts.append(_conflict("sticker", sticker["number"], message, typed))
+            polarity = "positive" if sticker["positive"] else "negative"
+            what = (
+                f"Chronicle sticker {sticker['number']} ({polarity} {sticker['row']}){_by(signer, 'signed')}"
+            )
+            conflicts.append(_conflict("sticker", sticker["number"], message, typed, what))
             continue
         sticker_attach(
             campaign=campaign,
@@ -303,7 +331,8 @@ def _night_envelopes_write(game: ChronicleGame, result: dict, contents: dict, ho
         if envelope["number"] in opened:
             message = ENVELOPE_ALREADY_OPENED.format(number=envelope["number"])
             typed = {**envelope, "opened_by_house": _house_words(opener)}
-            conflicts.append(_conflict("envelope", envelope["number"], message, typed))
+            what = f"Envelope {envelope['number']:02d}{_by(opener, 'opened')}{_contents_words(envelope)}"
+            conflicts.append(_conflict("envelope", envelope["number"], message, typed, what))
             continue
         story = envelope.get("story_card")
         envelope_open(
@@ -334,7 +363,9 @@ def _night_mystery_write(game: ChronicleGame, result: dict, actor) -> list[dict]
             else None
         )
         if message:
-            conflicts.append(_conflict("mystery_sticker", letter, message, {"letter": letter}))
+            conflicts.append(
+                _conflict("mystery_sticker", letter, message, {"letter": letter}, f"Mystery sticker {letter}")
+            )
             continue
         mystery_sticker_attach(campaign=campaign, letter=letter, game=game, actor=actor)
     return conflicts
@@ -378,7 +409,9 @@ def _night_save(game: ChronicleGame, result: dict, actor) -> list[dict]:
         actor=actor,
     )
     for conflict in conflicts:  # what the table typed of the card, kept with the conflict
-        conflict["typed"] = met.get(str(conflict["number"]), {"number": conflict["number"]})
+        typed = met.get(str(conflict["number"]), {"number": conflict["number"]})
+        title = f" ({typed['title']})" if typed.get("title") else ""
+        conflict.update(typed=typed, what=f"Dilemma card {conflict['number']}{title}, played tonight")
     skipped = {conflict["number"] for conflict in conflicts}
     for number, card in met.items():
         if int(number) in skipped:
