@@ -11,6 +11,7 @@ from campaign.services import game_nights
 from games.engine.errors import RuleError
 from games.kings_dilemma import messages as msg
 from tests.factories import campaign_with_houses
+from tests.integration.games.test_ui_kings_dilemma import compose
 from tests.kd_play import ROWS, draft, play, play_night, vote_through
 
 pytestmark = [pytest.mark.database, pytest.mark.django_db]
@@ -283,3 +284,53 @@ class FinalCleanupTests:
         assert [c["number"] for c in conflicts] == [1, 1]
         card = DilemmaCard.objects.get(campaign=campaign, number=1)
         assert card.place == DilemmaCard.Place.TRASH and card.resolved_in == first
+
+
+class TableFormTests:
+    """The host's forms at the table say why a number is refused and keep everything typed."""
+
+    def night(self, user):
+        campaign, houses = campaign_with_houses("Anna", "Ben", "Cora", user=user)
+        services.envelope_open(campaign=campaign, number=0, dilemma_numbers=[1, 2, 3])
+        services.sticker_attach(campaign=campaign, number=43, row="wealth", positive=True, signer=houses[0])
+        DilemmaCard.objects.filter(campaign=campaign, number=2).update(place=DilemmaCard.Place.TRASH)
+        session = game_nights.game_night_start(
+            campaign=campaign, houses=houses, king_name="K", host=user, seed=5
+        )
+        draft(session)
+        return session
+
+    def test_a_trashed_card_typed_at_the_draw_is_refused_with_the_fields_kept(self, client, user):
+        session = self.night(user)
+        client.force_login(user)
+        response = compose(client, session, compose="draw", number=2, title="Bread taxes", question="Why?")
+        assert response.status_code == 422
+        page = response.content.decode()
+        place = msg.OUT_OF_DECK_PLACES["trash"]
+        assert msg.DILEMMA_NOT_IN_DECK.format(number=2, place=place) in page
+        assert 'value="Bread taxes"' in page and 'value="Why?"' in page
+        session.refresh_from_db()
+        assert session.state["phase"] == "draw"
+
+    def test_a_sticker_already_on_the_board_is_refused_with_the_fields_kept(self, client, user):
+        session = self.night(user)
+        client.force_login(user)
+        assert compose(client, session, compose="draw", number=12, title="Bread taxes").status_code == 200
+        state = vote_through(session, "aye")
+        if state["phase"] == "tie_break":
+            play(session, state["moderator"], "break_tie", side="aye")
+        response = compose(
+            client,
+            session,
+            compose="outcome",
+            resources="wealth -2",
+            sticker=43,
+            sticker_row="welfare",
+            note="A feast",
+        )
+        assert response.status_code == 422
+        page = response.content.decode()
+        assert msg.STICKER_ON_BOARD.format(number=43) in page
+        assert 'value="wealth -2"' in page and 'value="43"' in page and 'value="A feast"' in page
+        session.refresh_from_db()
+        assert session.state["phase"] == "outcome" and session.state["stickers"] == []
