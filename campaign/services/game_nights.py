@@ -50,6 +50,12 @@ NIGHT_NOT_OVER = "The game night is not over yet."
 NIGHT_ALREADY_RECORDED = "This game night's result is already in the campaign."
 
 
+NIGHT_CONFLICTS = (
+    "{count} item(s) of the night conflicted with the campaign and were not written: they are listed "
+    "with the night in the Realm Chronicles, as typed, for a correction."
+)
+
+
 NIGHT_NOT_KINGS_DILEMMA = "This session is not a King's Dilemma game night of a campaign."
 
 
@@ -201,6 +207,9 @@ def game_night_config(
     }
 
 
+RESTORED_PLACES = (DilemmaCard.Place.STORY_SLOT, DilemmaCard.Place.EVENT_AREA)
+
+
 def campaign_memory(campaign: Campaign, cards: list[DilemmaCard]) -> dict:
     """What the table must know of the campaign to refuse it when typed again: the Envelopes opened,
     the Chronicle stickers attached (covered ones included: each exists once), the Mystery stickers,
@@ -218,9 +227,6 @@ def campaign_memory(campaign: Campaign, cards: list[DilemmaCard]) -> dict:
         },
         "event_area": restored,
     }
-
-
-RESTORED_PLACES = (DilemmaCard.Place.STORY_SLOT, DilemmaCard.Place.EVENT_AREA)
 
 
 @transaction.atomic
@@ -255,12 +261,6 @@ def _house_of_seat(session) -> Callable[[int | None], House | None]:
     seats = session.config["seats"]
     houses = {h.pk: h for h in session.campaign.houses.filter(pk__in=[s["house"] for s in seats])}
     return lambda seat_index: None if seat_index is None else houses[seats[seat_index]["house"]]
-
-
-NIGHT_CONFLICTS = (
-    "{count} item(s) of the night conflicted with the campaign and were not written: they are listed "
-    "with the night in the Realm Chronicles, as typed, for a correction."
-)
 
 
 def _conflict(kind: str, number, message: str, typed: dict, what: str) -> dict:
