@@ -137,6 +137,11 @@ class ChronicleGameSerializer(serializers.Serializer):
     recorded = serializers.BooleanField()
     revision = serializers.IntegerField(help_text="0, then one more for each correction.")
     resources_final = serializers.DictField(child=serializers.IntegerField())
+    conflicts = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="What the night could not write into the campaign (it conflicted with it), kept as typed "
+        "for a correction: {kind, number, message, what, typed}.",
+    )
     scores = ScoreSerializer(source="current_scores", many=True)
 
 

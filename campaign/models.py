@@ -114,6 +114,9 @@ class ChronicleGame(models.Model):
     # Resource Track rows (1-17) of each Resource marker when the game ended, for the charts.
     resources_final = models.JSONField(default=dict, blank=True)
     revision = models.PositiveSmallIntegerField(default=0)  # bumped by each correction
+    # What the night played at the table could not write into the campaign (it conflicted with it),
+    # kept as typed for a correction: [{"kind", "number", "message", "typed"}] (game_nights.py).
+    conflicts = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

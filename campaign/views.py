@@ -512,6 +512,8 @@ def game_night_record_view(request: HttpRequest, pk: int, session_id: int) -> Ht
             messages.success(
                 request, f"Game {game.number} under King {game.king_name} is in the Realm Chronicles."
             )
+            if game.conflicts:
+                messages.warning(request, services.NIGHT_CONFLICTS.format(count=len(game.conflicts)))
             return redirect("campaign-detail", pk=campaign.pk)
     status = 400 if form.errors else 200
     seat_names = [s.get("name", "") for s in session.config.get("seats", [])]

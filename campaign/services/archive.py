@@ -151,7 +151,7 @@ _FIELDS = {
     ),
     "games": (
         ChronicleGame,
-        ["number", "king_name", "played_on", "end", "recorded", "revision", "resources_final"],
+        ["number", "king_name", "played_on", "end", "recorded", "revision", "resources_final", "conflicts"],
     ),
     "scores": (
         ChronicleScore,

@@ -108,6 +108,10 @@ def json_value(field: Any, value: Any) -> Any:
             pass
         raise ValueError("must be a date (YYYY-MM-DD)")
     if isinstance(field, models.JSONField):
+        if field.default is list:  # ChronicleGame.conflicts: a list of objects
+            if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+                raise ValueError("must be a list of objects")
+            return value
         if not isinstance(value, dict):
             raise ValueError("must be an object")
         return value

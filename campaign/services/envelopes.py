@@ -20,6 +20,7 @@ from campaign.models import (
 from campaign.services.common import check_effects, check_house, record_event
 from campaign.services.ledger import ledger_add
 from campaign.services.stickers import NOTHING_TO_CORRECT, changes_summary
+from games.kings_dilemma import messages as engine_messages
 from games.kings_dilemma.data import ENVELOPE_COUNT, GRAND_FINALE_ENVELOPE
 
 ENVELOPE_NUMBER_RANGE = f"Envelope numbers go from 00 to {ENVELOPE_COUNT - 1:02d}."
@@ -39,7 +40,8 @@ DILEMMA_CARD_TWICE = "Dilemma card {number} is already in this campaign."
 DILEMMA_CARD_UNKNOWN = "Dilemma card {number} is not in this campaign."
 
 
-DILEMMA_NOT_IN_DECK = "Dilemma card {number} is not in the Dilemma deck (it is in the {place})."
+# The engine refuses such a card at the table; the campaign's save refuses to move it again.
+DILEMMA_NOT_IN_DECK = engine_messages.DILEMMA_NOT_IN_DECK
 
 
 # 'Before your first game': Envelope 00 holds a Story card and the starting Dilemma deck.
@@ -404,6 +406,30 @@ def dilemma_card_remember(
     return card
 
 
+SAVE_TRASHED_BEFORE = "Dilemma card {number} was already in the Trash{when}: it stays there as it was."
+
+
+def _trashed_elsewhere(card: DilemmaCard, game: ChronicleGame) -> dict | None:
+    """A conflict when ``card`` lies in the Trash from another game (or was put there by hand): the
+    Trash is never left and its ``resolved_in`` never moved ('Final Cleanup' step 2)."""
+    if card.place != DilemmaCard.Place.TRASH or card.resolved_in_id == game.pk:
+        return None
+    resolved_in = card.resolved_in
+    when = f" (resolved in game {resolved_in.number})" if resolved_in is not None else ""
+    place = DilemmaCard.Place.TRASH.label
+    return {
+        "kind": "dilemma_card",
+        "number": card.number,
+        "message": f"{DILEMMA_NOT_IN_DECK.format(number=card.number, place=place)} "
+        + SAVE_TRASHED_BEFORE.format(number=card.number, when=when),
+    }
+
+
+def _save_card(campaign: Campaign, number: int, kind: str) -> DilemmaCard:
+    card = campaign.dilemma_cards.select_for_update().filter(number=number).first()
+    return card or _dilemma_card_add(campaign=campaign, number=number, kind=kind)
+
+
 @transaction.atomic
 def game_save(
     *,
@@ -412,24 +438,54 @@ def game_save(
     event_area_triggers: list[int] | None = None,
     ongoing_events: list[int] | None = None,
     actor=None,
-) -> None:
-    """'Final Cleanup: Save your game!': Trigger cards of the Event area back into the Dilemma
-    deck, resolved Dilemmas to the Trash, ongoing Event cards to the Story save slot."""
+) -> list[dict]:
+    """'Final Cleanup: Save Your Game!' (step 3, the Secret Agenda and Vote cards, keeps nothing):
+
+    1. the Trigger cards of the Event area (``event_area_triggers``, and any Trigger card the
+       campaign holds there) are shuffled back into the Dilemma deck, which stays in the Dilemma
+       save slot with every card not resolved;
+    2. the Dilemma cards resolved (``resolved``) go to the Trash, "never used again";
+    4. the ongoing Event cards (``ongoing_events``, and every other card of the Event area) go to the
+       Story save slot, from where the next night's setup restores them.
+
+    A card that already lies in the Trash from another game is neither moved nor given a new
+    ``resolved_in``: it is returned as a conflict (``{"kind", "number", "message"}``)."""
     campaign = game.campaign
-    cards = campaign.dilemma_cards.select_for_update()
-    for number in resolved:
-        card = cards.filter(number=number).first()
-        if card is None:
-            card = _dilemma_card_add(campaign=campaign, number=number, kind=DilemmaCard.Kind.DILEMMA)
-        card.place, card.resolved_in = DilemmaCard.Place.TRASH, game
-        card.save(update_fields=["place", "resolved_in"])
-    cards.filter(number__in=event_area_triggers or []).update(place=DilemmaCard.Place.DECK)
-    cards.filter(number__in=ongoing_events or []).update(place=DilemmaCard.Place.STORY_SLOT)
+    conflicts: list[dict] = []
+    moves = {
+        DilemmaCard.Place.TRASH: [(n, DilemmaCard.Kind.DILEMMA) for n in resolved],
+        DilemmaCard.Place.DECK: [(n, DilemmaCard.Kind.TRIGGER) for n in event_area_triggers or []],
+        DilemmaCard.Place.STORY_SLOT: [(n, DilemmaCard.Kind.EVENT) for n in ongoing_events or []],
+    }
+    counts = dict.fromkeys(moves, 0)
+    for place, numbers in moves.items():
+        for number, kind in numbers:
+            card = _save_card(campaign, number, kind)
+            conflict = _trashed_elsewhere(card, game)
+            if conflict is not None:
+                conflicts.append(conflict)
+                continue
+            card.place = place
+            if place == DilemmaCard.Place.TRASH:
+                card.resolved_in = game
+            elif place == DilemmaCard.Place.DECK and card.kind == DilemmaCard.Kind.DILEMMA:
+                card.kind = kind  # drawn from the deck and sent to the Event area: a Trigger card
+            card.save(update_fields=["place", "resolved_in", "kind"])
+            counts[place] += 1
+    left = campaign.dilemma_cards.filter(place=DilemmaCard.Place.EVENT_AREA)
+    counts[DilemmaCard.Place.DECK] += left.filter(kind=DilemmaCard.Kind.TRIGGER).update(
+        place=DilemmaCard.Place.DECK
+    )
+    counts[DilemmaCard.Place.STORY_SLOT] += left.update(place=DilemmaCard.Place.STORY_SLOT)
     record_event(
         campaign,
         "game_saved",
-        f"Game {game.number} saved: {len(resolved)} Dilemma card(s) to the Trash",
+        f"Game {game.number} saved: {counts[DilemmaCard.Place.TRASH]} Dilemma card(s) to the Trash, "
+        f"{counts[DilemmaCard.Place.DECK]} Trigger card(s) back into the Dilemma deck, "
+        f"{counts[DilemmaCard.Place.STORY_SLOT]} Event card(s) to the Story save slot",
         actor=actor,
         game=game,
         resolved=resolved,
+        conflicts=conflicts,
     )
+    return conflicts

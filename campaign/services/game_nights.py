@@ -18,10 +18,22 @@ from campaign.models import (
     StoryCard,
 )
 from campaign.services.chronicles import game_begin, game_result_record, legacy_setup_compute
-from campaign.services.common import STORY_CARD_FIELDS, check_effects, json_value
-from campaign.services.envelopes import dilemma_card_remember, envelope_open, game_save
+from campaign.services.common import STORY_CARD_FIELDS, check_effects, json_value, record_event
+from campaign.services.envelopes import (
+    ENVELOPE_ALREADY_OPENED,
+    dilemma_card_remember,
+    envelope_open,
+    game_save,
+)
 from campaign.services.ledger import ledger_add
-from campaign.services.stickers import mystery_sticker_attach, sticker_attach
+from campaign.services.stickers import (
+    MYSTERY_ALL_ATTACHED,
+    MYSTERY_ALREADY,
+    STICKER_ALREADY_ATTACHED,
+    mystery_sticker_attach,
+    sticker_attach,
+)
+from games.kings_dilemma.data import MYSTERY_STICKERS_PER_CAMPAIGN
 
 NIGHT_HOUSES = "A King's Dilemma game has 3 to 5 Houses; {count} were chosen."
 
@@ -36,6 +48,12 @@ NIGHT_NOT_OVER = "The game night is not over yet."
 
 
 NIGHT_ALREADY_RECORDED = "This game night's result is already in the campaign."
+
+
+NIGHT_CONFLICTS = (
+    "{count} item(s) of the night conflicted with the campaign and were not written: they are listed "
+    "with the night in the Realm Chronicles, as typed, for a correction."
+)
 
 
 NIGHT_NOT_KINGS_DILEMMA = "This session is not a King's Dilemma game night of a campaign."
@@ -162,7 +180,8 @@ def game_night_config(
     setup = legacy_setup_compute(campaign=campaign, houses=houses)
     tokens = _open_agendas(setup, houses, keep)
     index = {h.pk: i for i, h in enumerate(houses)}
-    deck = list(campaign.dilemma_cards.filter(place=DilemmaCard.Place.DECK).order_by("number"))
+    cards = list(campaign.dilemma_cards.order_by("number"))
+    deck = [card for card in cards if card.place == DilemmaCard.Place.DECK]
     return {
         "king_name": king_name,
         "seats": [
@@ -184,6 +203,29 @@ def game_night_config(
         "known_cards": {
             str(card.number): {"number": card.number, **card.outcomes} for card in deck if card.outcomes
         },
+        **campaign_memory(campaign, cards),
+    }
+
+
+RESTORED_PLACES = (DilemmaCard.Place.STORY_SLOT, DilemmaCard.Place.EVENT_AREA)
+
+
+def campaign_memory(campaign: Campaign, cards: list[DilemmaCard]) -> dict:
+    """What the table must know of the campaign to refuse it when typed again: the Envelopes opened,
+    the Chronicle stickers attached (covered ones included: each exists once), the Mystery stickers,
+    and the cards out of the Dilemma deck. 'Setup Story and Event Cards': the ongoing Event cards of
+    the Story save slot (and any left in the Event area) are set up in the Event area tonight."""
+    restored = [card.number for card in cards if card.place in RESTORED_PLACES]
+    return {
+        "envelopes_opened": sorted(campaign.envelopes.values_list("number", flat=True)),
+        "stickers_attached": sorted(campaign.stickers.values_list("number", flat=True)),
+        "mystery_stickers": sorted(campaign.mystery_stickers.values_list("letter", flat=True)),
+        "cards_out_of_deck": {
+            str(card.number): "trash" if card.place == DilemmaCard.Place.TRASH else "event_area"
+            for card in cards
+            if card.place != DilemmaCard.Place.DECK
+        },
+        "event_area": restored,
     }
 
 
@@ -221,28 +263,82 @@ def _house_of_seat(session) -> Callable[[int | None], House | None]:
     return lambda seat_index: None if seat_index is None else houses[seats[seat_index]["house"]]
 
 
-def _night_board_write(game: ChronicleGame, result: dict, contents: dict, house_of, actor) -> None:
-    """Tonight's Chronicle stickers, Envelopes (with what the table typed), cards met and Mystery
-    stickers."""
-    campaign = game.campaign
+def _conflict(kind: str, number, message: str, typed: dict, what: str) -> dict:
+    """One item of the night the campaign could not take, kept as the table typed it (``what`` says
+    it in words)."""
+    return {"kind": kind, "number": number, "message": message, "typed": typed, "what": what}
+
+
+def _house_words(house: House | None) -> dict:
+    return {"house": house.pk if house else None, "house_name": house.name if house else ""}
+
+
+def _by(house: House | None, verb: str) -> str:
+    return f", {verb} by House {house.name}" if house else ""
+
+
+def _contents_words(envelope: dict) -> str:
+    story = envelope.get("story_card") or {}
+    parts = [f"Story card {story['number']} ({story.get('storyline', '')})"] if story.get("number") else []
+    for key, words in (
+        ("dilemma_numbers", "Dilemma"),
+        ("trigger_numbers", "Trigger"),
+        ("event_numbers", "Event"),
+    ):
+        if envelope.get(key):
+            parts.append(f"{words} cards {', '.join(str(n) for n in envelope[key])}")
+    return f"; it held {', '.join(parts)}" if parts else ""
+
+
+def _night_stickers_write(game: ChronicleGame, result: dict, house_of, actor) -> list[dict]:
+    """Tonight's Chronicle stickers, signed by the Leader of the moment. One the campaign already
+    holds (attached from the pages meanwhile, or named twice by an older table) is not attached."""
+    campaign, conflicts = game.campaign, []
+    held = set(campaign.stickers.values_list("number", flat=True))
     for sticker in result.get("stickers", []):
+        signer = house_of(sticker.get("signer"))
+        if sticker["number"] in held:
+            message = STICKER_ALREADY_ATTACHED.format(number=sticker["number"])
+            typed = {**sticker, "signer_house": _house_words(signer)}
+            polarity = "positive" if sticker["positive"] else "negative"
+            what = (
+                f"Chronicle sticker {sticker['number']} ({polarity} {sticker['row']}){_by(signer, 'signed')}"
+            )
+            conflicts.append(_conflict("sticker", sticker["number"], message, typed, what))
+            continue
         sticker_attach(
             campaign=campaign,
             number=sticker["number"],
             row=sticker["row"],
             positive=sticker["positive"],
-            signer=house_of(sticker.get("signer")),
+            signer=signer,
             title=sticker.get("title", ""),
             game=game,
             actor=actor,
         )
+        held.add(sticker["number"])
+    return conflicts
+
+
+def _night_envelopes_write(game: ChronicleGame, result: dict, contents: dict, house_of, actor) -> list[dict]:
+    """Tonight's Envelopes with what the table found in them. One the campaign already opened is not
+    opened again: its contents as typed stay in the conflict."""
+    campaign, conflicts = game.campaign, []
+    opened = set(campaign.envelopes.values_list("number", flat=True))
     for envelope in result.get("envelopes", []):
         envelope = {**contents.get(envelope["number"], {}), **envelope}  # the game's number and opener
+        opener = house_of(envelope.get("opened_by"))
+        if envelope["number"] in opened:
+            message = ENVELOPE_ALREADY_OPENED.format(number=envelope["number"])
+            typed = {**envelope, "opened_by_house": _house_words(opener)}
+            what = f"Envelope {envelope['number']:02d}{_by(opener, 'opened')}{_contents_words(envelope)}"
+            conflicts.append(_conflict("envelope", envelope["number"], message, typed, what))
+            continue
         story = envelope.get("story_card")
         envelope_open(
             campaign=campaign,
             number=envelope["number"],
-            opened_by=house_of(envelope.get("opened_by")),
+            opened_by=opener,
             game=game,
             special=bool(envelope.get("special")),
             dilemma_numbers=envelope.get("dilemma_numbers") or [],
@@ -251,13 +347,28 @@ def _night_board_write(game: ChronicleGame, result: dict, contents: dict, house_
             story_card=dict(story) if story else None,
             actor=actor,
         )
-    for number, card in (result.get("cards_met") or {}).items():
-        outcomes = {k: v for k, v in card.items() if k not in ("number", "title")}
-        dilemma_card_remember(
-            campaign=campaign, number=int(number), title=card.get("title", ""), outcomes=outcomes, actor=actor
-        )
+        opened.add(envelope["number"])
+    return conflicts
+
+
+def _night_mystery_write(game: ChronicleGame, result: dict, actor) -> list[dict]:
+    campaign, conflicts = game.campaign, []
     for letter in result.get("mystery_stickers", []):
+        attached = set(campaign.mystery_stickers.values_list("letter", flat=True))
+        message = (
+            MYSTERY_ALREADY.format(letter=letter)
+            if letter in attached
+            else MYSTERY_ALL_ATTACHED
+            if len(attached) >= MYSTERY_STICKERS_PER_CAMPAIGN
+            else None
+        )
+        if message:
+            conflicts.append(
+                _conflict("mystery_sticker", letter, message, {"letter": letter}, f"Mystery sticker {letter}")
+            )
+            continue
         mystery_sticker_attach(campaign=campaign, letter=letter, game=game, actor=actor)
+    return conflicts
 
 
 def _night_effects_write(game: ChronicleGame, result: dict, house_of, actor) -> None:
@@ -276,53 +387,60 @@ def _night_effects_write(game: ChronicleGame, result: dict, house_of, actor) -> 
                 )
 
 
-def _night_save(game: ChronicleGame, result: dict, actor) -> None:
-    """The Event area: Trigger cards go back into the Dilemma deck, Event cards to the Story save slot."""
+def _night_save(game: ChronicleGame, result: dict, actor) -> list[dict]:
+    """'Final Cleanup: Save Your Game!' (``game_save``), then the cards met tonight remembered as the
+    table typed them. The Event area holds the ongoing Event cards restored at setup and the cards
+    drawn tonight and sent there: Trigger cards (Event cards never lie in the deck), unless the
+    campaign knows them as Event cards."""
+    campaign = game.campaign
+    met = result.get("cards_met") or {}
+    kinds = dict(campaign.dilemma_cards.values_list("number", "kind"))
     event_area = list(result.get("event_cards", []))
-    triggers = set(
-        game.campaign.dilemma_cards.filter(number__in=event_area, kind=DilemmaCard.Kind.TRIGGER).values_list(
-            "number", flat=True
-        )
-    )
-    game_save(
+
+    def is_trigger(number: int) -> bool:
+        kind = kinds.get(number)
+        return kind == DilemmaCard.Kind.TRIGGER or (str(number) in met and kind != DilemmaCard.Kind.EVENT)
+
+    conflicts = game_save(
         game=game,
         resolved=list(result.get("resolved_dilemmas", [])),
-        event_area_triggers=[n for n in event_area if n in triggers],
-        ongoing_events=[n for n in event_area if n not in triggers],
+        event_area_triggers=[n for n in event_area if is_trigger(n)],
+        ongoing_events=[n for n in event_area if not is_trigger(n)],
         actor=actor,
     )
+    for conflict in conflicts:  # what the table typed of the card, kept with the conflict
+        typed = met.get(str(conflict["number"]), {"number": conflict["number"]})
+        title = f" ({typed['title']})" if typed.get("title") else ""
+        conflict.update(typed=typed, what=f"Dilemma card {conflict['number']}{title}, played tonight")
+    skipped = {conflict["number"] for conflict in conflicts}
+    for number, card in met.items():
+        if int(number) in skipped:
+            continue
+        outcomes = {k: v for k, v in card.items() if k not in ("number", "title")}
+        dilemma_card_remember(
+            campaign=campaign, number=int(number), title=card.get("title", ""), outcomes=outcomes, actor=actor
+        )
+    return conflicts
 
 
-@transaction.atomic
-def game_night_record(*, session, envelope_contents: dict | None = None, actor=None) -> ChronicleGame:
-    """Write a finished game night into the campaign: stickers (signed by the Leader of the
-    moment), envelopes and their cards, Mystery stickers, Prestige/Crave effects, the Realm
-    Chronicles result (ledger, alignment) and the save-your-game cleanup.
+def _conflicts_keep(game: ChronicleGame, conflicts: list[dict], actor) -> None:
+    """The conflicts stay on the game (shown with its Realm Chronicles table) and in the history."""
+    for conflict in conflicts:
+        record_event(
+            game.campaign,
+            "night_conflict",
+            f"Game {game.number}: {conflict['message']} Not written: kept as typed for a correction."[:300],
+            actor=actor,
+            game=game,
+            conflict=conflict,
+        )
+    game.conflicts = conflicts
+    game.full_clean()
+    game.save(update_fields=["conflicts"])
 
-    ``envelope_contents``: what the table found in each Envelope opened tonight, by number:
-    ``{"special": bool, "story_card": {"number", "storyline", ...}, "dilemma_numbers": [...],
-    "trigger_numbers": [...], "event_numbers": [...]}`` (typed when the host saves the night)."""
-    from games.services import session_rules
 
-    game = session.chronicle_game
-    if session.game != "kings_dilemma" or session.campaign_id is None or game is None:
-        raise ValidationError(NIGHT_NOT_KINGS_DILEMMA)
-    game = ChronicleGame.objects.select_for_update().get(pk=game.pk)
-    if game.recorded:
-        raise ValidationError(NIGHT_ALREADY_RECORDED)
-    rules = session_rules(session)
-    if not rules.is_over(session.state):
-        raise ValidationError(NIGHT_NOT_OVER)
-    result = rules.result(session.state)
-    if result is None:
-        raise ValidationError(NIGHT_NOT_OVER)
-    house_of = _house_of_seat(session)
-    contents = envelope_contents_clean(
-        envelope_contents or {},
-        [e["number"] for e in result.get("envelopes", [])],
-    )
-    _night_board_write(game, result, contents, house_of, actor)
-    _night_effects_write(game, result, house_of, actor)
+def _night_result_write(game: ChronicleGame, result: dict, house_of, actor) -> None:
+    """The Realm Chronicles table with the engine's awards (ledger, alignment)."""
     game_result_record(
         game=game,
         end=result["end"],
@@ -350,6 +468,48 @@ def game_night_record(*, session, envelope_contents: dict | None = None, actor=N
         ],
         actor=actor,
     )
-    _night_save(game, result, actor)
+
+
+@transaction.atomic
+def game_night_record(*, session, envelope_contents: dict | None = None, actor=None) -> ChronicleGame:
+    """Write a finished game night into the campaign: stickers (signed by the Leader of the
+    moment), envelopes and their cards, Mystery stickers, Prestige/Crave effects, the Realm
+    Chronicles result (ledger, alignment) and the save-your-game cleanup.
+
+    ``envelope_contents``: what the table found in each Envelope opened tonight, by number:
+    ``{"special": bool, "story_card": {"number", "storyline", ...}, "dilemma_numbers": [...],
+    "trigger_numbers": [...], "event_numbers": [...]}`` (typed when the host saves the night).
+
+    A scored night is always written: what still conflicts with the campaign (a sticker attached or an
+    Envelope opened from the pages meanwhile, a Mystery sticker already attached, a Dilemma card
+    already in the Trash) is left out, kept as typed in ``game.conflicts`` and told in the history,
+    for a correction. What the host types now (``envelope_contents``) is checked as before: a mistake
+    there is refused and nothing is written."""
+    from games.services import session_rules
+
+    game = session.chronicle_game
+    if session.game != "kings_dilemma" or session.campaign_id is None or game is None:
+        raise ValidationError(NIGHT_NOT_KINGS_DILEMMA)
+    game = ChronicleGame.objects.select_for_update().get(pk=game.pk)
+    if game.recorded:
+        raise ValidationError(NIGHT_ALREADY_RECORDED)
+    rules = session_rules(session)
+    if not rules.is_over(session.state):
+        raise ValidationError(NIGHT_NOT_OVER)
+    result = rules.result(session.state)
+    if result is None:
+        raise ValidationError(NIGHT_NOT_OVER)
+    house_of = _house_of_seat(session)
+    contents = envelope_contents_clean(
+        envelope_contents or {},
+        [e["number"] for e in result.get("envelopes", [])],
+    )
+    conflicts = _night_stickers_write(game, result, house_of, actor)
+    conflicts += _night_envelopes_write(game, result, contents, house_of, actor)
+    conflicts += _night_mystery_write(game, result, actor)
+    _night_effects_write(game, result, house_of, actor)
+    _night_result_write(game, result, house_of, actor)
+    conflicts += _night_save(game, result, actor)
     game.refresh_from_db()
+    _conflicts_keep(game, conflicts, actor)
     return game

@@ -227,11 +227,12 @@ def synthetic_front(state: dict) -> dict:
     """A front the table may type (bots and property tests). Derived from the public state only,
     never from the seed. Some fronts repeat a card known to the campaign by its number alone."""
     rng = _rng(state)
+    out = {int(n) for n in state.get("cards_out_of_deck") or {}}
     drawn = {int(n) for n in state["cards_met"]}
-    known = [int(n) for n in state["known_cards"] if int(n) not in drawn]
+    known = [int(n) for n in state["known_cards"] if int(n) not in drawn | out]
     if known and rng.random() < 0.5:
         return {"number": rng.choice(sorted(known))}
-    taken = drawn | {int(n) for n in state["known_cards"]} | set(state["dilemma_deck"])
+    taken = drawn | out | {int(n) for n in state["known_cards"]} | set(state["dilemma_deck"])
     number = max(taken, default=0) + 1
     card: dict = {"number": number, "title": f"Dilemma {number}"}
     for side in SIDES:
@@ -239,6 +240,12 @@ def synthetic_front(state: dict) -> dict:
         sticker = rng.choice([None, None, "positive", "negative"])
         card[side] = {"resources": [[row, rng.choice(DIRECTIONS)] for row in rows], "sticker": sticker}
     return card
+
+
+def _free(state: dict, before: str, tonight: str, numbers: range) -> list[int]:
+    """Numbers neither the campaign nor tonight used (a Chronicle sticker or an Envelope exists once)."""
+    taken = set(state.get(before) or []) | {item["number"] for item in state[tonight]}
+    return [n for n in numbers if n not in taken]
 
 
 def synthetic_outcome(state: dict, side: str) -> dict:
@@ -249,14 +256,15 @@ def synthetic_outcome(state: dict, side: str) -> dict:
         [row, rng.choice([1, 2]) * (1 if direction == "up" else -1)] for row, direction in front["resources"]
     ]
     sticker = None
-    if front["sticker"]:
+    free_stickers = _free(state, "stickers_before", "stickers", range(1, state["tracks"]["stickers"] + 1))
+    if front["sticker"] and free_stickers:
         sticker = {
-            "number": rng.randint(1, state["tracks"]["stickers"]),
+            "number": rng.choice(free_stickers),
             "row": rng.choice(RESOURCES),
             "positive": front["sticker"] == "positive",
         }
-    top = state["tracks"]["envelopes"] - 1
-    envelope = rng.randint(min(1, top), top) if top >= 0 and rng.random() < 0.2 else None
+    free_envelopes = _free(state, "envelopes_before", "envelopes", range(1, state["tracks"]["envelopes"]))
+    envelope = rng.choice(free_envelopes) if free_envelopes and rng.random() < 0.2 else None
     outcome = {
         "resources": moves,
         "sticker": sticker,

@@ -18,6 +18,10 @@ DECK_FORMAT = "The Dilemma deck is a list of card numbers from 1 to {top}."
 KNOWN_CARDS_FORMAT = "Known cards are an object from card number to the card as it was typed."
 KING_NAME = "The King's name is text of at most {most} characters."
 TRACKS_FORMAT = "The track data {what} is not valid: {why}."
+CAMPAIGN_NUMBERS = "The campaign's {what} are a list of numbers from {low} to {high}."
+CAMPAIGN_PLACES = (
+    "The campaign's cards out of the Dilemma deck map a card number to trash, story_slot or event_area."
+)
 
 # Who may act, and when
 NOT_NOW = "You cannot {what} now."
@@ -37,6 +41,14 @@ CARD_FORMAT = (
 CARD_NUMBER = "A Dilemma card number is a whole number from 1 to {top}."
 CARD_TITLE = "A card title is text of at most 120 characters."
 CARD_ALREADY = "Dilemma card {number} was already drawn this game."
+# Also the campaign's sentence (campaign.services.envelopes): the save slots are the campaign's.
+DILEMMA_NOT_IN_DECK = "Dilemma card {number} is not in the Dilemma deck (it is in the {place})."
+# Where a card out of the Dilemma deck lies ({place} above), by the campaign's save slot.
+OUT_OF_DECK_PLACES = {
+    "trash": "Trash: resolved in an earlier game, it will never be used again",
+    "event_area": "Event area",
+    "story_slot": "Story save slot",
+}
 CARD_TITLE_MISSING = "Card {number} was never met before: type its title as printed on the front."
 CARD_QUESTION = "The card's question is text of at most 300 characters."
 FRONT_FORMAT = "The {side} Outcome tokens are a list of Resources going up or down and an optional sticker."
@@ -58,6 +70,16 @@ STICKER_FORMAT = (
     "A Chronicle sticker has a number from 1 to {count}, a resource row and whether it is positive."
 )
 ENVELOPE_NUMBER = "Envelopes are numbered 0 to {top}."
+# What the campaign already holds, or what was named earlier tonight: each exists once in the box.
+STICKER_ON_BOARD = (
+    "Chronicle sticker {number} is already on the Realm board (attached in an earlier game): "
+    "check the number on the back of the card."
+)
+STICKER_TONIGHT = "Chronicle sticker {number} was already attached tonight (Dilemma card {dilemma})."
+ENVELOPE_OPENED = (
+    "Envelope {number:02d} was already opened in an earlier game: check the number on the back of the card."
+)
+ENVELOPE_TONIGHT = "Envelope {number:02d} was already opened tonight (Dilemma card {dilemma})."
 
 # Voting
 VOTE_SIDE = "Vote AYE or NAY."

@@ -34,6 +34,57 @@ def drawn_numbers(state: dict) -> set[int]:
     return {int(n) for n in state["cards_met"]}
 
 
+def out_of_deck(state: dict) -> dict[str, str]:
+    """The campaign's cards out of the Dilemma deck (Trash, Event area, Story save slot). A session
+    started before the campaign handed them over has none."""
+    return state.get("cards_out_of_deck") or {}
+
+
+def stickers_taken(state: dict) -> dict[int, int | None]:
+    """Chronicle sticker numbers already attached: in earlier games (None) or tonight (the card)."""
+    taken: dict[int, int | None] = dict.fromkeys(state.get("stickers_before") or [])
+    taken.update((s["number"], s.get("dilemma")) for s in state["stickers"])
+    return taken
+
+
+def envelopes_taken(state: dict) -> dict[int, int | None]:
+    """Envelope numbers already opened: in earlier games (None) or tonight (the card)."""
+    taken: dict[int, int | None] = dict.fromkeys(state.get("envelopes_before") or [])
+    taken.update((e["number"], e.get("dilemma")) for e in state["envelopes"])
+    return taken
+
+
+def is_new_to_the_campaign(state: dict, outcome: dict) -> bool:
+    try:
+        expect_new_to_the_campaign(state, outcome)
+    except RuleError:
+        return False
+    return True
+
+
+def expect_new_to_the_campaign(state: dict, outcome: dict) -> None:
+    """A Chronicle sticker or an Envelope exists once in the box: one the campaign attached or opened
+    in an earlier game, or the table named earlier tonight, is refused (typed wrong)."""
+    sticker = outcome["sticker"]
+    if sticker is not None and sticker["number"] in (stickers := stickers_taken(state)):
+        number, dilemma = sticker["number"], stickers[sticker["number"]]
+        raise RuleError(
+            msg.STICKER_ON_BOARD.format(number=number)
+            if dilemma is None and number in (state.get("stickers_before") or [])
+            else msg.STICKER_TONIGHT.format(number=number, dilemma=dilemma),
+            {"field": "sticker"},
+        )
+    envelope = outcome["envelope"]
+    if envelope is not None and envelope in (envelopes := envelopes_taken(state)):
+        dilemma = envelopes[envelope]
+        raise RuleError(
+            msg.ENVELOPE_OPENED.format(number=envelope)
+            if dilemma is None and envelope in (state.get("envelopes_before") or [])
+            else msg.ENVELOPE_TONIGHT.format(number=envelope, dilemma=dilemma),
+            {"field": "envelope"},
+        )
+
+
 def draw_dilemma(state: dict, action: dict, rng) -> None:
     """The table types the front of the card drawn: number, title, question and the Outcome tokens
     placed on the Balance. A card met before is typed by its number; its back stays unread."""
@@ -44,6 +95,14 @@ def draw_dilemma(state: dict, action: dict, rng) -> None:
     number = card_number(raw.get("number"), state["tracks"])
     if number in drawn_numbers(state):
         raise RuleError(msg.CARD_ALREADY.format(number=number))
+    place = out_of_deck(state).get(str(number))
+    if place is not None:
+        # 'Final Cleanup' step 2: trashed Dilemmas "will never be used again!"; Event cards lie in
+        # the Event area, never in the deck.
+        raise RuleError(
+            msg.DILEMMA_NOT_IN_DECK.format(number=number, place=msg.OUT_OF_DECK_PLACES[place]),
+            {"field": "number"},
+        )
     known = state["known_cards"].get(str(number))
     typed_front = any(raw.get(key) for key in ("title", "question", "aye", "nay"))
     if known is not None and not typed_front:
@@ -72,6 +131,7 @@ def read_outcome(state: dict, action: dict, rng) -> None:
     or the stored back of a card met before), then steps B-D are applied."""
     expect_turn(state, action, phases=("outcome",), acting=TABLE, what="read the outcome")
     outcome = normalise_outcome(action.get("outcome"), state["tracks"])
+    expect_new_to_the_campaign(state, outcome)
     card = state["card"]
     side = state["winning_side"]
     card["back"][side] = outcome
@@ -117,12 +177,13 @@ def end_round(state: dict) -> None:
     """Step F: the King abdicated or died (the end of the game is triggered), or a new round starts."""
     attached = len(state["mystery_before"]) + len(state["mystery_stickers"])
     finale = state["tracks"]["mystery_stickers_per_campaign"]
-    if attached >= finale and not any(e.get("grand_finale") for e in state["envelopes"]):
+    grand_finale = state["tracks"]["grand_finale_envelope"]
+    if attached >= finale and grand_finale not in envelopes_taken(state):
         # 'Triggering the end of the campaign': after the resolution of the card that attached the
         # sixth Mystery sticker, Envelope 70 is opened.
         state["envelopes"].append(
             {
-                "number": state["tracks"]["grand_finale_envelope"],
+                "number": grand_finale,
                 "opened_by": state["leader"],
                 "dilemma": state["card"]["number"] if state["card"] else None,
                 "grand_finale": True,

@@ -14,6 +14,10 @@ Config::
      "dilemma_deck": [12, 31, 7],       # card numbers in the Dilemma save slot (informational)
      "known_cards": {"12": CARD},       # cards met in earlier games, typed once (see cards.py)
      "mystery_stickers": ["A", "C"],    # optional: letters attached in earlier games
+     "envelopes_opened": [0, 5],        # optional: Envelopes opened in earlier games
+     "stickers_attached": [43],         # optional: Chronicle stickers on the board (covered too)
+     "cards_out_of_deck": {"7": "trash"},   # optional: trash | event_area | story_slot
+     "event_area": [120],               # optional: ongoing Event cards restored from the Story save slot
      "tracks": {...}}                   # optional overrides of data/tracks.json
 
 Seat fields other than ``name`` default to the data file's start stock (8 Power, 10 Coins), Prestige 0,
@@ -24,13 +28,16 @@ Actions (``seat`` None is the table, i.e. the host's screen):
 - ``deal`` (table): removes one Secret Agenda at random; the draft starts (lowest Prestige first).
 - ``choose_secret_agenda`` {agenda}: the drafting seat keeps one of the cards offered to it.
 - ``draw_dilemma`` (table) {card}: the front of the card drawn, typed (number, title, question, the
-  Outcome tokens of AYE and NAY), or ``{"number": n}`` for a card met before (``cards.py``).
+  Outcome tokens of AYE and NAY), or ``{"number": n}`` for a card met before (``cards.py``). A card
+  out of the Dilemma deck (``cards_out_of_deck``) or drawn before tonight is refused; a number new to
+  the campaign is accepted (docs/rules-decisions.md).
 - ``vote`` {side: "aye"|"nay", power}, ``pass_gather``, ``pass_moderator``: a first voting turn;
   ``add_power`` {power}, ``stay``: a later one. ``give_coins`` {to, coins}: any seat, Voting Phase and
   Vote Resolution.
 - ``break_tie`` {side} and ``give_leader`` {to}: the Moderator's Vote Resolution decisions.
 - ``read_outcome`` (table) {outcome}: after the vote, the winning side's outcome from the back of the
-  card (resource moves in order, sticker, envelope, the lightning, a note), applied at once.
+  card (resource moves in order, sticker, envelope, the lightning, a note), applied at once. A
+  sticker or Envelope the campaign already holds, or named earlier tonight, is refused.
 - ``move_resource`` {row, amount, label}, ``adjust`` {target, what: coins|power|prestige|crave, amount,
   label}, ``mystery_sticker`` {letter, label}, ``to_event_area`` {label}: the host's hand-applied effects.
 - ``to_time_counter`` (table): step E and F of the Dilemma Resolution.
@@ -120,6 +127,8 @@ class KingsDilemmaRules(Rules):
             return {"type": "draw_dilemma", "seat": None, "card": synthetic_front(state)}
         if choice["type"] == "read_outcome":
             known = realm.known_outcome(state)
+            if known is not None and not realm.is_new_to_the_campaign(state, known):
+                known = None  # its sticker or Envelope was used since: the table types the back again
             outcome = known if known is not None else synthetic_outcome(state, state["winning_side"])
             return {"type": "read_outcome", "seat": None, "outcome": outcome}
         return realm.sample_host_effect(state, choice, rng)

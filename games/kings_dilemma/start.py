@@ -159,11 +159,12 @@ def new_state(config, seed: int) -> dict:
         "last_vote": None,
         "leader_candidates": None,
         "time_counter": [],
-        "event_cards": [],
+        "event_cards": _numbers(config, "event_area", 1, top, "ongoing Event cards"),
         "stickers": [],
         "envelopes": [],
         "mystery_stickers": [],
         "mystery_before": _mystery_before(config, tracks),
+        **campaign_before(config, tracks),
         "prestige_crave_effects": [],
         "cards_met": {},
         "end": None,
@@ -177,6 +178,36 @@ def _key_number(key):
         return int(key)
     except (TypeError, ValueError):
         raise RuleError(msg.KNOWN_CARDS_FORMAT) from None
+
+
+def _numbers(config: dict, key: str, low: int, high: int, what: str) -> list[int]:
+    raw = config.get(key) or []
+    if not isinstance(raw, list) or len(raw) > high - low + 1 or not all(is_int(n, low, high) for n in raw):
+        raise RuleError(msg.CAMPAIGN_NUMBERS.format(what=what, low=low, high=high))
+    return sorted(set(raw))
+
+
+def campaign_before(config: dict, tracks: dict) -> dict:
+    """What the campaign already holds, so the table refuses it when typed again (optional keys; a
+    session started before they existed plays without them): ``envelopes_opened`` (numbers),
+    ``stickers_attached`` (Chronicle sticker numbers on the board, covered ones included) and
+    ``cards_out_of_deck`` ({number: "trash" | "event_area" | "story_slot"})."""
+    out = config.get("cards_out_of_deck") or {}
+    if not isinstance(out, dict) or len(out) > tracks["dilemma_card_max"]:
+        raise RuleError(msg.CAMPAIGN_PLACES)
+    places = {}
+    for key, place in out.items():
+        number = int(key) if isinstance(key, str) and key.isascii() and key.isdigit() else key
+        if not is_int(number, 1, tracks["dilemma_card_max"]) or place not in msg.OUT_OF_DECK_PLACES:
+            raise RuleError(msg.CAMPAIGN_PLACES)
+        places[str(number)] = place
+    return {
+        "envelopes_before": _numbers(
+            config, "envelopes_opened", 0, tracks["envelopes"] - 1, "opened Envelopes"
+        ),
+        "stickers_before": _numbers(config, "stickers_attached", 1, tracks["stickers"], "Chronicle stickers"),
+        "cards_out_of_deck": places,
+    }
 
 
 def _mystery_before(config: dict, tracks: dict) -> list[str]:

@@ -39,7 +39,9 @@ def test_a_whole_game_from_the_deal_to_the_king_s_death():
         else:
             sticker = {"number": 40 + number, "row": row, "positive": True} if number == 3 else None
             the_card = card(
-                number, aye=outcome((row, 1), sticker=sticker), nay=outcome((row, -1), envelope=9)
+                number,
+                aye=outcome((row, 1), sticker=sticker),
+                nay=outcome((row, -1), envelope=10 + number),  # each Envelope opens once
             )
             backs[number] = the_card
             do("draw_dilemma", None, card=front(the_card))

@@ -83,6 +83,13 @@ def random_config(data, count: int) -> dict:
         "resources": {r: data.draw(st.integers(-3, 3)) for r in RESOURCES},
         "dilemma_deck": [31, 40, 41],
         "known_cards": known,
+        # What the campaign already holds: the synthetic cards and backs never name it again.
+        "envelopes_opened": data.draw(st.lists(st.integers(0, 74), max_size=74)),
+        "stickers_attached": data.draw(st.lists(st.integers(1, 177), max_size=176)),
+        "cards_out_of_deck": {
+            str(n): data.draw(st.sampled_from(["trash", "event_area", "story_slot"]))
+            for n in data.draw(st.lists(st.integers(1, 60).filter(lambda n: n != 31), max_size=20))
+        },
     }
 
 
@@ -98,4 +105,10 @@ def test_random_games_keep_the_contract(data, count, seed):
     assert result["heir"] in result["winners"]
     assert min(s["position"] for s in result["seats"]) == 1
     assert result["resolved_dilemmas"] == state["time_counter"]
+    # Each sticker and Envelope once, none the campaign already holds; no card out of the deck drawn.
+    stickers = [s["number"] for s in result["stickers"]]
+    envelopes = [e["number"] for e in result["envelopes"]]
+    assert len(set(stickers)) == len(stickers) and not set(stickers) & set(config["stickers_attached"])
+    assert len(set(envelopes)) == len(envelopes) and not set(envelopes) & set(config["envelopes_opened"])
+    assert not set(result["cards_met"]) & set(config["cards_out_of_deck"])
     json.dumps(result)
