@@ -263,3 +263,23 @@ class KingNameTests:
         with pytest.raises(ValidationError, match="control characters"):
             game_begin(campaign=campaign, king_name="A\u202eB")
         assert not campaign.games.filter(king_name="A\u202eB").exists()
+
+
+class UrlConverterTests:
+    def test_no_url_takes_an_unbounded_int(self):
+        """Every id in a path goes through the <id:> converter (config/converters.py)."""
+        from django.urls import URLResolver, get_resolver
+        from django.urls.converters import IntConverter
+
+        def patterns(resolver, prefix=""):
+            for entry in resolver.url_patterns:
+                yield prefix + str(entry.pattern), entry.pattern
+                if isinstance(entry, URLResolver):
+                    yield from patterns(entry, prefix + str(entry.pattern))
+
+        unbounded = [
+            route
+            for route, pattern in patterns(get_resolver())
+            if any(isinstance(c, IntConverter) for c in getattr(pattern, "converters", {}).values())
+        ]
+        assert unbounded == []
