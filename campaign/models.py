@@ -1,12 +1,14 @@
 """Everything the King's Dilemma box keeps between games. Models stay thin: the rules live in
 services.py (writes), selectors.py (reads) and legacy.py (pure legacy rules)."""
 
+import datetime
 import secrets
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from campaign.colours import house_colour
 from games.kings_dilemma.data import AGENDAS, ENVELOPE_COUNT, HOUSE_NUMBERS, RESOURCES, STICKER_COUNT
@@ -414,12 +416,33 @@ class CampaignExport(models.Model):
     path = models.CharField(max_length=300, blank=True)
     error = models.CharField(max_length=300, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # How often the task was sent (the request, then each sweep or "Try again"), and when last:
+    # a pending export not written long after its last sending is stale (campaign_export_sweep).
+    attempts = models.PositiveSmallIntegerField(default=0)
+    attempted_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
 
     def __str__(self):
         return f"Export of {self.campaign} ({self.status})"
+
+    @property
+    def stalled(self) -> bool:
+        """Pending, and either its task could not be sent (``error`` says why) or it has not been
+        written within CHRONICLE_EXPORT_STALE_SECONDS of its last sending."""
+        if self.status != self.Status.PENDING:
+            return False
+        if self.error:
+            return True
+        since = self.attempted_at or self.created_at
+        stale = datetime.timedelta(seconds=settings.CHRONICLE_EXPORT_STALE_SECONDS)
+        return since is not None and timezone.now() - since > stale
+
+    @property
+    def retryable(self) -> bool:
+        """The page offers "Try again": a stalled export, or one that failed."""
+        return self.stalled or self.status == self.Status.FAILED
 
 
 def new_story_token() -> str:

@@ -5,7 +5,7 @@ from celery import shared_task
 from config.celery import RETRY
 
 
-@shared_task(bind=True, acks_late=True, **RETRY)
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, **RETRY)
 def campaign_export_task(self, export_id: int) -> str:
     from campaign.services import campaign_export_write
 
@@ -21,3 +21,11 @@ def campaign_charts_task(self, campaign_id: int) -> list[str]:
     from campaign.services import campaign_charts_render
 
     return campaign_charts_render(campaign_id=campaign_id)
+
+
+@shared_task(bind=True, acks_late=True, **RETRY)
+def campaign_export_sweep_task(self) -> dict[str, int]:
+    """celery beat: send stale pending exports again, fail those tried too often."""
+    from campaign.services import campaign_export_sweep
+
+    return campaign_export_sweep()

@@ -10,6 +10,11 @@ urlpatterns = [
     path("campaigns/<id:pk>/", views.campaign_detail, name="campaign-detail"),
     path("campaigns/<id:pk>/export/", views.campaign_export_view, name="campaign-export"),
     path(
+        "campaigns/<id:pk>/exports/<id:export_id>/retry/",
+        views.campaign_export_retry_view,
+        name="campaign-export-retry",
+    ),
+    path(
         "campaigns/<id:pk>/exports/<id:export_id>/",
         views.campaign_export_download,
         name="campaign-export-download",

@@ -32,6 +32,7 @@ DEMO_LOGIN_REFUSED = (
 )
 
 NOT_A_MEMBER = "Only members of this campaign can see it."
+EXPORT_RETRIED = "Export sent again: the archive appears below when it is ready."
 
 
 def _member_campaign(request: HttpRequest, pk: int) -> Campaign:
@@ -363,6 +364,20 @@ def campaign_export_view(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _member_campaign(request, pk)
     services.campaign_export_request(campaign=campaign, requested_by=request.user)
     messages.success(request, "Export requested: the archive appears below when it is ready.")
+    return redirect("campaign-detail", pk=campaign.pk)
+
+
+@login_required
+@require_http_methods(["POST"])
+def campaign_export_retry_view(request: HttpRequest, pk: int, export_id: int) -> HttpResponse:
+    campaign = _member_campaign(request, pk)
+    export = get_object_or_404(campaign.exports, pk=export_id)
+    try:
+        services.campaign_export_retry(export=export, actor=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, EXPORT_RETRIED)
     return redirect("campaign-detail", pk=campaign.pk)
 
 

@@ -260,9 +260,53 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True  # a worker killed mid-task leaves the task for another worker
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Redis down: the worker keeps reconnecting (never gives up), and cancels what it was running when
+# the connection went (acks late: those tasks are delivered again, and every task is idempotent).
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    # A task whose worker died unacknowledged goes back to the queue after this (kombu: one hour).
+    # Longer than any task (an export takes seconds); the export sweep covers the rest.
+    "visibility_timeout": 600,
+    "socket_connect_timeout": 2,
+    "socket_timeout": 10,
+    "socket_keepalive": True,
+    "health_check_interval": 10,
+    "retry_on_timeout": True,
+}
+CELERY_REDIS_BACKEND_HEALTH_CHECK_INTERVAL = 10
+CELERY_REDIS_SOCKET_KEEPALIVE = True
+CELERY_REDIS_RETRY_ON_TIMEOUT = True
+# beat: bots whose wake-up was lost while Redis was down play again within this many seconds of
+# its return (one query of the idle active sessions with bots; config/celery.py heartbeat: beat
+# is seen alive on /status/ while its ticks are younger than two intervals).
+CHRONICLE_BOTS_WAKE_SECONDS = 10.0
+CHRONICLE_BEAT_HEARTBEAT_SECONDS = 10.0
+# Exports: a pending export not written this long after its task was sent is sent again by the
+# sweep, at most CHRONICLE_EXPORT_MAX_ATTEMPTS times in all; then it fails and says why.
+CHRONICLE_EXPORT_STALE_SECONDS = 120
+CHRONICLE_EXPORT_MAX_ATTEMPTS = 3
 CELERY_BEAT_SCHEDULE = {
     "close-abandoned-sessions": {"task": "games.tasks.session_cleanup_task", "schedule": 3600.0},
-    "wake-stalled-bots": {"task": "games.tasks.session_bots_wake_task", "schedule": 60.0},
+    # The frequent ones expire after one interval: a worker back after an outage runs the newest
+    # only, not one per missed tick.
+    "wake-stalled-bots": {
+        "task": "games.tasks.session_bots_wake_task",
+        "schedule": CHRONICLE_BOTS_WAKE_SECONDS,
+        "options": {"expires": CHRONICLE_BOTS_WAKE_SECONDS},
+    },
+    "sweep-stale-exports": {
+        "task": "campaign.tasks.campaign_export_sweep_task",
+        "schedule": 60.0,
+        "options": {"expires": 60.0},
+    },
+    "beat-heartbeat": {
+        "task": "config.celery.beat_heartbeat_task",
+        "schedule": CHRONICLE_BEAT_HEARTBEAT_SECONDS,
+        "options": {"expires": CHRONICLE_BEAT_HEARTBEAT_SECONDS},
+    },
 }
 
 # Push (games/events.py): django-eventstream streams channel session-{id} to each page; its event

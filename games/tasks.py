@@ -1,5 +1,6 @@
 """Celery tasks: thin wrappers that load by id and call a service."""
 
+import datetime
 import threading
 
 from celery import shared_task
@@ -13,7 +14,7 @@ MAX_MOVES_PER_CALL = 5000
 _local = threading.local()
 
 
-@shared_task(bind=True, acks_late=True, **RETRY)
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, **RETRY)
 def bot_move_task(self, session_id: int, version: int | None = None) -> int:
     """Play the bots' moves for a session; returns how many were played in this call.
 
@@ -54,7 +55,10 @@ def session_cleanup_task(self) -> int:
 
 @shared_task(bind=True, acks_late=True, **RETRY)
 def session_bots_wake_task(self) -> int:
-    """celery beat: wake bots whose turn came while the broker was down."""
+    """celery beat, every CHRONICLE_BOTS_WAKE_SECONDS: wake bots whose turn came while the broker
+    was down (idle that long), so they play again within seconds of Redis coming back."""
+    from django.conf import settings
+
     from games.services import session_bots_wake
 
-    return session_bots_wake()
+    return session_bots_wake(idle_for=datetime.timedelta(seconds=settings.CHRONICLE_BOTS_WAKE_SECONDS))

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import datetime
 import json
+import logging
 import os
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -975,14 +977,98 @@ def campaign_import(*, archive, owner=None, name: str | None = None) -> Campaign
     return campaign
 
 
+# Exports that cannot be lost (issue 25): the request sends the task after its commit; a send that
+# fails (Redis down) leaves the export pending with EXPORT_NOT_SENT, and beat's sweep sends it again;
+# one sent but never written (its worker killed, the message lost) is sent again once stale; after
+# CHRONICLE_EXPORT_MAX_ATTEMPTS sendings it fails with EXPORT_GAVE_UP. The page offers "Try again".
+EXPORT_NOT_SENT = (
+    "Not started yet: the background queue is unreachable. It is tried again automatically, "
+    "or press Try again."
+)
+EXPORT_GAVE_UP = (
+    "Not written after {attempts} attempts: no background worker ran it. "
+    "Press Try again once the worker runs (see the status page)."
+)
+EXPORT_ALREADY_READY = "This export is ready: download it below."
+EXPORT_STILL_RUNNING = "This export is still being prepared: wait a moment before trying again."
+# Sending a task: a brief broker hiccup is retried at once; longer outages are the sweep's.
+EXPORT_SEND_RETRY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
+
+logger = logging.getLogger(__name__)
+
+
+def _broker_errors() -> tuple[type[BaseException], ...]:
+    import redis
+    from kombu.exceptions import KombuError
+
+    return (KombuError, redis.exceptions.RedisError, OSError)
+
+
+def campaign_export_enqueue(*, export_id: int) -> bool:
+    """Send a pending export's task (counted in ``attempts``); False when the broker refused it,
+    the export then saying so (EXPORT_NOT_SENT) until the sweep or "Try again" sends it again."""
+    from campaign.tasks import campaign_export_task
+
+    pending = CampaignExport.objects.filter(pk=export_id, status=CampaignExport.Status.PENDING)
+    if not pending.update(attempts=models.F("attempts") + 1, attempted_at=timezone.now(), error=""):
+        return False  # written or failed meanwhile: nothing to send
+    try:
+        campaign_export_task.apply_async(args=[export_id], retry=True, retry_policy=EXPORT_SEND_RETRY)
+    except _broker_errors() as error:
+        logger.warning(
+            "Export %s: its task could not be sent (%s); the sweep sends it again.", export_id, error
+        )
+        pending.update(error=EXPORT_NOT_SENT)
+        return False
+    return True
+
+
 @transaction.atomic
 def campaign_export_request(*, campaign: Campaign, requested_by=None) -> CampaignExport:
     export = CampaignExport.objects.create(campaign=campaign, requested_by=requested_by)
     record_event(campaign, "export_requested", "Campaign export requested", actor=requested_by)
-    from campaign.tasks import campaign_export_task
-
-    transaction.on_commit(lambda: campaign_export_task.delay(export.pk), robust=True)
+    transaction.on_commit(lambda: campaign_export_enqueue(export_id=export.pk), robust=True)
     return export
+
+
+@transaction.atomic
+def campaign_export_retry(*, export: CampaignExport, actor=None) -> CampaignExport:
+    """ "Try again" on a stalled or failed export: pending again, its attempts counted afresh, its
+    task sent after the commit. A ready export, or one still being prepared, is refused."""
+    export = CampaignExport.objects.select_for_update().get(pk=export.pk)
+    if export.status == CampaignExport.Status.READY:
+        raise ValidationError(EXPORT_ALREADY_READY)
+    if not export.retryable:
+        raise ValidationError(EXPORT_STILL_RUNNING)
+    export.status, export.error, export.path, export.attempts = CampaignExport.Status.PENDING, "", "", 0
+    export.full_clean()
+    export.save(update_fields=["status", "error", "path", "attempts"])
+    record_event(export.campaign, "export_retried", "Campaign export tried again", actor=actor)
+    transaction.on_commit(lambda: campaign_export_enqueue(export_id=export.pk), robust=True)
+    return export
+
+
+def campaign_export_sweep(*, now: datetime.datetime | None = None) -> dict[str, int]:
+    """celery beat: send again every pending export whose task could not be sent or which was not
+    written CHRONICLE_EXPORT_STALE_SECONDS after its last sending; fail (EXPORT_GAVE_UP) those sent
+    CHRONICLE_EXPORT_MAX_ATTEMPTS times already. Returns how many were sent and failed."""
+    now = now or timezone.now()
+    cutoff = now - datetime.timedelta(seconds=django_settings.CHRONICLE_EXPORT_STALE_SECONDS)
+    limit = django_settings.CHRONICLE_EXPORT_MAX_ATTEMPTS
+    stalled = CampaignExport.objects.filter(status=CampaignExport.Status.PENDING).filter(
+        models.Q(attempted_at__lt=cutoff)
+        | models.Q(attempted_at__isnull=True, created_at__lt=cutoff)
+        | ~models.Q(error="")
+    )
+    counts = {"sent": 0, "failed": 0}
+    for export_id, attempts in stalled.values_list("pk", "attempts"):
+        if attempts >= limit:
+            counts["failed"] += CampaignExport.objects.filter(
+                pk=export_id, status=CampaignExport.Status.PENDING
+            ).update(status=CampaignExport.Status.FAILED, error=EXPORT_GAVE_UP.format(attempts=attempts))
+        elif campaign_export_enqueue(export_id=export_id):
+            counts["sent"] += 1
+    return counts
 
 
 def _export_refusal(archive: dict, text: str) -> str | None:
@@ -1014,8 +1100,10 @@ def campaign_export_write(*, export_id: int) -> str:
     folder = Path(django_settings.MEDIA_ROOT) / "exports"
     folder.mkdir(parents=True, exist_ok=True)
     name = f"campaign-{export.campaign_id}-export-{export.pk}.json"
-    tmp = folder / f".{name}.tmp"
+    tmp = folder / f".{name}.{os.getpid()}.{threading.get_ident()}.tmp"  # two runs never share one
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, folder / name)
-    CampaignExport.objects.filter(pk=export.pk).update(status=CampaignExport.Status.READY, path=name)
+    CampaignExport.objects.filter(pk=export.pk).update(
+        status=CampaignExport.Status.READY, path=name, error=""
+    )
     return name
