@@ -228,3 +228,41 @@ def counting_engine(monkeypatch):
     from games.engine import registry
 
     monkeypatch.setitem(registry.EXTRA_MODULES, "counting", "tests.integration.games.fake_engine")
+
+
+@pytest.fixture
+def site(own_redis, settings, tmp_path):
+    """The site (REDIS_URL, cache, the project's Celery app) on ``own_redis``, sending for real;
+    ``site.send_to(queue)`` picks the queue of the test's workers. All restored after."""
+    from config import health
+    from config.celery import app
+    from games import nudges
+
+    settings.REDIS_URL = own_redis.url
+    settings.CACHES = {"default": {"BACKEND": nudges.REDIS_CACHE, "LOCATION": own_redis.url}}
+    settings.MEDIA_ROOT = tmp_path / "media"
+    keys = ("broker_url", "task_always_eager", "task_default_queue", "broker_connection_retry_on_startup")
+    previous = {k: app.conf[k] for k in keys}
+
+    class Site:
+        redis = own_redis
+        media = tmp_path / "media"
+
+        @staticmethod
+        def send_to(queue: str) -> None:
+            app.conf.task_default_queue = queue
+            forget_celery_connections(app)
+
+    app.conf.update(
+        broker_url=own_redis.url, task_always_eager=False, broker_connection_retry_on_startup=True
+    )
+    Site.send_to("chronicle-fault-nobody")
+    nudges._redis_clients.clear()
+    health._worker_ping.clear()
+    try:
+        yield Site
+    finally:
+        app.conf.update(previous)
+        forget_celery_connections(app)
+        nudges._redis_clients.clear()
+        health._worker_ping.clear()

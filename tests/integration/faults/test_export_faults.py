@@ -19,46 +19,12 @@ from campaign.demo import demo_campaign_load
 from campaign.models import CampaignExport
 from config import health
 from config.celery import app
-from games import nudges
 from tests.integration.faults.conftest import forget_celery_connections, kill, wait_for
 from tests.integration.faults.test_worker_killed import _kill_when_blocked
 
-pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.database, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
 TRY_AGAIN = ">Try again</button>"
-
-
-@pytest.fixture
-def site(own_redis, settings, tmp_path):
-    """Point the site at ``own_redis``; ``site.send_to(queue)`` picks the workers' queue."""
-    settings.REDIS_URL = own_redis.url
-    settings.CACHES = {"default": {"BACKEND": nudges.REDIS_CACHE, "LOCATION": own_redis.url}}
-    settings.MEDIA_ROOT = tmp_path / "media"
-    keys = ("broker_url", "task_always_eager", "task_default_queue", "broker_connection_retry_on_startup")
-    previous = {k: app.conf[k] for k in keys}
-
-    class Site:
-        redis = own_redis
-        media = tmp_path / "media"
-
-        @staticmethod
-        def send_to(queue: str) -> None:
-            app.conf.task_default_queue = queue
-            forget_celery_connections(app)
-
-    app.conf.update(
-        broker_url=own_redis.url, task_always_eager=False, broker_connection_retry_on_startup=True
-    )
-    Site.send_to("chronicle-fault-nobody")
-    nudges._redis_clients.clear()
-    health._worker_ping.clear()
-    try:
-        yield Site
-    finally:
-        app.conf.update(previous)
-        forget_celery_connections(app)
-        nudges._redis_clients.clear()
-        health._worker_ping.clear()
 
 
 def sweep_later() -> dict[str, int]:
