@@ -22,31 +22,16 @@ from games.models import GameSession, Seat, SessionAction
 from games.services import session_create, session_replay
 from tests.factories import UserFactory
 from tests.guards import HANG_GUARD_SECONDS
-from tests.integration.faults.conftest import forget_celery_connections
 
 pytestmark = [pytest.mark.database, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
-REDIS_CACHE = nudges.REDIS_CACHE  # the production cache backend
 PER_PHASE = 5
 
 
 @pytest.fixture
-def site_on_own_redis(own_redis, settings):
-    """The site's REDIS_URL, cache and Celery broker all on the test's own Redis; the Redis
-    clients of the nudge transport and of Celery forgotten before and after."""
-    settings.REDIS_URL = own_redis.url
-    settings.CACHES = {"default": {"BACKEND": REDIS_CACHE, "LOCATION": own_redis.url}}
-    keys = ("broker_url", "task_always_eager")
-    previous = {k: app.conf[k] for k in keys}
-    nudges._redis_clients.clear()
-    app.conf.update(broker_url=own_redis.url, broker_connection_retry_on_startup=True)
-    forget_celery_connections(app)
-    try:
-        yield own_redis
-    finally:
-        app.conf.update(previous)
-        forget_celery_connections(app)
-        nudges._redis_clients.clear()
+def site_on_own_redis(site):
+    """The site's REDIS_URL, cache and Celery broker all on the test's own Redis (conftest.py)."""
+    return site.redis
 
 
 class Table:
