@@ -437,6 +437,14 @@ class CraftedArchiveTests:
         campaign = campaign_import(archive=archive, owner=user)
         pages_and_a_night(client, user, campaign)
 
+    def test_a_campaign_of_houses_only_imports_and_plays(self, client, user, archive):
+        """No ledger, no game, no sticker: every House at Prestige 0, the defaults of the box."""
+        for section, rows in archive.items():
+            if isinstance(rows, list) and section != "houses":
+                rows.clear()
+        campaign = campaign_import(archive=archive, owner=user)
+        pages_and_a_night(client, user, campaign)
+
     def test_the_last_dates_and_numbers_of_each_window_are_accepted(self, client, user, archive):
         archive["campaign"]["created_at"] = f"{DATE_MIN_YEAR}-01-01T00:00:00+00:00"
         archive["events"][0]["created_at"] = f"{DATE_MAX_YEAR}-12-31T23:59:59+00:00"
@@ -590,13 +598,18 @@ NASTY = st.one_of(
 
 @st.composite
 def one_value_changed(draw, archive: dict):
-    """A path to one value of the archive (a field of a row, or of the campaign) and its new value."""
+    """A path to one value of the archive (a field of a row or of the campaign, or a value nested in
+    a field's JSON: a session's state, a card's outcomes) and its new value."""
     sections = [s for s in archive if isinstance(archive[s], list) and archive[s]] + ["campaign"]
     section = draw(st.sampled_from(sorted(sections)))
-    index = 0 if section == "campaign" else draw(st.integers(0, len(archive[section]) - 1))
-    row = archive["campaign"] if section == "campaign" else archive[section][index]
-    field = draw(st.sampled_from(sorted(row)))
-    return section, index, field, draw(st.one_of(NASTY, nasty_like(row[field])))
+    row = archive["campaign"] if section == "campaign" else draw(st.sampled_from(archive[section]))
+    path = [section, 0 if section == "campaign" else archive[section].index(row)]
+    value = row
+    while isinstance(value, dict | list) and value and (len(path) < 3 or draw(st.booleans())):
+        key = draw(st.sampled_from(sorted(value) if isinstance(value, dict) else list(range(len(value)))))
+        path.append(key)
+        value = value[key]
+    return path, draw(st.one_of(NASTY, nasty_like(value)))
 
 
 EDGE_INTEGERS = st.sampled_from([-(2**63) - 1, -(2**31) - 1, -1, 0, 1, 99, 100, 999, 1000, 9999, 10000])
@@ -642,10 +655,12 @@ class RandomArchiveTests:
         )
         @given(change=one_value_changed(archive))
         def check(change):
-            section, index, field, value = change
+            path, value = change
             damaged = copy.deepcopy(archive)
-            row = damaged["campaign"] if section == "campaign" else damaged[section][index]
-            row[field] = value
+            place = damaged["campaign"] if path[0] == "campaign" else damaged[path[0]][path[1]]
+            for key in path[2:-1]:
+                place = place[key]
+            place[path[-1]] = value
             before = counts()
             try:
                 campaign = campaign_import(archive=damaged, owner=user)
