@@ -51,6 +51,7 @@ from campaign.services.archive_values import (
     check_campaign_ready,
     check_datetime,
     check_field,
+    check_session_state,
     check_text,
 )
 from campaign.services.archive_values import check_effects as check_effect_values
@@ -919,6 +920,16 @@ def _sessions_import(run: _Importer, archive: dict) -> None:
             logs.setdefault(key, []).append(action)
     for i, session in enumerate(run.new["sessions"]):
         _log_replayed(f"sessions[{i}]", session, sorted(logs.get(id(session), []), key=lambda a: a.seq))
+        log = [action.payload for action in sorted(logs.get(id(session), []), key=lambda a: a.seq)]
+        check_session_state(
+            f"sessions[{i}].state",
+            game=session.game,
+            config=session.config,
+            seed=session.seed,
+            log=log,
+            state=session.state,
+            seats=seats.get(id(session), set()),
+        )
 
 
 def _log_replayed(where: str, session: GameSession, log: list[SessionAction]) -> None:

@@ -60,6 +60,8 @@ EFFECT_UNKNOWN = (
     "{key!r} is not an ability effect (start_power, start_coins, prestige, crave, power or coins)"
 )
 NIGHT_IMPOSSIBLE = "a night could never start with this campaign: {reason}"
+SESSION_STATE = "its cached state is not what its log replays to"
+SESSION_VIEW = "its cached state cannot be shown ({problem})"
 MYSTERY_TOO_MANY = "a campaign attaches at most {count} Mystery stickers"
 FINALE_MISMATCH = (
     "the campaign is closed for the Grand Finale only once its {count} Mystery stickers are attached "
@@ -350,3 +352,27 @@ def check_campaign_ready(campaign) -> None:
     problems = night_problems(seats, deck, known)
     if problems:
         raise refused("campaign", " ".join(problems))
+
+
+def check_session_state(where: str, *, game: str, config, seed: int, log: list, state, seats) -> None:
+    """A session's cached state is a fold of its log (docs/architecture.md): when the log replays,
+    the archive's state must be what it replays to; either way, the engine must be able to show it
+    to the table and to each seat (the session's pages read it)."""
+    from games.engine.registry import get_game
+
+    rules = get_game(game)
+    try:
+        replayed = rules.setup(config, seed)
+        for payload in log:
+            replayed = rules.apply(replayed, payload)
+    except RuleError:
+        replayed = None  # the rules changed since: the archive's state is kept as it was played
+    except Exception:  # the log itself is refused elsewhere (the night's story replays it)
+        replayed = None
+    if replayed is not None and json.loads(json.dumps(replayed)) != state:
+        raise refused(where, SESSION_STATE)
+    try:
+        for viewer in [None, *sorted(seats)]:
+            rules.view(state, viewer)
+    except Exception as error:  # any failure here would be a 500 on the session's pages
+        raise refused(where, SESSION_VIEW.format(problem=type(error).__name__)) from None

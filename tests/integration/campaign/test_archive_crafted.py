@@ -49,6 +49,8 @@ from campaign.services.archive_values import (
     MYSTERY_TOO_MANY,
     NIGHT_IMPOSSIBLE,
     NUMBER_RANGE,
+    SESSION_STATE,
+    SESSION_VIEW,
     TEXT_CONTROL,
     TEXT_KIND,
     TEXT_TOO_LONG,
@@ -354,6 +356,27 @@ CRAFTED.update(
         "settings fewer aging squares than marks": (
             lambda a: (a["campaign"].update(settings={"aging_squares": 1}), a["stickers"][0].update(marks=2)),
             "marks",
+        ),
+    }
+)
+
+# A session's cached state is the fold of its log (docs/architecture.md): its pages read it.
+CRAFTED.update(
+    {
+        "a session's state without its tracks": (
+            lambda a: a["sessions"][0]["state"].pop("tracks"),
+            refusal("sessions[0].state", SESSION_STATE),
+        ),
+        "a session's state in another phase": (
+            lambda a: a["sessions"][0]["state"].update(phase="voting"),
+            refusal("sessions[0].state", SESSION_STATE),
+        ),
+        "a session's state that no view can show, its log not replaying": (
+            lambda a: (
+                a["actions"][0]["payload"].update(type="no_such_move"),
+                a["sessions"][0].update(state={"phase": "draft"}),
+            ),
+            refusal("sessions[0].state", SESSION_VIEW.format(problem="KeyError")),
         ),
     }
 )
