@@ -928,7 +928,6 @@ def _sessions_import(run: _Importer, archive: dict) -> None:
             seed=session.seed,
             log=log,
             state=session.state,
-            seats=seats.get(id(session), set()),
         )
 
 

@@ -61,7 +61,7 @@ EFFECT_UNKNOWN = (
 )
 NIGHT_IMPOSSIBLE = "a night could never start with this campaign: {reason}"
 SESSION_STATE = "its cached state is not what its log replays to"
-SESSION_VIEW = "its cached state cannot be shown ({problem})"
+SESSION_LOG_REFUSED = "its log does not replay under this Chronicle's rules ({reason})"
 MYSTERY_TOO_MANY = "a campaign attaches at most {count} Mystery stickers"
 FINALE_MISMATCH = (
     "the campaign is closed for the Grand Finale only once its {count} Mystery stickers are attached "
@@ -354,10 +354,10 @@ def check_campaign_ready(campaign) -> None:
         raise refused("campaign", " ".join(problems))
 
 
-def check_session_state(where: str, *, game: str, config, seed: int, log: list, state, seats) -> None:
-    """A session's cached state is a fold of its log (docs/architecture.md): when the log replays,
-    the archive's state must be what it replays to; either way, the engine must be able to show it
-    to the table and to each seat (the session's pages read it)."""
+def check_session_state(where: str, *, game: str, config, seed: int, log: list, state) -> None:
+    """A session's cached state is a fold of its log (docs/architecture.md), and the session's pages
+    replay the log (its table asks whether the last action may be undone): the log must replay under
+    this Chronicle's rules, to the archive's state."""
     from games.engine.registry import get_game
 
     rules = get_game(game)
@@ -365,14 +365,9 @@ def check_session_state(where: str, *, game: str, config, seed: int, log: list, 
         replayed = rules.setup(config, seed)
         for payload in log:
             replayed = rules.apply(replayed, payload)
-    except RuleError:
-        replayed = None  # the rules changed since: the archive's state is kept as it was played
-    except Exception:  # the log itself is refused elsewhere (the night's story replays it)
-        replayed = None
-    if replayed is not None and json.loads(json.dumps(replayed)) != state:
+    except RuleError as error:
+        raise refused(where, SESSION_LOG_REFUSED.format(reason=error.message)) from None
+    except Exception as error:  # a payload of the wrong kind
+        raise refused(where, SESSION_LOG_REFUSED.format(reason=type(error).__name__)) from None
+    if json.loads(json.dumps(replayed)) != state:
         raise refused(where, SESSION_STATE)
-    try:
-        for viewer in [None, *sorted(seats)]:
-            rules.view(state, viewer)
-    except Exception as error:  # any failure here would be a 500 on the session's pages
-        raise refused(where, SESSION_VIEW.format(problem=type(error).__name__)) from None

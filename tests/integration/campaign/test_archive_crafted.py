@@ -49,8 +49,8 @@ from campaign.services.archive_values import (
     MYSTERY_TOO_MANY,
     NIGHT_IMPOSSIBLE,
     NUMBER_RANGE,
+    SESSION_LOG_REFUSED,
     SESSION_STATE,
-    SESSION_VIEW,
     TEXT_CONTROL,
     TEXT_KIND,
     TEXT_TOO_LONG,
@@ -58,6 +58,7 @@ from campaign.services.archive_values import (
     WHOLE_NUMBER,
 )
 from campaign.services.chronicles import CAMPAIGN_CLOSED
+from games.engine.rules import UNKNOWN_ACTION
 from tests.unit.contract import property_examples
 
 pytestmark = [pytest.mark.database, pytest.mark.django_db]
@@ -371,12 +372,17 @@ CRAFTED.update(
             lambda a: a["sessions"][0]["state"].update(phase="voting"),
             refusal("sessions[0].state", SESSION_STATE),
         ),
-        "a session's state that no view can show, its log not replaying": (
-            lambda a: (
-                a["actions"][0]["payload"].update(type="no_such_move"),
-                a["sessions"][0].update(state={"phase": "draft"}),
+        # Its table page replays the log (may the last action be undone?): it answered 500.
+        "a session's log the rules refuse": (
+            lambda a: a["actions"][0]["payload"].update(type="no_such_move"),
+            refusal(
+                "sessions[0].state",
+                SESSION_LOG_REFUSED.format(reason=UNKNOWN_ACTION.format(type="no_such_move")),
             ),
-            refusal("sessions[0].state", SESSION_VIEW.format(problem="KeyError")),
+        ),
+        "a session's log with a payload of the wrong kind": (
+            lambda a: a["actions"][0].update(payload={"seat": None}),
+            "sessions[0]",
         ),
     }
 )
