@@ -19,4 +19,4 @@ from games.nudges import after_answer  # noqa: E402  (once Django is set up)
 
 # A request's nudges go out once its answer is sent (games/nudges.py); a body over the limit is
 # answered 413 while it is being received (config/uploads.py).
-application = body_limit(after_answer(django_application))
+application = after_answer(body_limit(django_application))
