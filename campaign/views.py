@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.csp import CSP
+from django.utils.datastructures import MultiValueDict
 from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
@@ -25,6 +26,7 @@ from campaign.demo import DEMO_USER
 from campaign.models import Achievement, Campaign, CampaignExport
 from config.http import HttpRequest
 from config.network import request_from_this_machine
+from config.uploads import upload_too_large
 from games.presenters.kings_dilemma import save_words
 
 DEMO_LOGIN_REFUSED = (
@@ -395,6 +397,13 @@ def campaign_export_download(request: HttpRequest, pk: int, export_id: int) -> F
 @require_http_methods(["GET", "POST"])
 def campaign_import_view(request: HttpRequest) -> HttpResponse:
     form = forms.CampaignImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and upload_too_large(request):
+        # The upload stopped at the limit (config/uploads.py): the file never arrived whole.
+        form = forms.CampaignImportForm(request.POST, MultiValueDict())
+        form.is_valid()
+        form.errors["archive"] = form.error_class([forms.ARCHIVE_TOO_LARGE])
+        context = {"form": form, "title": "Import a campaign", "multipart": True}
+        return render(request, "campaign/form.html", context, status=413)
     if request.method == "POST" and form.is_valid():
         campaign = _run_service(
             form,

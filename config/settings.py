@@ -249,6 +249,18 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
+
+# Uploads are refused while being received (config/uploads.py): a file (one campaign archive: the
+# import's ARCHIVE_MAX_BYTES in campaign/services/archive.py, a test checks they agree) up to
+# UPLOAD_MAX_BYTES, a whole request body up to REQUEST_BODY_MAX_BYTES (the file, the other fields and
+# the multipart framing). The ASGI application applies the body limit to every request (config/asgi.py).
+UPLOAD_MAX_BYTES = 32 * 1024 * 1024
+REQUEST_BODY_MAX_BYTES = UPLOAD_MAX_BYTES + 256 * 1024
+FILE_UPLOAD_HANDLERS = [
+    "config.uploads.UploadLimitHandler",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
 MEDIA_URL = "media/"
 
 # Redis: Celery broker, shared cache and live-update fan-out. Absent = embedded default.

@@ -47,7 +47,17 @@ from campaign.models import (
     StoryCard,
 )
 from campaign.selectors import campaign_setting
-from campaign.services.common import STORY_CARD_FIELDS, check_effects, json_value, record_event
+from campaign.services.archive_values import (
+    ARCHIVE_VALUE,
+    check_bool,
+    check_campaign_ready,
+    check_datetime,
+    check_field,
+    check_session_state,
+    check_text,
+)
+from campaign.services.archive_values import check_effects as check_effect_values
+from campaign.services.common import EFFECT_KEYS, STORY_CARD_FIELDS, record_event
 from config.json_limits import json_depth_exceeds
 from games.engine.errors import RuleError
 from games.engine.registry import get_game, slugs
@@ -126,7 +136,7 @@ ARCHIVE_WRONG_VERSION = (
 )
 
 
-ARCHIVE_DAMAGED = "The archive is damaged: {where}: {problem}"
+ARCHIVE_DAMAGED = ARCHIVE_VALUE  # one sentence for every refusal (campaign/services/archive_values.py)
 
 
 ARCHIVE_TOO_DEEP = f"The archive is damaged: it nests deeper than {ARCHIVE_MAX_DEPTH} levels."
@@ -607,10 +617,7 @@ class _Importer:
             if data[name] is None and field.null:
                 values[name] = None
                 continue
-            try:
-                values[name] = json_value(field, data[name])
-            except ValueError as error:
-                raise _damaged(f"{where}.{name}", str(error)) from None
+            values[name] = check_field(section, f"{where}.{name}", field, data[name])
         stamps = {d: values.pop(d) for d in _DATES.get(section, []) if d in values}
         obj = model(**values, **links)
         related = [name for name in links if model._meta.get_field(name).is_relation]
@@ -641,10 +648,7 @@ class _Importer:
                         setattr(obj, name, now)
 
     def effects(self, where: str, name: str, value: dict) -> None:
-        try:
-            check_effects(value)
-        except ValidationError as error:
-            raise _damaged(f"{where}.{name}", error) from None
+        check_effect_values(f"{where}.{name}", value, EFFECT_KEYS)
 
     def prepare(self) -> None:
         """Before the write transaction: the dates put back, and the rows of the sections no row
@@ -691,21 +695,16 @@ def _check_head(head: dict) -> dict:
     unknown = sorted(str(k) for k in head if k not in _HEAD)
     if unknown:
         raise _damaged("campaign", ARCHIVE_UNKNOWN_KEYS.format(keys=", ".join(unknown)))
-    name = head.get("name")
-    if name is not None and (not isinstance(name, str) or has_control_characters(name)):
-        raise _damaged("campaign.name", "must be a text without control characters")
-    problems = legacy.settings_problems(head.get("settings") or {})
+    if head.get("name") is not None:
+        check_text("campaign.name", head["name"], limit=Campaign._meta.get_field("name").max_length or 0)
+    problems = legacy.settings_problems(head.get("settings", {}))
     if problems:
         raise _damaged("campaign.settings", " ".join(problems))
     for flag in ("grand_finale_ready", "closed"):
-        if not isinstance(head.get(flag, False), bool):
-            raise _damaged(f"campaign.{flag}", "must be true or false")
+        check_bool(f"campaign.{flag}", head.get(flag, False))
     created = head.get("created_at")
     if created is not None:
-        try:
-            created = json_value(Campaign._meta.get_field("created_at"), created)
-        except ValueError as error:
-            raise _damaged("campaign.created_at", str(error)) from None
+        created = check_datetime("campaign.created_at", created)
     return {**head, "created_at": created}
 
 
@@ -923,6 +922,15 @@ def _sessions_import(run: _Importer, archive: dict) -> None:
             logs.setdefault(key, []).append(action)
     for i, session in enumerate(run.new["sessions"]):
         _log_replayed(f"sessions[{i}]", session, sorted(logs.get(id(session), []), key=lambda a: a.seq))
+        log = [action.payload for action in sorted(logs.get(id(session), []), key=lambda a: a.seq)]
+        check_session_state(
+            f"sessions[{i}].state",
+            game=session.game,
+            config=session.config,
+            seed=session.seed,
+            log=log,
+            state=session.state,
+        )
 
 
 def _log_replayed(where: str, session: GameSession, log: list[SessionAction]) -> None:
@@ -948,7 +956,8 @@ def campaign_import(*, archive, owner=None, name: str | None = None) -> Campaign
     (types, the ranges of the rules, duplicates, links, the sessions' logs) in memory, with no
     transaction open; the first problem refuses the whole archive and nothing is written. Then
     everything is written in one short transaction of bulk inserts (on SQLite the write lock is
-    held only for those), so no half-written campaign is ever seen."""
+    held only for those), so no half-written campaign is ever seen; in it, the campaign as a whole
+    is checked (it can start a night), and a refusal there rolls the whole write back."""
     version = _check_top(archive)
     head = _check_head(archive["campaign"])
     campaign = _campaign_built(head, owner, name)
@@ -968,6 +977,7 @@ def campaign_import(*, archive, owner=None, name: str | None = None) -> Campaign
     run.prepare()
     with transaction.atomic():
         run.write(head)
+        check_campaign_ready(campaign)  # the Grand Finale flags; a night can start with every House
         record_event(
             campaign,
             "campaign_imported",
