@@ -394,7 +394,7 @@ class SessionCreateApi(ChronicleApi):
     class InputSerializer(serializers.Serializer):
         game = serializers.ChoiceField(choices=[])
         seat_names = serializers.ListField(
-            child=NameField(max_length=60, allow_blank=True),
+            child=NameField(max_length=80, allow_blank=True),
             max_length=12,
             help_text="In table order (clockwise).",
         )

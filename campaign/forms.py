@@ -1,9 +1,8 @@
-import json
-
 from django import forms
 
 from campaign.models import DilemmaCard, GameEnd, House, ResourceRow, SecretAgenda
 from campaign.services.archive import ARCHIVE_MAX_BYTES
+from config.json_limits import json_loads_strict
 from games.kings_dilemma.data import MYSTERY_LETTERS
 
 
@@ -124,13 +123,9 @@ class CampaignImportForm(forms.Form):
         if upload.size > ARCHIVE_MAX_BYTES:
             raise forms.ValidationError(ARCHIVE_TOO_LARGE)
         try:
-            return json.loads(upload.read(ARCHIVE_MAX_BYTES + 1).decode("utf-8"), parse_constant=_no_constant)
+            return json_loads_strict(upload.read(ARCHIVE_MAX_BYTES + 1).decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError):
             raise forms.ValidationError(ARCHIVE_NOT_JSON) from None
-
-
-def _no_constant(name: str):
-    raise ValueError(f"{name} is not JSON")  # NaN, Infinity, -Infinity
 
 
 class GameBeginForm(CampaignBoundForm):

@@ -25,7 +25,7 @@ class SessionCreateForm(forms.Form):
         ]
         for i in range(1, MAX_SEATS_ON_FORM + 1):
             self.fields[f"seat_{i}"] = forms.CharField(
-                label=f"Seat {i}", max_length=60, required=False, help_text="Clockwise from the host."
+                label=f"Seat {i}", max_length=80, required=False, help_text="Clockwise from the host."
             )
             self.fields[f"bot_{i}"] = forms.BooleanField(label="bot", required=False)
 

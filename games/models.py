@@ -75,7 +75,7 @@ class GameSession(models.Model):
 class Seat(models.Model):
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()
-    name = models.CharField(max_length=60)
+    name = models.CharField(max_length=80)  # a House name fits (campaign.House.name)
     colour = models.CharField(max_length=20, blank=True)
     token = models.CharField(max_length=64, unique=True, default=new_seat_token, editable=False)
     user = models.ForeignKey(

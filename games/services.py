@@ -30,7 +30,7 @@ from games.models import GameSession, Seat, SessionAction, new_seat_token
 logger = logging.getLogger(__name__)
 
 SEAT_COLOURS = ["red", "blue", "green", "yellow", "purple", "orange", "teal", "grey"]
-MAX_SEAT_NAME = 60
+MAX_SEAT_NAME = 80
 MAX_IDEMPOTENCY_KEY = 100
 
 UNKNOWN_GAME = "There is no game called {slug!r}."
@@ -38,7 +38,7 @@ GAME_NOT_READY = "{slug} cannot be played yet: its rules are not installed."
 SEAT_COUNT = "{game} is played by {min} to {max} players; got {count}."
 SEAT_NAME_REQUIRED = "Every seat needs a name."
 SEAT_NAME_INVALID = "A seat name cannot hold control characters."
-SEAT_NAME_TOO_LONG = "A seat name has at most 60 characters."
+SEAT_NAME_TOO_LONG = f"A seat name has at most {MAX_SEAT_NAME} characters."
 SEAT_NAME_TWICE = "Two seats are called {name}."
 CONFIG_NOT_A_DICT = "The game settings must be an object."
 CONFIG_SEATS = "The game settings list {got} seats for {count} seat names."

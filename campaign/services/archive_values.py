@@ -51,6 +51,7 @@ TEXT_KIND = "must be a text"
 TEXT_TOO_LONG = "must be a text of at most {limit} characters"
 TEXT_CONTROL = "cannot hold control characters (NUL, escape, direction marks)"
 JSON_OBJECT = "must be an object"
+JSON_OBJECTS = "must be a list of objects"
 JSON_TOO_LARGE = "holds more than {limit} characters of data"
 JSON_TOO_DEEP = "nests deeper than {limit} levels"
 JSON_NUMBER = "holds a number that is not finite or past 64 bits"
@@ -220,11 +221,16 @@ def check_text(where: str, value: Any, *, limit: int, multiline: bool = False) -
 # ---- JSON -----------------------------------------------------------------------------------
 
 
-def check_json(where: str, value: Any, *, limit: int = JSON_MAX_CHARS, depth: int = JSON_MAX_DEPTH) -> dict:
-    """An object of plain JSON both databases store as it is: texts without NUL or control
-    characters (line breaks allowed), finite numbers within 64 bits, at most ``depth`` levels and
-    ``limit`` characters."""
-    if not isinstance(value, dict):
+def check_json(
+    where: str, value: Any, *, limit: int = JSON_MAX_CHARS, depth: int = JSON_MAX_DEPTH, objects: bool = False
+) -> Any:
+    """An object (or with ``objects``, a list of objects) of plain JSON both databases store as it
+    is: texts without NUL or control characters (line breaks allowed), finite numbers within 64
+    bits, at most ``depth`` levels and ``limit`` characters."""
+    if objects:
+        if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+            raise refused(where, JSON_OBJECTS)
+    elif not isinstance(value, dict):
         raise refused(where, JSON_OBJECT)
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
@@ -284,7 +290,7 @@ def check_field(section: str, where: str, field: Any, value: Any) -> Any:
     if isinstance(field, models.DateField):
         return check_date(where, value)
     if isinstance(field, models.JSONField):
-        return check_json(where, value)
+        return check_json(where, value, objects=field.default is list)  # ChronicleGame.conflicts: a list
     raise refused(where, "cannot be imported")  # pragma: no cover (every field kind is listed above)
 
 

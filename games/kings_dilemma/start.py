@@ -13,7 +13,7 @@ from games.kings_dilemma.cards import normalise_known
 from games.kings_dilemma.data import LIMITS, MAX_SEATS, MIN_SEATS, RESOURCES, tracks_for
 from games.kings_dilemma.flow import expect_turn, is_int
 
-MAX_NAME = 60
+MAX_NAME = 80  # a House's and a King's name in the campaign (80 characters) always fit
 SETUP_STEP = -1  # the public randomness of setup (Momentum sides) uses seeded_rng(seed, -1)
 
 

@@ -354,6 +354,12 @@ CRAFTED.update(
             setter("campaign", "settings", {"row_capacity": 1}),
             "slot",
         ),
+        "a night's conflicts not a list": (
+            setter("games", "conflicts", {"kind": "sticker"}),
+            "list of objects",
+        ),
+        "a night's conflicts of texts": (setter("games", "conflicts", ["sticker 43"]), "list of objects"),
+        "a night's conflict with a NUL": (setter("games", "conflicts", [{"what": "a\x00"}]), "control"),
         "settings fewer aging squares than marks": (
             lambda a: (a["campaign"].update(settings={"aging_squares": 1}), a["stickers"][0].update(marks=2)),
             "marks",
@@ -405,7 +411,6 @@ NIGHT_CASES = {
         ),
         "power",
     ),
-    "a House name longer than a seat's": (setter("houses", "name", "N" * 70), "name of at most 60"),
     "a deck card's front past the rules": (
         setter("dilemma_cards", "outcomes", {"front": {"aye": {"resources": "wealth"}}}),
         "Known cards",

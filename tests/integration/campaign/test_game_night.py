@@ -91,6 +91,15 @@ class GameNightTests:
         with pytest.raises(ValidationError, match=services.CAMPAIGN_CLOSED):
             game_nights.game_night_start(campaign=campaign, houses=houses, king_name="K", host=user)
 
+    def test_the_longest_house_and_king_names_the_campaign_keeps_start_a_night(self, user):
+        """A House name of 61 to 80 characters could never start a night (seats had at most 60)."""
+        campaign, houses = campaign_with_houses("A" * 80, "B" * 80, "C" * 61, user=user)
+        session = game_nights.game_night_start(
+            campaign=campaign, houses=houses, king_name="K" * 80, host=user
+        )
+        assert [seat.name for seat in session_seats(session=session)] == ["A" * 80, "B" * 80, "C" * 61]
+        assert session.chronicle_game.king_name == "K" * 80
+
 
 class GameNightPageTests:
     def test_start_page_seats_houses_and_opens_the_table(self, client, user):

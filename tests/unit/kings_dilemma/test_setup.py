@@ -10,6 +10,7 @@ from games.engine.registry import get_game
 from games.engine.rules import ALWAYS
 from games.kings_dilemma import messages as msg
 from games.kings_dilemma.rules import RULES
+from games.kings_dilemma.start import MAX_NAME
 from tests.unit.kings_dilemma.builders import act, card, config, drafted, draw
 
 
@@ -95,7 +96,7 @@ class SetupTests:
             ("seats", msg.CONFIG_FORMAT),
             ({"seats": [{"name": "A"}, {"name": "B"}]}, msg.SEAT_COUNT),
             ({"seats": ["A", "B", "C"]}, msg.SEAT_FORMAT),
-            ({"seats": [{"name": " "}, {"name": "B"}, {"name": "C"}]}, msg.SEAT_NAME.format(most=60)),
+            ({"seats": [{"name": " "}, {"name": "B"}, {"name": "C"}]}, msg.SEAT_NAME.format(most=MAX_NAME)),
             (
                 {"seats": [{"name": "A", "power": 66}, {"name": "B"}, {"name": "C"}]},
                 msg.SEAT_NUMBER.format(name="A", field="power", low=0, high=65),
@@ -157,7 +158,7 @@ class SetupTests:
             ({**config(), "dilemma_deck": [0]}, msg.DECK_FORMAT.format(top=999)),
             ({**config(), "dilemma_deck": [10**9]}, msg.DECK_FORMAT.format(top=999)),
             ({**config(), "known_cards": [1]}, msg.KNOWN_CARDS_FORMAT),
-            ({**config(), "king_name": 5}, msg.KING_NAME.format(most=60)),
+            ({**config(), "king_name": 5}, msg.KING_NAME.format(most=MAX_NAME)),
             (
                 {**config(), "tracks": {"time_counter": {"spaces": 0}}},
                 msg.TRACKS_FORMAT.format(what="time_counter", why="spaces and king_death_cards of 1 to 30"),
