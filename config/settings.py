@@ -129,6 +129,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.db_faults.DatabaseFaultMiddleware",  # first: sees what a view raised (config/db_faults.py)
     "django.middleware.security.SecurityMiddleware",
     "config.api_errors.ApiErrorShapeMiddleware",
     "config.input_guard.InputGuardMiddleware",
