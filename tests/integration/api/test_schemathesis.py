@@ -11,9 +11,7 @@ import re
 
 import pytest
 import schemathesis
-from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
-from django.db import close_old_connections
 from drf_spectacular.generators import SchemaGenerator
 from hypothesis import HealthCheck, given, settings
 from rest_framework.authtoken.models import Token
@@ -27,9 +25,6 @@ from campaign import services
 from campaign import services as campaign_services
 from campaign.services import game_nights
 from games import services as game_services
-from games.services import session_create
-from tests.factories import UserFactory, campaign_with_houses
-from tests.integration.api.conftest import HARALD, harald_rows
 
 pytestmark = [pytest.mark.database, pytest.mark.django_db]
 
@@ -114,37 +109,6 @@ def positive_data_acceptance_but_rules(ctx, response, case):
 
 
 TOKEN = "0123456789abcdef0123456789abcdef01234567"
-
-
-@pytest.fixture
-def seeded(db):
-    """The Harald campaign with a recorded game, a sticker and an envelope, and a For the King
-    session, all of one host (whose token the requests carry).
-    The WSGI application shares the test's connection (as Django's test client does)."""
-    request_started.disconnect(close_old_connections)
-    request_finished.disconnect(close_old_connections)
-    host = UserFactory(username="fuzz-host")
-    campaign, houses = campaign_with_houses(*[n for n, *_ in HARALD], user=host, name="Harald")
-    game = services.game_begin(campaign=campaign, king_name="Harald V")
-    rows = [{**row, "house": house} for row, house in zip(harald_rows(houses), houses, strict=True)]
-    services.game_result_record(game=game, end="king_died", rows=rows)
-    services.sticker_attach(campaign=campaign, number=43, row="welfare", positive=False, signer=houses[1])
-    services.envelope_open(campaign=campaign, number=5, special=True, trigger_numbers=[90])
-    session = session_create(game="for_the_king", seat_names=["Anna", "Ben", "Cleo"], host=host)
-    yield {
-        "host": host,
-        "ids": {
-            "campaign_id": campaign.pk,
-            "house_id": houses[0].pk,
-            "game_id": game.pk,
-            "achievement_id": houses[0].achievements.first().pk,
-            "session_id": session.pk,
-            "seat_index": 1,
-        },
-        "seat_token": session.seats.get(index=1).token,
-    }
-    request_started.connect(close_old_connections)
-    request_finished.connect(close_old_connections)
 
 
 @pytest.mark.parametrize(("operation", "mode"), CASES, ids=[f"{op.label} {mode}" for op, mode in CASES])
