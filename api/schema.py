@@ -8,10 +8,14 @@ rather than in each view's ``responses=``: see ``common_statuses``."""
 
 import re
 
+from django.core.validators import ProhibitNullCharactersValidator
 from drf_spectacular.openapi import AutoSchema
+from rest_framework import serializers
 from rest_framework.authentication import SessionAuthentication
 
 from api.errors import RETRY_AFTER, errors
+from api.serializers import NameField
+from games.engine.text import BIDI_CONTROLS
 
 NESTED = {"InputSerializer", "OutputSerializer"}
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
@@ -27,6 +31,14 @@ class ChronicleAutoSchema(AutoSchema):
         names = [p.removesuffix("Serializer").removesuffix("Api") for p in parts if p not in NESTED]
         return "".join(names) or super().get_serializer_name(serializer, direction)
 
+    def _map_serializer_field(self, field, direction, bypass_extensions=False):
+        schema = super()._map_serializer_field(field, direction, bypass_extensions)
+        if direction == "request" and isinstance(field, serializers.CharField) and "pattern" not in schema:
+            pattern = text_pattern(field)
+            if pattern:
+                schema["pattern"] = pattern
+        return schema
+
     def get_operation(self, path, path_regex, path_prefix, method, registry):
         operation = super().get_operation(path, path_regex, path_prefix, method, registry)
         if operation is None:
@@ -38,6 +50,27 @@ class ChronicleAutoSchema(AutoSchema):
             responses["429"].setdefault("headers", {}).update(RETRY_AFTER)
         operation["responses"] = dict(sorted(responses.items()))
         return operation
+
+
+# What a text field of a body refuses, as JSON Schema patterns (issue 25: schema-valid text was
+# refused): a NUL (DRF's ProhibitNullCharactersValidator); in a name, every control character and
+# bidi control (games/engine/text.py: categories Cc and Cs and BIDI_CONTROLS); and, where a blank
+# text is refused, a text of whitespace only (what Python's str.strip() removes).
+NUL = "\\x00"
+CONTROL = "\\x00-\\x1f\\x7f-\\x9f\\ud800-\\udfff" + "".join(f"\\u{ord(c):04x}" for c in sorted(BIDI_CONTROLS))
+WHITESPACE = "\\t-\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000"
+
+
+def text_pattern(field: serializers.CharField) -> str | None:
+    if isinstance(field, NameField):
+        refused = CONTROL
+    elif any(isinstance(v, ProhibitNullCharactersValidator) for v in field.validators):
+        refused = NUL
+    else:
+        return None
+    if field.allow_blank or not field.trim_whitespace:
+        return f"^[^{refused}]*$"
+    return f"^[^{refused}]*[^{refused}{WHITESPACE}][^{refused}]*$"
 
 
 def common_statuses(view, operation: dict, method: str) -> set[int]:

@@ -16,7 +16,7 @@ import secrets
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import exceptions, serializers, status
 from rest_framework.generics import GenericAPIView
 from rest_framework.permissions import AllowAny
@@ -260,8 +260,20 @@ class LoggedActionSerializer(serializers.Serializer):
     label = StrictCharField(help_text="What happened, as a sentence.")  # type: ignore[assignment]  # a field named like Field.label
 
 
+@extend_schema_field(
+    {
+        "type": "object",
+        "properties": {"type": {"type": "string", "pattern": "^[^\\x00]*$"}},
+        "required": ["type"],
+        "additionalProperties": True,
+    }
+)
+class ActionField(serializers.DictField):
+    """An action: an object with a 'type' (games/services.py refuses any other)."""
+
+
 class SubmitInputSerializer(serializers.Serializer):
-    action = serializers.DictField(help_text="One of the legal actions ({'type': ..., ...}).")
+    action = ActionField(help_text="One of the legal actions ({'type': ..., ...}).")
     expected_version = serializers.IntegerField(
         min_value=0, max_value=2**31 - 1, help_text="The version your view showed."
     )

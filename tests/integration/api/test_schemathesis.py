@@ -27,6 +27,7 @@ from campaign import services
 from campaign import services as campaign_services
 from campaign.services import game_nights
 from games import services as game_services
+from games.engine import rules
 
 pytestmark = [pytest.mark.database, pytest.mark.django_db]
 
@@ -90,6 +91,7 @@ RULE_REFUSALS = [
         game_services.BOT_SEAT_UNKNOWN,
         game_services.SETUP_REFUSED,  # an engine's config rule (e.g. a House's Power beyond the box)
         services.STORY_LINK_NONE,
+        rules.UNKNOWN_ACTION,  # which actions a game knows (and takes now) is its state's legal_actions
     )
 ]
 
