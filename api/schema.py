@@ -54,8 +54,9 @@ class ChronicleAutoSchema(AutoSchema):
 
 # What a text field of a body refuses, as JSON Schema patterns (issue 25: schema-valid text was
 # refused): a NUL (DRF's ProhibitNullCharactersValidator); in a name, every control character and
-# bidi control (games/engine/text.py: categories Cc and Cs and BIDI_CONTROLS); and, where a blank
-# text is refused, a text of whitespace only (what Python's str.strip() removes).
+# bidi control (games/engine/text.py: categories Cc and Cs and BIDI_CONTROLS), once the ends are
+# stripped of whitespace (what Python's str.strip() removes); and, where a blank text is refused, a
+# text of whitespace only.
 NUL = "\\x00"
 CONTROL = "\\x00-\\x1f\\x7f-\\x9f\\ud800-\\udfff" + "".join(f"\\u{ord(c):04x}" for c in sorted(BIDI_CONTROLS))
 WHITESPACE = "\\t-\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000"
@@ -68,9 +69,13 @@ def text_pattern(field: serializers.CharField) -> str | None:
         refused = NUL
     else:
         return None
-    if field.allow_blank or not field.trim_whitespace:
+    if not field.trim_whitespace:
         return f"^[^{refused}]*$"
-    return f"^[^{refused}]*[^{refused}{WHITESPACE}][^{refused}]*$"
+    # DRF strips the ends first: whitespace (control or not) around a text whose own ends are
+    # neither, and which holds nothing refused.
+    kept = f"[^{refused}{WHITESPACE}]"
+    text = f"(?:{kept}(?:[^{refused}]*{kept})?)" + ("?" if field.allow_blank else "")
+    return f"^[{WHITESPACE}]*{text}[{WHITESPACE}]*$"
 
 
 def common_statuses(view, operation: dict, method: str) -> set[int]:

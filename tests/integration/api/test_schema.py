@@ -42,3 +42,61 @@ class SchemaTests:
                 for code in errors:
                     body = operation["responses"][code]["content"]["application/json"]["schema"]
                     assert body == {"$ref": "#/components/schemas/Error"}, f"{method} {path} {code}"
+
+
+class TextPatternTests:
+    """The patterns the schema gives a body's text accept exactly what the fields accept (issue 25:
+    schema-valid names and texts were refused)."""
+
+    SAMPLES = [
+        "Anna",
+        "Ann a",
+        " Ben ",
+        "",
+        " ",
+        "\u3000",
+        "\v",
+        "A\x00",
+        "A\x1b",
+        "A\u202e",
+        "Zoë",
+        "A\x85",
+        "\tAnna\n",
+        "A\tB",
+        "\x1fA \xa0B\u2028",
+    ]
+
+    def test_a_name_pattern_matches_what_a_name_field_takes(self):
+        import re
+
+        from rest_framework import serializers
+
+        from api.schema import text_pattern
+        from api.serializers import NameField
+
+        for field in (NameField(max_length=80), NameField(max_length=60, allow_blank=True)):
+            pattern = re.compile(text_pattern(field))
+            for text in self.SAMPLES:
+                try:
+                    field.run_validation(text)
+                    accepted = True
+                except serializers.ValidationError:
+                    accepted = False
+                assert bool(pattern.search(text)) == accepted, (field.allow_blank, repr(text))
+
+    def test_a_text_pattern_refuses_only_a_nul_and_blank(self):
+        import re
+
+        from rest_framework import serializers
+
+        from api.schema import text_pattern
+
+        field = serializers.CharField(max_length=40)
+        pattern = re.compile(text_pattern(field))
+        for text in self.SAMPLES:
+            try:
+                field.run_validation(text)
+                accepted = True
+            except serializers.ValidationError:
+                accepted = False
+            assert bool(pattern.search(text)) == accepted, repr(text)
