@@ -69,12 +69,16 @@ def text_pattern(field: serializers.CharField) -> str | None:
         refused = NUL
     else:
         return None
+    # Never the empty text: where it is taken, drf-spectacular adds it (oneOf: this pattern or
+    # maxLength 0), and the two must not both match it.
     if not field.trim_whitespace:
-        return f"^[^{refused}]*$"
+        return f"^[^{refused}]+$"
     # DRF strips the ends first: whitespace (control or not) around a text whose own ends are
-    # neither, and which holds nothing refused.
+    # neither, and which holds nothing refused; or, where blank is taken, whitespace only.
     kept = f"[^{refused}{WHITESPACE}]"
-    text = f"(?:{kept}(?:[^{refused}]*{kept})?)" + ("?" if field.allow_blank else "")
+    text = f"{kept}(?:[^{refused}]*{kept})?"
+    if field.allow_blank:
+        text = f"(?:{text}|[{WHITESPACE}])"
     return f"^[{WHITESPACE}]*{text}[{WHITESPACE}]*$"
 
 

@@ -22,6 +22,15 @@ class StrictCharField(serializers.CharField):
         return super().to_internal_value(data)
 
 
+class StrictBooleanField(serializers.BooleanField):
+    """A BooleanField that takes only true and false, as the schema says (not 1, "yes" or "on")."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
+
+
 def _no_control_characters(value: str) -> None:
     if has_control_characters(value):
         raise serializers.ValidationError(NAME_CONTROL_CHARACTERS)

@@ -26,7 +26,7 @@ from api.authentication import seat_of_token_player, session_of_token_host
 from api.base import ChronicleApi
 from api.errors import errors
 from api.pagination import ChroniclePagination
-from api.serializers import NameField, StrictCharField
+from api.serializers import NameField, StrictBooleanField, StrictCharField
 from games import selectors, services
 from games.join_guard import seat_for_join_token
 from games.models import GameSession, Seat
@@ -523,7 +523,7 @@ class SessionLogApi(SessionApi, GenericAPIView):
 
 class SeatJoinApi(SessionApi):
     class InputSerializer(serializers.Serializer):
-        claim = serializers.BooleanField(
+        claim = StrictBooleanField(
             default=False,
             help_text="Link the seat to your account (logged in): then your login is enough to play it.",
         )

@@ -16,7 +16,7 @@ from campaign.services import game_night_start
 from config.input_guard import NUL_IN_PARAMETER
 from games.join_guard import MISSES_PER_MINUTE
 
-pytestmark = [pytest.mark.django_db]
+pytestmark = [pytest.mark.database, pytest.mark.django_db]  # a NUL reached PostgreSQL as a 500
 
 PATHS = SchemaGenerator().get_schema(request=None, public=True)["paths"]
 OPERATIONS = [(path, method) for path, operations in PATHS.items() for method in operations]
