@@ -93,21 +93,30 @@ class TextPatternTests:
 
 
 @pytest.mark.django_db
-class StrictBooleanTests:
-    """A boolean of a body is true or false, as the schema says (issue 25: schemathesis found
-    `"claim": 1` accepted, a schema-violating request)."""
+class StrictBodyTypesTests:
+    """A boolean of a body is true or false and an id an integer, as the schema says (issue 25:
+    schemathesis found `"claim": 1` and `"signer": ""` accepted, schema-violating requests)."""
 
-    @pytest.mark.parametrize("value", [1, 0, "true", "yes", "on", None])
-    def test_a_sticker_side_that_is_not_a_boolean_is_refused_and_nothing_written(self, api, harald, value):
-        campaign, houses, _ = harald
+    @staticmethod
+    def attach(api, campaign, **fields):
         url = reverse("api:sticker-attach", kwargs={"campaign_id": campaign.pk})
-        response = api.post(url, {"number": 43, "row": "welfare", "positive": value}, format="json")
+        return api.post(url, {"number": 43, "row": "welfare", "positive": False, **fields}, format="json")
+
+    @pytest.mark.parametrize(
+        ("field", "value"),
+        [
+            *[("positive", v) for v in (1, 0, "true", "yes", "on", None)],
+            *[("signer", v) for v in ("2", "", 2.0, True)],
+        ],
+    )
+    def test_a_side_or_signer_of_another_type_is_refused_and_nothing_written(self, api, harald, field, value):
+        campaign, houses, _ = harald
+        response = self.attach(api, campaign, **{field: value})
         assert response.status_code == 400
-        assert "positive" in response.json()["extra"]["fields"]
+        assert field in response.json()["extra"]["fields"]
         assert not campaign.stickers.exists()
 
-    def test_true_and_false_are_taken(self, api, harald):
+    def test_a_boolean_and_an_id_or_null_are_taken(self, api, harald):
         campaign, houses, _ = harald
-        url = reverse("api:sticker-attach", kwargs={"campaign_id": campaign.pk})
-        response = api.post(url, {"number": 43, "row": "welfare", "positive": False}, format="json")
-        assert response.status_code == 201, response.json()
+        assert self.attach(api, campaign, positive=True, signer=houses[1].pk).status_code == 201
+        assert self.attach(api, campaign, number=44, signer=None).status_code == 201
