@@ -25,6 +25,7 @@ from api.serializers import (
     NameField,
     StickerSerializer,
     StoryCardSerializer,
+    StrictBooleanField,
     StrictCharField,
 )
 from campaign import selectors, services
@@ -279,7 +280,7 @@ class StickerAttachApi(CampaignApi):
             help_text="Chronicle sticker number, 1 to 177.",
         )
         row = serializers.ChoiceField(choices=RESOURCE_ROWS)
-        positive = serializers.BooleanField()
+        positive = StrictBooleanField()
         signer = CampaignHouseField(allow_null=True, required=False, default=None)
         title = StrictCharField(max_length=120, allow_blank=True, default="")
         text = StrictCharField(max_length=2000, allow_blank=True, default="")
@@ -324,7 +325,7 @@ class EnvelopeOpenApi(CampaignApi):
             signer = CampaignHouseField(
                 allow_null=True, required=False, help_text="Omitted: the House that opened the envelope."
             )
-            is_ending = serializers.BooleanField(default=False)
+            is_ending = StrictBooleanField(default=False)
             cohesion = bounded_int(min_value=0, max_value=99, default=0)
             dissent = bounded_int(min_value=0, max_value=99, default=0)
             majority_signer_bonus = effects_field("Ending cards: {'prestige': n, 'crave': n}.")
@@ -338,7 +339,7 @@ class EnvelopeOpenApi(CampaignApi):
             help_text="Envelope number, 00 to 74.",
         )
         opened_by = CampaignHouseField(allow_null=True, required=False, default=None)
-        special = serializers.BooleanField(default=False)
+        special = StrictBooleanField(default=False)
         story_card = StoryCardSerializer(required=False, allow_null=True, default=None)
         dilemma_numbers = serializers.ListField(
             child=bounded_int(min_value=1, max_value=9999),

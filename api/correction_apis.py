@@ -10,7 +10,13 @@ from rest_framework.response import Response
 from api.base import CampaignApi
 from api.campaign_apis import TAGS, StickerAttachApi
 from api.errors import MEMBER_WRITE
-from api.serializers import CampaignHouseField, DilemmaCardSerializer, EnvelopeSerializer, StickerSerializer
+from api.serializers import (
+    CampaignHouseField,
+    DilemmaCardSerializer,
+    EnvelopeSerializer,
+    StickerSerializer,
+    StrictBooleanField,
+)
 from campaign import services
 from campaign.models import DilemmaCard
 
@@ -50,7 +56,7 @@ class StickerRemoveApi(CampaignApi):
 class EnvelopeCorrectApi(CampaignApi):
     class InputSerializer(serializers.Serializer):
         opened_by = CampaignHouseField(allow_null=True, required=False, default=None)
-        special = serializers.BooleanField(default=False)
+        special = StrictBooleanField(default=False)
 
     @extend_schema(
         tags=TAGS,

@@ -14,12 +14,27 @@ class ErrorSerializer(serializers.Serializer):
 
 
 DESCRIPTIONS = {
-    400: "Bad input: the message says what is wrong (a rule, a field).",
-    401: "Not authenticated: send 'Authorization: Token <key>' or log in (session).",
-    403: "Authenticated but not allowed (not a member of this campaign; not this seat).",
+    400: "Bad input: the message says what is wrong (a rule, a field, a NUL character in the address or a query parameter).",
+    401: "Not authenticated: send 'Authorization: Token <key>' or log in (session); or the token sent is unknown or expired.",
+    403: "Authenticated but not allowed (not a member of this campaign; not this seat; a logged-in browser's write without its CSRF token).",
     404: "No such object (or not in this campaign).",
+    405: "This path does not take this method: the Allow header lists those it takes.",
     409: "Stale expected_version: extra.current_version is the session's version now.",
-    429: "Too many attempts: wait a minute.",
+    415: "The body is not JSON: send it with 'Content-Type: application/json'.",
+    422: "This Idempotency-Key was already used for another action or body: use a new key.",
+    429: (
+        "Too many requests: wait the Retry-After seconds. The API takes CHRONICLE_API_RATE requests per caller "
+        "(each token, logged-in browser, seat token or else address; 600 a minute by default); logging in, 20 "
+        "attempts a minute per address; unknown seat tokens, 30 a minute per address."
+    ),
+}
+
+RETRY_AFTER = {
+    "Retry-After": {
+        "description": "Seconds to wait before trying again.",
+        "required": True,
+        "schema": {"type": "integer", "minimum": 0},
+    }
 }
 
 

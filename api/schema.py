@@ -1,13 +1,24 @@
 """OpenAPI naming: one view per operation, so the operation id is the view's name
 (``StickerAttachApi`` -> ``sticker_attach``), and each view's nested InputSerializer/OutputSerializer
 becomes a component named after its view (``StickerAttachApi.InputSerializer`` ->
-``StickerAttachRequest``), so the many nested classes of the same name never collide."""
+``StickerAttachRequest``), so the many nested classes of the same name never collide.
+
+The statuses every operation can answer whatever its view (issue 25) are declared here, once,
+rather than in each view's ``responses=``: see ``common_statuses``."""
 
 import re
 
+from django.core.validators import ProhibitNullCharactersValidator
 from drf_spectacular.openapi import AutoSchema
+from rest_framework import serializers
+from rest_framework.authentication import SessionAuthentication
+
+from api.errors import RETRY_AFTER, errors
+from api.serializers import NameField
+from games.engine.text import BIDI_CONTROLS
 
 NESTED = {"InputSerializer", "OutputSerializer"}
+UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
 
 
 class ChronicleAutoSchema(AutoSchema):
@@ -19,3 +30,80 @@ class ChronicleAutoSchema(AutoSchema):
         parts = type(serializer).__qualname__.split(".")
         names = [p.removesuffix("Serializer").removesuffix("Api") for p in parts if p not in NESTED]
         return "".join(names) or super().get_serializer_name(serializer, direction)
+
+    def _map_serializer_field(self, field, direction, bypass_extensions=False):
+        schema = super()._map_serializer_field(field, direction, bypass_extensions)
+        if direction == "request" and isinstance(field, serializers.CharField) and "pattern" not in schema:
+            pattern = text_pattern(field)
+            if pattern:
+                schema["pattern"] = pattern
+        return schema
+
+    def get_operation(self, path, path_regex, path_prefix, method, registry):
+        operation = super().get_operation(path, path_regex, path_prefix, method, registry)
+        if operation is None:
+            return None
+        responses = operation["responses"]
+        for code in common_statuses(self.view, operation, self.method) - {int(c) for c in responses}:
+            responses[str(code)] = self._get_response_for_code(errors(code)[code], str(code))
+        if "429" in responses:
+            responses["429"].setdefault("headers", {}).update(RETRY_AFTER)
+        operation["responses"] = dict(sorted(responses.items()))
+        return operation
+
+
+# What a text field of a body refuses, as JSON Schema patterns (issue 25: schema-valid text was
+# refused): a NUL (DRF's ProhibitNullCharactersValidator); in a name, every control character and
+# bidi control (games/engine/text.py: categories Cc and Cs and BIDI_CONTROLS), once the ends are
+# stripped of whitespace (what Python's str.strip() removes); and, where a blank text is refused, a
+# text of whitespace only.
+NUL = "\\x00"
+CONTROL = "\\x00-\\x1f\\x7f-\\x9f\\ud800-\\udfff" + "".join(f"\\u{ord(c):04x}" for c in sorted(BIDI_CONTROLS))
+WHITESPACE = "\\t-\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000"
+
+
+def text_pattern(field: serializers.CharField) -> str | None:
+    if isinstance(field, NameField):
+        refused = CONTROL
+    elif any(isinstance(v, ProhibitNullCharactersValidator) for v in field.validators):
+        refused = NUL
+    else:
+        return None
+    # Never the empty text: where it is taken, drf-spectacular adds it (oneOf: this pattern or
+    # maxLength 0), and the two must not both match it.
+    if not field.trim_whitespace:
+        return f"^[^{refused}]+$"
+    # DRF strips the ends first: whitespace (control or not) around a text whose own ends are
+    # neither, and which holds nothing refused; or, where blank is taken, whitespace only.
+    kept = f"[^{refused}{WHITESPACE}]"
+    text = f"{kept}(?:[^{refused}]*{kept})?"
+    if field.allow_blank:
+        text = f"(?:{text}|[{WHITESPACE}])"
+    return f"^[{WHITESPACE}]*{text}[{WHITESPACE}]*$"
+
+
+def common_statuses(view, operation: dict, method: str) -> set[int]:
+    """What an operation may answer before or besides its view's own refusals:
+
+    - 400: a NUL character in the address or a query parameter (config/input_guard.py);
+    - 401: an unknown or expired token (any view that authenticates);
+    - 403: a logged-in browser's write without its CSRF token;
+    - 404: an id in the path that is not there;
+    - 405: another method on this path;
+    - 415: a body that is not JSON (an operation that reads a body);
+    - 422: an Idempotency-Key used before with another body;
+    - 429: the API's throttle per caller (api/throttles.py), on every operation."""
+    codes = {400, 405, 429}
+    authenticators = getattr(view, "authentication_classes", [])
+    if authenticators:
+        codes.add(401)
+        if method in UNSAFE and any(issubclass(a, SessionAuthentication) for a in authenticators):
+            codes.add(403)
+    parameters = operation.get("parameters", [])
+    if any(p["in"] == "path" for p in parameters):
+        codes.add(404)
+    if "requestBody" in operation:
+        codes.add(415)
+    if any(p["in"] == "header" and p["name"] == "Idempotency-Key" for p in parameters):
+        codes.add(422)
+    return codes

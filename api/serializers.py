@@ -22,6 +22,15 @@ class StrictCharField(serializers.CharField):
         return super().to_internal_value(data)
 
 
+class StrictBooleanField(serializers.BooleanField):
+    """A BooleanField that takes only true and false, as the schema says (not 1, "yes" or "on")."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
+
+
 def _no_control_characters(value: str) -> None:
     if has_control_characters(value):
         raise serializers.ValidationError(NAME_CONTROL_CHARACTERS)
@@ -200,7 +209,22 @@ class EventSerializer(serializers.Serializer):
 
 
 @extend_schema_field(OpenApiTypes.INT)
-class CampaignHouseField(serializers.PrimaryKeyRelatedField):
+class StrictPrimaryKeyField(serializers.PrimaryKeyRelatedField):
+    """An id is a JSON integer, as the schema says (not "7", 7.0 or true; nor "" for null, which
+    DRF's related fields take)."""
+
+    def run_validation(self, data=serializers.empty):
+        if data == "":
+            self.fail("incorrect_type", data_type="str")
+        return super().run_validation(data)
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("incorrect_type", data_type=type(data).__name__)
+        return super().to_internal_value(data)
+
+
+class CampaignHouseField(StrictPrimaryKeyField):
     """The id of a House of the campaign in the serializer context (others: 'does not exist')."""
 
     def get_queryset(self):
@@ -208,7 +232,7 @@ class CampaignHouseField(serializers.PrimaryKeyRelatedField):
 
 
 @extend_schema_field(OpenApiTypes.INT)
-class CampaignGameField(serializers.PrimaryKeyRelatedField):
+class CampaignGameField(StrictPrimaryKeyField):
     """The id of a game (Realm Chronicles table) of the campaign in the serializer context."""
 
     def get_queryset(self):

@@ -16,7 +16,7 @@ import secrets
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import exceptions, serializers, status
 from rest_framework.generics import GenericAPIView
 from rest_framework.permissions import AllowAny
@@ -26,7 +26,7 @@ from api.authentication import seat_of_token_player, session_of_token_host
 from api.base import ChronicleApi
 from api.errors import errors
 from api.pagination import ChroniclePagination
-from api.serializers import NameField, StrictCharField
+from api.serializers import NameField, StrictBooleanField, StrictCharField
 from games import selectors, services
 from games.join_guard import seat_for_join_token
 from games.models import GameSession, Seat
@@ -260,8 +260,20 @@ class LoggedActionSerializer(serializers.Serializer):
     label = StrictCharField(help_text="What happened, as a sentence.")  # type: ignore[assignment]  # a field named like Field.label
 
 
+@extend_schema_field(
+    {
+        "type": "object",
+        "properties": {"type": {"type": "string", "pattern": "^[^\\x00]*$"}},
+        "required": ["type"],
+        "additionalProperties": True,
+    }
+)
+class ActionField(serializers.DictField):
+    """An action: an object with a 'type' (games/services.py refuses any other)."""
+
+
 class SubmitInputSerializer(serializers.Serializer):
-    action = serializers.DictField(help_text="One of the legal actions ({'type': ..., ...}).")
+    action = ActionField(help_text="One of the legal actions ({'type': ..., ...}).")
     expected_version = serializers.IntegerField(
         min_value=0, max_value=2**31 - 1, help_text="The version your view showed."
     )
@@ -511,7 +523,7 @@ class SessionLogApi(SessionApi, GenericAPIView):
 
 class SeatJoinApi(SessionApi):
     class InputSerializer(serializers.Serializer):
-        claim = serializers.BooleanField(
+        claim = StrictBooleanField(
             default=False,
             help_text="Link the seat to your account (logged in): then your login is enough to play it.",
         )

@@ -1,8 +1,11 @@
 import pytest
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from campaign import services
+from games.services import session_create
 from tests.factories import HARALD, HARALD_AGENDAS, UserFactory, campaign_with_houses
 from tests.factories import harald_rows as factory_harald_rows
 
@@ -51,3 +54,38 @@ def stranger(db) -> APIClient:
 @pytest.fixture
 def anonymous() -> APIClient:
     return APIClient()
+
+
+@pytest.fixture
+def seeded(db):
+    """The Harald campaign with a recorded game, a sticker and an envelope, and a For the King
+    session, all of one host (whose token the requests carry): the ids of each path parameter
+    and seat 1's token, for the schema tests (test_schemathesis.py, test_statuses.py).
+    The WSGI application shares the test's connection (as Django's test client does)."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    host = UserFactory(username="fuzz-host")
+    campaign, houses = campaign_with_houses(*[n for n, *_ in HARALD], user=host, name="Harald")
+    game = services.game_begin(campaign=campaign, king_name="Harald V")
+    rows = [{**row, "house": house} for row, house in zip(harald_rows(houses), houses, strict=True)]
+    services.game_result_record(game=game, end="king_died", rows=rows)
+    services.sticker_attach(campaign=campaign, number=43, row="welfare", positive=False, signer=houses[1])
+    services.envelope_open(campaign=campaign, number=5, special=True, trigger_numbers=[90])
+    session = session_create(game="for_the_king", seat_names=["Anna", "Ben", "Cleo"], host=host)
+    yield {
+        "host": host,
+        "ids": {
+            "campaign_id": campaign.pk,
+            "house_id": houses[0].pk,
+            "game_id": game.pk,
+            "achievement_id": houses[0].achievements.first().pk,
+            "session_id": session.pk,
+            "seat_index": 1,
+            "sticker_number": 43,
+            "envelope_number": 5,
+            "card_number": campaign.dilemma_cards.order_by("number").first().number,
+        },
+        "seat_token": session.seats.get(index=1).token,
+    }
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)

@@ -1,10 +1,15 @@
 """The OpenAPI schema at /api/schema/ describes every endpoint, and the API keeps to it."""
 
 import io
+import re
 
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
+from rest_framework import serializers
+
+from api.schema import text_pattern
+from api.serializers import NameField
 
 
 class SchemaTests:
@@ -42,3 +47,76 @@ class SchemaTests:
                 for code in errors:
                     body = operation["responses"][code]["content"]["application/json"]["schema"]
                     assert body == {"$ref": "#/components/schemas/Error"}, f"{method} {path} {code}"
+
+
+class TextPatternTests:
+    """The patterns the schema gives a body's text accept exactly what the fields accept (issue 25:
+    schema-valid names and texts were refused)."""
+
+    SAMPLES = [
+        "Anna",
+        "Ann a",
+        " Ben ",
+        "",
+        " ",
+        "\u3000",
+        "\v",
+        "A\x00",
+        "A\x1b",
+        "A\u202e",
+        "Zoë",
+        "A\x85",
+        "\tAnna\n",
+        "A\tB",
+        "\x1fA \xa0B\u2028",
+    ]
+
+    def assert_pattern_is_the_field(self, field) -> None:
+        pattern = re.compile(text_pattern(field))
+        for text in self.SAMPLES:
+            try:
+                field.run_validation(text)
+                accepted = True
+            except serializers.ValidationError:
+                accepted = False
+            # The empty text is the schema's other branch where it is taken (oneOf, maxLength 0).
+            matched = bool(pattern.search(text)) or (field.allow_blank and text == "")
+            assert matched == accepted, (type(field).__name__, field.allow_blank, repr(text))
+
+    def test_a_name_pattern_matches_what_a_name_field_takes(self):
+        self.assert_pattern_is_the_field(NameField(max_length=80))
+        self.assert_pattern_is_the_field(NameField(max_length=60, allow_blank=True))
+
+    def test_a_text_pattern_refuses_only_a_nul_and_blank(self):
+        self.assert_pattern_is_the_field(serializers.CharField(max_length=40))
+        self.assert_pattern_is_the_field(serializers.CharField(max_length=40, allow_blank=True))
+
+
+@pytest.mark.django_db
+class StrictBodyTypesTests:
+    """A boolean of a body is true or false and an id an integer, as the schema says (issue 25:
+    schemathesis found `"claim": 1` and `"signer": ""` accepted, schema-violating requests)."""
+
+    @staticmethod
+    def attach(api, campaign, **fields):
+        url = reverse("api:sticker-attach", kwargs={"campaign_id": campaign.pk})
+        return api.post(url, {"number": 43, "row": "welfare", "positive": False, **fields}, format="json")
+
+    @pytest.mark.parametrize(
+        ("field", "value"),
+        [
+            *[("positive", v) for v in (1, 0, "true", "yes", "on", None)],
+            *[("signer", v) for v in ("2", "", 2.0, True)],
+        ],
+    )
+    def test_a_side_or_signer_of_another_type_is_refused_and_nothing_written(self, api, harald, field, value):
+        campaign, houses, _ = harald
+        response = self.attach(api, campaign, **{field: value})
+        assert response.status_code == 400
+        assert field in response.json()["extra"]["fields"]
+        assert not campaign.stickers.exists()
+
+    def test_a_boolean_and_an_id_or_null_are_taken(self, api, harald):
+        campaign, houses, _ = harald
+        assert self.attach(api, campaign, positive=True, signer=houses[1].pk).status_code == 201
+        assert self.attach(api, campaign, number=44, signer=None).status_code == 201
