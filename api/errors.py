@@ -27,6 +27,10 @@ DESCRIPTIONS = {
         "(each token, logged-in browser, seat token or else address; 600 a minute by default); logging in, 20 "
         "attempts a minute per address; unknown seat tokens, 30 a minute per address."
     ),
+    503: (
+        "The database was unreachable for a moment (a write whose connection was lost): send it again after "
+        "Retry-After seconds (an action with its Idempotency-Key is applied once)."
+    ),
 }
 
 RETRY_AFTER = {

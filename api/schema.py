@@ -46,8 +46,9 @@ class ChronicleAutoSchema(AutoSchema):
         responses = operation["responses"]
         for code in common_statuses(self.view, operation, self.method) - {int(c) for c in responses}:
             responses[str(code)] = self._get_response_for_code(errors(code)[code], str(code))
-        if "429" in responses:
-            responses["429"].setdefault("headers", {}).update(RETRY_AFTER)
+        for code in ("429", "503"):
+            if code in responses:
+                responses[code].setdefault("headers", {}).update(RETRY_AFTER)
         operation["responses"] = dict(sorted(responses.items()))
         return operation
 
@@ -92,8 +93,11 @@ def common_statuses(view, operation: dict, method: str) -> set[int]:
     - 405: another method on this path;
     - 415: a body that is not JSON (an operation that reads a body);
     - 422: an Idempotency-Key used before with another body;
-    - 429: the API's throttle per caller (api/throttles.py), on every operation."""
+    - 429: the API's throttle per caller (api/throttles.py), on every operation;
+    - 503: a write whose database connection was lost mid-request (config/db_faults.py)."""
     codes = {400, 405, 429}
+    if method in UNSAFE:
+        codes.add(503)
     authenticators = getattr(view, "authentication_classes", [])
     if authenticators:
         codes.add(401)

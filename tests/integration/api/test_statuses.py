@@ -66,6 +66,14 @@ class DeclaredStatusesTests:
             retry_after = responses["429"]["headers"]["Retry-After"]
             assert retry_after["required"] and retry_after["schema"]["type"] == "integer"
 
+    def test_every_write_declares_503_with_retry_after(self):
+        """config/db_faults.py: a write whose database connection is lost mid-request."""
+        writes = [(p, m) for p, m in OPERATIONS if m in ("post", "put", "patch", "delete")]
+        assert writes
+        for path, method in writes:
+            retry_after = PATHS[path][method]["responses"]["503"]["headers"]["Retry-After"]
+            assert retry_after["required"], (method, path)
+
     def test_only_logging_in_cannot_answer_401(self):
         without = [(p, m) for p, m in OPERATIONS if "401" not in PATHS[p][m]["responses"]]
         assert without == [("/api/auth/token/", "post")]
