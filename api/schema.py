@@ -46,9 +46,9 @@ class ChronicleAutoSchema(AutoSchema):
         responses = operation["responses"]
         for code in common_statuses(self.view, operation, self.method) - {int(c) for c in responses}:
             responses[str(code)] = self._get_response_for_code(errors(code)[code], str(code))
-        for code in ("429", "503"):
-            if code in responses:
-                responses[code].setdefault("headers", {}).update(RETRY_AFTER)
+        for waited in ("429", "503"):
+            if waited in responses:
+                responses[waited].setdefault("headers", {}).update(RETRY_AFTER)
         operation["responses"] = dict(sorted(responses.items()))
         return operation
 
