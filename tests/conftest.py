@@ -1,6 +1,13 @@
 import os
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# CI plays the same examples on every run (a red CI must mean a regression, not a new draw); `make soak`
+# and runs by hand draw new ones. A failure prints its example either way.
+hypothesis_settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+if os.environ.get("CI"):
+    hypothesis_settings.load_profile("ci")
 
 
 def _django_on(config) -> bool:
