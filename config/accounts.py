@@ -1,0 +1,42 @@
+"""Accounts (django-allauth): the adapter that makes the first account of a fresh install its
+administrator and keys allauth's own rate limits on the client address behind a trusted proxy
+(config/ratelimits.py), as the site's login limits are."""
+
+from __future__ import annotations
+
+from allauth.account.adapter import DefaultAccountAdapter
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from config.ratelimits import client_address
+
+
+def user_promote_if_first(*, user) -> bool:
+    """Make ``user`` staff and superuser when no superuser exists yet (a fresh install: its first
+    account may administer it). Says whether it did."""
+    with transaction.atomic():
+        # Lock the superusers' rows (none on a fresh install; SQLite locks the file for writing:
+        # settings' IMMEDIATE transactions), so two first sign-ups cannot both be promoted.
+        if (
+            get_user_model()
+            .objects.select_for_update()
+            .filter(is_superuser=True)
+            .exclude(pk=user.pk)
+            .exists()
+        ):
+            return False
+        user.is_staff = user.is_superuser = True
+        user.full_clean(exclude=["password"])
+        user.save(update_fields=["is_staff", "is_superuser"])
+        return True
+
+
+class ChronicleAccountAdapter(DefaultAccountAdapter):
+    def save_user(self, request, user, form, commit=True):
+        user = super().save_user(request, user, form, commit=commit)
+        if commit:
+            user_promote_if_first(user=user)
+        return user
+
+    def get_client_ip(self, request) -> str:
+        return client_address(request)
