@@ -14,16 +14,15 @@ from config.ratelimits import client_address
 def user_promote_if_first(*, user) -> bool:
     """Make ``user`` staff and superuser when no superuser exists yet (a fresh install: its first
     account may administer it). Says whether it did."""
+    users = get_user_model().objects
+    if users.filter(is_superuser=True).exclude(pk=user.pk).exists():
+        return False  # the usual case, without a lock
     with transaction.atomic():
-        # Lock the superusers' rows (none on a fresh install; SQLite locks the file for writing:
-        # settings' IMMEDIATE transactions), so two first sign-ups cannot both be promoted.
-        if (
-            get_user_model()
-            .objects.select_for_update()
-            .filter(is_superuser=True)
-            .exclude(pk=user.pk)
-            .exists()
-        ):
+        # Two first sign-ups at once: lock every account (a fresh install has a few), then look
+        # again, so the second waits for the first and sees its promotion (SQLite: settings'
+        # IMMEDIATE transactions already take the write lock).
+        list(users.select_for_update().order_by("pk").values_list("pk", flat=True))
+        if users.filter(is_superuser=True).exclude(pk=user.pk).exists():
             return False
         user.is_staff = user.is_superuser = True
         user.full_clean(exclude=["password"])
