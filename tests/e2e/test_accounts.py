@@ -4,6 +4,7 @@ is logged in, creates a campaign, logs out and logs in again by email."""
 import pytest
 from django.contrib.auth import get_user_model
 
+from campaign.demo import DEMO_PASSWORD
 from campaign.models import Campaign
 from tests.e2e.conftest import PHONE
 
@@ -33,7 +34,7 @@ class AccountsTests:
         page.click(".topbar >> text=Log out")
         page.wait_for_selector(".topbar >> text=Log in")
         page.click(".topbar >> text=Log in")
-        assert "chronicle-demo" not in page.content()
+        assert DEMO_PASSWORD not in page.content()
         page.fill("input[name=login]", "anna@example.org")
         page.fill("input[name=password]", "a-long-secret-1")
         page.click("main button[type=submit]")
