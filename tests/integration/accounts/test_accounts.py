@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.urls import reverse
 
-from campaign.demo import DEMO_PASSWORD
+from campaign.demo import DEMO_PASSWORD, DEMO_USER, demo_campaign_load
 from campaign.models import Campaign
 from config.accounts import user_promote_if_first
 from tests.factories import UserFactory
@@ -54,6 +54,12 @@ class SignUpTests:
         first, second = users.get(username="anna"), users.get(username="ben")
         assert first.is_superuser and first.is_staff
         assert not second.is_superuser and not second.is_staff
+
+    def test_the_demo_account_of_make_run_does_not_count_as_the_first(self, client):
+        demo_campaign_load()  # make run loads it before anyone signs up
+        sign_up(client)
+        assert get_user_model().objects.get(username="anna").is_superuser
+        assert not get_user_model().objects.get(username=DEMO_USER).is_superuser
 
     def test_no_account_is_promoted_when_a_superuser_exists(self, client):
         get_user_model().objects.create_superuser("root", "root@example.org", PASSWORD)
