@@ -22,3 +22,6 @@ urlpatterns = [
     path("accounts/logout/", account_views.logout, name="logout"),
     path("accounts/", include("allauth.urls")),
 ]
+
+# django-allauth's own limits (password resets, e-mail confirmations) answer with the site's 429 page.
+handler429 = "config.health.rate_limited"

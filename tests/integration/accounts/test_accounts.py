@@ -184,3 +184,16 @@ class MailSettingsTests:
             "use_ssl": True,
             "timeout": None,
         }
+
+
+class AllauthLimitTests:
+    def test_too_many_password_resets_get_the_sites_429_with_retry_after(self, client):
+        """allauth's own limit: 5 resets a minute per email address (settings.ACCOUNT_RATE_LIMITS)."""
+        codes = [
+            client.post(reverse("account_reset_password"), {"email": "anna@example.org"}).status_code
+            for _ in range(6)
+        ]
+        assert codes == [302] * 5 + [429]
+        response = client.post(reverse("account_reset_password"), {"email": "anna@example.org"})
+        assert response.status_code == 429 and response["Retry-After"]
+        assert b"Too many attempts" in response.content
