@@ -1,5 +1,5 @@
 """Who is asking, and how often: the client address behind a trusted proxy, and the sliding-window
-limit of every login form (the site's, the admin's and the API's token endpoint).
+limit of every login form (the site's, the admin's and the API's token endpoint) and of the sign-up.
 
 Behind the TLS proxy that docs/operations.md asks for, REMOTE_ADDR is the proxy's address for every
 client: rate limits keyed on it would lock everyone out together. ``TRUSTED_PROXIES`` (addresses
@@ -69,17 +69,25 @@ def sliding_window_exceeded(scope: str, key: str, *, limit: int, window: int = L
     return sum(cache.get_many(keys).values()) > limit
 
 
-def login_rate_limited(view):
-    """Limit the POSTs (log-in attempts) of a login view per client address; over the limit
-    raises Ratelimited (the site's 429 page, the API's 429 error shape)."""
+def posts_rate_limited(scope: str):
+    """Limit the POSTs of a view per client address, LOGIN_ATTEMPTS in LOGIN_WINDOW counted under
+    ``scope``; over the limit raises Ratelimited (the site's 429 page, the API's 429 error shape)."""
 
-    @functools.wraps(view)
-    def limited(request, *args, **kwargs):
-        http_request = getattr(request, "_request", request)
-        if http_request.method == "POST" and sliding_window_exceeded(
-            "login", client_address(http_request), limit=LOGIN_ATTEMPTS
-        ):
-            raise Ratelimited()
-        return view(request, *args, **kwargs)
+    def decorate(view):
+        @functools.wraps(view)
+        def limited(request, *args, **kwargs):
+            http_request = getattr(request, "_request", request)
+            if http_request.method == "POST" and sliding_window_exceeded(
+                scope, client_address(http_request), limit=LOGIN_ATTEMPTS
+            ):
+                raise Ratelimited()
+            return view(request, *args, **kwargs)
 
-    return limited
+        return limited
+
+    return decorate
+
+
+# Every login form (log-in attempts), and the sign-up form (accounts made), each counted apart.
+login_rate_limited = posts_rate_limited("login")
+signup_rate_limited = posts_rate_limited("signup")

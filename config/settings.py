@@ -123,6 +123,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "django_filters",
     "django_htmx",
+    "allauth",
+    "allauth.account",
     "campaign",
     "games",
     "api",
@@ -143,6 +145,8 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django_ratelimit.middleware.RatelimitMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+    "config.admin_guard.AdminFromThisMachineMiddleware",
 ]
 
 # Content-Security-Policy (Django's own, django.middleware.csp): scripts and style sheets from our
@@ -236,6 +240,51 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+
+# Accounts (django-allauth, config/accounts.py): sign up, log in by username or email, log out,
+# change and reset the password. The first account of a fresh install administers it. Verifying the
+# email address is optional by default (a home network has no mail server): "mandatory" to require it.
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+ACCOUNT_ADAPTER = "config.accounts.ChronicleAccountAdapter"
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = os.environ.get("CHRONICLE_EMAIL_VERIFICATION", "optional")
+ACCOUNT_LOGOUT_REDIRECT_URL = "home"
+ACCOUNT_PRESERVE_USERNAME_CASING = False
+# The logins and sign-ups are limited per client address by config/ratelimits.py (behind the trusted
+# proxies); allauth keeps its own limits of the rest (password resets, failed logins per account).
+ACCOUNT_RATE_LIMITS = {"login": None, "signup": None, "login_failed": "5/300s/key"}
+
+# Mail (password resets, address confirmations): to the console unless EMAIL_HOST names an SMTP
+# server (Django's MAILERS; README's settings table).
+_email_host = os.environ.get("EMAIL_HOST", "")
+MAILERS = {
+    "default": (
+        {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {
+                "host": _email_host,
+                "port": int(os.environ.get("EMAIL_PORT", "587")),
+                "username": os.environ.get("EMAIL_HOST_USER", ""),
+                "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+                "use_tls": env_bool("EMAIL_USE_TLS", True),
+                "use_ssl": env_bool("EMAIL_USE_SSL", False),
+                "timeout": 10,
+            },
+        }
+        if _email_host
+        else {"BACKEND": "django.core.mail.backends.console.EmailBackend"}
+    )
+}
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "chronicle@localhost")
+
+# /admin/ only from this machine (loopback) under the embedded default, where make run serves the
+# whole home network; open in production (behind the TLS proxy every peer is the proxy) and while
+# developing. CHRONICLE_ADMIN_FROM_NETWORK=1 opens it, 0 closes it (config/admin_guard.py).
+ADMIN_FROM_NETWORK = env_bool("CHRONICLE_ADMIN_FROM_NETWORK", not EMBEDDED)
 
 LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"
@@ -395,6 +444,8 @@ if not DEBUG and not EMBEDDED:  # plain HTTP on a home network for the embedded 
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
     if not SECURE_HSTS_PRELOAD:
         SILENCED_SYSTEM_CHECKS = [*SILENCED_SYSTEM_CHECKS, "security.W021"]  # preload: opt-in
+    if not _email_host:  # no mail server: the mails go to the log (docs/operations.md), by choice
+        SILENCED_SYSTEM_CHECKS = [*SILENCED_SYSTEM_CHECKS, "mail.E001"]
 
 LOGGING = {
     "version": 1,

@@ -1,10 +1,10 @@
+from allauth.account import views as account_views
 from django.contrib import admin
-from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 import config.converters  # noqa: F401  (registers <id:...> before the apps' URLs load)
 from config.health import healthz, ping, status_page
-from config.ratelimits import login_rate_limited
+from config.ratelimits import login_rate_limited, signup_rate_limited
 
 urlpatterns = [
     path("", include("campaign.urls")),
@@ -15,10 +15,13 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("ping", ping, name="ping"),
     path("status/", status_page, name="status"),
-    path(
-        "accounts/login/",
-        login_rate_limited(auth_views.LoginView.as_view()),
-        name="login",
-    ),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # Accounts (django-allauth): its login and sign-up rate-limited per client address, before its
+    # own URLs; "login" and "logout" are the names the project reverses.
+    path("accounts/login/", login_rate_limited(account_views.login), name="login"),
+    path("accounts/signup/", signup_rate_limited(account_views.signup), name="account_signup"),
+    path("accounts/logout/", account_views.logout, name="logout"),
+    path("accounts/", include("allauth.urls")),
 ]
+
+# django-allauth's own limits (password resets, e-mail confirmations) answer with the site's 429 page.
+handler429 = "config.health.rate_limited"

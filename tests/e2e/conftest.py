@@ -84,6 +84,6 @@ def screenshot():
 
 def login(page, live_server, username, password="secret-pass"):
     page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", username)
+    page.fill("input[name=login]", username)
     page.fill("input[name=password]", password)
     page.click("button[type=submit]")

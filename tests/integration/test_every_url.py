@@ -34,7 +34,17 @@ EXCLUDED: dict[str, str] = {}
 # Regex patterns (no converters to fill): the paths to request for them.
 LITERAL = {
     "api/^.*$": ["api/nope/", "api/sessions/x/"],
-    "admin/^(?P<app_label>auth|authtoken|campaign|games)/$": ["admin/campaign/", "admin/games/"],
+    "admin/^(?P<app_label>auth|authtoken|account|campaign|games)/$": [
+        "admin/campaign/",
+        "admin/games/",
+        "admin/account/",
+    ],
+    # django-allauth's links from its mails: a key that does not exist (the tests of accounts follow real ones).
+    "accounts/^confirm-email/(?P<key>[-:\\w]+)/$": ["accounts/confirm-email/nope/"],
+    "accounts/^password/reset/key/(?P<uidb36>[0-9A-Za-z]+)-(?P<key>.+)/$": [
+        "accounts/password/reset/key/1-nope/",
+        "accounts/password/reset/key/zz-set-password/",
+    ],
     "admin/(?P<url>.*)$": ["admin/nope/"],
 }
 

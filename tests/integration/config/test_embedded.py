@@ -27,7 +27,7 @@ django.setup()
 from django.conf import settings
 print(json.dumps({k: getattr(settings, k, None) for k in (
     "DEBUG", "ALLOWED_HOSTS", "SECURE_SSL_REDIRECT", "SESSION_COOKIE_SECURE", "DEMO_LOGIN",
-    "CELERY_TASK_ALWAYS_EAGER")} | {"engine": settings.DATABASES["default"]["ENGINE"],
+    "CELERY_TASK_ALWAYS_EAGER", "ADMIN_FROM_NETWORK")} | {"engine": settings.DATABASES["default"]["ENGINE"],
     "key": bool(settings.SECRET_KEY)}))
 """
 

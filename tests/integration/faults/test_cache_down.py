@@ -46,7 +46,7 @@ def member():
 class CacheDownTests:
     def test_the_login_page_logs_in(self, client, member, cache_down, caplog):
         with caplog.at_level(logging.WARNING, logger="config.cache"):
-            response = client.post(reverse("login"), {"username": member.username, "password": PASSWORD})
+            response = client.post(reverse("login"), {"login": member.username, "password": PASSWORD})
         assert response.status_code == 302
         assert client.get(reverse("home")).status_code == 200
         assert CACHE_UNREACHABLE.split(":")[0] in caplog.text
@@ -59,7 +59,7 @@ class CacheDownTests:
         assert response.json()["token"]
 
     def test_a_wrong_password_is_still_refused(self, client, member, cache_down):
-        response = client.post(reverse("login"), {"username": member.username, "password": "wrong"})
+        response = client.post(reverse("login"), {"login": member.username, "password": "wrong"})
         assert response.status_code == 200 and b"correct" in response.content.lower()
 
     def test_the_status_page_says_redis_is_unreachable(self, client, settings, cache_down):

@@ -1,5 +1,5 @@
-"""Login rate limits (issue 14): every login form, the admin's included, limited per client
-address (behind a trusted proxy, the address it forwards), in a sliding window."""
+"""Login rate limits (issue 14): every login form, the admin's included, and the sign-up (issue 24),
+limited per client address (behind a trusted proxy, the address it forwards), in a sliding window."""
 
 import pytest
 from django.test import Client
@@ -9,7 +9,7 @@ from config import ratelimits
 pytestmark = pytest.mark.django_db
 
 PROXY = "10.0.0.5"
-LOGINS = ["/accounts/login/", "/admin/login/", "/api/auth/token/"]
+LOGINS = ["/accounts/login/", "/accounts/signup/", "/admin/login/", "/api/auth/token/"]
 
 
 def attempt(url, remote="198.51.100.7", forwarded=None):
@@ -20,7 +20,7 @@ def attempt(url, remote="198.51.100.7", forwarded=None):
         return Client().post(
             url, {"username": "x", "password": "y"}, content_type="application/json", **headers
         )
-    return Client().post(url, {"username": "x", "password": "y"}, **headers)
+    return Client().post(url, {"username": "x", "login": "x", "password": "y"}, **headers)
 
 
 @pytest.fixture
