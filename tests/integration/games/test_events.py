@@ -175,15 +175,14 @@ class RedisSessionStreamTests:
             _, stream = await _open(f"/play/seat/{phone.token}/events/?lastEventId=session-{session.pk}:1")
             await anext(stream)
             version = await sync_to_async(_submit)(session, django_capture_on_commit_callbacks)
-            received = []
+            # One read that is never cancelled (cancelling it would close the stream): while it has
+            # nothing, the subscription may have come after the publish, so publish again.
+            reader = asyncio.ensure_future(_next_events(stream))
             async with asyncio.timeout(HANG_GUARD_SECONDS):
-                while not received:
-                    try:
-                        received = await asyncio.wait_for(_next_events(stream), 0.5)
-                    except TimeoutError:  # subscribed after the first publish: publish again
-                        await sync_to_async(nudges.publish)(session_id=session.pk, version=version)
+                while not (await asyncio.wait({reader}, timeout=0.5))[0]:
+                    await sync_to_async(nudges.publish)(session_id=session.pk, version=version)
             await events.redis_fanout_stop()
-            return received
+            return reader.result()
 
         # A transactional test: the scenario may run on a loop of its own thread (the xdist worker's
         # main thread may hold another library's running loop, e.g. a browser test's).
