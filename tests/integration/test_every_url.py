@@ -15,6 +15,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
+from api.services import token_obtain
 from campaign import services as campaign_services
 from campaign.demo import demo_campaign_load
 from campaign.models import Achievement, Campaign, CampaignExport
@@ -81,6 +82,7 @@ class Fixture:
         self.story_link = campaign_services.story_link_create(
             game=self.campaign.games.order_by("number").first(), actor=self.owner
         )
+        self.device, _ = token_obtain(user=self.owner, device="Walker's phone")  # an API token
         self.answers: set[tuple[str, str, str, int]] = set()  # (route, who, method, status)
 
     def seat(self, session: GameSession) -> Seat:
@@ -136,6 +138,7 @@ def fillings(route: str, fx: Fixture) -> list[dict] | None:
             "card_number": 14,  # in the demo's Trash
             "session_id": session.pk,
             "seat_index": 0,
+            "device_id": fx.device.pk,
             "token": fx.seat(session).token,
         }
         if any(n not in values for n in names):
