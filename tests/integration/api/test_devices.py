@@ -185,3 +185,18 @@ class EarlierTokenMigrationTests:
         client = APIClient()
         client.credentials(HTTP_AUTHORIZATION=f"Token {earlier.key}")
         assert client.get(CAMPAIGNS).status_code == 200
+
+
+class DeviceTokenAdminTests:
+    def test_staff_see_each_device_and_may_revoke_one_but_not_make_one(self, anna, client):
+        from django.contrib.auth import get_user_model
+
+        _, body = log_in(device="Anna's lost phone")
+        root = get_user_model().objects.create_superuser("root", "root@example.org", "secret-pass")
+        client.force_login(root)
+        listing = client.get("/admin/api/devicetoken/")
+        assert listing.status_code == 200 and "Anna&#x27;s lost phone" in listing.content.decode()
+        assert client.get("/admin/api/devicetoken/add/").status_code == 403
+        deleted = client.post(f"/admin/api/devicetoken/{body['id']}/delete/", {"post": "yes"})
+        assert deleted.status_code == 302
+        assert not DeviceToken.objects.exists()
