@@ -15,7 +15,7 @@ from api.authentication import token_expires_at
 from api.base import ChronicleApi
 from api.errors import errors
 from api.models import DeviceToken
-from api.serializers import StrictCharField
+from api.serializers import NameField, StrictCharField
 from config.ratelimits import login_rate_limited
 
 TAGS = ["auth"]
@@ -37,7 +37,7 @@ class TokenObtainApi(ChronicleApi):
     class InputSerializer(AuthTokenSerializer):
         username = StrictCharField(max_length=150)
         password = StrictCharField(max_length=128, style={"input_type": "password"}, trim_whitespace=False)
-        device = StrictCharField(
+        device = NameField(
             max_length=100,
             required=False,
             allow_blank=True,

@@ -200,3 +200,32 @@ class DeviceTokenAdminTests:
         deleted = client.post(f"/admin/api/devicetoken/{body['id']}/delete/", {"post": "yes"})
         assert deleted.status_code == 302
         assert not DeviceToken.objects.exists()
+
+
+class DeviceNameTests:
+    def test_a_device_name_with_control_characters_is_a_400_and_no_token(self, anna):
+        from api.serializers import NAME_CONTROL_CHARACTERS
+
+        body = {"username": "anna", "password": "secret-pass", "device": "phone\u202e"}
+        response = APIClient().post(OBTAIN, body, format="json")
+        assert response.status_code == 400
+        assert NAME_CONTROL_CHARACTERS in str(response.json())
+        assert not DeviceToken.objects.exists()
+
+    def test_the_service_refuses_one_too(self, anna):
+        from django.core.exceptions import ValidationError
+
+        from api.services import token_obtain
+
+        with pytest.raises(ValidationError):
+            token_obtain(user=anna, device="phone\x1b")
+        assert not DeviceToken.objects.exists()
+
+    def test_a_login_clears_the_users_expired_tokens_and_keeps_the_others(self, anna):
+        _, old = log_in(device="old phone")
+        _, kept = log_in(device="tablet")
+        DeviceToken.objects.filter(pk=old["id"]).update(
+            created=timezone.now() - datetime.timedelta(seconds=settings.API_TOKEN_LIFETIME + 1)
+        )
+        _, new = log_in(device="new phone")
+        assert set(DeviceToken.objects.values_list("pk", flat=True)) == {kept["id"], new["id"]}
