@@ -1,16 +1,22 @@
-"""Expiring API tokens: DRF's token, refused once older than API_TOKEN_LIFETIME seconds (30 days
-by default; log in again for a new one). The browser keeps using its session."""
+"""Expiring API tokens, one per device (api.models.DeviceToken): refused once older than
+API_TOKEN_LIFETIME seconds (30 days by default; log in again for a new one). The browser keeps
+using its session. A token's last use is written at most once a minute (LAST_USED_EVERY), by a
+conditional UPDATE, so most requests pay nothing for it."""
 
 import datetime
 
 from django.conf import settings
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication, get_authorization_header
-from rest_framework.authtoken.models import Token
+
+from api.models import DeviceToken, token_digest
 
 TOKEN_EXPIRED = "Your token has expired: log in again for a new one."
+TOKEN_INVALID = "Invalid token."
+USER_INACTIVE = "User inactive or deleted."
+LAST_USED_EVERY = datetime.timedelta(seconds=60)
 
 
 def token_expires_at(token) -> datetime.datetime:
@@ -21,18 +27,38 @@ def token_expired(token) -> bool:
     return timezone.now() >= token_expires_at(token)
 
 
+def token_touch(token: DeviceToken) -> None:
+    """Write the token's last use when it is a minute old or more (one UPDATE, at most once a
+    minute per token; concurrent requests do not both write)."""
+    now = timezone.now()
+    if token.last_used is not None and now - token.last_used < LAST_USED_EVERY:
+        return
+    DeviceToken.objects.filter(pk=token.pk).filter(
+        Q(last_used__isnull=True) | Q(last_used__lte=now - LAST_USED_EVERY)
+    ).update(last_used=now)
+    token.last_used = now
+
+
 class ExpiringTokenAuthentication(TokenAuthentication):
+    model = DeviceToken
+
     def authenticate_credentials(self, key):
-        user, token = super().authenticate_credentials(key)
+        token = DeviceToken.objects.select_related("user").filter(digest=token_digest(key)).first()
+        if token is None:
+            raise exceptions.AuthenticationFailed(TOKEN_INVALID)
+        if not token.user.is_active:
+            raise exceptions.AuthenticationFailed(USER_INACTIVE)
         if token_expired(token):
             raise exceptions.AuthenticationFailed(TOKEN_EXPIRED)
-        return user, token
+        token_touch(token)
+        return token.user, token
 
 
 # ---- A logged-in player's token, checked in the query that reads what it acts on -------------
 # (issue 18: a submit in at most 6 queries, the login included.) On a miss (no such token, not
 # this seat's player, expired, inactive) the caller falls back to the usual authentication, which
-# gives the usual answer (401 for a bad token, 403 for another's seat).
+# gives the usual answer (401 for a bad token, 403 for another's seat). The token's last use is
+# written as above: a conditional UPDATE at most once a minute.
 
 
 def request_token_key(request) -> str | None:
@@ -46,10 +72,21 @@ def request_token_key(request) -> str | None:
         return None
 
 
-def _authenticated_by(request, user, key: str, created) -> bool:
-    token = Token(key=key, user=user, created=created)
+def _token_columns(prefix: str) -> dict:
+    return {
+        "token_id": F(f"{prefix}__device_tokens__id"),
+        "token_created": F(f"{prefix}__device_tokens__created"),
+        "token_last_used": F(f"{prefix}__device_tokens__last_used"),
+    }
+
+
+def _authenticated_by(request, user, row) -> bool:
+    token = DeviceToken(
+        pk=row.token_id, user=user, name="", created=row.token_created, last_used=row.token_last_used
+    )
     if token_expired(token):
         return False
+    token_touch(token)
     request.user, request.auth = user, token
     return True
 
@@ -64,11 +101,16 @@ def seat_of_token_player(request, *, session_id: int, index: int):
         return None
     seat = (
         Seat.objects.select_related("session", "user")
-        .filter(session_id=session_id, index=index, user__auth_token__key=key, user__is_active=True)
-        .annotate(token_created=F("user__auth_token__created"))
+        .filter(
+            session_id=session_id,
+            index=index,
+            user__device_tokens__digest=token_digest(key),
+            user__is_active=True,
+        )
+        .annotate(**_token_columns("user"))
         .first()
     )
-    if seat is None or not _authenticated_by(request, seat.user, key, seat.token_created):
+    if seat is None or not _authenticated_by(request, seat.user, seat):
         return None
     return seat
 
@@ -83,10 +125,10 @@ def session_of_token_host(request, *, session_id: int):
         return None
     session = (
         GameSession.objects.select_related("host")
-        .filter(pk=session_id, host__auth_token__key=key, host__is_active=True)
-        .annotate(token_created=F("host__auth_token__created"))
+        .filter(pk=session_id, host__device_tokens__digest=token_digest(key), host__is_active=True)
+        .annotate(**_token_columns("host"))
         .first()
     )
-    if session is None or not _authenticated_by(request, session.host, key, session.token_created):
+    if session is None or not _authenticated_by(request, session.host, session):
         return None
     return session

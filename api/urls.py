@@ -77,6 +77,8 @@ session_patterns = [
 api_patterns: list[URLPattern | URLResolver] = [
     path("auth/token/", auth_apis.TokenObtainApi.as_view(), name="token-obtain"),
     path("auth/token/revoke/", auth_apis.TokenRevokeApi.as_view(), name="token-revoke"),
+    path("auth/devices/", auth_apis.DeviceListApi.as_view(), name="device-list"),
+    path("auth/devices/<id:device_id>/revoke/", auth_apis.DeviceRevokeApi.as_view(), name="device-revoke"),
     path("campaigns/", c.CampaignListApi.as_view(), name="campaign-list"),
     path("campaigns/create/", c.CampaignCreateApi.as_view(), name="campaign-create"),
     path("campaigns/<id:campaign_id>/", include(campaign_patterns)),

@@ -119,7 +119,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "rest_framework.authtoken",  # unused since api.DeviceToken: kept for api migration 0002
     "drf_spectacular",
     "django_filters",
     "django_htmx",

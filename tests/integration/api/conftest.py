@@ -1,9 +1,10 @@
 import pytest
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
-from rest_framework.authtoken.models import Token
+from django.utils import timezone
 from rest_framework.test import APIClient
 
+from api.models import DeviceToken, token_digest
 from campaign import services
 from games.services import session_create
 from tests.factories import HARALD, HARALD_AGENDAS, UserFactory, campaign_with_houses
@@ -17,10 +18,33 @@ def harald_rows(houses, agendas=AGENDAS):
     return factory_harald_rows(houses, agendas, house_key=lambda h: h.pk)
 
 
+def device_token(user, key: str, name: str = "Test phone") -> DeviceToken:
+    """The user's device token of this key (made if missing), last used just now: the request
+    path's minute-old write of its last use is not due (test_devices.py counts that one)."""
+    token, _ = DeviceToken.objects.get_or_create(
+        digest=token_digest(key), defaults={"user": user, "name": name, "last_used": timezone.now()}
+    )
+    return token
+
+
+ANOTHER_PHONE = "Another phone"
+
+
+def host_tokens_back(seeded: dict, key: str) -> None:
+    """The seeded host's token of this key, and their other device (the id the device
+    operations take), again: a revoke drops one of them."""
+    device_token(seeded["host"], key)
+    DeviceToken.objects.get_or_create(
+        pk=seeded["ids"]["device_id"],
+        defaults={"user": seeded["host"], "name": ANOTHER_PHONE, "digest": token_digest("another-phone")},
+    )
+
+
 def token_client(user) -> APIClient:
     client = APIClient()
-    token, _ = Token.objects.get_or_create(user=user)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    key = f"test-token-of-{user.pk}"
+    device_token(user, key)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     return client
 
 
@@ -72,6 +96,7 @@ def seeded(db):
     services.sticker_attach(campaign=campaign, number=43, row="welfare", positive=False, signer=houses[1])
     services.envelope_open(campaign=campaign, number=5, special=True, trigger_numbers=[90])
     session = session_create(game="for_the_king", seat_names=["Anna", "Ben", "Cleo"], host=host)
+    another_phone = device_token(host, "another-phone", name=ANOTHER_PHONE)
     yield {
         "host": host,
         "ids": {
@@ -84,6 +109,7 @@ def seeded(db):
             "sticker_number": 43,
             "envelope_number": 5,
             "card_number": campaign.dilemma_cards.order_by("number").first().number,
+            "device_id": another_phone.pk,
         },
         "seat_token": session.seats.get(index=1).token,
     }

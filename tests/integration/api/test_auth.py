@@ -2,10 +2,11 @@
 
 import pytest
 from django.urls import reverse
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from api.exception_handlers import TOO_MANY_ATTEMPTS
+from api.models import DeviceToken, token_digest
+from api.services import token_obtain
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -22,22 +23,24 @@ class TokenObtainTests:
         assert response.status_code == 200
         assert response.json()["username"] == "anna"
         key = response.json()["token"]
-        assert Token.objects.get(user__username="anna").key == key
+        assert DeviceToken.objects.get(user__username="anna").digest == token_digest(key)
         anonymous.credentials(HTTP_AUTHORIZATION=f"Token {key}")
         assert anonymous.get(CAMPAIGNS).status_code == 200
 
-    def test_asking_twice_gives_the_same_token(self, anonymous):
+    def test_asking_twice_gives_two_tokens_one_per_device(self, anonymous):
+        """Issue 24: a token per device (each log-in a new one); test_devices.py has the rest."""
         UserFactory(username="anna")
         body = {"username": "anna", "password": "secret-pass"}
         first = anonymous.post(OBTAIN, body, format="json").json()["token"]
-        assert anonymous.post(OBTAIN, body, format="json").json()["token"] == first
+        assert anonymous.post(OBTAIN, body, format="json").json()["token"] != first
+        assert DeviceToken.objects.filter(user__username="anna").count() == 2
 
     def test_a_wrong_password_is_400_with_a_message_and_no_token(self, anonymous):
         UserFactory(username="anna")
         response = anonymous.post(OBTAIN, {"username": "anna", "password": "nope"}, format="json")
         assert response.status_code == 400
         assert response.json()["message"] == "Unable to log in with provided credentials."
-        assert not Token.objects.exists()
+        assert not DeviceToken.objects.exists()
 
     def test_missing_fields_are_400_naming_the_field(self, anonymous):
         response = anonymous.post(OBTAIN, {"username": "anna"}, format="json")
@@ -63,10 +66,10 @@ class TokenObtainTests:
 class TokenRevokeTests:
     def test_revoked_token_no_longer_authenticates(self, anonymous):
         user = UserFactory()
-        token = Token.objects.create(user=user)
-        anonymous.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        _, key = token_obtain(user=user)
+        anonymous.credentials(HTTP_AUTHORIZATION=f"Token {key}")
         assert anonymous.post(REVOKE).status_code == 204
-        assert not Token.objects.filter(user=user).exists()
+        assert not DeviceToken.objects.filter(user=user).exists()
         response = anonymous.get(CAMPAIGNS)
         assert response.status_code == 401
         assert response.json() == {"message": "Invalid token.", "extra": {}}

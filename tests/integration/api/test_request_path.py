@@ -9,7 +9,9 @@ COMMIT. A tap the locked path answers (the same key again, a table that moved on
 the seat with its session; BEGIN; the locked row, which carries its last sequence number and
 whether a bot sits at the table, read with the action of its idempotency key; that action (or the
 update and the insert); COMMIT. A logged-in player or host pays nothing more: the API token is
-checked in the query that reads the seat (or, for the host, the session).
+checked in the query that reads the seat (or, for the host, the session). Its last use is written
+at most once a minute, by one conditional UPDATE (counted in test_devices.py): the tokens here were
+used just now (token_client), so that write is not due.
 """
 
 import json
@@ -166,3 +168,40 @@ class TokenInTheSeatQueryTests:
         body = {"action": {"type": "bump"}, "expected_version": session.version}
         assert bruno.post(url, body, format="json").status_code == 403
         assert token_client(host).post(url, body, format="json").status_code == 200
+
+    def test_each_of_a_players_devices_opens_the_seat_and_an_expired_one_does_not(self, table, settings):
+        """Issue 24: a token per device; the seat's query joins the one the request carries."""
+        import datetime
+
+        from django.utils import timezone
+
+        from api.models import DeviceToken
+
+        session, _, _, bruno = table
+        tablet = token_client_named(session.seats.get(index=1).user, "tablet-of-bruno")
+        DeviceToken.objects.exclude(name="tablet").update(
+            created=timezone.now() - datetime.timedelta(seconds=settings.API_TOKEN_LIFETIME + 1)
+        )
+        assert bruno.get(seat_url(session, 1)).status_code == 401
+        assert tablet.get(seat_url(session, 1)).status_code == 200
+
+    def test_a_stale_last_use_is_written_by_the_seat_query_path(self, table):
+        from django.utils import timezone
+
+        from api.authentication import LAST_USED_EVERY
+        from api.models import DeviceToken
+
+        session, _, _, bruno = table
+        stale = timezone.now() - LAST_USED_EVERY
+        DeviceToken.objects.update(last_used=stale)
+        assert bruno.get(seat_url(session, 1)).status_code == 200
+        assert DeviceToken.objects.get(user__username="bruno").last_used > stale
+
+
+def token_client_named(user, key: str) -> APIClient:
+    from tests.integration.api.conftest import device_token
+
+    client = APIClient()
+    device_token(user, key, name="tablet")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    return client

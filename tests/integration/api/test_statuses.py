@@ -7,7 +7,6 @@ import re
 
 import pytest
 from drf_spectacular.generators import SchemaGenerator
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from api.exception_handlers import TOO_MANY_ATTEMPTS
@@ -15,6 +14,7 @@ from campaign.models import Campaign
 from campaign.services import game_night_start
 from config.input_guard import NUL_IN_PARAMETER
 from games.join_guard import MISSES_PER_MINUTE
+from tests.integration.api.conftest import host_tokens_back
 
 pytestmark = [pytest.mark.database, pytest.mark.django_db]  # a NUL reached PostgreSQL as a 500
 
@@ -45,13 +45,8 @@ def host_api(seeded) -> APIClient:
     """The host's token, and seat 1's token for the seat's own operations."""
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {HOST_TOKEN}", HTTP_X_SEAT_TOKEN=seeded["seat_token"])
-    token_back(seeded["host"])
+    host_tokens_back(seeded, HOST_TOKEN)
     return client
-
-
-def token_back(user) -> None:
-    """The host's token again (an operation revokes it)."""
-    Token.objects.get_or_create(user=user, defaults={"key": HOST_TOKEN})
 
 
 def label(operation) -> str:
@@ -129,7 +124,7 @@ def test_over_the_rate_every_operation_answers_a_declared_429_with_retry_after(
     settings.API_RATE = "1/min"
     path, method = operation
     getattr(host_api, method)(url(path, seeded["ids"]), {}, format="json")
-    token_back(seeded["host"])
+    host_tokens_back(seeded, HOST_TOKEN)
     response = getattr(host_api, method)(url(path, seeded["ids"]), {}, format="json")
     assert response.status_code == 429
     assert 0 < int(response["Retry-After"]) <= 60

@@ -165,10 +165,10 @@ class ExpiringTokenTests:
         import datetime
 
         from django.utils import timezone
-        from rest_framework.authtoken.models import Token
         from rest_framework.test import APIClient
 
         from api.authentication import TOKEN_EXPIRED
+        from api.models import DeviceToken
 
         user.set_password("secret-pass")
         user.save()
@@ -178,7 +178,7 @@ class ExpiringTokenTests:
         assert "expires_at" in first
         client.credentials(HTTP_AUTHORIZATION=f"Token {first['token']}")
         assert client.get("/api/campaigns/").status_code == 200
-        Token.objects.filter(key=first["token"]).update(
+        DeviceToken.objects.filter(pk=first["id"]).update(
             created=timezone.now() - datetime.timedelta(seconds=settings.API_TOKEN_LIFETIME + 1)
         )
         expired = client.get("/api/campaigns/")
