@@ -21,7 +21,7 @@ from campaign.services.common import check_effects, check_house, record_event
 from campaign.services.ledger import ledger_add
 from campaign.services.stickers import NOTHING_TO_CORRECT, changes_summary
 from games.kings_dilemma import messages as engine_messages
-from games.kings_dilemma.data import ENVELOPE_COUNT, GRAND_FINALE_ENVELOPE
+from games.kings_dilemma.data import ENVELOPE_COUNT, GRAND_FINALE_ENVELOPE, STARTING_ENVELOPE
 
 ENVELOPE_NUMBER_RANGE = f"Envelope numbers go from 00 to {ENVELOPE_COUNT - 1:02d}."
 
@@ -42,10 +42,6 @@ DILEMMA_CARD_UNKNOWN = "Dilemma card {number} is not in this campaign."
 
 # The engine refuses such a card at the table; the campaign's save refuses to move it again.
 DILEMMA_NOT_IN_DECK = engine_messages.DILEMMA_NOT_IN_DECK
-
-
-# 'Before your first game': Envelope 00 holds a Story card and the starting Dilemma deck.
-STARTING_ENVELOPE = 0
 
 
 STARTING_DECK_EMPTY = (

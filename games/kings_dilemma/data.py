@@ -32,6 +32,8 @@ LIMITS = {k: v for k, v in DEFAULT_TRACKS["limits"].items() if not k.startswith(
 STICKER_COUNT = DEFAULT_TRACKS["stickers"]  # Chronicle stickers 1 to 177
 ENVELOPE_COUNT = DEFAULT_TRACKS["envelopes"]  # Envelopes 00 to 74
 GRAND_FINALE_ENVELOPE = DEFAULT_TRACKS["grand_finale_envelope"]
+# 'Before your first game': Envelope 00 holds a Story card and the starting Dilemma deck.
+STARTING_ENVELOPE = 0
 MYSTERY_LETTERS = DEFAULT_TRACKS["mystery_letters"]
 MYSTERY_STICKERS_PER_CAMPAIGN = DEFAULT_TRACKS["mystery_stickers_per_campaign"]
 HOUSE_NUMBERS = LIMITS["house_number"]  # House screens 1 to 12

@@ -201,3 +201,21 @@ class StoredSettingsTests:
             content_type="application/json",
         )
         assert response.status_code == 201, response.content[:300]
+
+
+class ConflictsRoundTripTests:
+    def test_a_nights_conflicts_come_back_as_they_were(self, user):
+        """ChronicleGame.conflicts (campaign/0006): what a night could not write travels in the archive."""
+        demo = demo_campaign_load()
+        conflict = {
+            "kind": "sticker",
+            "number": 43,
+            "message": "Sticker 43 is already on the board.",
+            "what": "Sticker 43",
+            "typed": {"row": "wealth", "positive": True, "signer": 2},
+        }
+        game = demo.games.order_by("number").first()
+        game.conflicts = [conflict]
+        game.save(update_fields=["conflicts"])
+        copy_ = campaign_import(archive=json.loads(json.dumps(campaign_archive(campaign=demo))), owner=user)
+        assert copy_.games.get(number=game.number).conflicts == [conflict]
