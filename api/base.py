@@ -1,6 +1,7 @@
 """Base classes of the API views: JSON in, one error shape out, campaign membership checked once."""
 
-from django.shortcuts import get_object_or_404
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from rest_framework import exceptions, serializers
 from rest_framework.generics import GenericAPIView
 from rest_framework.views import APIView
@@ -8,18 +9,19 @@ from rest_framework.views import APIView
 from api.pagination import ChroniclePagination
 from api.parsers import ChronicleJSONParser
 from api.schema import ChronicleAutoSchema
+from campaign.access import Need, campaign_for
 from campaign.models import Campaign, ChronicleGame
-from campaign.selectors import campaign_is_member
-
-NOT_A_MEMBER = "Only members of this campaign can see it."
 
 
-def member_campaign(*, user, campaign_id: int) -> Campaign:
-    """The campaign, for one of its members: unknown id 404, existing but not a member 403
-    (the same answer as the campaign pages)."""
-    campaign = get_object_or_404(Campaign, pk=campaign_id)
-    if not campaign_is_member(campaign=campaign, user=user):
-        raise exceptions.PermissionDenied(NOT_A_MEMBER)
+def member_campaign(*, user, campaign_id: int, need: Need = Need.READ) -> Campaign:
+    """The campaign, for a member whose role allows ``need``: a stranger gets 404 (as for an
+    unknown id, the same answer as the campaign pages), a short role 403 with the reason."""
+    try:
+        campaign, _role = campaign_for(user=user, campaign_id=campaign_id, need=need)
+    except Http404 as error:
+        raise exceptions.NotFound(str(error)) from error
+    except PermissionDenied as error:
+        raise exceptions.PermissionDenied(str(error)) from error
     return campaign
 
 
@@ -39,13 +41,16 @@ class ChronicleApi(APIView):
 
 
 class CampaignApi(ChronicleApi):
-    """A view under /api/campaigns/<campaign_id>/: ``self.campaign`` is set for members only."""
+    """A view under /api/campaigns/<campaign_id>/: ``self.campaign`` is set for members whose role
+    allows ``need`` (by default: reading for safe methods, playing for writes)."""
 
     campaign: Campaign
+    need: Need | None = None
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
-        self.campaign = member_campaign(user=request.user, campaign_id=kwargs["campaign_id"])
+        need = self.need or (Need.READ if request.method in ("GET", "HEAD", "OPTIONS") else Need.PLAY)
+        self.campaign = member_campaign(user=request.user, campaign_id=kwargs["campaign_id"], need=need)
 
     def get_serializer_context(self) -> dict:
         return {"request": self.request, "campaign": self.campaign}

@@ -60,8 +60,11 @@ class Campaign(models.Model):
 
 class Membership(models.Model):
     class Role(models.TextChoices):
-        HOST = "host", "Host"
+        # Ordered from most to least: the owner organises (members too), a player plays a House and
+        # may host a night, a viewer reads.
+        OWNER = "owner", "Owner"
         PLAYER = "player", "Player"
+        VIEWER = "viewer", "Viewer"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")

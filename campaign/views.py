@@ -21,6 +21,7 @@ from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
 from campaign import forms, selectors, services
+from campaign.access import Need, campaign_for
 from campaign.charts import CHARTS, SIZES
 from campaign.demo import DEMO_USER
 from campaign.models import Achievement, Campaign, CampaignExport
@@ -33,14 +34,15 @@ DEMO_LOGIN_REFUSED = (
     "The demo login works only on the computer that runs Chronicle: log in with your account here."
 )
 
-NOT_A_MEMBER = "Only members of this campaign can see it."
 EXPORT_RETRIED = "Export sent again: the archive appears below when it is ready."
 
 
-def _member_campaign(request: HttpRequest, pk: int) -> Campaign:
-    campaign = get_object_or_404(Campaign, pk=pk)
-    if not selectors.campaign_is_member(campaign=campaign, user=request.user):
-        raise PermissionDenied(NOT_A_MEMBER)
+def _member_campaign(request: HttpRequest, pk: int, need: Need | None = None) -> Campaign:
+    """The campaign for a member whose role allows ``need`` (campaign/access.py): by default
+    reading for GET and HEAD, playing for the writes. Strangers get a 404, a short role a 403."""
+    if need is None:
+        need = Need.READ if request.method in ("GET", "HEAD") else Need.PLAY
+    campaign, request.campaign_role = campaign_for(user=request.user, campaign_id=pk, need=need)
     return campaign
 
 

@@ -7,3 +7,4 @@ from django_htmx.middleware import HtmxDetails
 
 class HttpRequest(DjangoHttpRequest):
     htmx: HtmxDetails
+    campaign_role: str  # set by the campaign pages once the member's role is checked (campaign/access.py)

@@ -669,7 +669,7 @@ class _Importer:
             Campaign.objects.filter(pk=campaign.pk).update(created_at=head["created_at"])
             campaign.created_at = head["created_at"]
         if owner is not None:
-            Membership.objects.create(campaign=campaign, user=owner, role=Membership.Role.HOST)
+            Membership.objects.create(campaign=campaign, user=owner, role=Membership.Role.OWNER)
         houses = self.tables["houses"]
         with connection.cursor() as cursor:
             for section in _WRITE_ORDER:

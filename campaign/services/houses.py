@@ -60,7 +60,7 @@ def campaign_create(*, name: str, created_by: User | AnonymousUser | None = None
     campaign.full_clean()
     campaign.save()
     if created_by is not None:
-        Membership.objects.create(campaign=campaign, user=created_by, role=Membership.Role.HOST)
+        Membership.objects.create(campaign=campaign, user=created_by, role=Membership.Role.OWNER)
     record_event(campaign, "campaign_created", f"Campaign {campaign.name} begins", actor=created_by)
     return campaign
 

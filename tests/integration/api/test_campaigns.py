@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from api.campaign_apis import RESULT_HOUSES
-from campaign import selectors, services
+from campaign import access, selectors, services
 from campaign.models import ChronicleSticker, Envelope, LedgerEntry, MysterySticker
 from tests.integration.api.conftest import harald_rows, token_client
 
@@ -51,13 +51,15 @@ class PermissionTests:
             assert response.status_code == 401, address
             assert response.json()["message"] == "Authentication credentials were not provided."
 
-    def test_members_of_another_campaign_are_403_and_nothing_is_written(self, harald, stranger):
+    def test_members_of_another_campaign_get_the_404_of_an_unknown_one_and_nothing_is_written(
+        self, harald, stranger
+    ):
         campaign = harald[0]
         events = campaign.events.count()
         for method, address, body in member_urls(*harald):
             response = getattr(stranger, method)(address, body, format="json")
-            assert response.status_code == 403, address
-            assert response.json() == {"message": "Only members of this campaign can see it.", "extra": {}}
+            assert response.status_code == 404, address
+            assert response.json() == {"message": access.NOT_FOUND, "extra": {}}
         assert campaign.events.count() == events
 
     def test_an_unknown_campaign_is_404(self, harald, api):
@@ -66,7 +68,7 @@ class PermissionTests:
         for method, address, body in member_urls(missing, houses, game):
             response = getattr(api, method)(address, body, format="json")
             assert response.status_code == 404, address
-            assert response.json() == {"message": "Not found.", "extra": {}}
+            assert response.json() == {"message": access.NOT_FOUND, "extra": {}}
 
     def test_another_campaigns_house_achievement_or_game_is_404(self, harald, api, host):
         other = services.campaign_create(name="Other", created_by=host)
@@ -101,13 +103,13 @@ class CampaignListTests:
     def test_lists_only_my_campaigns_with_my_role(self, harald, api, stranger):
         response = api.get(reverse("api:campaign-list"))
         assert response.status_code == 200
-        assert [(c["name"], c["role"]) for c in response.json()] == [("Harald", "host")]
+        assert [(c["name"], c["role"]) for c in response.json()] == [("Harald", "owner")]
 
     def test_create_makes_me_the_host(self, api, host):
         response = api.post(reverse("api:campaign-create"), {"name": " Winter "}, format="json")
         assert response.status_code == 201
         assert response.json()["name"] == "Winter"
-        assert [c["role"] for c in api.get(reverse("api:campaign-list")).json()] == ["host"]
+        assert [c["role"] for c in api.get(reverse("api:campaign-list")).json()] == ["owner"]
 
     def test_create_without_a_name_is_400_with_the_services_message(self, api):
         response = api.post(reverse("api:campaign-create"), {"name": "  "}, format="json")

@@ -73,5 +73,5 @@ class CorrectionApiTests:
             ("envelope-remove", {"envelope_number": 5}, {}),
             ("card-move", {"card_number": 7}, {"place": "trash"}),
         ]:
-            assert stranger.post(url(name, campaign, **kwargs), body, format="json").status_code == 403, name
+            assert stranger.post(url(name, campaign, **kwargs), body, format="json").status_code == 404, name
         assert CampaignEvent.objects.count() == events

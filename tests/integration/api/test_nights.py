@@ -57,8 +57,8 @@ class GameNightApiTests:
         assert twice.status_code == 400 and "seated twice" in twice.json()["message"]
         assert not GameSession.objects.exists() and not campaign.games.exists()
 
-    def test_someone_outside_the_campaign_is_403(self, night_campaign):
+    def test_someone_outside_the_campaign_is_404(self, night_campaign):
         campaign, houses, _ = night_campaign
         start = reverse("api:night-start", kwargs={"campaign_id": campaign.pk})
         body = {"king_name": "K", "houses": [h.pk for h in houses]}
-        assert token_client(UserFactory()).post(start, body, format="json").status_code == 403
+        assert token_client(UserFactory()).post(start, body, format="json").status_code == 404

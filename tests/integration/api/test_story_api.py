@@ -84,9 +84,9 @@ class StoryApiTests:
             f"{base(campaign)}/games/{games[0].pk}/story/",
         ]
         for url in urls:
-            assert stranger.get(url).status_code == 403
+            assert stranger.get(url).status_code == 404
             assert anonymous.get(url).status_code == 401
-        assert stranger.post(f"{base(campaign)}/games/{games[0].pk}/story/share/").status_code == 403
+        assert stranger.post(f"{base(campaign)}/games/{games[0].pk}/story/share/").status_code == 404
         assert anonymous.post(f"{base(campaign)}/games/{games[0].pk}/story/share/").status_code == 401
         assert api.get(f"{base(campaign)}/houses/999999/page/").status_code == 404
         assert api.get(f"{base(campaign)}/games/999999/story/").status_code == 404
@@ -113,7 +113,7 @@ def test_a_token_of_another_user_reads_nothing(realm):
 
     campaign, houses, games = realm
     client = token_client(UserFactory())
-    assert client.get(f"{base(campaign)}/games/{games[1].pk}/story/").status_code == 403
+    assert client.get(f"{base(campaign)}/games/{games[1].pk}/story/").status_code == 404
 
 
 def test_api_queries_do_not_grow_with_the_nights(api, realm, host, django_assert_max_num_queries):

@@ -125,8 +125,8 @@ class GameCorrectPageTests:
         campaign, houses, game = recorded_night()
         client.force_login(UserFactory())
         url = reverse("game-correct", args=[campaign.pk, game.number])
-        assert client.get(url).status_code == 403
-        assert client.post(url, posted_rows(houses, harald_rows(houses))).status_code == 403
+        assert client.get(url).status_code == 404
+        assert client.post(url, posted_rows(houses, harald_rows(houses))).status_code == 404
         game.refresh_from_db()
         assert game.revision == 0
 

@@ -31,10 +31,10 @@ class CampaignPageTests:
         ]:
             assert text in html
 
-    def test_someone_outside_the_campaign_gets_403(self, client):
+    def test_someone_outside_the_campaign_gets_the_404_of_an_unknown_campaign(self, client):
         campaign, _ = campaign_with_houses("A")
         client.force_login(UserFactory())
-        assert client.get(reverse("campaign-detail", args=[campaign.pk])).status_code == 403
+        assert client.get(reverse("campaign-detail", args=[campaign.pk])).status_code == 404
 
     def test_anonymous_is_sent_to_login(self, client):
         campaign, _ = campaign_with_houses("A")

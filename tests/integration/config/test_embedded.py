@@ -112,12 +112,12 @@ class ErrorPageTests:
         assert "Ask the host to show your seat's code again" in html
         assert 'class="topbar"' in html and "Traceback" not in html and "URLconf" not in html
 
-    def test_a_page_of_someone_elses_campaign_is_our_403(self, client):
+    def test_a_page_of_someone_elses_campaign_is_our_404_that_says_campaigns_are_for_members(self, client):
         campaign, _ = campaign_with_houses("Anna")
         client.force_login(UserFactory())
         response = client.get(reverse("campaign-detail", args=[campaign.pk]))
-        assert response.status_code == 403
-        assert "log in with the account that created it" in response.content.decode()
+        assert response.status_code == 404
+        assert "visible to its members only" in response.content.decode()
 
     def test_an_unknown_host_is_our_400_naming_the_address_to_use(self, client):
         response = client.get("/", HTTP_HOST="evil.example")

@@ -112,10 +112,10 @@ class ExportRetryViewTests:
         assert CampaignExport.objects.filter(pk=export.pk).values().get() == before
         assert not CampaignEvent.objects.filter(kind="export_retried").exists()
 
-    def test_someone_outside_the_campaign_gets_403_and_nothing_is_sent(self, client, campaign):
+    def test_someone_outside_the_campaign_gets_404_and_nothing_is_sent(self, client, campaign):
         export = export_of(campaign, error=services.EXPORT_NOT_SENT)
         client.force_login(UserFactory())
-        assert client.post(retry_url(export)).status_code == 403
+        assert client.post(retry_url(export)).status_code == 404
         export.refresh_from_db()
         assert (export.status, export.error, export.attempts) == ("pending", services.EXPORT_NOT_SENT, 1)
 
