@@ -7,11 +7,17 @@
 // - while the stream is open, skips the version poll (every 2 s by default) ("Live"); while it is down, lets
 //   the poll run ("Live · polling"); on reconnecting, checks the version once (catch-up);
 // - retries a tap whose request could not be sent (no network) when the network is back, with
-//   the same form, so its Idempotency-Key ("key") makes the server apply it once.
+//   the same form, so its Idempotency-Key ("key") makes the server apply it once;
+// - says "Offline" as soon as the browser loses the network, and treats a stream silent for longer
+//   than the server's keep-alive (20 s) as down (a Wi-Fi that died without a word), reconnecting it.
 (function () {
   "use strict";
   var STREAM_ID = "live-stream";
   var RETRY_MS = 1000;
+  var SILENCE_MS = 25000; // django-eventstream sends "keep-alive" every 20 s
+  var WATCH_MS = 2000;
+  var offline = navigator.onLine === false;
+  var lastHeard = Date.now();
   var pushing = false;
   var wasDown = false;
   var wanted = 0; // the newest version a nudge announced
@@ -34,6 +40,11 @@
     if (!link) return;
     if (unsent) {
       link.textContent = "Offline · your tap will be sent when you are back online";
+      return;
+    }
+    if (offline) {
+      link.textContent = "Offline · changes will appear when you are back online";
+      link.title = "This device has no network. Tap to reload.";
       return;
     }
     link.textContent = pushing ? "Live" : "Live · polling";
@@ -70,7 +81,7 @@
       conn.setAttribute("hx-ext", "sse");
       conn.setAttribute("sse-connect", link.getAttribute("data-live-stream"));
       var sink = document.createElement("span");
-      sink.setAttribute("sse-swap", "session_version,stream-reset");
+      sink.setAttribute("sse-swap", "session_version,stream-reset,keep-alive");
       sink.setAttribute("hx-swap", "none");
       conn.appendChild(sink);
       document.body.appendChild(conn);
@@ -82,6 +93,8 @@
 
   document.addEventListener("htmx:sseMessage", function (evt) {
     var message = evt.detail;
+    lastHeard = Date.now();
+    if (message && message.type === "keep-alive") return;
     if (!message || message.type === "stream-reset") {
       checkVersion();
       return;
@@ -101,6 +114,7 @@
   });
   document.addEventListener("htmx:sseOpen", function () {
     pushing = true;
+    lastHeard = Date.now();
     label();
     if (wasDown) checkVersion(); // the stream resumes from its id too; this also covers a lost fetch
     wasDown = false;
@@ -152,9 +166,23 @@
     htmx.ajax("POST", tap.path, { source: source, values: tap.values });
   }
   window.addEventListener("online", function () {
+    offline = false;
+    label();
     retryUnsent();
     checkVersion();
   });
+  window.addEventListener("offline", function () {
+    offline = true;
+    label();
+  });
+  // A stream that stays silent past its keep-alive is gone: drop it, poll, and open a new one.
+  window.setInterval(function () {
+    if (!pushing || Date.now() - lastHeard < SILENCE_MS) return;
+    var conn = document.getElementById(STREAM_ID);
+    if (conn) htmx.remove(conn);
+    down();
+    sync();
+  }, WATCH_MS);
 
   document.addEventListener("htmx:load", sync);
   document.addEventListener("htmx:afterSettle", sync);

@@ -204,3 +204,21 @@ class LivePushTests:
         _wait_version(actor, before_version + 1)
         rows = _log_rows(asgi_server["db"], asgi_server["id"])
         assert len(rows) == len(before_rows) + 1  # applied once, not twice
+
+
+class OfflineLabelTests:
+    """Issue 26, item 7: a phone that loses the network says so within a few seconds (not only
+    after a tap), and says "Live" again when its stream is back."""
+
+    def test_a_phone_offline_says_offline_at_once_and_live_when_back(self, asgi_server, new_page, screenshot):
+        phone = _phones(new_page, asgi_server)[0]
+        phone.context.set_offline(True)
+        phone.wait_for_function(
+            "() => document.querySelector('[data-live-stream]').textContent.startsWith('Offline')",
+            timeout=3000,  # "within a few seconds": the browser's own offline event, not a tap
+        )
+        screenshot(phone, "live-phone-offline")
+        phone.context.set_offline(False)
+        phone.wait_for_function(
+            "() => document.querySelector('[data-live-stream]').textContent === 'Live'", timeout=GUARD_MS
+        )
