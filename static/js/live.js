@@ -38,6 +38,7 @@
   function label() {
     var link = liveLink();
     if (!link) return;
+    link.classList.toggle("is-offline", Boolean(unsent || offline));
     if (unsent) {
       link.textContent = "Offline · your tap will be sent when you are back online";
       return;
