@@ -297,7 +297,11 @@ def session_seat_show_code(request: HttpRequest, session_id: int, seat_index: in
 @login_required
 @require_POST
 def session_seat_new_code(request: HttpRequest, session_id: int, seat_index: int) -> HttpResponse:
-    """The host gives a seat a new code: the old link stops opening it."""
+    """The host gives a seat a new code: the old link stops opening it. It disconnects a phone,
+    maybe mid-vote, so the host confirms first ("Replace this phone?")."""
+    if request.POST.get("confirm") != "yes":
+        seat = _host_seat(request, session_id, seat_index)
+        return render(request, "games/seat_new_code.html", {"session": seat.session, "seat": seat})
     return _seat_code_change(request, session_id, seat_index, services.seat_rotate_token, CODE_NEW)
 
 

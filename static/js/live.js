@@ -185,6 +185,43 @@
     sync();
   }, WATCH_MS);
 
+  // A live refresh keeps what the person was doing: folds they opened stay open, text they typed
+  // stays typed (matched by id), and the field they were in keeps the focus.
+  var kept = null;
+  document.addEventListener("htmx:beforeSwap", function (evt) {
+    var target = evt.detail.target;
+    var cfg = evt.detail.requestConfig;
+    kept = null;
+    // Only a refresh (GET); a tap's answer is the form's own outcome and starts fresh.
+    if (!target || !target.querySelectorAll || !cfg || String(cfg.verb).toLowerCase() !== "get") return;
+    kept = { open: [], typed: {}, focus: null };
+    target.querySelectorAll("details[id][open]").forEach(function (d) {
+      kept.open.push(d.id);
+    });
+    target.querySelectorAll("input[id], textarea[id]").forEach(function (f) {
+      if (f.type !== "hidden" && f.type !== "checkbox" && f.type !== "radio" && f.value !== f.defaultValue) {
+        kept.typed[f.id] = f.value;
+      }
+    });
+    var active = document.activeElement;
+    if (active && active.id && target.contains(active)) kept.focus = active.id;
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!kept) return;
+    var was = kept;
+    kept = null;
+    was.open.forEach(function (id) {
+      var d = document.getElementById(id);
+      if (d && d.tagName === "DETAILS") d.open = true;
+    });
+    Object.keys(was.typed).forEach(function (id) {
+      var f = document.getElementById(id);
+      if (f && f.value === f.defaultValue) f.value = was.typed[id];
+    });
+    var focus = was.focus && document.getElementById(was.focus);
+    if (focus && focus.focus) focus.focus();
+  });
+
   document.addEventListener("htmx:load", sync);
   document.addEventListener("htmx:afterSettle", sync);
 })();

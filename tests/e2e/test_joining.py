@@ -63,6 +63,13 @@ def test_a_phone_joins_from_the_lan_address_the_table_shows(lan_server, new_page
     assert link == f"{expected_base}/play/seat/{anna.token}/"
     assert anna_item.locator(".qr svg path.qrline").get_attribute("d") == qr_path(link)
     screenshot(table, "join-table-codes")
+    # The join panel refreshes itself every few seconds: the fold the host opened stays open.
+    table.evaluate(
+        "() => { window.joinSwaps = 0; document.body.addEventListener('htmx:afterSettle', e => {"
+        " if (e.detail.target && e.detail.target.id === 'join-panel') window.joinSwaps += 1; }); }"
+    )
+    table.wait_for_function("() => window.joinSwaps >= 1", timeout=LIVE_TIMEOUT)
+    assert anna_item.locator("a.join").is_visible(), "the refresh folded the link away"
 
     phone = new_page(PHONE)
     phone.goto(link)  # exactly what the code holds: the LAN address, answered by the server
@@ -89,6 +96,10 @@ def test_a_phone_joins_from_the_lan_address_the_table_shows(lan_server, new_page
 
     # A lost phone: the host gives Anna a new code; the old phone is told what to do.
     table.locator(".join-item", has_text="Anna").locator("button", has_text="Give a new code").click()
+    assert "will be disconnected" in table.inner_text("main")  # the host is asked first
+    assert Seat.objects.get(pk=anna.pk).token == anna.token
+    screenshot(table, "join-table-replace-phone")
+    table.get_by_role("button", name="Yes, replace this phone").click()
     table.wait_for_selector(".join-item:has-text('Anna') .qr svg")
     phone.wait_for_function(
         '() => document.body.innerText.includes("Ask the host to show your seat\'s code again")',

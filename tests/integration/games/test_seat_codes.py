@@ -76,7 +76,8 @@ class TableJoinPanelTests:
         phone = APIClient()
         phone.get(reverse("games:seat_page", args=[old]))
         version = GameSession.objects.get(pk=session.pk).version
-        assert client.post(reverse("games:session_seat_new_code", args=[session.pk, 0])).status_code == 302
+        url = reverse("games:session_seat_new_code", args=[session.pk, 0])
+        assert client.post(url, {"confirm": "yes"}).status_code == 302
         seat = Seat.objects.get(pk=seats[0].pk)
         assert seat.token != old and seat.joined_at is None
         assert GameSession.objects.get(pk=session.pk).version == version + 1  # the old phone looks
@@ -88,6 +89,17 @@ class TableJoinPanelTests:
         assert seat.token in seat_item(table_html(client, session), "Anna")
         assert phone.get(reverse("games:seat_page", args=[seat.token])).status_code == 200
         assert seat.token not in table_html(client, session)
+
+    def test_a_new_code_asks_first_and_nothing_changes_until_the_host_confirms(self, client, hosted):
+        _, session, seats = hosted
+        version = GameSession.objects.get(pk=session.pk).version
+        response = client.post(reverse("games:session_seat_new_code", args=[session.pk, 0]))
+        html = response.content.decode()
+        assert response.status_code == 200
+        assert "Replace Anna's phone?" in html and "will be disconnected" in html
+        assert 'name="confirm" value="yes"' in html
+        assert Seat.objects.get(pk=seats[0].pk).token == seats[0].token  # the phone keeps its seat
+        assert GameSession.objects.get(pk=session.pk).version == version
 
     def test_a_bot_seat_gets_no_code(self, hosted):
         _, _, seats = hosted
