@@ -20,6 +20,7 @@ from api.serializers import (
 )
 from campaign import services, story_selectors
 from campaign.models import ChronicleGame
+from config.network import phone_base_url
 
 TAGS = ["stories"]
 
@@ -134,7 +135,7 @@ def _game(campaign, game_id: int) -> ChronicleGame:
 
 
 def _link_url(request, link) -> str | None:
-    return request.build_absolute_uri(reverse("shared-story", args=[link.token])) if link else None
+    return phone_base_url(request) + reverse("shared-story", args=[link.token]) if link else None
 
 
 class HousePageApi(CampaignApi):
@@ -262,7 +263,7 @@ class StoryLinkOutput(serializers.Serializer):
 
 
 def _link_data(request, link) -> dict:
-    url = request.build_absolute_uri(reverse("shared-story", args=[link.token]))
+    url = phone_base_url(request) + reverse("shared-story", args=[link.token])
     return {"game": link.game, "url": url, "created_at": link.created_at, "revoked_at": link.revoked_at}
 
 

@@ -230,15 +230,15 @@ def story_link_live(*, game: ChronicleGame) -> StoryLink | None:
     return game.story_links.filter(revoked_at__isnull=True).first()
 
 
-def story_link_for_token(*, token: str) -> StoryLink | None:
-    """The live link with this token (a revoked or unknown token: None)."""
+def story_link_for_token(*, token: str, revoked: bool = False) -> StoryLink | None:
+    """The live link with this token (a revoked or unknown token: None); with ``revoked``, the
+    link however it stands, so its page can say that it was revoked."""
     if not isinstance(token, str) or not 20 <= len(token) <= 64:
         return None
-    return (
-        StoryLink.objects.filter(token=token, revoked_at__isnull=True)
-        .select_related("game", "campaign")
-        .first()
-    )
+    links = StoryLink.objects.filter(token=token)
+    if not revoked:
+        links = links.filter(revoked_at__isnull=True)
+    return links.select_related("game", "campaign").first()
 
 
 # ---- a House over the campaign --------------------------------------------------------------------

@@ -17,6 +17,7 @@ from campaign.models import Campaign, ChronicleGame
 from campaign.story_charts import STATISTICS_CHARTS
 from campaign.views import _member_campaign, svg_chart_response
 from config.http import HttpRequest
+from config.network import phone_base_url
 
 STORY_SHARED = "Anyone with this link can read the story of game {number}, and nothing else."
 STORY_UNSHARED = "The link to the story of game {number} no longer works."
@@ -68,12 +69,15 @@ def statistics_chart(request: HttpRequest, pk: int, name: str) -> HttpResponse:
 def night_story_view(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     campaign = _member_campaign(request, pk)
     game = _game(campaign, number)
+    link = story_selectors.story_link_live(game=game)
     context = {
         "campaign": campaign,
         "game": game,
         "story": story_selectors.night_chapter(campaign=campaign, game=game),
         "scores": story_selectors.game_scores(game=game),
-        "link": story_selectors.story_link_live(game=game),
+        "link": link,
+        # Where the others open it: the address phones reach, as the seat codes (never localhost).
+        "share_url": phone_base_url(request) + reverse("shared-story", args=[link.token]) if link else "",
     }
     return render(request, "campaign/story.html", context)
 
@@ -105,9 +109,13 @@ def story_unshare_view(request: HttpRequest, pk: int, number: int) -> HttpRespon
 @require_GET
 def shared_story_view(request: HttpRequest, token: str) -> HttpResponse:
     """The story and nothing else: no account, no way into the campaign; 404 once revoked."""
-    link = story_selectors.story_link_for_token(token=token)
+    link = story_selectors.story_link_for_token(token=token, revoked=True)
     if link is None:
-        raise Http404("This link does not exist or was revoked.")
+        raise Http404("This link does not exist.")
+    if link.revoked_at is not None:
+        response = render(request, "campaign/story_revoked.html", {"link": link}, status=410)
+        response["Referrer-Policy"] = "no-referrer"
+        return response
     context = {
         "game": link.game,
         "story": story_selectors.night_chapter(campaign=link.campaign, game=link.game),

@@ -10,6 +10,10 @@ import ipaddress
 import socket
 from functools import lru_cache
 
+from django.conf import settings
+from django.http import HttpRequest
+from django.http.request import split_domain_port
+
 # Private destinations to ask the routing table about (no packet is sent to them).
 PROBES = ("10.255.255.255", "192.168.255.255", "172.31.255.255")
 LOOPBACK_HOSTS = {"localhost", "127.0.0.1", "[::1]", "::1"}
@@ -62,3 +66,17 @@ def request_from_this_machine(request) -> bool:
         return ipaddress.ip_address(request.META.get("REMOTE_ADDR", "")).is_loopback
     except ValueError:
         return False
+
+
+def phone_base_url(request: HttpRequest) -> str:
+    """Where phones reach this server: ``CHRONICLE_PUBLIC_URL`` when set; else the address the host
+    browses with, unless that is this machine's loopback (a phone cannot open "localhost"): then
+    this machine's LAN address, on the same port."""
+    if settings.CHRONICLE_PUBLIC_URL:
+        return settings.CHRONICLE_PUBLIC_URL
+    host = request.get_host()
+    domain, port = split_domain_port(host)
+    lan = lan_addresses()
+    if is_loopback_host(domain or host) and lan:
+        return f"{request.scheme}://{lan[0]}{':' + port if port else ''}"
+    return f"{request.scheme}://{host}"

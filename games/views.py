@@ -24,7 +24,6 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpResponse, JsonResponse
-from django.http.request import split_domain_port
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
@@ -32,7 +31,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRefresh, HttpResponseStopPolling, trigger_client_event
 
 from config.http import HttpRequest
-from config.network import is_loopback_host, lan_addresses
+from config.network import phone_base_url
 from games import nudges, selectors, services
 from games.engine.errors import RuleError
 from games.forms import ActionForm, SessionCreateForm
@@ -186,20 +185,6 @@ def session_table(request: HttpRequest, session_id: int) -> HttpResponse:
     else:
         context.update(_join_context(request, session))
     return render(request, template, context)
-
-
-def phone_base_url(request: HttpRequest) -> str:
-    """Where phones reach this server: ``CHRONICLE_PUBLIC_URL`` when set; else the address the host
-    browses with, unless that is this machine's loopback (a phone cannot open "localhost"): then
-    this machine's LAN address, on the same port."""
-    if settings.CHRONICLE_PUBLIC_URL:
-        return settings.CHRONICLE_PUBLIC_URL
-    host = request.get_host()
-    domain, port = split_domain_port(host)
-    lan = lan_addresses()
-    if is_loopback_host(domain or host) and lan:
-        return f"{request.scheme}://{lan[0]}{':' + port if port else ''}"
-    return f"{request.scheme}://{host}"
 
 
 def _join_context(request: HttpRequest, session: GameSession) -> dict:

@@ -66,7 +66,7 @@ class StoryApiTests:
         assert anonymous.get(f"/stories/{link.token}/").status_code == 200
         revoked = api.post(f"{url}share/revoke/")
         assert revoked.status_code == 200 and revoked.json()["revoked_at"]
-        assert anonymous.get(f"/stories/{link.token}/").status_code == 404
+        assert anonymous.get(f"/stories/{link.token}/").status_code == 410
         again = api.post(f"{url}share/revoke/")
         assert again.status_code == 400 and "no shared link to revoke" in again.json()["message"]
         kinds = list(

@@ -274,6 +274,7 @@ class StoryLinkTests:
         assert again.status_code == 302 and StoryLink.objects.count() == 1  # the same link
         page = client.get(f"/campaigns/{campaign.pk}/games/1/story/").content.decode()
         assert f"/stories/{link.token}/" in page and "Stop sharing" in page
+        assert "://testserver/stories/" in page  # the address the others reach, as the seat codes
 
         client.logout()
         response = client.get(f"/stories/{link.token}/")
@@ -289,14 +290,17 @@ class StoryLinkTests:
         assert revoked.status_code == 302
         assert CampaignEvent.objects.filter(campaign=campaign, kind="story_unshared").exists()
         client.logout()
-        assert client.get(f"/stories/{link.token}/").status_code == 404
+        gone = client.get(f"/stories/{link.token}/")  # a revoked link says so (issue 26, item 5)
+        assert gone.status_code == 410
+        assert "This story link was revoked" in gone.content.decode()
+        assert "Dilemma 11" not in gone.content.decode() and "seat" not in gone.content.decode()
         client.force_login(user)
         nothing = client.post(f"/campaigns/{campaign.pk}/games/1/story/unshare/", follow=True)
         assert services.STORY_LINK_NONE.format(number=1) in nothing.content.decode()
         new = client.post(f"/campaigns/{campaign.pk}/games/1/story/share/")
         assert new.status_code == 302
         fresh = StoryLink.objects.get(revoked_at__isnull=True)
-        assert fresh.token != link.token and client.get(f"/stories/{link.token}/").status_code == 404
+        assert fresh.token != link.token and client.get(f"/stories/{link.token}/").status_code == 410
 
     def test_only_members_share_and_revoke(self, client, user, realm):
         campaign, houses, games = realm

@@ -235,8 +235,7 @@ class NoDeadEndTests:
 class PhoneAddressTests:
     def test_on_localhost_the_codes_use_this_machines_lan_address_on_the_same_port(self, rf, settings):
         settings.CHRONICLE_PUBLIC_URL = ""
-        from config.network import lan_addresses
-        from games.views import phone_base_url
+        from config.network import lan_addresses, phone_base_url
 
         if not lan_addresses():
             pytest.skip("this machine has no private LAN address")
@@ -246,7 +245,7 @@ class PhoneAddressTests:
         assert phone_base_url(rf.get("/", HTTP_HOST=f"{lan}:8000")) == f"http://{lan}:8000"
 
     def test_a_host_browsing_by_another_name_keeps_it_and_the_setting_wins(self, rf, settings):
-        from games.views import phone_base_url
+        from config.network import phone_base_url
 
         settings.CHRONICLE_PUBLIC_URL = ""
         settings.ALLOWED_HOSTS = ["chronicle.home"]
@@ -260,3 +259,28 @@ class PhoneAddressTests:
         html = table_html(client, session)
         assert 'Phones join at <strong class="phone-base">https://chronicle.example.org</strong>' in html
         assert f"https://chronicle.example.org/play/seat/{seats[0].token}/" in html
+
+
+class ShareLinkAddressTests:
+    """Issue 26, item 5: a link meant for others uses the address phones reach, like the seat
+    codes: a host on localhost shares the LAN address, never 127.0.0.1."""
+
+    def test_a_story_link_shared_from_localhost_uses_the_lan_address(self, client, settings):
+        from config.network import lan_addresses
+        from tests.factories import UserFactory
+        from tests.story_play import campaign_of_nights
+
+        settings.CHRONICLE_PUBLIC_URL = ""
+        if not lan_addresses():
+            pytest.skip("this machine has no private LAN address")
+        campaign, _houses, games = campaign_of_nights(1, user=UserFactory())
+        client.force_login(campaign.created_by)
+        client.post(
+            f"/campaigns/{campaign.pk}/games/{games[0].number}/story/share/", HTTP_HOST="127.0.0.1:8000"
+        )
+        page = client.get(
+            f"/campaigns/{campaign.pk}/games/{games[0].number}/story/", HTTP_HOST="127.0.0.1:8000"
+        )
+        html = page.content.decode()
+        assert f"http://{lan_addresses()[0]}:8000/stories/" in html
+        assert "127.0.0.1:8000/stories/" not in html
