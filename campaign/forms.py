@@ -151,6 +151,11 @@ class ResultRowForm(forms.Form):
     def __init__(self, *args, campaign, **kwargs):
         super().__init__(*args, **kwargs)
         _house_field(self, "house").queryset = campaign.houses.all()
+        # The table's column headings are the visible labels; each field still names itself.
+        row = (self.prefix or "row0").removeprefix("row")
+        for name, field in self.fields.items():
+            label = field.label or name.replace("_", " ").capitalize()
+            field.widget.attrs["aria-label"] = f"Row {int(row) + 1 if row.isdigit() else row}: {label}"
 
     def clean(self):
         data = self.cleaned_data

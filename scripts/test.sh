@@ -13,6 +13,8 @@ $PY/ruff format --check .
 $PY/mypy
 
 scripts/services.sh chromium
+# axe-core for the accessibility checks, from the npm registry at the version its lock file pins.
+npm ci --prefix tests/e2e/axe --no-audit --no-fund --loglevel=error
 scripts/services.sh start >/dev/null
 trap 'scripts/services.sh stop' EXIT
 # shellcheck disable=SC1091

@@ -14,7 +14,7 @@ from games.presenters.common import _generic_label, _name, _words
 OFFICE_HEX = {
     "blue": "#2a5ea8",
     "red": "#b3261e",
-    "orange": "#c8661a",
+    "orange": "#a4500f",
     "green": "#3b7d3a",
     "violet": "#7b4fa0",
     "pink": "#c2477f",
