@@ -86,7 +86,8 @@ def _qr_svg(link: str) -> SafeString:
     svg = segno.make(link, error="m").svg_inline(
         scale=1, border=2, omitsize=True, dark="#1f1a14", light="#ffffff", title="QR code of the join link"
     )
-    return mark_safe(svg)
+    # A picture with a text alternative (screen readers announce it; the link itself is beside it).
+    return mark_safe(svg.replace("<svg ", '<svg role="img" aria-label="QR code of the join link" ', 1))
 
 
 def _names_of(active: list, names: dict[int, dict]) -> list[str]:

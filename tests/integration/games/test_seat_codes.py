@@ -46,7 +46,8 @@ class TableJoinPanelTests:
     def test_codes_show_until_a_phone_joins_and_never_for_a_bot(self, client, hosted):
         host, session, seats = hosted
         html = table_html(client, session)
-        assert html.count(QR_TITLE) == 2
+        assert html.count(QR_TITLE) == 4  # each code's title and its text alternative
+        assert html.count(f'<svg role="img" aria-label="{QR_TITLE}"') == 2
         assert seats[0].token in seat_item(html, "Anna") and seats[1].token in seat_item(html, "Bruno")
         assert seats[2].token not in html and QR_TITLE not in seat_item(html, "Chiara")
         assert "<summary>Show the link</summary>" in seat_item(html, "Anna")
@@ -55,11 +56,11 @@ class TableJoinPanelTests:
         assert phone.get(reverse("games:seat_page", args=[seats[0].token])).status_code == 200
         html = table_html(client, session)
         assert seats[0].token not in html and QR_TITLE not in seat_item(html, "Anna")
-        assert "joined" in seat_item(html, "Anna") and html.count(QR_TITLE) == 1
+        assert "joined" in seat_item(html, "Anna") and html.count(QR_TITLE) == 2
         joins = client.get(
             reverse("games:session_table", args=[session.pk]) + "?part=joins", headers={"HX-Request": "true"}
         ).content.decode()
-        assert joins.count(QR_TITLE) == 1 and seats[0].token not in joins
+        assert joins.count(QR_TITLE) == 2 and seats[0].token not in joins
 
     def test_the_host_shows_a_joined_seats_code_again(self, client, hosted):
         _, session, seats = hosted
