@@ -1,5 +1,6 @@
 from django import forms
 
+from campaign import selectors
 from campaign.models import DilemmaCard, GameEnd, House, ResourceRow, SecretAgenda
 from campaign.services.archive import ARCHIVE_MAX_BYTES
 from config.json_limits import json_loads_strict
@@ -191,12 +192,14 @@ class GameNightForm(CampaignBoundForm):
 
     def __init__(self, *args, campaign, **kwargs):
         super().__init__(*args, campaign=campaign, **kwargs)
+        last = [] if self.is_bound else selectors.last_night_houses(campaign=campaign)
         for i in range(self.SEATS):
             self.fields[f"seat{i}"] = forms.ModelChoiceField(
                 queryset=campaign.houses.all(),
                 required=i < 3,
                 label=f"Seat {i + 1}" + (" (then clockwise)" if i == 0 else ""),
                 empty_label="(empty)",
+                initial=last[i] if i < len(last) else None,  # last night's seats, offered again
             )
 
     def houses(self) -> list:

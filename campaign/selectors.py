@@ -45,6 +45,15 @@ def campaign_is_member(*, campaign: Campaign, user) -> bool:
     return user.is_authenticated and campaign.memberships.filter(user=user).exists()
 
 
+def last_night_houses(*, campaign: Campaign) -> list[int]:
+    """The Houses of the campaign's latest game night, in its table order (ids), to offer the
+    same seats again; an empty list before the first night."""
+    last = campaign.sessions.order_by("-created", "-pk").values("config").first()
+    seats = last["config"].get("seats", []) if last and isinstance(last["config"], dict) else []
+    known = set(campaign.houses.values_list("pk", flat=True))
+    return [s["house"] for s in seats if isinstance(s, dict) and s.get("house") in known]
+
+
 def _ledger_sum(kind: str):
     return Coalesce(
         Subquery(
