@@ -48,7 +48,7 @@ class GameCorrectPageTests:
         services.game_begin(campaign=campaign, king_name="Unrecorded")
         client.force_login(campaign.created_by)
         html = client.get(reverse("campaign-chronicles", args=[campaign.pk])).content.decode()
-        assert html.count("Correct this night") == 1
+        assert html.count(">Correct this night</a>") == 1
         assert reverse("game-correct", args=[campaign.pk, game.number]) in html
 
     def test_the_form_is_prefilled_with_the_current_revision(self, client):
