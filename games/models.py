@@ -136,3 +136,23 @@ class SessionAction(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.label}{' (undone)' if self.undone else ''}"
+
+
+class SessionSnapshot(models.Model):
+    """The state after one logged action, kept every ``games.services.SNAPSHOT_EVERY`` actions so
+    an undo replays from the nearest one, not from the setup: a long night undoes as fast as a
+    short one. A cache of the log, never its truth: dropped when an undo reaches back past it,
+    never exported (an imported night replays from its setup once)."""
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="snapshots")
+    seq = models.PositiveIntegerField(help_text="The sequence number of the action it follows.")
+    state = models.JSONField()
+
+    class Meta:
+        ordering = ["session", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "seq"], name="games_snapshot_unique_seq"),
+        ]
+
+    def __str__(self):
+        return f"Session {self.session_id} after action {self.seq}"

@@ -25,13 +25,14 @@ from games.engine.errors import RuleError
 from games.engine.registry import get_game
 from games.engine.rules import GameRules
 from games.engine.text import has_control_characters
-from games.models import GameSession, Seat, SessionAction, new_seat_token
+from games.models import GameSession, Seat, SessionAction, SessionSnapshot, new_seat_token
 
 logger = logging.getLogger(__name__)
 
 SEAT_COLOURS = ["red", "blue", "green", "yellow", "purple", "orange", "teal", "grey"]
 MAX_SEAT_NAME = 80
 MAX_IDEMPOTENCY_KEY = 100
+SNAPSHOT_EVERY = 100  # a snapshot of the state every this many logged actions (undo replays from it)
 
 UNKNOWN_GAME = "There is no game called {slug!r}."
 GAME_NOT_READY = "{slug} cannot be played yet: its rules are not installed."
@@ -226,7 +227,7 @@ def _log(
     seat_index: int | None,
     key: str | None,
 ) -> SessionAction:
-    return SessionAction.objects.create(
+    logged = SessionAction.objects.create(
         session=session,
         seq=changes["last_seq"],
         seat=seat_index,
@@ -236,6 +237,9 @@ def _log(
         idempotency_key=key,
         version=changes["version"],
     )
+    if logged.seq % SNAPSHOT_EVERY == 0 and "state" in changes:
+        SessionSnapshot.objects.create(session=session, seq=logged.seq, state=changes["state"])
+    return logged
 
 
 def _append(
@@ -486,6 +490,19 @@ def _replay(session: GameSession, rules: GameRules) -> dict:
     return _plain_json(state, ACTION_NOT_JSON)
 
 
+def _replay_from_snapshot(session: GameSession, rules: GameRules, *, before: int) -> dict:
+    """The state without the action ``before`` (just undone): the nearest snapshot before it,
+    then the actions in force after that snapshot. Snapshots from ``before`` on counted the undone
+    action: they go."""
+    session.snapshots.filter(seq__gte=before).delete()
+    base = session.snapshots.filter(seq__lt=before).order_by("-seq").first()
+    state = base.state if base is not None else rules.setup(session.config, session.seed)
+    actions = session.actions.filter(undone=False, seq__gt=base.seq if base is not None else 0)
+    for payload in actions.order_by("seq").values_list("payload", flat=True):
+        state = rules.apply(state, payload)
+    return _plain_json(state, ACTION_NOT_JSON)
+
+
 def session_replay(*, session: GameSession) -> dict:
     """The truth: the log (without undone actions) folded over the setup. Writes nothing."""
     return _replay(session, session_rules(session))
@@ -511,7 +528,7 @@ def session_undo(*, session: GameSession, by) -> GameSession:
         raise ValidationError(NOT_UNDOABLE.format(label=last.label))
     last.undone = True
     last.save(update_fields=["undone"])
-    locked.state = _replay(locked, rules)
+    locked.state = _replay_from_snapshot(locked, rules, before=last.seq)
     locked.version += 1
     locked.last_activity = timezone.now()
     locked.status = GameSession.Status.FINISHED if rules.is_over(locked.state) else GameSession.Status.ACTIVE
