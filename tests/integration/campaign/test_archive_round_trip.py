@@ -30,7 +30,7 @@ from campaign.services.archive import (
     campaign_archive,
     campaign_import,
 )
-from games.models import GameSession, Seat, SessionAction
+from games.models import GameSession, Seat, SessionAction, SessionSnapshot
 from tests.factories import UserFactory
 from tests.story_play import campaign_of_nights
 
@@ -43,6 +43,7 @@ NOT_CARRIED = {
     Membership: "accounts do not travel: the importer becomes the host, others are invited again",
     CampaignExport: "the exports made on the old machine are files of that machine",
     StoryLink: "a story link's token is a secret: a member makes a new link in one click",
+    SessionSnapshot: "a cache of a night's log: an imported night replays from its setup once",
 }
 
 
