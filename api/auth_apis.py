@@ -1,5 +1,5 @@
-"""Token authentication for mobile clients, one token per device: log in for a token (each log-in
-a new one, named after its device), list one's devices, revoke one, or the current one.
+"""Token authentication for mobile clients, one token per device: sign up or log in for a token
+(each log-in a new one, named after its device), list one's devices, revoke one, or the current one.
 The browser uses its session (log in at /accounts/login/)."""
 
 from django.shortcuts import get_object_or_404
@@ -16,7 +16,7 @@ from api.base import ChronicleApi
 from api.errors import errors
 from api.models import DeviceToken
 from api.serializers import NameField, StrictCharField
-from config.ratelimits import login_rate_limited
+from config.ratelimits import login_rate_limited, signup_rate_limited
 
 TAGS = ["auth"]
 NO_TOKEN_TO_REVOKE = (
@@ -30,6 +30,25 @@ def current_token(request) -> DeviceToken | None:
     return request.auth if isinstance(request.auth, DeviceToken) else None
 
 
+def _device_field():
+    return NameField(
+        max_length=100,
+        required=False,
+        allow_blank=True,
+        help_text=f"A name for this device, shown in the device list ('{services.DEVICE_UNNAMED}' if none).",
+    )
+
+
+def _token_answer(user, token: DeviceToken, key: str) -> dict:
+    return {
+        "token": key,
+        "id": token.pk,
+        "device": token.name,
+        "username": user.get_username(),
+        "expires_at": token_expires_at(token),
+    }
+
+
 class TokenObtainApi(ChronicleApi):
     authentication_classes: list = []
     permission_classes = [AllowAny]
@@ -37,12 +56,7 @@ class TokenObtainApi(ChronicleApi):
     class InputSerializer(AuthTokenSerializer):
         username = StrictCharField(max_length=150)
         password = StrictCharField(max_length=128, style={"input_type": "password"}, trim_whitespace=False)
-        device = NameField(
-            max_length=100,
-            required=False,
-            allow_blank=True,
-            help_text=f"A name for this device, shown in the device list ('{services.DEVICE_UNNAMED}' if none).",
-        )
+        device = _device_field()
         token = None  # type: ignore[assignment]  # AuthTokenSerializer's read-only field: the output has the key
 
     class OutputSerializer(serializers.Serializer):
@@ -65,14 +79,62 @@ class TokenObtainApi(ChronicleApi):
         serializer.is_valid(raise_exception=True)
         user = serializer.validated_data["user"]
         token, key = services.token_obtain(user=user, device=serializer.validated_data.get("device", ""))
-        out = {
-            "token": key,
-            "id": token.pk,
-            "device": token.name,
-            "username": user.get_username(),
-            "expires_at": token_expires_at(token),
-        }
-        return Response(self.OutputSerializer(out).data)
+        return Response(self.OutputSerializer(_token_answer(user, token, key)).data)
+
+
+class SignupApi(ChronicleApi):
+    """The site's sign-up (/accounts/signup/) for an app: the same rules, the same limit per
+    client address (the two count together), and a token for this device."""
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+
+    class InputSerializer(serializers.Serializer):
+        username = StrictCharField(max_length=150, help_text="As on the site's sign-up page.")
+        email = StrictCharField(
+            max_length=254,
+            required=False,
+            allow_blank=True,
+            help_text="Required when the site's sign-up asks for it (it does by default).",
+        )
+        password = StrictCharField(
+            max_length=128,
+            style={"input_type": "password"},
+            trim_whitespace=False,
+            help_text="Checked by the site's password validators.",
+        )
+        device = _device_field()
+
+    class OutputSerializer(TokenObtainApi.OutputSerializer):
+        pass
+
+    class ConfirmSerializer(serializers.Serializer):
+        message = StrictCharField()
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Sign up: a new account and a token for this device (202 without a token when the "
+        "site asks to confirm the email address first)",
+        request=InputSerializer,
+        responses={201: OutputSerializer, 202: ConfirmSerializer, **errors(400, 429)},
+        auth=[],
+    )
+    @method_decorator(signup_rate_limited)
+    def post(self, request):
+        data = self.input(request)
+        user = services.account_sign_up(
+            request=request._request,
+            username=data["username"],
+            email=data.get("email", ""),
+            password=data["password"],
+        )
+        if user is None or services.signup_needs_confirmation():
+            message = {"message": services.SIGNUP_CONFIRM_EMAIL_FIRST}
+            return Response(self.ConfirmSerializer(message).data, status=status.HTTP_202_ACCEPTED)
+        token, key = services.token_obtain(user=user, device=data.get("device", ""))
+        return Response(
+            self.OutputSerializer(_token_answer(user, token, key)).data, status=status.HTTP_201_CREATED
+        )
 
 
 class TokenRevokeApi(ChronicleApi):
