@@ -2,9 +2,11 @@
 (each log-in a new one, named after its device), list one's devices, revoke one, or the current one.
 The browser uses its session (log in at /accounts/login/)."""
 
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.validators import EmailValidator
 from django.shortcuts import get_object_or_404
 from django.utils.decorators import method_decorator
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import exceptions, serializers, status
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.permissions import AllowAny
@@ -19,6 +21,27 @@ from api.serializers import NameField, StrictCharField
 from config.ratelimits import login_rate_limited, signup_rate_limited
 
 TAGS = ["auth"]
+
+
+@extend_schema_field({"type": "string", "pattern": r"^[\w.@+-]+$", "maxLength": 150})
+class UsernameField(serializers.RegexField):
+    """Django's username rule (UnicodeUsernameValidator), stated in the schema; text only, as typed."""
+
+    def __init__(self, **kwargs):
+        super().__init__(
+            r"^[\w.@+-]+\Z",
+            max_length=150,
+            trim_whitespace=False,
+            error_messages={"invalid": UnicodeUsernameValidator.message},
+            **kwargs,
+        )
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 NO_TOKEN_TO_REVOKE = (
     "This request carries no API token to revoke: send 'Authorization: Token <token>' "
     "(a browser session logs out at /accounts/logout/)."
@@ -90,18 +113,23 @@ class SignupApi(ChronicleApi):
     permission_classes = [AllowAny]
 
     class InputSerializer(serializers.Serializer):
-        username = StrictCharField(max_length=150, help_text="As on the site's sign-up page.")
+        username = UsernameField(
+            help_text="Letters, digits and @ . + - _ (the site's rule); a name taken already is refused.",
+        )
         email = StrictCharField(
             max_length=254,
-            required=False,
-            allow_blank=True,
-            help_text="Required when the site's sign-up asks for it (it does by default).",
+            validators=[EmailValidator()],
+            required=services.SIGNUP_EMAIL_REQUIRED,
+            allow_blank=not services.SIGNUP_EMAIL_REQUIRED,
+            help_text="Where the site sends the confirmation link and password resets.",
         )
         password = StrictCharField(
+            min_length=services.signup_password_min_length(),
             max_length=128,
             style={"input_type": "password"},
             trim_whitespace=False,
-            help_text="Checked by the site's password validators.",
+            help_text="Checked by the site's password validators (not too common, not all digits, "
+            "not like the username).",
         )
         device = _device_field()
 

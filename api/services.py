@@ -9,6 +9,7 @@ from allauth.account.adapter import get_adapter
 from allauth.account.forms import SignupForm
 from allauth.account.models import EmailAddress
 from django.conf import settings
+from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -58,6 +59,18 @@ SIGNUP_CONFIRM_EMAIL_FIRST = (
 )
 # The API takes the password once: allauth's second field (password2) is filled from it.
 SIGNUP_API_FIELDS = {"password1": "password", "password2": "password"}
+
+
+# What the site's sign-up asks (settings.ACCOUNT_SIGNUP_FIELDS, AUTH_PASSWORD_VALIDATORS), for the
+# API's schema.
+SIGNUP_EMAIL_REQUIRED = bool((allauth_settings.SIGNUP_FIELDS.get("email") or {}).get("required"))
+
+
+def signup_password_min_length() -> int:
+    for validator in password_validation.get_default_password_validators():
+        if isinstance(validator, password_validation.MinimumLengthValidator):
+            return validator.min_length
+    return 1
 
 
 def _signup_errors(form) -> dict[str, list[str]]:
