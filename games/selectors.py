@@ -130,8 +130,12 @@ def session_for_token(*, token: str) -> Seat | None:
 
 
 def seat_is_joined(*, seat: Seat) -> bool:
-    """A phone opened the seat with its token, or a player linked it to their account."""
-    return seat.joined_at is not None or seat.user_id is not None
+    """A phone opened the seat with its token, or a player linked it to their account (the API's
+    claim). A seat a campaign's night gave to its House's player is joined once a device opened it:
+    until then the table keeps its code (games/selectors.py, session_join_cards)."""
+    if seat.joined_at is not None:
+        return True
+    return seat.user_id is not None and seat.session.campaign_id is None
 
 
 def seat_is_open(*, seat: Seat) -> bool:
@@ -147,7 +151,7 @@ def session_join_cards(*, session: GameSession) -> list[dict]:
     cards = []
     for seat in session_seats(session=session):
         player = players.get(seat.pk)
-        joined = seat_is_joined(seat=seat) and player is None
+        joined = seat_is_joined(seat=seat)
         cards.append(
             {
                 "seat": seat,

@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from api.session_apis import SEAT_TAKEN_BY_PHONE
 from campaign import services
 from campaign.models import House, Membership
 from campaign.services import game_nights
@@ -200,6 +201,19 @@ class TablePanelTests:
         assert OPENS_FROM_CAMPAIGN.format(name="ben") not in html
         assert OPENS_FROM_CAMPAIGN.format(name="anna") in html
         assert html.count("QR code of the join link") == 2
+
+    def test_the_hosts_api_agrees_the_code_is_there_until_the_player_opens_the_seat(
+        self, client, group, night
+    ):
+        api = APIClient()
+        api.force_authenticate(group["owner"])
+        join = reverse("api:seat-join", kwargs={"session_id": night.pk, "seat_index": 0})
+        before = api.post(join, {}, format="json")
+        assert before.status_code == 200 and before.json()["joined"] is False
+        assert before.json()["token"] == Seat.objects.get(session=night, index=0).token
+        logged_in(client, group["anna"]).get(my_seat_url(night))
+        after = api.post(join, {}, format="json")
+        assert after.status_code == 400 and after.json()["message"] == SEAT_TAKEN_BY_PHONE
 
 
 class MySeatsApiTests:
