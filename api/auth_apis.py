@@ -1,10 +1,12 @@
-"""Token authentication for mobile clients, one token per device: log in for a token (each log-in
-a new one, named after its device), list one's devices, revoke one, or the current one.
+"""Token authentication for mobile clients, one token per device: sign up or log in for a token
+(each log-in a new one, named after its device), list one's devices, revoke one, or the current one.
 The browser uses its session (log in at /accounts/login/)."""
 
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.validators import EmailValidator
 from django.shortcuts import get_object_or_404
 from django.utils.decorators import method_decorator
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import exceptions, serializers, status
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.permissions import AllowAny
@@ -16,9 +18,30 @@ from api.base import ChronicleApi
 from api.errors import errors
 from api.models import DeviceToken
 from api.serializers import NameField, StrictCharField
-from config.ratelimits import login_rate_limited
+from config.ratelimits import login_rate_limited, signup_rate_limited
 
 TAGS = ["auth"]
+
+
+@extend_schema_field({"type": "string", "pattern": r"^[\w.@+-]+$", "maxLength": 150})
+class UsernameField(serializers.RegexField):
+    """Django's username rule (UnicodeUsernameValidator), stated in the schema; text only, as typed."""
+
+    def __init__(self, **kwargs):
+        super().__init__(
+            r"^[\w.@+-]+\Z",
+            max_length=150,
+            trim_whitespace=False,
+            error_messages={"invalid": UnicodeUsernameValidator.message},
+            **kwargs,
+        )
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 NO_TOKEN_TO_REVOKE = (
     "This request carries no API token to revoke: send 'Authorization: Token <token>' "
     "(a browser session logs out at /accounts/logout/)."
@@ -30,6 +53,25 @@ def current_token(request) -> DeviceToken | None:
     return request.auth if isinstance(request.auth, DeviceToken) else None
 
 
+def _device_field():
+    return NameField(
+        max_length=100,
+        required=False,
+        allow_blank=True,
+        help_text=f"A name for this device, shown in the device list ('{services.DEVICE_UNNAMED}' if none).",
+    )
+
+
+def _token_answer(user, token: DeviceToken, key: str) -> dict:
+    return {
+        "token": key,
+        "id": token.pk,
+        "device": token.name,
+        "username": user.get_username(),
+        "expires_at": token_expires_at(token),
+    }
+
+
 class TokenObtainApi(ChronicleApi):
     authentication_classes: list = []
     permission_classes = [AllowAny]
@@ -37,12 +79,7 @@ class TokenObtainApi(ChronicleApi):
     class InputSerializer(AuthTokenSerializer):
         username = StrictCharField(max_length=150)
         password = StrictCharField(max_length=128, style={"input_type": "password"}, trim_whitespace=False)
-        device = NameField(
-            max_length=100,
-            required=False,
-            allow_blank=True,
-            help_text=f"A name for this device, shown in the device list ('{services.DEVICE_UNNAMED}' if none).",
-        )
+        device = _device_field()
         token = None  # type: ignore[assignment]  # AuthTokenSerializer's read-only field: the output has the key
 
     class OutputSerializer(serializers.Serializer):
@@ -65,14 +102,67 @@ class TokenObtainApi(ChronicleApi):
         serializer.is_valid(raise_exception=True)
         user = serializer.validated_data["user"]
         token, key = services.token_obtain(user=user, device=serializer.validated_data.get("device", ""))
-        out = {
-            "token": key,
-            "id": token.pk,
-            "device": token.name,
-            "username": user.get_username(),
-            "expires_at": token_expires_at(token),
-        }
-        return Response(self.OutputSerializer(out).data)
+        return Response(self.OutputSerializer(_token_answer(user, token, key)).data)
+
+
+class SignupApi(ChronicleApi):
+    """The site's sign-up (/accounts/signup/) for an app: the same rules, the same limit per
+    client address (the two count together), and a token for this device."""
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+
+    class InputSerializer(serializers.Serializer):
+        username = UsernameField(
+            help_text="Letters, digits and @ . + - _ (the site's rule); a name taken already is refused.",
+        )
+        email = StrictCharField(
+            max_length=254,
+            validators=[EmailValidator()],
+            required=services.SIGNUP_EMAIL_REQUIRED,
+            allow_blank=not services.SIGNUP_EMAIL_REQUIRED,
+            help_text="Where the site sends the confirmation link and password resets.",
+        )
+        password = StrictCharField(
+            min_length=services.signup_password_min_length(),
+            max_length=128,
+            style={"input_type": "password"},
+            trim_whitespace=False,
+            help_text="Checked by the site's password validators (not too common, not all digits, "
+            "not like the username).",
+        )
+        device = _device_field()
+
+    class OutputSerializer(TokenObtainApi.OutputSerializer):
+        pass
+
+    class ConfirmSerializer(serializers.Serializer):
+        message = StrictCharField()
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Sign up: a new account and a token for this device (202 without a token when the "
+        "site asks to confirm the email address first)",
+        request=InputSerializer,
+        responses={201: OutputSerializer, 202: ConfirmSerializer, **errors(400, 429)},
+        auth=[],
+    )
+    @method_decorator(signup_rate_limited)
+    def post(self, request):
+        data = self.input(request)
+        user = services.account_sign_up(
+            request=request._request,
+            username=data["username"],
+            email=data.get("email", ""),
+            password=data["password"],
+        )
+        if user is None or services.signup_needs_confirmation():
+            message = {"message": services.SIGNUP_CONFIRM_EMAIL_FIRST}
+            return Response(self.ConfirmSerializer(message).data, status=status.HTTP_202_ACCEPTED)
+        token, key = services.token_obtain(user=user, device=data.get("device", ""))
+        return Response(
+            self.OutputSerializer(_token_answer(user, token, key)).data, status=status.HTTP_201_CREATED
+        )
 
 
 class TokenRevokeApi(ChronicleApi):

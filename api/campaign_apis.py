@@ -103,7 +103,12 @@ class CampaignListApi(ChronicleApi):
         created_at = serializers.DateTimeField()
         closed = serializers.BooleanField()
         grand_finale_ready = serializers.BooleanField()
-        role = StrictCharField(allow_null=True, help_text="host or player (null: staff)")
+        role = StrictCharField(allow_null=True, help_text="owner, player or viewer")
+        houses = HouseRefSerializer(
+            many=True,
+            source="houses_played",
+            help_text="The Houses you play in it (usually one; none: you don't).",
+        )
 
     @extend_schema(
         tags=TAGS,
@@ -117,8 +122,10 @@ class CampaignListApi(ChronicleApi):
                 "campaign_id", "role"
             )
         )
+        played = selectors.houses_played_by(user=request.user, campaigns=campaigns)
         for campaign in campaigns:
             campaign.role = roles.get(campaign.pk)
+            campaign.houses_played = played.get(campaign.pk, [])  # type: ignore[attr-defined]  # for the serializer
         return Response(self.OutputSerializer(campaigns, many=True).data)
 
 

@@ -402,6 +402,30 @@ class TableGameListApi(ChronicleApi):
         return Response(self.OutputSerializer(selectors.game_choices(), many=True).data)
 
 
+class MySeatListApi(ChronicleApi):
+    class OutputSerializer(serializers.Serializer):
+        session = serializers.IntegerField(source="session_id", help_text="The session's id.")
+        game = StrictCharField(source="session.game", help_text="The game's slug (GET /api/games/).")
+        version = serializers.IntegerField(source="session.version")
+        campaign = serializers.IntegerField(
+            source="session.campaign_id",
+            allow_null=True,
+            help_text="The campaign of a game night (null: none).",
+        )
+        seat_index = serializers.IntegerField(source="index", help_text="Your seat at /seats/<seat_index>/.")
+        seat_name = StrictCharField(source="name", help_text="For a campaign's night: your House.")
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Your seats at the sessions still running (a campaign's night gives each House's seat to "
+        "the account that plays it): open one with your login, no seat token needed",
+        responses={200: OutputSerializer(many=True), **errors(401)},
+    )
+    def get(self, request):
+        seats = selectors.seats_of_user(user=request.user)
+        return Response(self.OutputSerializer(seats, many=True).data)
+
+
 class SessionCreateApi(ChronicleApi):
     class InputSerializer(serializers.Serializer):
         game = serializers.ChoiceField(choices=[])

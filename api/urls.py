@@ -85,6 +85,8 @@ api_patterns: list[URLPattern | URLResolver] = [
     path("games/", s.TableGameListApi.as_view(), name="table-game-list"),
     path("sessions/create/", s.SessionCreateApi.as_view(), name="session-create"),
     path("sessions/<id:session_id>/", include(session_patterns)),
+    path("sessions/mine/", s.MySeatListApi.as_view(), name="my-seat-list"),
+    path("auth/signup/", auth_apis.SignupApi.as_view(), name="signup"),
 ]
 
 urlpatterns = [

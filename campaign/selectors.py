@@ -22,6 +22,7 @@ from campaign.models import (
     LedgerEntry,
     StoryCard,
 )
+from games.selectors import seats_of_user
 
 
 def campaign_setting(campaign: Campaign, key: str):
@@ -71,6 +72,7 @@ def house_list(*, campaign: Campaign) -> QuerySet[House]:
     """Houses with their Prestige and Crave totals (ledger sums) and achievements."""
     return (
         campaign.houses.annotate(prestige=_ledger_sum("prestige"), crave=_ledger_sum("crave"))
+        .select_related("user")
         .prefetch_related(Prefetch("achievements", queryset=Achievement.objects.order_by("kind", "id")))
         .order_by("number")
     )
@@ -171,3 +173,19 @@ def campaign_chart_svg(*, campaign: Campaign, name: str, size: str = "wide") -> 
     except Exception:  # the cache (Redis) is down: render now
         cached = None
     return cached or CHARTS[name](campaign=campaign, size=size)
+
+
+def campaign_seats_tonight(*, campaign: Campaign, user) -> list:
+    """The seats ``user`` holds at the campaign's nights still running (a night started from the
+    campaign gives each House's seat to the account that plays it): their way in without scanning."""
+    return list(seats_of_user(user=user, campaign=campaign))
+
+
+def houses_played_by(*, user, campaigns: list[Campaign]) -> dict[int, list[House]]:
+    """Campaign id -> the Houses ``user``'s account plays in it (by House number)."""
+    played: dict[int, list[House]] = defaultdict(list)
+    if user is None or not user.is_authenticated:
+        return played
+    for house in House.objects.filter(user=user, campaign__in=campaigns).order_by("campaign_id", "number"):
+        played[house.campaign_id].append(house)
+    return played

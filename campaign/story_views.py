@@ -38,7 +38,7 @@ def _game(campaign: Campaign, number: int) -> ChronicleGame:
 @require_GET
 def house_page_view(request: HttpRequest, pk: int, house_pk: int) -> HttpResponse:
     campaign = _member_campaign(request, pk)
-    house = get_object_or_404(campaign.houses, pk=house_pk)
+    house = get_object_or_404(campaign.houses.select_related("user"), pk=house_pk)  # who plays it
     page = story_selectors.house_page(campaign=campaign, house=house)
     return render(request, "campaign/house_page.html", {"campaign": campaign, **page})
 

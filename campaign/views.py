@@ -127,6 +127,7 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "story_form": forms.StoryCardForm(campaign=campaign),
         "first_form": forms.FirstEnvelopeForm(campaign=campaign),
         "charts": CHART_DESCRIPTIONS,
+        "my_seats": selectors.campaign_seats_tonight(campaign=campaign, user=request.user),
     }
     return render(request, "campaign/detail.html", context)
 

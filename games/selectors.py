@@ -6,11 +6,14 @@ engine's view for ``None`` (no hand at all).
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 
 from games.engine.registry import get_game, slugs
 from games.engine.rules import TABLE, GameRules
 from games.models import GameSession, Seat, SessionAction
+
+OPENS_FROM_CAMPAIGN = "{name} can open it from their campaign page (or scan the code)."
 
 
 def game_choices() -> list[dict]:
@@ -127,8 +130,12 @@ def session_for_token(*, token: str) -> Seat | None:
 
 
 def seat_is_joined(*, seat: Seat) -> bool:
-    """A phone opened the seat with its token, or a player linked it to their account."""
-    return seat.joined_at is not None or seat.user_id is not None
+    """A phone opened the seat with its token, or a player linked it to their account (the API's
+    claim). A seat a campaign's night gave to its House's player is joined once a device opened it:
+    until then the table keeps its code (games/selectors.py, session_join_cards)."""
+    if seat.joined_at is not None:
+        return True
+    return seat.user_id is not None and seat.session.campaign_id is None
 
 
 def seat_is_open(*, seat: Seat) -> bool:
@@ -140,8 +147,10 @@ def session_join_cards(*, session: GameSession) -> list[dict]:
     """What the table screen shows of each seat's key: the code only while the session runs, for a
     seat no phone has joined yet, never for a bot. (The link itself is shown only on request.)"""
     running = session.status == GameSession.Status.ACTIVE
+    players = _players_opening_from_campaign(session=session) if running else {}
     cards = []
     for seat in session_seats(session=session):
+        player = players.get(seat.pk)
         joined = seat_is_joined(seat=seat)
         cards.append(
             {
@@ -149,6 +158,7 @@ def session_join_cards(*, session: GameSession) -> list[dict]:
                 "joined": joined,
                 "show_code": running and not seat.is_bot and not joined,
                 "can_change": running and not seat.is_bot,
+                "opens_from_campaign": OPENS_FROM_CAMPAIGN.format(name=player) if player else "",
             }
         )
     return cards
@@ -176,3 +186,44 @@ def session_host(*, session_id: int) -> tuple[bool, int | None]:
     row = GameSession.objects.filter(pk=session_id).values_list("host_id", flat=True)[:1]
     hosts = list(row)
     return (bool(hosts), hosts[0] if hosts else None)
+
+
+# ---- A player's own seats (issue 24: a night started from the campaign gives each House's seat to
+# the account that plays it) ----------------------------------------------------------------
+
+
+def _players_opening_from_campaign(*, session: GameSession) -> dict[int, str]:
+    """Seat id -> the name of the account that holds the seat of a campaign's night and has not
+    opened it yet (its code stays on the table beside the name)."""
+    if session.campaign_id is None:
+        return {}
+    seats = {
+        seat.pk: seat.user_id
+        for seat in session_seats(session=session)
+        if seat.user_id is not None and seat.joined_at is None and not seat.is_bot
+    }
+    if not seats:
+        return {}
+    users = get_user_model().objects.filter(pk__in=set(seats.values()))
+    names = {user.pk: user.get_username() for user in users}
+    return {seat_id: names[user_id] for seat_id, user_id in seats.items() if user_id in names}
+
+
+def seats_of_user(*, user, campaign=None) -> QuerySet[Seat]:
+    """The seats ``user`` holds at sessions still running (of one campaign when given), newest
+    session first, each with its session."""
+    if user is None or not user.is_authenticated:
+        return Seat.objects.none()
+    seats = Seat.objects.filter(user=user, session__status=GameSession.Status.ACTIVE).select_related(
+        "session"
+    )
+    if campaign is not None:
+        seats = seats.filter(session__campaign=campaign)
+    return seats.order_by("-session__last_activity", "session_id", "index")
+
+
+def seat_of_user(*, user, session_id: int) -> Seat | None:
+    """The seat ``user`` holds at this session (running or not), or None."""
+    if user is None or not user.is_authenticated:
+        return None
+    return Seat.objects.filter(user=user, session_id=session_id).select_related("session").first()

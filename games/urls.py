@@ -24,4 +24,5 @@ urlpatterns = [
     path("s/<id:session_id>/events/", events.table_events, name="table_events"),
     path("seat/<str:token>/", views.seat_page, name="seat_page"),
     path("seat/<str:token>/events/", events.seat_events, name="seat_events"),
+    path("s/<id:session_id>/my-seat/", views.my_seat, name="my_seat"),
 ]

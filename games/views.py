@@ -393,6 +393,20 @@ def seat_page(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, template, _seat_context(request, seat))
 
 
+@require_GET
+def my_seat(request: HttpRequest, session_id: int) -> HttpResponse:
+    """A signed-in player opens the seat their account holds at this session (a night started from
+    their campaign gives each House's seat to the account that plays it), without scanning its code:
+    it counts as their phone joining, and leads to the seat's own page. Anyone without a seat here,
+    anonymous visitors included, gets the 404 of a session that does not exist."""
+    seat = selectors.seat_of_user(user=request.user, session_id=session_id)
+    if seat is None:
+        raise Http404
+    if selectors.seat_is_open(seat=seat):
+        services.seat_mark_joined(seat=seat)
+    return redirect("games:seat_page", token=seat.token)
+
+
 def _seat_closed_context(seat: Seat) -> dict:
     """A seat's link once the session is over: the final result as the table shows it, with no
     private hand and no controls (docs/operations.md, "Seat codes")."""

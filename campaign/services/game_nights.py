@@ -9,12 +9,14 @@ from collections.abc import Callable
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
 
+from campaign.access import Need
 from campaign.models import (
     Campaign,
     ChronicleGame,
     DilemmaCard,
     House,
     LedgerEntry,
+    Membership,
     StoryCard,
 )
 from campaign.services.chronicles import game_begin, game_result_record, legacy_setup_compute
@@ -241,12 +243,13 @@ def game_night_start(
     seed: int | None = None,
 ):
     """Begin the campaign's next game (its Realm Chronicles table; Chronicle aging), then seat the
-    Houses in table order (clockwise) in a King's Dilemma session."""
+    Houses in table order (clockwise) in a King's Dilemma session. A House played by a member's
+    account gives its seat to that account: the player opens it from their campaign page."""
     from games.services import session_create
 
     game = game_begin(campaign=campaign, king_name=king_name, played_on=played_on, actor=host)
     config = game_night_config(campaign=campaign, houses=houses, king_name=game.king_name, keep=keep)
-    return session_create(
+    session = session_create(
         game="kings_dilemma",
         seat_names=[h.name for h in houses],
         host=host,
@@ -255,6 +258,25 @@ def game_night_start(
         campaign=campaign,
         chronicle_game=game,
     )
+    _seats_to_players(session=session, campaign=campaign, houses=houses)
+    return session
+
+
+def _seats_to_players(*, session, campaign: Campaign, houses: list[House]) -> None:
+    """Each seat whose House a member plays (a player or the owner, from the House as stored now)
+    belongs to that member's account: their login opens it, as its join token does."""
+    players = set(
+        Membership.objects.filter(campaign=campaign, role__in=Need.PLAY.value).values_list(
+            "user_id", flat=True
+        )
+    )
+    users = dict(House.objects.filter(pk__in=[h.pk for h in houses]).values_list("pk", "user_id"))
+    for seat in session.seats.all():
+        user_id = users.get(houses[seat.index].pk)
+        if user_id is not None and user_id in players:
+            seat.user_id = user_id
+            seat.full_clean()
+            seat.save(update_fields=["user"])
 
 
 def _house_of_seat(session) -> Callable[[int | None], House | None]:

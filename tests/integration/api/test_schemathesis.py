@@ -19,6 +19,7 @@ import re
 import hypothesis
 import pytest
 import schemathesis
+from allauth.account.adapter import DefaultAccountAdapter
 from django.core.wsgi import get_wsgi_application
 from drf_spectacular.generators import SchemaGenerator
 from hypothesis import HealthCheck, given
@@ -98,6 +99,8 @@ RULE_REFUSALS = [
         game_services.SETUP_REFUSED,  # an engine's config rule (e.g. a House's Power beyond the box)
         services.STORY_LINK_NONE,
         rules.UNKNOWN_ACTION,  # which actions a game knows (and takes now) is its state's legal_actions
+        # Sign-up: a username or an email address another account has (allauth's words).
+        *(str(DefaultAccountAdapter.error_messages[key]) for key in ("username_taken", "email_taken")),
     )
 ]
 
