@@ -12,6 +12,7 @@ from campaign.models import (
     SecretAgenda,
 )
 from campaign.services.archive import ARCHIVE_MAX_BYTES
+from campaign.services.members import INVITATION_DAYS
 from config.json_limits import json_loads_strict
 from games.kings_dilemma.data import MYSTERY_LETTERS
 
@@ -405,6 +406,11 @@ class InvitationForm(CampaignBoundForm):
         initial=INVITATION_DAYS_DEFAULT,
         label="Days valid",
         help_text=f"1 to {INVITATION_DAYS_MAX} days.",
+        error_messages={
+            "min_value": INVITATION_DAYS,
+            "max_value": INVITATION_DAYS,
+            "invalid": INVITATION_DAYS,
+        },
     )
 
     def __init__(self, *args, campaign, **kwargs):

@@ -31,9 +31,6 @@ INVITATION_REVOKED_DONE = "Invitation revoked: its link no longer works."
 ROLE_CHANGED = "{user} is now {role}."
 MEMBER_REMOVED = "{user} was removed from the campaign."
 YOU_LEFT = "You left {campaign}."
-UNKNOWN_INVITATION = (
-    "This invitation does not exist: check the link, or ask the campaign's owner for a new one."
-)
 
 
 def invitation_link(request: HttpRequest, invitation: Invitation) -> str:
@@ -185,7 +182,7 @@ def invitation_view(request: HttpRequest, token: str) -> HttpResponse:
     """What the link invites to; logged in, "Join" accepts it (and leads to the campaign)."""
     invitation = selectors.invitation_for_token(token=token)
     if invitation is None:
-        raise Http404(UNKNOWN_INVITATION)
+        raise Http404(services.INVITATION_UNKNOWN)
     if request.method != "POST":
         return _invitation_page(request, invitation)
     if not request.user.is_authenticated:

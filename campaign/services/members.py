@@ -35,6 +35,9 @@ INVITATION_REVOKED = "This invitation was revoked: ask the campaign's owner for 
 INVITATION_USED = (
     "This invitation for House {house} was already used: ask the campaign's owner for a new one."
 )
+INVITATION_UNKNOWN = (
+    "This invitation does not exist: check the link, or ask the campaign's owner for a new one."
+)
 INVITATION_ALREADY_REVOKED = "This invitation is already revoked."
 INVITATION_NEEDS_ACCOUNT = "Log in or sign up to accept an invitation."
 DEMO_CANNOT_JOIN = (

@@ -16,6 +16,7 @@ from campaign.models import (
     CampaignExport,
     ChronicleGame,
     House,
+    Invitation,
     Membership,
     StoryLink,
 )
@@ -43,6 +44,7 @@ NOT_CARRIED = {
     Membership: "accounts do not travel: the importer becomes the host, others are invited again",
     CampaignExport: "the exports made on the old machine are files of that machine",
     StoryLink: "a story link's token is a secret: a member makes a new link in one click",
+    Invitation: "an invitation's token is a secret, and its accounts do not travel: the owner invites again",
 }
 
 
