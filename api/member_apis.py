@@ -20,6 +20,7 @@ from config.ratelimits import posts_rate_limited
 from games.views import phone_base_url
 
 TAGS = ["members"]
+ROLES = "owner, player or viewer."
 invite_rate_limited = method_decorator(posts_rate_limited("invite"))
 
 
@@ -46,7 +47,7 @@ class CampaignRefSerializer(serializers.Serializer):
 class MemberSerializer(serializers.Serializer):
     id = serializers.IntegerField(source="membership.pk", help_text="The member's id in this campaign.")
     username = serializers.CharField(source="user.username")
-    role = serializers.ChoiceField(choices=Membership.Role.choices)
+    role = serializers.CharField(help_text=ROLES)
     house = HouseRefSerializer(allow_null=True, help_text="The House they play (null: none).")
 
 
@@ -111,6 +112,7 @@ class InvitationListApi(CampaignApi):
     @extend_schema(
         tags=TAGS,
         summary="The invitations that can still be accepted (owner only)",
+        operation_id="invitation_list",
         responses={200: InvitationSerializer(many=True), **MEMBER_READ},
     )
     def get(self, request, campaign_id: int):
@@ -120,6 +122,7 @@ class InvitationListApi(CampaignApi):
     @extend_schema(
         tags=TAGS,
         summary="Invite someone by a link, as a player (optionally of a House) or a viewer (owner only)",
+        operation_id="invitation_create",
         request=InputSerializer,
         responses={201: InvitationSerializer, **MEMBER_WRITE, **errors(429)},
     )
@@ -150,7 +153,7 @@ class MemberRoleApi(CampaignApi):
     need = Need.OWN
 
     class InputSerializer(serializers.Serializer):
-        role = StrictCharField(help_text="owner, player or viewer.")
+        role = StrictCharField(help_text=ROLES)
 
     @extend_schema(
         tags=TAGS,
@@ -228,7 +231,7 @@ class InvitationDetailApi(ChronicleApi):
 class InvitationAcceptApi(ChronicleApi):
     class OutputSerializer(serializers.Serializer):
         campaign = CampaignRefSerializer()
-        role = serializers.ChoiceField(choices=Membership.Role.choices, help_text="Your role now.")
+        role = serializers.CharField(help_text=f"Your role now: {ROLES}")
         house = HouseRefSerializer(allow_null=True, help_text="The House you play now (null: none).")
         message = serializers.CharField(help_text="What happened, in a sentence.")
 
