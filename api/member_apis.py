@@ -12,7 +12,7 @@ from rest_framework.response import Response
 
 from api.base import CampaignApi, ChronicleApi
 from api.errors import MEMBER_READ, MEMBER_WRITE, errors
-from api.serializers import CampaignHouseField, HouseRefSerializer, StrictCharField
+from api.serializers import CampaignHouseField, HouseRefSerializer
 from campaign import selectors, services
 from campaign.access import Need, campaign_role
 from campaign.models import INVITATION_DAYS_DEFAULT, INVITATION_DAYS_MAX, Invitation, Membership
@@ -20,7 +20,8 @@ from config.ratelimits import posts_rate_limited
 from games.views import phone_base_url
 
 TAGS = ["members"]
-ROLES = "owner, player or viewer."
+
+
 invite_rate_limited = method_decorator(posts_rate_limited("invite"))
 
 
@@ -47,7 +48,7 @@ class CampaignRefSerializer(serializers.Serializer):
 class MemberSerializer(serializers.Serializer):
     id = serializers.IntegerField(source="membership.pk", help_text="The member's id in this campaign.")
     username = serializers.CharField(source="user.username")
-    role = serializers.CharField(help_text=ROLES)
+    role = serializers.ChoiceField(choices=Membership.Role.choices)
     house = HouseRefSerializer(allow_null=True, help_text="The House they play (null: none).")
 
 
@@ -153,7 +154,7 @@ class MemberRoleApi(CampaignApi):
     need = Need.OWN
 
     class InputSerializer(serializers.Serializer):
-        role = StrictCharField(help_text=ROLES)
+        role = serializers.ChoiceField(choices=Membership.Role.choices)
 
     @extend_schema(
         tags=TAGS,
@@ -205,8 +206,10 @@ class InvitationDetailApi(ChronicleApi):
         problem = serializers.CharField(
             allow_null=True, help_text="Why it cannot be accepted (null: it can)."
         )
-        your_role = serializers.CharField(
-            allow_null=True, help_text="Your role in the campaign now (null: not a member)."
+        your_role = serializers.ChoiceField(
+            choices=Membership.Role.choices,
+            allow_null=True,
+            help_text="Your role in the campaign now (null: not a member).",
         )
 
     @extend_schema(
@@ -231,7 +234,7 @@ class InvitationDetailApi(ChronicleApi):
 class InvitationAcceptApi(ChronicleApi):
     class OutputSerializer(serializers.Serializer):
         campaign = CampaignRefSerializer()
-        role = serializers.CharField(help_text=f"Your role now: {ROLES}")
+        role = serializers.ChoiceField(choices=Membership.Role.choices, help_text="Your role now.")
         house = HouseRefSerializer(allow_null=True, help_text="The House you play now (null: none).")
         message = serializers.CharField(help_text="What happened, in a sentence.")
 

@@ -159,7 +159,7 @@ class MemberChangeApiTests:
         owner = Membership.objects.get(user=host)
         before = written()
         for data, message in (
-            ({"role": "king"}, services.UNKNOWN_ROLE.format(role="king")),
+            ({"role": "king"}, 'role: "king" is not a valid choice.'),
             ({"role": "player"}, services.LAST_OWNER_DEMOTE.format(user=host)),
             ({"role": 3}, "role: "),
             ({}, "role: "),
