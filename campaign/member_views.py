@@ -170,7 +170,9 @@ def _invitation_page(request: HttpRequest, invitation: Invitation, *, error: str
     if problem and not role and status == 200:
         status = 410  # gone: expired, revoked or used
     response = render(request, "campaign/invitation.html", context, status=status)
-    response["Referrer-Policy"] = "no-referrer"  # the token stays out of other sites' logs
+    # The token stays out of other sites' logs; not "no-referrer": Chromium then sends the Join
+    # form's POST with "Origin: null", which the CSRF check refuses.
+    response["Referrer-Policy"] = "same-origin"
     response["X-Robots-Tag"] = "noindex, nofollow"
     response["Cache-Control"] = "private, no-store"
     return response

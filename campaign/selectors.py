@@ -195,4 +195,4 @@ def invitations_pending(*, campaign: Campaign) -> QuerySet[Invitation]:
 
 def invitation_for_token(*, token: str) -> Invitation | None:
     """The invitation of this link, whatever its state (None: no such link)."""
-    return Invitation.objects.select_related("campaign", "house").filter(token=token).first()
+    return Invitation.objects.select_related("campaign", "house", "created_by").filter(token=token).first()

@@ -191,7 +191,7 @@ class InvitationPageTests:
         url = reverse("invitation", args=[invitation.token])
         response = Client().get(url)
         page = response.content.decode()
-        assert response.status_code == 200 and response["Referrer-Policy"] == "no-referrer"
+        assert response.status_code == 200 and response["Referrer-Policy"] == "same-origin"
         assert "You're invited to Test campaign" in page and "as player (House Tork)" in page
         assert f"{reverse('account_signup')}?next={url.replace('/', '%2F')}" in page
         assert f"{reverse('login')}?next={url.replace('/', '%2F')}" in page
