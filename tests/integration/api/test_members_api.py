@@ -8,10 +8,11 @@ from django.urls import reverse
 
 from campaign import services
 from campaign.demo import DEMO_USER
-from campaign.models import CampaignEvent, House, Invitation, Membership
+from campaign.models import Invitation, Membership
 from config import ratelimits
 from tests.factories import UserFactory, campaign_with_houses
 from tests.integration.api.conftest import token_client
+from tests.integration.campaign.test_members import written
 
 pytestmark = pytest.mark.django_db
 
@@ -34,15 +35,6 @@ def joined(campaign, role: str, username: str, house=None):
         invitation=services.invitation_create(campaign=campaign, role=role, house=house), user=user
     )
     return user, Membership.objects.get(campaign=campaign, user=user)
-
-
-def written() -> tuple:
-    return (
-        list(Invitation.objects.values_list("pk", "revoked_at", "uses")),
-        list(Membership.objects.values_list("pk", "role")),
-        list(House.objects.values_list("pk", "user_id")),
-        CampaignEvent.objects.count(),
-    )
 
 
 class MemberListApiTests:

@@ -13,9 +13,10 @@ from django.utils.html import escape
 from campaign import services
 from campaign.demo import DEMO_USER
 from campaign.member_views import INVITATION_MADE, MEMBER_REMOVED
-from campaign.models import CampaignEvent, House, Invitation, Membership
+from campaign.models import House, Invitation, Membership
 from config import ratelimits
 from tests.factories import UserFactory, campaign_with_houses
+from tests.integration.campaign.test_members import written
 
 pytestmark = pytest.mark.django_db
 
@@ -39,15 +40,6 @@ def member(campaign, role: str, username: str, house: House | None = None):
     invitation = services.invitation_create(campaign=campaign, role=role, house=house)
     services.invitation_accept(invitation=invitation, user=user)
     return user
-
-
-def written() -> tuple:
-    return (
-        list(Invitation.objects.values_list("pk", "revoked_at", "uses")),
-        list(Membership.objects.values_list("pk", "role")),
-        list(House.objects.values_list("pk", "user_id")),
-        CampaignEvent.objects.count(),
-    )
 
 
 def members_url(campaign) -> str:

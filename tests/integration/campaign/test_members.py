@@ -20,7 +20,8 @@ pytestmark = [pytest.mark.database, pytest.mark.django_db]
 Role = Membership.Role
 
 
-def snapshot() -> tuple:
+def written() -> tuple:
+    """What the member services may write (the pages' and the API's tests use it too)."""
     return (
         list(Invitation.objects.order_by("pk").values_list("pk", "revoked_at", "uses")),
         list(Membership.objects.order_by("pk").values_list("pk", "user_id", "role")),
@@ -32,11 +33,11 @@ def snapshot() -> tuple:
 @contextmanager
 def refused(message: str):
     """The service inside is refused with exactly ``message``, and writes nothing."""
-    before = snapshot()
+    before = written()
     with pytest.raises(ValidationError) as caught:
         yield
     assert caught.value.messages == [message]
-    assert snapshot() == before
+    assert written() == before
 
 
 @pytest.fixture
@@ -174,10 +175,10 @@ class InvitationAcceptTests:
     def test_a_member_keeps_a_higher_role_and_is_told_so(self, realm, user):
         campaign, _ = realm
         invitation = services.invitation_create(campaign=campaign, role="player")
-        before = snapshot()
+        before = written()
         done = services.invitation_accept(invitation=invitation, user=user)  # the owner
         assert done.message == services.ALREADY_MEMBER.format(role="owner", campaign=campaign.name)
-        assert done.membership.role == "owner" and snapshot() == before
+        assert done.membership.role == "owner" and written() == before
 
     def test_a_viewer_invited_as_player_becomes_a_player(self, realm):
         campaign, _ = realm
@@ -261,11 +262,11 @@ class MembershipRoleChangeTests:
 
     def test_the_same_role_writes_nothing(self, realm, user):
         campaign, _ = realm
-        before = snapshot()
+        before = written()
         services.membership_role_change(
             membership=Membership.objects.get(campaign=campaign, user=user), role="owner"
         )
-        assert snapshot() == before
+        assert written() == before
 
     def test_a_player_made_viewer_no_longer_plays_the_house(self, realm, user):
         campaign, houses = realm
