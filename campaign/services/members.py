@@ -134,7 +134,7 @@ def invitation_create(
         raise ValidationError(INVITATION_DAYS)
     check_house(campaign, house)
     if house is not None:
-        house = House.objects.select_for_update().select_related("user").get(pk=house.pk)
+        house = House.objects.select_for_update(of=("self",)).select_related("user").get(pk=house.pk)
     if house is not None and role != Invitation.Role.PLAYER:
         raise ValidationError(INVITATION_HOUSE_PLAYER)
     if house is not None and house.user_id is not None:
@@ -159,7 +159,9 @@ def invitation_create(
 @transaction.atomic
 def invitation_revoke(*, invitation: Invitation, actor=None) -> Invitation:
     """The link stops working at once."""
-    invitation = Invitation.objects.select_for_update().select_related("campaign").get(pk=invitation.pk)
+    invitation = (
+        Invitation.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=invitation.pk)
+    )
     if invitation.revoked_at is not None:
         raise ValidationError(INVITATION_ALREADY_REVOKED)
     invitation.revoked_at = timezone.now()
@@ -185,7 +187,9 @@ def invitation_accept(*, invitation: Invitation, user) -> InvitationAcceptance:
     _check_acceptor(user)
     # The campaign's row first: accepts in one campaign are serialised (one House per player).
     campaign = Campaign.objects.select_for_update().get(pk=invitation.campaign_id)
-    invitation = Invitation.objects.select_for_update().select_related("house").get(pk=invitation.pk)
+    invitation = (
+        Invitation.objects.select_for_update(of=("self",)).select_related("house").get(pk=invitation.pk)
+    )
     problem = invitation_problem(invitation=invitation)
     if problem is not None:
         raise ValidationError(problem)

@@ -3,6 +3,7 @@
 refusal is asserted by its constant, and nothing is written after a refusal."""
 
 import datetime
+import threading
 from contextlib import contextmanager
 
 import pytest
@@ -14,6 +15,7 @@ from campaign import selectors, services
 from campaign.demo import DEMO_USER
 from campaign.models import CampaignEvent, House, Invitation, Membership
 from tests.factories import UserFactory, campaign_with_houses
+from tests.integration.api.test_concurrency import race
 
 pytestmark = [pytest.mark.database, pytest.mark.django_db]
 
@@ -322,3 +324,55 @@ class MemberSelectorsTests:
             (zed, "player", houses[1]),
             (amy, "viewer", None),
         ]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+class InvitationRaceTests:
+    """Against PostgreSQL (row locks): accepts in one campaign are serialised."""
+
+    def test_two_people_taking_one_house_at_once_one_wins(self):
+        campaign, houses = campaign_with_houses("Smeethe", "Tork")
+        invitation = services.invitation_create(campaign=campaign, house=houses[0])
+        people = [UserFactory(username="anna"), UserFactory(username="ben")]
+        turn = iter(people)
+        lock = threading.Lock()
+
+        def accept():
+            with lock:
+                user = next(turn)
+            try:
+                return services.invitation_accept(invitation=invitation, user=user).message
+            except ValidationError as error:
+                return error.messages[0]
+
+        answers = race(accept)
+        assert sorted(answers, key=len) == sorted(
+            [
+                services.JOINED_HOUSE.format(campaign=campaign.name, role="player", house="Smeethe"),
+                services.INVITATION_USED.format(house="Smeethe"),
+            ],
+            key=len,
+        )
+        houses[0].refresh_from_db()
+        invitation.refresh_from_db()
+        assert houses[0].user in people and invitation.uses == 1
+        assert campaign.memberships.filter(user__in=people).count() == 1
+
+    def test_one_person_taking_two_houses_at_once_gets_one(self):
+        campaign, houses = campaign_with_houses("Smeethe", "Tork")
+        invitations = iter([services.invitation_create(campaign=campaign, house=h) for h in houses])
+        anna = UserFactory(username="anna")
+        lock = threading.Lock()
+
+        def accept():
+            with lock:
+                invitation = next(invitations)
+            try:
+                return services.invitation_accept(invitation=invitation, user=anna).message
+            except ValidationError as error:
+                return error.messages[0]
+
+        answers = race(accept)
+        assert sum(answer.startswith("You already play House") for answer in answers) == 1
+        assert House.objects.filter(campaign=campaign, user=anna).count() == 1
