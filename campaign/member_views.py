@@ -54,9 +54,13 @@ def _qr_svg(link: str) -> SafeString:
 def _members_page(request: HttpRequest, campaign: Campaign, *, form=None, error: str = "", status: int = 200):
     """The member list; the owner's tools beside it (the invitation form given, with its errors)."""
     owner = request.campaign_role == Membership.Role.OWNER
+    members = selectors.campaign_members(campaign=campaign)
+    owners = [m["membership"].pk for m in members if m["role"] == Membership.Role.OWNER]
     context: dict = {
         "campaign": campaign,
-        "members": selectors.campaign_members(campaign=campaign),
+        "members": members,
+        # The campaign keeps an owner: the only one is offered neither another role nor removal.
+        "sole_owner": owners[0] if len(owners) == 1 else None,
         "is_owner": owner,
         "error": error,
         "roles": Membership.Role.choices,

@@ -54,6 +54,7 @@ class MemberListTests:
         page = client_of(user).get(members_url(campaign)).content.decode()
         assert "anna" in page and "House Smeethe" in page
         assert "Make an invitation link" in page and "Yes, remove anna" in page
+        assert page.count("Yes, remove") == 1 and "The only owner" in page  # the owner is kept
         link = PHONES_REACH + reverse("invitation", args=[invitation.token])
         assert link in page
         assert (
