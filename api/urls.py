@@ -9,6 +9,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from api import auth_apis
 from api import campaign_apis as c
 from api import correction_apis as fix
+from api import member_apis as m
 from api import night_apis as n
 from api import session_apis as s
 from api import story as st
@@ -87,6 +88,19 @@ api_patterns: list[URLPattern | URLResolver] = [
     path("sessions/<id:session_id>/", include(session_patterns)),
     path("sessions/mine/", s.MySeatListApi.as_view(), name="my-seat-list"),
     path("auth/signup/", auth_apis.SignupApi.as_view(), name="signup"),
+]
+
+# Members and invitations (issue 24).
+campaign_patterns += [
+    path("members/", m.MemberListApi.as_view(), name="member-list"),
+    path("members/<id:member_id>/role/", m.MemberRoleApi.as_view(), name="member-role"),
+    path("members/<id:member_id>/remove/", m.MemberRemoveApi.as_view(), name="member-remove"),
+    path("invitations/", m.InvitationListApi.as_view(), name="invitation-list"),
+    path("invitations/<id:invitation_id>/revoke/", m.InvitationRevokeApi.as_view(), name="invitation-revoke"),
+]
+api_patterns += [
+    path("invitations/<str:token>/", m.InvitationDetailApi.as_view(), name="invitation-detail"),
+    path("invitations/<str:token>/accept/", m.InvitationAcceptApi.as_view(), name="invitation-accept"),
 ]
 
 urlpatterns = [

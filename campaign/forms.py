@@ -1,8 +1,19 @@
 from django import forms
 
 from campaign import selectors
-from campaign.models import DilemmaCard, GameEnd, House, ResourceRow, SecretAgenda
+from campaign.models import (
+    INVITATION_DAYS_DEFAULT,
+    INVITATION_DAYS_MAX,
+    DilemmaCard,
+    GameEnd,
+    House,
+    Invitation,
+    Membership,
+    ResourceRow,
+    SecretAgenda,
+)
 from campaign.services.archive import ARCHIVE_MAX_BYTES
+from campaign.services.members import INVITATION_DAYS
 from config.json_limits import json_loads_strict
 from games.kings_dilemma.data import MYSTERY_LETTERS
 
@@ -383,3 +394,37 @@ class EnvelopeCorrectForm(CampaignBoundForm):
 class DilemmaCardMoveForm(CampaignBoundForm):
     id_prefix = "fix"
     place = forms.ChoiceField(choices=DilemmaCard.Place.choices, label="Where the card belongs")
+
+
+class InvitationForm(CampaignBoundForm):
+    """The owner's invitation: a role, optionally a House without a player yet, how long it lasts."""
+
+    id_prefix = "invite"
+    house_fields = ("house",)
+    role = forms.ChoiceField(choices=Invitation.Role.choices, initial=Invitation.Role.PLAYER)
+    house = forms.ModelChoiceField(
+        queryset=House.objects.none(),
+        required=False,
+        empty_label="(no House)",
+        help_text="The House this person will play: the link then serves once.",
+    )
+    days = forms.IntegerField(
+        min_value=1,
+        max_value=INVITATION_DAYS_MAX,
+        initial=INVITATION_DAYS_DEFAULT,
+        label="Days valid",
+        help_text=f"1 to {INVITATION_DAYS_MAX} days.",
+        error_messages={
+            "min_value": INVITATION_DAYS,
+            "max_value": INVITATION_DAYS,
+            "invalid": INVITATION_DAYS,
+        },
+    )
+
+    def __init__(self, *args, campaign, **kwargs):
+        super().__init__(*args, campaign=campaign, **kwargs)
+        _house_field(self, "house").queryset = campaign.houses.filter(user__isnull=True)
+
+
+class MemberRoleForm(forms.Form):
+    role = forms.ChoiceField(choices=Membership.Role.choices)

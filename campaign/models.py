@@ -475,3 +475,46 @@ class StoryLink(models.Model):
 
     def __str__(self):
         return f"Story link of {self.game}"
+
+
+def new_invitation_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+INVITATION_DAYS_DEFAULT = 7
+INVITATION_DAYS_MAX = 30
+
+
+def invitation_expiry() -> datetime.datetime:
+    return timezone.now() + datetime.timedelta(days=INVITATION_DAYS_DEFAULT)
+
+
+class Invitation(models.Model):
+    """A link that makes whoever opens it (signed up or logged in) a member of the campaign, as a
+    player or a viewer (never an owner). One for a House is used once: that House gets its player;
+    one without a House serves everyone who opens it until it expires or is revoked
+    (docs/rules-decisions.md, "Invitations")."""
+
+    class Role(models.TextChoices):
+        PLAYER = Membership.Role.PLAYER.value, "Player"
+        VIEWER = Membership.Role.VIEWER.value, "Viewer"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invitations")
+    token = models.CharField(max_length=64, unique=True, default=new_invitation_token, editable=False)
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.PLAYER)
+    house = models.ForeignKey(
+        House, null=True, blank=True, on_delete=models.CASCADE, related_name="invitations"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(default=invitation_expiry)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    uses = models.PositiveIntegerField(default=0)  # people who joined (or took the House) by it
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return f"Invitation to {self.campaign} as {self.role}"

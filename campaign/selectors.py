@@ -7,6 +7,7 @@ from collections import defaultdict
 
 from django.db.models import IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 
 from campaign import legacy
 from campaign.models import (
@@ -19,7 +20,9 @@ from campaign.models import (
     ChronicleSticker,
     DilemmaCard,
     House,
+    Invitation,
     LedgerEntry,
+    Membership,
     StoryCard,
 )
 from games.selectors import seats_of_user
@@ -189,3 +192,34 @@ def houses_played_by(*, user, campaigns: list[Campaign]) -> dict[int, list[House
     for house in House.objects.filter(user=user, campaign__in=campaigns).order_by("campaign_id", "number"):
         played[house.campaign_id].append(house)
     return played
+
+
+# ---- Members and invitations (issue 24) ----------------------------------------------------
+
+ROLE_ORDER = {Membership.Role.OWNER: 0, Membership.Role.PLAYER: 1, Membership.Role.VIEWER: 2}
+
+
+def campaign_members(*, campaign: Campaign) -> list[dict]:
+    """Each member with their role and the House they play (None: none): owners first, then
+    players, then viewers, each by name. Two queries."""
+    houses = {h.user_id: h for h in campaign.houses.exclude(user=None)}
+    members = [
+        {"membership": m, "user": m.user, "role": m.role, "house": houses.get(m.user_id)}
+        for m in campaign.memberships.select_related("user")
+    ]
+    return sorted(members, key=lambda m: (ROLE_ORDER[m["role"]], m["user"].get_username().lower()))
+
+
+def invitations_pending(*, campaign: Campaign) -> QuerySet[Invitation]:
+    """The invitations that can still be accepted: not revoked, not expired, and (for a House)
+    not used yet."""
+    return (
+        campaign.invitations.filter(revoked_at__isnull=True, expires_at__gt=timezone.now())
+        .exclude(house__isnull=False, uses__gte=1)
+        .select_related("house", "created_by")
+    )
+
+
+def invitation_for_token(*, token: str) -> Invitation | None:
+    """The invitation of this link, whatever its state (None: no such link)."""
+    return Invitation.objects.select_related("campaign", "house", "created_by").filter(token=token).first()

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from campaign import story_views, views
+from campaign import member_views, story_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -72,4 +72,22 @@ urlpatterns += [
         name="story-unshare",
     ),
     path("stories/<str:token>/", story_views.shared_story_view, name="shared-story"),
+]
+
+# Members and invitations (issue 24).
+urlpatterns += [
+    path("campaigns/<id:pk>/members/", member_views.members_view, name="campaign-members"),
+    path("campaigns/<id:pk>/invitations/new/", member_views.invitation_create_view, name="invitation-create"),
+    path(
+        "campaigns/<id:pk>/invitations/<id:invitation_id>/revoke/",
+        member_views.invitation_revoke_view,
+        name="invitation-revoke",
+    ),
+    path("campaigns/<id:pk>/members/<id:member_id>/role/", member_views.member_role_view, name="member-role"),
+    path(
+        "campaigns/<id:pk>/members/<id:member_id>/remove/",
+        member_views.member_remove_view,
+        name="member-remove",
+    ),
+    path("invitations/<str:token>/", member_views.invitation_view, name="invitation"),
 ]

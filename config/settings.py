@@ -430,6 +430,11 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     # config/converters.py: an id in a path is an integer of at most 18 digits.
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": 10**18 - 1}},
+    # A member's role and an invitation's role (never owner) are two choice sets named "role".
+    "ENUM_NAME_OVERRIDES": {
+        "MemberRoleEnum": "campaign.models.Membership.Role",
+        "InvitationRoleEnum": "campaign.models.Invitation.Role",
+    },
 }
 
 if not DEBUG and not EMBEDDED:  # plain HTTP on a home network for the embedded default

@@ -94,6 +94,12 @@ class Fixture:
             game=self.campaign.games.order_by("number").first(), actor=self.owner
         )
         self.device, _ = token_obtain(user=self.owner, device="Walker's phone")  # an API token
+        self.invitation = campaign_services.invitation_create(campaign=self.campaign, role="viewer")
+        self.members = []  # two viewers: one to change the role of, one to remove
+        for _ in range(2):
+            viewer = UserFactory()
+            campaign_services.invitation_accept(invitation=self.invitation, user=viewer)
+            self.members.append(self.campaign.memberships.get(user=viewer))
         self.answers: set[tuple[str, str, str, int]] = set()  # (route, who, method, status)
 
     def seat(self, session: GameSession) -> Seat:
@@ -129,6 +135,8 @@ def fillings(route: str, fx: Fixture) -> list[dict] | None:
         return [{"pk": fx.achievement.pk}, {"pk": MISSING}]
     if route.startswith("stories/"):
         return [{"token": fx.story_link.token}, {"token": "nope"}]
+    if route.startswith(("invitations/", "api/invitations/")):
+        return [{"token": fx.invitation.token}, {"token": "nope"}]
     campaign_id = {"pk": fx.campaign.pk, "campaign_id": fx.campaign.pk}
     sessions = [fx.night] if route.startswith(("campaigns/", "api/campaigns/")) else fx.sessions
     for session in sessions:
@@ -148,6 +156,8 @@ def fillings(route: str, fx: Fixture) -> list[dict] | None:
             "session_id": session.pk,
             "seat_index": 0,
             "device_id": fx.device.pk,
+            "invitation_id": fx.invitation.pk,
+            "member_id": fx.members[1 if route.endswith("/remove/") else 0].pk,
             "token": fx.seat(session).token,
         }
         if any(n not in values for n in names):
@@ -205,6 +215,11 @@ def valid_posts(fx: Fixture) -> dict[str, object]:
         "api/campaigns/<id:campaign_id>/games/begin/": {"king_name": "Walker III"},
         "api/sessions/create/": {"game": "council_of_four", "seat_names": ["A", "B"]},
         "api/sessions/<id:session_id>/seats/<id:seat_index>/join/": {"claim": False},
+        # Revoking, removing and accepting take an empty body: the empty POST of the walk is theirs.
+        "campaigns/<id:pk>/invitations/new/": {"role": "player", "days": 7},
+        "campaigns/<id:pk>/members/<id:member_id>/role/": {"role": "player"},
+        "api/campaigns/<id:campaign_id>/invitations/": {"role": "viewer", "days": 3},
+        "api/campaigns/<id:campaign_id>/members/<id:member_id>/role/": {"role": "viewer"},
     }
 
 

@@ -97,6 +97,8 @@ def seeded(db):
     services.envelope_open(campaign=campaign, number=5, special=True, trigger_numbers=[90])
     session = session_create(game="for_the_king", seat_names=["Anna", "Ben", "Cleo"], host=host)
     another_phone = device_token(host, "another-phone", name=ANOTHER_PHONE)
+    invitation = services.invitation_create(campaign=campaign, role="viewer", actor=host)
+    services.invitation_accept(invitation=invitation, user=UserFactory(username="fuzz-viewer"))
     yield {
         "host": host,
         "ids": {
@@ -110,6 +112,9 @@ def seeded(db):
             "envelope_number": 5,
             "card_number": campaign.dilemma_cards.order_by("number").first().number,
             "device_id": another_phone.pk,
+            "member_id": campaign.memberships.get(user__username="fuzz-viewer").pk,
+            "invitation_id": invitation.pk,
+            "token": invitation.token,
         },
         "seat_token": session.seats.get(index=1).token,
     }

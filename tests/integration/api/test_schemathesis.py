@@ -98,6 +98,16 @@ RULE_REFUSALS = [
         game_services.BOT_SEAT_UNKNOWN,
         game_services.SETUP_REFUSED,  # an engine's config rule (e.g. a House's Power beyond the box)
         services.STORY_LINK_NONE,
+        # Members and invitations: the state of an invitation, a House or the campaign's owners.
+        campaign_services.INVITATION_ALREADY_REVOKED,
+        campaign_services.INVITATION_HOUSE_PLAYER,
+        campaign_services.INVITATION_EXPIRED,
+        campaign_services.INVITATION_REVOKED,
+        campaign_services.INVITATION_USED,
+        campaign_services.HOUSE_ALREADY_PLAYED,
+        campaign_services.ONE_HOUSE_PER_PLAYER,
+        campaign_services.LAST_OWNER_DEMOTE,
+        campaign_services.LAST_OWNER_REMOVE,
         rules.UNKNOWN_ACTION,  # which actions a game knows (and takes now) is its state's legal_actions
         # Sign-up: a username or an email address another account has (allauth's words).
         *(str(DefaultAccountAdapter.error_messages[key]) for key in ("username_taken", "email_taken")),

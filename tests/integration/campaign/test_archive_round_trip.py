@@ -16,6 +16,7 @@ from campaign.models import (
     CampaignExport,
     ChronicleGame,
     House,
+    Invitation,
     Membership,
     StoryLink,
 )
@@ -44,6 +45,7 @@ NOT_CARRIED = {
     CampaignExport: "the exports made on the old machine are files of that machine",
     StoryLink: "a story link's token is a secret: a member makes a new link in one click",
     SessionSnapshot: "a cache of a night's log: an imported night replays from its setup once",
+    Invitation: "an invitation's token is a secret, and its accounts do not travel: the owner invites again",
 }
 
 

@@ -1,0 +1,295 @@
+"""Members of a campaign: invitations (create, revoke, accept), a member's role, removing a member
+(the only writers of Invitation and, after the campaign's creation, of Membership). Each change is a
+campaign event. Who may call them is checked by the pages and the API (the owner, campaign/access.py);
+these check what the campaign itself demands (docs/rules-decisions.md, "Invitations")."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from campaign.models import (
+    INVITATION_DAYS_DEFAULT,
+    INVITATION_DAYS_MAX,
+    Campaign,
+    House,
+    Invitation,
+    Membership,
+)
+from campaign.services.common import check_house, record_event
+
+Role = Membership.Role
+ROLE_RANK = {Role.OWNER: 3, Role.PLAYER: 2, Role.VIEWER: 1}
+
+INVITATION_ROLE = "An invitation makes a player or a viewer (an owner is made from the member list)."
+INVITATION_DAYS = f"An invitation is valid for 1 to {INVITATION_DAYS_MAX} days."
+INVITATION_HOUSE_PLAYER = "An invitation for a House makes its player: choose the player role."
+HOUSE_ALREADY_PLAYED = "House {house} is already played by {user}."
+INVITATION_EXPIRED = "This invitation expired on {date}: ask the campaign's owner for a new one."
+INVITATION_REVOKED = "This invitation was revoked: ask the campaign's owner for a new one."
+INVITATION_USED = (
+    "This invitation for House {house} was already used: ask the campaign's owner for a new one."
+)
+INVITATION_UNKNOWN = (
+    "This invitation does not exist: check the link, or ask the campaign's owner for a new one."
+)
+INVITATION_ALREADY_REVOKED = "This invitation is already revoked."
+INVITATION_NEEDS_ACCOUNT = "Log in or sign up to accept an invitation."
+DEMO_CANNOT_JOIN = (
+    "The demo account cannot join a campaign: sign up for your own account, then open the link again."
+)
+ONE_HOUSE_PER_PLAYER = "You already play House {house} in this campaign: a player plays one House."
+JOINED = "You joined {campaign} as {role}."
+JOINED_HOUSE = "You joined {campaign} as {role} and play House {house}."
+ROLE_RAISED = "You were {was} of {campaign}: you are now {role}."
+ALREADY_MEMBER = "You are already the {role} of {campaign}: you keep that role."
+ALREADY_MEMBER_HOUSE = (
+    "You are already the {role} of {campaign}: you keep that role, and now play House {house}."
+)
+UNKNOWN_ROLE = "{role!r} is not a role: owner, player or viewer."
+LAST_OWNER_DEMOTE = "{user} is the campaign's only owner: make another member an owner first."
+LAST_OWNER_REMOVE = (
+    "{user} is the campaign's only owner and cannot be removed: make another member an owner first."
+)
+
+
+@dataclass(frozen=True)
+class InvitationAcceptance:
+    """What accepting did: the membership now, and the sentence to show the person."""
+
+    membership: Membership
+    message: str
+
+
+def role_word(role: str) -> str:
+    return str(Role(role).label).lower()
+
+
+def a_role(role: str) -> str:
+    """ "an owner", "a player", "a viewer"."""
+    word = role_word(role)
+    return f"{'an' if word[0] in 'aeiou' else 'a'} {word}"
+
+
+def invitation_problem(*, invitation: Invitation, now: datetime.datetime | None = None) -> str | None:
+    """Why this invitation cannot be accepted any more (None: it can)."""
+    now = now or timezone.now()
+    if invitation.revoked_at is not None:
+        return INVITATION_REVOKED
+    if invitation.expires_at <= now:
+        return INVITATION_EXPIRED.format(date=timezone.localtime(invitation.expires_at).date().isoformat())
+    if invitation.house_id is not None and invitation.uses >= 1:
+        return INVITATION_USED.format(house=invitation.house.name if invitation.house else "")
+    return None
+
+
+def _owner_count(campaign: Campaign) -> int:
+    return campaign.memberships.filter(role=Role.OWNER).count()
+
+
+def _house_free_for(house: House, user: User) -> None:
+    """The House has no other player, and the user plays no other House of the campaign."""
+    if house.user_id is not None and house.user_id != user.pk:
+        raise ValidationError(HOUSE_ALREADY_PLAYED.format(house=house.name, user=house.user))
+    other = House.objects.filter(campaign_id=house.campaign_id, user=user).exclude(pk=house.pk).first()
+    if other is not None:
+        raise ValidationError(ONE_HOUSE_PER_PLAYER.format(house=other.name))
+
+
+def _house_link(house: House, user: User) -> None:
+    house.user = user
+    if not house.player_name:
+        house.player_name = user.get_username()[:80]
+    house.full_clean()
+    house.save(update_fields=["user", "player_name"])
+
+
+def _houses_unlink(campaign: Campaign, user: User) -> list[str]:
+    """The user no longer plays their House of the campaign (its player's name stays written)."""
+    houses = list(campaign.houses.select_for_update().filter(user=user))
+    for house in houses:
+        house.user = None
+        house.save(update_fields=["user"])
+    return [house.name for house in houses]
+
+
+@transaction.atomic
+def invitation_create(
+    *,
+    campaign: Campaign,
+    role: str = Invitation.Role.PLAYER,
+    house: House | None = None,
+    days: int = INVITATION_DAYS_DEFAULT,
+    actor=None,
+) -> Invitation:
+    """A new invitation link, valid ``days`` days (1 to 30)."""
+    if role not in Invitation.Role.values:
+        raise ValidationError(INVITATION_ROLE)
+    if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= INVITATION_DAYS_MAX:
+        raise ValidationError(INVITATION_DAYS)
+    check_house(campaign, house)
+    if house is not None:
+        house = House.objects.select_for_update(of=("self",)).select_related("user").get(pk=house.pk)
+    if house is not None and role != Invitation.Role.PLAYER:
+        raise ValidationError(INVITATION_HOUSE_PLAYER)
+    if house is not None and house.user_id is not None:
+        raise ValidationError(HOUSE_ALREADY_PLAYED.format(house=house.name, user=house.user))
+    invitation = Invitation(
+        campaign=campaign,
+        role=role,
+        house=house,
+        created_by=actor if isinstance(actor, User) else None,
+        expires_at=timezone.now() + datetime.timedelta(days=days),
+    )
+    invitation.full_clean()
+    invitation.save()
+    for_house = f" for House {house.name}" if house is not None else ""
+    summary = f"An invitation to join as {role_word(role)}{for_house}, valid {days} days"
+    record_event(
+        campaign, "invitation_created", summary, actor=actor, house=house, invitation=invitation.pk, role=role
+    )
+    return invitation
+
+
+@transaction.atomic
+def invitation_revoke(*, invitation: Invitation, actor=None) -> Invitation:
+    """The link stops working at once."""
+    invitation = (
+        Invitation.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=invitation.pk)
+    )
+    if invitation.revoked_at is not None:
+        raise ValidationError(INVITATION_ALREADY_REVOKED)
+    invitation.revoked_at = timezone.now()
+    invitation.save(update_fields=["revoked_at"])
+    summary = f"An invitation to join as {role_word(invitation.role)} was revoked"
+    record_event(invitation.campaign, "invitation_revoked", summary, actor=actor, invitation=invitation.pk)
+    return invitation
+
+
+def _check_acceptor(user) -> None:
+    from campaign.demo import DEMO_USER  # campaign.demo builds its campaign through these services
+
+    if not isinstance(user, User) or not user.is_authenticated:
+        raise ValidationError(INVITATION_NEEDS_ACCOUNT)
+    if user.get_username() == DEMO_USER:
+        raise ValidationError(DEMO_CANNOT_JOIN)
+
+
+@transaction.atomic
+def invitation_accept(*, invitation: Invitation, user) -> InvitationAcceptance:
+    """The user joins the campaign with the invitation's role, or keeps a higher role they have;
+    an invitation for a House makes them its player (and is then used up)."""
+    _check_acceptor(user)
+    # The campaign's row first: accepts in one campaign are serialised (one House per player).
+    campaign = Campaign.objects.select_for_update().get(pk=invitation.campaign_id)
+    invitation = (
+        Invitation.objects.select_for_update(of=("self",)).select_related("house").get(pk=invitation.pk)
+    )
+    problem = invitation_problem(invitation=invitation)
+    if problem is not None:
+        raise ValidationError(problem)
+    house = invitation.house
+    if house is not None:
+        _house_free_for(house, user)
+    membership = Membership.objects.filter(campaign=campaign, user=user).first()
+    was = membership.role if membership is not None else None
+    if membership is None:
+        membership = Membership(campaign=campaign, user=user, role=invitation.role)
+    elif ROLE_RANK[Role(invitation.role)] > ROLE_RANK[Role(membership.role)]:
+        membership.role = invitation.role
+    elif house is None or house.user_id == user.pk:
+        # Nothing changes: a member opening a link meant for someone with their role or less.
+        return InvitationAcceptance(
+            membership, ALREADY_MEMBER.format(role=role_word(membership.role), campaign=campaign.name)
+        )
+    membership.full_clean()
+    membership.save()
+    if house is not None:
+        _house_link(house, user)
+    invitation.uses += 1
+    invitation.save(update_fields=["uses"])
+    message = _acceptance_event(campaign, invitation, user, was=was, role=membership.role)
+    return InvitationAcceptance(membership, message)
+
+
+def _acceptance_event(
+    campaign: Campaign, invitation: Invitation, user: User, *, was: str | None, role: str
+) -> str:
+    """Record the acceptance in the history; answer the sentence for the person who accepted."""
+    house = invitation.house
+    words = {"campaign": campaign.name, "role": role_word(role), "house": house.name if house else ""}
+    plays = f" and plays House {house.name}" if house is not None else ""
+    if was is None:
+        kind, summary = "member_joined", f"{user} joined as {role_word(role)} by invitation{plays}"
+        message = (JOINED_HOUSE if house is not None else JOINED).format(**words)
+    elif was != role:
+        kind, summary = "member_role_changed", f"{user} became {a_role(role)} by invitation{plays}"
+        message = ROLE_RAISED.format(**{**words, "was": a_role(was), "role": a_role(role)})
+    else:
+        kind, summary = "house_player_linked", f"{user} plays House {words['house']} (by invitation)"
+        message = ALREADY_MEMBER_HOUSE.format(**words)
+    record_event(
+        campaign,
+        kind,
+        summary,
+        actor=user,
+        house=house,
+        invitation=invitation.pk,
+        user=user.get_username(),
+        role=role,
+    )
+    return message
+
+
+@transaction.atomic
+def membership_role_change(*, membership: Membership, role: str, actor=None) -> Membership:
+    """Make a member owner, player or viewer. The campaign keeps at least one owner; a member made a
+    viewer no longer plays their House (a viewer reads, and cannot act for a House)."""
+    if role not in Role.values:
+        raise ValidationError(UNKNOWN_ROLE.format(role=role))
+    campaign = Campaign.objects.select_for_update().get(pk=membership.campaign_id)
+    membership = Membership.objects.select_related("user").get(pk=membership.pk)
+    if membership.role == role:
+        return membership
+    if membership.role == Role.OWNER and _owner_count(campaign) <= 1:
+        raise ValidationError(LAST_OWNER_DEMOTE.format(user=membership.user))
+    was = membership.role
+    membership.role = role
+    membership.full_clean()
+    membership.save(update_fields=["role"])
+    unlinked = _houses_unlink(campaign, membership.user) if role == Role.VIEWER else []
+    no_longer = f"; no longer plays House {', '.join(unlinked)}" if unlinked else ""
+    summary = f"{membership.user} is now {a_role(role)} (was {a_role(was)}){no_longer}"
+    record_event(
+        campaign,
+        "member_role_changed",
+        summary,
+        actor=actor,
+        user=membership.user.get_username(),
+        role=role,
+        was=was,
+    )
+    return membership
+
+
+@transaction.atomic
+def membership_remove(*, membership: Membership, actor=None) -> None:
+    """The member leaves the campaign (its pages answer them 404 from now on) and no longer plays
+    their House; the campaign keeps at least one owner."""
+    campaign = Campaign.objects.select_for_update().get(pk=membership.campaign_id)
+    membership = Membership.objects.select_related("user").get(pk=membership.pk)
+    if membership.role == Role.OWNER and _owner_count(campaign) <= 1:
+        raise ValidationError(LAST_OWNER_REMOVE.format(user=membership.user))
+    unlinked = _houses_unlink(campaign, membership.user)
+    user = membership.user
+    membership.delete()
+    no_longer = f"; no longer plays House {', '.join(unlinked)}" if unlinked else ""
+    summary = f"{user} was removed from the campaign{no_longer}"
+    record_event(
+        campaign, "member_removed", summary, actor=actor, user=user.get_username(), was=membership.role
+    )
