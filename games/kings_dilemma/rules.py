@@ -66,7 +66,7 @@ from games.kings_dilemma.flow import VOTING_PHASES
 from games.kings_dilemma.views import KingsDilemmaView, describe, view
 
 logger = logging.getLogger(__name__)
-LABEL_MOST = 300  # the log's label (games.models.SessionAction.label)
+LABEL_MOST = 1000  # the log's label (games.models.SessionAction.label)
 
 
 class KingsDilemmaRules(Rules):
