@@ -20,7 +20,7 @@ SIDES = ("aye", "nay")
 # The front: each Resource's Outcome token per side is one tap (– ▲ ▼), the sticker token another.
 TOKEN_CHOICES = [("", "–"), ("up", "▲"), ("down", "▼")]
 TOKEN_WORDS = {"": "no token", "up": "up", "down": "down"}
-STICKER_TOKEN_CHOICES = [("", "–"), ("positive", "＋"), ("negative", "−")]
+STICKER_TOKEN_CHOICES = [("", "–"), ("positive", "+"), ("negative", "−")]
 STICKER_WORDS = {"": "no sticker", "positive": "Positive sticker", "negative": "Negative sticker"}
 TITLE_NEEDED = "Card {number} was never met before: type its title as printed on the front."
 NUMBER_NEEDED = "Type the card's number, or pick a card met before."
@@ -44,10 +44,13 @@ class DilemmaCardForm(forms.Form):
 
     def __init__(self, *args, known: Sequence[dict] = (), **kwargs):
         super().__init__(*args, **kwargs)
-        self.known = {card["number"]: card for card in known}
+        self.known_cards = {card["number"]: card for card in known}
         field = self.fields["known"]
         assert isinstance(field, forms.ChoiceField)
-        field.choices = [("", "— a new card —"), *[(n, f"{n}: {c['title']}") for n, c in self.known.items()]]
+        field.choices = [
+            ("", "— a new card —"),
+            *[(n, f"{n}: {c['title']}") for n, c in self.known_cards.items()],
+        ]
         for side in SIDES:
             for row in RESOURCE_ROWS:
                 self.fields[f"{side}_{row}"] = _token_field(
@@ -96,6 +99,13 @@ class DilemmaCardForm(forms.Form):
             or any(data.get(f"{side}_{row}") for side in SIDES for row in [*RESOURCE_ROWS, "sticker"])
         )
 
+    def _as_stored(self, data: dict) -> bool:
+        """The front filled in from the campaign and left as it was (the host only confirmed)."""
+        stored = front_fill(self.known_cards[data["number"]])
+        return all(
+            (data.get(name) or "") == (value or "") for name, value in stored.items() if name != "number"
+        )
+
     def clean(self):
         data = self.cleaned_data
         if data.get("number") is None and data.get("known") is not None:
@@ -104,15 +114,15 @@ class DilemmaCardForm(forms.Form):
         if number is None:
             if "number" not in self.errors:
                 self.add_error("number", NUMBER_NEEDED)
-        elif number not in self.known and not data.get("title"):
+        elif number not in self.known_cards and not data.get("title"):
             self.add_error("title", TITLE_NEEDED.format(number=number))
         return data
 
     def action(self) -> dict:
         data = self.cleaned_data
         number = data["number"]
-        if number in self.known and not self._typed_front(data):
-            return {"type": "draw_dilemma", "card": {"number": number}}  # its stored front
+        if number in self.known_cards and (not self._typed_front(data) or self._as_stored(data)):
+            return {"type": "draw_dilemma", "card": {"number": number}}  # its stored front, as stored
         card = {"number": number, "title": data.get("title", ""), "question": data.get("question", "")}
         for side in SIDES:
             card[side] = {

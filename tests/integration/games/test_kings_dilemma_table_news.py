@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from campaign.services import envelopes, game_nights
 from games.kings_dilemma import messages as msg
+from games.presenters.kings_dilemma_forms import front_fill
 from tests.factories import campaign_with_houses
 from tests.integration.games.test_ui_kings_dilemma import compose, seat_page
 from tests.kd_play import draft, play, vote_through
@@ -60,6 +61,14 @@ class CardMetBeforeTests:
         night.refresh_from_db()
         assert night.state["phase"] == "voting"
         assert night.state["card"]["front"] == LIBRARY_FRONT and night.state["card"]["title"] == "The library"
+
+    def test_its_front_filled_in_and_confirmed_stays_as_stored(self, client, user, night):
+        """What the page fills in when the card is picked (``front_fill``), posted unchanged."""
+        client.force_login(user)
+        filled = front_fill({"number": 31, "title": "The library", "question": "", "front": LIBRARY_FRONT})
+        assert compose(client, night, compose="draw", known=31, **filled).status_code == 200
+        night.refresh_from_db()
+        assert night.state["card"]["front"] == LIBRARY_FRONT  # its tokens in their stored order
 
     def test_its_front_corrected_at_the_draw_replaces_the_stored_one(self, client, user, night):
         client.force_login(user)

@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 
 from campaign.services import game_nights
-from tests.factories import campaign_with_houses
 from games.presenters.kings_dilemma_forms import MOVE_WITHOUT_ROW, TITLE_NEEDED
+from tests.factories import campaign_with_houses
 from tests.kd_play import draft, vote_through
 
 pytestmark = pytest.mark.django_db
