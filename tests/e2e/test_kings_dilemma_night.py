@@ -19,23 +19,19 @@ import time
 
 import pytest
 
-from campaign.services import envelopes, game_nights
+from campaign.services import game_nights
 from games.kings_dilemma.views import to_act
 from tests.e2e.conftest import DESKTOP, PHONE
 from tests.e2e.table import HostInputs, open_table_and_phones, reload_session
 from tests.factories import UserFactory, campaign_with_houses
 from tests.guards import HANG_GUARD_SECONDS
+from tests.kd_play import remember_library
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 HOUSES = ["House Solad", "House Tiberius", "House Crann", "House Vaclav"]
 INTERNAL = re.compile(r"\b[a-z]+_[a-z_]+\b|\bseat \d|\bside (aye|nay)\b", re.I)
 GUARD_MS = int(HANG_GUARD_SECONDS * 1000)
-# A card the campaign met before: two Resource moves per side and a sticker on its front.
-LIBRARY_FRONT = {
-    "aye": {"resources": [["knowledge", "up"], ["wealth", "down"]], "sticker": "positive"},
-    "nay": {"resources": [["morale", "down"], ["influence", "up"]], "sticker": None},
-}
 WEDDING_TOKENS = {  # a new card of the same kind, tapped at the draw
     "aye_knowledge": "up",
     "aye_welfare": "up",
@@ -89,12 +85,7 @@ class KingsDilemmaNightTests:
     def test_a_whole_night_by_taps(self, live_server, new_page, screenshot):
         host = UserFactory(username="host")
         campaign, houses = campaign_with_houses(*HOUSES, user=host)
-        envelopes.dilemma_card_remember(
-            campaign=campaign,
-            number=31,
-            title="The library",
-            outcomes={"title": "The library", "front": LIBRARY_FRONT, "back": {"aye": None, "nay": None}},
-        )
+        remember_library(campaign)
         session = game_nights.game_night_start(
             campaign=campaign, houses=houses, king_name="Harald V", host=host, seed=3
         )

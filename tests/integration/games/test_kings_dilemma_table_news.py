@@ -8,30 +8,20 @@ import re
 import pytest
 from django.urls import reverse
 
-from campaign.services import envelopes, game_nights
+from campaign.services import game_nights
 from games.kings_dilemma import messages as msg
 from games.presenters.kings_dilemma_forms import front_fill
 from tests.factories import campaign_with_houses
 from tests.integration.games.test_ui_kings_dilemma import compose, seat_page
-from tests.kd_play import draft, play, vote_through
+from tests.kd_play import LIBRARY_FRONT, draft, play, remember_library, vote_through
 
 pytestmark = pytest.mark.django_db
-
-LIBRARY_FRONT = {
-    "aye": {"resources": [["knowledge", "up"], ["wealth", "down"]], "sticker": "positive"},
-    "nay": {"resources": [["morale", "down"], ["influence", "up"]], "sticker": None},
-}
 
 
 @pytest.fixture
 def night(user):
     campaign, houses = campaign_with_houses("Anna", "Ben", "Cora", user=user)
-    envelopes.dilemma_card_remember(
-        campaign=campaign,
-        number=31,
-        title="The library",
-        outcomes={"title": "The library", "front": LIBRARY_FRONT, "back": {"aye": None, "nay": None}},
-    )
+    remember_library(campaign)
     session = game_nights.game_night_start(
         campaign=campaign, houses=houses, king_name="Harald V", host=user, seed=5
     )
