@@ -109,7 +109,8 @@ class SessionAction(models.Model):
     seq = models.PositiveIntegerField()
     seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Seat index; empty = table.")
     payload = models.JSONField()
-    label = models.CharField(max_length=300)
+    # A sentence, then one line per consequence (a game may say them: the King's Dilemma does).
+    label = models.TextField(max_length=1000)
     # NULL (not ""): requests without a key stay outside the unique constraint below.
     idempotency_key = models.CharField(max_length=100, null=True, blank=True)  # noqa: DJ001
     version = models.PositiveIntegerField(help_text="Session version right after this action.")

@@ -186,7 +186,7 @@ MALFORMED = (KeyError, IndexError, TypeError, ValueError, AttributeError)
 
 def _label(session: GameSession, rules: GameRules, action: dict) -> str:
     try:
-        return rules.describe(session.state, action)[:300]
+        return rules.describe(session.state, action)[: SessionAction._meta.get_field("label").max_length]
     except Exception:  # a label must never lose an action
         logger.exception("Engine %s could not describe %r", session.game, action)
         return str(action.get("type", "?")).replace("_", " ")

@@ -477,7 +477,9 @@ def _submit_action(request, session, seat, action: dict, version: int, key: str 
     except ValidationError as exc:
         session.refresh_from_db()
         return _notice(request, _error_text(exc), "error", REFUSED)
-    return _notice(request, ACTION_APPLIED.format(label=logged.label.rstrip(".")), "success", 200)
+    return _notice(
+        request, ACTION_APPLIED.format(label=logged.label.splitlines()[0].rstrip(".")), "success", 200
+    )
 
 
 def _notice(request, text: str, level: str, status: int) -> tuple[dict, int]:

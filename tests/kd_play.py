@@ -94,3 +94,22 @@ def play_night(session, *, sticker_card=3, envelope_card=4):
         state = play(session, state["moderator"], "choose_heir", heir=state["heir_candidates"][0])
     assert state["over"]
     return state
+
+
+# A card the campaign met before: two Resource moves per side and a sticker on its front (issue 26).
+LIBRARY_FRONT = {
+    "aye": {"resources": [["knowledge", "up"], ["wealth", "down"]], "sticker": "positive"},
+    "nay": {"resources": [["morale", "down"], ["influence", "up"]], "sticker": None},
+}
+
+
+def remember_library(campaign) -> None:
+    """Dilemma card 31, "The library", met in an earlier game: its front is known, neither back."""
+    from campaign.services import envelopes
+
+    envelopes.dilemma_card_remember(
+        campaign=campaign,
+        number=31,
+        title="The library",
+        outcomes={"title": "The library", "front": LIBRARY_FRONT, "back": {"aye": None, "nay": None}},
+    )

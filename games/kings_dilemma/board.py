@@ -3,6 +3,17 @@ of the Dilemma Resolution."""
 
 from __future__ import annotations
 
+from games.kings_dilemma import messages as msg
+from games.kings_dilemma.flow import name
+
+ARROWS = {"up": "▲", "down": "▼"}
+
+
+def tell(state: dict, line: str) -> None:
+    """One consequence of the action being applied, in words (the table's banner and the log)."""
+    state.setdefault("news", []).append(line)
+
+
 # ---- Resources, Momentum and Stability ------------------------------------------------------
 
 
@@ -16,7 +27,9 @@ def move_resource(state: dict, row: str, amount: int) -> dict:
     marker = state["resources"][row]
     direction = "up" if amount > 0 else "down"
     spaces = abs(amount)
-    if marker["momentum"] == direction:
+    had = marker["momentum"]
+    with_momentum = had == direction
+    if with_momentum:
         spaces += 2 if marker["marker"] else 1
         marker["marker"] = True
     else:
@@ -24,17 +37,39 @@ def move_resource(state: dict, row: str, amount: int) -> dict:
         marker["marker"] = False
     sign = 1 if direction == "up" else -1
     top = state["tracks"]["resource_track"]["rows"]
-    marker["position"] = min(top, max(1, marker["position"] + sign * spaces))
+    position = marker["position"]
+    marker["position"] = min(top, max(1, position + sign * spaces))
     stability_moved = 0
+    stability_words = ""
+    abdicates = None
     if state["abdicated"] is None:
         end = state["tracks"]["stability_track"]["spaces"]
         before = state["stability"]
         state["stability"] = min(end, max(1, before + sign * spaces))
         stability_moved = state["stability"] - before
+        stability_words = msg.NEWS_STABILITY.format(before=before, after=state["stability"])
         if state["stability"] == end:
             state["abdicated"] = "top"
         elif state["stability"] == 1:
             state["abdicated"] = "bottom"
+        if state["abdicated"] is not None:
+            abdicates = msg.NEWS_ABDICATES.format(at=state["stability"], top=end)
+    words = msg.NEWS_MOMENTUM if with_momentum else msg.NEWS_AGAINST if had else msg.NEWS_MOVE
+    tell(
+        state,
+        words.format(
+            row=row.capitalize(),
+            amount=amount,
+            before=position,
+            after=marker["position"],
+            arrow=ARROWS[direction],
+            stability=stability_words,
+        ),
+    )
+    if abs(marker["position"] - position) < spaces:
+        tell(state, msg.NEWS_TRACK_END.format(row=row.capitalize(), at=marker["position"], top=top))
+    if abdicates:
+        tell(state, abdicates)
     return {"row": row, "spaces": sign * spaces, "stability": stability_moved}
 
 
@@ -46,10 +81,15 @@ def resolve_dilemma(state: dict, outcome: dict) -> None:
     state["outcome"] = outcome
     for row, amount in outcome["resources"]:
         move_resource(state, row, amount)
-    if outcome["sticker"]:
-        state["stickers"].append({**outcome["sticker"], "signer": state["leader"], "dilemma": card["number"]})
+    leader = name(state, state["leader"])
+    if sticker := outcome["sticker"]:
+        state["stickers"].append({**sticker, "signer": state["leader"], "dilemma": card["number"]})
+        kind = "Positive" if sticker["positive"] else "Negative"
+        row = sticker["row"].capitalize()
+        tell(state, msg.NEWS_STICKER.format(kind=kind, number=sticker["number"], row=row, leader=leader))
     if outcome["envelope"] is not None:
         state["envelopes"].append(
             {"number": outcome["envelope"], "opened_by": state["leader"], "dilemma": card["number"]}
         )
+        tell(state, msg.NEWS_ENVELOPE.format(number=outcome["envelope"], leader=leader))
     state["phase"] = "resolution"

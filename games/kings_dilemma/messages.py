@@ -113,3 +113,33 @@ LIGHTNING_FORMAT = (
 
 # End of the game
 HEIR_CANDIDATE = "The Moderator chooses among the tied winners: {names}."
+OUTCOME_PLACE = (
+    "After the outcome the card is placed on the Time Counter (time_counter) or left open (resolution)."
+)
+
+# What just happened: one line per consequence, on the table's banner and in the log (issue 26)
+NEWS_MOVE = "{row} {amount:+d}: the marker moves {before} → {after}{stability}."
+NEWS_MOMENTUM = "{row} {amount:+d} with Momentum: the marker moves {before} → {after}{stability}."
+NEWS_AGAINST = "{row} {amount:+d} against its Momentum: the marker moves {before} → {after} and turns {arrow}{stability}."
+NEWS_STABILITY = "; Stability {before} → {after}"
+NEWS_TRACK_END = "{row} stopped at the end of its track ({at}/{top})."
+NEWS_ABDICATES = "Stability reached {at}/{top}: the King abdicates at the end of the round."
+NEWS_STICKER = "{kind} Chronicle sticker {number} goes on the {row} row, signed by {leader} (the Leader)."
+NEWS_ENVELOPE = "{leader} (the Leader) opens Envelope {number:02d}."
+NEWS_TIME_COUNTER = "Card {number} goes on the Time Counter ({count}/{spaces})."
+NEWS_LIGHTNING_DEAD = "It lies on the lightning space: the King is dead."
+NEWS_LIGHTNING_LIVES = "It lies on the lightning space, and the King lives on."
+NEWS_GAME_ENDS = "The end of the game is triggered: reveal the Secret Agendas and score."
+NEWS_PRESTIGE = "{name}'s Prestige {before} → {after}."
+NEWS_CRAVE = "{name}'s Crave {amount:+d} (for the campaign)."
+NEWS_COINS_GIVEN = "{name} takes {amount} Coin{s} from the general pool (behind the screen)."
+NEWS_COINS_TAKEN = "{name} returns {amount} Coin{s} to the general pool."
+NEWS_POWER_GIVEN = "{name} takes {amount} Power from the general pool (behind the screen)."
+NEWS_POWER_TAKEN = "{name} returns {amount} Power to the general pool."
+NEWS_MODERATOR = (
+    "{name} takes the Moderator token and 1 Coin from the general pool (on the PASS card, behind the"
+    " screen when the vote ends)."
+)
+NEWS_GATHER = (
+    "{name} takes 1 Coin from the general pool (on the PASS card, behind the screen when the vote ends)."
+)

@@ -10,7 +10,7 @@ from games.engine.choices import Choice, amount, choice, pick, text, typed
 from games.engine.errors import RuleError
 from games.engine.rules import TABLE
 from games.kings_dilemma import messages as msg
-from games.kings_dilemma.board import move_resource, resolve_dilemma
+from games.kings_dilemma.board import move_resource, resolve_dilemma, tell
 from games.kings_dilemma.cards import card_number, normalise_front, normalise_outcome
 from games.kings_dilemma.data import RESOURCES
 from games.kings_dilemma.flow import (
@@ -18,6 +18,7 @@ from games.kings_dilemma.flow import (
     expect_turn,
     from_pool,
     is_int,
+    name,
     seat_index,
     to_pool,
 )
@@ -126,21 +127,33 @@ def legal_draw(state: dict) -> list[Choice]:
 # ---- Phase 5: Dilemma Resolution --------------------------------------------------------------
 
 
+# Where the card goes once its outcome is applied: on the Time Counter in the same action (steps E and F,
+# nothing else is open), or nowhere yet: the resolution stays open for printed effects applied by hand.
+PLACES = ("time_counter", "resolution")
+
+
 def read_outcome(state: dict, action: dict, rng) -> None:
     """Step A: the card is turned over on the winning side and its outcome read (typed by the table,
-    or the stored back of a card met before), then steps B-D are applied."""
+    or the stored back of a card met before), then steps B-D are applied. With ``place``
+    "time_counter" step E and F follow in the same action (docs/rules-decisions.md); without it (or
+    "resolution") the table may still apply printed effects by hand, then places the card."""
     expect_turn(state, action, phases=("outcome",), acting=TABLE, what="read the outcome")
     outcome = normalise_outcome(action.get("outcome"), state["tracks"])
+    place = action.get("place", "resolution")
+    if place not in PLACES:
+        raise RuleError(msg.OUTCOME_PLACE)
     expect_new_to_the_campaign(state, outcome)
     card = state["card"]
     side = state["winning_side"]
     card["back"][side] = outcome
     state["cards_met"][str(card["number"])] = card
     resolve_dilemma(state, outcome)
+    if place == "time_counter":
+        place_on_time_counter(state)
 
 
 def legal_outcome(state: dict) -> list[Choice]:
-    return [choice("read_outcome", None, outcome=typed("dilemma_outcome"))]
+    return [choice("read_outcome", None, outcome=typed("dilemma_outcome"), place=pick(list(PLACES)))]
 
 
 def known_outcome(state: dict) -> dict | None:
@@ -164,12 +177,21 @@ def to_time_counter(state: dict, action: dict, rng) -> None:
     expect_turn(
         state, action, phases=("resolution",), acting=TABLE, what="place the card on the Time Counter"
     )
-    state["time_counter"].append(state["card"]["number"])
+    place_on_time_counter(state)
+
+
+def place_on_time_counter(state: dict) -> None:
+    number = state["card"]["number"]
+    state["time_counter"].append(number)
+    spaces = _lightning_space(state)
+    count = len(state["time_counter"])
+    tell(state, msg.NEWS_TIME_COUNTER.format(number=number, count=min(count, spaces), spaces=spaces))
     on_lightning = cards_on_lightning(state)
     if state["abdicated"] is None and on_lightning >= 1:
         shown = bool(state["outcome"] and state["outcome"]["lightning"])
         if shown or on_lightning >= state["tracks"]["time_counter"]["king_death_cards"]:
             state["king_dead"] = True
+        tell(state, msg.NEWS_LIGHTNING_DEAD if state["king_dead"] else msg.NEWS_LIGHTNING_LIVES)
     end_round(state)
 
 
@@ -197,6 +219,7 @@ def end_round(state: dict) -> None:
     if state["abdicated"] or state["king_dead"]:
         state["end"] = "king_died" if state["abdicated"] is None else f"abdicated_{state['abdicated']}"
         state["phase"] = "end"
+        tell(state, msg.NEWS_GAME_ENDS)
     else:
         state["phase"] = "draw"
 
@@ -297,6 +320,7 @@ def adjust(state: dict, action: dict, rng) -> None:
     if not is_int(amount, -most, most) or amount == 0:
         raise RuleError(msg.HOST_AMOUNT.format(most=most))
     house = state["seats"][target]
+    who = name(state, target)
     if what in ("coins", "power"):
         if amount < 0 and house[what] < -amount:
             words = "Coins" if what == "coins" else "Power"
@@ -306,7 +330,20 @@ def adjust(state: dict, action: dict, rng) -> None:
         else:
             to_pool(state, what, -amount)
         house[what] += amount
+        # Coins and Power lie behind the House screen: the line says what moved, never what is held.
+        line = {
+            ("coins", True): msg.NEWS_COINS_GIVEN,
+            ("coins", False): msg.NEWS_COINS_TAKEN,
+            ("power", True): msg.NEWS_POWER_GIVEN,
+            ("power", False): msg.NEWS_POWER_TAKEN,
+        }[(what, amount > 0)]
+        tell(state, line.format(name=who, amount=abs(amount), s="" if abs(amount) == 1 else "s"))
     else:
+        if what == "prestige":
+            before = prestige_now(state, target)
+            tell(state, msg.NEWS_PRESTIGE.format(name=who, before=before, after=before + amount))
+        else:
+            tell(state, msg.NEWS_CRAVE.format(name=who, amount=amount))
         state["prestige_crave_effects"].append(
             {
                 "seat": target,
@@ -315,6 +352,13 @@ def adjust(state: dict, action: dict, rng) -> None:
                 "label": label,
             }
         )
+
+
+def prestige_now(state: dict, seat: int) -> int:
+    """A House's Prestige on the table: what it brought, plus what the table gave or took tonight (the
+    campaign's ledger records the same effects when the night is saved)."""
+    given = sum(e["prestige"] for e in state["prestige_crave_effects"] if e["seat"] == seat)
+    return state["seats"][seat]["prestige"] + given
 
 
 def _mystery_attached(state: dict) -> set[str]:

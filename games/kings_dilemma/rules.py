@@ -35,9 +35,11 @@ Actions (``seat`` None is the table, i.e. the host's screen):
   ``add_power`` {power}, ``stay``: a later one. ``give_coins`` {to, coins}: any seat, Voting Phase and
   Vote Resolution.
 - ``break_tie`` {side} and ``give_leader`` {to}: the Moderator's Vote Resolution decisions.
-- ``read_outcome`` (table) {outcome}: after the vote, the winning side's outcome from the back of the
-  card (resource moves in order, sticker, envelope, the lightning, a note), applied at once. A
-  sticker or Envelope the campaign already holds, or named earlier tonight, is refused.
+- ``read_outcome`` (table) {outcome, place?}: after the vote, the winning side's outcome from the back
+  of the card (resource moves in order, sticker, envelope, the lightning, a note), applied at once. A
+  sticker or Envelope the campaign already holds, or named earlier tonight, is refused. ``place``
+  "time_counter" also places the card on the Time Counter (steps E and F) in the same action; absent
+  or "resolution", the resolution stays open for printed effects applied by hand.
 - ``move_resource`` {row, amount, label}, ``adjust`` {target, what: coins|power|prestige|crave, amount,
   label}, ``mystery_sticker`` {letter, label}, ``to_event_area`` {label}: the host's hand-applied effects.
 - ``to_time_counter`` (table): step E and F of the Dilemma Resolution.
@@ -46,9 +48,15 @@ Actions (``seat`` None is the table, i.e. the host's screen):
 
 ``legal_actions`` describes each choice with its parameters and bounds (``games.engine.choices``).
 The result (``state["result"]``) is documented in ``scoring.finish``.
+
+Every action leaves ``state["news"]``: one sentence per consequence it had (a Resource moved with
+Momentum, Stability at the end of its track, a sticker signed, Prestige or Coins given by hand, the
+Moderator's Coin...). The table's banner shows them, and the log's label carries them.
 """
 
 from __future__ import annotations
+
+import logging
 
 from games.engine.choices import Choice
 from games.engine.rules import ALWAYS, TABLE, Rules
@@ -56,6 +64,9 @@ from games.kings_dilemma import bot, realm, scoring, start, voting
 from games.kings_dilemma.cards import synthetic_front, synthetic_outcome
 from games.kings_dilemma.flow import VOTING_PHASES
 from games.kings_dilemma.views import KingsDilemmaView, describe, view
+
+logger = logging.getLogger(__name__)
+LABEL_MOST = 1000  # the log's label (games.models.SessionAction.label)
 
 
 class KingsDilemmaRules(Rules):
@@ -103,7 +114,25 @@ class KingsDilemmaRules(Rules):
     bot_policy = staticmethod(bot.choose)  # votes for its agendas with modest Power: see bot.py
     setup = staticmethod(start.new_state)
     view = staticmethod(view)
-    describe = staticmethod(describe)
+
+    def apply(self, state: dict, action: dict) -> dict:
+        """Each action starts with no news: what it leaves in ``news`` is its own consequences."""
+        return super().apply({**state, "news": []}, action)
+
+    def describe(self, state: dict, action: dict) -> str:
+        """The log's label: what was done, then one line per consequence (as long as the label holds
+        them: the banner shows them all)."""
+        label = describe(state, action)
+        try:
+            news = self.apply(state, action).get("news") or []
+        except Exception:  # a label never fails an action (a refused one is never described)
+            logger.debug("No consequences for %r", action, exc_info=True)
+            news = []
+        for line in news:
+            if len(label) + 1 + len(line) > LABEL_MOST:
+                break
+            label += "\n" + line
+        return label
 
     def legal_actions(self, state: dict, seat: int | None) -> list[Choice]:
         if state["over"]:
@@ -130,7 +159,9 @@ class KingsDilemmaRules(Rules):
             if known is not None and not realm.is_new_to_the_campaign(state, known):
                 known = None  # its sticker or Envelope was used since: the table types the back again
             outcome = known if known is not None else synthetic_outcome(state, state["winning_side"])
-            return {"type": "read_outcome", "seat": None, "outcome": outcome}
+            action = {"type": "read_outcome", "seat": None, "outcome": outcome}
+            place = rng.choice([None, *realm.PLACES])  # absent: as the API accepted it at first
+            return action if place is None else {**action, "place": place}
         return realm.sample_host_effect(state, choice, rng)
 
 

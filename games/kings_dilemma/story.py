@@ -135,7 +135,9 @@ def _tell(
         dilemma["coins"].append(gift)
         story["coins"].append({**gift, "dilemma": dilemma["number"]})
     elif kind == "read_outcome":
-        dilemma["outcome"] = copy.deepcopy(state["outcome"])
+        # Placed in the same action (``place``), the round is over and the outcome is the card's back.
+        read = state["outcome"] or state["cards_met"][str(dilemma["number"])]["back"][dilemma["side"]]
+        dilemma["outcome"] = copy.deepcopy(read)
     elif kind in ("move_resource", "adjust", "mystery_sticker"):
         dilemma["effects"].append(_effect(action))
     for sticker in state["stickers"][stickers:]:
@@ -148,8 +150,9 @@ def _tell(
                 "grand_finale": bool(envelope.get("grand_finale")),
             }
         )
-    if kind in ("to_time_counter", "to_event_area"):
-        dilemma["placed"] = kind.removeprefix("to_")
+    placed = kind in ("to_time_counter", "to_event_area")
+    if placed or (kind == "read_outcome" and action.get("place") == "time_counter"):
+        dilemma["placed"] = "time_counter" if kind == "read_outcome" else kind.removeprefix("to_")
         dilemma["resources"] = {row: state["resources"][row]["position"] for row in RESOURCES}
         dilemma["stability"] = state["stability"]
 
@@ -169,6 +172,7 @@ def replay(config: dict, seed: int, actions: list[dict]) -> Iterator[tuple[dict,
         if move is None:
             raise RuleError(UNKNOWN_ACTION.format(type=action.get("type")))
         before = state["phase"]
+        state["news"] = []  # as RULES.apply: each action's own consequences
         move(state, action, seeded_rng(state["seed"], state["step"]))
         state["step"] += 1
         yield action, before, state

@@ -15,7 +15,13 @@ from games.engine.describe import sentence
 from games.kings_dilemma.cards import public_card
 from games.kings_dilemma.data import RESOURCES
 from games.kings_dilemma.flow import name
-from games.kings_dilemma.realm import cards_on_lightning, known_outcome
+from games.kings_dilemma.realm import (
+    cards_on_lightning,
+    drawn_numbers,
+    known_outcome,
+    out_of_deck,
+    prestige_now,
+)
 from games.kings_dilemma.start import drafting_seat
 from games.kings_dilemma.voting import totals
 
@@ -37,6 +43,9 @@ class KingsDilemmaView(BaseView):
     dilemma_deck_size: int
     cards_drawn: list[int]
     prestige_crave_effects: list[dict[str, Any]]
+    news: list[str]
+    # The table's view (seat None) also carries ``known_outcome`` (the stored back of the winning side,
+    # once the vote has ended) and ``known_fronts`` (at the draw, the fronts of the cards met before).
     end: str | None
     scores: list[dict[str, Any]] | None
     result: dict[str, Any] | None
@@ -51,7 +60,7 @@ def _public_seat(state: dict, index: int) -> dict:
         "house": seat["house"],
         "house_name": seat["house_name"],
         "house_number": seat["house_number"],
-        "prestige": seat["prestige"],
+        "prestige": prestige_now(state, index),  # with what the table gave or took tonight
         "open_agendas": [{"row": t["row"], "positive": t["positive"]} for t in seat["open_agendas"]],
         "has_secret_agenda": seat["secret_agenda"] is not None,
         "leader": state["leader"] == index,
@@ -126,6 +135,8 @@ def view(state: dict, seat: int | None) -> dict:
         "dilemma_deck_size": len(state["dilemma_deck"]),
         "cards_drawn": sorted(int(n) for n in state["cards_met"]),
         "prestige_crave_effects": list(state["prestige_crave_effects"]),
+        # What the last action did, one sentence per consequence (the table's banner).
+        "news": list(state.get("news") or []),
         "end": state["end"],
         "scores": state["scores"],
         "result": state["result"],
@@ -134,16 +145,28 @@ def view(state: dict, seat: int | None) -> dict:
     if seat is None:
         # Once the vote has ended, the table is offered the stored back of a card met before.
         out["known_outcome"] = known_outcome(state)
+        # At the draw, the fronts of the cards met before (never their backs) fill in the host's form.
+        out["known_fronts"] = known_fronts(state) if state["phase"] == "draw" else []
     if seat is not None and 0 <= seat < len(state["seats"]):
         mine = state["seats"][seat]
+        on_pass = state["vote"]["pass_coin"][seat] if state["vote"] else 0
         out["you"] = {
             "seat": seat,
             "power": mine["power"],
             "coins": mine["coins"],
+            # 'PASS': the Coin taken lies on your PASS card until the vote ends, then behind your screen.
+            "pass_coin": on_pass,
             "secret_agenda": mine["secret_agenda"],
             "draft_offer": list(mine["draft_offer"]) if mine["draft_offer"] is not None else None,
         }
     return out
+
+
+def known_fronts(state: dict) -> list[dict]:
+    """The cards the campaign met before that may be drawn now, front only (``public_card``)."""
+    gone = drawn_numbers(state) | {int(n) for n in out_of_deck(state)}
+    cards = state["known_cards"]
+    return [public_card(cards[n]) for n in sorted(cards, key=int) if int(n) not in gone]
 
 
 def _side(side) -> str:

@@ -7,6 +7,7 @@ from games.engine.choices import Choice, amount, choice, pick
 from games.engine.errors import RuleError
 from games.engine.turns import ANY_SEAT
 from games.kings_dilemma import messages as msg
+from games.kings_dilemma.board import tell
 from games.kings_dilemma.flow import (
     VOTING_PHASES,
     expect_moderator,
@@ -98,6 +99,7 @@ def pass_gather(state: dict, action: dict, rng) -> None:
     state["vote"]["choice"][seat] = "gather"
     state["vote"]["pass_coin"][seat] = 1
     from_pool(state, "coins", 1)
+    tell(state, msg.NEWS_GATHER.format(name=name(state, seat)))
     end_turn(state, seat)
 
 
@@ -114,6 +116,7 @@ def pass_moderator(state: dict, action: dict, rng) -> None:
     vote_["pass_coin"][seat] = 1
     state["moderator"] = seat
     from_pool(state, "coins", 1)
+    tell(state, msg.NEWS_MODERATOR.format(name=name(state, seat)))
     end_turn(state, seat)
 
 

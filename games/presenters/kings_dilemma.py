@@ -300,6 +300,8 @@ class KingsDilemmaPresenter(Presenter):
             if last
             else None,
             "result": result_words(view, names, result) if result else None,
+            # What the last action did, one line per consequence (the banner; the log's label too).
+            "news": list(view.get("news") or []),
         }
 
     def private(self, view: dict) -> dict | None:
@@ -309,6 +311,8 @@ class KingsDilemmaPresenter(Presenter):
         return {
             "power": you["power"],
             "coins": you["coins"],
+            # 'PASS': the Coin lies on the PASS card until the vote ends (then behind the screen).
+            "pass_coin": you.get("pass_coin", 0),
             "agenda": agenda_words(you["secret_agenda"]) if you["secret_agenda"] else None,
         }
 

@@ -2,7 +2,7 @@
 its outcome read from the back, a printed effect applied by hand). Reached through the presenter's
 hooks (``games.presenters.base.Presenter.table_forms`` and ``compose_form``)."""
 
-import re
+import json
 import secrets
 from collections.abc import Sequence
 from typing import Any
@@ -15,51 +15,116 @@ from games.kings_dilemma.data import RESOURCES
 from games.models import GameSession
 
 RESOURCE_ROWS = list(RESOURCES)  # the engine's data owns the rows
-RESOURCE_MOVES_HELP = "In order, left to right, e.g. “wealth +2, morale -1”"
-RESOURCE_MOVES_FORMAT = "Write moves like “wealth +2, morale -1” (rows: {rows})."
-MOVE_PATTERN = re.compile(r"^\s*([a-z]+)\s*([+-]\s*\d+)\s*$")
+SIDES = ("aye", "nay")
+
+# The front: each Resource's Outcome token per side is one tap (– ▲ ▼), the sticker token another.
+TOKEN_CHOICES = [("", "–"), ("up", "▲"), ("down", "▼")]
+TOKEN_WORDS = {"": "no token", "up": "up", "down": "down"}
+STICKER_TOKEN_CHOICES = [("", "–"), ("positive", "+"), ("negative", "−")]
+STICKER_WORDS = {"": "no sticker", "positive": "Positive sticker", "negative": "Negative sticker"}
+TITLE_NEEDED = "Card {number} was never met before: type its title as printed on the front."
+NUMBER_NEEDED = "Type the card's number, or pick a card met before."
 
 
-def parse_resource_moves(text: str) -> list[list]:
-    moves = []
-    for part in filter(None, (p.strip() for p in (text or "").lower().split(","))):
-        match = MOVE_PATTERN.match(part)
-        if not match or match.group(1) not in RESOURCE_ROWS:
-            raise forms.ValidationError(RESOURCE_MOVES_FORMAT.format(rows=", ".join(RESOURCE_ROWS)))
-        moves.append([match.group(1), int(match.group(2).replace(" ", ""))])
-    return moves
-
-
-TOKEN_CHOICES = [("", "—"), ("up", "▲ up"), ("down", "▼ down")]
-STICKER_TOKEN_CHOICES = [("", "—"), ("positive", "Positive sticker"), ("negative", "Negative sticker")]
-FRONT_EMPTY = "Type the card's number and its title as printed on the front."
+def _token_field(choices, label: str) -> forms.ChoiceField:
+    return forms.ChoiceField(required=False, choices=choices, label=label, widget=forms.RadioSelect)
 
 
 class DilemmaCardForm(forms.Form):
     """The front of the Dilemma card drawn: number, title, question, and the Outcome tokens of each
-    side (rulebook "Place the Outcome Tokens on the Balance"). The back is typed after the vote."""
+    side (rulebook "Place the Outcome Tokens on the Balance"). The back is typed after the vote. A card
+    met before (``known``: its front from the campaign) is drawn by picking it: its front fills in."""
 
-    number = forms.IntegerField(min_value=1, max_value=999, label="Card number")
-    title = forms.CharField(max_length=120, label="Title")
+    known = forms.TypedChoiceField(required=False, coerce=int, empty_value=None, label="A card met before")
+    number = forms.IntegerField(required=False, min_value=1, max_value=999, label="Card number")
+    title = forms.CharField(required=False, max_length=120, label="Title")
     question = forms.CharField(max_length=300, required=False, label="Question (optional)")
     version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     key = forms.CharField(max_length=100, required=False, widget=forms.HiddenInput)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, known: Sequence[dict] = (), **kwargs):
         super().__init__(*args, **kwargs)
-        for side in ("aye", "nay"):
+        self.known_cards = {card["number"]: card for card in known}
+        field = self.fields["known"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [
+            ("", "— a new card —"),
+            *[(n, f"{n}: {c['title']}") for n, c in self.known_cards.items()],
+        ]
+        for side in SIDES:
             for row in RESOURCE_ROWS:
-                self.fields[f"{side}_{row}"] = forms.ChoiceField(
-                    required=False, choices=TOKEN_CHOICES, label=f"{side.upper()}: {row.capitalize()}"
+                self.fields[f"{side}_{row}"] = _token_field(
+                    TOKEN_CHOICES, f"{side.upper()}: {row.capitalize()}"
                 )
-            self.fields[f"{side}_sticker"] = forms.ChoiceField(
-                required=False, choices=STICKER_TOKEN_CHOICES, label=f"{side.upper()}: Chronicle sticker"
+            self.fields[f"{side}_sticker"] = _token_field(
+                STICKER_TOKEN_CHOICES, f"{side.upper()}: Chronicle sticker"
             )
+
+    def _cell(self, side: str, row: str) -> dict:
+        """One Outcome token as toggles: each option with its symbol and its words (for screen readers)."""
+        field = self[f"{side}_{row}"]
+        value = field.value() or ""
+        words = STICKER_WORDS if row == "sticker" else TOKEN_WORDS
+        return {
+            "name": field.html_name,
+            "errors": field.errors,
+            "options": [
+                {
+                    "id": f"{field.auto_id}_{i}",
+                    "value": choice,
+                    "symbol": symbol,
+                    "words": f"{side.upper()}, {field.label.split(': ')[1]}: {words[choice]}",
+                    "checked": choice == value,
+                }
+                for i, (choice, symbol) in enumerate(field.field.choices)  # type: ignore[attr-defined]
+            ],
+        }
+
+    def grid(self) -> list[dict]:
+        """The front as the table shows it: one row per Resource (and the sticker), AYE and NAY."""
+        rows = [*RESOURCE_ROWS, "sticker"]
+        return [
+            {
+                "name": "Sticker" if row == "sticker" else row.capitalize(),
+                "aye": self._cell("aye", row),
+                "nay": self._cell("nay", row),
+            }
+            for row in rows
+        ]
+
+    def _typed_front(self, data: dict) -> bool:
+        return bool(
+            data.get("title")
+            or data.get("question")
+            or any(data.get(f"{side}_{row}") for side in SIDES for row in [*RESOURCE_ROWS, "sticker"])
+        )
+
+    def _as_stored(self, data: dict) -> bool:
+        """The front filled in from the campaign and left as it was (the host only confirmed)."""
+        stored = front_fill(self.known_cards[data["number"]])
+        return all(
+            (data.get(name) or "") == (value or "") for name, value in stored.items() if name != "number"
+        )
+
+    def clean(self):
+        data = self.cleaned_data
+        if data.get("number") is None and data.get("known") is not None:
+            data["number"] = data["known"]
+        number = data.get("number")
+        if number is None:
+            if "number" not in self.errors:
+                self.add_error("number", NUMBER_NEEDED)
+        elif number not in self.known_cards and not data.get("title"):
+            self.add_error("title", TITLE_NEEDED.format(number=number))
+        return data
 
     def action(self) -> dict:
         data = self.cleaned_data
-        card = {"number": data["number"], "title": data["title"], "question": data.get("question", "")}
-        for side in ("aye", "nay"):
+        number = data["number"]
+        if number in self.known_cards and (not self._typed_front(data) or self._as_stored(data)):
+            return {"type": "draw_dilemma", "card": {"number": number}}  # its stored front, as stored
+        card = {"number": number, "title": data.get("title", ""), "question": data.get("question", "")}
+        for side in SIDES:
             card[side] = {
                 "resources": [
                     [row, data[f"{side}_{row}"]] for row in RESOURCE_ROWS if data.get(f"{side}_{row}")
@@ -69,60 +134,106 @@ class DilemmaCardForm(forms.Form):
         return {"type": "draw_dilemma", "card": card}
 
 
-class KnownCardForm(forms.Form):
-    """A card met before, drawn by its number: its front is known, its back stays hidden."""
+def front_fill(card: dict) -> dict:
+    """A card met before as the draw form's fields (the page fills them in when it is picked)."""
+    fields = {"number": card["number"], "title": card["title"], "question": card.get("question", "")}
+    for side in SIDES:
+        tokens = dict(card["front"][side]["resources"])
+        for row in RESOURCE_ROWS:
+            fields[f"{side}_{row}"] = tokens.get(row, "")
+        fields[f"{side}_sticker"] = card["front"][side]["sticker"] or ""
+    return fields
 
-    number = forms.IntegerField(min_value=1, max_value=999)
-    version = forms.IntegerField(min_value=0)
-    key = forms.CharField(max_length=100, required=False)
 
-    def action(self) -> dict:
-        return {"type": "draw_dilemma", "card": {"number": self.cleaned_data["number"]}}
+MOVE_ROWS = 5  # the back's Resource moves, in order: room for a few
+ROW_CHOICES = [("", "—"), *[(r, r.capitalize()) for r in RESOURCE_ROWS]]
+MOVE_WITHOUT_ROW = "Which Resource does this move?"
+STICKER_ROW_NEEDED = "Which Resource row does the sticker go to?"
 
 
 class OutcomeForm(forms.Form):
-    """The winning side's outcome as the back of the card says, typed after the vote."""
+    """The winning side's outcome as the back of the card says, typed after the vote: Resource moves
+    as picker and stepper rows (filled in from the front's tokens of the winning side, or from the
+    stored back of a card met before), the sticker, the Envelope, the lightning, a note. Unless kept
+    open, the card then goes on the Time Counter in the same submit (rulebook steps E and F)."""
 
-    resources = forms.CharField(required=False, label="Resource moves", help_text=RESOURCE_MOVES_HELP)
     sticker = forms.IntegerField(required=False, min_value=1, max_value=177, label="Chronicle sticker number")
-    sticker_row = forms.ChoiceField(
-        required=False,
-        choices=[("", "—"), *[(r, r.capitalize()) for r in RESOURCE_ROWS]],
-        label="Sticker row",
-    )
+    sticker_row = forms.ChoiceField(required=False, choices=ROW_CHOICES, label="Sticker row")
     sticker_positive = forms.ChoiceField(
-        required=False, choices=[("1", "Positive"), ("0", "Negative")], label="Sticker kind"
+        required=False,
+        choices=[("1", "Positive"), ("0", "Negative")],
+        label="Sticker kind",
+        widget=forms.RadioSelect,
     )
     envelope = forms.IntegerField(required=False, min_value=0, max_value=74, label="Envelope")
     lightning = forms.BooleanField(required=False, label="The lightning is on the central space of the back")
-    note = forms.CharField(required=False, max_length=200, label="Anything else it says (a note)")
+    note = forms.CharField(
+        required=False,
+        max_length=200,
+        label="Anything else it says (a note)",
+        help_text="With a note the card stays open: apply it by hand, then place the card.",
+    )
+    keep_open = forms.BooleanField(
+        required=False,
+        label="Keep the card open (an Event or Trigger card, or an effect to apply by hand)",
+    )
     version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     key = forms.CharField(max_length=100, required=False, widget=forms.HiddenInput)
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for i in range(1, MOVE_ROWS + 1):
+            self.fields[f"move_{i}_row"] = forms.ChoiceField(
+                required=False, choices=ROW_CHOICES, label=f"Move {i}: Resource"
+            )
+            self.fields[f"move_{i}_amount"] = forms.IntegerField(
+                required=False, min_value=-17, max_value=17, label=f"Move {i}: spaces"
+            )
+
+    def moves(self) -> list[dict]:
+        return [
+            {"number": i, "row": self[f"move_{i}_row"], "amount": self[f"move_{i}_amount"]}
+            for i in range(1, MOVE_ROWS + 1)
+        ]
+
     @staticmethod
-    def initial_from(outcome: dict | None) -> dict:
-        """The stored back of a card met before, offered again at the resolution."""
-        if not outcome:
-            return {}
-        sticker = outcome.get("sticker") or {}
-        return {
-            "resources": ", ".join(f"{row} {amount:+d}" for row, amount in outcome.get("resources", [])),
-            "sticker": sticker.get("number"),
-            "sticker_row": sticker.get("row", ""),
-            "sticker_positive": "1" if sticker.get("positive", True) else "0",
-            "envelope": outcome.get("envelope"),
-            "lightning": bool(outcome.get("lightning")),
-            "note": outcome.get("note", ""),
-        }
+    def initial_from(outcome: dict | None, front: dict | None = None) -> dict:
+        """The stored back of a card met before, offered again at the resolution; else what the front's
+        tokens of the winning side say (each Resource 1 space its way, the sticker's kind)."""
+        if outcome:
+            sticker = outcome.get("sticker") or {}
+            moves = outcome.get("resources", [])
+            initial = {
+                "sticker": sticker.get("number"),
+                "sticker_row": sticker.get("row", ""),
+                "sticker_positive": "1" if sticker.get("positive", True) else "0",
+                "envelope": outcome.get("envelope"),
+                "lightning": bool(outcome.get("lightning")),
+                "note": outcome.get("note", ""),
+            }
+        elif front:
+            moves = [[row, 1 if direction == "up" else -1] for row, direction in front.get("resources", [])]
+            initial = {"sticker_positive": "0" if front.get("sticker") == "negative" else "1"}
+        else:
+            moves, initial = [], {"sticker_positive": "1"}
+        for i in range(1, MOVE_ROWS + 1):  # the stepper counts from 0
+            initial[f"move_{i}_amount"] = 0
+        for i, (row, amount) in enumerate(moves[:MOVE_ROWS], start=1):
+            initial[f"move_{i}_row"], initial[f"move_{i}_amount"] = row, amount
+        return initial
 
     def clean(self):
         data = self.cleaned_data
-        try:
-            data["resources"] = parse_resource_moves(data.get("resources", ""))
-        except forms.ValidationError as error:
-            self.add_error("resources", error)
+        moves = []
+        for i in range(1, MOVE_ROWS + 1):
+            row, amount = data.get(f"move_{i}_row"), data.get(f"move_{i}_amount")
+            if amount and not row:
+                self.add_error(f"move_{i}_row", MOVE_WITHOUT_ROW)
+            elif row and amount:  # a Resource left at 0 spaces is left out
+                moves.append([row, amount])
+        data["resources"] = moves
         if data.get("sticker") and not data.get("sticker_row"):
-            self.add_error("sticker_row", "Which Resource row does the sticker go to?")
+            self.add_error("sticker_row", STICKER_ROW_NEEDED)
         return data
 
     def action(self) -> dict:
@@ -141,7 +252,8 @@ class OutcomeForm(forms.Form):
             "lightning": bool(data.get("lightning")),
             "note": data.get("note", ""),
         }
-        return {"type": "read_outcome", "outcome": outcome}
+        place = "resolution" if data.get("keep_open") or outcome["note"] else "time_counter"
+        return {"type": "read_outcome", "outcome": outcome, "place": place}
 
 
 class CardEffectForm(forms.Form):
@@ -229,26 +341,24 @@ def table_forms(*, session: GameSession, table: dict, bound: dict) -> dict[str, 
     types = {a["type"] for a in table["legal_actions"]}
     view = table["view"]
     initial = {"version": session.version, "key": secrets.token_urlsafe(12)}
-    met = set(view.get("cards_drawn") or [])
-    known = [
-        {"number": int(n), "title": card.get("title") or f"Dilemma {n}"}
-        for n, card in sorted(session.config.get("known_cards", {}).items(), key=lambda kv: int(kv[0]))
-        if int(n) not in met
-    ]
+    known = view.get("known_fronts") or []
+    card = view.get("card") or {}
+    won = card.get("front", {}).get(view.get("winning_side") or "")
     context = {
-        "kd_draw_form": bound.get("draw") or DilemmaCardForm(initial=initial)
+        "kd_draw_form": bound.get("draw") or DilemmaCardForm(initial=initial, known=known)
         if "draw_dilemma" in types
         else None,
+        # The fronts of the cards met before, for the page to fill the form in when one is picked.
+        "kd_known_fronts": json.dumps({c["number"]: front_fill(c) for c in known}) if known else "",
         "kd_outcome_form": (
             bound.get("outcome")
-            or OutcomeForm(initial={**initial, **OutcomeForm.initial_from(view.get("known_outcome"))})
+            or OutcomeForm(initial={**initial, **OutcomeForm.initial_from(view.get("known_outcome"), won)})
         )
         if "read_outcome" in types
         else None,
         "kd_effect_form": (bound.get("effect") or CardEffectForm(seats=_seats(session), initial=initial))
         if types & (TYPED_TABLE_ACTIONS - {"draw_dilemma", "read_outcome"})
         else None,
-        "kd_known": known if "draw_dilemma" in types else [],
         "kd_compose_url": reverse("games:session_table_compose", args=[session.pk]),
     }
     game = session.chronicle_game
@@ -261,10 +371,9 @@ def table_forms(*, session: GameSession, table: dict, bound: dict) -> dict[str, 
 
 
 def compose_form(*, kind: str, data: Any, session: GameSession) -> forms.Form | None:
-    if kind == "draw":
-        return DilemmaCardForm(data)
-    if kind == "draw_known":
-        return KnownCardForm(data)
+    if kind in ("draw", "draw_known"):  # "draw_known": the earlier page's separate form for a card met before
+        known = selectors.session_view_for_table(session=session)["view"].get("known_fronts") or []
+        return DilemmaCardForm(data, known=known)
     if kind == "outcome":
         return OutcomeForm(data)
     if kind == "effect":

@@ -16,3 +16,23 @@ document.addEventListener("change", (event) => {
   const output = picker.querySelector("output[data-total]");
   if (output) output.value = String(total);
 });
+
+// The King's Dilemma's draw: picking a card met before fills in its front from the campaign (the
+// fronts the page carries; never a back). The host only confirms, or corrects a token first.
+document.addEventListener("change", (event) => {
+  const picker = event.target.closest("select[data-fill-front]");
+  if (!picker) return;
+  const form = picker.form;
+  const fronts = JSON.parse(form.dataset.knownFronts || "{}");
+  const card = fronts[picker.value];
+  for (const [name, value] of Object.entries(card || {})) {
+    const fields = form.elements[name];
+    if (!fields) continue;
+    if (fields instanceof RadioNodeList) {
+      for (const radio of fields) radio.checked = radio.value === String(value);
+    } else {
+      fields.value = value;
+    }
+  }
+  if (!card) for (const name of ["number", "title", "question"]) form.elements[name].value = "";
+});

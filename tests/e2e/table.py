@@ -100,3 +100,33 @@ def first_time(screenshot):
             screenshot(page, name)
 
     return take
+
+
+class HostInputs:
+    """The host's inputs on the table screen, counted as the issue counts them (issue 26): every
+    control the host changes or taps is one input (a field typed, a select changed, a toggle or a
+    button tapped), and so is the submit tap. Reading the screen is not an input. ``phase`` names the
+    step being counted (a Dilemma's draw, its resolution); ``total(prefix)`` adds a Dilemma's steps."""
+
+    def __init__(self, page):
+        self.page = page
+        self.counts: dict[str, int] = {}
+        self.phase = ""
+
+    def _one(self) -> None:
+        self.counts[self.phase] = self.counts.get(self.phase, 0) + 1
+
+    def fill(self, locator, text: str) -> None:
+        locator.fill(text)
+        self._one()
+
+    def select(self, locator, value: str) -> None:
+        locator.select_option(value)
+        self._one()
+
+    def tap(self, locator) -> None:
+        locator.click()
+        self._one()
+
+    def total(self, prefix: str) -> int:
+        return sum(n for phase, n in self.counts.items() if phase.startswith(prefix))

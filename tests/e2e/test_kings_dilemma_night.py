@@ -1,10 +1,18 @@
 """A whole King's Dilemma night in Chromium: the table screen (1920 px) and four phones (375 px), played
-by tapping what a person taps (issue 13): the Secret Agenda draft, three Dilemmas (the front typed at the
+by tapping what a person taps (issue 13): the Secret Agenda draft, three Dilemmas (the front tapped at the
 draw, the back after the vote), a tie the Moderator decides, Coins given, an Envelope from an outcome,
 the end of the reign, the save and the campaign page afterwards.
 
 At every decision: the acting phone's controls fit one phone screen, only the acting phone says "Your
-turn", no visible text shows an internal key, and nothing of a card's back shows before its vote ends."""
+turn", no visible text shows an internal key, and nothing of a card's back shows before its vote ends.
+
+The host's inputs are counted per Dilemma (issue 26; ``tests.e2e.table.HostInputs`` defines an input:
+each control the host changes or taps, the submit taps included). A card met before with two Resource
+moves per side and a sticker takes at most 5: picking it and drawing it (its front fills in from the
+campaign), then at the resolution the sticker's number and row and the submit (the moves are filled in
+from the front's tokens, and the card goes on the Time Counter in the same submit). A new card of that
+kind takes 8 at the draw (number, title, four ▲/▼ taps, the sticker's tap, the submit); its back is
+counted at the resolution."""
 
 import re
 import time
@@ -13,24 +21,39 @@ import pytest
 
 from campaign.services import game_nights
 from games.kings_dilemma.views import to_act
-from tests.e2e.conftest import PHONE
-from tests.e2e.table import open_table_and_phones, reload_session
+from tests.e2e.conftest import DESKTOP, PHONE
+from tests.e2e.table import HostInputs, open_table_and_phones, reload_session
 from tests.factories import UserFactory, campaign_with_houses
 from tests.guards import HANG_GUARD_SECONDS
+from tests.kd_play import remember_library
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 HOUSES = ["House Solad", "House Tiberius", "House Crann", "House Vaclav"]
 INTERNAL = re.compile(r"\b[a-z]+_[a-z_]+\b|\bseat \d|\bside (aye|nay)\b", re.I)
 GUARD_MS = int(HANG_GUARD_SECONDS * 1000)
-CARDS = [  # number, title, front tokens, the back of AYE typed after the vote
-    (12, "Bread taxes", {"aye_influence": "up"}, {"resources": "influence +1", "envelope": "5"}),
-    (31, "The library", {"aye_wealth": "up", "nay_morale": "down"}, {"resources": "wealth +1, morale -1"}),
+WEDDING_TOKENS = {  # a new card of the same kind, tapped at the draw
+    "aye_knowledge": "up",
+    "aye_welfare": "up",
+    "nay_morale": "down",
+    "nay_influence": "up",
+    "aye_sticker": "positive",
+}
+CARDS = [  # number, title, front tokens tapped (None: met before), what the host changes on the back of AYE
+    (12, "Bread taxes", {"aye_influence": "up"}, {"envelope": "5"}),
+    (31, "The library", None, {"sticker": "43", "sticker_row": "welfare"}),
     (
         44,
         "A royal wedding",
-        {"aye_knowledge": "up", "aye_welfare": "up"},
-        {"resources": "knowledge +3, welfare +3, influence +3"},
+        WEDDING_TOKENS,
+        {
+            "move_1_amount": "3",
+            "move_2_amount": "3",
+            "move_3_row": "influence",
+            "move_3_amount": "3",
+            "sticker": "12",
+            "sticker_row": "knowledge",
+        },
     ),
 ]
 
@@ -62,6 +85,7 @@ class KingsDilemmaNightTests:
     def test_a_whole_night_by_taps(self, live_server, new_page, screenshot):
         host = UserFactory(username="host")
         campaign, houses = campaign_with_houses(*HOUSES, user=host)
+        remember_library(campaign)
         session = game_nights.game_night_start(
             campaign=campaign, houses=houses, king_name="Harald V", host=host, seed=3
         )
@@ -95,15 +119,32 @@ class KingsDilemmaNightTests:
             state = refresh()
         assert "Secret Agenda:" in visible_text(phones[0])
 
+        def both_widths(name: str):
+            """The table screen at 1920 px and at 375 px."""
+            screenshot(table, f"{name}-1920")
+            table.set_viewport_size(PHONE)
+            screenshot(table, f"{name}-375")
+            table.set_viewport_size(DESKTOP)
+
+        inputs = HostInputs(table)
         gave_coins = False
         for round_, (number, title, tokens, back) in enumerate(CARDS, start=1):
-            # Draw: the host types the front; the phones show it (never the back).
+            # Draw: the host picks a card met before (its front fills in) or taps a new one's front.
+            inputs.phase = f"{number}:draw"
             form = table.locator("form:has(input[name=compose][value=draw])")
-            form.locator("input[name=number]").fill(str(number))
-            form.locator("input[name=title]").fill(title)
-            for field, direction in tokens.items():
-                form.locator(f"select[name={field}]").select_option(direction)
-            form.locator("button[type=submit]").click()
+            if tokens is None:
+                inputs.select(form.locator("select[name=known]"), str(number))
+                assert form.locator("input[name=title]").input_value() == title  # filled in
+                assert form.locator("input[name=aye_sticker][value=positive]").is_checked()
+                assert form.locator("input[name=nay_influence][value=up]").is_checked()
+            else:
+                inputs.fill(form.locator("input[name=number]"), str(number))
+                inputs.fill(form.locator("input[name=title]"), title)
+                for field, direction in tokens.items():
+                    inputs.tap(form.locator(f"label.tok:has(input[name={field}][value={direction}])"))
+            if round_ == len(CARDS):
+                both_widths("kd-table-draw")
+            inputs.tap(form.locator("button[type=submit]"))
             state = refresh()
             assert state["phase"] == "voting"
             for phone in phones.values():
@@ -148,22 +189,36 @@ class KingsDilemmaNightTests:
                 phones[moderator].locator("form.control-break_tie button", has_text="AYE wins").click()
                 state = refresh()
             assert state["phase"] == "outcome"
-            # Turn the card over: the host types the back of the winning side.
+            # Turn the card over: the moves are filled in from the front's tokens; the host changes
+            # what the back says otherwise, and the card goes on the Time Counter in the same submit.
+            inputs.phase = f"{number}:resolution"
             form = table.locator("form:has(input[name=compose][value=outcome])")
-            form.locator("input[name=resources]").fill(back["resources"])
-            if "envelope" in back:
-                form.locator("input[name=envelope]").fill(back["envelope"])
-            if round_ == 1:
-                screenshot(table, "kd-table-outcome")
-            form.locator("button[type=submit]").click()
+            front = state["card"]["front"]["aye"]["resources"]
+            assert form.locator("select[name=move_1_row]").input_value() == front[0][0]
+            for field, value in back.items():
+                if field.endswith("_row"):
+                    inputs.select(form.locator(f"select[name={field}]"), value)
+                else:
+                    inputs.fill(form.locator(f"input[name={field}]"), value)
+            if round_ == len(CARDS):
+                both_widths("kd-table-outcome")
+            inputs.tap(form.locator("button[type=submit]"))
             state = refresh()
-            assert state["phase"] == "resolution"
+            assert number in state["time_counter"] and state["phase"] in ("draw", "end")
+            news = table.inner_text(".kd-news")
+            assert f"Card {number} goes on the Time Counter" in news
             if "envelope" in back:
-                assert "Envelope 05" in visible_text(phones[0])  # shown once the vote has ended
-            table.locator("form.control-to_time_counter button.choice").click()
-            state = refresh()
+                assert "opens Envelope 05" in visible_text(phones[0])  # shown once the vote has ended
+                both_widths("kd-table-news")
+                screenshot(phones[0], "kd-phone-news")
         assert gave_coins
         assert state["phase"] == "end" and state["end"] == "abdicated_top"
+        # The table's banner says why: Stability reached the end of its track.
+        assert "the King abdicates at the end of the round" in table.inner_text(".kd-news")
+        both_widths("kd-table-abdication")
+        print("Host inputs per Dilemma step:", inputs.counts)
+        assert inputs.total("31:") <= 5, inputs.counts  # met before: two moves per side and a sticker
+        assert inputs.counts["44:draw"] == 8, inputs.counts  # new: number, title, 5 taps, submit
 
         table.locator("form.control-score button.choice").click()
         state = refresh()

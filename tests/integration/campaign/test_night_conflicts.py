@@ -323,7 +323,8 @@ class TableFormTests:
             client,
             session,
             compose="outcome",
-            resources="wealth -2",
+            move_1_row="wealth",
+            move_1_amount=-2,
             sticker=43,
             sticker_row="welfare",
             note="A feast",
@@ -331,6 +332,6 @@ class TableFormTests:
         assert response.status_code == 422
         page = response.content.decode()
         assert msg.STICKER_ON_BOARD.format(number=43) in page
-        assert 'value="wealth -2"' in page and 'value="43"' in page and 'value="A feast"' in page
+        assert 'value="-2"' in page and 'value="43"' in page and 'value="A feast"' in page
         session.refresh_from_db()
         assert session.state["phase"] == "outcome" and session.state["stickers"] == []

@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 from campaign.services import game_nights
+from games.presenters.kings_dilemma_forms import MOVE_WITHOUT_ROW, TITLE_NEEDED
 from tests.factories import campaign_with_houses
 from tests.kd_play import draft, vote_through
 
@@ -34,7 +35,10 @@ def to_outcome(client, session):
 
 def to_resolution(client, session):
     to_outcome(client, session)
-    assert compose(client, session, compose="outcome", resources="wealth -1").status_code == 200
+    response = compose(
+        client, session, compose="outcome", move_1_row="wealth", move_1_amount=-1, keep_open="on"
+    )
+    assert response.status_code == 200
     session.refresh_from_db()
     assert session.state["phase"] == "resolution"
 
@@ -84,8 +88,8 @@ class DrawTests:
         )
         assert response.status_code == 422
         page = response.content.decode()
-        assert "This field is required." in page
-        assert 'value="Why?"' in page and '<option value="down" selected>' in page
+        assert TITLE_NEEDED.format(number=12) in page
+        assert 'value="Why?"' in page and re.search(r'name="aye_wealth" value="down"[^>]*checked', page)
         night.refresh_from_db()
         assert night.version == version
 
@@ -107,15 +111,18 @@ class OutcomeTests:
             client,
             night,
             compose="outcome",
-            resources="wealth -2",
+            move_1_row="wealth",
+            move_1_amount=-2,
             sticker=43,
             sticker_row="welfare",
             sticker_positive="0",
             envelope=9,
+            keep_open="on",
         )
         assert response.status_code == 200
         night.refresh_from_db()
         assert night.state["resources"]["wealth"]["position"] < wealth
+        assert night.state["phase"] == "resolution"  # kept open for effects by hand
         assert night.state["stickers"][0]["number"] == 43
         assert night.state["envelopes"][0]["number"] == 9
         assert "Envelope 09" in seat_page(client, night, 1)
@@ -125,10 +132,11 @@ class OutcomeTests:
         to_outcome(client, night)
         empty = compose(client, night, compose="outcome")
         assert empty.status_code == 422 and "This outcome has nothing in it" in empty.content.decode()
-        typo = compose(client, night, compose="outcome", resources="welth +2", note="A feast")
+        typo = compose(client, night, compose="outcome", move_2_amount=2, note="A feast")
         assert typo.status_code == 422
         page = typo.content.decode()
-        assert "Write moves like" in page and 'value="welth +2"' in page and 'value="A feast"' in page
+        assert MOVE_WITHOUT_ROW in page and 'value="A feast"' in page
+        assert re.search(r'name="move_2_amount" value="2"', page)
         night.refresh_from_db()
         assert night.state["phase"] == "outcome"
 

@@ -192,7 +192,10 @@ class CardFlowTests:
             {
                 "type": "read_outcome",
                 "seat": None,
-                "params": {"outcome": {"kind": "typed", "schema": "dilemma_outcome"}},
+                "params": {
+                    "outcome": {"kind": "typed", "schema": "dilemma_outcome"},
+                    "place": {"kind": "pick", "options": ["time_counter", "resolution"]},
+                },
             }
         ]
         morale = state["resources"]["morale"]["position"]

@@ -255,6 +255,7 @@ class ViewTests:
             "seat": 1,
             "power": 8,
             "coins": 10,
+            "pass_coin": 0,
             "secret_agenda": state["seats"][1]["secret_agenda"],
             "draft_offer": state["seats"][1]["draft_offer"],
         }
@@ -289,6 +290,8 @@ class DescribeTests:
                 state,
                 {"type": "adjust", "seat": None, "target": 1, "what": "coins", "amount": -2, "label": "Tax"},
             )
-            == "The table took 2 Coins from Ben (Tax)."
+            # What was done, then one line per consequence (issue 26).
+            == "The table took 2 Coins from Ben (Tax).\n"
+            + msg.NEWS_COINS_TAKEN.format(name="Ben", amount=2, s="s")
         )
         assert RULES.describe(state, {"type": "nonsense", "seat": 9}) == "nonsense"
