@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0005_seat_name_fits_a_house'),
+        ('games', '0006_session_snapshots'),
     ]
 
     operations = [
