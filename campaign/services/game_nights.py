@@ -246,7 +246,7 @@ def game_night_start(
 
     game = game_begin(campaign=campaign, king_name=king_name, played_on=played_on, actor=host)
     config = game_night_config(campaign=campaign, houses=houses, king_name=game.king_name, keep=keep)
-    return session_create(
+    session = session_create(
         game="kings_dilemma",
         seat_names=[h.name for h in houses],
         host=host,
@@ -255,6 +255,17 @@ def game_night_start(
         campaign=campaign,
         chronicle_game=game,
     )
+    _seats_take_house_colours(session, houses)
+    return session
+
+
+def _seats_take_house_colours(session, houses: list[House]) -> None:
+    """One colour per House: a seat of a campaign night wears its House's colour (campaign.colours,
+    the colour of every campaign page and chart), not a seat colour of the table."""
+    for seat in session.seats.all():
+        seat.colour = houses[seat.index].colour
+        seat.full_clean()
+        seat.save(update_fields=["colour"])
 
 
 def _house_of_seat(session) -> Callable[[int | None], House | None]:

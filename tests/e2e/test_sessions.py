@@ -142,7 +142,10 @@ class ForTheKingAtTheTableTests:
         page.evaluate("window.notReloaded = true")
         # Someone else acted first (another device): this phone's button is now stale.
         session_submit_action(
-            session=session, seat=seat, action={"type": "draw", "seat": index}, expected_version=1
+            session=session,
+            seat=seat,
+            action={"type": "place", "area": "favor", "seat": index},
+            expected_version=1,
         )
         page.evaluate(
             "document.querySelectorAll('#seat-panel input[name=version]').forEach(i => i.value = 1)"
