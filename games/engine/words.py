@@ -17,5 +17,6 @@ def with_article(word: str) -> str:
 
 
 def count(n: int, one: str, many: str | None = None) -> str:
-    """``n`` and its noun: "1 Coin", "0 Coins", "3 Servants" (``many`` defaults to ``one`` + "s")."""
-    return f"{n} {one if n == 1 else (many or one + 's')}"
+    """``n`` and its noun: "1 Coin", "0 Coins", "3 Servants", "-1 point" (``many`` defaults to
+    ``one`` + "s"; the sign of ``n`` does not change the noun)."""
+    return f"{n} {one if abs(n) == 1 else (many or one + 's')}"

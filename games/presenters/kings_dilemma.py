@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from games.kings_dilemma.data import DEFAULT_TRACKS
+from games.kings_dilemma.scoring import open_agenda_words
 from games.presenters import kings_dilemma_forms
 from games.presenters.base import Presenter
 from games.presenters.controls import Words
@@ -170,6 +171,8 @@ def _houses(view: dict, names: dict[int, dict]) -> list[dict]:
                 if s.get("house_name") and s.get("house_name") != info["name"]
                 else "",
                 "prestige": s.get("prestige", 0),
+                # In front of the House screen, for all to see (rulebook "Assign Open Agendas").
+                "open_agendas": [open_agenda_words(t) for t in s.get("open_agendas") or []],
                 "leader": s.get("leader"),
                 "moderator": s.get("moderator"),
                 "acting": i in view["to_act"],
@@ -306,10 +309,13 @@ class KingsDilemmaPresenter(Presenter):
         you = view.get("you")
         if not you:
             return None
+        seats = view.get("seats") or []
+        mine = seats[you["seat"]] if isinstance(you.get("seat"), int) and you["seat"] < len(seats) else {}
         return {
             "power": you["power"],
             "coins": you["coins"],
             "agenda": agenda_words(you["secret_agenda"]) if you["secret_agenda"] else None,
+            "open_agendas": [open_agenda_words(t) for t in mine.get("open_agendas") or []],
         }
 
     def words(self, view: dict, names: dict[int, dict]) -> Words:
