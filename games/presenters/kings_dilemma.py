@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from games.engine.words import count
 from games.kings_dilemma.data import DEFAULT_TRACKS
 from games.kings_dilemma.scoring import open_agenda_words
 from games.presenters import kings_dilemma_forms
@@ -82,15 +83,29 @@ def agenda_words(agenda: str) -> dict:
     return {"name": agenda.capitalize(), "goal": goal, "money": money + "." + extra}
 
 
+HOW_MANY = ("none", "one", "two", "three", "four", "all five")
+
+
 def agenda_short(agenda: str) -> str:
-    """A Secret Agenda on a button: its name and what it scores, in one or two short lines."""
+    """A Secret Agenda on a draft button, in two short sentences (issue 26: "Opulent: rows 9-17 ->
+    0/4/7/10/14/15 · Coins 6/4/2" read as a code): what its Resources score, then its Coins."""
     card = DEFAULT_TRACKS["secret_agendas"].get(agenda, {})
-    coins = "/".join(str(c) for c in card.get("coins", []))
+    coins = card.get("coins", [])
+    places = ("Most Coins", "second", "third")
+    money = ", ".join(
+        f"{place} {count(p, 'point') if k == 0 else p}"
+        for k, (place, p) in enumerate(zip(places, coins, strict=False))
+    )
     if card.get("resource") == "distance":
-        return f"{agenda.capitalize()}: highest − lowest Resource · Coins {coins}"
-    zones = " & ".join(f"{low}–{high}" for low, high in card.get("zones", []))
-    points = "/".join(str(p) for p in card.get("resource", []))
-    return f"{agenda.capitalize()}: rows {zones} → {points} · Coins {coins}"
+        goal = "scores the distance between the highest and the lowest Resource, in points"
+    else:
+        zones = " or ".join(f"{low} to {high}" for low, high in card.get("zones", []))
+        scores = [
+            f"{count(p, 'point') if not said else p} for {HOW_MANY[n]}"
+            for said, (n, p) in enumerate((n, p) for n, p in enumerate(card.get("resource", [])) if n or p)
+        ]
+        goal = f"Resources in rows {zones} score {', '.join(scores)}"
+    return f"{agenda.capitalize()}: {goal}. {money}."
 
 
 def _tokens(front_side: dict) -> list[str]:

@@ -110,3 +110,32 @@ class StoryTokensTests:
         chapter["moderator"] = other
         page = text(render_to_string("campaign/_story.html", {"game": game, "story": story}))
         assert "House Humblescore held the Leader token and House Tork the Moderator's." in page
+
+
+class SecretAgendaDraftWordsTests:
+    def test_each_card_offered_reads_as_sentences(self):
+        """Issue 26: "Opulent: rows 9-17 -> 0/4/7/10/14/15 · Coins 6/4/2"; rulebook "Secret Agenda
+        cards" (points from the data file)."""
+        from games.presenters.kings_dilemma import agenda_short
+
+        assert agenda_short("opulent") == (
+            "Opulent: Resources in rows 9 to 17 score 4 points for one, 7 for two, 10 for three, "
+            "14 for four, 15 for all five. Most Coins 6 points, second 4, third 2."
+        )
+        assert agenda_short("greedy").startswith(
+            "Greedy: Resources in rows 1 to 5 or 13 to 17 score 4 points for none, 7 for one,"
+        )
+        assert agenda_short("extremist") == (
+            "Extremist: scores the distance between the highest and the lowest Resource, in points. "
+            "Most Coins 4 points, second 2, third 1."
+        )
+
+    def test_the_drafting_phone_offers_them_in_words(self, client, night):
+        from games.kings_dilemma.views import view
+
+        drafting = view(night.state, None)["to_act"][0]
+        seat = night.seats.get(index=drafting)
+        page = text(client.get(reverse("games:seat_page", args=[seat.token])).content.decode())
+        decision = page.split("Your decision", 1)[1].split("Behind your screen", 1)[0]
+        assert "Resources in rows" in decision or "highest and the lowest Resource" in decision
+        assert "Most Coins" in decision and "→" not in decision and "·" not in decision
