@@ -114,6 +114,7 @@ def _names(story: dict, houses: dict[int, House]) -> list[dict]:
                 "name": house.name if house else seat["name"],
                 "house": house.pk if house else None,
                 "colour": house.colour if house else "#5f6b6d",
+                "open_agendas": seat.get("open_agendas") or [],  # a story told before issue 26 has none
             }
         )
     return named
@@ -209,6 +210,7 @@ def night_chapter(*, campaign: Campaign, game: ChronicleGame, stories: dict | No
         "game": game,
         "king_name": story["king_name"],
         "houses": names,
+        "open_agendas": [h for h in names if h["open_agendas"]],  # the Houses that hold any
         "over": story["over"],
         "chapters": [_chapter(d, names) for d in story["dilemmas"]],
         "end": story["end"],

@@ -231,7 +231,8 @@ def session_undo(request: HttpRequest, session_id: int) -> HttpResponse:
     except ValidationError as exc:
         messages.error(request, _error_text(exc))
     else:
-        messages.success(request, UNDONE.format(label=last.label if last else ""))
+        # A label may end with its own full stop (the King's Dilemma's do): never two.
+        messages.success(request, UNDONE.format(label=(last.label if last else "").rstrip(".")))
     return redirect("games:session_table", session_id=session.pk)
 
 

@@ -258,13 +258,15 @@ def game_night_start(
         campaign=campaign,
         chronicle_game=game,
     )
-    _seats_to_players(session=session, campaign=campaign, houses=houses)
+    _seats_of_houses(session=session, campaign=campaign, houses=houses)
     return session
 
 
-def _seats_to_players(*, session, campaign: Campaign, houses: list[House]) -> None:
-    """Each seat whose House a member plays (a player or the owner, from the House as stored now)
-    belongs to that member's account: their login opens it, as its join token does."""
+def _seats_of_houses(*, session, campaign: Campaign, houses: list[House]) -> None:
+    """Each seat of a campaign night wears its House's colour (campaign.colours, the colour of every
+    campaign page and chart: one colour per House), and a seat whose House a member plays (a player
+    or the owner, from the House as stored now) belongs to that member's account: their login opens
+    it, as its join token does."""
     players = set(
         Membership.objects.filter(campaign=campaign, role__in=Need.PLAY.value).values_list(
             "user_id", flat=True
@@ -272,11 +274,13 @@ def _seats_to_players(*, session, campaign: Campaign, houses: list[House]) -> No
     )
     users = dict(House.objects.filter(pk__in=[h.pk for h in houses]).values_list("pk", "user_id"))
     for seat in session.seats.all():
-        user_id = users.get(houses[seat.index].pk)
+        house = houses[seat.index]
+        seat.colour = house.colour
+        user_id = users.get(house.pk)
         if user_id is not None and user_id in players:
             seat.user_id = user_id
-            seat.full_clean()
-            seat.save(update_fields=["user"])
+        seat.full_clean()
+        seat.save(update_fields=["colour", "user"])
 
 
 def _house_of_seat(session) -> Callable[[int | None], House | None]:

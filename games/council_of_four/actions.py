@@ -98,18 +98,7 @@ def deal(state: dict, action: dict, rng) -> None:
     for _ in range(HAND_SIZE):
         for seat in range(len(state["seats"])):
             draw_card(state, seat, rng)
-    start_turn(state, 0)
-
-
-# Phase 1: draw
-
-
-def draw(state: dict, action: dict, rng) -> None:
-    expect_own_turn(state, action)
-    if state["phase"] != "draw":
-        raise RuleError(msg.ALREADY_DRAWN)
-    draw_card(state, state["current"], rng)
-    state["phase"] = "actions"
+    start_turn(state, 0, rng)
 
 
 # Checks shared by several actions
@@ -156,7 +145,7 @@ def elect(state: dict, action: dict, rng) -> None:
     use_main(state)
     insert_councilor(state, balcony, colour)
     state["seats"][seat]["coins"] += ELECT_COINS
-    settle(state)
+    settle(state, rng)
 
 
 def acquire_permit(state: dict, action: dict, rng) -> None:
@@ -170,7 +159,7 @@ def acquire_permit(state: dict, action: dict, rng) -> None:
     use_main(state)
     _pay(state, seat, cards, cost)
     take_permit(state, seat, permit, rng)
-    settle(state)
+    settle(state, rng)
 
 
 def build(state: dict, action: dict, rng) -> None:
@@ -188,7 +177,7 @@ def build(state: dict, action: dict, rng) -> None:
     use_main(state)
     owned["face_up"] = False
     place_merchant(state, seat, city, rng)
-    settle(state)
+    settle(state, rng)
 
 
 def queen_build(state: dict, action: dict, rng) -> None:
@@ -200,7 +189,7 @@ def queen_build(state: dict, action: dict, rng) -> None:
     _pay(state, seat, cards, cost)
     state["queen"] = city
     place_merchant(state, seat, city, rng)
-    settle(state)
+    settle(state, rng)
 
 
 # Quick actions
@@ -214,7 +203,7 @@ def engage_servant(state: dict, action: dict, rng) -> None:
     use_quick(state)
     player["coins"] -= ENGAGE_COINS
     player["servants"] += 1
-    settle(state)
+    settle(state, rng)
 
 
 def _spend_servants(state: dict, seat: int, cost: int) -> None:
@@ -235,7 +224,7 @@ def change_permits(state: dict, action: dict, rng) -> None:
     state["face_up"][region] = []
     for slot in range(FACE_UP_PERMITS):
         refill(state, region, slot)
-    settle(state)
+    settle(state, rng)
 
 
 def send_servant(state: dict, action: dict, rng) -> None:
@@ -245,7 +234,7 @@ def send_servant(state: dict, action: dict, rng) -> None:
     _spend_servants(state, seat, SEND_SERVANT_SERVANTS)
     use_quick(state)
     insert_councilor(state, balcony, colour)
-    settle(state)
+    settle(state, rng)
 
 
 def additional_main(state: dict, action: dict, rng) -> None:
@@ -253,14 +242,14 @@ def additional_main(state: dict, action: dict, rng) -> None:
     _spend_servants(state, seat, ADDITIONAL_MAIN_SERVANTS)
     use_quick(state)
     state["turn"]["main_left"] += 1
-    settle(state)
+    settle(state, rng)
 
 
 def end_turn(state: dict, action: dict, rng) -> None:
     expect_actions(state, action)
     if state["turn"]["mains_done"] < 1:
         raise RuleError(msg.MAIN_ACTION_FIRST)
-    flow.end_turn(state)
+    flow.end_turn(state, rng)
 
 
 # Bonus choices
@@ -290,7 +279,7 @@ def choose_city_bonus(state: dict, action: dict, rng) -> None:
     state["pending"].pop(0)
     for city in cities:
         gain(state, seat, CITY_TOKENS[state["city_tokens"][city]], rng)
-    settle(state)
+    settle(state, rng)
 
 
 def choose_permit_bonus(state: dict, action: dict, rng) -> None:
@@ -301,7 +290,7 @@ def choose_permit_bonus(state: dict, action: dict, rng) -> None:
         raise RuleError(msg.CHOOSE_PERMIT)
     state["pending"].pop(0)
     gain(state, seat, PERMITS[permit]["bonus"], rng)
-    settle(state)
+    settle(state, rng)
 
 
 def take_free_permit(state: dict, action: dict, rng) -> None:
@@ -311,4 +300,4 @@ def take_free_permit(state: dict, action: dict, rng) -> None:
         raise RuleError(msg.FREE_PERMIT_NOT_FACE_UP)
     state["pending"].pop(0)
     take_permit(state, head["seat"], permit, rng)
-    settle(state)
+    settle(state, rng)

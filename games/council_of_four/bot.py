@@ -175,8 +175,6 @@ def choose(state: dict, seat: int | None, choices: list[Choice], rng) -> dict | 
     by_type: dict[str, list[Choice]] = {}
     for c in choices:
         by_type.setdefault(c["type"], []).append(c)
-    if "draw" in by_type:
-        return _plain(by_type["draw"][0])
     if "choose_city_bonus" in by_type:
         return _city_bonus(state, by_type["choose_city_bonus"][0])
     for kind in ("choose_permit_bonus", "take_free_permit"):

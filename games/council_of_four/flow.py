@@ -70,7 +70,7 @@ def new_state(config: dict, seed: int) -> dict:
             }
             for i, name in enumerate(names)
         ],
-        "phase": "deal",  # deal -> draw -> actions -> draw ... ; "over" at the end
+        "phase": "deal",  # deal -> actions (each turn starts with its draw, made by itself); "over" at the end
         "current": 0,
         "turn": fresh_turn(),
         "pending": [],
@@ -111,8 +111,6 @@ def expect_own_turn(state: dict, action: dict) -> int:
 
 def expect_actions(state: dict, action: dict) -> int:
     seat = expect_own_turn(state, action)
-    if state["phase"] == "draw":
-        raise RuleError(msg.DRAW_FIRST)
     if state["pending"]:
         raise RuleError(msg.CHOOSE_FIRST.format(what=PENDING_WORDS[state["pending"][0]["kind"]]))
     return seat
@@ -242,16 +240,17 @@ def pending_options(state: dict, pending: dict) -> list:
     return free_permit_options(state)
 
 
-def settle(state: dict) -> None:
+def settle(state: dict, rng) -> None:
     """After an action: drop bonus choices nothing qualifies for (the bonus is lost), then end the
-    turn by itself once both the Main and the Quick actions are used up."""
+    turn by itself once both the Main and the Quick actions are used up (the next player's draw
+    then happens by itself: ``start_turn``)."""
     while state["pending"] and not pending_options(state, state["pending"][0]):
         state["pending"].pop(0)
     if state["over"] or state["pending"] or state["phase"] != "actions":
         return
     turn = state["turn"]
     if turn["main_left"] == 0 and turn["quick_left"] == 0:
-        end_turn(state)
+        end_turn(state, rng)
 
 
 # Councilors and Permits
@@ -375,21 +374,24 @@ def _queen_reward(state: dict, seat: int) -> None:
 # The end of a turn
 
 
-def start_turn(state: dict, seat: int) -> None:
+def start_turn(state: dict, seat: int, rng) -> None:
+    """'Phase 1: Draw a Card': compulsory and without a choice, so it happens by itself as the turn
+    starts (no tap; the log says it with the action that passed the turn). With no Politics card
+    left anywhere the draw is skipped (docs/rules-decisions.md)."""
     state["current"] = seat
     state["turn"] = fresh_turn()
-    # With no Politics card left anywhere the draw is skipped.
-    state["phase"] = "draw" if state["deck"] or state["discard"] else "actions"
+    state["phase"] = "actions"
+    draw_card(state, seat, rng)
 
 
-def end_turn(state: dict) -> None:
+def end_turn(state: dict, rng) -> None:
     from games.council_of_four.scoring import finish
 
     following = (state["current"] + 1) % len(state["seats"])
     if state["final"] is not None and following == state["final"]["by"]:
         finish(state)
         return
-    start_turn(state, following)
+    start_turn(state, following, rng)
 
 
 def councilors_in_play(state: dict) -> Counter:

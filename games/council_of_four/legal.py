@@ -5,7 +5,7 @@ size of a choice never grows with the ways to pay.
 
 Parameters per action type:
 
-- ``deal`` (the table), ``draw``, ``engage_servant``, ``additional_main``, ``end_turn``: none.
+- ``deal`` (the table), ``engage_servant``, ``additional_main``, ``end_turn``: none.
 - ``elect`` / ``send_servant``: ``balcony`` (pick), ``colour`` (pick: a Councilor beside the board).
 - ``acquire_permit``: one choice per region whose Council the seat can afford to satisfy:
   ``balcony`` (pick, that one region), ``permit`` (pick: its face-up Permits), ``cards`` (1 to 4
@@ -62,8 +62,6 @@ def legal(state: dict, seat: int | None) -> list[Choice]:
         return [choice("deal", None)] if seat is None else []
     if seat is None or seat != state["current"]:
         return []
-    if state["phase"] == "draw":
-        return [choice("draw", seat)]
     if state["pending"]:
         return [_pending_choice(state, seat, state["pending"][0])]
     choices: list[Choice] = []

@@ -21,7 +21,6 @@ class CouncilOfFourRules(Rules):
     opening_action = {"type": "deal", "seat": TABLE}  # the hidden cards, dealt as action 1
     moves = {
         "deal": actions.deal,
-        "draw": actions.draw,
         # Main actions
         "elect": actions.elect,
         "acquire_permit": actions.acquire_permit,
@@ -38,19 +37,29 @@ class CouncilOfFourRules(Rules):
         "choose_permit_bonus": actions.choose_permit_bonus,
         "take_free_permit": actions.take_free_permit,
     }
-    # What each move shows that was hidden: undo never drops it. The deal, a draw, Politics cards
-    # discarded to satisfy a council (shown from the hand), and a move that draws a card through a
-    # bonus or turns a Permit face up from its deck. Electing, Servants and ending a turn show nothing.
+    # What each move shows that was hidden: undo never drops it. The deal, Politics cards discarded
+    # to satisfy a council (shown from the hand), and any move that draws a card (a bonus, or the
+    # next player's draw when the move ends a turn: 'Phase 1: Draw a Card' happens by itself) or
+    # turns a Permit face up from its deck. Otherwise electing, Servants and ending a turn show nothing.
     revealing = {
         "deal": ALWAYS,
-        "draw": ALWAYS,
         "acquire_permit": ALWAYS,
         "queen_build": ALWAYS,
-        "build": shows_hidden,
-        "change_permits": shows_hidden,
-        "choose_city_bonus": shows_hidden,
-        "choose_permit_bonus": shows_hidden,
-        "take_free_permit": shows_hidden,
+        **dict.fromkeys(
+            (
+                "elect",
+                "build",
+                "engage_servant",
+                "change_permits",
+                "send_servant",
+                "additional_main",
+                "end_turn",
+                "choose_city_bonus",
+                "choose_permit_bonus",
+                "take_free_permit",
+            ),
+            shows_hidden,
+        ),
     }
 
     bot_policy = staticmethod(bot.choose)  # builds, buys Permits, elects: see bot.py
@@ -60,7 +69,14 @@ class CouncilOfFourRules(Rules):
     legal_actions = staticmethod(legal)
     sample = staticmethod(sample)
     view = staticmethod(view)
-    describe = staticmethod(describe)
+
+    def describe(self, state: dict, action: dict) -> str:
+        """The action in words, and the next turn's draw it made (never the card drawn)."""
+        try:
+            after = self.apply(state, action)
+        except Exception:  # a label must never lose an action: without the draw's words then
+            return describe(state, action)
+        return describe(state, action, after)
 
 
 RULES = CouncilOfFourRules()

@@ -28,6 +28,7 @@ from games.council_of_four.payments import payment_cost
 from games.engine.contract import BaseView
 from games.engine.describe import sentence
 from games.engine.errors import RuleError
+from games.engine.words import count, with_article
 
 
 class CouncilOfFourView(BaseView):
@@ -180,37 +181,62 @@ def _who(state: dict, seat) -> str:
 
 def _cards(cards) -> str:
     colours = [CARDS.get(c, "?") for c in cards or []]
-    noun = "Politics card" if len(colours) == 1 else "Politics cards"
-    return f"{len(colours)} {noun} ({', '.join(colours)})"
+    return f"{count(len(colours), 'Politics card')} ({', '.join(colours)})"
 
 
-def _permit(permit_id) -> str:
+def permit_words(permit_id, *, bonus: bool = True) -> str:
+    """A Permit as a player reads it on the tile: its cities and its bonus ("the Permit for Arkon
+    and Burgen (2 Coins)"), never the data file's id. ``bonus=False``: its cities only (a Permit
+    used to build, whose bonus was taken when it was acquired)."""
     tile = PERMITS[permit_id]
-    cities = ", ".join(CITIES[c]["name"] for c in tile["cities"])
-    return f"Permit {permit_id} ({cities}: {bonus_words(tile['bonus'])})"
+    names = [CITIES[c]["name"] for c in tile["cities"]]
+    cities = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    words = bonus_words(tile["bonus"]) if bonus else ""
+    return f"the Permit for {cities}" + (f" ({words})" if words else "")
 
 
 def _servant_cost(state: dict, seat: int, city: str) -> str:
     cost = others_in(state, city, seat)
     if not cost:
         return ""
-    return f", returning {cost} Servant{'s' if cost != 1 else ''}"
+    return f", returning {count(cost, 'Servant')}"
 
 
-def describe(state: dict, action: dict) -> str:
+# 'Phase 1: Draw a Card' happens by itself as a turn starts; the log says it with the action that
+# started the turn (the card is never named: only its owner sees it).
+FIRST_DRAW = "{label}; {who} drew a Politics card to begin the first turn"
+TURN_ENDED_DREW = "{label}; {who} drew a Politics card"
+TURN_PASSED_DREW = "{label}; the turn passes to {who}, who drew a Politics card"
+NOTHING_TO_DRAW = "{label}; the turn passes to {who} (no Politics card left to draw)"
+
+
+def describe(state: dict, action: dict, after: dict | None = None) -> str:
     """The action in the game's words, from the state before it. A drawn card is never named;
-    the cards played to a Balcony are shown face up on the table, so their colours are."""
+    the cards played to a Balcony are shown face up on the table, so their colours are. With
+    ``after`` (the state the action led to), the next turn's draw it made is said too."""
     try:
-        return _describe(state, action)
+        said = _describe(state, action)
     except (RuleError, KeyError, TypeError, ValueError, IndexError, AttributeError):
         return str(action.get("type") or "?").replace("_", " ")
+    if after is None or after.get("over") or after.get("phase") == "deal":
+        return said
+    seat = after["current"]
+    who = after["seats"][seat]["name"]
+    drew = len(after["seats"][seat]["hand"]) > len(state["seats"][seat]["hand"])
+    if state.get("phase") == "deal":
+        return FIRST_DRAW.format(label=said, who=who)
+    if seat == state.get("current"):
+        return said
+    if not drew:
+        return NOTHING_TO_DRAW.format(label=said, who=who)
+    template = TURN_ENDED_DREW if action.get("type") == "end_turn" else TURN_PASSED_DREW
+    return template.format(label=said, who=who)
 
 
 # The actions whose label is a fixed sentence.
 SENTENCES = {
     "deal": "The table shuffled the decks, seated the Councilors and dealt 6 Politics cards to each player",
-    "draw": "{who} drew a Politics card",
-    "engage_servant": f"{{who}} engaged a Servant for {ENGAGE_COINS} Coins",
+    "engage_servant": f"{{who}} engaged a Servant for {count(ENGAGE_COINS, 'Coin')}",
     "additional_main": "{who} returned 3 Servants to perform an additional Main action",
     "end_turn": "{who} ended their turn",
 }
@@ -225,21 +251,24 @@ def _describe(state: dict, action: dict) -> str:
         return said
     if kind == "elect":
         balcony = BALCONY_WORDS[action["balcony"]]
-        return f"{who} elected a {action['colour']} Councilor in the {balcony} and gained {ELECT_COINS} Coins"
+        councilor = with_article(f"{action['colour']} Councilor")
+        return f"{who} elected {councilor} in the {balcony} and gained {count(ELECT_COINS, 'Coin')}"
     if kind == "send_servant":
         balcony = BALCONY_WORDS[action["balcony"]]
-        return f"{who} sent a Servant to elect a {action['colour']} Councilor in the {balcony}"
+        return (
+            f"{who} sent a Servant to elect {with_article(action['colour'] + ' Councilor')} in the {balcony}"
+        )
     if kind == "acquire_permit":
         cost = payment_cost(state, seat, action["balcony"], action["cards"])
         balcony = BALCONY_WORDS[action["balcony"]]
         return (
-            f"{who} satisfied the {balcony} with {_cards(action['cards'])}, paid {cost} Coins "
-            f"and acquired {_permit(action['permit'])}"
+            f"{who} satisfied the {balcony} with {_cards(action['cards'])}, paid {count(cost, 'Coin')} "
+            f"and acquired {permit_words(action['permit'])}"
         )
     if kind == "build":
         city = CITIES[action["city"]]["name"]
         return (
-            f"{who} placed a Merchant in {city} with Permit {action['permit']}"
+            f"{who} placed a Merchant in {city} with {permit_words(action['permit'], bonus=False)}"
             f"{_servant_cost(state, seat, action['city'])}"
         )
     if kind == "queen_build":
@@ -247,13 +276,12 @@ def _describe(state: dict, action: dict) -> str:
         roads = DISTANCES[start][end]
         cost = payment_cost(state, seat, "queen", action["cards"]) + ROAD_COINS * roads
         move = (
-            f"moved the Queen from {CITIES[start]['name']} to {CITIES[end]['name']} "
-            f"({roads} road{'s' if roads != 1 else ''})"
+            f"moved the Queen from {CITIES[start]['name']} to {CITIES[end]['name']} ({count(roads, 'road')})"
             if roads
             else f"kept the Queen in {CITIES[end]['name']}"
         )
         return (
-            f"{who} satisfied the Queen's Balcony with {_cards(action['cards'])}, {move}, paid {cost} Coins "
+            f"{who} satisfied the Queen's Balcony with {_cards(action['cards'])}, {move}, paid {count(cost, 'Coin')} "
             f"and placed a Merchant there{_servant_cost(state, seat, end)}"
         )
     if kind == "change_permits":
@@ -264,7 +292,7 @@ def _describe(state: dict, action: dict) -> str:
         noun = "token" if len(cities) == 1 else "tokens"
         return f"{who} took again the bonus of the City {noun} of {tokens}"
     if kind == "choose_permit_bonus":
-        return f"{who} took again the bonus of {_permit(action['permit'])}"
+        return f"{who} took again the bonus of {permit_words(action['permit'])}"
     if kind == "take_free_permit":
-        return f"{who} took {_permit(action['permit'])} for free"
+        return f"{who} took {permit_words(action['permit'])} for free"
     return str(kind or "?").replace("_", " ")

@@ -217,4 +217,4 @@ def choose(state: dict, seat: int | None, choices: list[Choice], rng) -> dict | 
     if "discard" in by_type:
         return _discard(state, seat, by_type["discard"])
     first = choices[0]
-    return _act(first) if not first["params"] else None  # draw, reveal, draw_random_card
+    return _act(first) if not first["params"] else None  # reveal, draw_random_card

@@ -3,7 +3,8 @@
 Phases and stages (``state["phase"]`` / ``state["stage"]``):
 
 - ``setup`` / ``deal``: only the table's ``deal``.
-- ``share_influence`` / ``distribute``: the Adviser draws and places cards;
+- ``share_influence`` / ``distribute``: the Adviser places the card drawn (the draw is compulsory and
+  happens by itself, as part of the action before: ``advance``);
   ``choose``: the opponents, from the Adviser's left, take a card from the middle;
   ``king_card``: a received King card is being used.
 - ``gain_esteem`` / ``reveal``: the first player reveals the top Favor card;
@@ -73,6 +74,12 @@ def receive(state: dict, seat: int, card_id: str, then: str) -> None:
 # ---------------------------------------------------------------- moving on
 
 
+def drew_a_card(before: dict, action: dict, after: dict) -> bool:
+    """The action ended with the Adviser's compulsory draw ('Distribute Cards'): the card drawn was
+    seen by its Adviser, so the action is never undone (and its label says so)."""
+    return after["drawn"] is not None and after["drawn"] != before["drawn"]
+
+
 def advance(state: dict, rng) -> None:
     """Move on until some seat has a decision to take (or the game is over)."""
     while True:
@@ -85,7 +92,12 @@ def advance(state: dict, rng) -> None:
             return
         if stage == "distribute":
             full = all(state["placed"][a] >= n for a, n in limits(state).items())
-            if state["drawn"] is not None or (state["deck"] and not full):
+            if state["drawn"] is not None:
+                return
+            if state["deck"] and not full:
+                # 'Distribute Cards': "draw the top card from the deck", then place it. The draw is
+                # compulsory and leaves no choice, so it happens by itself (no tap, said in the log).
+                state["drawn"] = state["deck"].pop(0)
                 return
             adviser = state["adviser"]
             opponents = [(adviser + i) % len(state["seats"]) for i in range(1, len(state["seats"]))]

@@ -8,7 +8,16 @@ from games.engine.rules import config_seat_names
 from games.for_the_king import messages as msg
 from games.for_the_king.board import as_action_changes, king_options, new_duties, use_king_card
 from games.for_the_king.cards import CARD_IDS, in_play, offices_in_play
-from games.for_the_king.flow import AREAS, actor, advance, expect_turn, limits, next_round, receive
+from games.for_the_king.flow import (
+    AREAS,
+    actor,
+    advance,
+    drew_a_card,
+    expect_turn,
+    limits,
+    next_round,
+    receive,
+)
 
 # 'Setup' step 5: cards put back in the box at random, by player count.
 RANDOM_REMOVALS = {2: 22, 3: 13, 4: 8, 5: 0}
@@ -71,22 +80,13 @@ def deal(state: dict, action: dict, rng) -> None:
     advance(state, rng)
 
 
-def draw(state: dict, action: dict, rng) -> None:
-    """'Distribute Cards': draw the top card of the deck and consider it without showing it."""
-    expect_turn(state, action, phases=("distribute",), acting=actor, what="draw a card")
-    if state["drawn"] is not None:
-        raise RuleError(msg.ALREADY_DRAWN)
-    state["drawn"] = state["deck"].pop(0)
-
-
 AREA_FULL = {"personal": msg.PERSONAL_FULL, "middle": msg.MIDDLE_FULL, "favor": msg.FAVOR_FULL}
 
 
 def place(state: dict, action: dict, rng) -> None:
-    """'Distribute Cards': in front of yourself, in the middle (face up) or on the Favor deck."""
+    """'Distribute Cards': in front of yourself, in the middle (face up) or on the Favor deck; the
+    next card is then drawn by itself (``advance``) while the Adviser has cards to distribute."""
     seat = expect_turn(state, action, phases=("distribute",), acting=actor, what="place a card")
-    if state["drawn"] is None:
-        raise RuleError(msg.NOTHING_DRAWN)
     area = action.get("area")
     if area not in AREAS:
         raise RuleError(msg.UNKNOWN_AREA)
@@ -106,8 +106,11 @@ def place(state: dict, action: dict, rng) -> None:
 
 def place_reveals(before: dict, action: dict, after: dict) -> bool:
     """'Distribute Cards': a card placed in the middle is face up; a King card kept in front of
-    yourself is revealed at once ('Receiving King cards', DESIGN 8). Face down, a card stays hidden."""
-    return action.get("area") == "middle" or after["king_card"] is not None
+    yourself is revealed at once ('Receiving King cards', DESIGN 8); the next card drawn is seen by
+    the Adviser. Face down, with no card drawn after it, a card stays hidden."""
+    return (
+        action.get("area") == "middle" or after["king_card"] is not None or drew_a_card(before, action, after)
+    )
 
 
 def choose(state: dict, action: dict, rng) -> None:
@@ -144,8 +147,6 @@ def legal(state: dict, seat: int | None) -> list[Choice]:
     if stage == "deal":
         return [choice("deal", None)]
     if stage == "distribute":
-        if state["drawn"] is None:
-            return [choice("draw", seat)]
         room = limits(state)
         return [choice("place", seat, area=pick([a for a in AREAS if state["placed"][a] < room[a]]))]
     if stage == "choose":

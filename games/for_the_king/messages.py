@@ -12,8 +12,6 @@ NOT_YOUR_TURN = "It is {name}'s turn to {what}."
 NO_SUCH_SEAT = "There is no such seat at this table."
 
 # Share Influence: the Adviser
-ALREADY_DRAWN = "Place the card you drew before drawing the next one."
-NOTHING_DRAWN = "Draw a card before placing one."
 UNKNOWN_AREA = "Place the card in front of yourself, in the middle of the table or on the Favor deck."
 PERSONAL_FULL = "You already kept a card this turn."
 MIDDLE_FULL = "The middle of the table already holds one card per opponent."

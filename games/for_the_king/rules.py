@@ -5,7 +5,7 @@ import random
 from games.engine.choices import Choice
 from games.engine.rules import ALWAYS, TABLE, Rules
 from games.for_the_king import bot, esteem, influence
-from games.for_the_king.flow import actor
+from games.for_the_king.flow import actor, drew_a_card
 from games.for_the_king.views import ForTheKingView, describe, view
 
 
@@ -19,7 +19,6 @@ class ForTheKingRules(Rules):
     opening_action = {"type": "deal", "seat": TABLE}  # the hidden cards, dealt as action 1
     moves = {
         "deal": influence.deal,
-        "draw": influence.draw,
         "place": influence.place,
         "choose": influence.choose,
         "king_card": influence.king_card,
@@ -30,13 +29,15 @@ class ForTheKingRules(Rules):
         "discard": esteem.discard,
         "draw_random_card": esteem.draw_random_card,
     }
-    # What each move shows that was hidden: undo never drops it. The deal and a draw (its card to
-    # the Adviser), a card placed face up in the middle or a King card revealed, the Favor card
-    # revealed, a bid called (can the winner pay?), Gold paid face up, a card drawn at random.
+    # What each move shows that was hidden: undo never drops it. The deal, any move that ends with
+    # the Adviser's compulsory draw (its card to the Adviser), a card placed face up in the middle or
+    # a King card revealed, the Favor card revealed, a bid called (can the winner pay?), Gold paid
+    # face up, a card drawn at random.
     revealing = {
         "deal": ALWAYS,
-        "draw": ALWAYS,
         "place": influence.place_reveals,
+        "choose": drew_a_card,
+        "king_card": drew_a_card,
         "reveal": ALWAYS,
         "bid": esteem.calls_the_bid,
         "pass": esteem.calls_the_bid,
@@ -46,7 +47,15 @@ class ForTheKingRules(Rules):
     bot_policy = staticmethod(bot.choose)  # legal, not foolish: see bot.py
     setup = staticmethod(influence.new_state)
     view = staticmethod(view)
-    describe = staticmethod(describe)
+
+    def describe(self, state: dict, action: dict) -> str:
+        """The action in words, and the compulsory draw it ended with (the state after it, never
+        the card drawn: only its Adviser sees it)."""
+        try:
+            after = self.apply(state, action)
+        except Exception:  # a label must never lose an action: without the draw's words then
+            return describe(state, action)
+        return describe(state, action, after)
 
     def legal_actions(self, state: dict, seat: int | None) -> list[Choice]:
         """The choices of the one seat that acts now, each with its parameters and their bounds

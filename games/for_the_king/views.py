@@ -14,7 +14,7 @@ from games.for_the_king.cards import (
     kind,
     label,
 )
-from games.for_the_king.flow import actor, limits, name
+from games.for_the_king.flow import actor, drew_a_card, limits, name
 
 
 class ForTheKingView(BaseView):
@@ -130,16 +130,31 @@ AREA_WORDS = {
 # The actions whose label is a fixed sentence.
 SENTENCES = {
     "deal": "The table shuffled the cards and dealt the deck",
-    "draw": "{who} drew a card",
     "bid": "{who} bid {amount}",
     "pass": "{who} passed",
     "discard": "{who} discarded a card face down",
 }
 
 
-def describe(state: dict, action: dict) -> str:
+# The Adviser's compulsory draw ('Distribute Cards'), said after the action it ended.
+DREW_NEXT = "{label}; {adviser} drew the next card"
+NEW_ADVISER_DREW = "{label}; {adviser} is the Adviser and drew the top card of the deck"
+
+
+def describe(state: dict, action: dict, after: dict | None = None) -> str:
     """The action in the game's words, from the state before it (the state after it gives a vaguer
-    label, never a leak). Never names a hidden card."""
+    label, never a leak). Never names a hidden card. With ``after`` (the state the action led to),
+    the Adviser's compulsory draw that ended it is said too."""
+    said = _describe(state, action)
+    if after is None or not drew_a_card(state, action, after):
+        return said
+    adviser = after["adviser"]
+    if adviser == state.get("adviser"):
+        return DREW_NEXT.format(label=said, adviser=name(after, adviser))
+    return NEW_ADVISER_DREW.format(label=said, adviser=name(after, adviser))
+
+
+def _describe(state: dict, action: dict) -> str:
     kind_ = action.get("type")
     seat = action.get("seat")
     try:

@@ -8,6 +8,7 @@ from typing import Any
 from games.engine.choices import Choice, choice, pick
 from games.engine.errors import RuleError
 from games.engine.rules import TABLE
+from games.engine.words import count
 from games.kings_dilemma import messages as msg
 from games.kings_dilemma.data import DEFAULT_TRACKS, RESOURCES
 from games.kings_dilemma.flow import expect_moderator, expect_turn, name
@@ -56,6 +57,36 @@ def open_agenda_points(tokens: list[dict], resources: dict[str, int], tracks: di
         position = (from_top if token["positive"] else from_bottom)[token["row"]]
         total += points[position - 1] if position <= len(points) else 0
     return total
+
+
+OPEN_AGENDA_PLACES = {True: ("highest", "second highest"), False: ("lowest", "second lowest")}
+
+
+def open_agenda_words(token: dict, tracks: dict = DEFAULT_TRACKS) -> dict:
+    """An Open Agenda token as a player reads it in front of a House screen, with what it scores at
+    the end (rulebook 'B. Open Agenda tokens', points from the data file): ``name`` ("Positive
+    Wealth"), ``short`` ("Positive Wealth (up to 3 points)", "Negative Morale (loses up to 3
+    points)") and ``rule`` ("gains 3 points if Wealth is the highest Resource at the end of the
+    game, 1 point if it is the second highest")."""
+    positive = bool(token["positive"])
+    resource = str(token["row"]).capitalize()
+    name = f"{'Positive' if positive else 'Negative'} {resource}"
+    points = [abs(p) for p in tracks["open_agenda"]["positive" if positive else "negative"]]
+    places = OPEN_AGENDA_PLACES[positive]
+    parts = [
+        f"{count(p, 'point')} if {resource} is the {place} Resource at the end of the game"
+        if k == 0
+        else f"{count(p, 'point')} if it is the {place}"
+        for k, (p, place) in enumerate(zip(points, places, strict=False))
+    ]
+    best = count(max(points, default=0), "point")
+    return {
+        "row": token["row"],
+        "positive": positive,
+        "name": name,
+        "short": f"{name} ({'up to' if positive else 'loses up to'} {best})",
+        "rule": ("gains " if positive else "loses ") + ", ".join(parts),
+    }
 
 
 def power_majority_points(power: list[int], tracks: dict) -> list[int]:

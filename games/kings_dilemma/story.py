@@ -4,7 +4,8 @@ replayed through ``apply``, in order. Pure and deterministic, like the engine it
 ``night_story(config, seed, actions)`` returns (seats are indexes into ``houses``)::
 
     {"king_name": "Harald V",
-     "houses": [{"seat": 0, "name": "Anna", "house": 7}],
+     "houses": [{"seat": 0, "name": "Anna", "house": 7,
+                 "open_agendas": [{"row", "positive", "name", "short", "rule"}]}],  # public all night
      "over": True,
      "dilemmas": [DILEMMA, ...],            # in the order they were drawn
      "coins": [{"from": 0, "to": 2, "coins": 3, "dilemma": 12}],   # every gift of the night
@@ -49,6 +50,7 @@ from games.engine.rules import GAME_IS_OVER, UNKNOWN_ACTION
 from games.kings_dilemma.data import RESOURCES
 from games.kings_dilemma.flow import VOTING_PHASES
 from games.kings_dilemma.rules import RULES
+from games.kings_dilemma.scoring import open_agenda_words
 
 RANK_FIELDS = (
     "secret_agenda",
@@ -183,7 +185,16 @@ def night_story(config: dict, seed: int, actions: list[dict]) -> dict:
     state = RULES.setup(config, seed)
     story = {
         "king_name": state["king_name"],
-        "houses": [{"seat": i, "name": s["name"], "house": s["house"]} for i, s in enumerate(state["seats"])],
+        "houses": [
+            {
+                "seat": i,
+                "name": s["name"],
+                "house": s["house"],
+                # In front of the House screens all night (rulebook "Assign Open Agendas").
+                "open_agendas": [open_agenda_words(t, state["tracks"]) for t in s["open_agendas"]],
+            }
+            for i, s in enumerate(state["seats"])
+        ],
         "over": False,
         "dilemmas": [],
         "coins": [],

@@ -12,6 +12,7 @@ from typing import Any
 
 from games.engine.contract import BaseView
 from games.engine.describe import sentence
+from games.engine.words import count
 from games.kings_dilemma.cards import public_card
 from games.kings_dilemma.data import RESOURCES
 from games.kings_dilemma.flow import name
@@ -185,6 +186,16 @@ SENTENCES = {
 }
 
 
+def _coins(amount: Any) -> str:
+    """ "1 Coin", "3 Coins" (issue 26: "paid 1 Coins")."""
+    return count(amount, "Coin") if isinstance(amount, int) else f"{amount} Coins"
+
+
+def _amount(amount: Any, what: str) -> str:
+    """An amount of a House's stock: Coins count one by one; Power, Prestige and Crave do not."""
+    return _coins(amount) if what == "Coins" else f"{amount} {what}"
+
+
 def describe(state: dict, action: dict) -> str:
     """A label for the log, from the state before the action. Never names a Secret Agenda."""
     kind = action.get("type", "?")
@@ -224,7 +235,7 @@ def describe(state: dict, action: dict) -> str:
             side = None
         return f"{who} added {action.get('power')} Power to their {_side(side)} vote."
     if kind == "give_coins":
-        return f"{who} gave {action.get('coins')} Coins to {house(action.get('to'))}."
+        return f"{who} gave {_coins(action.get('coins'))} to {house(action.get('to'))}."
     if kind == "break_tie":
         return f"{who}, the Moderator, decided for {_side(action.get('side'))}."
     if kind == "give_leader":
@@ -237,8 +248,8 @@ def describe(state: dict, action: dict) -> str:
     if kind == "adjust":
         amount, what = action.get("amount"), str(action.get("what", "?")).capitalize()
         if isinstance(amount, int) and amount < 0:
-            return f"The table took {-amount} {what} from {house(action.get('target'))}{label}."
-        return f"The table gave {amount} {what} to {house(action.get('target'))}{label}."
+            return f"The table took {_amount(-amount, what)} from {house(action.get('target'))}{label}."
+        return f"The table gave {_amount(amount, what)} to {house(action.get('target'))}{label}."
     if kind == "to_event_area":
         return f"The table placed card {card.get('number', '?')} in the Event area{label}."
     if kind == "to_time_counter":

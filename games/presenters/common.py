@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
@@ -79,7 +81,8 @@ def _generic_label(action: dict) -> str:
 
 # ---- Colours -----------------------------------------------------------------------------
 
-# Seat colours (services.SEAT_COLOURS) as inks that read on paper (yellow is a dark mustard).
+# Seat colours (services.SEAT_COLOURS) as inks that read on paper (yellow is a dark mustard). A seat
+# of a campaign night holds its House's colour itself, "#rrggbb" (campaign.colours): shown as it is.
 SEAT_HEX = {
     "red": "#b3261e",
     "blue": "#1f5fa8",
@@ -92,7 +95,12 @@ SEAT_HEX = {
 }
 
 
+HEX_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+
+
 def _seat_hex(colour: str) -> str:
+    if HEX_COLOUR.fullmatch(colour or ""):
+        return colour
     return SEAT_HEX.get(colour or "", "#5f5f5f")
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import cast
 
-from games.council_of_four.views import bonus_words
+from games.council_of_four.views import bonus_words, permit_words
+from games.engine.words import with_article
 from games.presenters.base import Presenter
 from games.presenters.common import _generic_label, _name, _phrase, _words, render_value
 
@@ -293,8 +294,6 @@ def _c4_doing(view: dict, names: dict[int, dict]) -> str:
     pending = view.get("pending")
     if pending:
         return f"{who} {C4_PENDING.get(pending.get('kind'), 'chooses a bonus')}."
-    if view.get("phase") == "draw":
-        return f"{who} draws a Politics card."
     final = view.get("final")
     last = f" {final['name']} placed their last Merchant: everyone else plays one last turn." if final else ""
     main, quick = turn.get("main_left", 0), turn.get("quick_left", 0)
@@ -315,8 +314,6 @@ def _c4_prompt(view: dict) -> str:
             "permit_bonus": "Choose which Permit bonus to take again.",
             "free_permit": "Choose a face-up Permit to take for free.",
         }.get(pending.get("kind"), "Choose your bonus.")
-    if view.get("phase") == "draw":
-        return "Draw a Politics card to begin your turn."
     turn = view.get("turn") or {}
     main, quick = turn.get("main_left", 0), turn.get("quick_left", 0)
     if main and quick:
@@ -371,13 +368,13 @@ def _c4_label(action: dict, view: dict, names: dict[int, dict]) -> tuple[str, st
 
     if kind == "deal":
         return "Set up the board and deal 6 Politics cards each", "main"
-    if kind == "draw":
-        return "Draw a Politics card", "main"
     if kind == "elect":
-        return f"Elect a {action.get('colour')} Councilor in the {balcony(action.get('balcony'))}", "elect"
+        councilor = with_article(f"{action.get('colour')} Councilor")
+        return f"Elect {councilor} in the {balcony(action.get('balcony'))}", "elect"
     if kind == "send_servant":
         return (
-            f"Send a Servant to elect a {action.get('colour')} Councilor in the {balcony(action.get('balcony'))}",
+            f"Send a Servant to elect {with_article(str(action.get('colour')) + ' Councilor')} "
+            f"in the {balcony(action.get('balcony'))}",
             "quick",
         )
     if kind == "acquire_permit":
@@ -387,7 +384,8 @@ def _c4_label(action: dict, view: dict, names: dict[int, dict]) -> tuple[str, st
             "acquire",
         )
     if kind == "build":
-        return f"Place a Merchant in {city(action.get('city'))} with Permit {action.get('permit')}", "build"
+        tile = _c4_tile(action.get("permit"), data, bonus=False)
+        return f"Place a Merchant in {city(action.get('city'))} with {tile}", "build"
     if kind == "queen_build":
         queen = view.get("queen")
         roads = data["distances"].get(queen, {}).get(action.get("city"), 0)
@@ -416,13 +414,12 @@ def _c4_label(action: dict, view: dict, names: dict[int, dict]) -> tuple[str, st
     return _generic_label(action), "main"
 
 
-def _c4_tile(permit_id, data: dict) -> str:
-    tile = data["permits"].get(permit_id)
-    if not tile:
-        return f"Permit {permit_id}"
-    cities = ", ".join(data["cities"].get(c, {}).get("name", c) for c in tile["cities"])
-    bonus = _bonus_words(tile.get("bonus"))
-    return f"Permit {permit_id} ({cities}{': ' + bonus if bonus else ''})"
+def _c4_tile(permit_id, data: dict, *, bonus: bool = True) -> str:
+    """A Permit by its cities and bonus, as the tile reads (the engine's ``permit_words``), never
+    by the data file's id."""
+    if permit_id not in data["permits"]:
+        return "a Permit"
+    return permit_words(permit_id, bonus=bonus)
 
 
 def _c4_private(view: dict) -> dict | None:

@@ -137,9 +137,7 @@ def _ftk_prompt(view: dict, names: dict[int, dict]) -> str:
     if stage == "distribute":
         placed = sum((view.get("placed") or {}).values())
         total = sum((view.get("limits") or {}).values())
-        if view.get("adviser_holds_card"):
-            return f"You are the Adviser: place the card you drew ({placed} of {total} placed)."
-        return f"You are the Adviser: draw the next card ({placed} of {total} placed)."
+        return f"You are the Adviser: place the card you drew ({placed} of {total} placed)."
     if stage == "choose":
         return "Choose Central Cards: take one card from the middle of the table."
     if stage == "king_card":
@@ -325,8 +323,6 @@ def _ftk_label(action: dict, view: dict, names: dict[int, dict]) -> tuple[str, s
 
     if kind == "deal":
         return "Shuffle and deal the cards", "main"
-    if kind == "draw":
-        return "Draw the top card of the deck", "main"
     if kind == "place":
         return FTK_AREAS.get(action.get("area") or "", _generic_label(action)), "main"
     if kind == "choose":

@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from games.engine.words import count
 from games.kings_dilemma.data import DEFAULT_TRACKS
+from games.kings_dilemma.scoring import open_agenda_words
 from games.presenters import kings_dilemma_forms
 from games.presenters.base import Presenter
 from games.presenters.controls import Words
@@ -81,15 +83,29 @@ def agenda_words(agenda: str) -> dict:
     return {"name": agenda.capitalize(), "goal": goal, "money": money + "." + extra}
 
 
+HOW_MANY = ("none", "one", "two", "three", "four", "all five")
+
+
 def agenda_short(agenda: str) -> str:
-    """A Secret Agenda on a button: its name and what it scores, in one or two short lines."""
+    """A Secret Agenda on a draft button, in two short sentences (issue 26: "Opulent: rows 9-17 ->
+    0/4/7/10/14/15 · Coins 6/4/2" read as a code): what its Resources score, then its Coins."""
     card = DEFAULT_TRACKS["secret_agendas"].get(agenda, {})
-    coins = "/".join(str(c) for c in card.get("coins", []))
+    coins = card.get("coins", [])
+    places = ("Most Coins", "second", "third")
+    money = ", ".join(
+        f"{place} {count(p, 'point') if k == 0 else p}"
+        for k, (place, p) in enumerate(zip(places, coins, strict=False))
+    )
     if card.get("resource") == "distance":
-        return f"{agenda.capitalize()}: highest − lowest Resource · Coins {coins}"
-    zones = " & ".join(f"{low}–{high}" for low, high in card.get("zones", []))
-    points = "/".join(str(p) for p in card.get("resource", []))
-    return f"{agenda.capitalize()}: rows {zones} → {points} · Coins {coins}"
+        goal = "scores the distance between the highest and the lowest Resource, in points"
+    else:
+        zones = " or ".join(f"{low} to {high}" for low, high in card.get("zones", []))
+        scores = [
+            f"{count(p, 'point') if not said else p} for {HOW_MANY[n]}"
+            for said, (n, p) in enumerate((n, p) for n, p in enumerate(card.get("resource", [])) if n or p)
+        ]
+        goal = f"Resources in rows {zones} score {', '.join(scores)}"
+    return f"{agenda.capitalize()}: {goal}. {money}."
 
 
 def _tokens(front_side: dict) -> list[str]:
@@ -170,6 +186,8 @@ def _houses(view: dict, names: dict[int, dict]) -> list[dict]:
                 if s.get("house_name") and s.get("house_name") != info["name"]
                 else "",
                 "prestige": s.get("prestige", 0),
+                # In front of the House screen, for all to see (rulebook "Assign Open Agendas").
+                "open_agendas": [open_agenda_words(t) for t in s.get("open_agendas") or []],
                 "leader": s.get("leader"),
                 "moderator": s.get("moderator"),
                 "acting": i in view["to_act"],
@@ -308,12 +326,15 @@ class KingsDilemmaPresenter(Presenter):
         you = view.get("you")
         if not you:
             return None
+        seats = view.get("seats") or []
+        mine = seats[you["seat"]] if isinstance(you.get("seat"), int) and you["seat"] < len(seats) else {}
         return {
             "power": you["power"],
             "coins": you["coins"],
             # 'PASS': the Coin lies on the PASS card until the vote ends (then behind the screen).
             "pass_coin": you.get("pass_coin", 0),
             "agenda": agenda_words(you["secret_agenda"]) if you["secret_agenda"] else None,
+            "open_agendas": [open_agenda_words(t) for t in mine.get("open_agendas") or []],
         }
 
     def words(self, view: dict, names: dict[int, dict]) -> Words:

@@ -100,8 +100,8 @@ class CouncilOfFourGameTests:
             phone = phones[seat]
             kind = action["type"]
             panel = phone.locator("#seat-panel")
-            if kind in ("draw", "end_turn", "engage_servant", "additional_main"):
-                check_decision(seat, "draw" if kind == "draw" else "menu")
+            if kind in ("end_turn", "engage_servant", "additional_main"):
+                check_decision(seat, "menu")
                 panel.locator(f"form.control-{kind} button").click()
             elif kind == "acquire_permit":
                 check_decision(seat, "menu")
@@ -153,7 +153,9 @@ class CouncilOfFourGameTests:
 
         rng = random.Random(SEED)
         reload_session(session)
-        assert session.state["phase"] == "draw"  # the table dealt at creation
+        # The table dealt at creation, and the first player's draw came with it (Phase 1 is no tap).
+        assert session.state["phase"] == "actions"
+        assert len(session.state["seats"][session.state["current"]]["hand"]) == 7
         screenshot(table, "c4-table-game-start")
         acted = 0
         last_seat = None
@@ -189,6 +191,9 @@ class CouncilOfFourGameTests:
                 screenshot(table, "c4-table-game")
 
         assert counts["acquire_permit"] >= 3 and counts["queen_build"] >= 1, counts
+        assert counts["draw"] == 0  # issue 26: 'Draw a Politics card' was 18% of the taps
+        labels = list(session.actions.values_list("label", flat=True))
+        assert sum("drew a Politics card" in label for label in labels) >= counts["end_turn"]
         for phone in phones.values():
             phone.wait_for_selector(f'#seat-panel[data-version="{session.version}"]', timeout=GUARD_MS)
             text = phone.inner_text("body")

@@ -231,7 +231,7 @@ class SubmitTests:
         client = phone(session["seats"][other]["token"])
         response = client.post(
             url("seat-action-submit", session, seat_index=seat),
-            {"action": {"type": "draw"}, "expected_version": version},
+            {"action": {"type": "place", "area": "favor"}, "expected_version": version},
             format="json",
         )
         assert response.status_code == 403
@@ -240,14 +240,14 @@ class SubmitTests:
         seat, _ = first_move(api, session)
         client = phone(session["seats"][seat]["token"])
         address = url("seat-action-submit", session, seat_index=seat)
-        assert client.post(address, {"action": {"type": "draw"}}, format="json").json()["message"] == (
-            "expected_version: This field is required."
-        )
+        assert client.post(address, {"action": {"type": "place", "area": "favor"}}, format="json").json()[
+            "message"
+        ] == ("expected_version: This field is required.")
         nul = client.post(address, {"action": {"type": "a\x00"}, "expected_version": 1}, format="json")
         assert nul.json()["message"] == "action: An action cannot contain NUL characters."
         long_key = client.post(
             address,
-            {"action": {"type": "draw"}, "expected_version": 1},
+            {"action": {"type": "place", "area": "favor"}, "expected_version": 1},
             format="json",
             HTTP_IDEMPOTENCY_KEY="k" * 101,
         )

@@ -28,9 +28,8 @@ ANY_HIDDEN = re.compile(r'<input type="hidden" name="(?P<name>\w+)" value="(?P<v
 STEP_LINK = re.compile(r'class="step-link" href="(?P<href>[^"]+)"')
 
 # The humans' simple policy: the first control group of the most preferred type (so that games end).
-FTK_PREFERENCE = ["draw", "place", "choose", "king_card", "reveal", "pass", "pay_gold", "discard"]
+FTK_PREFERENCE = ["place", "choose", "king_card", "reveal", "pass", "pay_gold", "discard"]
 C4_PREFERENCE = [
-    "draw",
     "choose_city_bonus",
     "choose_permit_bonus",
     "take_free_permit",

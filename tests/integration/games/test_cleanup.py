@@ -44,7 +44,7 @@ class BotKeyTests:
             session_submit_action(
                 session=session,
                 seat=seat,
-                action={"type": "draw"},
+                action={"type": "place", "area": "favor"},
                 expected_version=None,
                 idempotency_key="bot:7",
             )

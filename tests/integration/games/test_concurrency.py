@@ -43,7 +43,7 @@ class ConcurrentSubmitTests:
             return session_submit_action(
                 session=GameSession.objects.get(pk=session.pk),
                 seat=seat,
-                action={"type": "draw"},
+                action={"type": "place", "area": "favor"},
                 expected_version=1,
             )
 
@@ -63,7 +63,7 @@ class ConcurrentSubmitTests:
             return session_submit_action(
                 session=GameSession.objects.get(pk=session.pk),
                 seat=seat,
-                action={"type": "draw"},
+                action={"type": "place", "area": "favor"},
                 expected_version=1,
                 idempotency_key="tap-1",
             )
@@ -81,7 +81,10 @@ class ConcurrentSubmitTests:
         def submit():
             fresh = GameSession.objects.get(pk=session.pk)
             return session_submit_action(
-                session=fresh, seat=seat, action={"type": "draw"}, expected_version=fresh.version
+                session=fresh,
+                seat=seat,
+                action={"type": "place", "area": "favor"},
+                expected_version=fresh.version,
             )
 
         outcomes = race(submit, count=4)

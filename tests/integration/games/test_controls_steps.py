@@ -53,16 +53,10 @@ def actions_text(response) -> str:
 
 
 def c4_turn(seed: int = 3):
-    """A two-player Council of Four session whose current player has drawn: (session, seat)."""
+    """A two-player Council of Four session whose current player has drawn (by itself, with the
+    deal): (session, seat)."""
     session = session_create(game="council_of_four", seat_names=["Anna", "Ben"], seed=seed)
     seat = session.seats.get(index=session.state["current"])
-    session_submit_action(
-        session=session,
-        seat=seat,
-        action={"type": "draw", "seat": seat.index},
-        expected_version=session.version,
-    )
-    session.refresh_from_db()
     return session, seat
 
 
@@ -415,7 +409,7 @@ class EveryStepTests:
     """Every step reachable from the phone of the acting player, in random states of random games:
     it answers, in words, and each payment it offers is one the rules accept for what it shows."""
 
-    @pytest.mark.parametrize("seed", [1, 2, 5])
+    @pytest.mark.parametrize("seed", [1, 3, 5])
     def test_every_step_of_random_states(self, client, seed):
         session = session_create(game="council_of_four", seat_names=["Anna", "Ben"], seed=seed)
         rng = random.Random(seed)

@@ -120,7 +120,9 @@ class RedisNudgeTests:
         pubsub.subscribe(nudges.session_channel(session.pk))
         pubsub.get_message(timeout=1)  # the subscription confirmation
         _, seat = acting_seat(session)
-        session_submit_action(session=session, seat=seat, action={"type": "draw"}, expected_version=1)
+        session_submit_action(
+            session=session, seat=seat, action={"type": "place", "area": "favor"}, expected_version=1
+        )
         message = None
         guard = time.monotonic() + HANG_GUARD_SECONDS
         while message is None and time.monotonic() < guard:

@@ -86,13 +86,17 @@ class SeatPageTests:
         assert seat.name in html
         assert "Your turn." in html
         assert html.count('name="choice"') == 1
-        assert "Draw the top card of the deck" in html  # the button, in the game's words
+        assert "Place on the Favor deck" in html  # the button, in the game's words
+        assert "Draw the top card" not in html  # the draw is no tap: it happened by itself
         assert "The table shuffled the cards and dealt the deck" in html  # the log
+        assert "is the Adviser and drew the top card of the deck" in html  # the draw, said in the log
 
     def test_a_button_applies_its_action(self, client):
         session = new_session()
         index, seat = acting_seat(session)
-        response = post_action(client, seat, {"type": "draw", "seat": index}, 1, key="tap-1")
+        response = post_action(
+            client, seat, {"type": "place", "area": "favor", "seat": index}, 1, key="tap-1"
+        )
         assert response.status_code == 200
         session.refresh_from_db()
         assert session.version == 2
@@ -104,8 +108,8 @@ class SeatPageTests:
     def test_a_double_tap_applies_once(self, client):
         session = new_session()
         index, seat = acting_seat(session)
-        post_action(client, seat, {"type": "draw"}, 1, key="tap-1")
-        response = post_action(client, seat, {"type": "draw"}, 1, key="tap-1")
+        post_action(client, seat, {"type": "place", "area": "favor"}, 1, key="tap-1")
+        response = post_action(client, seat, {"type": "place", "area": "favor"}, 1, key="tap-1")
         session.refresh_from_db()
         assert session.version == 2 and session.actions.count() == 2
         assert STALE_VERSION not in response.content.decode()
@@ -113,8 +117,10 @@ class SeatPageTests:
     def test_a_stale_button_shows_the_new_state_with_a_clear_message(self, client):
         session = new_session()
         index, seat = acting_seat(session)
-        session_submit_action(session=session, seat=seat, action={"type": "draw"}, expected_version=1)
-        response = post_action(client, seat, {"type": "draw"}, 1)
+        session_submit_action(
+            session=session, seat=seat, action={"type": "place", "area": "favor"}, expected_version=1
+        )
+        response = post_action(client, seat, {"type": "place", "area": "favor"}, 1)
         html = response.content.decode()
         assert response.status_code == 200
         assert STALE_VERSION in html
@@ -125,7 +131,7 @@ class SeatPageTests:
         session = new_session()
         index, seat = acting_seat(session)
         other = session.seats.exclude(index=index).first()
-        response = post_action(client, other, {"type": "draw"}, 1)
+        response = post_action(client, other, {"type": "place", "area": "favor"}, 1)
         html = response.content.decode()
         assert "turn" in html.lower()
         assert 'class="msg error"' in html
@@ -232,7 +238,9 @@ class SessionVersionTests:
         client.get(self.url(session, 1))
         _, seat = acting_seat(session)
         with django_capture_on_commit_callbacks(execute=True):
-            session_submit_action(session=session, seat=seat, action={"type": "draw"}, expected_version=1)
+            session_submit_action(
+                session=session, seat=seat, action={"type": "place", "area": "favor"}, expected_version=1
+            )
         response = client.get(self.url(session, 1), headers={"HX-Request": "true"})
         assert response.status_code == 200
         assert "HX-Refresh" not in response
@@ -290,7 +298,9 @@ class SeatPanelInPlaceTests:
     def test_a_button_swaps_the_seat_panel_in_place(self, client):
         session = new_session()
         index, seat = acting_seat(session)
-        response = htmx_post_action(client, seat, {"type": "draw", "seat": index}, 1, key="tap-1")
+        response = htmx_post_action(
+            client, seat, {"type": "place", "area": "favor", "seat": index}, 1, key="tap-1"
+        )
         html = response.content.decode()
         assert response.status_code == 200
         assert html.lstrip().startswith('<div id="seat-panel"') and "<html" not in html
@@ -302,7 +312,7 @@ class SeatPanelInPlaceTests:
         session = new_session()
         index, _ = acting_seat(session)
         other = session.seats.exclude(index=index).first()
-        response = htmx_post_action(client, other, {"type": "draw", "seat": other.index}, 1)
+        response = htmx_post_action(client, other, {"type": "place", "area": "favor", "seat": other.index}, 1)
         html = response.content.decode()
         assert response.status_code == 422
         assert 'id="seat-panel"' in html and 'class="msg error notice"' in html
@@ -325,9 +335,12 @@ class SeatPanelInPlaceTests:
         session = new_session()
         index, seat = acting_seat(session)
         session_submit_action(
-            session=session, seat=seat, action={"type": "draw", "seat": index}, expected_version=1
+            session=session,
+            seat=seat,
+            action={"type": "place", "area": "favor", "seat": index},
+            expected_version=1,
         )
-        response = htmx_post_action(client, seat, {"type": "draw", "seat": index}, 1)
+        response = htmx_post_action(client, seat, {"type": "place", "area": "favor", "seat": index}, 1)
         html = response.content.decode()
         assert response.status_code == 200
         assert STALE_VERSION == "The table moved on: here is the new state."

@@ -116,11 +116,12 @@ class SessionSubmitActionTests:
         index, seat = acting_seat(session)
         with verify_nudge(session):
             logged = session_submit_action(
-                session=session, seat=seat, action={"type": "draw"}, expected_version=1
+                session=session, seat=seat, action={"type": "place", "area": "favor"}, expected_version=1
             )
         assert (logged.seq, logged.seat, logged.version) == (2, index, 2)
-        assert logged.payload == {"type": "draw", "seat": index}
-        assert logged.label == f"{NAMES[index]} drew a card"
+        assert logged.payload == {"type": "place", "area": "favor", "seat": index}
+        name = NAMES[index]
+        assert logged.label == f"{name} placed a card on the Favor deck; {name} drew the next card"
         assert session.version == 2
 
     def test_a_stale_version_is_refused_and_nothing_is_written(self):
@@ -141,11 +142,19 @@ class SessionSubmitActionTests:
         session = new_session()
         index, seat = acting_seat(session)
         first = session_submit_action(
-            session=session, seat=seat, action={"type": "draw"}, expected_version=1, idempotency_key="k-1"
+            session=session,
+            seat=seat,
+            action={"type": "place", "area": "favor"},
+            expected_version=1,
+            idempotency_key="k-1",
         )
         before = snapshot(session)
         again = session_submit_action(
-            session=session, seat=seat, action={"type": "draw"}, expected_version=1, idempotency_key="k-1"
+            session=session,
+            seat=seat,
+            action={"type": "place", "area": "favor"},
+            expected_version=1,
+            idempotency_key="k-1",
         )
         assert again.pk == first.pk
         assert snapshot(session) == before
@@ -155,12 +164,20 @@ class SessionSubmitActionTests:
         session = new_session()
         _, seat = acting_seat(session)
         first = session_submit_action(
-            session=session, seat=seat, action={"type": "draw"}, expected_version=1, idempotency_key="k-1"
+            session=session,
+            seat=seat,
+            action={"type": "place", "area": "favor"},
+            expected_version=1,
+            idempotency_key="k-1",
         )
         play(session, random.Random(2), 2)
         before = snapshot(session)
         again = session_submit_action(
-            session=session, seat=seat, action={"type": "draw"}, expected_version=1, idempotency_key="k-1"
+            session=session,
+            seat=seat,
+            action={"type": "place", "area": "favor"},
+            expected_version=1,
+            idempotency_key="k-1",
         )
         assert again.pk == first.pk
         assert snapshot(session) == before
@@ -169,14 +186,18 @@ class SessionSubmitActionTests:
         session = new_session()
         index, seat = acting_seat(session)
         session_submit_action(
-            session=session, seat=seat, action={"type": "draw"}, expected_version=1, idempotency_key="k-1"
+            session=session,
+            seat=seat,
+            action={"type": "place", "area": "favor"},
+            expected_version=1,
+            idempotency_key="k-1",
         )
         other = session.seats.exclude(index=index).first()
         with pytest.raises(ValidationError, match=IDEMPOTENCY_KEY_OTHER_SEAT):
             session_submit_action(
                 session=session,
                 seat=other,
-                action={"type": "draw"},
+                action={"type": "place", "area": "favor"},
                 expected_version=2,
                 idempotency_key="k-1",
             )
@@ -201,7 +222,10 @@ class SessionSubmitActionTests:
         # Bruno claims to be the Adviser: the service writes his own seat into the action.
         with pytest.raises(RuleError):
             session_submit_action(
-                session=session, seat=other, action={"type": "draw", "seat": index}, expected_version=1
+                session=session,
+                seat=other,
+                action={"type": "place", "area": "favor", "seat": index},
+                expected_version=1,
             )
         # Nor may a seat pass itself off as the table.
         with pytest.raises(RuleError):
@@ -215,7 +239,10 @@ class SessionSubmitActionTests:
         index, _ = acting_seat(session)
         with pytest.raises(RuleError):
             session_submit_action(
-                session=session, seat=None, action={"type": "draw", "seat": index}, expected_version=1
+                session=session,
+                seat=None,
+                action={"type": "place", "area": "favor", "seat": index},
+                expected_version=1,
             )
 
     def test_a_seat_of_another_session_is_refused(self):
@@ -223,9 +250,11 @@ class SessionSubmitActionTests:
         index, _ = acting_seat(session)
         stranger = other.seats.get(index=index)
         with pytest.raises(ValidationError, match=SEAT_NOT_IN_SESSION):
-            session_submit_action(session=session, seat=stranger, action={"type": "draw"}, expected_version=1)
+            session_submit_action(
+                session=session, seat=stranger, action={"type": "place", "area": "favor"}, expected_version=1
+            )
 
-    @pytest.mark.parametrize("action", [None, "draw", {"seat": 0}, {"type": 3}])
+    @pytest.mark.parametrize("action", [None, "place", {"seat": 0}, {"type": 3}])
     def test_an_action_that_is_not_an_object_with_a_type_is_refused(self, action):
         session = new_session()
         _, seat = acting_seat(session)
@@ -238,7 +267,10 @@ class SessionSubmitActionTests:
         before = snapshot(session)
         with pytest.raises(ValidationError, match=ACTION_NOT_JSON):
             session_submit_action(
-                session=session, seat=seat, action={"type": "draw", "note": "a\x00b"}, expected_version=1
+                session=session,
+                seat=seat,
+                action={"type": "place", "area": "favor", "note": "a\x00b"},
+                expected_version=1,
             )
         assert snapshot(session) == before
 
@@ -253,7 +285,9 @@ class SessionSubmitActionTests:
         monkeypatch.setattr(rules, "apply", crash)
         before = snapshot(session)
         with pytest.raises(RuleError, match=ACTION_FAILED):
-            session_submit_action(session=session, seat=seat, action={"type": "draw"}, expected_version=1)
+            session_submit_action(
+                session=session, seat=seat, action={"type": "place", "area": "favor"}, expected_version=1
+            )
         assert snapshot(session) == before
 
     def test_an_abandoned_session_takes_no_action(self, verify_nudge):
@@ -262,7 +296,9 @@ class SessionSubmitActionTests:
             session_abandon(session=session)
         _, seat = acting_seat(session)
         with pytest.raises(ValidationError, match=re.escape(SESSION_NOT_RUNNING.format(status="abandoned"))):
-            session_submit_action(session=session, seat=seat, action={"type": "draw"}, expected_version=None)
+            session_submit_action(
+                session=session, seat=seat, action={"type": "place", "area": "favor"}, expected_version=None
+            )
 
     def test_the_log_reads_like_a_story(self):
         session = new_session()
@@ -318,7 +354,9 @@ class SessionUndoTests:
         host = UserFactory()
         session = new_session(host=host)
         _, seat = acting_seat(session)
-        drawn = session_submit_action(session=session, seat=seat, action={"type": "draw"}, expected_version=1)
+        drawn = session_submit_action(
+            session=session, seat=seat, action={"type": "place", "area": "favor"}, expected_version=1
+        )
         before = snapshot(session)
         with pytest.raises(ValidationError) as exc:
             session_undo(session=session, by=host)

@@ -42,10 +42,9 @@ def refused(session, host, logged: SessionAction) -> None:
 
 
 def for_the_king_drawn(host):
-    """A For the King session whose Adviser has drawn the first card ('Distribute Cards')."""
-    session = new_session(host=host, seed=11)
-    submit(session, {"type": "draw"})
-    return session
+    """A For the King session whose Adviser has drawn the first card ('Distribute Cards': the
+    compulsory draw is part of the deal)."""
+    return new_session(host=host, seed=11)
 
 
 class ForTheKingUndoTests:
@@ -60,14 +59,17 @@ class ForTheKingUndoTests:
         assert session.state["middle"] == [card]
         assert [c["id"] for c in session_view_for_table(session=session)["view"]["middle"]] == [card]
 
-    def test_a_card_placed_face_down_on_the_favor_deck_is_undone(self):
+    def test_a_card_placed_face_down_is_not_undone_once_the_next_card_is_drawn(self):
+        """'Distribute Cards': "Then, draw the next card": the draw happens by itself with the
+        placement, and the Adviser saw the card drawn: a drawn card is never undone."""
         host = UserFactory()
         session = for_the_king_drawn(host)
         card = session.state["drawn"]
         placed = submit(session, {"type": "place", "area": "favor"})
-        assert placed.undoable is True and session_undoable_action(session=session) == placed
-        session_undo(session=session, by=host)
-        assert session.state["drawn"] == card and session.state["favor_deck"] == []
+        assert session.state["drawn"] not in (None, card)
+        assert placed.undoable is False
+        refused(session, host, placed)
+        assert session.state["favor_deck"] == [card]
 
     def test_the_api_answers_400_and_the_card_stays_in_the_middle(self):
         host = UserFactory()
@@ -100,8 +102,10 @@ class CouncilOfFourUndoTests:
         new tiles come face up from the deck."""
         host = UserFactory()
         session = new_session(game="council_of_four", host=host, seed=3)
-        drawn = submit(session, {"type": "draw"})
-        refused(session, host, drawn)
+        colour = next(c for c, n in session.state["councilors"].items() if n > 0)
+        submit(session, {"type": "elect", "balcony": "coast", "colour": colour})
+        ended = submit(session, {"type": "end_turn"})  # the next player's draw, made by itself
+        refused(session, host, ended)
         changed = submit(session, {"type": "change_permits", "region": "coast"})
         face_up = list(session.state["face_up"]["coast"])
         refused(session, host, changed)
@@ -110,7 +114,6 @@ class CouncilOfFourUndoTests:
     def test_electing_a_councilor_shows_nothing_and_is_undone(self):
         host = UserFactory()
         session = new_session(game="council_of_four", host=host, seed=3)
-        submit(session, {"type": "draw"})
         colour = next(c for c, n in session.state["councilors"].items() if n > 0)
         elected = submit(session, {"type": "elect", "balcony": "coast", "colour": colour})
         assert elected.undoable is True
@@ -151,12 +154,13 @@ class OldLogUndoTests:
         placed.refresh_from_db()
         refused(session, host, placed)
 
-    def test_a_card_put_face_down_before_the_upgrade_is_undone(self):
+    def test_an_action_that_showed_nothing_before_the_upgrade_is_undone(self):
         host = UserFactory()
-        session = for_the_king_drawn(host)
-        placed = submit(session, {"type": "place", "area": "favor"})
+        session = new_session(game="council_of_four", host=host, seed=3)
+        colour = next(c for c, n in session.state["councilors"].items() if n > 0)
+        elected = submit(session, {"type": "elect", "balcony": "coast", "colour": colour})
         SessionAction.objects.filter(session=session).update(undoable=None)
-        assert session_undoable_action(session=session) == placed
+        assert session_undoable_action(session=session) == elected
         session_undo(session=session, by=host)
-        placed.refresh_from_db()
-        assert placed.undone and session.state["drawn"] is not None
+        elected.refresh_from_db()
+        assert elected.undone and session.state["turn"]["mains_done"] == 0

@@ -18,7 +18,6 @@ def tenth(count=3, seat=0):
 
 
 def elect_and_end(state, seat):
-    state = act(state, "draw", seat)
     state = act(
         state, "elect", seat, colour=next(c for c, n in state["councilors"].items() if n), balcony="hills"
     )
@@ -33,7 +32,7 @@ class LastTurnTests:
         assert state["seats"][1]["victory"] == 3 and state["final"] == {"by": 1}
         assert state["current"] == 1  # the Quick action is still there
         state = act(state, "engage_servant", 1)
-        assert (state["current"], state["phase"]) == (2, "draw")
+        assert (state["current"], state["phase"]) == (2, "actions")
         state = elect_and_end(state, 2)
         assert (state["current"], state["over"]) == (0, False)
         state = elect_and_end(state, 0)
@@ -44,7 +43,6 @@ class LastTurnTests:
     def test_a_later_tenth_merchant_earns_nothing(self):
         state = tenth(2, seat=0)
         state = act(state, "end_turn", 0)
-        state = act(state, "draw", 1)
         place(state, 1, *"CDFGIJKLN")
         give_permit(state, 1, "C15")
         state["seats"][1]["servants"] = 5

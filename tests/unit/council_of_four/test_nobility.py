@@ -60,7 +60,8 @@ class TrackTests:
 
     @pytest.mark.parametrize(
         ("space", "victory", "coins", "servants", "cards"),
-        [(8, 3, 10, 1, 7), (12, 5, 10, 2, 6), (18, 8, 10, 1, 6), (19, 2, 10, 1, 6), (20, 3, 10, 1, 6)],
+        # 6 dealt, 1 drawn to begin the turn (Phase 1), and the bonus card of space 8
+        [(8, 3, 10, 1, 8), (12, 5, 10, 2, 7), (18, 8, 10, 1, 7), (19, 2, 10, 1, 7), (20, 3, 10, 1, 7)],
     )
     def test_plain_bonuses(self, space, victory, coins, servants, cards):
         """8: 3 VP and a Politics card; 12: 5 VP and a Servant; 18: 8 VP; 19: 2 VP; 20: 3 VP."""

@@ -113,7 +113,7 @@ class ReplayTests:
             replayed = RULES.apply(replayed, action)
         assert replayed == state
         types = {a["type"] for a in log}
-        assert {"deal", "draw", "elect", "acquire_permit", "build", "end_turn"} <= types
+        assert {"deal", "elect", "acquire_permit", "build", "end_turn"} <= types and "draw" not in types
 
 
 FIELD = st.one_of(
@@ -133,16 +133,22 @@ class BadInputTests:
         fields=st.dictionaries(
             st.sampled_from(["colour", "balcony", "cards", "permit", "city", "cities", "region"]), FIELD
         ),
-        drawn=st.booleans(),
+        elected=st.booleans(),
     )
-    def test_any_input_is_applied_or_refused_with_a_sentence(self, type_, seat, fields, drawn):
+    def test_any_input_is_applied_or_refused_with_a_sentence(self, type_, seat, fields, elected):
         """Every input is validated by the engine: a RuleError, never a crash (docs/architecture.md section 7)."""
         from games.engine.errors import RuleError
         from tests.unit.council_of_four.builders import act, dealt
 
         state = dealt(2)
-        if drawn:
-            state = act(state, "draw", 0)
+        if elected:
+            state = act(
+                state,
+                "elect",
+                0,
+                colour=next(c for c, n in state["councilors"].items() if n),
+                balcony="coast",
+            )
         try:
             RULES.apply(state, {"type": type_, "seat": seat, **fields})
         except RuleError as error:

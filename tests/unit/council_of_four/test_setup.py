@@ -18,7 +18,7 @@ from games.council_of_four.board import (
 from games.council_of_four.rules import RULES
 from games.engine.errors import RuleError
 from games.engine.rules import ALWAYS
-from tests.unit.council_of_four.builders import act, config, dealt, new_game
+from tests.unit.council_of_four.builders import act, config, dealt, new_game, playing
 
 
 class RulesObjectTests:
@@ -35,13 +35,19 @@ class RulesObjectTests:
         )
 
     def test_actions_that_reveal_hidden_information_cannot_be_undone(self):
-        """A draw shows its card to the drawer ('DRAW A POLITICS CARD'); satisfying a council shows
-        the Politics cards discarded; the deal deals hidden cards."""
-        for type_ in ("deal", "draw", "acquire_permit", "queen_build"):
+        """Satisfying a council shows the Politics cards discarded; the deal deals hidden cards; a
+        move that ends a turn shows the next player the card it draws ('Phase 1: Draw a Card' happens
+        by itself), so it is undone only when it drew nothing."""
+        for type_ in ("deal", "acquire_permit", "queen_build"):
             assert RULES.revealing[type_] is ALWAYS
-        for type_ in ("elect", "send_servant", "engage_servant", "additional_main", "end_turn"):
-            assert type_ not in RULES.revealing
         assert not RULES.undoable(new_game(3), {"type": "deal", "seat": None}, dealt(3))
+        state = playing(3)
+        colour = next(c for c, n in state["councilors"].items() if n)
+        elect = {"type": "elect", "seat": 0, "colour": colour, "balcony": "coast"}
+        elected = RULES.apply(state, elect)
+        assert RULES.undoable(state, elect, elected)  # the turn goes on: nothing drawn
+        end = {"type": "end_turn", "seat": 0}
+        assert not RULES.undoable(elected, end, RULES.apply(elected, end))  # Ben drew a card
 
 
 class SetupTests:
@@ -73,7 +79,7 @@ class SetupTests:
 
     def test_nothing_but_the_deal_before_the_deal(self):
         with pytest.raises(RuleError) as error:
-            act(new_game(), "draw", 0)
+            act(new_game(), "elect", 0, colour="black", balcony="coast")
         assert error.value.message == msg.NOT_DEALT
 
 
@@ -82,7 +88,7 @@ class DealTests:
         """SETUP 2-8: City tokens, Permit decks with 2 face up, the Queen, 4 random Councilors per
         Balcony with 8 beside the board, 6 Politics cards each."""
         state = dealt(3)
-        assert state["phase"] == "draw" and state["current"] == 0
+        assert state["phase"] == "actions" and state["current"] == 0
         assert set(state["city_tokens"]) == set(CITIES) - {QUEEN_CITY}
         assert sorted(state["city_tokens"].values()) == list(range(1, 15))
         assert state["queen"] == QUEEN_CITY == "J"
@@ -95,9 +101,10 @@ class DealTests:
         seated = Counter(c for line in state["balconies"].values() for c in line)
         seated.update(state["councilors"])
         assert seated == dict.fromkeys(COUNCILOR_COLOURS, 4)
-        assert all(len(s["hand"]) == 6 for s in state["seats"])
+        # 6 each, and Anna's draw to begin the first turn (Phase 1, made by itself).
+        assert [len(s["hand"]) for s in state["seats"]] == [7, 6, 6]
         held = state["deck"] + [c for s in state["seats"] for c in s["hand"]]
-        assert sorted(held) == sorted(CARD_IDS) and len(state["deck"]) == 90 - 18
+        assert sorted(held) == sorted(CARD_IDS) and len(state["deck"]) == 90 - 19
         assert state["neutral"] == []
 
     def test_ninety_politics_cards(self):

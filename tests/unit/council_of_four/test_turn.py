@@ -5,6 +5,7 @@ import pytest
 from games.council_of_four import messages as msg
 from games.council_of_four.rules import RULES
 from games.engine.errors import RuleError
+from games.engine.rules import UNKNOWN_ACTION
 from tests.unit.council_of_four.builders import act, dealt, playing
 
 
@@ -20,31 +21,32 @@ def elect(state, seat=0, colour=None, balcony="coast", type_="elect"):
 
 
 class DrawTests:
-    def test_a_turn_begins_with_a_draw(self):
-        """Phase 1: Draw a Card."""
+    def test_a_turn_begins_with_a_draw_made_by_itself(self):
+        """Phase 1: Draw a Card: compulsory and without a choice, so no tap (issue 26): the first
+        player's draw is part of the deal, the next player's part of the action ending a turn."""
         state = dealt(3)
-        assert RULES.legal_actions(state, 0) == [{"type": "draw", "seat": 0, "params": {}}]
-        top = state["deck"][0]
-        state = act(state, "draw", 0)
-        assert state["seats"][0]["hand"][-1] == top and len(state["seats"][0]["hand"]) == 7
+        assert len(state["seats"][0]["hand"]) == 7 and len(state["seats"][1]["hand"]) == 6
         assert state["phase"] == "actions"
+        assert "draw" not in {c["type"] for c in RULES.legal_actions(state, 0)}
+        top = state["deck"][0]
+        state = act(elect(state), "end_turn", 0)
+        assert state["current"] == 1 and state["seats"][1]["hand"][-1] == top
+        assert len(state["seats"][1]["hand"]) == 7 and state["phase"] == "actions"
 
-    def test_only_the_current_seat_draws_once(self):
+    def test_there_is_no_draw_to_tap(self):
         state = dealt(3)
-        refused(state, "draw", 1, msg.NOT_YOUR_TURN.format(name="Anna"))
-        refused(state, "draw", 7, msg.NO_SUCH_SEAT)
-        refused(state, "draw", None, msg.SEAT_ONLY.format(what="play"))
-        refused(state, "elect", 0, msg.DRAW_FIRST, colour="black", balcony="coast")
-        refused(state, "end_turn", 0, msg.DRAW_FIRST)
-        refused(act(state, "draw", 0), "draw", 0, msg.ALREADY_DRAWN)
+        refused(state, "draw", 0, UNKNOWN_ACTION.format(type="draw"))
+        refused(state, "elect", 1, msg.NOT_YOUR_TURN.format(name="Anna"), colour="black", balcony="coast")
+        refused(state, "elect", 7, msg.NO_SUCH_SEAT, colour="black", balcony="coast")
+        refused(state, "elect", None, msg.SEAT_ONLY.format(what="play"), colour="black", balcony="coast")
 
     def test_an_empty_deck_is_rebuilt_from_the_discards(self):
         """ "If the deck finishes at any point during the game, reshuffle the discarded cards."""
-        state = dealt(3)
+        state = playing(3)
         state["discard"], state["deck"] = state["deck"], []
         pile = set(state["discard"])
-        state = act(state, "draw", 0)
-        assert state["seats"][0]["hand"][-1] in pile
+        state = act(elect(state), "end_turn", 0)
+        assert state["seats"][1]["hand"][-1] in pile
         assert state["discard"] == [] and len(state["deck"]) == len(pile) - 1
 
     def test_the_draw_is_skipped_when_no_card_is_left(self):
@@ -67,7 +69,7 @@ class ActionOrderTests:
         refused(state, "engage_servant", 0, msg.NO_QUICK_ACTION_LEFT)
         state = elect(state)
         # Both used: the turn ends by itself and the next player draws.
-        assert state["current"] == 1 and state["phase"] == "draw"
+        assert state["current"] == 1 and state["phase"] == "actions" and len(state["seats"][1]["hand"]) == 7
 
     def test_after_the_main_action_the_quick_action_is_optional(self):
         state = elect(playing(3))
@@ -76,7 +78,7 @@ class ActionOrderTests:
         types = {a["type"] for a in RULES.legal_actions(state, 0)}
         assert "end_turn" in types and "engage_servant" in types and "elect" not in types
         state = act(state, "end_turn", 0)
-        assert state["current"] == 1 and state["phase"] == "draw"
+        assert state["current"] == 1 and state["phase"] == "actions" and len(state["seats"][1]["hand"]) == 7
 
     def test_a_main_action_is_required(self):
         """ "You must perform a single Main Action"."""

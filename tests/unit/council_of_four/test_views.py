@@ -28,7 +28,7 @@ class ViewTests:
         view = RULES.view(state, 1)
         assert [c["id"] for c in view["hand"]] == sorted(state["seats"][1]["hand"])
         assert all(set(c) == {"id", "colour"} for c in view["hand"])
-        assert [s["hand_count"] for s in view["seats"]] == [6, 6, 6]
+        assert [s["hand_count"] for s in view["seats"]] == [7, 6, 6]  # Anna drew to begin her turn
         text = json.dumps(view)
         for other in (0, 2):
             assert not any(f'"{c}"' in text for c in state["seats"][other]["hand"])
@@ -57,7 +57,7 @@ class ViewTests:
         assert {c["letter"] for c in view["cities"] if c["neutral"]} == set(state["neutral"])
         assert all(len(p["face_up"]) == 2 and p["deck_count"] == 13 for p in view["permits"].values())
         assert view["turn"] == {
-            "seat": 0, "name": "Anna", "phase": "draw", "main_left": 1, "quick_left": 1,
+            "seat": 0, "name": "Anna", "phase": "actions", "main_left": 1, "quick_left": 1,
             "mains_done": 0, "can_end": False,
         }  # fmt: skip
         assert view["to_act"] == [0]
@@ -77,7 +77,9 @@ class DescribeTests:
         set_hand(state, 0, cards("black", 1) + jokers(1))
         state["neutral"] = []
         describe = RULES.describe
-        assert describe(dealt(3), {"type": "draw", "seat": 0}) == "Anna drew a Politics card"
+        assert describe(new_game(3), {"type": "deal", "seat": None}).endswith(
+            "; Anna drew a Politics card to begin the first turn"
+        )
         assert (
             describe(state, {"type": "elect", "seat": 0, "colour": "blue", "balcony": "coast"})
             == "Anna elected a blue Councilor in the Coast Balcony and gained 4 Coins"
@@ -87,13 +89,13 @@ class DescribeTests:
             state, {"type": "acquire_permit", "seat": 0, "balcony": "coast", "cards": hand, "permit": "C03"}
         ) == (
             "Anna satisfied the Coast Balcony with 2 Politics cards (black, joker), paid 8 Coins and "
-            "acquired Permit C03 (Arkon, Dorful, Esti: 1 Coin, 2 Victory Points)"
+            "acquired the Permit for Arkon, Dorful and Esti (1 Coin, 2 Victory Points)"
         )
         place(state, 1, "A")
         give_permit(state, 0, "C15")
         assert (
             describe(state, {"type": "build", "seat": 0, "permit": "C15", "city": "A"})
-            == "Anna placed a Merchant in Arkon with Permit C15, returning 1 Servant"
+            == "Anna placed a Merchant in Arkon with the Permit for Arkon, returning 1 Servant"
         )
         set_balcony(state, "queen", ["black", "white", "orange", "pink"])
         assert describe(state, {"type": "queen_build", "seat": 0, "cards": hand, "city": "M"}) == (
@@ -103,17 +105,40 @@ class DescribeTests:
         assert describe(state, {"type": "engage_servant", "seat": 0}) == "Anna engaged a Servant for 3 Coins"
         assert describe(state, {"type": "end_turn", "seat": 2}) == "Chloe ended their turn"
 
-    def test_a_label_never_names_a_drawn_card(self):
-        state = dealt(3)
+    def test_the_next_players_draw_is_said_with_the_action_that_passed_the_turn(self):
+        """Phase 1: Draw a Card happens by itself as a turn starts: the log says it, never the card."""
+        state = playing(3)
+        colour = next(c for c, n in state["councilors"].items() if n)
+        state = act(state, "elect", 0, colour=colour, balcony="coast")
         top = state["deck"][0]
-        label = RULES.describe(state, {"type": "draw", "seat": 0})
-        assert top not in label and "P" not in label.replace("Politics", "")
+        label = RULES.describe(state, {"type": "end_turn", "seat": 0})
+        assert label == "Anna ended their turn; Ben drew a Politics card"
+        assert top not in label
+        label = RULES.describe(state, {"type": "engage_servant", "seat": 0})
+        assert label == "Anna engaged a Servant for 3 Coins; the turn passes to Ben, who drew a Politics card"
+        state["deck"], state["discard"] = [], []
+        assert RULES.describe(state, {"type": "end_turn", "seat": 0}) == (
+            "Anna ended their turn; the turn passes to Ben (no Politics card left to draw)"
+        )
+
+    def test_a_before_a_vowel_and_one_coin_in_the_singular(self):
+        """Issue 26: "a orange Councilor" and "paid 1 Coins" read wrong."""
+        state = playing(3)
+        state["councilors"]["orange"] = max(1, state["councilors"]["orange"])
+        label = RULES.describe(state, {"type": "elect", "seat": 0, "colour": "orange", "balcony": "coast"})
+        assert label.startswith("Anna elected an orange Councilor")
+
+    def test_a_label_never_names_a_drawn_card(self):
+        state = new_game(3)
+        dealt_state = RULES.apply(state, {"type": "deal", "seat": None})
+        label = RULES.describe(state, {"type": "deal", "seat": None})
+        assert all(card not in label for card in dealt_state["seats"][0]["hand"])
 
     def test_a_bad_action_still_gets_a_label(self):
         assert RULES.describe(dealt(3), {"type": "elect", "seat": 0}) == "elect"
 
     def test_every_offered_action_has_a_label(self):
-        state = act(dealt(3), "draw", 0)
+        state = dealt(3)
         state["seats"][0]["coins"] = 40
         rng = random.Random(3)
         for choice in RULES.legal_actions(state, 0):
@@ -144,11 +169,11 @@ class MoreLabelTests:
         )
         assert (
             describe(state, {"type": "choose_permit_bonus", "seat": 0, "permit": "M12"})
-            == "Anna took again the bonus of Permit M12 (Naris: 7 Coins)"
+            == "Anna took again the bonus of the Permit for Naris (7 Coins)"
         )
         assert (
             describe(state, {"type": "take_free_permit", "seat": 0, "permit": "H14"})
-            == "Anna took Permit H14 (Juvelar: an additional Main action, 2 Victory Points) for free"
+            == "Anna took the Permit for Juvelar (an additional Main action, 2 Victory Points) for free"
         )
         assert describe(state, {"type": "deal", "seat": None}).startswith("The table shuffled")
 
@@ -162,7 +187,9 @@ class ViewContractTests:
         yield state
         state = dealt(3)
         yield state
-        state = act(state, "draw", 0)
+        state = act(
+            state, "elect", 0, colour=next(c for c, n in state["councilors"].items() if n), balcony="coast"
+        )
         yield state
         pending = playing(3)
         give_permit(pending, 0, "C15")

@@ -36,10 +36,12 @@ def king(effect: str, n: int = 0) -> str:
 
 
 def adviser_turn(count: int, deck: list[str], adviser: int = 0) -> dict:
-    """Share Influence with a chosen deck (top first) and Adviser."""
+    """Share Influence with a chosen deck (top first) and Adviser, who holds its top card: the
+    draw is compulsory and happens by itself ('Distribute Cards')."""
     state = dealt(count)
-    state["box"] += [c for c in state["deck"] if c not in deck]
-    state["deck"] = list(deck)
+    state["box"] += [c for c in [state["drawn"], *state["deck"]] if c not in deck]
+    state["drawn"] = deck[0]
+    state["deck"] = list(deck[1:])
     state["adviser"] = adviser
     return state
 

@@ -53,8 +53,8 @@ class RulesObjectTests:
         }
 
     def test_revealing_actions_cannot_be_undone(self):
-        """The deal, a draw, a Favor card revealed and a card drawn at random show hidden cards."""
-        for type_ in ("deal", "draw", "reveal", "draw_random_card", "pay_gold"):
+        """The deal, a Favor card revealed and a card drawn at random show hidden cards."""
+        for type_ in ("deal", "reveal", "draw_random_card", "pay_gold"):
             assert RULES.revealing[type_] is ALWAYS
         assert not RULES.undoable(new_game(3), {"type": "deal", "seat": None}, dealt(3))
 
@@ -63,8 +63,8 @@ class UndoableTests:
     """Undo never drops an action that revealed a card (docs/api.md "Undo"): what an action shows
     depends on its parameters and the card, not on its type."""
 
-    def placed(self, area: str, card: str) -> tuple[dict, dict, dict]:
-        state = act(adviser_turn(3, [card, gov("military", "B")]), "draw", 0)
+    def placed(self, area: str, card: str, *rest: str) -> tuple[dict, dict, dict]:
+        state = adviser_turn(3, [card, *rest])
         action = {"type": "place", "seat": 0, "area": area}
         return state, action, RULES.apply(state, action)
 
@@ -80,11 +80,25 @@ class UndoableTests:
         assert after["king_card"]["card"] == king("plus1")
         assert not RULES.undoable(before, action, after)
 
-    def test_a_card_kept_face_down_or_put_on_the_favor_deck_may_be_undone(self):
+    def test_a_card_kept_face_down_or_put_on_the_favor_deck_may_be_undone_when_nothing_is_drawn_after_it(
+        self,
+    ):
+        """The Adviser's last card this turn: nothing is drawn after it, nothing was shown."""
         for area in ("personal", "favor"):
-            before, action, after = self.placed(area, gov("military", "A"))
-            assert after["stage"] == "distribute" and after["king_card"] is None
+            before = adviser_turn(2, [gov("military", "A"), gov("military", "B")])
+            before["middle"] = [gov("military", "C")]
+            before["placed"] = {"personal": 1, "middle": 1, "favor": 1} | {area: 0}
+            action = {"type": "place", "seat": 0, "area": area}
+            after = RULES.apply(before, action)
+            assert after["stage"] == "choose" and after["drawn"] is None and after["king_card"] is None
             assert RULES.undoable(before, action, after)
+
+    def test_a_placement_followed_by_the_compulsory_draw_cannot_be_undone(self):
+        """'Distribute Cards': "Then, draw the next card": the Adviser saw it, a drawn card stays drawn."""
+        for area in ("personal", "favor"):
+            before, action, after = self.placed(area, gov("military", "A"), gov("military", "B"))
+            assert after["stage"] == "distribute" and after["drawn"] == gov("military", "B")
+            assert RULES.reveals(before, action, after) and not RULES.undoable(before, action, after)
 
     def test_a_bid_may_be_undone_until_it_ends_the_bidding(self):
         """'End of a round': once the bidding ends, all see whether the winner can pay in Gold."""
@@ -140,9 +154,9 @@ class DealTests:
     def test_deck_size_after_marked_and_random_removals(self, count, deck_size):
         """'Setup' steps 4-5: marked cards, then 22 / 13 / 8 / 0 random cards go back to the box."""
         state = dealt(count)
-        assert len(state["deck"]) == deck_size
+        assert len(state["deck"]) + 1 == deck_size  # the first Adviser already drew the top card
         assert len(state["box"]) == 108 - deck_size
-        assert sorted(state["deck"] + state["box"]) == sorted(CARD_IDS)
+        assert sorted([state["drawn"], *state["deck"], *state["box"]]) == sorted(CARD_IDS)
 
     @pytest.mark.parametrize(("count", "gold_each"), [(2, 9), (3, 10), (4, 11), (5, 13)])
     def test_gold_cards_leave_by_player_count(self, count, gold_each):
@@ -171,6 +185,8 @@ class DealTests:
         assert one == two
         assert one["adviser"] in range(4)
         assert one["stage"] == "distribute"
+        # 'Distribute Cards': the first Adviser's compulsory draw is part of the deal (no tap).
+        assert one["drawn"] is not None and one["drawn"] not in one["deck"]
         advisers = {dealt(4, seed=s)["adviser"] for s in range(20)}
         assert len(advisers) > 1
         decks = {tuple(dealt(4, seed=s)["deck"]) for s in range(5)}
@@ -183,8 +199,8 @@ class DealTests:
 
     def test_the_table_cannot_take_a_player_s_turn(self):
         with pytest.raises(RuleError) as error:
-            act(dealt(3), "draw", None)
-        assert error.value.message == msg.SEAT_ONLY.format(what="draw a card")
+            act(dealt(3), "place", None, area="middle")
+        assert error.value.message == msg.SEAT_ONLY.format(what="place a card")
 
     def test_cards_are_dealt_once(self):
         with pytest.raises(RuleError) as error:
@@ -195,7 +211,7 @@ class DealTests:
         state = dealt(3)
         for seat in (3, -1, "0", True):
             with pytest.raises(RuleError) as error:
-                act(state, "draw", seat)
+                act(state, "place", seat, area="middle")
             assert error.value.message == msg.NO_SUCH_SEAT
 
 

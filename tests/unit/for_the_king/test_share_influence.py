@@ -4,6 +4,7 @@ import pytest
 
 from games.engine.choices import choice, pick
 from games.engine.errors import RuleError
+from games.engine.rules import UNKNOWN_ACTION
 from games.for_the_king import messages as msg
 from games.for_the_king.rules import RULES
 from tests.unit.for_the_king.builders import act, adviser_turn, gold, gov, king
@@ -23,7 +24,6 @@ DECK = [
 
 
 def place(state, seat, area):
-    state = act(state, "draw", seat)
     return act(state, "place", seat, area=area)
 
 
@@ -35,10 +35,8 @@ class DistributeTests:
         state = adviser_turn(4, DECK, adviser=1)
         state = place(state, 1, "personal")
         state = place(state, 1, "middle")
-        state = act(state, "draw", 1)
         assert RULES.legal_actions(state, 1) == [choice("place", 1, area=pick(["middle", "favor"]))]
         state = act(state, "place", 1, area="favor")
-        state = act(state, "draw", 1)
         assert RULES.legal_actions(state, 1) == [choice("place", 1, area=pick(["middle"]))]
         state = act(state, "place", 1, area="middle")
         state = place(state, 1, "middle")
@@ -57,7 +55,8 @@ class DistributeTests:
         assert state["stage"] == "distribute"
         assert state["adviser"] == 2  # 'Change Adviser': the player to your left
         assert state["placed"] == {"personal": 0, "middle": 0, "favor": 0}
-        assert state["deck"] == DECK[5:]
+        # The new Adviser's first draw is part of the last choice ('Distribute Cards').
+        assert state["drawn"] == DECK[5] and state["deck"] == DECK[6:]
 
     def test_adviser_distributes_one_card_per_player_plus_one(self):
         """'Distribute Cards': in total, one card per player plus one."""
@@ -68,28 +67,33 @@ class DistributeTests:
         assert state["stage"] == "choose"
         assert len(state["deck"]) == len(DECK) - 3
 
-    def test_the_next_card_waits_until_the_drawn_card_is_placed(self):
-        """'You must place the card you draw before drawing the next card.'"""
-        state = act(adviser_turn(3, DECK), "draw", 0)
-        assert RULES.legal_actions(state, 0)[0]["type"] == "place"
-        with pytest.raises(RuleError) as error:
-            act(state, "draw", 0)
-        assert error.value.message == msg.ALREADY_DRAWN
+    def test_the_next_card_is_drawn_by_itself_once_the_card_is_placed(self):
+        """'Distribute Cards': "draw the top card ... then place it ... Then, draw the next card":
+        a compulsory draw with no choice, so it is no tap of the Adviser's (issue 26)."""
+        state = adviser_turn(3, DECK)
+        assert state["drawn"] == DECK[0]
+        assert RULES.legal_actions(state, 0) == [
+            choice("place", 0, area=pick(["personal", "middle", "favor"]))
+        ]
+        state = place(state, 0, "middle")
+        assert state["drawn"] == DECK[1] and state["deck"] == DECK[2:]
+        assert [c["type"] for c in RULES.legal_actions(state, 0)] == ["place"]
 
-    def test_a_card_must_be_drawn_before_it_is_placed(self):
+    def test_there_is_no_draw_to_tap(self):
+        """The draw is part of the placement: an action asking for it is refused."""
         with pytest.raises(RuleError) as error:
-            act(adviser_turn(3, DECK), "place", 0, area="middle")
-        assert error.value.message == msg.NOTHING_DRAWN
+            act(adviser_turn(3, DECK), "draw", 0)
+        assert error.value.message == UNKNOWN_ACTION.format(type="draw")
 
     def test_unknown_area(self):
-        state = act(adviser_turn(3, DECK), "draw", 0)
+        state = adviser_turn(3, DECK)
         with pytest.raises(RuleError) as error:
             act(state, "place", 0, area="pocket")
         assert error.value.message == msg.UNKNOWN_AREA
 
     def test_one_card_for_yourself(self):
         """'In front of yourself': limit per turn 1 card."""
-        state = act(place(adviser_turn(3, DECK), 0, "personal"), "draw", 0)
+        state = place(adviser_turn(3, DECK), 0, "personal")
         with pytest.raises(RuleError) as error:
             act(state, "place", 0, area="personal")
         assert error.value.message == msg.PERSONAL_FULL
@@ -97,7 +101,6 @@ class DistributeTests:
     def test_one_card_per_opponent_in_the_middle(self):
         """'In the middle of the table': limit per turn 1 card per opponent."""
         state = place(place(adviser_turn(3, DECK), 0, "middle"), 0, "middle")
-        state = act(state, "draw", 0)
         with pytest.raises(RuleError) as error:
             act(state, "place", 0, area="middle")
         assert error.value.message == msg.MIDDLE_FULL
@@ -106,7 +109,7 @@ class DistributeTests:
         """'Next to the Government board': limit per turn 1 card, on top of the Favor deck."""
         state = adviser_turn(3, DECK)
         state["favor_deck"] = [gold(3)[5]]
-        state = act(place(state, 0, "favor"), "draw", 0)
+        state = place(state, 0, "favor")
         assert state["favor_deck"] == [DECK[0], gold(3)[5]]
         with pytest.raises(RuleError) as error:
             act(state, "place", 0, area="favor")
@@ -115,17 +118,27 @@ class DistributeTests:
     def test_only_the_adviser_distributes(self):
         state = adviser_turn(3, DECK, adviser=0)
         with pytest.raises(RuleError) as error:
-            act(state, "draw", 1)
-        assert error.value.message == msg.NOT_YOUR_TURN.format(name="Anna", what="draw a card")
+            act(state, "place", 1, area="middle")
+        assert error.value.message == msg.NOT_YOUR_TURN.format(name="Anna", what="place a card")
         assert RULES.legal_actions(state, 1) == []
 
-    def test_drawing_is_not_allowed_while_opponents_choose(self):
+    def test_placing_is_not_allowed_while_opponents_choose(self):
         state = adviser_turn(2, DECK)
         for area in ("middle", "favor", "personal"):
             state = place(state, 0, area)
+        assert state["drawn"] is None  # the Adviser's turn is over: nothing more is drawn
         with pytest.raises(RuleError) as error:
-            act(state, "draw", 0)
-        assert error.value.message == msg.NOT_NOW.format(what="draw a card")
+            act(state, "place", 0, area="middle")
+        assert error.value.message == msg.NOT_NOW.format(what="place a card")
+
+    def test_the_next_adviser_draws_by_itself_once_the_middle_is_chosen(self):
+        """'Change Adviser': the player to your left "begin[s] a new turn with the Distribute Cards
+        step": its first draw is part of the last choice."""
+        state = adviser_turn(2, DECK)
+        for area in ("middle", "favor", "personal"):
+            state = place(state, 0, area)
+        state = act(state, "choose", 1, card=DECK[0])
+        assert state["adviser"] == 1 and state["drawn"] == DECK[3] and state["deck"] == DECK[4:]
 
 
 class ChooseCentralCardsTests:
@@ -196,7 +209,8 @@ class KingCardsInShareInfluenceTests:
         assert state["duties"]["diplomacy"] == {"primary": 2, "secondary": 1}
         assert state["seats"][0]["personal_deck"] == []
         assert state["stage"] == "distribute" and state["placed"]["personal"] == 1
-        assert RULES.legal_actions(state, 0) == [choice("draw", 0)]
+        assert state["drawn"] == DECK[0]  # the next card, drawn by itself
+        assert RULES.legal_actions(state, 0)[0]["type"] == "place"
 
 
 class DeckRunsOutTests:

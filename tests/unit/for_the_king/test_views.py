@@ -3,7 +3,17 @@
 import json
 
 from games.for_the_king.rules import RULES
-from tests.unit.for_the_king.builders import act, adviser_turn, ended, esteem, gold, gov, king, new_game
+from tests.unit.for_the_king.builders import (
+    NAMES,
+    act,
+    adviser_turn,
+    ended,
+    esteem,
+    gold,
+    gov,
+    king,
+    new_game,
+)
 
 G1, G2, G3 = gold(1), gold(2), gold(3)
 DECK = [gov("military", "E"), gov("diplomacy", "A"), G3[0], gov("livestock", "B"), G2[0], G1[0]]
@@ -36,7 +46,7 @@ class ViewTests:
 
     def test_only_the_adviser_sees_the_card_drawn(self):
         """'Consider it carefully without showing it to the other players.'"""
-        state = act(adviser_turn(3, DECK, adviser=1), "draw", 1)
+        state = adviser_turn(3, DECK, adviser=1)
         seen = views(state)
         assert seen[1]["private"]["drawn"]["id"] == DECK[0]
         assert seen[0]["private"]["drawn"] is None
@@ -47,7 +57,7 @@ class ViewTests:
     def test_personal_deck_and_favor_deck_are_face_down(self):
         state = adviser_turn(3, DECK, adviser=0)
         for area in ("personal", "favor", "middle"):
-            state = act(act(state, "draw", 0), "place", 0, area=area)
+            state = act(state, "place", 0, area=area)
         seen = views(state)
         assert [c["id"] for c in seen[0]["private"]["personal_deck"]] == [DECK[0]]
         assert seen[1]["seats"][0]["personal_deck_count"] == 1
@@ -71,7 +81,7 @@ class ViewTests:
         assert RULES.view(state, 0)["private"]["gold"] == 3
 
     def test_a_pending_king_card_is_shown_to_all(self):
-        state = act(act(adviser_turn(3, [king("plus1_two"), *DECK]), "draw", 0), "place", 0, area="personal")
+        state = act(adviser_turn(3, [king("plus1_two"), *DECK]), "place", 0, area="personal")
         view = RULES.view(state, 2)
         assert view["king_card"]["seat"] == 0
         assert view["king_card"]["effect"] == "+1 on two different Primary Duty tiles"
@@ -99,22 +109,21 @@ class ViewTests:
 
 class DescribeTests:
     def test_hidden_placements_never_name_the_card(self):
-        state = act(adviser_turn(3, DECK), "draw", 0)
-        assert RULES.describe(state, {"type": "draw", "seat": 0}) == "Anna drew a card"
+        state = adviser_turn(3, DECK)
         assert (
             RULES.describe(state, {"type": "place", "seat": 0, "area": "personal"})
-            == "Anna kept a card face down in their personal deck"
+            == "Anna kept a card face down in their personal deck; Anna drew the next card"
         )
         assert (
             RULES.describe(state, {"type": "place", "seat": 0, "area": "favor"})
-            == "Anna placed a card on the Favor deck"
+            == "Anna placed a card on the Favor deck; Anna drew the next card"
         )
 
     def test_face_up_cards_are_named(self):
-        state = act(adviser_turn(3, DECK), "draw", 0)
+        state = adviser_turn(3, DECK)
         assert (
             RULES.describe(state, {"type": "place", "seat": 0, "area": "middle"})
-            == "Anna placed Military 3 (E) in the middle of the table"
+            == "Anna placed Military 3 (E) in the middle of the table; Anna drew the next card"
         )
         state = act(state, "place", 0, area="middle")
         assert (
@@ -123,7 +132,7 @@ class DescribeTests:
         )
 
     def test_a_king_card_kept_is_named_because_it_is_revealed(self):
-        state = act(adviser_turn(3, [king("minus1"), *DECK]), "draw", 0)
+        state = adviser_turn(3, [king("minus1"), *DECK])
         assert RULES.describe(state, {"type": "place", "seat": 0, "area": "personal"}) == (
             "Anna kept King card (-1 on one Primary Duty tile) and reveals it"
         )
@@ -136,8 +145,23 @@ class DescribeTests:
         assert "Diplomacy" not in RULES.describe(after, action)
 
     def test_the_table_deals(self):
-        assert RULES.describe(new_game(2), {"type": "deal", "seat": None}) == (
-            "The table shuffled the cards and dealt the deck"
+        """'Setup' step 7 and 'Distribute Cards': the first Adviser's compulsory draw is said with
+        the deal that made it (issue 26: no tap for it)."""
+        state = new_game(2)
+        adviser = RULES.apply(state, {"type": "deal", "seat": None})["adviser"]
+        assert RULES.describe(state, {"type": "deal", "seat": None}) == (
+            f"The table shuffled the cards and dealt the deck; {NAMES[adviser]} is the Adviser and "
+            "drew the top card of the deck"
+        )
+
+    def test_the_new_advisers_draw_is_said_after_the_last_choice(self):
+        """'Change Adviser': the new Adviser begins with the Distribute Cards step."""
+        state = adviser_turn(2, DECK)
+        for area in ("middle", "favor", "personal"):
+            state = act(state, "place", 0, area=area)
+        assert RULES.describe(state, {"type": "choose", "seat": 1, "card": DECK[0]}) == (
+            "Ben took Military 3 (E) from the middle of the table; Ben is the Adviser and drew the "
+            "top card of the deck"
         )
 
     def test_gain_esteem_labels(self):
@@ -162,12 +186,10 @@ class DescribeTests:
         )
 
     def test_king_card_label(self):
-        state = act(
-            act(adviser_turn(3, [king("plus1_minus1_two"), *DECK]), "draw", 0), "place", 0, area="personal"
-        )
+        state = act(adviser_turn(3, [king("plus1_minus1_two"), *DECK]), "place", 0, area="personal")
         changes = [{"office": "military", "change": 1}, {"office": "diplomacy", "change": -1}]
         assert RULES.describe(state, {"type": "king_card", "seat": 0, "changes": changes}) == (
-            "Anna used a King card: Military 3 → 4, Diplomacy 3 → 2"
+            "Anna used a King card: Military 3 → 4, Diplomacy 3 → 2; Anna drew the next card"
         )
 
     def test_a_malformed_action_still_gets_a_label(self):
