@@ -56,12 +56,12 @@ class HouseColourTests:
             assert house.colour in chart  # the Prestige chart's line
 
     def test_nights_started_before_take_their_house_colours_at_the_migration(self, user):
-        """games/migrations/0006: seats of campaign nights stored with a seat colour."""
+        """games/migrations/0008: seats of campaign nights stored with a seat colour."""
         from importlib import import_module
 
         from django.apps import apps
 
-        migration = import_module("games.migrations.0006_campaign_seats_wear_their_house_colour")
+        migration = import_module("games.migrations.0008_campaign_seats_wear_their_house_colour")
         _, seated, session = self.night(user)
         session.seats.update(colour="blue")
         other = session_create(game="for_the_king", seat_names=["Anna", "Bruno"], seed=1)
