@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.csp import CSP
 from django.utils.datastructures import MultiValueDict
 from django.views.decorators.csp import csp_override
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from campaign import forms, selectors, services
@@ -116,6 +116,7 @@ CHART_DESCRIPTIONS = (
 
 
 @login_required
+@require_safe
 def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _member_campaign(request, pk)
     context = {
@@ -145,6 +146,7 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@require_safe
 def campaign_history_view(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _member_campaign(request, pk)
     events = selectors.campaign_history(campaign=campaign, kind=request.GET.get("kind") or None)
@@ -399,6 +401,7 @@ def campaign_export_retry_view(request: HttpRequest, pk: int, export_id: int) ->
 
 
 @login_required
+@require_safe
 def campaign_export_download(request: HttpRequest, pk: int, export_id: int) -> FileResponse:
     campaign = _member_campaign(request, pk, Need.OWN)
     export = get_object_or_404(campaign.exports, pk=export_id, status=CampaignExport.Status.READY)
@@ -448,6 +451,7 @@ def campaign_import_view(request: HttpRequest) -> HttpResponse:
         "style-src": [CSP.SELF, CSP.UNSAFE_INLINE],
     }
 )
+@require_safe
 def campaign_chart(request: HttpRequest, pk: int, name: str) -> HttpResponse:
     campaign = _member_campaign(request, pk)
     if name not in CHARTS:
