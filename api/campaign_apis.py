@@ -1,9 +1,11 @@
 """Campaign endpoints (issue 8). One view per operation: validate, call one service (or selector),
-serialize. Members of a campaign only: unknown campaign 404, another campaign's 403."""
+serialize. Members of a campaign only: an unknown campaign or one you are not a member of is a 404;
+a viewer's write or a player's correction is a 403 with the reason (campaign/access.py)."""
 
+from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 
 from api.base import CampaignApi, CampaignPagedApi, ChronicleApi
@@ -29,6 +31,7 @@ from api.serializers import (
     StrictCharField,
 )
 from campaign import selectors, services
+from campaign.access import Need, demo_adds_no_campaign
 from campaign.legacy import MAX_SPACES
 from campaign.models import (
     RESOURCE_ROWS,
@@ -103,7 +106,9 @@ class CampaignListApi(ChronicleApi):
         created_at = serializers.DateTimeField()
         closed = serializers.BooleanField()
         grand_finale_ready = serializers.BooleanField()
-        role = StrictCharField(allow_null=True, help_text="owner, player or viewer")
+        role = StrictCharField(
+            allow_null=True, help_text="owner, player or viewer (campaign/access.py says who may do what)"
+        )
         houses = HouseRefSerializer(
             many=True,
             source="houses_played",
@@ -157,11 +162,15 @@ class CampaignCreateApi(ChronicleApi):
 
     @extend_schema(
         tags=TAGS,
-        summary="Create a campaign (you become its host)",
+        summary="Create a campaign (you become its owner; not with the demo account)",
         request=InputSerializer,
-        responses={201: CampaignDetailApi.OutputSerializer, **errors(400, 401)},
+        responses={201: CampaignDetailApi.OutputSerializer, **errors(400, 401, 403)},
     )
     def post(self, request):
+        try:
+            demo_adds_no_campaign(request.user)
+        except PermissionDenied as error:
+            raise exceptions.PermissionDenied(str(error)) from error
         data = self.input(request)
         campaign = services.campaign_create(created_by=request.user, **data)
         data = CampaignDetailApi.OutputSerializer(campaign_detail(campaign)).data
@@ -511,6 +520,8 @@ class GameResultRecordApi(CampaignApi):
 
 
 class GameResultCorrectApi(CampaignApi):
+    need = Need.OWN  # a correction rewrites a recorded night
+
     class InputSerializer(GameResultRecordApi.InputSerializer):
         reason = StrictCharField(max_length=200, allow_blank=True, default="")
 

@@ -1,6 +1,7 @@
 """Corrections of a campaign entered wrongly (issue 23), through the same services as the pages: a
 Chronicle sticker (corrected or removed), an Envelope (corrected or removed), a card moved to
-another save slot. Each writes its event in the history; a refusal is a 400 with its reason."""
+another save slot. Each writes its event in the history; a refusal is a 400 with its reason. A
+correction rewrites what the group recorded: the campaign's owner only (a player gets 403)."""
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
@@ -18,12 +19,15 @@ from api.serializers import (
     StrictBooleanField,
 )
 from campaign import services
+from campaign.access import Need
 from campaign.models import DilemmaCard
 
 REMOVED = {204: None, **MEMBER_WRITE}
 
 
 class StickerCorrectApi(CampaignApi):
+    need = Need.OWN
+
     class InputSerializer(StickerAttachApi.InputSerializer):
         text = None  # type: ignore[assignment]  # not corrected here: the attach's fields less these
         game = None  # type: ignore[assignment]
@@ -41,6 +45,8 @@ class StickerCorrectApi(CampaignApi):
 
 
 class StickerRemoveApi(CampaignApi):
+    need = Need.OWN
+
     @extend_schema(
         tags=TAGS,
         summary="Remove a sticker attached by mistake (one it covered is visible again)",
@@ -54,6 +60,8 @@ class StickerRemoveApi(CampaignApi):
 
 
 class EnvelopeCorrectApi(CampaignApi):
+    need = Need.OWN
+
     class InputSerializer(serializers.Serializer):
         opened_by = CampaignHouseField(allow_null=True, required=False, default=None)
         special = StrictBooleanField(default=False)
@@ -71,6 +79,8 @@ class EnvelopeCorrectApi(CampaignApi):
 
 
 class EnvelopeRemoveApi(CampaignApi):
+    need = Need.OWN
+
     @extend_schema(
         tags=TAGS,
         summary="Remove an Envelope opened by mistake, with its cards (refused once one was played)",
@@ -84,6 +94,8 @@ class EnvelopeRemoveApi(CampaignApi):
 
 
 class DilemmaCardMoveApi(CampaignApi):
+    need = Need.OWN
+
     class InputSerializer(serializers.Serializer):
         place = serializers.ChoiceField(choices=DilemmaCard.Place.values)
 

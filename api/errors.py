@@ -16,8 +16,12 @@ class ErrorSerializer(serializers.Serializer):
 DESCRIPTIONS = {
     400: "Bad input: the message says what is wrong (a rule, a field, a NUL character in the address or a query parameter).",
     401: "Not authenticated: send 'Authorization: Token <key>' or log in (session); or the token sent is unknown or expired.",
-    403: "Authenticated but not allowed (not a member of this campaign; not this seat; a logged-in browser's write without its CSRF token).",
-    404: "No such object (or not in this campaign).",
+    403: (
+        "Authenticated but not allowed: your role in this campaign does not allow it (a viewer reads; only the "
+        "owner corrects, exports and shares), the demo account creates no campaign, not this seat, or a "
+        "logged-in browser's write without its CSRF token."
+    ),
+    404: "No such object (or not in this campaign, or a campaign you are not a member of).",
     405: "This path does not take this method: the Allow header lists those it takes.",
     409: "Stale expected_version: extra.current_version is the session's version now.",
     415: "The body is not JSON: send it with 'Content-Type: application/json'.",

@@ -76,8 +76,6 @@ def member_of(campaign, membership: Membership) -> dict:
 
 
 class MemberListApi(CampaignApi):
-    need = Need.READ
-
     @extend_schema(
         tags=TAGS,
         summary="The members: owners, then players, then viewers, with the House each plays",

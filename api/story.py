@@ -19,6 +19,7 @@ from api.serializers import (
     StickerSerializer,
 )
 from campaign import services, story_selectors
+from campaign.access import Need
 from campaign.models import ChronicleGame
 from config.network import phone_base_url
 
@@ -268,6 +269,8 @@ def _link_data(request, link) -> dict:
 
 
 class StoryLinkCreateApi(CampaignApi):
+    need = Need.OWN  # a link opens the story to anyone: the owner decides
+
     @extend_schema(
         tags=TAGS,
         summary="Share a night's story by a read-only link (the live one if already shared)",
@@ -280,6 +283,8 @@ class StoryLinkCreateApi(CampaignApi):
 
 
 class StoryLinkRevokeApi(CampaignApi):
+    need = Need.OWN
+
     @extend_schema(
         tags=TAGS,
         summary="Revoke a night's read-only link (its address answers 404 from now on)",

@@ -17,6 +17,10 @@ Role = Membership.Role
 VIEWER_READS_ONLY = "You follow this campaign as a viewer: ask its owner to make you a player to change it."
 OWNER_ONLY = "Only the campaign's owner can do this."
 NOT_FOUND = "No such campaign."
+DEMO_ADDS_NO_CAMPAIGN = (
+    "The demo account only shows the demo campaign: log in with your own account (or sign up) "
+    "to create or import your group's campaign."
+)
 
 
 class Need(Enum):
@@ -31,10 +35,26 @@ class Need(Enum):
         return OWNER_ONLY if self is Need.OWN else VIEWER_READS_ONLY
 
 
+def is_demo(user) -> bool:
+    """The shared demo login (campaign/demo.py), which anyone at the machine may use."""
+    from campaign.demo import DEMO_USER  # campaign.demo loads the demo through the services
+
+    return user is not None and user.is_authenticated and user.get_username() == DEMO_USER
+
+
+def demo_adds_no_campaign(user) -> None:
+    """The demo account is for the demo campaign only: it neither creates nor imports one (issue 24)."""
+    if is_demo(user):
+        raise PermissionDenied(DEMO_ADDS_NO_CAMPAIGN)
+
+
 def campaign_role(*, campaign: Campaign, user) -> str | None:
     """The user's role in the campaign, or None for anyone who is not a member (the site's
-    administrators too: they have the admin, not the group's pages)."""
+    administrators too: they have the admin, not the group's pages). The demo account is a member
+    of the demo campaign only (the one it made), whatever membership it was given elsewhere."""
     if user is None or not user.is_authenticated:
+        return None
+    if is_demo(user) and campaign.created_by_id != user.pk:
         return None
     return Membership.objects.filter(campaign=campaign, user=user).values_list("role", flat=True).first()
 
@@ -43,7 +63,22 @@ def role_allows(role: str | None, need: Need) -> bool:
     return role is not None and role in need.value
 
 
-def campaign_for(*, user, campaign_id: int, need: Need = Need.READ) -> tuple[Campaign, str]:
+class MemberRole(str):
+    """A member's role as the pages read it (``request.campaign_role``): the role's value, and what
+    it allows, e.g. ``{% if request.campaign_role.may_play %}`` around a form."""
+
+    __slots__ = ()
+
+    @property
+    def may_play(self) -> bool:
+        return role_allows(self, Need.PLAY)
+
+    @property
+    def may_own(self) -> bool:
+        return role_allows(self, Need.OWN)
+
+
+def campaign_for(*, user, campaign_id: int, need: Need = Need.READ) -> tuple[Campaign, MemberRole]:
     """The campaign and the user's role in it, when the role allows ``need``. Not a member: Http404
     (as for a campaign that does not exist); a member whose role is short: PermissionDenied with
     the reason."""
@@ -53,4 +88,4 @@ def campaign_for(*, user, campaign_id: int, need: Need = Need.READ) -> tuple[Cam
         raise Http404(NOT_FOUND)
     if not role_allows(role, need):
         raise PermissionDenied(need.refusal)
-    return campaign, role
+    return campaign, MemberRole(role)

@@ -10,6 +10,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from campaign import legacy
+from campaign.access import is_demo
 from campaign.models import (
     RESOURCE_ROWS,
     Achievement,
@@ -41,7 +42,10 @@ def campaign_setting(campaign: Campaign, key: str):
 def campaign_list_for_user(*, user) -> QuerySet[Campaign]:
     if not user.is_authenticated:
         return Campaign.objects.none()
-    return Campaign.objects.filter(memberships__user=user).order_by("-created_at").distinct()
+    campaigns = Campaign.objects.filter(memberships__user=user)
+    if is_demo(user):  # the demo account sees the demo campaign only (campaign/access.py)
+        campaigns = campaigns.filter(created_by=user)
+    return campaigns.order_by("-created_at").distinct()
 
 
 def campaign_is_member(*, campaign: Campaign, user) -> bool:

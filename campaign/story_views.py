@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign import services, story_selectors
+from campaign.access import Need
 from campaign.models import Campaign, ChronicleGame
 from campaign.story_charts import STATISTICS_CHARTS
 from campaign.views import _member_campaign, svg_chart_response
@@ -85,7 +86,7 @@ def night_story_view(request: HttpRequest, pk: int, number: int) -> HttpResponse
 @login_required
 @require_POST
 def story_share_view(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    campaign = _member_campaign(request, pk)
+    campaign = _member_campaign(request, pk, Need.OWN)
     game = _game(campaign, number)
     services.story_link_create(game=game, actor=request.user)
     messages.success(request, STORY_SHARED.format(number=game.number))
@@ -95,7 +96,7 @@ def story_share_view(request: HttpRequest, pk: int, number: int) -> HttpResponse
 @login_required
 @require_POST
 def story_unshare_view(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    campaign = _member_campaign(request, pk)
+    campaign = _member_campaign(request, pk, Need.OWN)
     game = _game(campaign, number)
     try:
         services.story_link_revoke(game=game, actor=request.user)

@@ -17,11 +17,19 @@ from django.urls import reverse
 from django.utils.csp import CSP
 from django.utils.datastructures import MultiValueDict
 from django.views.decorators.csp import csp_override
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from campaign import forms, selectors, services
-from campaign.access import Need, campaign_for
+from campaign.access import (
+    DEMO_ADDS_NO_CAMPAIGN,
+    VIEWER_READS_ONLY,
+    Need,
+    campaign_for,
+    demo_adds_no_campaign,
+    is_demo,
+    role_allows,
+)
 from campaign.charts import CHARTS, SIZES
 from campaign.demo import DEMO_USER
 from campaign.models import Achievement, Campaign, CampaignExport
@@ -58,9 +66,12 @@ def _run_service[T](form, call: Callable[[], T]) -> T | None:
 
 def home(request: HttpRequest) -> HttpResponse:
     campaigns = selectors.campaign_list_for_user(user=request.user)
-    return render(
-        request, "campaign/home.html", {"campaigns": campaigns, "demo_login": _demo_login_allowed(request)}
-    )
+    context = {
+        "campaigns": campaigns,
+        "demo_login": _demo_login_allowed(request),
+        "demo_note": DEMO_ADDS_NO_CAMPAIGN if is_demo(request.user) else "",
+    }
+    return render(request, "campaign/home.html", context)
 
 
 def _demo_login_allowed(request: HttpRequest) -> bool:
@@ -82,6 +93,7 @@ def demo_login(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def campaign_create_view(request: HttpRequest) -> HttpResponse:
+    demo_adds_no_campaign(request.user)
     form = forms.CampaignForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         campaign = _run_service(
@@ -104,6 +116,7 @@ CHART_DESCRIPTIONS = (
 
 
 @login_required
+@require_safe
 def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _member_campaign(request, pk)
     context = {
@@ -128,11 +141,13 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "first_form": forms.FirstEnvelopeForm(campaign=campaign),
         "charts": CHART_DESCRIPTIONS,
         "my_seats": selectors.campaign_seats_tonight(campaign=campaign, user=request.user),
+        "viewer_note": "" if role_allows(request.campaign_role, Need.PLAY) else VIEWER_READS_ONLY,
     }
     return render(request, "campaign/detail.html", context)
 
 
 @login_required
+@require_safe
 def campaign_history_view(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _member_campaign(request, pk)
     events = selectors.campaign_history(campaign=campaign, kind=request.GET.get("kind") or None)
@@ -226,8 +241,8 @@ def _oob_parts(request, campaign, parts, *, saved_form: str = "") -> str:
 def _campaign_form_view(request, pk, form_class, title, call, success, *, form_id, oob=(), once=False):
     """One view per form: a page of its own without JavaScript; with htmx, the form swaps itself
     (errors beside the fields, status 422; once saved, its confirmation, and only that for a form
-    used ``once``) and the page parts it changed."""
-    campaign = _member_campaign(request, pk)
+    used ``once``) and the page parts it changed. Its page, too, is for those who may send it."""
+    campaign = _member_campaign(request, pk, Need.PLAY)
     form = form_class(request.POST or None, campaign=campaign)
     if request.method == "POST" and form.is_valid():
         result = _run_service(form, lambda: call(campaign, form.cleaned_data))
@@ -339,7 +354,7 @@ def mystery_attach_view(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["POST"])
 def achievement_mark_view(request: HttpRequest, pk: int) -> HttpResponse:
     achievement = get_object_or_404(Achievement.objects.select_related("house__campaign"), pk=pk)
-    campaign = _member_campaign(request, achievement.house.campaign_id)
+    campaign = _member_campaign(request, achievement.house.campaign_id, Need.PLAY)
     form = forms.AchievementMarkForm(request.POST)
     if form.is_valid():
         result = _run_service(
@@ -366,7 +381,7 @@ def achievement_mark_view(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["POST"])
 def campaign_export_view(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign = _member_campaign(request, pk)
+    campaign = _member_campaign(request, pk, Need.OWN)  # the archive holds the whole campaign
     services.campaign_export_request(campaign=campaign, requested_by=request.user)
     messages.success(request, "Export requested: the archive appears below when it is ready.")
     return redirect("campaign-detail", pk=campaign.pk)
@@ -375,7 +390,7 @@ def campaign_export_view(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["POST"])
 def campaign_export_retry_view(request: HttpRequest, pk: int, export_id: int) -> HttpResponse:
-    campaign = _member_campaign(request, pk)
+    campaign = _member_campaign(request, pk, Need.OWN)
     export = get_object_or_404(campaign.exports, pk=export_id)
     try:
         services.campaign_export_retry(export=export, actor=request.user)
@@ -387,8 +402,9 @@ def campaign_export_retry_view(request: HttpRequest, pk: int, export_id: int) ->
 
 
 @login_required
+@require_safe
 def campaign_export_download(request: HttpRequest, pk: int, export_id: int) -> FileResponse:
-    campaign = _member_campaign(request, pk)
+    campaign = _member_campaign(request, pk, Need.OWN)
     export = get_object_or_404(campaign.exports, pk=export_id, status=CampaignExport.Status.READY)
     path = Path(settings.MEDIA_ROOT) / "exports" / export.path
     if not path.is_file():
@@ -399,6 +415,7 @@ def campaign_export_download(request: HttpRequest, pk: int, export_id: int) -> F
 @login_required
 @require_http_methods(["GET", "POST"])
 def campaign_import_view(request: HttpRequest) -> HttpResponse:
+    demo_adds_no_campaign(request.user)
     form = forms.CampaignImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and upload_too_large(request):
         # The upload stopped at the limit (config/uploads.py): the file never arrived whole.
@@ -435,6 +452,7 @@ def campaign_import_view(request: HttpRequest) -> HttpResponse:
         "style-src": [CSP.SELF, CSP.UNSAFE_INLINE],
     }
 )
+@require_safe
 def campaign_chart(request: HttpRequest, pk: int, name: str) -> HttpResponse:
     campaign = _member_campaign(request, pk)
     if name not in CHARTS:
@@ -471,7 +489,7 @@ def game_begin_view(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def game_night_start_view(request: HttpRequest, pk: int) -> HttpResponse:
     """Start a King's Dilemma game night: the campaign's next game, seated in table order."""
-    campaign = _member_campaign(request, pk)
+    campaign = _member_campaign(request, pk, Need.PLAY)
     form = forms.GameNightForm(request.POST or None, campaign=campaign)
     choices = []
     if request.method == "POST" and form.is_valid():
@@ -523,7 +541,7 @@ def game_night_start_view(request: HttpRequest, pk: int) -> HttpResponse:
 def game_night_record_view(request: HttpRequest, pk: int, session_id: int) -> HttpResponse:
     """'Final Cleanup: Save your game!': type what the Envelopes opened tonight held, then write
     the night into the campaign."""
-    campaign = _member_campaign(request, pk)
+    campaign = _member_campaign(request, pk, Need.PLAY)
     session = get_object_or_404(campaign.sessions.select_related("chronicle_game"), pk=session_id)
     result = session.state.get("result") or {}
     envelopes = result.get("envelopes", [])
@@ -666,7 +684,7 @@ def _saved(request: HttpRequest, message: str, back: str) -> HttpResponse:
 def game_correct_view(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """'Correct this night': the Realm Chronicles table of a recorded night, prefilled with its
     current revision; the service writes a new revision and rebalances the ledger."""
-    campaign = _member_campaign(request, pk)
+    campaign = _member_campaign(request, pk, Need.OWN)
     game = get_object_or_404(campaign.games, number=number, recorded=True)
     scores = list(game.scores.filter(revision=game.revision).select_related("house").order_by("position"))
     data = request.POST if request.method == "POST" else None
@@ -692,7 +710,7 @@ def game_correct_view(request: HttpRequest, pk: int, number: int) -> HttpRespons
 @require_http_methods(["GET", "POST"])
 def sticker_correct_view(request: HttpRequest, pk: int, sticker_number: int) -> HttpResponse:
     """A Chronicle sticker typed wrongly (number, row, side, signer, title), or attached by mistake."""
-    campaign = _member_campaign(request, pk)
+    campaign = _member_campaign(request, pk, Need.OWN)
     sticker = get_object_or_404(campaign.stickers.select_related("signer"), number=sticker_number)
     initial = {
         "number": sticker.number,
@@ -731,7 +749,7 @@ def sticker_correct_view(request: HttpRequest, pk: int, sticker_number: int) -> 
 @require_http_methods(["GET", "POST"])
 def envelope_correct_view(request: HttpRequest, pk: int, envelope_number: int) -> HttpResponse:
     """An Envelope recorded wrongly (who opened it, Special or not), or opened by mistake."""
-    campaign = _member_campaign(request, pk)
+    campaign = _member_campaign(request, pk, Need.OWN)
     envelope = get_object_or_404(campaign.envelopes.select_related("opened_by"), number=envelope_number)
     initial = {"opened_by": envelope.opened_by_id, "special": envelope.special}
     data = request.POST if request.method == "POST" else None
@@ -766,7 +784,7 @@ def envelope_correct_view(request: HttpRequest, pk: int, envelope_number: int) -
 @require_http_methods(["GET", "POST"])
 def dilemma_card_move_view(request: HttpRequest, pk: int, card_number: int) -> HttpResponse:
     """A card in the wrong save slot moves to the right one."""
-    campaign = _member_campaign(request, pk)
+    campaign = _member_campaign(request, pk, Need.OWN)
     card = get_object_or_404(campaign.dilemma_cards, number=card_number)
     data = request.POST if request.method == "POST" else None
     form = forms.DilemmaCardMoveForm(data, campaign=campaign, initial={"place": card.place})

@@ -48,3 +48,21 @@ def harald_rows(houses, agendas=HARALD_AGENDAS, *, house_key=lambda h: h):
         }
         for h, (_, a, o, c, p), agenda in zip(houses, HARALD, agendas, strict=True)
     ]
+
+
+def group_campaign(owner, **members):
+    """The demo campaign (Houses, stickers, Envelopes, games) as a group's own: ``owner`` owns it
+    instead of the demo account, and each ``role=user`` keyword adds a member, e.g.
+    ``group_campaign(anna, player=ben, viewer=carla)``; a player plays the campaign's second House."""
+    from campaign.demo import demo_campaign_load
+    from campaign.models import Campaign, Membership
+
+    campaign = demo_campaign_load()
+    Campaign.objects.filter(pk=campaign.pk).update(created_by=owner)
+    campaign.memberships.update(user=owner)
+    for role, user in members.items():
+        Membership.objects.create(campaign=campaign, user=user, role=role)
+        if role == Membership.Role.PLAYER:
+            campaign.houses.filter(pk=campaign.houses.order_by("number")[1].pk).update(user=user)
+    campaign.refresh_from_db()
+    return campaign

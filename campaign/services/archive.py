@@ -29,6 +29,7 @@ from django.db import connection, models, transaction
 from django.utils import timezone
 
 from campaign import legacy
+from campaign.access import demo_adds_no_campaign
 from campaign.models import (
     RESOURCE_ROWS,
     Achievement,
@@ -952,12 +953,14 @@ def _log_replayed(where: str, session: GameSession, log: list[SessionAction]) ->
 
 
 def campaign_import(*, archive, owner=None, name: str | None = None) -> Campaign:
-    """Import an archive into a new campaign (its owner becomes the host). Every row is checked
+    """Import an archive into a new campaign (``owner`` becomes its owner). Every row is checked
     (types, the ranges of the rules, duplicates, links, the sessions' logs) in memory, with no
     transaction open; the first problem refuses the whole archive and nothing is written. Then
     everything is written in one short transaction of bulk inserts (on SQLite the write lock is
     held only for those), so no half-written campaign is ever seen; in it, the campaign as a whole
-    is checked (it can start a night), and a refusal there rolls the whole write back."""
+    is checked (it can start a night), and a refusal there rolls the whole write back. The demo
+    account imports nothing (PermissionDenied, campaign/access.py)."""
+    demo_adds_no_campaign(owner)
     version = _check_top(archive)
     head = _check_head(archive["campaign"])
     campaign = _campaign_built(head, owner, name)

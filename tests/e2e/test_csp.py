@@ -3,9 +3,9 @@ reported while the pages load, forms work in place (htmx) and a phone polls its 
 
 import pytest
 
-from campaign.demo import demo_campaign_load
 from games.services import session_create
 from tests.e2e.conftest import login
+from tests.factories import UserFactory, group_campaign
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -35,14 +35,14 @@ def violations(page, messages) -> list[str]:
 class CspTests:
     def test_the_main_pages_run_without_a_violation(self, live_server, new_page, settings):
         settings.LIVE_POLL_SECONDS = 2.0  # the default: "networkidle" needs half a second without a poll
-        campaign = demo_campaign_load()
+        campaign = group_campaign(UserFactory(username="anna"))  # the demo account imports nothing
         session = session_create(
             game="for_the_king", seat_names=["Anna", "Ben", "Cleo"], host=campaign.created_by
         )
         seat = session.seats.get(index=0)
         page = new_page()
         messages = watched(page)
-        login(page, live_server, "demo", "chronicle-demo")
+        login(page, live_server, "anna")
         found = []
         for path in (
             "/",

@@ -1,28 +1,44 @@
 """Every URL answers (issue 17): each URL pattern of the project, resolved from ``get_resolver()``,
 is requested with GET, with an empty POST and, where the table below has one, a valid POST, as the
-campaign's owner, as another logged-in user, anonymously, as a phone holding a seat token (the API)
-and, for the admin, as a superuser; with the ids of real objects and with ids that do not exist.
-No answer may be a 5xx or an exception. A pattern the walker cannot fill fails the test: add its
-parameters to ``FILL`` (or its path to ``LITERAL``), or exclude it in ``EXCLUDED`` with a reason."""
+campaign's owner, as another logged-in user (a stranger to the campaign), anonymously, as a phone
+holding a seat token (the API) and, for the admin, as a superuser; with the ids of real objects and
+with ids that do not exist. No answer may be a 5xx or an exception. A pattern the walker cannot fill
+fails the test: add its parameters to ``FILL`` (or its path to ``LITERAL``), or exclude it in
+``EXCLUDED`` with a reason.
+
+The role walk (issue 24): every route of a campaign is walked as its owner, a player (linked to a
+House), a viewer, a stranger and anonymously, and each answer is checked against ``CAMPAIGN_ROUTES``
+(what each route needs, written here from the rules, docs/rules-decisions.md "Who may do what in a
+campaign", not read from the code): a refusal is a 403 with its reason, and writes nothing."""
 
 from __future__ import annotations
 
+import html
 import re
+from typing import NamedTuple
 
 import pytest
+from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
 from django.contrib.contenttypes.models import ContentType
+from django.shortcuts import resolve_url
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from api.services import token_obtain
 from campaign import services as campaign_services
-from campaign.demo import demo_campaign_load
-from campaign.models import Achievement, Campaign, CampaignExport
+from campaign.access import OWNER_ONLY, VIEWER_READS_ONLY
+from campaign.models import (
+    Achievement,
+    Campaign,
+    CampaignEvent,
+    CampaignExport,
+    ChronicleGame,
+)
 from campaign.services import game_night_start
-from games.models import GameSession, Seat
+from games.models import GameSession, Seat, SessionAction
 from games.services import session_create
-from tests.factories import UserFactory
+from tests.factories import UserFactory, group_campaign
 
 pytestmark = pytest.mark.django_db
 
@@ -62,14 +78,175 @@ def walk(resolver=None, prefix=""):
             yield prefix + str(p.pattern), p.name
 
 
+# ---- Who may do what in a campaign (issue 24) -----------------------------------------------
+# Each route of a campaign with what its GET and its POST need: "read" (any member), "play" (the
+# owner or a player: what happens at the table), "own" (the owner only: corrections of past records,
+# the archive, share links); None: the route does not take that method. Written from the rules,
+# independently of the code's declarations: a new campaign route fails the walk until it is here.
+READ, PLAY, OWN = "read", "play", "own"
+ROLE_MAY = {"owner": {READ, PLAY, OWN}, "player": {READ, PLAY}, "viewer": {READ}, "stranger": set()}
+CAMPAIGN_PREFIXES = ("campaigns/<id:pk>/", "api/campaigns/<id:campaign_id>/", "achievements/<id:pk>/mark/")
+PAGE_FORMS = (  # a form page is for those who may send it
+    "houses/new/",
+    "stickers/new/",
+    "envelopes/new/",
+    "mystery/new/",
+    "night/new/",
+    "night/<id:session_id>/save/",
+    "games/new/",
+    "achievements/new/",
+    "stories/new/",
+    "envelopes/first/",
+)
+PAGE_CORRECTIONS = (
+    "games/<id:number>/correct/",
+    "stickers/<id:sticker_number>/correct/",
+    "envelopes/<id:envelope_number>/correct/",
+    "cards/<id:card_number>/move/",
+)
+API_READS = (
+    "",
+    "houses/",
+    "houses/<id:house_id>/",
+    "board/",
+    "envelopes/",
+    "storylines/",
+    "save-slots/",
+    "games/",
+    "games/<id:game_id>/",
+    "history/",
+    "houses/<id:house_id>/page/",
+    "statistics/",
+    "games/<id:game_id>/story/",
+)
+API_PLAYS = (
+    "houses/create/",
+    "achievements/<id:achievement_id>/mark/",
+    "stickers/attach/",
+    "envelopes/open/",
+    "mystery-stickers/attach/",
+    "games/begin/",
+    "games/<id:game_id>/result/",
+    "nights/start/",
+    "nights/<id:session_id>/save/",
+)
+API_OWNS = (
+    "games/<id:game_id>/result/correct/",
+    "stickers/<id:sticker_number>/correct/",
+    "stickers/<id:sticker_number>/remove/",
+    "envelopes/<id:envelope_number>/correct/",
+    "envelopes/<id:envelope_number>/remove/",
+    "cards/<id:card_number>/move/",
+    "games/<id:game_id>/story/share/",
+    "games/<id:game_id>/story/share/revoke/",
+)
+PAGE, API = "campaigns/<id:pk>/", "api/campaigns/<id:campaign_id>/"
+CAMPAIGN_ROUTES: dict[str, tuple[str | None, str | None]] = {
+    PAGE: (READ, None),
+    PAGE + "export/": (None, OWN),
+    PAGE + "exports/<id:export_id>/retry/": (None, OWN),
+    PAGE + "exports/<id:export_id>/": (OWN, None),  # the archive holds the whole campaign
+    PAGE + "charts/<str:name>.svg": (READ, None),
+    PAGE + "history/": (READ, None),
+    PAGE + "chronicles/": (READ, PLAY),  # the Realm Chronicles; a player records a night's result
+    PAGE + "houses/<id:house_pk>/": (READ, None),
+    PAGE + "statistics/": (READ, None),
+    PAGE + "statistics/<str:name>.svg": (READ, None),
+    PAGE + "games/<id:number>/story/": (READ, None),
+    PAGE + "games/<id:number>/story/share/": (None, OWN),
+    PAGE + "games/<id:number>/story/unshare/": (None, OWN),
+    "achievements/<id:pk>/mark/": (None, PLAY),
+    **{PAGE + route: (PLAY, PLAY) for route in PAGE_FORMS},
+    **{PAGE + route: (OWN, OWN) for route in PAGE_CORRECTIONS},
+    **{API + route: (READ, None) for route in API_READS},
+    **{API + route: (None, PLAY) for route in API_PLAYS},
+    **{API + route: (None, OWN) for route in API_OWNS},
+    # Members and invitations: everyone sees who plays; the owner invites and manages them.
+    PAGE + "members/": (READ, None),
+    PAGE + "invitations/new/": (None, OWN),
+    PAGE + "invitations/<id:invitation_id>/revoke/": (None, OWN),
+    PAGE + "members/<id:member_id>/role/": (None, OWN),
+    PAGE + "members/<id:member_id>/remove/": (None, OWN),
+    API + "members/": (READ, None),
+    API + "invitations/": (OWN, OWN),  # the links are secrets: only the owner lists them
+    API + "invitations/<id:invitation_id>/revoke/": (None, OWN),
+    API + "members/<id:member_id>/role/": (None, OWN),
+    API + "members/<id:member_id>/remove/": (None, OWN),
+}
+ROLE_WALKERS = ("owner", "player", "viewer", "stranger", "anonymous")
+
+
+def is_campaign_route(route: str) -> bool:
+    return route.startswith(CAMPAIGN_PREFIXES)
+
+
+def unclassified(routes) -> list[str]:
+    """Campaign routes the table above does not say anything about."""
+    return [r for r in routes if is_campaign_route(r) and r not in CAMPAIGN_ROUTES]
+
+
+class Answer(NamedTuple):
+    status: int
+    text: str  # the body (HTML unescaped), or the API's message
+    location: str = ""
+
+
+def answer_of(response) -> Answer:
+    if getattr(response, "streaming", False):  # a file (the archive)
+        text = ""
+    elif response.get("Content-Type", "").startswith("application/json") and response.content:
+        body = response.json()
+        text = str(body.get("message", "")) if isinstance(body, dict) else ""
+    else:
+        text = html.unescape(response.content.decode(errors="replace"))
+    return Answer(response.status_code, text, response.get("Location", ""))
+
+
+def unexpected(route: str, who: str, method: str, answer: Answer, *, valid: bool, wrote: bool) -> str | None:
+    """What is wrong with ``answer`` to ``who``'s ``method`` on a campaign route (None: as the
+    rules say). ``valid``: the POST carried a valid body; ``wrote``: something changed."""
+    need = CAMPAIGN_ROUTES[route][0 if method == "GET" else 1]
+    api = route.startswith("api/")
+    status = answer.status
+    if who == "anonymous":
+        to_login = status == 302 and answer.location.startswith(resolve_url(django_settings.LOGIN_URL))
+        ok = status == 401 if api else to_login
+        return None if ok and not wrote else f"anonymous must log in first, got {status}"
+    if not api and need is None:  # the page does not take this method, whoever asks
+        return None if status == 405 and not wrote else f"405 expected, got {status}"
+    # The API checks the role before the method: an owner's route is the owner's whatever the method;
+    # else reading for a GET, playing for a POST.
+    checked = need or (OWN if OWN in CAMPAIGN_ROUTES[route] else READ if method == "GET" else PLAY)
+    if who == "stranger":
+        return None if status == 404 and not wrote else f"a stranger gets 404, got {status}"
+    if checked not in ROLE_MAY[who]:
+        reason = OWNER_ONLY if checked == OWN else VIEWER_READS_ONLY
+        if status != 403:
+            return f"refused with 403 expected, got {status}"
+        if reason not in answer.text:
+            return f"403 without its reason {reason!r}"
+        return "refused, yet something was written" if wrote else None
+    if need is None:
+        return None if status == 405 else f"405 expected, got {status}"
+    if status in (401, 403, 404):
+        return f"allowed, yet refused with {status}"
+    if (method == "GET" or valid) and status >= 400:
+        return f"accepted expected, got {status}"
+    return None
+
+
 class Fixture:
     """A campaign with Houses, stickers, envelopes, games, an achievement and an export; a game
-    night of The King's Dilemma and a session of each other game, seats with tokens; users."""
+    night of The King's Dilemma and a session of each other game, seats with tokens; users: the
+    campaign's owner (not the demo account: the demo creates no campaign), a player who plays a
+    House, a viewer, a stranger, a superuser."""
 
     def __init__(self, media_root, capture):
+        self.owner = UserFactory()
+        self.player = UserFactory()
+        self.viewer = UserFactory()
         with capture(execute=True):
-            self.campaign = demo_campaign_load()
-            self.owner = self.campaign.created_by
+            self.campaign = group_campaign(self.owner, player=self.player, viewer=self.viewer)
             self.houses = list(self.campaign.houses.order_by("number"))
             self.achievement = campaign_services.achievement_create(
                 house=self.houses[0], name="Walker", spaces=3
@@ -87,20 +264,23 @@ class Fixture:
                 game="council_of_four", seat_names=["Anna", "Ben"], host=self.owner, seed=5, bot_seats=[1]
             ),
         ]
-        self.other = UserFactory()
+        self.stranger = UserFactory()
         self.superuser = get_user_model().objects.create_superuser("root", "root@example.org", "secret-pass")
         self.game = self.campaign.games.order_by("-number").first()
+        self.recorded = self.campaign.games.filter(recorded=True).order_by("-number").first()
         self.story_link = campaign_services.story_link_create(
             game=self.campaign.games.order_by("number").first(), actor=self.owner
         )
         self.device, _ = token_obtain(user=self.owner, device="Walker's phone")  # an API token
         self.invitation = campaign_services.invitation_create(campaign=self.campaign, role="viewer")
-        self.members = []  # two viewers: one to change the role of, one to remove
-        for _ in range(2):
+        self.members = []  # viewers: one to change the role of, one to remove by page, one by the API
+        for _ in range(3):
             viewer = UserFactory()
             campaign_services.invitation_accept(invitation=self.invitation, user=viewer)
             self.members.append(self.campaign.memberships.get(user=viewer))
         self.answers: set[tuple[str, str, str, int]] = set()  # (route, who, method, status)
+        self.role_failures: list[str] = []  # answers a role should not get (``unexpected``)
+        self.kwargs_of: dict[str, dict] = {}  # path -> what filled it
 
     def seat(self, session: GameSession) -> Seat:
         return session.seats.get(index=0)
@@ -143,10 +323,10 @@ def fillings(route: str, fx: Fixture) -> list[dict] | None:
         values = {
             **campaign_id,
             "export_id": fx.export.pk,
-            "name": "prestige",
+            "name": "stickers" if "/statistics/" in route else "prestige",
             "house_id": fx.houses[0].pk,
             "house_pk": fx.houses[0].pk,
-            "number": fx.game.number,
+            "number": (fx.recorded if route.endswith("/correct/") else fx.game).number,
             "achievement_id": fx.achievement.pk,
             "game_id": fx.game.pk,
             # On the demo board; an empty POST removes a sticker: the removal takes another one.
@@ -157,7 +337,9 @@ def fillings(route: str, fx: Fixture) -> list[dict] | None:
             "seat_index": 0,
             "device_id": fx.device.pk,
             "invitation_id": fx.invitation.pk,
-            "member_id": fx.members[1 if route.endswith("/remove/") else 0].pk,
+            "member_id": fx.members[
+                (2 if route.startswith("api/") else 1) if route.endswith("/remove/") else 0
+            ].pk,
             "token": fx.seat(session).token,
         }
         if any(n not in values for n in names):
@@ -171,20 +353,24 @@ def build(route: str, kwargs: dict) -> str:
     return "/" + CONVERTER.sub(lambda m: str(kwargs[m["name"]]), route)
 
 
-def valid_posts(fx: Fixture) -> dict[str, object]:
-    """A valid body for the forms and API operations that take one (route -> data or callable)."""
+def valid_posts(fx: Fixture, n: int = 0) -> dict[str, dict]:
+    """A valid body for the forms and API operations that take one (route -> data). ``n``: the
+    how-manieth identity sends it, so each one's House, sticker, Envelope... is a new one."""
     house = fx.houses[0].pk
     return {
         "campaigns/new/": {"name": "Walked"},
-        "campaigns/<id:pk>/houses/new/": {"name": "Walkers", "number": 11},
+        "campaigns/<id:pk>/houses/new/": {"name": f"Walkers{n}", "number": 11 - 2 * n},
         "campaigns/<id:pk>/stickers/new/": {
-            "number": 150,
+            "number": 150 + 2 * n,
             "row": "wealth",
             "positive": "1",
             "signer": house,
         },
-        "campaigns/<id:pk>/envelopes/new/": {"number": 20, "dilemma_numbers": "60, 61, 62"},
-        "campaigns/<id:pk>/mystery/new/": {"letter": "A"},
+        "campaigns/<id:pk>/envelopes/new/": {
+            "number": 20 + n,
+            "dilemma_numbers": ", ".join(str(60 + 3 * n + i) for i in range(3)),
+        },
+        "campaigns/<id:pk>/mystery/new/": {"letter": "AB"[n]},
         "campaigns/<id:pk>/games/new/": {"king_name": "Walker II"},
         "campaigns/<id:pk>/achievements/new/": {
             "house": house,
@@ -192,7 +378,7 @@ def valid_posts(fx: Fixture) -> dict[str, object]:
             "name": "W",
             "spaces": 2,
         },
-        "campaigns/<id:pk>/stories/new/": {"number": 40, "storyline": "Crown"},
+        "campaigns/<id:pk>/stories/new/": {"number": 40 + n, "storyline": "Crown"},
         "campaigns/<id:pk>/stickers/<id:sticker_number>/correct/": {
             "number": 43,
             "row": "knowledge",
@@ -203,15 +389,18 @@ def valid_posts(fx: Fixture) -> dict[str, object]:
         "campaigns/<id:pk>/cards/<id:card_number>/move/": {"place": "deck"},
         "achievements/<id:pk>/mark/": {"count": 1},
         "play/": {"game": "for_the_king", "seat_1": "Anna", "seat_2": "Ben"},
-        "api/auth/token/": {"username": fx.other.username, "password": "secret-pass"},
+        "api/auth/token/": {"username": fx.stranger.username, "password": "secret-pass"},
         "api/campaigns/create/": {"name": "Walked by API"},
-        "api/campaigns/<id:campaign_id>/houses/create/": {"name": "Apiwalk", "number": 12},
+        "api/campaigns/<id:campaign_id>/houses/create/": {"name": f"Apiwalk{n}", "number": 12 - 2 * n},
         "api/campaigns/<id:campaign_id>/stickers/attach/": {
-            "number": 151,
+            "number": 151 + 2 * n,
             "row": "morale",
             "positive": True,
         },
-        "api/campaigns/<id:campaign_id>/envelopes/open/": {"number": 7, "dilemma_numbers": [30, 31, 32]},
+        "api/campaigns/<id:campaign_id>/envelopes/open/": {
+            "number": 7 + n,
+            "dilemma_numbers": [30 + 3 * n + i for i in range(3)],
+        },
         "api/campaigns/<id:campaign_id>/games/begin/": {"king_name": "Walker III"},
         "api/sessions/create/": {"game": "council_of_four", "seat_names": ["A", "B"]},
         "api/sessions/<id:session_id>/seats/<id:seat_index>/join/": {"claim": False},
@@ -229,14 +418,21 @@ def fx(settings, tmp_path, django_capture_on_commit_callbacks):
     return Fixture(tmp_path, django_capture_on_commit_callbacks)
 
 
+def is_missing(kwargs: dict) -> bool:
+    return any(v in (MISSING, "nope", "x") for v in kwargs.values())
+
+
 def identities(fx: Fixture, route: str, kwargs: dict) -> list[tuple[str, object, dict]]:
     """(label, user to log in or None, extra headers) for a route."""
-    missing = any(v in (MISSING, "nope", "x") for v in kwargs.values())
     who = [("owner", fx.owner, {}), ("anonymous", None, {})]
-    if route.startswith("admin/"):  # owner and other are both users without staff rights
+    if route.startswith("admin/"):  # owner and stranger are both users without staff rights
         who.append(("superuser", fx.superuser, {}))
-    elif not missing:  # an id that does not exist is the same 404 for every user
-        who.insert(1, ("other", fx.other, {}))
+    elif is_missing(kwargs):  # an id that does not exist is the same 404 for every user
+        pass
+    elif is_campaign_route(route):  # the role walk
+        who[1:1] = [("player", fx.player, {}), ("viewer", fx.viewer, {}), ("stranger", fx.stranger, {})]
+    else:
+        who.insert(1, ("stranger", fx.stranger, {}))
     if route.startswith("api/sessions/<id:session_id>/"):
         seat = Seat.objects.filter(session_id=kwargs.get("session_id"), index=0).first()
         if seat is not None:
@@ -244,10 +440,25 @@ def identities(fx: Fixture, route: str, kwargs: dict) -> list[tuple[str, object,
     return who
 
 
+def written() -> tuple:
+    """What a write would change: each campaign service writes an event in the history; a night
+    writes its session, its actions and its game; a mark or a move changes a number in place."""
+    return (
+        CampaignEvent.objects.order_by("-pk").values_list("pk", flat=True).first(),
+        GameSession.objects.count(),
+        SessionAction.objects.count(),
+        ChronicleGame.objects.count(),
+        sum(GameSession.objects.values_list("version", flat=True)),
+        sum(Achievement.objects.values_list("marked", flat=True)),
+    )
+
+
 def request(fx, failures, route, path, who, user, headers, method, data=None):
     client = Client()
     if user is not None:
         client.force_login(user)
+    roles = is_campaign_route(route) and not is_missing(fx.kwargs_of.get(path, {}))
+    before = written() if roles and method == "POST" else None
     try:
         if method == "GET":
             response = client.get(path, headers=headers)
@@ -261,6 +472,18 @@ def request(fx, failures, route, path, who, user, headers, method, data=None):
     if response.status_code >= 500:
         failures.append(f"{method} {path} as {who}: {response.status_code}")
     fx.answers.add((route, who, method, response.status_code))
+    if roles and route in CAMPAIGN_ROUTES:
+        answer = answer_of(response)
+        wrong = unexpected(
+            route,
+            who,
+            method,
+            answer,
+            valid=data is not None,
+            wrote=before is not None and written() != before,
+        )
+        if wrong:
+            fx.role_failures.append(f"{method} {path} as {who}{' (valid)' if data else ''}: {wrong}")
     return response
 
 
@@ -280,37 +503,50 @@ def targets(fx: Fixture, unknown: list[str]):
             unknown.append(route)
             continue
         for kwargs in sets:
-            yield route, build(route, kwargs), kwargs
+            path = build(route, kwargs)
+            fx.kwargs_of[path] = kwargs
+            yield route, path, kwargs
 
 
-def test_every_url_answers_without_a_server_error(fx):
+def test_every_url_answers_without_a_server_error_and_as_each_role_may(fx):
     failures: list[str] = []
     unknown: list[str] = []
     # Routes that give a seat a new token come last: the other routes keep a token that opens a seat.
     walked = sorted(targets(fx, unknown), key=lambda t: t[0].endswith(("/new-code/", "/rotate/")))
     assert not unknown, f"URL patterns the walker cannot fill (add them to FILL/LITERAL/EXCLUDED): {unknown}"
+    routes = {route for route, _ in walk()}
+    assert not unclassified(routes), (
+        f"campaign routes with no role in CAMPAIGN_ROUTES: {unclassified(routes)}"
+    )
+    assert set(CAMPAIGN_ROUTES) <= routes, "CAMPAIGN_ROUTES names a route that is gone"
     for method in ("GET", "POST"):
         for route, path, kwargs in walked:
             for who, user, headers in identities(fx, route, kwargs):
                 request(fx, failures, route, path, who, user, headers, method)
     Seat.objects.update(joined_at=None)  # the phones of the walk leave: a valid join is the host's
-    posts = valid_posts(fx)
     refused: list[str] = []  # a valid form the owner sends must be accepted: the table is right
-    assert set(posts) <= {route for route, _ in walk()}, "a valid form for a pattern that is gone"
+    assert set(valid_posts(fx)) <= routes, "a valid form for a pattern that is gone"
     for route, path, kwargs in walked:
-        if route in posts and not any(v in (MISSING, "nope") for v in kwargs.values()):
-            for who, user, headers in identities(fx, route, kwargs):
-                response = request(fx, failures, route, path, who, user, headers, "POST", posts[route])
+        if route in valid_posts(fx) and not is_missing(kwargs):
+            for n, (who, user, headers) in enumerate(identities(fx, route, kwargs)):
+                data = valid_posts(fx, min(n, 1))[route]
+                response = request(fx, failures, route, path, who, user, headers, "POST", data)
                 if who == "owner" and response is not None and response.status_code >= 400:
                     refused.append(f"POST {path}: {response.status_code} {response.content[:200]!r}")
     assert not failures, "\n".join(failures)
     assert not refused, "\n".join(refused)
+    assert not fx.role_failures, "\n".join(fx.role_failures)
     assert len(walked) > 150  # the walk reached the admin, the API, the pages and the phones
     # ... and real objects: the pages answered with their content, not only with 404s.
     for reached in [
         ("play/seat/<str:token>/", "anonymous", "GET", 200),
         ("play/s/<id:session_id>/", "owner", "GET", 200),
         ("campaigns/<id:pk>/", "owner", "GET", 200),
+        ("campaigns/<id:pk>/", "viewer", "GET", 200),
+        ("campaigns/<id:pk>/", "stranger", "GET", 404),
+        ("campaigns/<id:pk>/export/", "player", "POST", 403),
+        ("api/campaigns/<id:campaign_id>/stickers/attach/", "player", "POST", 201),
+        ("api/campaigns/<id:campaign_id>/stickers/attach/", "viewer", "POST", 403),
         ("api/sessions/<id:session_id>/seats/<id:seat_index>/", "phone", "GET", 200),
         ("admin/campaign/house/<path:object_id>/change/", "superuser", "GET", 200),
     ]:
@@ -322,6 +558,49 @@ def test_the_walker_fails_on_a_pattern_it_cannot_fill(fx):
     unknown: list[str] = []
     list(targets(fx, unknown))
     assert unknown == []
+
+
+def test_the_role_walk_fails_on_a_campaign_route_it_cannot_classify():
+    routes = {
+        "campaigns/<id:pk>/",
+        "campaigns/<id:pk>/members/new/",
+        "api/campaigns/<id:campaign_id>/houses/<id:house_id>/retire/",
+        "play/",
+        "api/campaigns/create/",
+    }
+    assert set(unclassified(routes)) == {
+        "campaigns/<id:pk>/members/new/",
+        "api/campaigns/<id:campaign_id>/houses/<id:house_id>/retire/",
+    }
+
+
+def test_the_role_walk_reports_an_answer_a_role_should_not_get():
+    """The expectation check on fabricated answers: a role check removed, a refusal without its
+    reason or one that wrote anyway, a stranger told that the campaign exists, are all reported."""
+    export = PAGE + "export/"
+    attach = API + "stickers/attach/"
+    correct = API + "stickers/<id:sticker_number>/correct/"
+    ok, wrote = {"valid": True, "wrote": False}, {"valid": True, "wrote": True}
+    # As the rules say: nothing to report.
+    assert unexpected(export, "owner", "POST", Answer(302, ""), **ok) is None
+    assert unexpected(export, "player", "POST", Answer(403, f"<p>{OWNER_ONLY}</p>"), **ok) is None
+    assert unexpected(attach, "viewer", "POST", Answer(403, VIEWER_READS_ONLY), **ok) is None
+    assert unexpected(attach, "player", "POST", Answer(201, ""), **wrote) is None
+    assert unexpected(PAGE, "stranger", "GET", Answer(404, ""), **ok) is None
+    assert unexpected(PAGE, "anonymous", "GET", Answer(302, "", "/accounts/login/?next=/"), **ok) is None
+    assert unexpected(attach, "anonymous", "POST", Answer(401, ""), **ok) is None
+    # A role check removed: the player exports, the viewer attaches, the player corrects.
+    assert "403 expected, got 302" in unexpected(export, "player", "POST", Answer(302, ""), **wrote)
+    assert "403 expected, got 201" in unexpected(attach, "viewer", "POST", Answer(201, ""), **wrote)
+    assert "403 expected, got 200" in unexpected(correct, "player", "POST", Answer(200, ""), **wrote)
+    # A refusal without its reason, or one that wrote anyway.
+    assert "without its reason" in unexpected(attach, "viewer", "POST", Answer(403, "Forbidden"), **ok)
+    assert "written" in unexpected(attach, "viewer", "POST", Answer(403, VIEWER_READS_ONLY), **wrote)
+    # A stranger learns the campaign exists; anonymous sees it; the owner is refused a valid form.
+    assert "404" in unexpected(PAGE, "stranger", "GET", Answer(403, ""), **ok)
+    assert "log in" in unexpected(PAGE, "anonymous", "GET", Answer(200, ""), **ok)
+    assert "accepted expected" in unexpected(attach, "owner", "POST", Answer(400, ""), **ok)
+    assert "refused with 403" in unexpected(PAGE, "viewer", "GET", Answer(403, ""), **ok)
 
 
 def test_the_envelope_page_opens_envelope_00_for_a_new_campaign(client):
