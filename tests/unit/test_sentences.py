@@ -15,8 +15,11 @@ from games.engine.rules import TABLE
 from tests.unit.contract import property_examples
 
 A_BEFORE_VOWEL = re.compile(r"\b[Aa] (?=[AEIOUaeiou])")
-# "1" (never "-1" or "11") before a plural noun; "Politics" is one card's name, not a plural.
-ONE_PLURAL = re.compile(r"(?<![\d\-−])\b1 (?!Politics\b)(?:[A-Z][a-z]+ )?[A-Za-z]*[a-z]s\b")
+# "1" (never "-1" or "11") before a plural noun; "Politics" is one card's name, not a plural, and a
+# verb after a number ("card 1 goes on the Time Counter") is not a noun.
+ONE_PLURAL = re.compile(
+    r"(?<![\d\-−])\b1 (?!Politics\b|goes\b|moves\b|turns\b|stays\b)(?:[A-Z][a-z]+ )?[A-Za-z]*[a-z]s\b"
+)
 STEP_CAP = 3000
 
 

@@ -141,6 +141,7 @@ class RefusedWriteTests:
                 "closed": False,
                 "grand_finale_ready": False,
                 "role": "viewer",
+                "houses": [],  # a viewer plays no House
             }
         ]
 
