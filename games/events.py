@@ -223,9 +223,9 @@ def seat_events(request: HttpRequest, token: str) -> HttpResponse | StreamingHtt
 
 @require_GET
 def table_events(request: HttpRequest, session_id: int) -> HttpResponse | StreamingHttpResponse:
-    """The table screen's stream: for the session's host (or staff), like the table page."""
-    user = request.user
-    found, host_id = selectors.session_host(session_id=session_id)
-    if not found or not (user.is_authenticated and (host_id == user.pk or user.is_staff)):
+    """The table screen's stream: for whoever may open the table page (its host, staff, a
+    campaign night's owner)."""
+    if selectors.session_table_for(session_id=session_id, user=request.user) is None:
         raise Http404
+    release_database()
     return _stream(request, session_id)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 
+from campaign.access import Role, campaign_role
 from games.engine.registry import get_game, slugs
 from games.engine.rules import TABLE, GameRules
 from games.models import GameSession, Seat, SessionAction
@@ -181,11 +182,18 @@ def session_current_version(*, session_id: int) -> tuple[int, str] | None:
     return GameSession.objects.filter(pk=session_id).values_list("version", "status").first()
 
 
-def session_host(*, session_id: int) -> tuple[bool, int | None]:
-    """(the session exists, its host's user id): one indexed read for the table's event stream."""
-    row = GameSession.objects.filter(pk=session_id).values_list("host_id", flat=True)[:1]
-    hosts = list(row)
-    return (bool(hosts), hosts[0] if hosts else None)
+def session_table_for(*, session_id: int, user) -> GameSession | None:
+    """The session when ``user`` may open its table screen (every join code is on it): its host,
+    staff, and for a night of a campaign the campaign's owner too (the host's phone died); else
+    None, as for a session that does not exist."""
+    session = GameSession.objects.select_related("campaign").filter(pk=session_id).first()
+    if session is None or not user.is_authenticated:
+        return None
+    if session.host_id == user.pk or user.is_staff:
+        return session
+    if session.campaign is not None and campaign_role(campaign=session.campaign, user=user) == Role.OWNER:
+        return session
+    return None
 
 
 # ---- A player's own seats (issue 24: a night started from the campaign gives each House's seat to

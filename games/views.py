@@ -30,7 +30,6 @@ from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRefresh, HttpResponseStopPolling, trigger_client_event
 
-from campaign.access import Role, campaign_role
 from config.http import HttpRequest
 from config.network import phone_base_url
 from games import nudges, selectors, services
@@ -60,15 +59,10 @@ REFUSED = 422  # a refused action, rendered in place (base.html lets htmx swap 4
 def _host_session(request: HttpRequest, session_id: int) -> GameSession:
     """The session, for its host (or staff) only: the table page shows every join token. A night of
     a campaign opens for the campaign's owner too (the host's phone died); never for anyone else."""
-    session = GameSession.objects.select_related("campaign").filter(pk=session_id).first()
+    session = selectors.session_table_for(session_id=session_id, user=request.user)
     if session is None:
         raise Http404
-    user = request.user
-    if user.is_authenticated and (session.host_id == user.pk or user.is_staff):
-        return session
-    if session.campaign is not None and campaign_role(campaign=session.campaign, user=user) == Role.OWNER:
-        return session
-    raise Http404
+    return session
 
 
 def _error_text(exc: ValidationError) -> str:

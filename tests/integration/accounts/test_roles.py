@@ -16,6 +16,7 @@ from campaign.access import DEMO_ADDS_NO_CAMPAIGN, OWNER_ONLY, VIEWER_READS_ONLY
 from campaign.demo import DEMO_USER, demo_campaign_load
 from campaign.models import Campaign, ChronicleSticker, Membership, StoryLink
 from campaign.services import campaign_archive, game_night_start
+from games import selectors
 from tests.factories import UserFactory, group_campaign
 
 pytestmark = pytest.mark.django_db
@@ -161,6 +162,11 @@ class NightTableTests:
         assert page(client, users["owner"], url).status_code == 200
         assert page(client, users["viewer"], url).status_code == 404
         assert page(client, users["stranger"], url).status_code == 404
+        # The table's live stream follows the page: the owner's table stays live; nobody else's.
+        stream = reverse("games:table_events", args=[night.pk])
+        for who in ("viewer", "stranger"):
+            assert page(client, users[who], stream).status_code == 404
+        assert selectors.session_table_for(session_id=night.pk, user=users["owner"]) == night
 
     def test_a_night_without_a_campaign_stays_its_hosts(self, client, group):
         from games.services import session_create
