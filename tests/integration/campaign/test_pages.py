@@ -24,12 +24,17 @@ class CampaignPageTests:
             "House Smeethe",
             "Influence",
             "Bread riots",
-            "King Harald V",
             "Dilemma deck",
             "Trash",
             "05",
         ]:
             assert text in html
+        # The latest game only (the page must not grow with every night), and the way to all of them.
+        latest = campaign.games.order_by("number").last()
+        assert f"King {latest.king_name}" in html
+        assert f"All {campaign.games.count()} games on the Realm Chronicles page" in html
+        assert html.count('<table class="chronicle"') == 1
+        assert 'aria-label="Sections of this page"' in html and 'href="#chronicles"' in html
 
     def test_someone_outside_the_campaign_gets_the_404_of_an_unknown_campaign(self, client):
         campaign, _ = campaign_with_houses("A")
