@@ -39,7 +39,7 @@ from games.join_guard import seat_for_join_token
 from games.models import GameSession, Seat
 from games.presenters import GENERIC, controls_for, presenter_for
 from games.presenters.base import Presenter
-from games.presenters.common import _name, _seat_hex, _seat_infos, _words, render_value
+from games.presenters.common import _name, _seat_hex, _seat_infos, _words, ink_on, render_value
 from games.presenters.controls import action_from_post
 
 RULE_BROKEN = "{message}"
@@ -334,6 +334,7 @@ def _seat_context(request: HttpRequest, seat: Seat, notice: dict | None = None) 
         "session": session,
         "seat": seat,
         "seat_hex": _seat_hex(seat.colour),
+        "seat_ink": ink_on(_seat_hex(seat.colour)),
         "game_name": services.session_rules(session).name,
         "mine": mine,
         "present": present,
@@ -418,6 +419,7 @@ def _seat_closed_context(seat: Seat) -> dict:
         "session": session,
         "seat": seat,
         "seat_hex": _seat_hex(seat.colour),
+        "seat_ink": ink_on(_seat_hex(seat.colour)),
         "game_name": services.session_rules(session).name,
         "table": table,
         "present": present,

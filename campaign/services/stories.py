@@ -36,7 +36,7 @@ def story_link_create(*, game: ChronicleGame, actor=None) -> StoryLink:
 
 @transaction.atomic
 def story_link_revoke(*, game: ChronicleGame, actor=None) -> StoryLink:
-    """The live link stops working at once (its address answers 404 from now on)."""
+    """The live link stops working at once (its address says it was revoked: 410)."""
     game = ChronicleGame.objects.select_for_update().get(pk=game.pk)
     live = game.story_links.filter(revoked_at__isnull=True).first()
     if live is None:

@@ -104,6 +104,27 @@ def _seat_hex(colour: str) -> str:
     return SEAT_HEX.get(colour or "", "#5f5f5f")
 
 
+INK, WHITE = "#1f1a14", "#ffffff"
+
+
+def _luminance(hex_colour: str) -> float:
+    """WCAG relative luminance of ``#rrggbb``."""
+    channels = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def ink_on(hex_colour: str) -> str:
+    """The text colour that reads best on a seat's colour (the "Your turn" banner wears the seat's
+    colour: light Houses get dark ink, dark ones white), by WCAG contrast."""
+    if not HEX_COLOUR.fullmatch(hex_colour or ""):
+        return WHITE
+    light = _luminance(hex_colour)
+    on_white = 1.05 / (light + 0.05)
+    on_ink = (light + 0.05) / (_luminance(INK) + 0.05)
+    return WHITE if on_white >= on_ink else INK
+
+
 def _seat_infos(session: GameSession) -> dict[int, dict]:
     return {
         s.index: {"index": s.index, "name": s.name, "hex": _seat_hex(s.colour), "is_bot": s.is_bot}

@@ -19,7 +19,7 @@ OFFICE_HEX = {
     "violet": "#7b4fa0",
     "pink": "#c2477f",
 }
-GOLD_HEX = "#b8860b"
+GOLD_HEX = "#8a6508"  # dark enough for white titles (WCAG AA)
 KING_HEX = "#4a3b2a"
 FTK_PHASES = {
     "setup": "Setup",

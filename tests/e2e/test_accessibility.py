@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from campaign.services import game_night_start
+from campaign.services import game_night_start, invitation_create, story_link_create, story_link_revoke
 from games.services import session_create
 from tests.e2e.conftest import DESKTOP, PHONE, login
 from tests.factories import UserFactory
@@ -89,6 +89,9 @@ def _pages(live_server) -> tuple[UserFactory, list[tuple[str, str, dict]]]:
     c4 = session_create(game="council_of_four", seat_names=["Anna", "Ben"], host=owner, seed=5)
     c = f"/campaigns/{campaign.pk}"
     number = games[0].number
+    invitation = invitation_create(campaign=campaign, role="player", house=None)
+    revoked = story_link_create(game=games[0], actor=owner)
+    story_link_revoke(game=games[0], actor=owner)
     pages = [
         ("home", "/", DESKTOP),
         ("campaign", f"{c}/", PHONE),
@@ -104,19 +107,28 @@ def _pages(live_server) -> tuple[UserFactory, list[tuple[str, str, dict]]]:
         ("envelope form", f"{c}/envelopes/new/", PHONE),
         ("import", "/campaigns/import/", PHONE),
         ("sessions", "/play/", PHONE),
+        ("members", f"{c}/members/", PHONE),
+        ("invitation, signed in", f"/invitations/{invitation.token}/", PHONE),
     ]
     for label, session in (("King's Dilemma", night), ("For the King", ftk), ("Council of Four", c4)):
         seat = session.seats.order_by("index").first()
         pages.append((f"{label} table", f"/play/s/{session.pk}/", DESKTOP))
         pages.append((f"{label} seat", f"/play/seat/{seat.token}/", PHONE))
-    return owner, pages
+    anonymous = [
+        ("login", "/accounts/login/"),
+        ("sign up", "/accounts/signup/"),
+        ("404", "/nope/"),
+        ("invitation, anonymous", f"/invitations/{invitation.token}/"),
+        ("revoked story link", f"/stories/{revoked.token}/"),
+    ]
+    return owner, pages, anonymous
 
 
 def test_every_page_type_has_no_critical_or_serious_problem(axe_page, live_server, screenshot):
-    owner, pages = _pages(live_server)
+    owner, pages, anonymous_pages = _pages(live_server)
     report: dict[str, list[str]] = {}
     anonymous = axe_page(PHONE)
-    for label, path in (("login", "/accounts/login/"), ("sign up", "/accounts/signup/"), ("404", "/nope/")):
+    for label, path in anonymous_pages:
         anonymous.goto(live_server.url + path)
         report[label] = problems(anonymous)
     by_viewport = {}
