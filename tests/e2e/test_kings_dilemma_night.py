@@ -245,3 +245,27 @@ class KingsDilemmaNightTests:
         assert "under King Harald V is in the Realm Chronicles" in visible_text(table)
         table.goto(f"{live_server.url}/play/s/{session.pk}/")
         assert "Open the campaign" in visible_text(table)
+
+
+class OpenAgendaScreenTests:
+    """Issue 26, item 2: the Open Agendas lie in front of each House, as in the box: on the table's
+    House chips and on each House's own phone, in words."""
+
+    def test_the_table_and_each_phone_show_the_open_agendas(self, live_server, new_page, screenshot):
+        from tests.story_play import _first_two_open_agendas, campaign_of_nights
+
+        host = UserFactory(username="host")
+        campaign, houses, _games = campaign_of_nights(1, user=host, name="Agendas")
+        keep = _first_two_open_agendas(campaign, houses)
+        session = game_nights.game_night_start(
+            campaign=campaign, houses=houses, king_name="Aldric 2", host=host, seed=12, keep=keep
+        )
+        table, phones = open_table_and_phones(live_server, new_page, session, host)
+        board = table.inner_text("#table-panel")
+        assert "Open Agenda" in board, board[:500]
+        screenshot(table, "kd-table-open-agendas-1920")
+        table.set_viewport_size(PHONE)
+        screenshot(table, "kd-table-open-agendas-375")
+        phone = phones[0]  # each phone sees the chips, and its own House's agendas explained
+        assert "Open Agenda" in visible_text(phone)
+        screenshot(phone, "kd-phone-open-agendas-375")
