@@ -287,7 +287,7 @@ class StoryLinkRevokeApi(CampaignApi):
 
     @extend_schema(
         tags=TAGS,
-        summary="Revoke a night's read-only link (its address answers 404 from now on)",
+        summary="Revoke a night's read-only link (its address says it was revoked: 410)",
         request=None,
         responses={200: StoryLinkOutput, **MEMBER_WRITE},
     )

@@ -6,14 +6,12 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign import forms, selectors, services
@@ -21,8 +19,9 @@ from campaign.access import Need, campaign_role
 from campaign.models import Campaign, Invitation, Membership
 from campaign.views import _member_campaign
 from config.http import HttpRequest
+from config.network import phone_base_url
+from config.qr import qr_svg
 from config.ratelimits import posts_rate_limited
-from games.views import phone_base_url
 
 invite_rate_limited = posts_rate_limited("invite")
 
@@ -31,24 +30,12 @@ INVITATION_REVOKED_DONE = "Invitation revoked: its link no longer works."
 ROLE_CHANGED = "{user} is now {role}."
 MEMBER_REMOVED = "{user} was removed from the campaign."
 YOU_LEFT = "You left {campaign}."
+INVITATION_QR_LABEL = "QR code of the invitation link"
 
 
 def invitation_link(request: HttpRequest, invitation: Invitation) -> str:
     """The invitation's address as a phone on the same network reaches it."""
     return phone_base_url(request) + reverse("invitation", args=[invitation.token])
-
-
-def _qr_svg(link: str) -> SafeString:
-    """A QR code of an invitation link as inline SVG (made here: no network)."""
-    svg = segno.make(link, error="m").svg_inline(
-        scale=1,
-        border=2,
-        omitsize=True,
-        dark="#1f1a14",
-        light="#ffffff",
-        title="QR code of the invitation link",
-    )
-    return mark_safe(svg)
 
 
 def _members_page(request: HttpRequest, campaign: Campaign, *, form=None, error: str = "", status: int = 200):
@@ -69,7 +56,7 @@ def _members_page(request: HttpRequest, campaign: Campaign, *, form=None, error:
         pending = []
         for invitation in selectors.invitations_pending(campaign=campaign):
             link = invitation_link(request, invitation)
-            pending.append({"invitation": invitation, "link": link, "qr": _qr_svg(link)})
+            pending.append({"invitation": invitation, "link": link, "qr": qr_svg(link, INVITATION_QR_LABEL)})
         context["invitations"] = pending
         context["form"] = form or forms.InvitationForm(campaign=campaign)
     return render(request, "campaign/members.html", context, status=status)

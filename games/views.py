@@ -15,9 +15,7 @@ dict. Nothing here asks which game a session plays.
 from __future__ import annotations
 
 import secrets
-from functools import lru_cache
 
-import segno
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -26,12 +24,12 @@ from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRefresh, HttpResponseStopPolling, trigger_client_event
 
 from config.http import HttpRequest
 from config.network import phone_base_url
+from config.qr import qr_svg
 from games import nudges, selectors, services
 from games.engine.errors import RuleError
 from games.forms import ActionForm, SessionCreateForm
@@ -51,6 +49,7 @@ CODE_NEW = "{name} has a new code: the old link no longer opens the seat. Scan t
 GAME_OVER = "The game is over."
 SESSION_CHANGED_EVENT = "session-changed"
 
+JOIN_QR_LABEL = "QR code of the join link"
 REFUSED = 422  # a refused action, rendered in place (base.html lets htmx swap 422)
 
 # ---- Helpers -----------------------------------------------------------------------------
@@ -76,16 +75,6 @@ def _poll_context(session: GameSession) -> dict:
         "version_url": reverse("games:session_version", args=[session.pk])
         + f"?v={session.version}&k={nudges.poll_key(session.pk)}",
     }
-
-
-@lru_cache(maxsize=256)
-def _qr_svg(link: str) -> SafeString:
-    """A QR code of a join link as inline SVG (made here: no network)."""
-    svg = segno.make(link, error="m").svg_inline(
-        scale=1, border=2, omitsize=True, dark="#1f1a14", light="#ffffff", title="QR code of the join link"
-    )
-    # A picture with a text alternative (screen readers announce it; the link itself is beside it).
-    return mark_safe(svg.replace("<svg ", '<svg role="img" aria-label="QR code of the join link" ', 1))
 
 
 def _names_of(active: list, names: dict[int, dict]) -> list[str]:
@@ -196,7 +185,7 @@ def _join_context(request: HttpRequest, session: GameSession) -> dict:
         card["hex"] = _seat_hex(seat.colour)
         if card["show_code"]:
             card["link"] = base + reverse("games:seat_page", args=[seat.token])
-            card["qr"] = _qr_svg(card["link"])
+            card["qr"] = qr_svg(card["link"], JOIN_QR_LABEL)
     return {
         "session": session,
         "seats": cards,

@@ -58,8 +58,8 @@ def browser():
 def new_page(browser):
     contexts = []
 
-    def make(viewport=DESKTOP):
-        context = browser.new_context(viewport=viewport)
+    def make(viewport=DESKTOP, **options):
+        context = browser.new_context(viewport=viewport, **options)
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(10_000)

@@ -28,25 +28,14 @@ BLOCKING = ("critical", "serious")
 
 
 @pytest.fixture
-def axe_page(browser):
+def axe_page(new_page):
     """A page whose context lets the test inject axe-core (the site's CSP allows only its own
     scripts, rightly)."""
     if not AXE.exists():
         if os.environ.get("CI"):
             pytest.fail(f"axe-core missing at {AXE}: make test installs it with npm ci.")
         pytest.skip("axe-core not installed: run through make test")
-    contexts = []
-
-    def make(viewport):
-        context = browser.new_context(viewport=viewport, bypass_csp=True)
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(10_000)
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
+    return lambda viewport: new_page(viewport, bypass_csp=True)
 
 
 def problems(page) -> list[str]:
