@@ -227,5 +227,4 @@ def table_events(request: HttpRequest, session_id: int) -> HttpResponse | Stream
     campaign night's owner)."""
     if selectors.session_table_for(session_id=session_id, user=request.user) is None:
         raise Http404
-    release_database()
     return _stream(request, session_id)
