@@ -7,6 +7,7 @@ from celery.contrib.testing.worker import start_worker
 from campaign import services
 from campaign.demo import demo_campaign_load
 from campaign.models import CampaignExport
+from config.celery import app as project_app
 from tests.guards import HANG_GUARD_SECONDS
 
 pytestmark = [pytest.mark.database, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
@@ -28,8 +29,17 @@ def redis_worker(redis_url, worker_id):
         broker_connection_retry_on_startup=True,
     )
     worker_app.autodiscover_tasks(force=True)
-    with start_worker(worker_app, pool="solo", perform_ping_check=False, shutdown_timeout=10, queues=[queue]):
-        yield worker_app, queue
+    try:
+        with start_worker(
+            worker_app, pool="solo", perform_ping_check=False, shutdown_timeout=10, queues=[queue]
+        ):
+            yield worker_app, queue
+    finally:
+        # start_worker makes its app the current (and default) one, and every shared_task follows the
+        # current app: give the project's eager app back, or a later test on this xdist worker sends
+        # its task to this stopped worker and waits for ever.
+        project_app.set_current()
+        project_app.set_default()
 
 
 class CeleryRedisTests:

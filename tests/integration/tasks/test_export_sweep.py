@@ -14,6 +14,7 @@ from campaign import services
 from campaign.models import CampaignExport
 from campaign.tasks import campaign_export_task
 from tests.factories import campaign_with_houses
+from tests.guards import HANG_GUARD_SECONDS
 
 pytestmark = pytest.mark.django_db
 
@@ -154,7 +155,7 @@ class ExportSweepTests:
         from campaign.tasks import campaign_export_sweep_task
 
         export = pending_export(attempts=1, sent_ago=500)
-        assert campaign_export_sweep_task.delay().get() == {"sent": 1, "failed": 0}
+        assert campaign_export_sweep_task.delay().get(timeout=HANG_GUARD_SECONDS) == {"sent": 1, "failed": 0}
         export.refresh_from_db()
         assert export.status == CampaignExport.Status.READY
 
