@@ -22,6 +22,8 @@ from campaign.models import (
     Membership,
 )
 from campaign.services.common import check_house, record_event
+from games.models import GameSession, Seat
+from games.services import seat_rotate_token
 
 Role = Membership.Role
 ROLE_RANK = {Role.OWNER: 3, Role.PLAYER: 2, Role.VIEWER: 1}
@@ -110,11 +112,16 @@ def _house_link(house: House, user: User) -> None:
 
 
 def _houses_unlink(campaign: Campaign, user: User) -> list[str]:
-    """The user no longer plays their House of the campaign (its player's name stays written)."""
+    """The user no longer plays their House of the campaign (its player's name stays written), nor
+    its seat at a night still running: the seat gets a new code (the phone that opened it is told,
+    and the table shows the code for whoever plays the House now)."""
     houses = list(campaign.houses.select_for_update().filter(user=user))
     for house in houses:
         house.user = None
         house.save(update_fields=["user"])
+    running = (GameSession.Status.LOBBY, GameSession.Status.ACTIVE)
+    for seat in Seat.objects.filter(session__campaign=campaign, session__status__in=running, user=user):
+        seat_rotate_token(seat=seat)
     return [house.name for house in houses]
 
 

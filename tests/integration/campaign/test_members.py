@@ -300,6 +300,29 @@ class MembershipRemoveTests:
         assert event.kind == "member_removed" and event.actor == user and "anna" in event.summary
         assert [m["user"] for m in selectors.campaign_members(campaign=campaign)] == [user]
 
+    def test_a_member_removed_mid_night_loses_their_seat_and_its_code(self, realm, user):
+        """Removed during a night: the seat they opened from their campaign page is no longer
+        theirs, and its old code stops opening it (the phone is told, the table shows a new one)."""
+        campaign, houses = realm
+        anna = UserFactory(username="anna")
+        services.invitation_accept(
+            invitation=services.invitation_create(campaign=campaign, house=houses[0]), user=anna
+        )
+        night = services.game_night_start(
+            campaign=campaign, houses=houses[:3], king_name="Mid I", host=user, seed=2
+        )
+        seat = night.seats.get(user=anna)
+        old_token, version = seat.token, night.version
+        services.membership_remove(
+            membership=Membership.objects.get(campaign=campaign, user=anna), actor=user
+        )
+        seat.refresh_from_db()
+        night.refresh_from_db()
+        assert seat.user is None and seat.token != old_token and seat.joined_at is None
+        assert night.version == version + 1  # the phone holding the old code finds out
+        other = night.seats.exclude(pk=seat.pk).values_list("token", flat=True)
+        assert old_token not in other
+
     def test_the_last_owner_cannot_be_removed(self, realm, user):
         campaign, _ = realm
         with refused(services.LAST_OWNER_REMOVE.format(user=user)):
