@@ -166,8 +166,11 @@ def session_join_cards(*, session: GameSession) -> list[dict]:
 
 
 def session_seats(*, session: GameSession) -> QuerySet[Seat]:
-    """In table order (Seat's own ordering), from the prefetched seats when there are."""
-    return session.seats.all()
+    """In table order (Seat's own ordering), from the prefetched seats when there are; else read
+    with their players' accounts (one query either way)."""
+    if "seats" in getattr(session, "_prefetched_objects_cache", {}):
+        return session.seats.all()
+    return session.seats.select_related("user")
 
 
 def session_list(*, host=None) -> QuerySet[GameSession]:

@@ -20,7 +20,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.db.models import prefetch_related_objects
+from django.db.models import Prefetch, prefetch_related_objects
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -311,7 +311,8 @@ def session_version(request: HttpRequest, session_id: int) -> HttpResponse:
 
 def _seat_context(request: HttpRequest, seat: Seat, notice: dict | None = None) -> dict:
     session = seat.session
-    prefetch_related_objects([session], "seats")  # one read of the seats for the names and the log
+    # One read of the seats (and their players' accounts) for the names and the log.
+    prefetch_related_objects([session], Prefetch("seats", queryset=Seat.objects.select_related("user")))
     mine = selectors.session_view_for_seat(session=session, seat=seat)
     names = _seat_infos(session)
     view = mine["view"]

@@ -125,9 +125,23 @@ def ink_on(hex_colour: str) -> str:
     return WHITE if on_white >= on_ink else INK
 
 
+def _player(seat) -> str:
+    """The account that plays the seat (a campaign night gives each House's seat to its player), when
+    it was read with the seat: never a query of its own."""
+    if seat.user_id is None or not type(seat).user.is_cached(seat):
+        return ""
+    return seat.user.get_username()
+
+
 def _seat_infos(session: GameSession) -> dict[int, dict]:
     return {
-        s.index: {"index": s.index, "name": s.name, "hex": _seat_hex(s.colour), "is_bot": s.is_bot}
+        s.index: {
+            "index": s.index,
+            "name": s.name,
+            "hex": _seat_hex(s.colour),
+            "is_bot": s.is_bot,
+            "player": _player(s),
+        }
         for s in selectors.session_seats(session=session)
     }
 

@@ -203,6 +203,11 @@ class TablePanelTests:
         assert OPENS_FROM_CAMPAIGN.format(name="ben") not in html
         assert OPENS_FROM_CAMPAIGN.format(name="anna") in html
         assert html.count('<svg role="img" aria-label="QR code of the join link"') == 2
+        # The House chips on the table say who plays each House, joined or not (issue 24 item 4).
+        chips = html[html.index('class="kd-board"') :]
+        assert "played by anna" in chips and "played by ben" in chips
+        ben_phone = logged_in(client, group["ben"]).get(my_seat_url(night), follow=True).content.decode()
+        assert "played by anna" in ben_phone  # and the phones too
 
     def test_the_hosts_api_agrees_the_code_is_there_until_the_player_opens_the_seat(
         self, client, group, night
