@@ -16,6 +16,8 @@ connection answers 503 (``config.db_faults``); the rate limit's refusal is the v
 
 from __future__ import annotations
 
+import logging
+import time
 from importlib import import_module
 
 from asgiref.sync import sync_to_async
@@ -29,7 +31,34 @@ from django.utils.functional import SimpleLazyObject
 
 from config import db_faults
 
+logger = logging.getLogger(__name__)
+
 STREAM_VIEWS = {"games:seat_events", "games:table_events"}
+TOO_MANY_STREAMS = "Too many live streams on this server: the page checks for changes instead."
+TOO_MANY_RETRY_AFTER_SECONDS = 30
+LOG_EVERY_SECONDS = 60.0
+_logged: dict[str, float] = {}
+
+
+def log_refusal(kind: str, message: str, *args) -> None:
+    """One warning per kind of refusal per minute at most: a crowd of refusals does not fill the log."""
+    now = time.monotonic()
+    if now - _logged.get(kind, -LOG_EVERY_SECONDS) >= LOG_EVERY_SECONDS:
+        _logged[kind] = now
+        logger.warning(message, *args)
+
+
+async def _too_many(send) -> None:
+    """503 with Retry-After: the page's EventSource gives up and its poll runs (static/js/live.js)."""
+    body = TOO_MANY_STREAMS.encode()
+    headers = [
+        (b"content-type", b"text/plain; charset=utf-8"),
+        (b"content-length", str(len(body)).encode()),
+        (b"retry-after", str(TOO_MANY_RETRY_AFTER_SECONDS).encode()),
+        (b"cache-control", b"no-cache"),
+    ]
+    await send({"type": "http.response.start", "status": 503, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
 
 
 def is_stream(scope) -> bool:
@@ -43,7 +72,10 @@ def is_stream(scope) -> bool:
 
 
 class StreamHandler(ASGIHandler):
-    """Django's ASGI handler for the streams alone: no thread-sensitive context, no middleware."""
+    """Django's ASGI handler for the streams alone: no thread-sensitive context, no middleware;
+    at most ``settings.MAX_OPEN_STREAMS`` open at once (one handler per process)."""
+
+    open_streams = 0
 
     def load_middleware(self, is_async: bool = False) -> None:
         self._view_middleware: list = []
@@ -52,7 +84,14 @@ class StreamHandler(ASGIHandler):
         self._middleware_chain = convert_exception_to_response(self._with_user)
 
     async def __call__(self, scope, receive, send) -> None:
-        await self.handle(scope, receive, send)
+        if self.open_streams >= settings.MAX_OPEN_STREAMS:
+            log_refusal("process", "Event stream refused: %d open in this process", self.open_streams)
+            return await _too_many(send)
+        self.open_streams += 1  # one event loop per process: no lock needed
+        try:
+            await self.handle(scope, receive, send)
+        finally:
+            self.open_streams -= 1
 
     async def _with_user(self, request: HttpRequest) -> HttpResponse:
         """The session and its user, read only when a view asks (the table stream does)."""

@@ -263,6 +263,22 @@ class ServedStreamTests:
         assert status == 400
         assert NUL_IN_PARAMETER.format(name="lastEventId").replace("'", "&#x27;") in body.decode()
 
+    def test_past_the_process_cap_a_stream_is_refused_503_and_logged_once_a_minute(self, settings, caplog):
+        from config import streams
+
+        phone = new_session().seats.get(index=0)
+        settings.MAX_OPEN_STREAMS = 1
+        assert async_to_sync(_served)(f"/play/seat/{phone.token}/events/")[0] == 200
+        assert async_to_sync(_served)(f"/play/seat/{phone.token}/events/")[0] == 200  # the first one closed
+        settings.MAX_OPEN_STREAMS = 0
+        streams._logged.clear()
+        with caplog.at_level("WARNING", logger="config.streams"):
+            refusals = [async_to_sync(_served)(f"/play/seat/{phone.token}/events/") for _ in range(3)]
+        assert {(status, headers[b"retry-after"], body) for status, headers, body in refusals} == {
+            (503, str(streams.TOO_MANY_RETRY_AFTER_SECONDS).encode(), streams.TOO_MANY_STREAMS.encode())
+        }
+        assert [r.name for r in caplog.records if r.levelname == "WARNING"] == ["config.streams"]
+
     def test_only_the_stream_addresses_are_served_apart(self):
         from config.streams import is_stream
 
