@@ -14,9 +14,11 @@ warnings.filterwarnings("ignore", message="StreamingHttpResponse must consume sy
 
 django_application = get_asgi_application()
 
+from config.streams import streams_apart  # noqa: E402
 from config.uploads import body_limit  # noqa: E402
 from games.nudges import after_answer  # noqa: E402  (once Django is set up)
 
 # A request's nudges go out once its answer is sent (games/nudges.py); a body over the limit is
-# answered 413 while it is being received (config/uploads.py).
-application = after_answer(body_limit(django_application))
+# answered 413 while it is being received (config/uploads.py); the event streams are served apart,
+# without an OS thread each (config/streams.py).
+application = after_answer(body_limit(streams_apart(django_application)))

@@ -397,6 +397,10 @@ RATELIMIT_IP_META_KEY = "config.ratelimits.client_address"
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"] if not REDIS_URL else []
 
 # API tokens expire (seconds; log in again for a new one). docs/api.md.
+# Open event streams per server process (config/streams.py): past it, a new one is answered 503 and
+# the page polls instead.
+MAX_OPEN_STREAMS = int(os.environ.get("CHRONICLE_MAX_STREAMS", "2000"))
+
 API_TOKEN_LIFETIME = int(os.environ.get("API_TOKEN_LIFETIME", str(30 * 24 * 3600)))
 
 # The API's rate limit per caller (api/throttles.py): requests per second, minute or hour; "0" for none.

@@ -26,6 +26,7 @@ import re
 from collections.abc import AsyncIterator
 from typing import cast
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connections
@@ -36,7 +37,9 @@ from django_eventstream.event import Event
 from django_eventstream.storage import EventDoesNotExist, StorageBase
 from django_eventstream.views import events as eventstream_events
 from django_eventstream.views import get_listener_manager
+from django_ratelimit.exceptions import Ratelimited
 
+from config.health import rate_limited
 from games import nudges, selectors
 from games.join_guard import seat_for_join_token
 
@@ -192,13 +195,12 @@ async def redis_fanout_stop() -> None:
             del _fanout[url]
 
 
-def _stream(request: HttpRequest, session_id: int) -> HttpResponse | StreamingHttpResponse:
+async def _stream(request: HttpRequest, session_id: int) -> HttpResponse | StreamingHttpResponse:
     if not isinstance(request, ASGIRequest):
         # A WSGI server (manage.py runserver, the test live server) cannot hold a stream open:
         # 204 tells EventSource not to reconnect, and the page keeps polling ("Live · polling").
         return HttpResponse(status=204)
-    response = eventstream_events(request, **{"format-channels": [CHANNEL_FORMAT], "session_id": session_id})
-    release_database()  # the access check's reads are done; the stream itself needs none
+    response = await sync_to_async(_open_stream)(request, session_id)
     if not isinstance(response, StreamingHttpResponse):
         return response  # django-eventstream's answer to a bad request
     inner = cast(AsyncIterator[bytes], response.streaming_content)  # under ASGI it is async
@@ -212,19 +214,33 @@ def _stream(request: HttpRequest, session_id: int) -> HttpResponse | StreamingHt
     return response
 
 
+def _open_stream(request: HttpRequest, session_id: int) -> HttpResponse | StreamingHttpResponse:
+    response = eventstream_events(request, **{"format-channels": [CHANNEL_FORMAT], "session_id": session_id})
+    release_database()  # the access check's reads are done; the stream itself needs none
+    return response
+
+
+# The views are async, so that under ASGI (config/streams.py) an open stream holds no thread: their
+# sync steps are short calls, each handed to a thread and back.
+
+
 @require_GET
-def seat_events(request: HttpRequest, token: str) -> HttpResponse | StreamingHttpResponse:
+async def seat_events(request: HttpRequest, token: str) -> HttpResponse | StreamingHttpResponse:
     """A phone's stream: its join token is the key (unknown tokens are rate limited, 404)."""
-    seat = seat_for_join_token(request, token)
+    try:
+        seat = await sync_to_async(seat_for_join_token)(request, token)
+    except Ratelimited as refusal:  # answered here: config/streams.py has no rate-limit middleware
+        return await sync_to_async(rate_limited)(request, refusal)
     if seat is None:
         raise Http404
-    return _stream(request, seat.session_id)
+    return await _stream(request, seat.session_id)
 
 
 @require_GET
-def table_events(request: HttpRequest, session_id: int) -> HttpResponse | StreamingHttpResponse:
+async def table_events(request: HttpRequest, session_id: int) -> HttpResponse | StreamingHttpResponse:
     """The table screen's stream: for whoever may open the table page (its host, staff, a
     campaign night's owner)."""
-    if selectors.session_table_for(session_id=session_id, user=request.user) is None:
+    table = await sync_to_async(selectors.session_table_for)(session_id=session_id, user=request.user)
+    if table is None:
         raise Http404
-    return _stream(request, session_id)
+    return await _stream(request, session_id)

@@ -75,11 +75,29 @@ def asgi_server(tmp_path):
                 raise RuntimeError((tmp_path / "server.log").read_text()) from None
             time.sleep(0.1)
     try:
-        yield {"url": url, "db": tmp_path / "db.sqlite3", **session}
+        yield {"url": url, "db": tmp_path / "db.sqlite3", "pid": server.pid, **session}
     finally:
         server.terminate()
         server.wait(timeout=HANG_GUARD_SECONDS)
         log.close()
+
+
+def _threads(pid: int) -> int:
+    return len(os.listdir(f"/proc/{pid}/task"))
+
+
+def _open_stream(url: str, path: str) -> socket.socket:
+    """An event stream held open by a bare socket, once the server has said ``stream-open``."""
+    host, port = url.removeprefix("http://").split(":")
+    sock = socket.create_connection((host, int(port)), timeout=HANG_GUARD_SECONDS)
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n".encode())
+    received = b""
+    while b"event: stream-open" not in received:
+        chunk = sock.recv(65536)
+        assert chunk, received
+        received += chunk
+    assert received.startswith(b"HTTP/1.1 200"), received[:200]
+    return sock
 
 
 def _log_rows(db: Path, session_id: int) -> list[tuple[int, str]]:
@@ -204,6 +222,22 @@ class LivePushTests:
         _wait_version(actor, before_version + 1)
         rows = _log_rows(asgi_server["db"], asgi_server["id"])
         assert len(rows) == len(before_rows) + 1  # applied once, not twice
+
+
+class StreamThreadTests:
+    """Issue 27, item 3: an open event stream costs no OS thread of the server (before, each held
+    one for as long as it was open: 30 streams were 30 more threads)."""
+
+    def test_thirty_open_streams_cost_the_server_no_thread_each(self, asgi_server):
+        url, tokens = asgi_server["url"], asgi_server["tokens"]
+        first = _open_stream(url, f"/play/seat/{tokens[0]}/events/")  # pools the server makes once
+        before = _threads(asgi_server["pid"])
+        streams = [_open_stream(url, f"/play/seat/{tokens[i % 3]}/events/") for i in range(30)]
+        try:
+            assert _threads(asgi_server["pid"]) - before <= 3
+        finally:
+            for sock in [first, *streams]:
+                sock.close()
 
 
 class OfflineLabelTests:

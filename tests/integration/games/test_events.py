@@ -11,9 +11,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from django.test import AsyncClient
 
-from games import events, nudges
+from games import events, nudges, selectors
 from games.services import session_submit_action
 from tests.guards import HANG_GUARD_SECONDS
 from tests.integration.games.conftest import new_session, random_move
@@ -155,6 +157,137 @@ class SessionStreamTests:
         assert manager.can_read_channel(None, "session-12")
         assert not manager.can_read_channel(None, "session-12,session-13")
         assert not manager.can_read_channel(None, "anything")
+
+
+async def _served(path: str, cookie: str = "") -> tuple[int, dict[bytes, bytes], bytes]:
+    """GET ``path`` from the ASGI application make run serves (config/asgi.py), as a client that
+    reads the answer up to ``stream-open`` (or its end) and hangs up: status, headers, body."""
+    from config.asgi import application
+
+    path, _, query = path.partition("?")
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
+        "path": path, "raw_path": path.encode(), "query_string": query.encode(), "root_path": "",
+        "headers": [(b"host", b"testserver"), (b"cookie", cookie.encode())],
+        "client": ("10.1.2.3", 50000), "server": ("testserver", 80),
+    }  # fmt: skip
+    start: dict = {}
+    body = b""
+    answered = asyncio.Event()
+    requested = False
+
+    async def receive():
+        nonlocal requested
+        if not requested:
+            requested = True
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await answered.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(message):
+        nonlocal body
+        if message["type"] == "http.response.start":
+            start.update(message)
+            return
+        body += message.get("body", b"")
+        if not message.get("more_body") or b"event: stream-open" in body:
+            answered.set()
+
+    # As Django's test client does: the request must not close the test's database connection.
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        async with asyncio.timeout(HANG_GUARD_SECONDS):
+            await application(scope, receive, send)
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
+    return start["status"], dict(start["headers"]), body
+
+
+class ServedStreamTests:
+    """Issue 27, item 3: under ASGI the streams are served apart from the middleware chain
+    (config/streams.py), and keep every check and answer they had."""
+
+    def test_a_phone_opens_its_seat_stream_and_resumes_from_its_version(self):
+        session = new_session()
+        phone = session.seats.get(index=0)
+
+        status, headers, body = async_to_sync(_served)(f"/play/seat/{phone.token}/events/")
+        assert (status, headers[b"Content-Type"], headers[b"Cache-Control"]) == (
+            200,
+            b"text/event-stream",
+            b"no-cache",
+        )
+        assert [e for e, _, _ in _sse([body])] == ["stream-open"]
+        ahead = f"/play/seat/{phone.token}/events/?lastEventId=session-{session.pk}:99"
+        assert [e for e, _, _ in _sse([async_to_sync(_served)(ahead)[2]])] == [
+            "stream-open",
+            events.RESET_EVENT,
+        ]
+
+    def test_the_host_reads_the_table_stream_with_the_session_cookie_and_no_one_else(self, user, client):
+        from tests.factories import UserFactory
+
+        mine, theirs = new_session(host=user), new_session(host=UserFactory())
+        client.force_login(user)
+        cookie = f"sessionid={client.cookies['sessionid'].value}"
+        assert async_to_sync(_served)(f"/play/s/{mine.pk}/events/", cookie)[0] == 200
+        assert async_to_sync(_served)(f"/play/s/{theirs.pk}/events/", cookie)[0] == 404
+        assert async_to_sync(_served)(f"/play/s/{mine.pk}/events/")[0] == 404  # no cookie: not the host
+
+    def test_guessing_seat_tokens_is_rate_limited_as_before(self):
+        statuses = [async_to_sync(_served)(f"/play/seat/guess-{i}/events/")[0] for i in range(31)]
+        assert statuses == [404] * 30 + [429]
+        status, headers, _ = async_to_sync(_served)("/play/seat/guess-31/events/")
+        assert status == 429 and b"Retry-After" in headers
+
+    def test_a_lost_database_connection_is_a_503_to_retry_not_a_500(self, monkeypatch):
+        from django.db import OperationalError
+
+        from config.db_faults import RETRY_AFTER_SECONDS
+
+        def lost(**kwargs):
+            raise OperationalError("server closed the connection unexpectedly")
+
+        monkeypatch.setattr(selectors, "session_for_token", lost)
+        status, headers, _ = async_to_sync(_served)("/play/seat/any-token/events/")
+        assert (status, headers[b"Retry-After"]) == (503, str(RETRY_AFTER_SECONDS).encode())
+
+    def test_a_nul_in_the_address_is_refused_by_the_input_guard(self):
+        from config.input_guard import NUL_IN_PARAMETER
+
+        session = new_session()
+        token = session.seats.get(index=0).token
+        status, _, body = async_to_sync(_served)(f"/play/seat/{token}/events/?lastEventId=%00")
+        assert status == 400
+        assert NUL_IN_PARAMETER.format(name="lastEventId").replace("'", "&#x27;") in body.decode()
+
+    def test_past_the_process_cap_a_stream_is_refused_503_and_logged_once_a_minute(self, settings, caplog):
+        from config import streams
+
+        phone = new_session().seats.get(index=0)
+        settings.MAX_OPEN_STREAMS = 1
+        assert async_to_sync(_served)(f"/play/seat/{phone.token}/events/")[0] == 200
+        assert async_to_sync(_served)(f"/play/seat/{phone.token}/events/")[0] == 200  # the first one closed
+        settings.MAX_OPEN_STREAMS = 0
+        streams._logged.clear()
+        with caplog.at_level("WARNING", logger="config.streams"):
+            refusals = [async_to_sync(_served)(f"/play/seat/{phone.token}/events/") for _ in range(3)]
+        assert {(status, headers[b"retry-after"], body) for status, headers, body in refusals} == {
+            (503, str(streams.TOO_MANY_RETRY_AFTER_SECONDS).encode(), streams.TOO_MANY_STREAMS.encode())
+        }
+        assert [r.name for r in caplog.records if r.levelname == "WARNING"] == ["config.streams"]
+
+    def test_only_the_stream_addresses_are_served_apart(self):
+        from config.streams import is_stream
+
+        def http(path: str) -> dict:
+            return {"type": "http", "path": path, "query_string": b""}
+
+        assert is_stream(http("/play/seat/abc/events/")) and is_stream(http("/play/s/12/events/"))
+        assert not is_stream(http("/play/seat/abc/")) and not is_stream(http("/healthz"))
+        assert not is_stream({"type": "websocket", "path": "/play/s/12/events/"})
 
 
 @pytest.mark.redis
