@@ -59,6 +59,10 @@ IDEMPOTENCY_KEY_RESERVED = "Idempotency keys starting with 'bot:' are kept for t
 ACTION_FAILED = "That action could not be applied."
 STALE_VERSION = "The table moved on: here is the new state."
 NOTHING_TO_UNDO = "There is nothing to undo."
+LOG_OF_OLDER_RULES = (
+    "This game's log holds a move today's rules no longer have (it was played with an older Chronicle), "
+    "so it cannot be replayed to undo: finish the game from here, or abandon it."
+)
 ONLY_HOST_UNDOES = "Only the host can undo."
 NOT_UNDOABLE = "“{label}” cannot be undone: it revealed hidden information."
 CANNOT_UNDO_NOW = "An abandoned session cannot be changed."
@@ -498,8 +502,11 @@ def _replay_from_snapshot(session: GameSession, rules: GameRules, *, before: int
     base = session.snapshots.filter(seq__lt=before).order_by("-seq").first()
     state = base.state if base is not None else rules.setup(session.config, session.seed)
     actions = session.actions.filter(undone=False, seq__gt=base.seq if base is not None else 0)
-    for payload in actions.order_by("seq").values_list("payload", flat=True):
-        state = rules.apply(state, payload)
+    try:
+        for payload in actions.order_by("seq").values_list("payload", flat=True):
+            state = rules.apply(state, payload)
+    except RuleError as error:  # the undo's transaction rolls back: nothing is marked undone
+        raise ValidationError(LOG_OF_OLDER_RULES) from error
     return _plain_json(state, ACTION_NOT_JSON)
 
 

@@ -6,6 +6,7 @@ setup, for every game of the registry."""
 import random
 
 import pytest
+from django.core.exceptions import ValidationError
 
 from games import services
 from games.engine.registry import slugs
@@ -64,3 +65,25 @@ class SnapshotUndoTests:
             assert snapshot.seq % 3 == 0
         if session.last_seq % 3 == 0:
             assert session.snapshots.get(seq=session.last_seq).state == session.state
+
+
+class OlderLogTests:
+    def test_an_undo_over_a_move_todays_rules_lack_says_so_and_changes_nothing(self, user):
+        """A For the King game begun before the Adviser's draw happened by itself holds a "draw" in
+        its log: its undo is refused with a sentence, never a server error, and nothing changes."""
+        session = new_session(game="for_the_king", seed=4, host=user)
+        rng = random.Random("older")
+        while session.last_seq < 3:
+            seat, action = random_move(session, rng)
+            session_submit_action(session=session, seat=seat, action=action, expected_version=session.version)
+        first = session.actions.order_by("seq").first()
+        first.payload = {"type": "draw", "seat": 0}  # as an older Chronicle logged it
+        first.save(update_fields=["payload"])
+        last = session.actions.filter(undone=False).order_by("-seq").first()
+        last.undoable = True
+        last.save(update_fields=["undoable"])
+        before = (session.version, list(session.actions.values_list("seq", "undone")))
+        with pytest.raises(ValidationError, match="older Chronicle"):
+            session_undo(session=session, by=user)
+        session.refresh_from_db()
+        assert (session.version, list(session.actions.values_list("seq", "undone"))) == before
