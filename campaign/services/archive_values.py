@@ -284,7 +284,7 @@ def check_field(section: str, where: str, field: Any, value: Any) -> Any:
     if isinstance(field, models.CharField):
         return check_text(where, value, limit=field.max_length or TEXT_MAX_CHARS)
     if isinstance(field, models.TextField):
-        return check_text(where, value, limit=TEXT_MAX_CHARS, multiline=True)
+        return check_text(where, value, limit=field.max_length or TEXT_MAX_CHARS, multiline=True)
     if isinstance(field, models.DateTimeField):
         return check_datetime(where, value)
     if isinstance(field, models.DateField):

@@ -257,6 +257,7 @@ TEXT_FIELDS = [
     ("mystery_stickers", "storyline", 40),
     ("events", "kind", 40),
     ("events", "summary", 300),
+    ("actions", "label", 1000),  # a TextField whose model says 1000: the importer holds to it
 ]
 for section, field, limit in TEXT_FIELDS:
     for bad in ("Sme\x00the", "Sme\x1bthe", "Sme\u202ethe", "Sme\ud800the"):
