@@ -44,7 +44,7 @@ from campaign.models import (
     Membership,
 )
 from campaign.services import MAX_HOUSES, MAX_PLAYERS, MIN_PLAYERS
-from games.kings_dilemma.data import DEFAULT_TRACKS, MYSTERY_LETTERS
+from games.engines.kings_dilemma.data import DEFAULT_TRACKS, MYSTERY_LETTERS
 
 BIG = 1_000_000  # integers are bounded so no input reaches the database out of range
 TAGS = ["campaigns"]

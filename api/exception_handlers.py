@@ -11,7 +11,7 @@ from rest_framework.serializers import as_serializer_error
 from rest_framework.views import exception_handler
 
 from config.ratelimits import LOGIN_WINDOW
-from games.engine.errors import RuleError
+from games.engines.kernel.errors import RuleError
 from games.services import IdempotencyKeyReused, StaleVersion
 
 TOO_MANY_ATTEMPTS = "Too many attempts: wait a minute and try again."

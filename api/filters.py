@@ -7,7 +7,7 @@ from django import forms
 from drf_spectacular.utils import extend_schema_field
 
 from campaign.models import CampaignEvent, ChronicleGame, GameEnd
-from games.kings_dilemma.data import DEFAULT_TRACKS
+from games.engines.kings_dilemma.data import DEFAULT_TRACKS
 
 EMPTY_VALUE = "Give a value or leave the parameter out."
 NOT_A_BOOLEAN = "Write true or false."

@@ -15,7 +15,7 @@ from rest_framework.authentication import SessionAuthentication
 
 from api.errors import RETRY_AFTER, errors
 from api.serializers import NameField
-from games.engine.text import BIDI_CONTROLS
+from games.engines.kernel.text import BIDI_CONTROLS
 
 NESTED = {"InputSerializer", "OutputSerializer"}
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
@@ -55,7 +55,7 @@ class ChronicleAutoSchema(AutoSchema):
 
 # What a text field of a body refuses, as JSON Schema patterns (issue 25: schema-valid text was
 # refused): a NUL (DRF's ProhibitNullCharactersValidator); in a name, every control character and
-# bidi control (games/engine/text.py: categories Cc and Cs and BIDI_CONTROLS), once the ends are
+# bidi control (games/engines/kernel/text.py: categories Cc and Cs and BIDI_CONTROLS), once the ends are
 # stripped of whitespace (what Python's str.strip() removes); and, where a blank text is refused, a
 # text of whitespace only.
 NUL = "\\x00"

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from api.models import DeviceToken, token_digest, token_key_new
 from campaign.services import NAME_CONTROL_CHARACTERS
-from games.engine.text import has_control_characters
+from games.engines.kernel.text import has_control_characters
 
 logger = logging.getLogger(__name__)
 

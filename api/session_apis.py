@@ -211,7 +211,7 @@ class SessionSerializer(serializers.Serializer):
 
 
 class ParamSerializer(serializers.Serializer):
-    """One parameter of a choice and its bounds (games/engine/choices.py)."""
+    """One parameter of a choice and its bounds (games/engines/kernel/choices.py)."""
 
     kind = serializers.ChoiceField(
         choices=["amount", "pick", "cards", "text", "flag", "typed"],

@@ -15,7 +15,7 @@ from campaign.models import (
 from campaign.services.archive import ARCHIVE_MAX_BYTES
 from campaign.services.members import INVITATION_DAYS
 from config.json_limits import json_loads_strict
-from games.kings_dilemma.data import MYSTERY_LETTERS
+from games.engines.kings_dilemma.data import MYSTERY_LETTERS
 
 
 def _house_field(form: forms.Form, name: str) -> forms.ModelChoiceField:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from games.kings_dilemma.data import AGENDAS, DEFAULT_TRACKS, RESOURCES, START_STOCK
+from games.engines.kings_dilemma.data import AGENDAS, DEFAULT_TRACKS, RESOURCES, START_STOCK
 
 RESOURCE_ROWS = list(RESOURCES)
 

@@ -11,7 +11,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from campaign.colours import house_colour
-from games.kings_dilemma.data import AGENDAS, ENVELOPE_COUNT, HOUSE_NUMBERS, RESOURCES, STICKER_COUNT
+from games.engines.kings_dilemma.data import AGENDAS, ENVELOPE_COUNT, HOUSE_NUMBERS, RESOURCES, STICKER_COUNT
 
 # The engine's data module owns the rule data; these names are the campaign's view of it.
 RESOURCE_ROWS = list(RESOURCES)

@@ -24,8 +24,8 @@ from campaign.models import (
     House,
     StoryLink,
 )
-from games.engine.errors import RuleError
-from games.kings_dilemma.story import house_figures, night_story
+from games.engines.kernel.errors import RuleError
+from games.engines.kings_dilemma.story import house_figures, night_story
 from games.models import GameSession, SessionAction
 
 logger = logging.getLogger(__name__)

@@ -23,7 +23,7 @@ class GameSession(models.Model):
         FINISHED = "finished", "Finished"
         ABANDONED = "abandoned", "Abandoned"
 
-    game = models.CharField(max_length=40, help_text="Engine slug in games.engine.registry.")
+    game = models.CharField(max_length=40, help_text="Engine slug in games.engines.kernel.registry.")
     config = models.JSONField(default=dict, blank=True)
     seed = models.BigIntegerField()
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.LOBBY)

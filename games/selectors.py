@@ -10,8 +10,8 @@ from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 
 from campaign.access import Role, campaign_role
-from games.engine.registry import get_game, slugs
-from games.engine.rules import TABLE, GameRules
+from games.engines.kernel.registry import get_game, slugs
+from games.engines.kernel.rules import TABLE, GameRules
 from games.models import GameSession, Seat, SessionAction
 
 OPENS_FROM_CAMPAIGN = "{name} can open it from their campaign page (or scan the code)."

@@ -20,11 +20,11 @@ from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from games import nudges, selectors
-from games.engine.bots import bot_choose_action
-from games.engine.errors import RuleError
-from games.engine.registry import get_game
-from games.engine.rules import GameRules
-from games.engine.text import has_control_characters
+from games.engines.kernel.bots import bot_choose_action
+from games.engines.kernel.errors import RuleError
+from games.engines.kernel.registry import get_game
+from games.engines.kernel.rules import GameRules
+from games.engines.kernel.text import has_control_characters
 from games.models import GameSession, Seat, SessionAction, SessionSnapshot, new_seat_token
 
 logger = logging.getLogger(__name__)

@@ -31,7 +31,7 @@ from config.http import HttpRequest
 from config.network import phone_base_url
 from config.qr import qr_svg
 from games import nudges, selectors, services
-from games.engine.errors import RuleError
+from games.engines.kernel.errors import RuleError
 from games.forms import ActionForm, SessionCreateForm
 from games.join_guard import seat_for_join_token
 from games.models import GameSession, Seat

@@ -60,17 +60,17 @@ from campaign.services.archive_values import (
 from campaign.services.archive_values import check_effects as check_effect_values
 from campaign.services.common import EFFECT_KEYS, STORY_CARD_FIELDS, record_event
 from config.json_limits import json_depth_exceeds
-from games.engine.errors import RuleError
-from games.engine.registry import get_game, slugs
-from games.engine.text import has_control_characters
-from games.kings_dilemma.data import (
+from games.engines.kernel.errors import RuleError
+from games.engines.kernel.registry import get_game, slugs
+from games.engines.kernel.text import has_control_characters
+from games.engines.kings_dilemma.data import (
     ENVELOPE_COUNT,
     HOUSE_NUMBERS,
     MYSTERY_LETTERS,
     RESOURCE_TRACK_ROWS,
     STICKER_COUNT,
 )
-from games.kings_dilemma.story import night_story
+from games.engines.kings_dilemma.story import night_story
 from games.models import GameSession, Seat, SessionAction
 
 ARCHIVE_FORMAT = "chronicle-campaign"

@@ -27,9 +27,9 @@ from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils.dateparse import parse_datetime
 
 from campaign.legacy import MAX_SPACES
-from games.engine.errors import RuleError
-from games.engine.text import has_control_characters
-from games.kings_dilemma.data import (
+from games.engines.kernel.errors import RuleError
+from games.engines.kernel.text import has_control_characters
+from games.engines.kings_dilemma.data import (
     DEFAULT_TRACKS,
     HOUSE_NUMBERS,
     LIMITS,
@@ -301,7 +301,7 @@ def night_problems(seats: list[dict], deck: list[int], known_cards: dict[str, di
     """Why the engine would refuse to set up a night with these Houses (each seat: name,
     house_number, prestige, power, coins, open_agendas) and this Dilemma deck; empty if it would
     not. The deck is set up with stand-ins, then each House with two, through the engine's setup."""
-    from games.engine.registry import get_game
+    from games.engines.kernel.registry import get_game
 
     rules = get_game("kings_dilemma")
     problems: list[str] = []
@@ -364,7 +364,7 @@ def check_session_state(where: str, *, game: str, config, seed: int, log: list, 
     """A session's cached state is a fold of its log (docs/architecture.md), and the session's pages
     replay the log (its table asks whether the last action may be undone): the log must replay under
     this Chronicle's rules, to the archive's state."""
-    from games.engine.registry import get_game
+    from games.engines.kernel.registry import get_game
 
     rules = get_game(game)
     try:

@@ -35,9 +35,9 @@ from campaign.services.common import (
 from campaign.services.houses import alignment_mark
 from campaign.services.ledger import ledger_add
 from campaign.services.stickers import _sticker_info, chronicle_age
-from games.engine.text import has_control_characters
-from games.kings_dilemma import scoring
-from games.kings_dilemma.data import MAX_SEATS, MIN_SEATS, RESOURCE_TRACK_ROWS
+from games.engines.kernel.text import has_control_characters
+from games.engines.kings_dilemma import scoring
+from games.engines.kings_dilemma.data import MAX_SEATS, MIN_SEATS, RESOURCE_TRACK_ROWS
 
 MIN_PLAYERS, MAX_PLAYERS = MIN_SEATS, MAX_SEATS  # Houses in one game of The King's Dilemma
 
@@ -225,7 +225,7 @@ def game_result_record(
     """'Mark scores on the Realm Chronicles', then Prestige/Crave and the House Alignment marks.
     ``rows``: one dict per House with house, secret_agenda, agenda_points, open_agenda_points,
     coins_points, power_points. ``awards``: the engine's, when the table companion scored the game
-    (``games.kings_dilemma.scoring.awards_for``); without them the same function is applied here."""
+    (``games.engines.kings_dilemma.scoring.awards_for``); without them the same function is applied here."""
     game = ChronicleGame.objects.select_for_update().select_related("campaign").get(pk=game.pk)
     if game.recorded:
         raise ValidationError(RESULT_ALREADY.format(number=game.number))

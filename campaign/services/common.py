@@ -17,7 +17,7 @@ from campaign.models import (
     CampaignEvent,
     House,
 )
-from games.engine.text import has_control_characters
+from games.engines.kernel.text import has_control_characters
 
 NAME_CONTROL_CHARACTERS = "A name cannot hold control characters (such as NUL, ESC or U+202E)."
 

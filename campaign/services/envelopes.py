@@ -20,8 +20,8 @@ from campaign.models import (
 from campaign.services.common import check_effects, check_house, record_event
 from campaign.services.ledger import ledger_add
 from campaign.services.stickers import NOTHING_TO_CORRECT, changes_summary
-from games.kings_dilemma import messages as engine_messages
-from games.kings_dilemma.data import ENVELOPE_COUNT, GRAND_FINALE_ENVELOPE, STARTING_ENVELOPE
+from games.engines.kings_dilemma import messages as engine_messages
+from games.engines.kings_dilemma.data import ENVELOPE_COUNT, GRAND_FINALE_ENVELOPE, STARTING_ENVELOPE
 
 ENVELOPE_NUMBER_RANGE = f"Envelope numbers go from 00 to {ENVELOPE_COUNT - 1:02d}."
 

@@ -35,7 +35,7 @@ from campaign.services.stickers import (
     mystery_sticker_attach,
     sticker_attach,
 )
-from games.kings_dilemma.data import MYSTERY_STICKERS_PER_CAMPAIGN
+from games.engines.kings_dilemma.data import MYSTERY_STICKERS_PER_CAMPAIGN
 
 NIGHT_HOUSES = "A King's Dilemma game has 3 to 5 Houses; {count} were chosen."
 

@@ -19,8 +19,8 @@ from campaign.models import (
 from campaign.selectors import campaign_setting
 from campaign.services.common import NAME_CONTROL_CHARACTERS, UNKNOWN_AGENDA, check_effects, record_event
 from campaign.services.ledger import ledger_add
-from games.engine.text import has_control_characters
-from games.kings_dilemma.data import HOUSE_NUMBERS
+from games.engines.kernel.text import has_control_characters
+from games.engines.kings_dilemma.data import HOUSE_NUMBERS
 
 MAX_HOUSES = HOUSE_NUMBERS  # one House per screen
 

@@ -16,7 +16,7 @@ from campaign.models import (
 )
 from campaign.selectors import campaign_setting
 from campaign.services.common import check_house, record_event
-from games.kings_dilemma.data import MYSTERY_LETTERS, MYSTERY_STICKERS_PER_CAMPAIGN, STICKER_COUNT
+from games.engines.kings_dilemma.data import MYSTERY_LETTERS, MYSTERY_STICKERS_PER_CAMPAIGN, STICKER_COUNT
 
 STICKER_NUMBER_RANGE = f"Chronicle sticker numbers go from 1 to {STICKER_COUNT}."
 

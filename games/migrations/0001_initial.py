@@ -21,7 +21,7 @@ class Migration(migrations.Migration):
             name='GameSession',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(help_text='Engine slug in games.engine.registry.', max_length=40)),
+                ('game', models.CharField(help_text='Engine slug in games.engines.kernel.registry.', max_length=40)),
                 ('config', models.JSONField(blank=True, default=dict)),
                 ('seed', models.BigIntegerField()),
                 ('status', models.CharField(choices=[('lobby', 'Lobby'), ('active', 'Active'), ('finished', 'Finished'), ('abandoned', 'Abandoned')], default='lobby', max_length=12)),

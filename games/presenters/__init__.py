@@ -1,4 +1,4 @@
-"""Presenters turn an engine's view (the declared shape of games.engine.contract) into what the
+"""Presenters turn an engine's view (the declared shape of games.engines.kernel.contract) into what the
 templates draw, in the game's own words, and give the words of its choices. They are registered
 beside the engines and found the same way, by the slug: ``presenter_for(slug)`` imports
 ``games/presenters/<slug>.py``. A game without a presenter of its own gets the generic

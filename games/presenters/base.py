@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from games.engine.choices import Choice
+from games.engines.kernel.choices import Choice
 from games.presenters.controls import Words, build_controls
 
 if TYPE_CHECKING:

@@ -1,4 +1,4 @@
-"""Phone controls built from the engine's choices (games.engine.choices): a stepper for an amount,
+"""Phone controls built from the engine's choices (games.engines.kernel.choices): a stepper for an amount,
 buttons or a picker for a House, a side or a card, boxes to tick for a set of cards. One form per
 choice, so a decision fits one phone screen whatever a player holds.
 
@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import urlencode
 
-from games.engine.choices import Choice
+from games.engines.kernel.choices import Choice
 
 BUTTON_OPTIONS = 4  # a single pick of at most this many options shows as buttons
 SHORT_LABEL = 70  # more options than BUTTON_OPTIONS, none longer than this: two columns of them

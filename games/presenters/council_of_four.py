@@ -5,8 +5,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import cast
 
-from games.council_of_four.views import bonus_words, permit_words
-from games.engine.words import with_article
+from games.engines.council_of_four.views import bonus_words, permit_words
+from games.engines.kernel.words import with_article
 from games.presenters.base import Presenter
 from games.presenters.common import _generic_label, _name, _phrase, _words, render_value
 
@@ -62,7 +62,7 @@ def _bonus_words(bonus) -> str:
 def _c4_board() -> dict:
     """The map data the engine ships (read-only): cities, roads, the Queen's city."""
     try:
-        from games.council_of_four import board
+        from games.engines.council_of_four import board
     except ImportError:  # pragma: no cover
         return {"cities": {}, "roads": [], "queen_city": None, "regions": []}
     return {
@@ -337,7 +337,7 @@ C4_GROUPS = {
 @lru_cache(maxsize=1)
 def _c4_rules_data() -> dict:
     """Prices and names the engine ships (read-only), to say what a button costs."""
-    from games.council_of_four import board
+    from games.engines.council_of_four import board
 
     return {
         "cards": board.CARDS,
@@ -428,7 +428,7 @@ def _c4_private(view: dict) -> dict | None:
     if raw_hand is None:
         return None
     try:
-        from games.council_of_four.board import CARDS
+        from games.engines.council_of_four.board import CARDS
     except ImportError:  # pragma: no cover
         CARDS = {}
     hand = []
@@ -442,7 +442,7 @@ def _c4_private(view: dict) -> dict | None:
 
 def _c4_city_with_servants(letter, view: dict) -> str:
     """A city to place a Merchant in, with the Servants it costs (RULES FOR PLACING A MERCHANT)."""
-    from games.council_of_four.flow import servants_to_place
+    from games.engines.council_of_four.flow import servants_to_place
 
     name = _c4_rules_data()["cities"].get(letter, {}).get("name", str(letter))
     city: dict = next((c for c in view.get("cities") or [] if c.get("letter") == letter), {})

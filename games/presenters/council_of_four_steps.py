@@ -23,7 +23,7 @@ import json
 from collections.abc import Mapping
 from typing import cast
 
-from games.council_of_four.board import (
+from games.engines.council_of_four.board import (
     BALCONY_WORDS,
     CITIES,
     JOKER,
@@ -33,9 +33,9 @@ from games.council_of_four.board import (
     ROAD_COINS,
     SATISFY_COINS,
 )
-from games.council_of_four.flow import servants_to_place
-from games.council_of_four.payments import payment_offers, road_coins
-from games.engine.choices import Choice
+from games.engines.council_of_four.flow import servants_to_place
+from games.engines.council_of_four.payments import payment_offers, road_coins
+from games.engines.kernel.choices import Choice
 from games.presenters.controls import Words, build_controls
 from games.presenters.controls import step_back as _back
 from games.presenters.controls import step_links as _links

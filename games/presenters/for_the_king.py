@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import cast
 
-from games.engine.choices import Choice
+from games.engines.kernel.choices import Choice
 from games.presenters.base import Presenter
 from games.presenters.common import _generic_label, _name, _words
 
@@ -42,7 +42,7 @@ FTK_AREA_NAMES = {
 @lru_cache(maxsize=1)
 def _ftk_effect_words() -> dict[str, str]:
     try:
-        from games.for_the_king.cards import KING_EFFECT_WORDS
+        from games.engines.for_the_king.cards import KING_EFFECT_WORDS
     except ImportError:  # pragma: no cover - the engine is always there with this view
         return {}
     return dict(KING_EFFECT_WORDS)

@@ -1,15 +1,15 @@
 """The King's Dilemma in the game's own words: the Realm, the card's front, the vote, whose turn it
 is, each House's choices, the Secret Agendas and the result (reads only the declared view shape,
-games.kings_dilemma.views.KingsDilemmaView)."""
+games.engines.kings_dilemma.views.KingsDilemmaView)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from games.engine.words import count
-from games.kings_dilemma.data import DEFAULT_TRACKS
-from games.kings_dilemma.scoring import open_agenda_words
+from games.engines.kernel.words import count
+from games.engines.kings_dilemma.data import DEFAULT_TRACKS
+from games.engines.kings_dilemma.scoring import open_agenda_words
 from games.presenters import kings_dilemma_forms
 from games.presenters.base import Presenter
 from games.presenters.controls import Words

@@ -11,7 +11,7 @@ from django import forms
 from django.urls import reverse
 
 from games import selectors
-from games.kings_dilemma.data import RESOURCES
+from games.engines.kings_dilemma.data import RESOURCES
 from games.models import GameSession
 
 RESOURCE_ROWS = list(RESOURCES)  # the engine's data owns the rows

@@ -150,7 +150,7 @@ def tables_in(env: dict[str, str], count: int, seats: int, seed: int) -> list[di
 def draw(choice: dict, rng) -> dict | None:
     """A concrete action of a choice description, each value drawn within its bounds (the
     kernel's ``draw_value``); None for a choice whose values its engine must draw."""
-    from games.engine.choices import draw_value
+    from games.engines.kernel.choices import draw_value
 
     action = {"type": choice["type"], "seat": choice["seat"]}
     try:

@@ -30,7 +30,7 @@ from django.db import connection  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
 
 from games import nudges  # noqa: E402
-from games.engine.choices import random_action  # noqa: E402
+from games.engines.kernel.choices import random_action  # noqa: E402
 from tests.bench.server import BenchError, request, request_json, served  # noqa: E402
 
 SECTIONS = []

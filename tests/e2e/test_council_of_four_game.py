@@ -13,10 +13,10 @@ from collections import Counter
 
 import pytest
 
-from games.council_of_four.board import CARDS
-from games.council_of_four.payments import road_cost
-from games.engine.bots import bot_choose_action
-from games.engine.registry import get_game
+from games.engines.council_of_four.board import CARDS
+from games.engines.council_of_four.payments import road_cost
+from games.engines.kernel.bots import bot_choose_action
+from games.engines.kernel.registry import get_game
 from tests.e2e.table import (
     GUARD_MS,
     INTERNAL,

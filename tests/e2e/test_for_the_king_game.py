@@ -13,9 +13,9 @@ from collections import Counter
 
 import pytest
 
-from games.engine.bots import bot_choose_action
-from games.engine.registry import get_game
-from games.for_the_king.cards import CARDS, GOLD, kind
+from games.engines.for_the_king.cards import CARDS, GOLD, kind
+from games.engines.kernel.bots import bot_choose_action
+from games.engines.kernel.registry import get_game
 from tests.e2e.table import (
     GUARD_MS,
     INTERNAL,

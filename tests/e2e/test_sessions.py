@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from games.engine.bots import bot_choose_action
-from games.engine.registry import get_game
+from games.engines.kernel.bots import bot_choose_action
+from games.engines.kernel.registry import get_game
 from games.models import GameSession
 from games.services import session_create, session_submit_action
 from tests.e2e.conftest import DESKTOP, PHONE, login
@@ -45,7 +45,7 @@ def private_cards(session: GameSession, index: int) -> set[str]:
 def card_name(card_id: str) -> str | None:
     """'Military 3 (E)' for a Government card (unique by its letter); None for Gold and King cards,
     whose names many cards share."""
-    from games.for_the_king.cards import CARDS, label
+    from games.engines.for_the_king.cards import CARDS, label
 
     return label(card_id) if CARDS[card_id]["kind"] == "government" else None
 

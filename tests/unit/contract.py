@@ -1,9 +1,9 @@
 """The engine contract of docs/architecture.md section 3, checked on random legal games.
 
 Every engine's property tests call ``play_random_game``: a concrete action drawn from any listed
-choice (``games.engine.choices.draw_action``) applies without RuleError, some seat can act until the
+choice (``games.engines.kernel.choices.draw_action``) applies without RuleError, some seat can act until the
 game is over, the state stays JSON-serialisable, ``apply`` never mutates its input, every view
-honours the game's declared shape (``games.engine.contract``), and replaying the same actions
+honours the game's declared shape (``games.engines.kernel.contract``), and replaying the same actions
 reproduces the state.
 """
 
@@ -11,9 +11,9 @@ import copy
 import json
 import random
 
-from games.engine.choices import draw_action
-from games.engine.contract import check_view
-from games.engine.rules import TABLE
+from games.engines.kernel.choices import draw_action
+from games.engines.kernel.contract import check_view
+from games.engines.kernel.rules import TABLE
 
 
 def _options(rules, state, seats):

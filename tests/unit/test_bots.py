@@ -1,4 +1,4 @@
-"""Bots (games/engine/bots.py and each game's bot.py): the policy hook, whole games played by bots to
+"""Bots (games/engines/kernel/bots.py and each game's bot.py): the policy hook, whole games played by bots to
 the end, and the promises of each policy (the For the King bot bids within its means, pays no more
 than needed and beats a random player; the King's Dilemma bot never gives Coins away)."""
 
@@ -6,14 +6,14 @@ import random
 
 import pytest
 
-from games.engine.bots import bot_choose_action
-from games.engine.choices import choice, draw_action
-from games.engine.registry import get_game
-from games.engine.rules import TABLE
-from games.for_the_king import bot as ftk_bot
-from games.for_the_king.cards import CARDS, GOLD, gold_value, kind
-from games.for_the_king.esteem import gold_payments
-from games.kings_dilemma import bot as kd_bot
+from games.engines.for_the_king import bot as ftk_bot
+from games.engines.for_the_king.cards import CARDS, GOLD, gold_value, kind
+from games.engines.for_the_king.esteem import gold_payments
+from games.engines.kernel.bots import bot_choose_action
+from games.engines.kernel.choices import choice, draw_action
+from games.engines.kernel.registry import get_game
+from games.engines.kernel.rules import TABLE
+from games.engines.kings_dilemma import bot as kd_bot
 
 STEP_CAP = 3000
 SEEDS = range(30)

@@ -1,12 +1,12 @@
-"""The kernel every engine speaks (games/engine/): the one turn guard and the opening action."""
+"""The kernel every engine speaks (games/engines/kernel/): the one turn guard and the opening action."""
 
 import pytest
 
-from games.engine.describe import sentence
-from games.engine.errors import RuleError
-from games.engine.registry import games
-from games.engine.rules import TABLE
-from games.engine.turns import ANY_SEAT, WORDS, expect_turn, turn_guard
+from games.engines.kernel.describe import sentence
+from games.engines.kernel.errors import RuleError
+from games.engines.kernel.registry import games
+from games.engines.kernel.rules import TABLE
+from games.engines.kernel.turns import ANY_SEAT, WORDS, expect_turn, turn_guard
 
 STATE = {"phase": "voting", "seats": [{"name": "Anna"}, {"name": "Bruno"}]}
 

@@ -18,9 +18,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine.choices import draw_action
-from games.engine.registry import games, get_game
-from games.engine.rules import TABLE
+from games.engines.kernel.choices import draw_action
+from games.engines.kernel.registry import games, get_game
+from games.engines.kernel.rules import TABLE
 from tests.unit.contract import property_examples
 
 TWINS_PER_ACTION = 8

@@ -8,10 +8,10 @@ import re
 
 import pytest
 
-from games.engine.bots import bot_choose_action
-from games.engine.choices import draw_action
-from games.engine.registry import games
-from games.engine.rules import TABLE
+from games.engines.kernel.bots import bot_choose_action
+from games.engines.kernel.choices import draw_action
+from games.engines.kernel.registry import games
+from games.engines.kernel.rules import TABLE
 from tests.unit.contract import property_examples
 
 A_BEFORE_VOWEL = re.compile(r"\b[Aa] (?=[AEIOUaeiou])")

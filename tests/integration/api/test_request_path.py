@@ -33,7 +33,7 @@ SUBMIT_QUERIES = 5
 
 @pytest.fixture
 def counting_engine(monkeypatch):
-    from games.engine import registry
+    from games.engines.kernel import registry
 
     monkeypatch.setitem(registry.EXTRA_MODULES, "counting", "tests.integration.games.fake_engine")
 

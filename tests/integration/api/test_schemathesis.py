@@ -33,7 +33,7 @@ from campaign import services
 from campaign import services as campaign_services
 from campaign.services import game_nights
 from games import services as game_services
-from games.engine import rules
+from games.engines.kernel import rules
 from tests.integration.api.conftest import host_tokens_back
 
 pytestmark = [pytest.mark.database, pytest.mark.django_db]

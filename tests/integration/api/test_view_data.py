@@ -9,8 +9,8 @@ from rest_framework.renderers import JSONRenderer
 
 from api.session_apis import SubmitOutputSerializer, ViewSerializer, submit_data, view_data
 from games import selectors
-from games.engine.bots import bot_choose_action
-from games.engine.registry import get_game
+from games.engines.kernel.bots import bot_choose_action
+from games.engines.kernel.registry import get_game
 from games.models import GameSession, Seat, SessionAction
 from tests.integration.games.conftest import new_session
 

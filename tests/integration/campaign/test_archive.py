@@ -17,7 +17,7 @@ from campaign.services.archive import (
     campaign_archive,
     campaign_import,
 )
-from games.engine.errors import RuleError
+from games.engines.kernel.errors import RuleError
 from games.models import GameSession, Seat, SessionAction
 
 pytestmark = [pytest.mark.database, pytest.mark.django_db]

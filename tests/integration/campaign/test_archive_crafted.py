@@ -58,7 +58,7 @@ from campaign.services.archive_values import (
     WHOLE_NUMBER,
 )
 from campaign.services.chronicles import CAMPAIGN_CLOSED
-from games.engine.rules import UNKNOWN_ACTION
+from games.engines.kernel.rules import UNKNOWN_ACTION
 from tests.unit.contract import property_examples
 
 pytestmark = [pytest.mark.database, pytest.mark.django_db]

@@ -15,8 +15,8 @@ from rest_framework.test import APIClient
 from campaign.models import Campaign, CampaignEvent
 from campaign.services import archive as archive_module
 from campaign.services.archive import archive_dumps, campaign_archive, campaign_import
-from games.engine.bots import bot_choose_action
-from games.engine.registry import get_game
+from games.engines.kernel.bots import bot_choose_action
+from games.engines.kernel.registry import get_game
 from games.models import GameSession
 from games.selectors import session_seats
 from games.services import session_create

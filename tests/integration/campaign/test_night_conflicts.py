@@ -8,8 +8,8 @@ from django.core.exceptions import ValidationError
 from campaign import selectors, services
 from campaign.models import CampaignEvent, ChronicleSticker, DilemmaCard, Envelope
 from campaign.services import game_nights
-from games.engine.errors import RuleError
-from games.kings_dilemma import messages as msg
+from games.engines.kernel.errors import RuleError
+from games.engines.kings_dilemma import messages as msg
 from tests.factories import campaign_with_houses
 from tests.integration.games.test_ui_kings_dilemma import compose
 from tests.kd_play import ROWS, draft, play, play_night, vote_through

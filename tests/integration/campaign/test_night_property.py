@@ -21,8 +21,8 @@ from campaign.models import (
     MysterySticker,
 )
 from campaign.services import game_nights
-from games.engine.errors import RuleError
-from games.kings_dilemma import messages as msg
+from games.engines.kernel.errors import RuleError
+from games.engines.kings_dilemma import messages as msg
 from tests.factories import UserFactory, campaign_with_houses
 from tests.kd_play import ROWS, draft, play, vote_through
 from tests.unit.contract import property_examples

@@ -225,7 +225,7 @@ def producer():
 @pytest.fixture
 def counting_engine(monkeypatch):
     """The fake engine of the session tests (tests/integration/games/fake_engine.py)."""
-    from games.engine import registry
+    from games.engines.kernel import registry
 
     monkeypatch.setitem(registry.EXTRA_MODULES, "counting", "tests.integration.games.fake_engine")
 

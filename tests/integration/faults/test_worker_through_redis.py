@@ -15,7 +15,7 @@ from campaign import services as campaign_services
 from campaign.demo import demo_campaign_load
 from campaign.models import CampaignExport
 from config.celery import app
-from games.engine.registry import get_game
+from games.engines.kernel.registry import get_game
 from games.models import GameSession, Seat
 from games.services import session_create, session_replay, session_submit_action
 from games.tasks import bot_move_task

@@ -75,7 +75,7 @@ def _install_block(spec: str) -> None:
 
     from campaign import services as campaign_services
     from games import services as game_services
-    from games.engine import registry
+    from games.engines.kernel import registry
 
     # The fake engine of the session tests (it never needs a deal; seats take turns).
     registry.EXTRA_MODULES.setdefault("counting", "tests.integration.games.fake_engine")

@@ -4,9 +4,9 @@ Seats take turns adding 1 or 2 to a shared total; the table may "nudge" the tota
 time. The game ends at 10 or more.
 """
 
-from games.engine.choices import amount, choice
-from games.engine.errors import RuleError
-from games.engine.rules import Rules
+from games.engines.kernel.choices import amount, choice
+from games.engines.kernel.errors import RuleError
+from games.engines.kernel.rules import Rules
 
 NOT_YOUR_TURN = "It is not your turn."
 

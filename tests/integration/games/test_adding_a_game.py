@@ -11,7 +11,7 @@ from django.conf import settings
 from django.urls import reverse
 
 import games.presenters
-from games.engine import registry
+from games.engines.kernel import registry
 from games.models import GameSession
 from games.presenters import GENERIC, presenter_for
 from games.presenters.base import GENERIC_TEMPLATES

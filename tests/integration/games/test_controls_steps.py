@@ -12,15 +12,15 @@ from urllib.parse import parse_qsl
 import pytest
 from django.urls import reverse
 
-from games.council_of_four import messages as c4_msg
-from games.council_of_four.board import CARDS as C4_CARDS
-from games.council_of_four.board import JOKER
-from games.council_of_four.payments import payment_cost, road_coins
-from games.engine.errors import RuleError
-from games.engine.registry import get_game
-from games.for_the_king import messages as ftk_msg
-from games.for_the_king.cards import CARDS as FTK_CARDS
-from games.for_the_king.cards import GOLD, kind
+from games.engines.council_of_four import messages as c4_msg
+from games.engines.council_of_four.board import CARDS as C4_CARDS
+from games.engines.council_of_four.board import JOKER
+from games.engines.council_of_four.payments import payment_cost, road_coins
+from games.engines.for_the_king import messages as ftk_msg
+from games.engines.for_the_king.cards import CARDS as FTK_CARDS
+from games.engines.for_the_king.cards import GOLD, kind
+from games.engines.kernel.errors import RuleError
+from games.engines.kernel.registry import get_game
 from games.models import GameSession
 from games.presenters.controls import (
     POST_CARDS,

@@ -6,7 +6,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from games.engine import registry
+from games.engines.kernel import registry
 from games.models import GameSession
 from games.services import GAME_OVER_NO_UNDO, session_submit_action, session_undo
 from tests.factories import UserFactory

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from campaign import services
 from campaign.services import game_nights
-from games.kings_dilemma.scoring import open_agenda_words
+from games.engines.kings_dilemma.scoring import open_agenda_words
 from tests.factories import campaign_with_houses
 from tests.story_play import night_played
 
@@ -131,7 +131,7 @@ class SecretAgendaDraftWordsTests:
         )
 
     def test_the_drafting_phone_offers_them_in_words(self, client, night):
-        from games.kings_dilemma.views import view
+        from games.engines.kings_dilemma.views import view
 
         drafting = view(night.state, None)["to_act"][0]
         seat = night.seats.get(index=drafting)

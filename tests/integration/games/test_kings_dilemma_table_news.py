@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from campaign.services import game_nights
-from games.kings_dilemma import messages as msg
+from games.engines.kings_dilemma import messages as msg
 from games.presenters.kings_dilemma_forms import front_fill
 from tests.factories import campaign_with_houses
 from tests.integration.games.test_ui_kings_dilemma import compose, seat_page

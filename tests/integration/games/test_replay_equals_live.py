@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from games.engine.registry import slugs
+from games.engines.kernel.registry import slugs
 from games.models import GameSession
 from games.services import session_undo
 

@@ -8,8 +8,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from games import nudges
-from games.engine.choices import random_action
-from games.engine.errors import RuleError
+from games.engines.kernel.choices import random_action
+from games.engines.kernel.errors import RuleError
 from games.models import GameSession, Seat, SessionAction
 from games.selectors import session_log, session_view_for_seat
 from games.services import (
@@ -486,7 +486,7 @@ class SessionLogFactsTests:
 
 @pytest.fixture
 def counting_engine(monkeypatch):
-    from games.engine import registry
+    from games.engines.kernel import registry
 
     monkeypatch.setitem(registry.EXTRA_MODULES, "counting", "tests.integration.games.fake_engine")
 

@@ -9,7 +9,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from games import services
-from games.engine.registry import slugs
+from games.engines.kernel.registry import slugs
 from games.models import GameSession, SessionSnapshot
 from games.services import session_replay, session_rules, session_submit_action, session_undo
 

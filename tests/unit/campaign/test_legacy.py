@@ -7,7 +7,7 @@ from campaign.legacy import (
     resource_legacy,
     sticker_placement,
 )
-from games.kings_dilemma.scoring import awards_for, rank
+from games.engines.kings_dilemma.scoring import awards_for, rank
 
 
 class StickerPlacementTests:
@@ -82,7 +82,7 @@ class OpenAgendaTests:
 
 
 class RankingTests:
-    """The ranking and the Prestige/Crave table are the engine's (games.kings_dilemma.scoring)."""
+    """The ranking and the Prestige/Crave table are the engine's (games.engines.kings_dilemma.scoring)."""
 
     def test_king_harald_v_table(self):
         """'Mark scores on the Realm Chronicles': Valentine 7, Martina 11, Armin 7, Charles 9, Theodore 10.

@@ -7,7 +7,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
 ENGINE_PACKAGES = sorted(
-    p.name for p in (ROOT / "games").iterdir() if (p / "rules.py").is_file() or p.name == "engine"
+    p.name for p in (ROOT / "games" / "engines").iterdir() if (p / "__init__.py").is_file()
 )
 PAGES_AND_API = ("api", "config.urls", "games.views", "games.forms", "campaign.views", "campaign.forms")
 WRITERS_AND_READERS = ("campaign.services", "campaign.selectors", "games.services", "games.selectors")
@@ -34,7 +34,7 @@ def under(name: str, prefixes) -> bool:
 
 
 def layer(module: str) -> str | None:
-    if under(module, [f"games.{p}" for p in ENGINE_PACKAGES]) or module == "campaign.legacy":
+    if under(module, ["games.engines"]) or module == "campaign.legacy":
         return "engine"
     if module in ("games.models", "campaign.models"):
         return "model"
@@ -80,8 +80,10 @@ def arrows_going_up(root: Path = ROOT) -> list[str]:
 
 class LayerTests:
     def test_the_layers_are_found(self):
-        assert {"engine", "kings_dilemma", "for_the_king", "council_of_four"} <= set(ENGINE_PACKAGES)
-        assert layer("games.kings_dilemma.voting") == "engine" and layer("campaign.legacy") == "engine"
+        assert {"kernel", "kings_dilemma", "for_the_king", "council_of_four"} <= set(ENGINE_PACKAGES)
+        assert (
+            layer("games.engines.kings_dilemma.voting") == "engine" and layer("campaign.legacy") == "engine"
+        )
         assert layer("campaign.services.stickers") == "service" and layer("games.models") == "model"
 
     def test_arrows_only_go_down(self):
@@ -89,10 +91,10 @@ class LayerTests:
 
     def test_an_arrow_going_up_is_reported(self, tmp_path):
         for name, source in {
-            "games/kings_dilemma/voting.py": "def f():\n    from django.db import transaction\n",
+            "games/engines/kings_dilemma/voting.py": "def f():\n    from django.db import transaction\n",
             "campaign/models.py": "from campaign.services import sticker_attach\n",
             "campaign/services/stickers.py": "from campaign import views\n",
-            "games/selectors.py": "from games.engine.rules import TABLE\n",
+            "games/selectors.py": "from games.engines.kernel.rules import TABLE\n",
         }.items():
             (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
             (tmp_path / name).write_text(source)
@@ -100,6 +102,6 @@ class LayerTests:
             "campaign.models (model) imports campaign.services",
             "campaign.models (model) imports campaign.services.sticker_attach",
             "campaign.services.stickers (service) imports campaign.views",
-            "games.kings_dilemma.voting (engine) imports django.db",
-            "games.kings_dilemma.voting (engine) imports django.db.transaction",
+            "games.engines.kings_dilemma.voting (engine) imports django.db",
+            "games.engines.kings_dilemma.voting (engine) imports django.db.transaction",
         ]

@@ -14,7 +14,9 @@ SHARED = [
     *sorted((ROOT / "templates" / "games").glob("*.html")),
 ]
 GAME_SLUGS = sorted(
-    p.name for p in (ROOT / "games").iterdir() if (p / "rules.py").is_file() and p.name != "engine"
+    p.name
+    for p in (ROOT / "games" / "engines").iterdir()
+    if (p / "rules.py").is_file() and p.name != "kernel"
 )
 TEMPLATE_FOLDERS = sorted(p.name for p in (ROOT / "templates" / "games").iterdir() if p.is_dir())
 COMPARISON = re.compile(r"\bgame\s*(==|!=)|(==|!=)\s*[\w.]*\bgame\b|\bgame\s+(not\s+)?in\b")

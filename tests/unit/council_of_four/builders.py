@@ -1,9 +1,9 @@
 """Crafted states for scenario tests: a real setup and deal, then direct edits that keep every
 Politics card and Councilor in exactly one place."""
 
-from games.council_of_four.board import CARDS, JOKER
-from games.council_of_four.rules import RULES
-from games.engine.choices import enumerate_choice
+from games.engines.council_of_four.board import CARDS, JOKER
+from games.engines.council_of_four.rules import RULES
+from games.engines.kernel.choices import enumerate_choice
 
 NAMES = ["Anna", "Ben", "Chloe", "David"]
 
@@ -123,6 +123,6 @@ def no_tokens(state: dict) -> None:
 
 
 def token_with(bonus_key: str) -> int:
-    from games.council_of_four.board import CITY_TOKENS
+    from games.engines.council_of_four.board import CITY_TOKENS
 
     return next(t for t, b in CITY_TOKENS.items() if list(b) == [bonus_key])

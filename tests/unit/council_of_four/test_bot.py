@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from games.council_of_four import bot
-from games.council_of_four.rules import RULES
-from games.engine.bots import bot_choose_action
-from games.engine.choices import draw_action, matching_choice
-from games.engine.rules import TABLE
+from games.engines.council_of_four import bot
+from games.engines.council_of_four.rules import RULES
+from games.engines.kernel.bots import bot_choose_action
+from games.engines.kernel.choices import draw_action, matching_choice
+from games.engines.kernel.rules import TABLE
 from tests.unit.council_of_four.builders import (
     act,
     cards,

@@ -9,9 +9,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.council_of_four.board import COUNCILOR_COLOURS, REGIONS
-from games.council_of_four.rules import RULES
-from games.engine.choices import action_fits, draw_action
+from games.engines.council_of_four.board import COUNCILOR_COLOURS, REGIONS
+from games.engines.council_of_four.rules import RULES
+from games.engines.kernel.choices import action_fits, draw_action
 from tests.unit.contract import property_examples
 from tests.unit.council_of_four.builders import (
     cards,

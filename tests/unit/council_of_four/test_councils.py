@@ -3,10 +3,15 @@ and 3 (change the Permits, send a Servant to elect a Councilor)."""
 
 import pytest
 
-from games.council_of_four import messages as msg
-from games.council_of_four.payments import cheapest_shape, payment_shapes, permit_payment_cost, shape_cost
-from games.council_of_four.rules import RULES
-from games.engine.errors import RuleError
+from games.engines.council_of_four import messages as msg
+from games.engines.council_of_four.payments import (
+    cheapest_shape,
+    payment_shapes,
+    permit_payment_cost,
+    shape_cost,
+)
+from games.engines.council_of_four.rules import RULES
+from games.engines.kernel.errors import RuleError
 from tests.unit.council_of_four.builders import (
     act,
     cards,

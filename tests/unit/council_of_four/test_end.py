@@ -2,8 +2,8 @@
 
 import pytest
 
-from games.council_of_four.rules import RULES
-from games.council_of_four.scoring import finish, nobility_points, permit_points
+from games.engines.council_of_four.rules import RULES
+from games.engines.council_of_four.scoring import finish, nobility_points, permit_points
 from tests.unit.council_of_four.builders import act, give_permit, place, playing
 
 

@@ -3,10 +3,10 @@ A MERCHANT, GENERAL AND QUEEN'S REWARD TILES."""
 
 import pytest
 
-from games.council_of_four import messages as msg
-from games.council_of_four.payments import queen_cost
-from games.council_of_four.rules import RULES
-from games.engine.errors import RuleError
+from games.engines.council_of_four import messages as msg
+from games.engines.council_of_four.payments import queen_cost
+from games.engines.council_of_four.rules import RULES
+from games.engines.kernel.errors import RuleError
 from tests.unit.council_of_four.builders import (
     act,
     cards,

@@ -4,9 +4,9 @@ face up or face down (docs/rules-decisions.md, revised 2026-11-23)."""
 
 import pytest
 
-from games.council_of_four import messages as msg
-from games.council_of_four.rules import RULES
-from games.engine.errors import RuleError
+from games.engines.council_of_four import messages as msg
+from games.engines.council_of_four.rules import RULES
+from games.engines.kernel.errors import RuleError
 from tests.unit.council_of_four.builders import (
     act,
     cards,

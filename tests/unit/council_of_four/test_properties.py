@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.council_of_four.board import CARD_IDS, COUNCILOR_COLOURS, MERCHANTS, PERMITS
-from games.council_of_four.flow import councilors_in_play
-from games.council_of_four.rules import RULES
-from games.engine.choices import action_fits, draw_action
+from games.engines.council_of_four.board import CARD_IDS, COUNCILOR_COLOURS, MERCHANTS, PERMITS
+from games.engines.council_of_four.flow import councilors_in_play
+from games.engines.council_of_four.rules import RULES
+from games.engines.kernel.choices import action_fits, draw_action
 from tests.unit.contract import play_many_games, play_random_game, property_examples
 from tests.unit.council_of_four.builders import config
 
@@ -137,7 +137,7 @@ class BadInputTests:
     )
     def test_any_input_is_applied_or_refused_with_a_sentence(self, type_, seat, fields, elected):
         """Every input is validated by the engine: a RuleError, never a crash (docs/architecture.md section 7)."""
-        from games.engine.errors import RuleError
+        from games.engines.kernel.errors import RuleError
         from tests.unit.council_of_four.builders import act, dealt
 
         state = dealt(2)

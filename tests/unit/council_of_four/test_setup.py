@@ -4,8 +4,8 @@ from collections import Counter
 
 import pytest
 
-from games.council_of_four import messages as msg
-from games.council_of_four.board import (
+from games.engines.council_of_four import messages as msg
+from games.engines.council_of_four.board import (
     CARD_IDS,
     CARDS,
     CITIES,
@@ -15,15 +15,15 @@ from games.council_of_four.board import (
     QUEEN_CITY,
     REGIONS,
 )
-from games.council_of_four.rules import RULES
-from games.engine.errors import RuleError
-from games.engine.rules import ALWAYS
+from games.engines.council_of_four.rules import RULES
+from games.engines.kernel.errors import RuleError
+from games.engines.kernel.rules import ALWAYS
 from tests.unit.council_of_four.builders import act, config, dealt, new_game, playing
 
 
 class RulesObjectTests:
     def test_the_registry_hands_out_council_of_four(self):
-        from games.engine.registry import get_game
+        from games.engines.kernel.registry import get_game
 
         rules = get_game("council_of_four")
         assert rules is RULES

@@ -2,10 +2,10 @@
 
 import pytest
 
-from games.council_of_four import messages as msg
-from games.council_of_four.rules import RULES
-from games.engine.errors import RuleError
-from games.engine.rules import UNKNOWN_ACTION
+from games.engines.council_of_four import messages as msg
+from games.engines.council_of_four.rules import RULES
+from games.engines.kernel.errors import RuleError
+from games.engines.kernel.rules import UNKNOWN_ACTION
 from tests.unit.council_of_four.builders import act, dealt, playing
 
 

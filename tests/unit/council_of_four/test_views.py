@@ -3,10 +3,10 @@
 import json
 import random
 
-from games.council_of_four.rules import RULES
-from games.council_of_four.views import CouncilOfFourView
-from games.engine.choices import draw_action
-from games.engine.contract import check_view, required_keys
+from games.engines.council_of_four.rules import RULES
+from games.engines.council_of_four.views import CouncilOfFourView
+from games.engines.kernel.choices import draw_action
+from games.engines.kernel.contract import check_view, required_keys
 from tests.unit.council_of_four.builders import (
     act,
     cards,
@@ -179,7 +179,7 @@ class MoreLabelTests:
 
 
 class ViewContractTests:
-    """games.council_of_four.views.CouncilOfFourView: every declared key, for the table and every seat, in
+    """games.engines.council_of_four.views.CouncilOfFourView: every declared key, for the table and every seat, in
     every phase; ``to_act`` names the seats that have a choice now."""
 
     def states(self):

@@ -1,7 +1,7 @@
 """Crafted states for scenario tests: a real setup, then direct edits."""
 
-from games.for_the_king.cards import CARDS
-from games.for_the_king.rules import RULES
+from games.engines.for_the_king.cards import CARDS
+from games.engines.for_the_king.rules import RULES
 
 NAMES = ["Anna", "Ben", "Chloe", "David", "Emma"]
 
@@ -54,7 +54,7 @@ def esteem(
     primaries: dict[str, int] | None = None,
 ) -> dict:
     """The Gain Esteem phase at the start of a round, with chosen hands and Favor deck (top first)."""
-    from games.for_the_king.board import set_primary
+    from games.engines.for_the_king.board import set_primary
 
     state = new_game(count)
     used = {c for hand in hands for c in hand} | set(favor)

@@ -8,9 +8,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine.choices import action_fits, amount, cards, choice, draw_action
-from games.for_the_king.cards import CARDS
-from games.for_the_king.rules import RULES
+from games.engines.for_the_king.cards import CARDS
+from games.engines.for_the_king.rules import RULES
+from games.engines.kernel.choices import action_fits, amount, cards, choice, draw_action
 from tests.unit.contract import property_examples
 from tests.unit.for_the_king.builders import act, esteem, gold, gov, king
 

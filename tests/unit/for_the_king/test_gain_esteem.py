@@ -4,13 +4,13 @@ import itertools
 
 import pytest
 
-from games.engine.choices import amount, choice, pick
-from games.engine.choices import cards as card_set
-from games.engine.errors import RuleError
-from games.for_the_king import messages as msg
-from games.for_the_king.cards import CARDS
-from games.for_the_king.esteem import BID_CAP_ABOVE_MEANS, gold_payments
-from games.for_the_king.rules import RULES
+from games.engines.for_the_king import messages as msg
+from games.engines.for_the_king.cards import CARDS
+from games.engines.for_the_king.esteem import BID_CAP_ABOVE_MEANS, gold_payments
+from games.engines.for_the_king.rules import RULES
+from games.engines.kernel.choices import amount, choice, pick
+from games.engines.kernel.choices import cards as card_set
+from games.engines.kernel.errors import RuleError
 from tests.unit.for_the_king.builders import act, esteem, gold, gov, king
 
 G1, G2, G3 = gold(1), gold(2), gold(3)

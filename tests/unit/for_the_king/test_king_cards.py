@@ -2,10 +2,10 @@
 
 import pytest
 
-from games.engine.errors import RuleError
-from games.for_the_king import messages as msg
-from games.for_the_king.board import secondary_value
-from games.for_the_king.rules import RULES
+from games.engines.for_the_king import messages as msg
+from games.engines.for_the_king.board import secondary_value
+from games.engines.for_the_king.rules import RULES
+from games.engines.kernel.errors import RuleError
 from tests.unit.for_the_king.builders import act, esteem, gold, king
 
 

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine.choices import action_fits, draw_action
-from games.for_the_king.cards import CARD_IDS
-from games.for_the_king.rules import RULES
+from games.engines.for_the_king.cards import CARD_IDS
+from games.engines.for_the_king.rules import RULES
+from games.engines.kernel.choices import action_fits, draw_action
 from tests.unit.contract import play_many_games, play_random_game, property_examples
 from tests.unit.for_the_king.builders import config
 

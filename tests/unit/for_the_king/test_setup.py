@@ -4,12 +4,12 @@ import json
 
 import pytest
 
-from games.engine.errors import RuleError
-from games.engine.registry import get_game
-from games.engine.rules import ALWAYS
-from games.for_the_king import messages as msg
-from games.for_the_king.cards import CARD_IDS, CARDS
-from games.for_the_king.rules import RULES
+from games.engines.for_the_king import messages as msg
+from games.engines.for_the_king.cards import CARD_IDS, CARDS
+from games.engines.for_the_king.rules import RULES
+from games.engines.kernel.errors import RuleError
+from games.engines.kernel.registry import get_game
+from games.engines.kernel.rules import ALWAYS
 from tests.unit.for_the_king.builders import act, adviser_turn, dealt, esteem, gold, gov, king, new_game
 
 
@@ -164,7 +164,7 @@ class DealTests:
         (before the random removals), and the pink suit with fewer than 5 players."""
         from collections import Counter
 
-        from games.for_the_king.cards import in_play
+        from games.engines.for_the_king.cards import in_play
 
         kept = in_play(count)
         assert Counter(CARDS[c]["value"] for c in kept if CARDS[c]["kind"] == "gold") == dict.fromkeys(

@@ -2,11 +2,11 @@
 
 import pytest
 
-from games.engine.choices import choice, pick
-from games.engine.errors import RuleError
-from games.engine.rules import UNKNOWN_ACTION
-from games.for_the_king import messages as msg
-from games.for_the_king.rules import RULES
+from games.engines.for_the_king import messages as msg
+from games.engines.for_the_king.rules import RULES
+from games.engines.kernel.choices import choice, pick
+from games.engines.kernel.errors import RuleError
+from games.engines.kernel.rules import UNKNOWN_ACTION
 from tests.unit.for_the_king.builders import act, adviser_turn, gold, gov, king
 
 DECK = [

@@ -2,7 +2,7 @@
 
 import json
 
-from games.for_the_king.rules import RULES
+from games.engines.for_the_king.rules import RULES
 from tests.unit.for_the_king.builders import (
     NAMES,
     act,

@@ -1,6 +1,6 @@
 """Crafted states for scenario tests: a real setup, then direct edits (boardgame.io style)."""
 
-from games.kings_dilemma.rules import RULES
+from games.engines.kings_dilemma.rules import RULES
 
 NAMES = ["Anna", "Ben", "Chloe", "David", "Emma"]
 

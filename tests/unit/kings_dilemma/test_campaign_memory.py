@@ -6,9 +6,9 @@ import copy
 
 import pytest
 
-from games.engine.errors import RuleError
-from games.kings_dilemma import messages as msg
-from games.kings_dilemma.rules import RULES
+from games.engines.kernel.errors import RuleError
+from games.engines.kings_dilemma import messages as msg
+from games.engines.kings_dilemma.rules import RULES
 from tests.unit.kings_dilemma.builders import act, card, config, drafted, draw, front, outcome, resolve
 
 CAMPAIGN = {

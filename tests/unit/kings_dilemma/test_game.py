@@ -3,8 +3,8 @@
 import ast
 from pathlib import Path
 
-from games.kings_dilemma import messages as msg
-from games.kings_dilemma.rules import RULES
+from games.engines.kings_dilemma import messages as msg
+from games.engines.kings_dilemma.rules import RULES
 from tests.unit.kings_dilemma.builders import card, coins_total, config, front, outcome, power_total
 
 FOLDER = Path(__file__).parent

@@ -8,9 +8,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine.choices import draw_action
-from games.kings_dilemma.data import AGENDAS, RESOURCES
-from games.kings_dilemma.rules import RULES
+from games.engines.kernel.choices import draw_action
+from games.engines.kings_dilemma.data import AGENDAS, RESOURCES
+from games.engines.kings_dilemma.rules import RULES
 from tests.unit.contract import play_random_game, property_examples
 from tests.unit.kings_dilemma.builders import card, coins_total, outcome, power_total
 

@@ -3,10 +3,10 @@ envelopes, the Time Counter, the King's death), and the host's hand-applied effe
 
 import pytest
 
-from games.engine.errors import RuleError
-from games.kings_dilemma import messages as msg
-from games.kings_dilemma.board import move_resource
-from games.kings_dilemma.rules import RULES
+from games.engines.kernel.errors import RuleError
+from games.engines.kings_dilemma import messages as msg
+from games.engines.kings_dilemma.board import move_resource
+from games.engines.kings_dilemma.rules import RULES
 from tests.unit.kings_dilemma.builders import (
     act,
     card,
@@ -393,7 +393,7 @@ class HostEffectTests:
     def test_every_drawn_host_effect_applies(self):
         import random
 
-        from games.engine.choices import draw_action
+        from games.engines.kernel.choices import draw_action
 
         state = win(voting(), "aye")
         rng = random.Random(4)

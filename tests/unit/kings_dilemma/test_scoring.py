@@ -3,11 +3,11 @@ the Prestige/Crave table, the heir chosen by the Moderator, and the result the c
 
 import pytest
 
-from games.engine.errors import RuleError
-from games.kings_dilemma import messages as msg
-from games.kings_dilemma.data import DEFAULT_TRACKS
-from games.kings_dilemma.rules import RULES
-from games.kings_dilemma.scoring import (
+from games.engines.kernel.errors import RuleError
+from games.engines.kings_dilemma import messages as msg
+from games.engines.kings_dilemma.data import DEFAULT_TRACKS
+from games.engines.kings_dilemma.rules import RULES
+from games.engines.kings_dilemma.scoring import (
     money_ranking_points,
     open_agenda_points,
     power_majority_points,

@@ -5,12 +5,12 @@ import json
 
 import pytest
 
-from games.engine.errors import RuleError
-from games.engine.registry import get_game
-from games.engine.rules import ALWAYS
-from games.kings_dilemma import messages as msg
-from games.kings_dilemma.rules import RULES
-from games.kings_dilemma.start import MAX_NAME
+from games.engines.kernel.errors import RuleError
+from games.engines.kernel.registry import get_game
+from games.engines.kernel.rules import ALWAYS
+from games.engines.kings_dilemma import messages as msg
+from games.engines.kings_dilemma.rules import RULES
+from games.engines.kings_dilemma.start import MAX_NAME
 from tests.unit.kings_dilemma.builders import act, card, config, drafted, draw
 
 

@@ -3,9 +3,9 @@ checked against every logged action."""
 
 import pytest
 
-from games.engine.errors import RuleError
-from games.kings_dilemma.rules import RULES
-from games.kings_dilemma.story import house_figures, night_story, replay
+from games.engines.kernel.errors import RuleError
+from games.engines.kings_dilemma.rules import RULES
+from games.engines.kings_dilemma.story import house_figures, night_story, replay
 from tests.unit.kings_dilemma.builders import card, config, front, outcome
 
 FIRST = card(

@@ -1,0 +1,164 @@
+"""What a seat may do now, as choices with parameters (docs/architecture.md section 3, revised 2026-11-23;
+``games.engines.kernel.choices``). One choice per decision, never one per combination: a phone asks step by
+step (the Council, then the Permit, then the cards; the Queen: the city, then the cards) and the
+size of a choice never grows with the ways to pay.
+
+Parameters per action type:
+
+- ``deal`` (the table), ``engage_servant``, ``additional_main``, ``end_turn``: none.
+- ``elect`` / ``send_servant``: ``balcony`` (pick), ``colour`` (pick: a Councilor beside the board).
+- ``acquire_permit``: one choice per region whose Council the seat can afford to satisfy:
+  ``balcony`` (pick, that one region), ``permit`` (pick: its face-up Permits), ``cards`` (1 to 4
+  of the hand's cards that can serve that Council).
+- ``build``: one choice per face-up Permit the seat holds with a city open to it: ``permit`` (pick,
+  that one Permit), ``city`` (pick: its cities the seat may build in).
+- ``queen_build``: ``city`` (pick: reachable, open and affordable with the cheapest payment),
+  ``cards`` (1 to 4 of the hand's cards that can serve the Queen's Council).
+- ``change_permits``: ``region`` (pick: regions with face-up Permits).
+- ``choose_city_bonus``: ``cities`` (cards: exactly the number of tokens due);
+  ``choose_permit_bonus``, ``take_free_permit``: ``permit`` (pick).
+
+The cards and the Coins constrain each other: ``apply`` validates every value, and :func:`sample`
+draws a valid concrete payment for bots and property tests."""
+
+from __future__ import annotations
+
+import random
+
+from games.engines.council_of_four.board import (
+    ADDITIONAL_MAIN_SERVANTS,
+    BALCONIES,
+    CHANGE_PERMITS_SERVANTS,
+    COUNCILOR_COLOURS,
+    COUNCILORS_PER_BALCONY,
+    ENGAGE_COINS,
+    PERMITS,
+    QUEEN,
+    REGIONS,
+    SEND_SERVANT_SERVANTS,
+)
+from games.engines.council_of_four.flow import (
+    CITY_TOKEN,
+    PERMIT_BONUS,
+    city_token_options,
+    free_permit_options,
+    permit_bonus_options,
+    placing_problem,
+)
+from games.engines.council_of_four.payments import (
+    cheapest_cost,
+    queen_cities,
+    random_payment,
+    road_cost,
+    usable_cards,
+)
+from games.engines.kernel.choices import Choice, cards, choice, pick
+
+
+def legal(state: dict, seat: int | None) -> list[Choice]:
+    if state["over"]:
+        return []
+    if state["phase"] == "deal":
+        return [choice("deal", None)] if seat is None else []
+    if seat is None or seat != state["current"]:
+        return []
+    if state["pending"]:
+        return [_pending_choice(state, seat, state["pending"][0])]
+    choices: list[Choice] = []
+    if state["turn"]["main_left"] > 0:
+        choices += _main(state, seat)
+    if state["turn"]["quick_left"] > 0:
+        choices += _quick(state, seat)
+    if state["turn"]["mains_done"] > 0:
+        choices.append(choice("end_turn", seat))
+    return choices
+
+
+def _pending_choice(state: dict, seat: int, pending: dict) -> Choice:
+    if pending["kind"] == CITY_TOKEN:
+        options = city_token_options(state, seat)
+        count = min(pending["count"], len(options))
+        return choice("choose_city_bonus", seat, cities=cards(options, count, count))
+    if pending["kind"] == PERMIT_BONUS:
+        return choice("choose_permit_bonus", seat, permit=pick(permit_bonus_options(state, seat)))
+    return choice("take_free_permit", seat, permit=pick(free_permit_options(state)))
+
+
+def _election(state: dict, seat: int, type_: str) -> Choice:
+    # In the board's colour order, not the dict's: a state read back from PostgreSQL (jsonb) has
+    # its keys in another order, and the phone's options must not change with a reload.
+    colours = [colour for colour in COUNCILOR_COLOURS if state["councilors"].get(colour, 0) > 0]
+    return choice(type_, seat, balcony=pick(list(BALCONIES)), colour=pick(colours))
+
+
+def _main(state: dict, seat: int) -> list[Choice]:
+    player = state["seats"][seat]
+    choices = [_election(state, seat, "elect")]
+    for region in REGIONS:
+        cost = cheapest_cost(state, seat, region)
+        if state["face_up"][region] and cost is not None and cost <= player["coins"]:
+            choices.append(
+                choice(
+                    "acquire_permit",
+                    seat,
+                    balcony=pick([region]),
+                    permit=pick(state["face_up"][region]),
+                    cards=cards(usable_cards(state, seat, region), 1, COUNCILORS_PER_BALCONY),
+                )
+            )
+    for owned in player["permits"]:
+        if owned["face_up"]:
+            cities = [c for c in PERMITS[owned["id"]]["cities"] if placing_problem(state, seat, c) is None]
+            if cities:
+                choices.append(choice("build", seat, permit=pick([owned["id"]]), city=pick(cities)))
+    places = queen_cities(state, seat)
+    if places:
+        choices.append(
+            choice(
+                "queen_build",
+                seat,
+                city=pick(places),
+                cards=cards(usable_cards(state, seat, QUEEN), 1, COUNCILORS_PER_BALCONY),
+            )
+        )
+    return choices
+
+
+def _quick(state: dict, seat: int) -> list[Choice]:
+    player = state["seats"][seat]
+    choices = []
+    if player["coins"] >= ENGAGE_COINS:
+        choices.append(choice("engage_servant", seat))
+    if player["servants"] >= CHANGE_PERMITS_SERVANTS:
+        regions = [r for r in REGIONS if state["face_up"][r]]
+        if regions:
+            choices.append(choice("change_permits", seat, region=pick(regions)))
+    if player["servants"] >= SEND_SERVANT_SERVANTS:
+        choices.append(_election(state, seat, "send_servant"))
+    if player["servants"] >= ADDITIONAL_MAIN_SERVANTS:
+        choices.append(choice("additional_main", seat))
+    return choices
+
+
+def sample(state: dict, choice_: Choice, rng: random.Random) -> dict | None:
+    """A valid concrete action of a choice whose values constrain each other: a Permit with cards
+    that satisfy its Council and that the seat can afford; a city for the Queen with such cards,
+    the roads included. None for the other choices (each value may be drawn on its own)."""
+    seat, params = choice_["seat"], choice_["params"]
+    if seat is None:
+        return None
+    if choice_["type"] == "acquire_permit":
+        region = rng.choice(params["balcony"]["options"])
+        permit = rng.choice(params["permit"]["options"])
+        paid = random_payment(state, seat, region, state["seats"][seat]["coins"], rng)
+        if paid is None:
+            return None
+        return {"type": "acquire_permit", "seat": seat, "balcony": region, "permit": permit, "cards": paid}
+    if choice_["type"] == "queen_build":
+        city = rng.choice(params["city"]["options"])
+        roads = road_cost(state, city) or 0
+        paid = random_payment(state, seat, QUEEN, state["seats"][seat]["coins"] - roads, rng)
+        if paid is None:
+            return None
+        return {"type": "queen_build", "seat": seat, "city": city, "cards": paid}
+    return None

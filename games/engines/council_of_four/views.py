@@ -1,0 +1,298 @@
+"""What each seat (or the table screen) may see, and every action in the game's words."""
+
+from typing import Any
+
+from games.engines.council_of_four.board import (
+    BALCONY_WORDS,
+    CARDS,
+    CITIES,
+    CITY_TOKENS,
+    COLOUR_REWARDS,
+    COUNCILOR_COLOURS,
+    DISTANCES,
+    ELECT_COINS,
+    ENGAGE_COINS,
+    MERCHANTS,
+    NOBILITY,
+    NOBILITY_LAST,
+    PERMITS,
+    REGION_REWARDS,
+    REGIONS,
+    ROAD_COINS,
+    ROADS,
+    colour_cities,
+)
+from games.engines.council_of_four.flow import merchants_of, others_in, pending_options
+from games.engines.council_of_four.legal import legal
+from games.engines.council_of_four.payments import payment_cost
+from games.engines.kernel.contract import BaseView
+from games.engines.kernel.describe import sentence
+from games.engines.kernel.errors import RuleError
+from games.engines.kernel.words import count, with_article
+
+
+class CouncilOfFourView(BaseView):
+    game: str
+    turn: dict[str, Any] | None
+    pending: dict[str, Any] | None
+    hand: list[dict[str, Any]] | None
+    cities: list[dict[str, Any]]
+
+
+# The words of each bonus, for one and for more ({n} is the amount): the log and the pages say them alike.
+BONUS_WORDS = {
+    "victory_points": ("{n} Victory Point", "{n} Victory Points"),
+    "coins": ("{n} Coin", "{n} Coins"),
+    "servants": ("{n} Servant", "{n} Servants"),
+    "politics_cards": ("{n} Politics card", "{n} Politics cards"),
+    "nobility_steps": ("{n} step on the Nobility Track", "{n} steps on the Nobility Track"),
+    "additional_main_action": ("an additional Main action", "{n} additional Main actions"),
+    "city_token_bonus": ("the bonus of a City token again", "the bonus of {n} City tokens again"),
+    "free_permit_tile": ("a free face-up Permit", "{n} free face-up Permits"),
+    "permit_tile_bonus_again": ("a Permit's bonus again", "{n} Permit bonuses again"),
+}
+
+
+def bonus_words(bonus: dict) -> str:
+    parts = []
+    for key, amount in bonus.items():
+        one, many = BONUS_WORDS.get(key, ("{n} " + key.replace("_", " "),) * 2)
+        parts.append((one if amount == 1 else many).format(n=amount))
+    return ", ".join(parts)
+
+
+def permit_face(permit_id: str) -> dict:
+    tile = PERMITS[permit_id]
+    return {
+        "id": permit_id,
+        "region": tile["region"],
+        "cities": list(tile["cities"]),
+        "bonus": dict(tile["bonus"]),
+    }
+
+
+def view(state: dict, seat: int | None) -> dict:
+    """Everything public, plus the viewer's own Politics hand. Other hands show as counts; the
+    order of the Politics deck and of the Permit decks never leaves the engine."""
+    dealt = state["phase"] != "deal"
+    to_act = [s for s in [None, *range(len(state["seats"]))] if legal(state, s)]
+    seats = [
+        {
+            "index": i,
+            "name": s["name"],
+            "coins": s["coins"],
+            "servants": s["servants"],
+            "victory": s["victory"],
+            "nobility": s["nobility"],
+            "hand_count": len(s["hand"]),
+            "merchants": merchants_of(state, i),
+            "merchants_left": MERCHANTS - len(merchants_of(state, i)),
+            "permits": [{**permit_face(p["id"]), "face_up": p["face_up"]} for p in s["permits"]],
+            "rewards": [dict(r) for r in s["rewards"]],
+            "is_current": dealt and not state["over"] and state["current"] == i,
+        }
+        for i, s in enumerate(state["seats"])
+    ]
+    pending = None
+    if state["pending"]:
+        head = state["pending"][0]
+        pending = {**head, "options": pending_options(state, head)}
+    turn = None
+    if dealt and not state["over"]:
+        turn = {
+            "seat": state["current"],
+            "name": state["seats"][state["current"]]["name"],
+            "phase": state["phase"],
+            "main_left": state["turn"]["main_left"],
+            "quick_left": state["turn"]["quick_left"],
+            "mains_done": state["turn"]["mains_done"],
+            "can_end": state["phase"] == "actions"
+            and not state["pending"]
+            and state["turn"]["mains_done"] > 0,
+        }
+    return {
+        "game": "council_of_four",
+        "you": seat,
+        "phase": state["phase"],
+        "to_act": to_act,
+        "turn": turn,
+        "pending": pending,
+        "seats": seats,
+        "hand": (
+            [{"id": c, "colour": CARDS[c]} for c in sorted(state["seats"][seat]["hand"])]
+            if seat is not None
+            else None
+        ),
+        "cities": [
+            {
+                **city,
+                "token": (
+                    {"id": state["city_tokens"][c], "bonus": dict(CITY_TOKENS[state["city_tokens"][c]])}
+                    if c in state["city_tokens"]
+                    else None
+                ),
+                "merchants": list(state["merchants"][c]),
+                "neutral": c in state["neutral"],
+                "queen": state["queen"] == c,
+            }
+            for c, city in CITIES.items()
+        ],
+        "roads": [list(r) for r in ROADS],
+        "queen": state["queen"],
+        "balconies": {b: list(line) for b, line in state["balconies"].items()},
+        "councilors": dict(state["councilors"]),
+        "councilor_colours": list(COUNCILOR_COLOURS),
+        "permits": {
+            r: {
+                "face_up": [permit_face(p) for p in state["face_up"][r]],
+                "deck_count": len(state["permit_decks"][r]),
+            }
+            for r in REGIONS
+        },
+        "politics": {"deck_count": len(state["deck"]), "discard_count": len(state["discard"])},
+        "rewards": {
+            "regions": [{"region": r, "victory_points": REGION_REWARDS[r]} for r in state["region_rewards"]],
+            "colours": [
+                {"colour": c, "cities": len(colour_cities(c)), "victory_points": COLOUR_REWARDS[c]}
+                for c in state["colour_rewards"]
+            ],
+            "queen": list(state["queen_rewards"]),
+        },
+        "nobility_track": {
+            "last_space": NOBILITY_LAST,
+            "bonuses": [{"space": s, "bonus": dict(b)} for s, b in sorted(NOBILITY.items())],
+        },
+        "final": (
+            {"by": state["final"]["by"], "name": state["seats"][state["final"]["by"]]["name"]}
+            if state["final"]
+            else None
+        ),
+        "over": state["over"],
+        "result": state["result"],
+    }
+
+
+def _who(state: dict, seat) -> str:
+    try:
+        return state["seats"][seat]["name"]
+    except (IndexError, TypeError, KeyError):
+        return "Someone"
+
+
+def _cards(cards) -> str:
+    colours = [CARDS.get(c, "?") for c in cards or []]
+    return f"{count(len(colours), 'Politics card')} ({', '.join(colours)})"
+
+
+def permit_words(permit_id, *, bonus: bool = True) -> str:
+    """A Permit as a player reads it on the tile: its cities and its bonus ("the Permit for Arkon
+    and Burgen (2 Coins)"), never the data file's id. ``bonus=False``: its cities only (a Permit
+    used to build, whose bonus was taken when it was acquired)."""
+    tile = PERMITS[permit_id]
+    names = [CITIES[c]["name"] for c in tile["cities"]]
+    cities = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    words = bonus_words(tile["bonus"]) if bonus else ""
+    return f"the Permit for {cities}" + (f" ({words})" if words else "")
+
+
+def _servant_cost(state: dict, seat: int, city: str) -> str:
+    cost = others_in(state, city, seat)
+    if not cost:
+        return ""
+    return f", returning {count(cost, 'Servant')}"
+
+
+# 'Phase 1: Draw a Card' happens by itself as a turn starts; the log says it with the action that
+# started the turn (the card is never named: only its owner sees it).
+FIRST_DRAW = "{label}; {who} drew a Politics card to begin the first turn"
+TURN_ENDED_DREW = "{label}; {who} drew a Politics card"
+TURN_PASSED_DREW = "{label}; the turn passes to {who}, who drew a Politics card"
+NOTHING_TO_DRAW = "{label}; the turn passes to {who} (no Politics card left to draw)"
+
+
+def describe(state: dict, action: dict, after: dict | None = None) -> str:
+    """The action in the game's words, from the state before it. A drawn card is never named;
+    the cards played to a Balcony are shown face up on the table, so their colours are. With
+    ``after`` (the state the action led to), the next turn's draw it made is said too."""
+    try:
+        said = _describe(state, action)
+    except (RuleError, KeyError, TypeError, ValueError, IndexError, AttributeError):
+        return str(action.get("type") or "?").replace("_", " ")
+    if after is None or after.get("over") or after.get("phase") == "deal":
+        return said
+    seat = after["current"]
+    who = after["seats"][seat]["name"]
+    drew = len(after["seats"][seat]["hand"]) > len(state["seats"][seat]["hand"])
+    if state.get("phase") == "deal":
+        return FIRST_DRAW.format(label=said, who=who)
+    if seat == state.get("current"):
+        return said
+    if not drew:
+        return NOTHING_TO_DRAW.format(label=said, who=who)
+    template = TURN_ENDED_DREW if action.get("type") == "end_turn" else TURN_PASSED_DREW
+    return template.format(label=said, who=who)
+
+
+# The actions whose label is a fixed sentence.
+SENTENCES = {
+    "deal": "The table shuffled the decks, seated the Councilors and dealt 6 Politics cards to each player",
+    "engage_servant": f"{{who}} engaged a Servant for {count(ENGAGE_COINS, 'Coin')}",
+    "additional_main": "{who} returned 3 Servants to perform an additional Main action",
+    "end_turn": "{who} ended their turn",
+}
+
+
+def _describe(state: dict, action: dict) -> str:
+    kind = action.get("type")
+    seat: Any = action.get("seat")
+    who = _who(state, seat)
+    said = sentence(SENTENCES, action, who=who)
+    if said is not None:
+        return said
+    if kind == "elect":
+        balcony = BALCONY_WORDS[action["balcony"]]
+        councilor = with_article(f"{action['colour']} Councilor")
+        return f"{who} elected {councilor} in the {balcony} and gained {count(ELECT_COINS, 'Coin')}"
+    if kind == "send_servant":
+        balcony = BALCONY_WORDS[action["balcony"]]
+        return (
+            f"{who} sent a Servant to elect {with_article(action['colour'] + ' Councilor')} in the {balcony}"
+        )
+    if kind == "acquire_permit":
+        cost = payment_cost(state, seat, action["balcony"], action["cards"])
+        balcony = BALCONY_WORDS[action["balcony"]]
+        return (
+            f"{who} satisfied the {balcony} with {_cards(action['cards'])}, paid {count(cost, 'Coin')} "
+            f"and acquired {permit_words(action['permit'])}"
+        )
+    if kind == "build":
+        city = CITIES[action["city"]]["name"]
+        return (
+            f"{who} placed a Merchant in {city} with {permit_words(action['permit'], bonus=False)}"
+            f"{_servant_cost(state, seat, action['city'])}"
+        )
+    if kind == "queen_build":
+        start, end = state["queen"], action["city"]
+        roads = DISTANCES[start][end]
+        cost = payment_cost(state, seat, "queen", action["cards"]) + ROAD_COINS * roads
+        move = (
+            f"moved the Queen from {CITIES[start]['name']} to {CITIES[end]['name']} ({count(roads, 'road')})"
+            if roads
+            else f"kept the Queen in {CITIES[end]['name']}"
+        )
+        return (
+            f"{who} satisfied the Queen's Balcony with {_cards(action['cards'])}, {move}, paid {count(cost, 'Coin')} "
+            f"and placed a Merchant there{_servant_cost(state, seat, end)}"
+        )
+    if kind == "change_permits":
+        return f"{who} sent a Servant to change the face-up {action['region'].capitalize()} Permits"
+    if kind == "choose_city_bonus":
+        cities = [CITIES[c]["name"] for c in action["cities"]]
+        tokens = " and ".join(cities)
+        noun = "token" if len(cities) == 1 else "tokens"
+        return f"{who} took again the bonus of the City {noun} of {tokens}"
+    if kind == "choose_permit_bonus":
+        return f"{who} took again the bonus of {permit_words(action['permit'])}"
+    if kind == "take_free_permit":
+        return f"{who} took {permit_words(action['permit'])} for free"
+    return str(kind or "?").replace("_", " ")

@@ -1,0 +1,191 @@
+"""The Gain Esteem phase: reveal a Favor card, Raise or Pass, the winner pays."""
+
+import random
+
+from games.engines.for_the_king import messages as msg
+from games.engines.for_the_king.cards import CARDS, GOLD, gold_value, kind
+from games.engines.for_the_king.flow import (
+    actor,
+    advance,
+    exclude_and_rebid,
+    expect_turn,
+    new_bidding,
+    next_bidder,
+    take_offer,
+)
+from games.engines.kernel.choices import Choice, amount, cards, choice, pick
+from games.engines.kernel.errors import RuleError
+
+# legal_actions offers bids up to the bidder's means plus this much (bluffing is allowed);
+# apply accepts any higher bid too.
+BID_CAP_ABOVE_MEANS = 2
+
+
+def reveal(state: dict, action: dict, rng) -> None:
+    """'Gain Esteem' step 1: the first player reveals the top card of the Favor deck."""
+    expect_turn(state, action, phases=("reveal",), acting=actor, what="reveal a Favor card")
+    state["offer"] = state["favor_deck"].pop(0)
+    state["bidding"] = new_bidding(state, excluded=[])
+    state["stage"] = "bidding"
+    advance(state, rng)
+
+
+def bid(state: dict, action: dict, rng) -> None:
+    """'Bid': the first bid is 1 or more, each later bid strictly greater."""
+    seat = expect_turn(state, action, phases=("bidding",), acting=actor, what="bid")
+    amount = action.get("amount")
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        raise RuleError(msg.BID_NOT_A_NUMBER)
+    bidding = state["bidding"]
+    if amount <= bidding["high_bid"]:
+        if bidding["high_bidder"] is None:
+            raise RuleError(msg.BID_TOO_LOW_FIRST)
+        raise RuleError(msg.BID_TOO_LOW.format(high=bidding["high_bid"]))
+    bidding["high_bid"] = amount
+    bidding["high_bidder"] = seat
+    bidding["last_bids"][seat] = amount
+    bidding["turn"] = next_bidder(state, bidding, seat)
+    advance(state, rng)
+
+
+def pass_(state: dict, action: dict, rng) -> None:
+    """'Pass': you are out of the bidding for this round."""
+    seat = expect_turn(state, action, phases=("bidding",), acting=actor, what="pass")
+    bidding = state["bidding"]
+    bidding["passed"].append(seat)
+    bidding["turn"] = next_bidder(state, bidding, seat)
+    advance(state, rng)
+
+
+def calls_the_bid(before: dict, action: dict, after: dict) -> bool:
+    """A bid or a pass that ends the bidding shows whether the winner holds the Gold to pay."""
+    return after["stage"] in ("pay_gold", "cannot_pay")
+
+
+def pay_gold(state: dict, action: dict, rng) -> None:
+    """'End of a round': discard Gold cards face up until they reach the bid; no change is given,
+    and no card may be left out while still reaching the bid (DESIGN 8, 'Paying Gold')."""
+    seat = expect_turn(state, action, phases=("pay_gold",), acting=actor, what="pay Gold")
+    chosen = action.get("cards")
+    if not isinstance(chosen, list) or not chosen or not all(isinstance(c, str) for c in chosen):
+        raise RuleError(msg.PAY_FORMAT)
+    if len(set(chosen)) != len(chosen):
+        raise RuleError(msg.PAY_SAME_CARD)
+    hand = state["seats"][seat]["hand"]
+    if not all(c in hand and kind(c) == GOLD for c in chosen):
+        raise RuleError(msg.PAY_NOT_GOLD_IN_HAND)
+    owed = state["payment"]["owed"]
+    total = gold_value(chosen)
+    if total < owed:
+        raise RuleError(msg.PAY_NOT_ENOUGH.format(owed=owed))
+    if total - min(CARDS[c]["value"] for c in chosen) >= owed:
+        raise RuleError(msg.PAY_TOO_MUCH.format(owed=owed))
+    for c in chosen:
+        hand.remove(c)
+        state["discard"].append(c)
+    state["payment"]["paid"] = total
+    take_offer(state)
+    advance(state, rng)
+
+
+def discard(state: dict, action: dict, rng) -> None:
+    """'End of a round', Gold card won: discard as many cards as the bid, face down, one by one."""
+    seat = expect_turn(state, action, phases=("discard",), acting=actor, what="discard a card")
+    hand = state["seats"][seat]["hand"]
+    card_id = action.get("card")
+    if card_id not in hand:
+        raise RuleError(msg.DISCARD_NOT_IN_HAND)
+    hand.remove(card_id)
+    state["discard_face_down"].append(card_id)
+    state["payment"]["paid"] += 1
+    if state["payment"]["paid"] >= state["payment"]["owed"]:
+        take_offer(state)
+    advance(state, rng)
+
+
+def draw_random_card(state: dict, action: dict, rng) -> None:
+    """'If you don't have enough cards to pay': the player to your left draws a random card from your
+    hand and discards it face down; then the others bid again for the same card."""
+    expect_turn(state, action, phases=("cannot_pay",), acting=actor, what="draw a random card")
+    loser = state["payment"]["seat"]
+    hand = state["seats"][loser]["hand"]
+    card_id = hand.pop(rng.randrange(len(hand)))
+    state["discard_face_down"].append(card_id)
+    exclude_and_rebid(state, loser)
+    advance(state, rng)
+
+
+def gold_payments(hand: list[str], owed: int) -> list[list[str]]:
+    """Every way to pay ``owed`` Gold without gratuitous overpayment, one per mix of values
+    (Gold cards of one value are alike; the lowest ids stand for them)."""
+    by_value: dict[int, list[str]] = {1: [], 2: [], 3: []}
+    for c in sorted(hand):
+        if kind(c) == GOLD:
+            by_value.setdefault(CARDS[c]["value"], []).append(c)
+    values = sorted(by_value)
+    options = []
+
+    def walk(i: int, picked: list[str], total: int) -> None:
+        if i == len(values):
+            if picked and total >= owed and total - min(CARDS[c]["value"] for c in picked) < owed:
+                options.append(list(picked))
+            return
+        value = values[i]
+        for n in range(len(by_value[value]) + 1):
+            if n and total + (n - 1) * value >= owed:
+                break  # one card of this value fewer would already reach the bid
+            walk(i + 1, picked + by_value[value][:n], total + n * value)
+
+    walk(0, [], 0)
+    return options
+
+
+def gold_in_hand(hand: list[str]) -> list[str]:
+    return sorted(c for c in hand if kind(c) == GOLD)
+
+
+def random_payment(hand: list[str], owed: int, rng: random.Random) -> list[str]:
+    """A valid payment drawn at random: a random mix of values among ``gold_payments``, then random
+    Gold cards of each value from the hand (cards of one value are alike)."""
+    mix = rng.choice(gold_payments(hand, owed))
+    by_value: dict[int, list[str]] = {}
+    for c in gold_in_hand(hand):
+        by_value.setdefault(CARDS[c]["value"], []).append(c)
+    paid: list[str] = []
+    for value in sorted({CARDS[c]["value"] for c in mix}):
+        count = sum(1 for c in mix if CARDS[c]["value"] == value)
+        paid += rng.sample(by_value[value], count)
+    return paid
+
+
+def bid_bounds(state: dict, seat: int) -> tuple[int, int]:
+    """The amounts a bid choice offers: above the high bid, up to the bidder's means (Gold, or cards
+    in hand for a Gold card) plus ``BID_CAP_ABOVE_MEANS``. Empty when low > high."""
+    hand = state["seats"][seat]["hand"]
+    means = len(hand) if kind(state["offer"]) == GOLD else gold_value(hand)
+    return state["bidding"]["high_bid"] + 1, means + BID_CAP_ABOVE_MEANS
+
+
+def legal(state: dict, seat: int | None) -> list[Choice]:
+    """One choice per thing the seat may do, its parameters bounded: a bid is one amount choice,
+    a payment one set of Gold cards (``apply`` checks that it reaches the bid without overpaying)."""
+    stage = state["stage"]
+    if seat is None:
+        return []  # the table has no choice in the Gain Esteem phase
+    if stage == "reveal":
+        return [choice("reveal", seat)]
+    if stage == "bidding":
+        low, high = bid_bounds(state, seat)
+        offered = [choice("pass", seat)]
+        if low <= high:
+            offered.append(choice("bid", seat, amount=amount(low, high)))
+        return offered
+    if stage == "pay_gold":
+        hand = state["seats"][seat]["hand"]
+        sizes = [len(p) for p in gold_payments(hand, state["payment"]["owed"])]
+        return [choice("pay_gold", seat, cards=cards(gold_in_hand(hand), min(sizes), max(sizes)))]
+    if stage == "discard":
+        return [choice("discard", seat, card=pick(sorted(state["seats"][seat]["hand"])))]
+    if stage == "cannot_pay":
+        return [choice("draw_random_card", seat)]
+    return []

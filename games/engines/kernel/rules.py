@@ -1,0 +1,139 @@
+"""The protocol every game engine follows (docs/architecture.md section 3) and a small base class.
+
+State is a plain JSON-serialisable dict. It always holds ``seed`` and ``step`` (the number of
+actions applied), so randomness inside ``apply`` comes from ``seeded_rng(seed, step)``.
+Actions are dicts with a ``type`` and a ``seat`` (an int, or ``None`` for the table/host).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from games.engines.kernel.choices import Choice
+from games.engines.kernel.contract import BaseView
+from games.engines.kernel.errors import RuleError
+from games.engines.kernel.rng import seeded_rng
+
+TABLE = None  # the seat value of actions taken by the table (the host's screen)
+
+State = dict[str, Any]
+Action = dict[str, Any]
+# When an action shows something that was hidden: a function of the state before it, the action and
+# the state after it (both states are the engine's own, never changed by the function).
+Reveal = Callable[[State, Action, State], bool]
+
+
+def always(before: State, action: Action, after: State) -> bool:
+    """An action that reveals whatever its parameters (a card drawn, a deal)."""
+    return True
+
+
+ALWAYS: Reveal = always
+
+GAME_IS_OVER = "The game is over."
+UNKNOWN_ACTION = "There is no action called {type!r} in this game."
+ACTION_NOT_A_DICT = "An action must be an object with a 'type'."
+
+
+def config_seat_names(config: Any, min_seats: int, max_seats: int, words: Any) -> list[str]:
+    """The seats' names of a setup config, checked: ``min_seats`` to ``max_seats`` seats, each with a
+    name (``words.SEAT_COUNT`` and ``words.SEAT_NAMES`` say what is wrong in the game's words)."""
+    seats = config.get("seats") if isinstance(config, dict) else None
+    if not isinstance(seats, list) or not min_seats <= len(seats) <= max_seats:
+        raise RuleError(words.SEAT_COUNT)
+    names = [s.get("name") if isinstance(s, dict) else None for s in seats]
+    if not all(isinstance(n, str) and n.strip() for n in names):
+        raise RuleError(words.SEAT_NAMES)
+    return [n.strip() for n in names if isinstance(n, str)]
+
+
+class GameRules(Protocol):
+    slug: str
+    name: str
+    min_seats: int
+    max_seats: int
+    order: int
+    opening_action: Action | None
+    view_type: type
+
+    def setup(self, config: dict[str, Any], seed: int) -> State: ...
+    def legal_actions(self, state: State, seat: int | None) -> list[Choice]: ...
+    def apply(self, state: State, action: Action) -> State: ...
+    def view(self, state: State, seat: int | None) -> dict[str, Any]: ...
+    def is_over(self, state: State) -> bool: ...
+    def result(self, state: State) -> dict[str, Any] | None: ...
+    def describe(self, state: State, action: Action) -> str: ...
+    def reveals(self, before: State, action: Action, after: State) -> bool: ...
+    def undoable(self, before: State, action: Action, after: State) -> bool: ...
+    def active_seats(self, state: State) -> list[int | None]: ...
+
+
+class Rules:
+    """Base for engines: ``moves`` maps an action type to ``fn(state, action, rng)`` that
+    mutates a private copy of the state or raises RuleError (the original is never touched)."""
+
+    slug = ""
+    name = ""
+    min_seats = 2
+    max_seats = 5
+    order = 100  # where the game appears in lists of games
+    # The declared shape of its views (games.engines.kernel.contract: a BaseView subclass in its views.py).
+    view_type: type = BaseView
+    moves: dict[str, Callable[[State, Action, Any], None]] = {}
+    # The table's first action, applied by the session as soon as the game is set up (action 1 of
+    # the log, never undone): dealing hidden cards in an action keeps the deck order out of the
+    # initial state, so a replay never shows it to a client. None: the game opens without one.
+    opening_action: Action | None = None
+    # The actions that show something hidden, declared beside ``moves``: action type -> ``ALWAYS``
+    # or a ``Reveal`` saying when it does (a card placed face up, not face down). Undo never drops
+    # an action that revealed something: what the players saw cannot be hidden again.
+    revealing: dict[str, Reveal] = {}
+    # Action types never undone for another reason, whatever they show (a binding gift of Coins).
+    not_undoable: frozenset[str] = frozenset()
+    # Action types a bot never picks (legal for people, pointless or harmful at random).
+    bot_excluded: frozenset[str] = frozenset()
+    # A game's bot: policy(state, seat, legal_actions, rng) -> one of them (None: pick at random).
+    bot_policy: Callable[[State, int | None, list[Choice], Any], Action | None] | None = None
+
+    def apply(self, state: State, action: Action) -> State:
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise RuleError(ACTION_NOT_A_DICT)
+        if self.is_over(state):
+            raise RuleError(GAME_IS_OVER)
+        move = self.moves.get(action["type"])
+        if move is None:
+            raise RuleError(UNKNOWN_ACTION.format(type=action["type"]))
+        new = copy.deepcopy(state)
+        move(new, action, seeded_rng(new["seed"], new["step"]))
+        new["step"] += 1
+        return new
+
+    def legal_actions(self, state: State, seat: int | None) -> list[Choice]:
+        raise NotImplementedError  # each game's rules object says what a seat may do now
+
+    def is_over(self, state: State) -> bool:
+        return bool(state.get("over"))
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        return state.get("result")
+
+    def reveals(self, before: State, action: Action, after: State) -> bool:
+        """Whether ``action``, taking ``before`` to ``after``, showed someone something hidden: as
+        ``revealing`` declares it, and always when it ended the game (the result shows it all)."""
+        if self.is_over(after):
+            return True
+        when = self.revealing.get(action.get("type", ""))
+        return when is not None and bool(when(before, action, after))
+
+    def undoable(self, before: State, action: Action, after: State) -> bool:
+        """Whether the host may drop ``action`` (taking ``before`` to ``after``) from the log."""
+        return action.get("type") not in self.not_undoable and not self.reveals(before, action, after)
+
+    def active_seats(self, state: State) -> list[int | None]:
+        seats: list[int | None] = [TABLE, *range(len(state.get("seats", [])))]
+        return [s for s in seats if self.legal_actions(state, s)]
+
+    def describe(self, state: State, action: Action) -> str:
+        return str(action.get("type", "?")).replace("_", " ")

@@ -1,0 +1,89 @@
+"""The one turn guard of every engine: before its rules, a move checks that the game is in a phase
+where it may be played and that the action's seat is the one that acts (boardgame.io's reducer checks
+the same before running a move). Each engine binds its own words once, in its ``flow.py``:
+
+    expect_turn = turn_guard(msg)            # or turn_guard(msg, phase_key="stage")
+
+and every move then reads ``seat = expect_turn(state, action, phases=("voting",), acting=ANY_SEAT,
+what="give Coins")``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import SimpleNamespace
+from typing import Any, Protocol
+
+from games.engines.kernel.errors import RuleError
+from games.engines.kernel.rules import TABLE
+
+ANY_SEAT = "any seat"  # ``acting``: any seat of the table (not the table itself)
+
+# The kernel's words; an engine's messages module may say them in the game's own words.
+WORDS = SimpleNamespace(
+    NOT_NOW="You cannot {what} now.",
+    TABLE_ONLY="Only the table can {what}.",
+    SEAT_ONLY="The table cannot {what}: a player does.",
+    NOT_YOUR_TURN="It is {name}'s turn to {what}.",
+    NO_SUCH_SEAT="There is no such seat at this table.",
+)
+
+
+class Words(Protocol):
+    NOT_NOW: str
+    TABLE_ONLY: str
+    SEAT_ONLY: str
+    NOT_YOUR_TURN: str
+    NO_SUCH_SEAT: str
+
+
+def is_seat(state: dict[str, Any], seat: Any) -> bool:
+    return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(state["seats"])
+
+
+def seat_name(state: dict[str, Any], seat: int | None) -> str:
+    return "the table" if seat is None else state["seats"][seat]["name"]
+
+
+def expect_turn(
+    state: dict[str, Any],
+    action: dict[str, Any],
+    *,
+    phases: tuple[str, ...] | None,
+    acting: int | str | None | Callable[[dict[str, Any]], int | None],
+    what: str,
+    words: Words = WORDS,
+    phase_key: str = "phase",
+    not_yours: str | None = None,
+) -> int | None:
+    """The action's seat, once checked: ``state[phase_key]`` is one of ``phases`` (None: any), the seat
+    is a seat of the table or the table (None), and it is ``acting``: TABLE, ANY_SEAT, one seat, or a
+    function of the state answering TABLE or one seat (called once the phase is known to be right).
+    ``not_yours`` words the refusal when another seat must act (default ``words.NOT_YOUR_TURN``)."""
+    if phases is not None and state[phase_key] not in phases:
+        raise RuleError(words.NOT_NOW.format(what=what))
+    if callable(acting):
+        acting = acting(state)
+    seat = action.get("seat")
+    if seat is not None and not is_seat(state, seat):
+        raise RuleError(words.NO_SUCH_SEAT)
+    if acting is TABLE:
+        if seat is not None:
+            raise RuleError(words.TABLE_ONLY.format(what=what))
+    elif seat is None:
+        raise RuleError(words.SEAT_ONLY.format(what=what))
+    elif acting != ANY_SEAT and seat != acting:
+        refusal = not_yours or words.NOT_YOUR_TURN
+        raise RuleError(refusal.format(name=seat_name(state, acting), what=what))  # type: ignore[arg-type]
+    return seat
+
+
+def turn_guard(words: object, *, phase_key: str = "phase") -> Callable[..., Any]:
+    """``expect_turn`` in one engine's words (its messages module; a sentence it does not define is
+    the kernel's) and with the key of its phase in the state."""
+    merged = SimpleNamespace(**{key: getattr(words, key, text) for key, text in vars(WORDS).items()})
+
+    def guard(state: dict[str, Any], action: dict[str, Any], **kwargs: Any) -> Any:
+        return expect_turn(state, action, words=merged, phase_key=phase_key, **kwargs)
+
+    return guard

@@ -1,0 +1,385 @@
+"""The Realm board: drawing a Dilemma card, Dilemma Resolution (Resources, Momentum, Stability,
+stickers, envelopes, the Time Counter, the King's death) and the host's hand-applied card effects
+(docs/rules-decisions.md "Card effects the app cannot know")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engines.kernel.choices import Choice, amount, choice, pick, text, typed
+from games.engines.kernel.errors import RuleError
+from games.engines.kernel.rules import TABLE
+from games.engines.kings_dilemma import messages as msg
+from games.engines.kings_dilemma.board import move_resource, resolve_dilemma, tell
+from games.engines.kings_dilemma.cards import card_number, normalise_front, normalise_outcome
+from games.engines.kings_dilemma.data import RESOURCES
+from games.engines.kings_dilemma.flow import (
+    HOST_PHASES,
+    expect_turn,
+    from_pool,
+    is_int,
+    name,
+    seat_index,
+    to_pool,
+)
+from games.engines.kings_dilemma.voting import start_voting
+
+MAX_LABEL = 80
+HOST_WHATS = ("coins", "power", "prestige", "crave")
+
+
+# ---- Phase 1: draw and read a card (its front) ---------------------------------------------------
+
+
+def drawn_numbers(state: dict) -> set[int]:
+    return {int(n) for n in state["cards_met"]}
+
+
+def out_of_deck(state: dict) -> dict[str, str]:
+    """The campaign's cards out of the Dilemma deck (Trash, Event area, Story save slot). A session
+    started before the campaign handed them over has none."""
+    return state.get("cards_out_of_deck") or {}
+
+
+def stickers_taken(state: dict) -> dict[int, int | None]:
+    """Chronicle sticker numbers already attached: in earlier games (None) or tonight (the card)."""
+    taken: dict[int, int | None] = dict.fromkeys(state.get("stickers_before") or [])
+    taken.update((s["number"], s.get("dilemma")) for s in state["stickers"])
+    return taken
+
+
+def envelopes_taken(state: dict) -> dict[int, int | None]:
+    """Envelope numbers already opened: in earlier games (None) or tonight (the card)."""
+    taken: dict[int, int | None] = dict.fromkeys(state.get("envelopes_before") or [])
+    taken.update((e["number"], e.get("dilemma")) for e in state["envelopes"])
+    return taken
+
+
+def is_new_to_the_campaign(state: dict, outcome: dict) -> bool:
+    try:
+        expect_new_to_the_campaign(state, outcome)
+    except RuleError:
+        return False
+    return True
+
+
+def expect_new_to_the_campaign(state: dict, outcome: dict) -> None:
+    """A Chronicle sticker or an Envelope exists once in the box: one the campaign attached or opened
+    in an earlier game, or the table named earlier tonight, is refused (typed wrong)."""
+    sticker = outcome["sticker"]
+    if sticker is not None and sticker["number"] in (stickers := stickers_taken(state)):
+        number, dilemma = sticker["number"], stickers[sticker["number"]]
+        raise RuleError(
+            msg.STICKER_ON_BOARD.format(number=number)
+            if dilemma is None and number in (state.get("stickers_before") or [])
+            else msg.STICKER_TONIGHT.format(number=number, dilemma=dilemma),
+            {"field": "sticker"},
+        )
+    envelope = outcome["envelope"]
+    if envelope is not None and envelope in (envelopes := envelopes_taken(state)):
+        dilemma = envelopes[envelope]
+        raise RuleError(
+            msg.ENVELOPE_OPENED.format(number=envelope)
+            if dilemma is None and envelope in (state.get("envelopes_before") or [])
+            else msg.ENVELOPE_TONIGHT.format(number=envelope, dilemma=dilemma),
+            {"field": "envelope"},
+        )
+
+
+def draw_dilemma(state: dict, action: dict, rng) -> None:
+    """The table types the front of the card drawn: number, title, question and the Outcome tokens
+    placed on the Balance. A card met before is typed by its number; its back stays unread."""
+    expect_turn(state, action, phases=("draw",), acting=TABLE, what="draw a Dilemma card")
+    raw = action.get("card")
+    if not isinstance(raw, dict):
+        raise RuleError(msg.CARD_FORMAT)
+    number = card_number(raw.get("number"), state["tracks"])
+    if number in drawn_numbers(state):
+        raise RuleError(msg.CARD_ALREADY.format(number=number))
+    place = out_of_deck(state).get(str(number))
+    if place is not None:
+        # 'Final Cleanup' step 2: trashed Dilemmas "will never be used again!"; Event cards lie in
+        # the Event area, never in the deck.
+        raise RuleError(
+            msg.DILEMMA_NOT_IN_DECK.format(number=number, place=msg.OUT_OF_DECK_PLACES[place]),
+            {"field": "number"},
+        )
+    known = state["known_cards"].get(str(number))
+    typed_front = any(raw.get(key) for key in ("title", "question", "aye", "nay"))
+    if known is not None and not typed_front:
+        card = {**known, "back": dict(known["back"])}
+    else:
+        card = {**normalise_front(raw, state["tracks"]), "back": {"aye": None, "nay": None}}
+        if known is not None:  # typed again: what is known of the back stays known
+            card["back"] = dict(known["back"])
+    state["cards_met"][str(number)] = card
+    if number in state["dilemma_deck"]:
+        state["dilemma_deck"].remove(number)
+    state["card"] = card
+    state["round"] += 1
+    start_voting(state)
+
+
+def legal_draw(state: dict) -> list[Choice]:
+    return [choice("draw_dilemma", None, card=typed("dilemma_front"))]
+
+
+# ---- Phase 5: Dilemma Resolution --------------------------------------------------------------
+
+
+# Where the card goes once its outcome is applied: on the Time Counter in the same action (steps E and F,
+# nothing else is open), or nowhere yet: the resolution stays open for printed effects applied by hand.
+PLACES = ("time_counter", "resolution")
+
+
+def read_outcome(state: dict, action: dict, rng) -> None:
+    """Step A: the card is turned over on the winning side and its outcome read (typed by the table,
+    or the stored back of a card met before), then steps B-D are applied. With ``place``
+    "time_counter" step E and F follow in the same action (docs/rules-decisions.md); without it (or
+    "resolution") the table may still apply printed effects by hand, then places the card."""
+    expect_turn(state, action, phases=("outcome",), acting=TABLE, what="read the outcome")
+    outcome = normalise_outcome(action.get("outcome"), state["tracks"])
+    place = action.get("place", "resolution")
+    if place not in PLACES:
+        raise RuleError(msg.OUTCOME_PLACE)
+    expect_new_to_the_campaign(state, outcome)
+    card = state["card"]
+    side = state["winning_side"]
+    card["back"][side] = outcome
+    state["cards_met"][str(card["number"])] = card
+    resolve_dilemma(state, outcome)
+    if place == "time_counter":
+        place_on_time_counter(state)
+
+
+def legal_outcome(state: dict) -> list[Choice]:
+    return [choice("read_outcome", None, outcome=typed("dilemma_outcome"), place=pick(list(PLACES)))]
+
+
+def known_outcome(state: dict) -> dict | None:
+    """The stored back of the winning side, offered again once the vote has ended (never before)."""
+    if state["phase"] != "outcome" or not state["card"]:
+        return None
+    return state["card"]["back"].get(state["winning_side"])
+
+
+def _lightning_space(state: dict) -> int:
+    return state["tracks"]["time_counter"]["spaces"]
+
+
+def cards_on_lightning(state: dict) -> int:
+    return max(0, len(state["time_counter"]) - _lightning_space(state) + 1)
+
+
+def to_time_counter(state: dict, action: dict, rng) -> None:
+    """Step E: the card goes next to the top empty space. Step F: on the lightning space, the King
+    dies if the back shows the lightning on its central space, or if it is the fifth card there."""
+    expect_turn(
+        state, action, phases=("resolution",), acting=TABLE, what="place the card on the Time Counter"
+    )
+    place_on_time_counter(state)
+
+
+def place_on_time_counter(state: dict) -> None:
+    number = state["card"]["number"]
+    state["time_counter"].append(number)
+    spaces = _lightning_space(state)
+    count = len(state["time_counter"])
+    tell(state, msg.NEWS_TIME_COUNTER.format(number=number, count=min(count, spaces), spaces=spaces))
+    on_lightning = cards_on_lightning(state)
+    if state["abdicated"] is None and on_lightning >= 1:
+        shown = bool(state["outcome"] and state["outcome"]["lightning"])
+        if shown or on_lightning >= state["tracks"]["time_counter"]["king_death_cards"]:
+            state["king_dead"] = True
+        tell(state, msg.NEWS_LIGHTNING_DEAD if state["king_dead"] else msg.NEWS_LIGHTNING_LIVES)
+    end_round(state)
+
+
+def end_round(state: dict) -> None:
+    """Step F: the King abdicated or died (the end of the game is triggered), or a new round starts."""
+    attached = len(state["mystery_before"]) + len(state["mystery_stickers"])
+    finale = state["tracks"]["mystery_stickers_per_campaign"]
+    grand_finale = state["tracks"]["grand_finale_envelope"]
+    if attached >= finale and grand_finale not in envelopes_taken(state):
+        # 'Triggering the end of the campaign': after the resolution of the card that attached the
+        # sixth Mystery sticker, Envelope 70 is opened.
+        state["envelopes"].append(
+            {
+                "number": grand_finale,
+                "opened_by": state["leader"],
+                "dilemma": state["card"]["number"] if state["card"] else None,
+                "grand_finale": True,
+            }
+        )
+    state["card"] = None
+    state["outcome"] = None
+    state["vote"] = None
+    state["winning_side"] = None
+    state["leader_candidates"] = None
+    if state["abdicated"] or state["king_dead"]:
+        state["end"] = "king_died" if state["abdicated"] is None else f"abdicated_{state['abdicated']}"
+        state["phase"] = "end"
+        tell(state, msg.NEWS_GAME_ENDS)
+    else:
+        state["phase"] = "draw"
+
+
+def legal_resolution(state: dict) -> list[Choice]:
+    top = state["tracks"]["resource_track"]["rows"]
+    most = state["tracks"]["limits"]["hand_adjust"]
+    choices = [
+        choice("to_time_counter", None),
+        choice("to_event_area", None, label=text(MAX_LABEL)),
+        choice(
+            "move_resource", None, row=pick(list(RESOURCES)), amount=amount(-top, top), label=text(MAX_LABEL)
+        ),
+    ]
+    return choices + _host_effects(state, most)
+
+
+def _host_effects(state: dict, most: int) -> list[Choice]:
+    choices = [
+        choice(
+            "adjust",
+            None,
+            target=pick(list(range(len(state["seats"])))),
+            what=pick(list(HOST_WHATS)),
+            amount=amount(-most, most),
+            label=text(MAX_LABEL),
+        )
+    ]
+    free = [x for x in state["tracks"]["mystery_letters"] if x not in _mystery_attached(state)]
+    if free:
+        choices.append(choice("mystery_sticker", None, letter=pick(free), label=text(MAX_LABEL)))
+    return choices
+
+
+def sample_host_effect(state: dict, choice_: Choice, rng) -> dict | None:
+    """Values that constrain each other: a move of 1 or more spaces, an adjustment that takes no more
+    than a House holds."""
+    if choice_["type"] == "move_resource":
+        amount_ = rng.choice([-2, -1, 1, 2])
+        return {
+            "type": "move_resource",
+            "seat": None,
+            "row": rng.choice(RESOURCES),
+            "amount": amount_,
+            "label": "card effect",
+        }
+    if choice_["type"] == "adjust":
+        target = rng.randrange(len(state["seats"]))
+        what = rng.choice(HOST_WHATS)
+        held = state["seats"][target].get(what, 0) if what in ("coins", "power") else 2
+        amount_ = rng.choice([a for a in (-2, -1, 1, 2) if a > 0 or -a <= held])
+        return {
+            "type": "adjust",
+            "seat": None,
+            "target": target,
+            "what": what,
+            "amount": amount_,
+            "label": "card effect",
+        }
+    return None
+
+
+# ---- host effects -----------------------------------------------------------------------------
+
+
+def _label(action: dict) -> str:
+    label = action.get("label")
+    if not isinstance(label, str) or not label.strip() or len(label.strip()) > MAX_LABEL:
+        raise RuleError(msg.LABEL)
+    return label.strip()
+
+
+def host_move_resource(state: dict, action: dict, rng) -> None:
+    """A printed effect moving a Resource, applied like a card outcome (with Momentum and Stability)."""
+    expect_turn(state, action, phases=("resolution",), acting=TABLE, what="move a Resource by hand")
+    _label(action)
+    row: Any = action.get("row")
+    amount: Any = action.get("amount")
+    top = state["tracks"]["resource_track"]["rows"]
+    if row not in RESOURCES:
+        raise RuleError(msg.RESOURCE_ROW.format(row=row))
+    if not is_int(amount, -top, top) or amount == 0:
+        raise RuleError(msg.RESOURCE_MOVE.format(top=top))
+    move_resource(state, row, amount)
+
+
+def adjust(state: dict, action: dict, rng) -> None:
+    """Give (amount > 0) or take (amount < 0) Coins or Power (from/to the general pool), Prestige or
+    Crave (recorded for the campaign's ledger)."""
+    expect_turn(state, action, phases=HOST_PHASES, acting=TABLE, what="give or take by hand")
+    label = _label(action)
+    target = seat_index(state, action.get("target"))
+    what: Any = action.get("what")
+    amount: Any = action.get("amount")
+    if what not in HOST_WHATS:
+        raise RuleError(msg.HOST_WHAT)
+    most = state["tracks"]["limits"]["hand_adjust"]
+    if not is_int(amount, -most, most) or amount == 0:
+        raise RuleError(msg.HOST_AMOUNT.format(most=most))
+    house = state["seats"][target]
+    who = name(state, target)
+    if what in ("coins", "power"):
+        if amount < 0 and house[what] < -amount:
+            words = "Coins" if what == "coins" else "Power"
+            raise RuleError(msg.HOST_TAKE_TOO_MUCH.format(name=house["name"], have=house[what], what=words))
+        if amount > 0:
+            from_pool(state, what, amount)
+        else:
+            to_pool(state, what, -amount)
+        house[what] += amount
+        # Coins and Power lie behind the House screen: the line says what moved, never what is held.
+        line = {
+            ("coins", True): msg.NEWS_COINS_GIVEN,
+            ("coins", False): msg.NEWS_COINS_TAKEN,
+            ("power", True): msg.NEWS_POWER_GIVEN,
+            ("power", False): msg.NEWS_POWER_TAKEN,
+        }[(what, amount > 0)]
+        tell(state, line.format(name=who, amount=abs(amount), s="" if abs(amount) == 1 else "s"))
+    else:
+        if what == "prestige":
+            before = prestige_now(state, target)
+            tell(state, msg.NEWS_PRESTIGE.format(name=who, before=before, after=before + amount))
+        else:
+            tell(state, msg.NEWS_CRAVE.format(name=who, amount=amount))
+        state["prestige_crave_effects"].append(
+            {
+                "seat": target,
+                "prestige": amount if what == "prestige" else 0,
+                "crave": amount if what == "crave" else 0,
+                "label": label,
+            }
+        )
+
+
+def prestige_now(state: dict, seat: int) -> int:
+    """A House's Prestige on the table: what it brought, plus what the table gave or took tonight (the
+    campaign's ledger records the same effects when the night is saved)."""
+    given = sum(e["prestige"] for e in state["prestige_crave_effects"] if e["seat"] == seat)
+    return state["seats"][seat]["prestige"] + given
+
+
+def _mystery_attached(state: dict) -> set[str]:
+    return set(state["mystery_before"]) | {m["letter"] for m in state["mystery_stickers"]}
+
+
+def mystery_sticker(state: dict, action: dict, rng) -> None:
+    expect_turn(state, action, phases=HOST_PHASES, acting=TABLE, what="attach a Mystery sticker")
+    label = _label(action)
+    letter = action.get("letter")
+    if not isinstance(letter, str) or len(letter) != 1 or letter not in state["tracks"]["mystery_letters"]:
+        raise RuleError(msg.MYSTERY_LETTER)
+    if letter in _mystery_attached(state):
+        raise RuleError(msg.MYSTERY_TWICE.format(letter=letter))
+    dilemma = state["card"]["number"] if state["card"] else None
+    state["mystery_stickers"].append({"letter": letter, "dilemma": dilemma, "label": label})
+
+
+def to_event_area(state: dict, action: dict, rng) -> None:
+    """Event and Trigger cards never go on the Time Counter: the Event area instead."""
+    expect_turn(state, action, phases=("resolution",), acting=TABLE, what="send the card to the Event area")
+    _label(action)
+    state["event_cards"].append(state["card"]["number"])
+    end_round(state)
