@@ -36,7 +36,7 @@ from games.forms import ActionForm, SessionCreateForm
 from games.join_guard import seat_for_join_token
 from games.models import GameSession, Seat
 from games.presenters import GENERIC, controls_for, presenter_for
-from games.presenters.base import Presenter
+from games.presenters.base import Presenter, SessionFacts
 from games.presenters.common import _name, _seat_hex, _seat_infos, _words, ink_on, render_value
 from games.presenters.controls import action_from_post
 
@@ -121,6 +121,18 @@ def _session_rows(sessions) -> list[dict]:
     ]
 
 
+def _facts(session: GameSession, names: dict[int, dict]) -> SessionFacts:
+    """What a presenter knows of the session besides its views (it does no I/O of its own)."""
+    night = session.chronicle_game if session.chronicle_game_id else None
+    return SessionFacts(
+        id=session.pk,
+        version=session.version,
+        campaign_id=session.campaign_id,
+        seats=names,
+        night_recorded=None if night is None else bool(night.recorded),
+    )
+
+
 def _drawn_by(presenter: Presenter, present: dict | None) -> Presenter:
     """Whose partials draw the panel: the game's when its presenter presented the view, else the
     generic ones (the raw view, tidily)."""
@@ -149,7 +161,7 @@ def _table_context(
         "groups": controls_for(
             session.game, presenter.table_choices(table["legal_actions"]), table["view"], names
         ),
-        **presenter.table_forms(session=session, table=table, bound=bound or {}),
+        **presenter.table_forms(facts=_facts(session, names), table=table, bound=bound or {}),
         "action_url": reverse("games:session_table_action", args=[session.pk]),
         "panel_url": page_url,
         "panel_id": "table-panel",
@@ -493,7 +505,9 @@ def session_table_compose(request: HttpRequest, session_id: int) -> HttpResponse
     sentence beside the form, which keeps everything typed."""
     session = _host_session(request, session_id)
     kind = request.POST.get("compose", "")
-    form = presenter_for(session.game).compose_form(kind=kind, data=request.POST, session=session)
+    table = selectors.session_view_for_table(session=session)
+    facts = _facts(session, _seat_infos(session))
+    form = presenter_for(session.game).compose_form(kind=kind, data=request.POST, facts=facts, table=table)
     bound: dict = {}
     if form is None:
         notice, status = _notice(request, COMPOSE_NOT_NOW, "error", REFUSED)

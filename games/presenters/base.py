@@ -8,15 +8,25 @@ The shared views and templates never ask which game they show: they ask the pres
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, cast
+from dataclasses import dataclass
+from typing import Any, cast
 
 from games.engines.kernel.choices import Choice
 from games.presenters.controls import Words, build_controls
 
-if TYPE_CHECKING:
-    from games.models import GameSession
-
 GENERIC_TEMPLATES = "games/generic"
+
+
+@dataclass(frozen=True)
+class SessionFacts:
+    """What a presenter knows of a session besides its views: plain data, read once by the pages, so a
+    presenter does no I/O of its own."""
+
+    id: int
+    version: int
+    campaign_id: int | None
+    seats: dict[int, dict]  # index -> the seat's infos (index, name, hex, is_bot, player)
+    night_recorded: bool | None = None  # a campaign night: its result is in the campaign (None: no night)
 
 
 class Presenter:
@@ -53,11 +63,11 @@ class Presenter:
         """The table's choices shown as controls (the rest get the game's own forms)."""
         return choices
 
-    def table_forms(self, *, session: GameSession, table: dict, bound: dict) -> dict[str, Any]:
+    def table_forms(self, *, facts: SessionFacts, table: dict, bound: dict) -> dict[str, Any]:
         """Extra context for the game's table partial (``bound``: refused forms, kept as typed)."""
         return {}
 
-    def compose_form(self, *, kind: str, data: Any, session: GameSession) -> Any | None:
+    def compose_form(self, *, kind: str, data: Any, facts: SessionFacts, table: dict) -> Any | None:
         """A bound form of the table's own (``kind`` from the posted ``compose`` field), with
         ``action()`` and ``cleaned_data['version'/'key']``; ``None``: the game has no such form."""
         return None

@@ -5,17 +5,14 @@ games.engines.kings_dilemma.views.KingsDilemmaView)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from games.engines.kernel.words import count
 from games.engines.kings_dilemma.data import DEFAULT_TRACKS
 from games.engines.kings_dilemma.scoring import open_agenda_words
 from games.presenters import kings_dilemma_forms
-from games.presenters.base import Presenter
+from games.presenters.base import Presenter, SessionFacts
 from games.presenters.controls import Words
-
-if TYPE_CHECKING:
-    from games.models import GameSession
 
 MOMENTUM = {"up": "▲", "down": "▼"}
 PHASES = {
@@ -345,11 +342,11 @@ class KingsDilemmaPresenter(Presenter):
     def table_choices(self, choices: list[dict]) -> list[dict]:
         return [a for a in choices if a["type"] not in kings_dilemma_forms.TYPED_TABLE_ACTIONS]
 
-    def table_forms(self, *, session: GameSession, table: dict, bound: dict) -> dict[str, Any]:
-        return kings_dilemma_forms.table_forms(session=session, table=table, bound=bound)
+    def table_forms(self, *, facts: SessionFacts, table: dict, bound: dict) -> dict[str, Any]:
+        return kings_dilemma_forms.table_forms(facts=facts, table=table, bound=bound)
 
-    def compose_form(self, *, kind: str, data: Any, session: GameSession) -> Any | None:
-        return kings_dilemma_forms.compose_form(kind=kind, data=data, session=session)
+    def compose_form(self, *, kind: str, data: Any, facts: SessionFacts, table: dict) -> Any | None:
+        return kings_dilemma_forms.compose_form(kind=kind, data=data, facts=facts, table=table)
 
 
 PRESENTER = KingsDilemmaPresenter()

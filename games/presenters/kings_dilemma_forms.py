@@ -10,9 +10,8 @@ from typing import Any
 from django import forms
 from django.urls import reverse
 
-from games import selectors
 from games.engines.kings_dilemma.data import RESOURCES
-from games.models import GameSession
+from games.presenters.base import SessionFacts
 
 RESOURCE_ROWS = list(RESOURCES)  # the engine's data owns the rows
 SIDES = ("aye", "nay")
@@ -331,16 +330,16 @@ TYPED_TABLE_ACTIONS = {
 }
 
 
-def _seats(session: GameSession) -> list[tuple[int, str]]:
-    return [(s.index, s.name) for s in selectors.session_seats(session=session)]
+def _seats(facts: SessionFacts) -> list[tuple[int, str]]:
+    return [(index, info["name"]) for index, info in sorted(facts.seats.items())]
 
 
-def table_forms(*, session: GameSession, table: dict, bound: dict) -> dict[str, Any]:
+def table_forms(*, facts: SessionFacts, table: dict, bound: dict) -> dict[str, Any]:
     """The host's forms for what the physical cards say; ``bound`` keeps a refused form as typed
     (by its ``compose`` kind; a card picked from those met before is not typed, so not kept)."""
     types = {a["type"] for a in table["legal_actions"]}
     view = table["view"]
-    initial = {"version": session.version, "key": secrets.token_urlsafe(12)}
+    initial = {"version": facts.version, "key": secrets.token_urlsafe(12)}
     known = view.get("known_fronts") or []
     card = view.get("card") or {}
     won = card.get("front", {}).get(view.get("winning_side") or "")
@@ -356,26 +355,25 @@ def table_forms(*, session: GameSession, table: dict, bound: dict) -> dict[str, 
         )
         if "read_outcome" in types
         else None,
-        "kd_effect_form": (bound.get("effect") or CardEffectForm(seats=_seats(session), initial=initial))
+        "kd_effect_form": (bound.get("effect") or CardEffectForm(seats=_seats(facts), initial=initial))
         if types & (TYPED_TABLE_ACTIONS - {"draw_dilemma", "read_outcome"})
         else None,
-        "kd_compose_url": reverse("games:session_table_compose", args=[session.pk]),
+        "kd_compose_url": reverse("games:session_table_compose", args=[facts.id]),
     }
-    game = session.chronicle_game
-    if table["over"] and session.campaign_id and game is not None:
-        if not game.recorded:
-            context["kd_save_url"] = reverse("kd-night-record", args=[session.campaign_id, session.pk])
+    if table["over"] and facts.campaign_id and facts.night_recorded is not None:
+        if not facts.night_recorded:
+            context["kd_save_url"] = reverse("kd-night-record", args=[facts.campaign_id, facts.id])
         else:
-            context["kd_campaign_url"] = reverse("campaign-detail", args=[session.campaign_id])
+            context["kd_campaign_url"] = reverse("campaign-detail", args=[facts.campaign_id])
     return context
 
 
-def compose_form(*, kind: str, data: Any, session: GameSession) -> forms.Form | None:
+def compose_form(*, kind: str, data: Any, facts: SessionFacts, table: dict) -> forms.Form | None:
     if kind in ("draw", "draw_known"):  # "draw_known": the earlier page's separate form for a card met before
-        known = selectors.session_view_for_table(session=session)["view"].get("known_fronts") or []
+        known = table["view"].get("known_fronts") or []
         return DilemmaCardForm(data, known=known)
     if kind == "outcome":
         return OutcomeForm(data)
     if kind == "effect":
-        return CardEffectForm(data, seats=_seats(session))
+        return CardEffectForm(data, seats=_seats(facts))
     return None

@@ -12,7 +12,7 @@ import json
 import random
 
 from games.engines.kernel.choices import draw_action
-from games.engines.kernel.contract import check_view
+from games.engines.kernel.contract import check_view, view_type_for
 from games.engines.kernel.rules import TABLE
 
 
@@ -39,7 +39,7 @@ def play_random_game(rules, config, seed, *, max_steps=2000, check=None, pick=No
         if check:
             check(state)
         for viewer in seats:
-            assert check_view(rules.view_type, rules.view(state, viewer)) == []
+            assert check_view(view_type_for(rules, viewer), rules.view(state, viewer)) == []
         if rules.is_over(state):
             break
         options = _options(rules, state, seats)

@@ -13,7 +13,7 @@ from games.engines.kernel.rules import ALWAYS, TABLE, Rules
 
 class CouncilOfFourRules(Rules):
     slug = "council_of_four"
-    view_type = CouncilOfFourView
+    table_view_type = seat_view_type = CouncilOfFourView
     name = "Council of Four"
     min_seats = MIN_SEATS
     max_seats = MAX_SEATS

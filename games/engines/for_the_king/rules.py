@@ -11,7 +11,7 @@ from games.engines.kernel.rules import ALWAYS, TABLE, Rules
 
 class ForTheKingRules(Rules):
     slug = "for_the_king"
-    view_type = ForTheKingView
+    table_view_type = seat_view_type = ForTheKingView
     name = "For the King (and Me)"
     min_seats = influence.MIN_SEATS
     max_seats = influence.MAX_SEATS

@@ -15,8 +15,9 @@ from games.engines.kernel.choices import Choice
 from games.engines.kernel.contract import BaseView
 from games.engines.kernel.errors import RuleError
 from games.engines.kernel.rng import seeded_rng
+from games.engines.kernel.turns import TABLE, Move, check_move, words_of
 
-TABLE = None  # the seat value of actions taken by the table (the host's screen)
+__all__ = ["TABLE", "Move", "Rules", "GameRules", "ALWAYS", "always"]
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -56,7 +57,8 @@ class GameRules(Protocol):
     max_seats: int
     order: int
     opening_action: Action | None
-    view_type: type
+    table_view_type: type
+    seat_view_type: type
 
     def setup(self, config: dict[str, Any], seed: int) -> State: ...
     def legal_actions(self, state: State, seat: int | None) -> list[Choice]: ...
@@ -68,20 +70,27 @@ class GameRules(Protocol):
     def reveals(self, before: State, action: Action, after: State) -> bool: ...
     def undoable(self, before: State, action: Action, after: State) -> bool: ...
     def active_seats(self, state: State) -> list[int | None]: ...
+    def to_act(self, state: State) -> list[int | None]: ...
 
 
 class Rules:
-    """Base for engines: ``moves`` maps an action type to ``fn(state, action, rng)`` that
-    mutates a private copy of the state or raises RuleError (the original is never touched)."""
+    """Base for engines: ``moves`` maps an action type to its declared :class:`Move` (the guard: phases,
+    who acts, the words of a refusal), whose ``run(state, action, rng)`` mutates a private copy of the
+    state or raises RuleError (the original is never touched). The kernel checks the guard first."""
 
     slug = ""
     name = ""
     min_seats = 2
     max_seats = 5
     order = 100  # where the game appears in lists of games
-    # The declared shape of its views (games.engines.kernel.contract: a BaseView subclass in its views.py).
-    view_type: type = BaseView
-    moves: dict[str, Callable[[State, Action, Any], None]] = {}
+    # The declared shapes of its views (games.engines.kernel.contract: BaseView subclasses in its
+    # player_view.py): the table's, and a seat's (with ``private``).
+    table_view_type: type = BaseView
+    seat_view_type: type = BaseView
+    moves: dict[str, Move | Callable[[State, Action, Any], None]] = {}
+    # The game's refusal words (its messages module): the kernel's guard speaks them.
+    words: object = None
+    phase_key = "phase"
     # The table's first action, applied by the session as soon as the game is set up (action 1 of
     # the log, never undone): dealing hidden cards in an action keeps the deck order out of the
     # initial state, so a replay never shows it to a client. None: the game opens without one.
@@ -98,6 +107,13 @@ class Rules:
     bot_policy: Callable[[State, int | None, list[Choice], Any], Action | None] | None = None
 
     def apply(self, state: State, action: Action) -> State:
+        new = copy.deepcopy(state)
+        self.apply_in_place(new, action)
+        return new
+
+    def apply_in_place(self, state: State, action: Action) -> None:
+        """``apply`` on a state the caller owns (a replay): the declared guard, then the move's body.
+        A refusal may leave ``state`` half changed: only a replay that stops at it calls this."""
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise RuleError(ACTION_NOT_A_DICT)
         if self.is_over(state):
@@ -105,10 +121,13 @@ class Rules:
         move = self.moves.get(action["type"])
         if move is None:
             raise RuleError(UNKNOWN_ACTION.format(type=action["type"]))
-        new = copy.deepcopy(state)
-        move(new, action, seeded_rng(new["seed"], new["step"]))
-        new["step"] += 1
-        return new
+        if isinstance(move, Move):
+            check_move(state, action, move, words_of(self.words), self.phase_key)
+            run = move.run
+        else:
+            run = move
+        run(state, action, seeded_rng(state["seed"], state["step"]))
+        state["step"] += 1
 
     def legal_actions(self, state: State, seat: int | None) -> list[Choice]:
         raise NotImplementedError  # each game's rules object says what a seat may do now
@@ -131,9 +150,14 @@ class Rules:
         """Whether the host may drop ``action`` (taking ``before`` to ``after``) from the log."""
         return action.get("type") not in self.not_undoable and not self.reveals(before, action, after)
 
-    def active_seats(self, state: State) -> list[int | None]:
+    def to_act(self, state: State) -> list[int | None]:
+        """Who must act now (the view's ``to_act``); a game says so in its ``turn.py``. By default: every
+        seat with a choice."""
         seats: list[int | None] = [TABLE, *range(len(state.get("seats", [])))]
         return [s for s in seats if self.legal_actions(state, s)]
+
+    def active_seats(self, state: State) -> list[int | None]:
+        return self.to_act(state)
 
     def describe(self, state: State, action: Action) -> str:
         return str(action.get("type", "?")).replace("_", " ")

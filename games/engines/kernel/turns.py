@@ -1,22 +1,23 @@
-"""The one turn guard of every engine: before its rules, a move checks that the game is in a phase
-where it may be played and that the action's seat is the one that acts (boardgame.io's reducer checks
-the same before running a move). Each engine binds its own words once, in its ``flow.py``:
+"""The one turn guard of every engine, declared beside each move and checked by the kernel before the
+move runs (boardgame.io's reducer checks the same): the game is in a phase where the move may be
+played, and the action's seat is the one that acts. A game's ``rules.py`` declares its moves so:
 
-    expect_turn = turn_guard(msg)            # or turn_guard(msg, phase_key="stage")
+    moves = {"vote": Move(voting.vote, phases=("voting",), acting=current_voter, what="vote"), ...}
 
-and every move then reads ``seat = expect_turn(state, action, phases=("voting",), acting=ANY_SEAT,
-what="give Coins")``.
+and ``Rules.apply`` calls ``expect_turn`` with the game's words (its ``messages`` module) before the
+body, which keeps only what is specific to it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any, Protocol
 
 from games.engines.kernel.errors import RuleError
-from games.engines.kernel.rules import TABLE
 
+TABLE = None  # the seat value of actions taken by the table (the host's screen)
 ANY_SEAT = "any seat"  # ``acting``: any seat of the table (not the table itself)
 
 # The kernel's words; an engine's messages module may say them in the game's own words.
@@ -81,9 +82,48 @@ def expect_turn(
 def turn_guard(words: object, *, phase_key: str = "phase") -> Callable[..., Any]:
     """``expect_turn`` in one engine's words (its messages module; a sentence it does not define is
     the kernel's) and with the key of its phase in the state."""
-    merged = SimpleNamespace(**{key: getattr(words, key, text) for key, text in vars(WORDS).items()})
+    merged = words_of(words)
 
     def guard(state: dict[str, Any], action: dict[str, Any], **kwargs: Any) -> Any:
         return expect_turn(state, action, words=merged, phase_key=phase_key, **kwargs)
 
     return guard
+
+
+# Who acts for a move: TABLE, ANY_SEAT, one seat, or a function of the state answering TABLE or a seat.
+Acting = int | str | None | Callable[[dict[str, Any]], int | None]
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move and its guard: the phases it may be played in (None: any), who acts (``acting``), the
+    words of what it does for a refusal ("vote", "give Coins") and, optionally, the refusal when
+    another seat must act. ``run(state, action, rng)`` mutates a private copy of the state or raises
+    RuleError; it runs only once the guard passed."""
+
+    run: Callable[[dict[str, Any], dict[str, Any], Any], None]
+    phases: tuple[str, ...] | None
+    acting: Acting
+    what: str
+    not_yours: str | None = None
+
+
+def words_of(words: object) -> SimpleNamespace:
+    """The kernel's refusal words, each replaced by the game's own where its messages module has it."""
+    return SimpleNamespace(**{key: getattr(words, key, text) for key, text in vars(WORDS).items()})
+
+
+def check_move(
+    state: dict[str, Any], action: dict[str, Any], move: Move, words: object, phase_key: str
+) -> None:
+    """The declared guard of ``move``, in the game's words."""
+    expect_turn(
+        state,
+        action,
+        phases=move.phases,
+        acting=move.acting,
+        what=move.what,
+        words=words,  # type: ignore[arg-type]
+        phase_key=phase_key,
+        not_yours=move.not_yours,
+    )

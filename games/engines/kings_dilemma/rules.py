@@ -71,7 +71,7 @@ LABEL_MOST = 1000  # the log's label (games.models.SessionAction.label)
 
 class KingsDilemmaRules(Rules):
     slug = "kings_dilemma"
-    view_type = KingsDilemmaView
+    table_view_type = seat_view_type = KingsDilemmaView
     name = "The King's Dilemma"
     min_seats = start.MIN_SEATS
     max_seats = start.MAX_SEATS

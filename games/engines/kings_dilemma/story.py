@@ -44,9 +44,6 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterator
 
-from games.engines.kernel.errors import RuleError
-from games.engines.kernel.rng import seeded_rng
-from games.engines.kernel.rules import GAME_IS_OVER, UNKNOWN_ACTION
 from games.engines.kings_dilemma.data import RESOURCES
 from games.engines.kings_dilemma.flow import VOTING_PHASES
 from games.engines.kings_dilemma.rules import RULES
@@ -168,15 +165,9 @@ def replay(config: dict, seed: int, actions: list[dict]) -> Iterator[tuple[dict,
     ``RULES.apply``'s."""
     state = RULES.setup(config, seed)
     for action in actions:
-        if RULES.is_over(state):
-            raise RuleError(GAME_IS_OVER)
-        move = RULES.moves.get(str(action.get("type")))
-        if move is None:
-            raise RuleError(UNKNOWN_ACTION.format(type=action.get("type")))
         before = state["phase"]
         state["news"] = []  # as RULES.apply: each action's own consequences
-        move(state, action, seeded_rng(state["seed"], state["step"]))
-        state["step"] += 1
+        RULES.apply_in_place(state, action)
         yield action, before, state
 
 
