@@ -37,7 +37,7 @@ from games.join_guard import seat_for_join_token
 from games.models import GameSession, Seat
 from games.presenters import GENERIC, controls_for, presenter_for
 from games.presenters.base import Presenter, SessionFacts
-from games.presenters.common import _name, _seat_hex, _seat_infos, _words, ink_on, render_value
+from games.presenters.common import ink_on, key_words, render_value, seat_hex, seat_infos, seat_name
 from games.presenters.controls import action_from_post
 
 RULE_BROKEN = "{message}"
@@ -78,7 +78,7 @@ def _poll_context(session: GameSession) -> dict:
 
 
 def _names_of(active: list, names: dict[int, dict]) -> list[str]:
-    return [_name(names, i) for i in active]
+    return [seat_name(names, i) for i in active]
 
 
 # ---- Pages -------------------------------------------------------------------------------
@@ -114,8 +114,8 @@ def _session_rows(sessions) -> list[dict]:
     return [
         {
             "session": s,
-            "game_name": names.get(s.game, _words(s.game)),
-            "seats": [{"name": seat.name, "hex": _seat_hex(seat.colour)} for seat in s.seats.all()],
+            "game_name": names.get(s.game, key_words(s.game)),
+            "seats": [{"name": seat.name, "hex": seat_hex(seat.colour)} for seat in s.seats.all()],
         }
         for s in sessions
     ]
@@ -143,7 +143,7 @@ def _table_context(
     request: HttpRequest, session: GameSession, notice: dict | None = None, bound: dict | None = None
 ) -> dict:
     table = selectors.session_view_for_table(session=session)
-    names = _seat_infos(session)
+    names = seat_infos(session)
     page_url = reverse("games:session_table", args=[session.pk])
     presenter = presenter_for(session.game)
     present = presenter.present(table["view"], names, table["result"])
@@ -194,7 +194,7 @@ def _join_context(request: HttpRequest, session: GameSession) -> dict:
     cards = selectors.session_join_cards(session=session)
     for card in cards:
         seat = card["seat"]
-        card["hex"] = _seat_hex(seat.colour)
+        card["hex"] = seat_hex(seat.colour)
         if card["show_code"]:
             card["link"] = base + reverse("games:seat_page", args=[seat.token])
             card["qr"] = qr_svg(card["link"], JOIN_QR_LABEL)
@@ -326,7 +326,7 @@ def _seat_context(request: HttpRequest, seat: Seat, notice: dict | None = None) 
     # One read of the seats (and their players' accounts) for the names and the log.
     prefetch_related_objects([session], Prefetch("seats", queryset=Seat.objects.select_related("user")))
     mine = selectors.session_view_for_seat(session=session, seat=seat)
-    names = _seat_infos(session)
+    names = seat_infos(session)
     view = mine["view"]
     presenter = presenter_for(session.game)
     present = presenter.present(view, names, mine["result"])
@@ -335,8 +335,8 @@ def _seat_context(request: HttpRequest, seat: Seat, notice: dict | None = None) 
     return {
         "session": session,
         "seat": seat,
-        "seat_hex": _seat_hex(seat.colour),
-        "seat_ink": ink_on(_seat_hex(seat.colour)),
+        "seat_hex": seat_hex(seat.colour),
+        "seat_ink": ink_on(seat_hex(seat.colour)),
         "game_name": services.session_rules(session).name,
         "mine": mine,
         "present": present,
@@ -414,14 +414,14 @@ def _seat_closed_context(seat: Seat) -> dict:
     private hand and no controls (docs/operations.md, "Seat codes")."""
     session = seat.session
     table = selectors.session_view_for_table(session=session)
-    names = _seat_infos(session)
+    names = seat_infos(session)
     presenter = presenter_for(session.game)
     present = presenter.present(table["view"], names, table["result"])
     return {
         "session": session,
         "seat": seat,
-        "seat_hex": _seat_hex(seat.colour),
-        "seat_ink": ink_on(_seat_hex(seat.colour)),
+        "seat_hex": seat_hex(seat.colour),
+        "seat_ink": ink_on(seat_hex(seat.colour)),
         "game_name": services.session_rules(session).name,
         "table": table,
         "present": present,
@@ -506,7 +506,7 @@ def session_table_compose(request: HttpRequest, session_id: int) -> HttpResponse
     session = _host_session(request, session_id)
     kind = request.POST.get("compose", "")
     table = selectors.session_view_for_table(session=session)
-    facts = _facts(session, _seat_infos(session))
+    facts = _facts(session, seat_infos(session))
     form = presenter_for(session.game).compose_form(kind=kind, data=request.POST, facts=facts, table=table)
     bound: dict = {}
     if form is None:

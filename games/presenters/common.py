@@ -13,7 +13,7 @@ from games.models import GameSession
 # ---- A small generic renderer of view dicts (definition lists and tables) ----------------
 
 
-def _words(key) -> str:
+def key_words(key) -> str:
     return str(key).replace("_", " ").capitalize()
 
 
@@ -33,7 +33,7 @@ def render_value(value) -> SafeString:
         if not value:
             return mark_safe('<span class="muted">—</span>')
         rows = format_html_join(
-            "", "<dt>{}</dt><dd>{}</dd>", ((_words(k), render_value(v)) for k, v in value.items())
+            "", "<dt>{}</dt><dd>{}</dd>", ((key_words(k), render_value(v)) for k, v in value.items())
         )
         return format_html('<dl class="view">{}</dl>', rows)
     if isinstance(value, list):
@@ -43,7 +43,7 @@ def render_value(value) -> SafeString:
             keys: list[str] = []
             for item in value:
                 keys += [k for k in item if k not in keys]
-            head = format_html_join("", "<th>{}</th>", ((_words(k),) for k in keys))
+            head = format_html_join("", "<th>{}</th>", ((key_words(k),) for k in keys))
             body = format_html_join(
                 "",
                 "<tr>{}</tr>",
@@ -61,21 +61,21 @@ def render_value(value) -> SafeString:
     return format_html("{}", _scalar(value))
 
 
-def _phrase(value) -> str:
+def phrase(value) -> str:
     """A parameter of an action in words (never JSON)."""
     if isinstance(value, dict):
-        return ", ".join(f"{_words(k).lower()} {_phrase(v)}" for k, v in value.items())
+        return ", ".join(f"{key_words(k).lower()} {phrase(v)}" for k, v in value.items())
     if isinstance(value, list):
-        return " + ".join(_phrase(v) for v in value) or "nothing"
+        return " + ".join(phrase(v) for v in value) or "nothing"
     if isinstance(value, str):
         return value.replace("_", " ")
     return _scalar(value)
 
 
-def _generic_label(action: dict) -> str:
+def generic_label(action: dict) -> str:
     """'Vote aye: power 3' from {'type': 'vote_aye', 'power': 3}: words, never raw JSON."""
-    label = _words(action.get("type", "?"))
-    params = [f"{_words(k).lower()} {_phrase(v)}" for k, v in action.items() if k not in ("type", "seat")]
+    label = key_words(action.get("type", "?"))
+    params = [f"{key_words(k).lower()} {phrase(v)}" for k, v in action.items() if k not in ("type", "seat")]
     return f"{label}: {', '.join(params)}" if params else label
 
 
@@ -98,7 +98,7 @@ SEAT_HEX = {
 HEX_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 
 
-def _seat_hex(colour: str) -> str:
+def seat_hex(colour: str) -> str:
     if HEX_COLOUR.fullmatch(colour or ""):
         return colour
     return SEAT_HEX.get(colour or "", "#5f5f5f")
@@ -133,12 +133,12 @@ def _player(seat) -> str:
     return seat.user.get_username()
 
 
-def _seat_infos(session: GameSession) -> dict[int, dict]:
+def seat_infos(session: GameSession) -> dict[int, dict]:
     return {
         s.index: {
             "index": s.index,
             "name": s.name,
-            "hex": _seat_hex(s.colour),
+            "hex": seat_hex(s.colour),
             "is_bot": s.is_bot,
             "player": _player(s),
         }
@@ -146,7 +146,7 @@ def _seat_infos(session: GameSession) -> dict[int, dict]:
     }
 
 
-def _name(names: dict[int, dict], index) -> str:
+def seat_name(names: dict[int, dict], index) -> str:
     if index is None:
         return "the table"
     info = names.get(index)

@@ -8,7 +8,7 @@ from typing import cast
 from games.engines.council_of_four.views import bonus_words, permit_words
 from games.engines.kernel.words import with_article
 from games.presenters.base import Presenter
-from games.presenters.common import _generic_label, _name, _phrase, _words, render_value
+from games.presenters.common import generic_label, key_words, phrase, render_value, seat_name
 
 # ---- Council of Four ---------------------------------------------------------------------
 
@@ -54,7 +54,7 @@ def _bonus_words(bonus) -> str:
     if not bonus:
         return ""
     if not isinstance(bonus, dict):
-        return _phrase(bonus)
+        return phrase(bonus)
     return bonus_words({key: n for key, n in bonus.items() if key != "note"})
 
 
@@ -228,7 +228,7 @@ def _c4_present(view: dict, names: dict[int, dict], result: dict | None) -> dict
     return {
         "doing": _c4_doing(view, names),
         "prompt": _c4_prompt(view),
-        "phase": _words(_first(view, "phase", "stage", default="")),
+        "phase": key_words(_first(view, "phase", "stage", default="")),
         "map": {"w": MAP_W, "h": MAP_H, "regions": region_bands, "roads": roads, "cities": cities},
         "queen": city_names.get(queen, queen),
         "balconies": balconies,
@@ -255,7 +255,7 @@ def _c4_result(result: dict, names: dict[int, dict]) -> dict:
                 **{k: parts.get(k, "") for k in ("track", "rewards", "nobility", "permits", "total")},
             }
         )
-    return {"rows": rows, "winners": [_name(names, i) for i in result.get("winners") or []]}
+    return {"rows": rows, "winners": [seat_name(names, i) for i in result.get("winners") or []]}
 
 
 def _c4_count(value):
@@ -290,7 +290,7 @@ def _c4_doing(view: dict, names: dict[int, dict]) -> str:
     actor = (view.get("to_act") or [None])[0]
     if not turn and actor is None:
         return "The table sets up the game."
-    who = turn.get("name") or _name(names, actor)
+    who = turn.get("name") or seat_name(names, actor)
     pending = view.get("pending")
     if pending:
         return f"{who} {C4_PENDING.get(pending.get('kind'), 'chooses a bonus')}."
@@ -411,7 +411,7 @@ def _c4_label(action: dict, view: dict, names: dict[int, dict]) -> tuple[str, st
         return f"Take again the bonus of {_c4_tile(action.get('permit'), data)}", "main"
     if kind == "take_free_permit":
         return f"Take {_c4_tile(action.get('permit'), data)} for free", "main"
-    return _generic_label(action), "main"
+    return generic_label(action), "main"
 
 
 def _c4_tile(permit_id, data: dict, *, bonus: bool = True) -> str:

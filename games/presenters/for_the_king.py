@@ -7,7 +7,7 @@ from typing import cast
 
 from games.engines.kernel.choices import Choice
 from games.presenters.base import Presenter
-from games.presenters.common import _generic_label, _name, _words
+from games.presenters.common import generic_label, key_words, seat_name
 
 # ---- For the King (and Me) ---------------------------------------------------------------
 
@@ -91,7 +91,7 @@ def _ftk_doing(view: dict, names: dict[int, dict]) -> str:
     """Whose turn it is and what they do, in the rulebook's words."""
     stage = view.get("stage")
     actor = view["to_act"][0] if view.get("to_act") else None
-    who = _name(names, actor)
+    who = seat_name(names, actor)
     if view.get("over"):
         return "The game is over: the offices are scored."
     if stage == "deal":
@@ -112,7 +112,7 @@ def _ftk_doing(view: dict, names: dict[int, dict]) -> str:
         bidding = view.get("bidding") or {}
         high = bidding.get("high_bid") or 0
         if high:
-            return f"{who}: Raise or Pass. {_name(names, bidding.get('high_bidder'))} bid {high}."
+            return f"{who}: Raise or Pass. {seat_name(names, bidding.get('high_bidder'))} bid {high}."
         return f"{who}: bid 1 or more, or Pass."
     if stage == "pay_gold":
         payment = view.get("payment") or {}
@@ -124,7 +124,7 @@ def _ftk_doing(view: dict, names: dict[int, dict]) -> str:
     if stage == "cannot_pay":
         payment = view.get("payment") or {}
         return (
-            f"{_name(names, payment.get('seat'))} cannot pay: {who} draws a random card "
+            f"{seat_name(names, payment.get('seat'))} cannot pay: {who} draws a random card "
             "from their hand and discards it face down."
         )
     return f"{who} acts."
@@ -148,14 +148,14 @@ def _ftk_prompt(view: dict, names: dict[int, dict]) -> str:
         bidding = view.get("bidding") or {}
         high = bidding.get("high_bid") or 0
         if high:
-            return f"Raise or Pass: {_name(names, bidding.get('high_bidder'))} bid {high}."
+            return f"Raise or Pass: {seat_name(names, bidding.get('high_bidder'))} bid {high}."
         return "Bid 1 or more, or Pass."
     if stage == "pay_gold":
         return f"You won the card: pay {payment.get('owed')} Gold with your Gold cards."
     if stage == "discard":
         return f"You won the Gold card: discard {(payment.get('owed') or 0) - (payment.get('paid') or 0)} card(s) face down."
     if stage == "cannot_pay":
-        return f"{_name(names, payment.get('seat'))} cannot pay: draw a random card from their hand."
+        return f"{seat_name(names, payment.get('seat'))} cannot pay: draw a random card from their hand."
     return ""
 
 
@@ -192,7 +192,7 @@ def _ftk_present(view: dict, names: dict[int, dict], result: dict | None) -> dic
     king = view.get("king_card")
     discards = len(view.get("discard") or []) + (view.get("discard_face_down_count") or 0)
     return {
-        "phase": FTK_PHASES.get(view.get("phase") or "", _words(view.get("phase", ""))),
+        "phase": FTK_PHASES.get(view.get("phase") or "", key_words(view.get("phase", ""))),
         "doing": _ftk_doing(view, names),
         "prompt": _ftk_prompt(view, names),
         "actor": actor,
@@ -216,12 +216,12 @@ def _ftk_present(view: dict, names: dict[int, dict], result: dict | None) -> dic
         "seats": seats,
         "bidding": bool(bidding) and view.get("phase") == "gain_esteem",
         "high_bid": bidding.get("high_bid") or 0,
-        "high_bidder": _name(names, bidding.get("high_bidder"))
+        "high_bidder": seat_name(names, bidding.get("high_bidder"))
         if bidding.get("high_bidder") is not None
         else "",
         "payment": view.get("payment"),
         "king_card": {
-            "who": _name(names, king.get("seat")),
+            "who": seat_name(names, king.get("seat")),
             "card": _ftk_card(king.get("card")),
             "effect": king.get("effect"),
         }
@@ -266,10 +266,10 @@ def _ftk_result(result: dict, names: dict[int, dict], view: dict) -> dict:
         )
     return {
         "rows": rows,
-        "winners": [_name(names, i) for i in result.get("winners") or []],
+        "winners": [seat_name(names, i) for i in result.get("winners") or []],
         "offices": offices,
         "tie_notes": result.get("tie_notes") or [],
-        "seat_names": [_name(names, i) for i in range(len(scores))],
+        "seat_names": [seat_name(names, i) for i in range(len(scores))],
     }
 
 
@@ -324,7 +324,7 @@ def _ftk_label(action: dict, view: dict, names: dict[int, dict]) -> tuple[str, s
     if kind == "deal":
         return "Shuffle and deal the cards", "main"
     if kind == "place":
-        return FTK_AREAS.get(action.get("area") or "", _generic_label(action)), "main"
+        return FTK_AREAS.get(action.get("area") or "", generic_label(action)), "main"
     if kind == "choose":
         return f"Take {card_label(action.get('card'))}", "main"
     if kind == "king_card":
@@ -350,8 +350,8 @@ def _ftk_label(action: dict, view: dict, names: dict[int, dict]) -> tuple[str, s
         return f"Discard {card_label(action.get('card'))} face down", "main"
     if kind == "draw_random_card":
         payment = view.get("payment") or {}
-        return f"Draw a random card from {_name(names, payment.get('seat'))}'s hand", "main"
-    return _generic_label(action), "main"
+        return f"Draw a random card from {seat_name(names, payment.get('seat'))}'s hand", "main"
+    return generic_label(action), "main"
 
 
 KING_AT_ONCE = 6  # more ways to use a King card than this: the Duty tile first, then the others
