@@ -9,8 +9,6 @@ the same meaning in every game. ``check_view`` compares a view with its declarat
 TypedDicts included: a key missing or a key never declared is a broken contract.
 """
 
-from __future__ import annotations
-
 import types
 import typing
 from typing import Any, NotRequired, TypedDict, Union, get_args, get_origin, get_type_hints, is_typeddict
@@ -24,12 +22,27 @@ class BaseView(TypedDict):
     private: NotRequired[Any]
 
 
-def required_keys(view_type: type) -> frozenset[str]:
-    return frozenset(getattr(view_type, "__required_keys__", frozenset()))
+def _is_optional(view_type: type, key: str, hint: Any) -> bool:
+    """``NotRequired[...]`` read from the resolved hint, so a module written with ``from __future__
+    import annotations`` (whose TypedDicts get their required keys wrong) is read right too."""
+    origin = get_origin(hint)
+    if origin is typing.NotRequired:
+        return True
+    if origin is typing.Required:
+        return False
+    owner = next((t for t in view_type.__mro__ if key in getattr(t, "__annotations__", {})), view_type)
+    return not getattr(owner, "__total__", True)
 
 
 def declared_keys(view_type: type) -> frozenset[str]:
-    return required_keys(view_type) | frozenset(getattr(view_type, "__optional_keys__", frozenset()))
+    return frozenset(get_type_hints(view_type)) if is_typeddict(view_type) else frozenset()
+
+
+def required_keys(view_type: type) -> frozenset[str]:
+    if not is_typeddict(view_type):
+        return frozenset()
+    hints = get_type_hints(view_type, include_extras=True)
+    return frozenset(key for key, hint in hints.items() if not _is_optional(view_type, key, hint))
 
 
 def _typeddicts_in(annotation: Any) -> list[type]:
