@@ -127,6 +127,9 @@ class ViewCheckTests:
             "top.number: missing",
         ]
 
+    def test_a_table_view_holding_a_seat_s_private_part_breaks_the_contract(self):
+        assert check_view(TinyView, {**self.good(), "private": {"hand": [1]}}) == ["private: not declared"]
+
     def test_the_table_and_a_seat_have_their_own_declared_shape(self):
         class Both:
             table_view_type, seat_view_type = TinyView, BaseView

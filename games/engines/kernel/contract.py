@@ -2,7 +2,8 @@
 
 Every engine's ``view(state, seat)`` returns one of two declared shapes, TypedDicts of its
 ``player_view.py`` named by its rules: ``table_view_type`` for the table (``seat`` None) and
-``seat_view_type`` for a seat, which adds ``private``: what only that seat sees. Both subclass
+``seat_view_type`` for a seat, which adds ``private`` (what only that seat sees: declared by the
+game's seat view alone, so a table view holding it breaks the contract). Both subclass
 :class:`BaseView`: ``phase``, ``to_act`` (who must act now: seat indexes, ``None`` for the table; empty
 when the game is over), ``seats`` and ``you`` (the viewing seat's index, ``None`` for the table), with
 the same meaning in every game. ``check_view`` compares a view with its declaration key by key, nested
@@ -11,7 +12,7 @@ TypedDicts included: a key missing or a key never declared is a broken contract.
 
 import types
 import typing
-from typing import Any, NotRequired, TypedDict, Union, get_args, get_origin, get_type_hints, is_typeddict
+from typing import Any, TypedDict, Union, get_args, get_origin, get_type_hints, is_typeddict
 
 
 class BaseView(TypedDict):
@@ -19,7 +20,6 @@ class BaseView(TypedDict):
     to_act: list[int | None]
     seats: list[Any]
     you: int | None
-    private: NotRequired[Any]
 
 
 def _is_optional(view_type: type, key: str, hint: Any) -> bool:
