@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import cast
 
-from games.engines.council_of_four.views import bonus_words, permit_words
+from games.engines.council_of_four.sentences import bonus_words, permit_words
 from games.engines.kernel.words import with_article
 from games.presenters.base import Presenter
 from games.presenters.common import generic_label, key_words, phrase, render_value, seat_name
@@ -442,7 +442,7 @@ def _c4_private(view: dict) -> dict | None:
 
 def _c4_city_with_servants(letter, view: dict) -> str:
     """A city to place a Merchant in, with the Servants it costs (RULES FOR PLACING A MERCHANT)."""
-    from games.engines.council_of_four.flow import servants_to_place
+    from games.engines.council_of_four.merchants import servants_to_place
 
     name = _c4_rules_data()["cities"].get(letter, {}).get("name", str(letter))
     city: dict = next((c for c in view.get("cities") or [] if c.get("letter") == letter), {})
@@ -452,7 +452,7 @@ def _c4_city_with_servants(letter, view: dict) -> str:
 
 
 class CouncilOfFourPresenter(Presenter):
-    template_folder = "games/c4"
+    template_folder = "games/council_of_four"
     TITLES = {
         "elect": "Elect a Councilor (main action)",
         "send_servant": "Send a Servant to elect a Councilor (quick action)",

@@ -33,7 +33,7 @@ from games.engines.council_of_four.board import (
     ROAD_COINS,
     SATISFY_COINS,
 )
-from games.engines.council_of_four.flow import servants_to_place
+from games.engines.council_of_four.merchants import servants_to_place
 from games.engines.council_of_four.payments import payment_offers, road_coins
 from games.engines.kernel.choices import Choice
 from games.presenters.controls import Words, build_controls
