@@ -12,6 +12,9 @@ kernel checks in this game's words (messages.py) before the body (actions.py) ru
 ``sample`` draws a valid payment for bots and property tests. The pages price a payment as a player
 composes it from the seat's view with ``payments.permit_payment_cost`` and ``queen_cost``."""
 
+from collections.abc import Callable
+from typing import Any
+
 from games.engines.council_of_four import actions, bot, messages, sentences
 from games.engines.council_of_four.legal import legal_actions, sample
 from games.engines.council_of_four.pieces import shows_hidden
@@ -23,7 +26,7 @@ from games.engines.kernel.rules import ALWAYS, TABLE, Move, Rules
 TURN = (ACTIONS,)
 
 
-def _turn_move(run, what: str) -> Move:
+def _turn_move(run: Callable[[dict, dict, Any], None], what: str) -> Move:
     """A move of the seat whose turn it is, in the ``actions`` phase."""
     return Move(run, phases=TURN, acting=current_seat, what=what)
 
