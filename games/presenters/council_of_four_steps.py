@@ -15,25 +15,29 @@ and the last step posts the concrete action like any control group (``choice`` a
   choice's own form on a screen of its own.
 
 What can be paid and its price come from the engine (``payments.payment_offers``, ``road_coins``,
-``flow.servants_to_place``); nothing here decides a rule, and the engine validates what is posted."""
+``merchants.servants_to_place``); nothing here decides a rule, and the engine validates what is posted."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import cast
 
 from games.engines.council_of_four.board import (
+    ADDITIONAL_MAIN_SERVANTS,
     BALCONY_WORDS,
+    CHANGE_PERMITS_SERVANTS,
     CITIES,
+    ELECT_COINS,
+    ENGAGE_COINS,
     JOKER,
     PERMITS,
     QUEEN,
     REGIONS,
     ROAD_COINS,
     SATISFY_COINS,
+    SEND_SERVANT_SERVANTS,
 )
-from games.engines.council_of_four.flow import servants_to_place
+from games.engines.council_of_four.merchants import servants_to_place
 from games.engines.council_of_four.payments import payment_offers, road_coins
 from games.engines.kernel.choices import Choice
 from games.presenters.controls import Words, build_controls
@@ -42,7 +46,7 @@ from games.presenters.controls import step_links as _links
 from games.presenters.controls import step_note as _note
 from games.presenters.controls import step_query as _query
 from games.presenters.controls import step_summary as _summary
-from games.presenters.council_of_four import CITY_HEX, COUNCILOR_HEX, _bonus_words
+from games.presenters.council_of_four_words import CITY_HEX, COUNCILOR_HEX, bonus_text, coins, servants
 
 MAX_OFFERS = 8  # more ways to pay than this: tabs by number of cards, so the list fits one screen
 QUICK_BUTTONS = ("engage_servant", "additional_main")  # in the Quick action list, one tap each
@@ -50,11 +54,8 @@ STEPS = ("acquire_permit", "queen_build", "elect", "send_servant", "build", "cha
 
 STEP_GONE = "That choice is not offered any more: choose again."
 CANNOT_PAY = "Your Politics cards and Coins cannot satisfy this Council now."
-PRICE_TABLE = "Coins: 4 cards 0 · 3 cards {c3} · 2 cards {c2} · 1 card {c1} · +1 per Joker."
-
-
-def _coins(n: int) -> str:
-    return f"{n} Coin" if n == 1 else f"{n} Coins"
+PRICE_TABLE = "Coins: 4 cards {c4} · 3 cards {c3} · 2 cards {c2} · 1 card {c1} · +1 per Joker."
+_coins, _servants = coins, servants
 
 
 def _roads(coins: int) -> str:
@@ -66,22 +67,16 @@ def _first_upper(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _servants(n: int) -> str:
-    return f"{n} Servant" if n == 1 else f"{n} Servants"
-
-
 class Step:
     """The seat's view and choices, read once for every step."""
 
     def __init__(self, choices: list[Choice], view: dict, words: Words):
         self.choices, self.view, self.words = choices, view, words
         self.councilor_hex, self.city_hex = COUNCILOR_HEX, CITY_HEX
-        you = view.get("you")
-        seats = view.get("seats") or []
-        self.seat = cast(int, you)
-        self.coins = seats[you]["coins"] if isinstance(you, int) and you < len(seats) else 0
-        self.hand = [card["id"] for card in view.get("hand") or []]
-        self.cities = {city["letter"]: city for city in view.get("cities") or []}
+        self.seat: int = view["you"]
+        self.coins: int = view["seats"][self.seat]["coins"]
+        self.hand = [card["id"] for card in view["private"]["hand"]]
+        self.cities = {city["letter"]: city for city in view["cities"]}
 
     def of(self, kind: str) -> list[Choice]:
         return [c for c in self.choices if c["type"] == kind]
@@ -89,30 +84,28 @@ class Step:
     # ---- words and pictures ----------------------------------------------------------------
 
     def balcony_chips(self, balcony: str) -> list[str]:
-        return [
-            self.councilor_hex.get(c, "#999") for c in (self.view.get("balconies") or {}).get(balcony, [])
-        ]
+        return [self.councilor_hex.get(c, "#999") for c in self.view["balconies"][balcony]]
 
     def balcony_row(self, balcony: str) -> dict:
-        colours = (self.view.get("balconies") or {}).get(balcony, [])
+        colours = self.view["balconies"][balcony]
         return {
             "chips": self.balcony_chips(balcony),
             "text": f"{BALCONY_WORDS[balcony]}: {', '.join(colours)}",
         }
 
     def offers(self, balcony: str, extra: int = 0) -> list[dict]:
-        council = (self.view.get("balconies") or {}).get(balcony, [])
+        council = self.view["balconies"][balcony]
         return payment_offers(self.hand, council, self.coins, extra)
 
     def servants(self, city: str) -> int:
-        here = self.cities.get(city, {})
-        return servants_to_place(list(here.get("merchants") or []), bool(here.get("neutral")), self.seat)
+        here = self.cities[city]
+        return servants_to_place(here["merchants"], here["neutral"], self.seat)
 
     def permit_words(self, permit: str) -> tuple[str, str, list[str]]:
         tile = PERMITS[permit]
         names = ", ".join(CITIES[c]["name"] for c in tile["cities"])
         chips = [self.city_hex.get(CITIES[c]["colour"], "#999") for c in tile["cities"]]
-        bonus = _bonus_words(tile["bonus"])
+        bonus = bonus_text(tile["bonus"])
         return names, bonus, chips
 
     def offer_group(self, choice: Choice, fields: list[tuple[str, str]], offers, step: dict, extra: int = 0):
@@ -140,7 +133,9 @@ class Step:
             "title": "Pay with your Politics cards",
             "tabs": tabs,
             "offers": [self.offer(o, fields, extra) for o in offers],
-            "footnote": PRICE_TABLE.format(c3=SATISFY_COINS[3], c2=SATISFY_COINS[2], c1=SATISFY_COINS[1]),
+            "footnote": PRICE_TABLE.format(
+                c4=SATISFY_COINS[4], c3=SATISFY_COINS[3], c2=SATISFY_COINS[2], c1=SATISFY_COINS[1]
+            ),
             "bargaining": False,
         }
 
@@ -218,17 +213,20 @@ def _menu(s: Step) -> list[dict]:
 
 
 def _menu_detail(s: Step, kind: str) -> str:
-    if kind == "elect":
-        return "receive 4 Coins"
     if kind == "build":
         count = len(s.of("build"))
         return f"{count} Permit{'s' if count != 1 else ''} to use"
-    return {
-        "send_servant": "1 Servant",
-        "change_permits": "1 Servant",
-        "engage_servant": "3 Coins",
-        "additional_main": "3 Servants",
-    }.get(kind, "")
+    return MENU_COSTS.get(kind, "")
+
+
+# What a menu item costs or gives, in the engine's numbers.
+MENU_COSTS = {
+    "elect": f"receive {_coins(ELECT_COINS)}",
+    "send_servant": _servants(SEND_SERVANT_SERVANTS),
+    "change_permits": _servants(CHANGE_PERMITS_SERVANTS),
+    "engage_servant": _coins(ENGAGE_COINS),
+    "additional_main": _servants(ADDITIONAL_MAIN_SERVANTS),
+}
 
 
 # ---- The steps -------------------------------------------------------------------------------
@@ -280,7 +278,7 @@ def _acquire_step(s: Step, step: dict) -> list[dict] | None:
 
 def _queen_step(s: Step, step: dict) -> list[dict] | None:
     choice = s.of("queen_build")[0]
-    queen = cast(str, s.view.get("queen"))
+    queen: str = s.view["queen"]
     city = step.get("city")
     options = choice["params"]["city"]["options"]
     if city is None:

@@ -1,10 +1,12 @@
-"""One function per action type: ``fn(state, action, rng)`` mutates the private copy the base class
-made, or raises RuleError with a sentence a player understands."""
+"""The moves (MAIN ACTIONS, QUICK ACTIONS and the bonus choices): ``fn(state, action, rng)`` mutates the
+private copy the kernel made, or raises RuleError with a sentence a player understands. Each is
+declared in ``rules.py`` with its guard (the phase and the seat that acts), which the kernel checks
+before the body runs: a body checks only what is its own (a Main action left, a bonus waiting...)."""
 
 from typing import Any
 
-from games.engines.council_of_four import flow
 from games.engines.council_of_four import messages as msg
+from games.engines.council_of_four import turn
 from games.engines.council_of_four.board import (
     ADDITIONAL_MAIN_SERVANTS,
     BALCONIES,
@@ -27,30 +29,28 @@ from games.engines.council_of_four.board import (
     ROAD_COINS,
     SEND_SERVANT_SERVANTS,
 )
-from games.engines.council_of_four.flow import (
+from games.engines.council_of_four.bonuses import (
     CITY_TOKEN,
     FREE_PERMIT,
     PERMIT_BONUS,
     city_token_options,
-    draw_card,
-    expect_actions,
-    expect_main_action,
-    expect_own_turn,
-    expect_quick_action,
     gain,
-    insert_councilor,
     permit_bonus_options,
-    place_merchant,
-    refill,
+    take_permit,
+)
+from games.engines.council_of_four.merchants import place_merchant
+from games.engines.council_of_four.payments import payment_cost
+from games.engines.council_of_four.pieces import draw_card, insert_councilor, refill
+from games.engines.council_of_four.turn import (
+    expect_main_left,
+    expect_no_bonus_waiting,
+    expect_quick_left,
     settle,
     start_turn,
-    take_permit,
     use_main,
     use_quick,
 )
-from games.engines.council_of_four.payments import payment_cost
 from games.engines.kernel.errors import RuleError
-from games.engines.kernel.rules import TABLE
 
 # The table's first action
 
@@ -58,9 +58,6 @@ from games.engines.kernel.rules import TABLE
 def deal(state: dict, action: dict, rng) -> None:
     """The random part of the setup: Politics deck and hands, Balconies, Permit decks and the
     face-up Permits, City tokens, and with two players the neutral Merchants."""
-    flow.expect_turn(state, action, phases=None, acting=TABLE, what="deal the game")
-    if state["phase"] != "deal":
-        raise RuleError(msg.ALREADY_DEALT)
     # City tokens: one face up on every city but the grey one.
     tokens = sorted(CITY_TOKENS)
     rng.shuffle(tokens)
@@ -139,7 +136,8 @@ def _pay(state: dict, seat: int, cards: list[str], coins: int) -> None:
 
 
 def elect(state: dict, action: dict, rng) -> None:
-    seat = expect_main_action(state, action)
+    seat = action["seat"]
+    expect_main_left(state)
     balcony = _balcony(action.get("balcony"))
     colour = _colour(state, action.get("colour"))
     use_main(state)
@@ -149,7 +147,8 @@ def elect(state: dict, action: dict, rng) -> None:
 
 
 def acquire_permit(state: dict, action: dict, rng) -> None:
-    seat = expect_main_action(state, action)
+    seat = action["seat"]
+    expect_main_left(state)
     region = _balcony(action.get("balcony"), regions_only=True)
     permit = action.get("permit")
     if not isinstance(permit, str) or permit not in state["face_up"][region]:
@@ -163,7 +162,8 @@ def acquire_permit(state: dict, action: dict, rng) -> None:
 
 
 def build(state: dict, action: dict, rng) -> None:
-    seat = expect_main_action(state, action)
+    seat = action["seat"]
+    expect_main_left(state)
     permit = action.get("permit")
     owned = next(
         (p for p in state["seats"][seat]["permits"] if p["id"] == permit and p["face_up"]),
@@ -181,7 +181,8 @@ def build(state: dict, action: dict, rng) -> None:
 
 
 def queen_build(state: dict, action: dict, rng) -> None:
-    seat = expect_main_action(state, action)
+    seat = action["seat"]
+    expect_main_left(state)
     city = _city(action.get("city"))
     cards: Any = action.get("cards")
     cost = payment_cost(state, seat, QUEEN, cards) + ROAD_COINS * DISTANCES[state["queen"]][city]
@@ -196,7 +197,8 @@ def queen_build(state: dict, action: dict, rng) -> None:
 
 
 def engage_servant(state: dict, action: dict, rng) -> None:
-    seat = expect_quick_action(state, action)
+    seat = action["seat"]
+    expect_quick_left(state)
     player = state["seats"][seat]
     if player["coins"] < ENGAGE_COINS:
         raise RuleError(msg.NOT_ENOUGH_COINS.format(cost=ENGAGE_COINS, coins=player["coins"]))
@@ -214,7 +216,8 @@ def _spend_servants(state: dict, seat: int, cost: int) -> None:
 
 
 def change_permits(state: dict, action: dict, rng) -> None:
-    seat = expect_quick_action(state, action)
+    seat = action["seat"]
+    expect_quick_left(state)
     region = _balcony(action.get("region"), regions_only=True)
     if not state["face_up"][region]:
         raise RuleError(msg.NO_FACE_UP_PERMITS)
@@ -228,7 +231,8 @@ def change_permits(state: dict, action: dict, rng) -> None:
 
 
 def send_servant(state: dict, action: dict, rng) -> None:
-    seat = expect_quick_action(state, action)
+    seat = action["seat"]
+    expect_quick_left(state)
     balcony = _balcony(action.get("balcony"))
     colour = _colour(state, action.get("colour"))
     _spend_servants(state, seat, SEND_SERVANT_SERVANTS)
@@ -238,7 +242,8 @@ def send_servant(state: dict, action: dict, rng) -> None:
 
 
 def additional_main(state: dict, action: dict, rng) -> None:
-    seat = expect_quick_action(state, action)
+    seat = action["seat"]
+    expect_quick_left(state)
     _spend_servants(state, seat, ADDITIONAL_MAIN_SERVANTS)
     use_quick(state)
     state["turn"]["main_left"] += 1
@@ -246,19 +251,18 @@ def additional_main(state: dict, action: dict, rng) -> None:
 
 
 def end_turn(state: dict, action: dict, rng) -> None:
-    expect_actions(state, action)
+    expect_no_bonus_waiting(state)
     if state["turn"]["mains_done"] < 1:
         raise RuleError(msg.MAIN_ACTION_FIRST)
-    flow.end_turn(state, rng)
+    turn.end_turn(state, rng)
 
 
 # Bonus choices
 
 
 def _pending(state: dict, action: dict, kind: str) -> dict:
-    seat = expect_own_turn(state, action)
     head = state["pending"][0] if state["pending"] else None
-    if head is None or head["kind"] != kind or head["seat"] != seat:
+    if head is None or head["kind"] != kind or head["seat"] != action["seat"]:
         raise RuleError(msg.NO_CHOICE_PENDING)
     return head
 

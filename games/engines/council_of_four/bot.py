@@ -20,7 +20,7 @@ from collections import Counter
 from itertools import combinations
 
 from games.engines.council_of_four.board import CARDS, CITY_TOKENS, NEIGHBOURS, PERMITS, QUEEN, REGIONS
-from games.engines.council_of_four.flow import others_in, placing_problem
+from games.engines.council_of_four.merchants import others_in, placing_problem
 from games.engines.council_of_four.payments import cards_of, cheapest_shape, road_cost, shape_cost
 from games.engines.kernel.choices import Choice, enumerate_choice
 

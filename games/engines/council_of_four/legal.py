@@ -24,6 +24,7 @@ draws a valid concrete payment for bots and property tests."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from games.engines.council_of_four.board import (
     ADDITIONAL_MAIN_SERVANTS,
@@ -37,14 +38,14 @@ from games.engines.council_of_four.board import (
     REGIONS,
     SEND_SERVANT_SERVANTS,
 )
-from games.engines.council_of_four.flow import (
+from games.engines.council_of_four.bonuses import (
     CITY_TOKEN,
     PERMIT_BONUS,
     city_token_options,
     free_permit_options,
     permit_bonus_options,
-    placing_problem,
 )
+from games.engines.council_of_four.merchants import placing_problem
 from games.engines.council_of_four.payments import (
     cheapest_cost,
     queen_cities,
@@ -52,14 +53,25 @@ from games.engines.council_of_four.payments import (
     road_cost,
     usable_cards,
 )
+from games.engines.council_of_four.turn import ACTIONS, DEAL
 from games.engines.kernel.choices import Choice, cards, choice, pick
 
 
-def legal(state: dict, seat: int | None) -> list[Choice]:
+def legal_actions(state: dict, seat: int | None) -> list[Choice]:
+    """What ``seat`` (None: the table) may do now: nothing once the game is over, else the choices
+    of the phase."""
     if state["over"]:
         return []
-    if state["phase"] == "deal":
-        return [choice("deal", None)] if seat is None else []
+    return CHOICES_BY_PHASE[state["phase"]](state, seat)
+
+
+def _deal(state: dict, seat: int | None) -> list[Choice]:
+    return [choice("deal", None)] if seat is None else []
+
+
+def _turn(state: dict, seat: int | None) -> list[Choice]:
+    """The seat whose turn it is: a pending bonus choice first, else its Main and Quick actions and,
+    after a Main action, ending the turn."""
     if seat is None or seat != state["current"]:
         return []
     if state["pending"]:
@@ -72,6 +84,9 @@ def legal(state: dict, seat: int | None) -> list[Choice]:
     if state["turn"]["mains_done"] > 0:
         choices.append(choice("end_turn", seat))
     return choices
+
+
+CHOICES_BY_PHASE: dict[str, Callable[[dict, int | None], list[Choice]]] = {DEAL: _deal, ACTIONS: _turn}
 
 
 def _pending_choice(state: dict, seat: int, pending: dict) -> Choice:

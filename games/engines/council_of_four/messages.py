@@ -4,13 +4,13 @@
 SEAT_COUNT = "Council of Four is played by 2 to 4 players."
 SEAT_NAMES = "Every seat needs a name."
 
-# Who may act, and when
+# Who may act, and when: the kernel's guard of each move declared in rules.py says these
+NOT_NOW = "You cannot {what} now."
 TABLE_ONLY = "Only the table deals the game."
-ALREADY_DEALT = "The game has already been dealt."
-NOT_DEALT = "Deal the game first."
 NO_SUCH_SEAT = "There is no such seat at this table."
 SEAT_ONLY = "The table cannot {what}: a player does."
 NOT_YOUR_TURN = "It is {name}'s turn."
+# What a move checks beyond its guard (turn.py)
 CHOOSE_FIRST = "First choose your {what}."
 NO_MAIN_ACTION_LEFT = "You have no Main action left this turn."
 NO_QUICK_ACTION_LEFT = "You already took your Quick action this turn."

@@ -8,14 +8,15 @@ paid the same way, plus 2 Coins per road the Queen travels.
 Pure functions of the state. The engine validates with :func:`payment_cost` (raises RuleError); the
 phone offers the payments of :func:`payment_offers` (only what the hand and the Coins can pay, the
 cheapest first, each with its price; the Queen's roads from :func:`road_coins`), and prices a set of
-cards with :func:`permit_payment_cost` and :func:`queen_cost` (``None``: those cards cannot pay
-there, or the seat lacks the Coins). Nothing here changes the state.
+cards from a seat's view with :func:`permit_payment_cost` and :func:`queen_cost` (``None``: those
+cards cannot pay there, or the seat lacks the Coins). Nothing here changes the state.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Mapping
 from itertools import product
 from typing import Any
 
@@ -32,18 +33,25 @@ from games.engines.council_of_four.board import (
     ROAD_COINS,
     SATISFY_COINS,
 )
-from games.engines.council_of_four.flow import placing_problem
+from games.engines.council_of_four.merchants import placing_problem
+from games.engines.council_of_four.turn import ACTIONS
 from games.engines.kernel.errors import RuleError
-from games.engines.kernel.turns import is_seat
 
 # A payment by colours: {"black": 2, "joker": 1}; the cards are picked from the hand afterwards.
 Shape = dict[str, int]
 
 
-def payment_cost(state: dict, seat: int, balcony: str, cards) -> int:
-    """The Coins to satisfy a Balcony with these cards: 10/7/4/0 for 1-4 cards, +1 per Joker.
-    Each coloured card matches a different Councilor of its colour; a Joker matches any. Raises
-    RuleError when the cards cannot satisfy it (the seat's Coins are not checked here)."""
+def payment_cost(state: dict, seat: int, balcony: str, cards: Any) -> int:
+    """The Coins ``seat`` pays to satisfy a Balcony with these cards (:func:`satisfy_coins` with the
+    seat's hand and the Balcony's Councilors). Raises RuleError when they cannot."""
+    return satisfy_coins(state["seats"][seat]["hand"], state["balconies"][balcony], balcony, cards)
+
+
+def satisfy_coins(hand: list[str], council: list[str], balcony: str, cards: Any) -> int:
+    """The Coins to satisfy a Balcony of ``council`` (its Councilors' colours) with these cards of
+    ``hand``: 10/7/4/0 for 1-4 cards, +1 per Joker. Each coloured card matches a different Councilor
+    of its colour; a Joker matches any. Raises RuleError when the cards cannot satisfy it (the
+    Coins the seat has are not checked here)."""
     if (
         not isinstance(cards, list)
         or not 1 <= len(cards) <= COUNCILORS_PER_BALCONY
@@ -52,12 +60,11 @@ def payment_cost(state: dict, seat: int, balcony: str, cards) -> int:
         raise RuleError(msg.CARDS_FORMAT)
     if len(set(cards)) != len(cards):
         raise RuleError(msg.CARD_TWICE)
-    hand = state["seats"][seat]["hand"]
     if any(c not in hand for c in cards):
         raise RuleError(msg.CARD_NOT_IN_HAND)
     wanted = Counter(CARDS[c] for c in cards if CARDS[c] != JOKER)
-    council = Counter(state["balconies"][balcony])
-    if any(n > council[colour] for colour, n in wanted.items()):
+    seated = Counter(council)
+    if any(n > seated[colour] for colour, n in wanted.items()):
         raise RuleError(msg.CARDS_DO_NOT_MATCH.format(balcony=BALCONY_WORDS[balcony]))
     jokers = sum(1 for c in cards if CARDS[c] == JOKER)
     return SATISFY_COINS[len(cards)] + jokers
@@ -180,38 +187,44 @@ def queen_cities(state: dict, seat: int) -> list[str]:
     return found
 
 
-# ---- For the web layer: prices as a player composes a payment -----------------------------------
+# ---- For the pages: prices from a seat's view (player_view.CouncilOfFourSeatView) ---------------
 
 
-def _priced(state: dict, seat, balcony: str, cards) -> int | None:
-    if not is_seat(state, seat) or state["phase"] == "deal":
+def _view_price(view: Mapping[str, Any], balcony: str, cards: Any) -> int | None:
+    if view["you"] is None or view["phase"] != ACTIONS:
         return None
+    hand = [card["id"] for card in view["private"]["hand"]]
     try:
-        return payment_cost(state, seat, balcony, cards)
+        return satisfy_coins(hand, view["balconies"][balcony], balcony, cards)
     except RuleError:
         return None
 
 
-def permit_payment_cost(state: dict, seat: int, balcony: str, cards: list[str]) -> int | None:
-    """The Coins ``seat`` pays to satisfy a region's Council with ``cards`` when acquiring a
+def _coins(view: Mapping[str, Any]) -> int:
+    coins: int = view["seats"][view["you"]]["coins"]
+    return coins
+
+
+def permit_payment_cost(view: Mapping[str, Any], balcony: str, cards: list[str]) -> int | None:
+    """The Coins the viewing seat pays to satisfy a region's Council with ``cards`` when acquiring a
     Permit; None when those cards cannot satisfy it or the seat has fewer Coins."""
     if balcony not in REGIONS:
         return None
-    cost = _priced(state, seat, balcony, cards)
-    if cost is None or cost > state["seats"][seat]["coins"]:
+    cost = _view_price(view, balcony, cards)
+    if cost is None or cost > _coins(view):
         return None
     return cost
 
 
-def queen_cost(state: dict, seat: int, city: str, cards: list[str]) -> int | None:
-    """The Coins ``seat`` pays to satisfy the Queen's Council with ``cards`` and move the Queen to
-    ``city`` (2 per road); None when those cards cannot satisfy it, no road leads there, or the
-    seat has fewer Coins. The Servants for other Merchants in the city are not Coins: see
-    ``flow.others_in``."""
+def queen_cost(view: Mapping[str, Any], city: str, cards: list[str]) -> int | None:
+    """The Coins the viewing seat pays to satisfy the Queen's Council with ``cards`` and move the
+    Queen to ``city`` (2 per road); None when those cards cannot satisfy it, no road leads there, or
+    the seat has fewer Coins. The Servants for other Merchants in the city are not Coins: see
+    ``merchants.servants_to_place``."""
     if not isinstance(city, str) or city not in CITIES:
         return None
-    cost = _priced(state, seat, QUEEN, cards)
-    roads = road_cost(state, city)
-    if cost is None or roads is None or cost + roads > state["seats"][seat]["coins"]:
+    cost = _view_price(view, QUEEN, cards)
+    roads = road_coins(view["queen"], city)
+    if cost is None or roads is None or cost + roads > _coins(view):
         return None
     return cost + roads

@@ -1,41 +1,63 @@
 """Council of Four: the rules object the registry hands out (slug ``council_of_four``).
 
-``legal_actions`` returns choices with parameters (legal.py lists each action type's parameters);
-``sample`` draws a valid payment for bots and property tests. The web layer prices a payment as a
-player composes it with ``games.engines.council_of_four.payments.permit_payment_cost`` and ``queen_cost``."""
+Config: ``{"seats": [{"name": ...}, ...]}``, 2 to 4 seats (setup.py). The table's first action,
+``deal``, deals the hidden cards; then each seat in turn plays ``elect``, ``acquire_permit``,
+``build`` or ``queen_build`` (Main actions), ``engage_servant``, ``change_permits``,
+``send_servant`` or ``additional_main`` (Quick actions), answers a bonus with
+``choose_city_bonus``, ``choose_permit_bonus`` or ``take_free_permit``, and may ``end_turn`` after a
+Main action. Each move below is declared with its guard (the phases and who acts: turn.py), which the
+kernel checks in this game's words (messages.py) before the body (actions.py) runs.
 
-from games.engines.council_of_four import actions, bot
-from games.engines.council_of_four.flow import MAX_SEATS, MIN_SEATS, new_state, shows_hidden
-from games.engines.council_of_four.legal import legal, sample
-from games.engines.council_of_four.views import CouncilOfFourView, describe, view
-from games.engines.kernel.rules import ALWAYS, TABLE, Rules
+``legal_actions`` returns choices with parameters (legal.py lists each action type's parameters);
+``sample`` draws a valid payment for bots and property tests. The pages price a payment as a player
+composes it from the seat's view with ``payments.permit_payment_cost`` and ``queen_cost``."""
+
+from collections.abc import Callable
+from typing import Any
+
+from games.engines.council_of_four import actions, bot, messages, sentences
+from games.engines.council_of_four.legal import legal_actions, sample
+from games.engines.council_of_four.pieces import shows_hidden
+from games.engines.council_of_four.player_view import CouncilOfFourSeatView, CouncilOfFourTableView, view
+from games.engines.council_of_four.setup import MAX_SEATS, MIN_SEATS, setup
+from games.engines.council_of_four.turn import ACTIONS, DEAL, current_seat, to_act
+from games.engines.kernel.rules import ALWAYS, TABLE, Move, Rules
+
+TURN = (ACTIONS,)
+
+
+def _turn_move(run: Callable[[dict, dict, Any], None], what: str) -> Move:
+    """A move of the seat whose turn it is, in the ``actions`` phase."""
+    return Move(run, phases=TURN, acting=current_seat, what=what)
 
 
 class CouncilOfFourRules(Rules):
     slug = "council_of_four"
-    table_view_type = seat_view_type = CouncilOfFourView
     name = "Council of Four"
     min_seats = MIN_SEATS
     max_seats = MAX_SEATS
     order = 3
+    table_view_type = CouncilOfFourTableView
+    seat_view_type = CouncilOfFourSeatView
+    words = messages
     opening_action = {"type": "deal", "seat": TABLE}  # the hidden cards, dealt as action 1
     moves = {
-        "deal": actions.deal,
+        "deal": Move(actions.deal, phases=(DEAL,), acting=TABLE, what="deal the game"),
         # Main actions
-        "elect": actions.elect,
-        "acquire_permit": actions.acquire_permit,
-        "build": actions.build,
-        "queen_build": actions.queen_build,
+        "elect": _turn_move(actions.elect, "elect a Councilor"),
+        "acquire_permit": _turn_move(actions.acquire_permit, "acquire a Permit"),
+        "build": _turn_move(actions.build, "place a Merchant"),
+        "queen_build": _turn_move(actions.queen_build, "place a Merchant with the help of the Queen"),
         # Quick actions
-        "engage_servant": actions.engage_servant,
-        "change_permits": actions.change_permits,
-        "send_servant": actions.send_servant,
-        "additional_main": actions.additional_main,
-        "end_turn": actions.end_turn,
+        "engage_servant": _turn_move(actions.engage_servant, "engage a Servant"),
+        "change_permits": _turn_move(actions.change_permits, "change the face-up Permits"),
+        "send_servant": _turn_move(actions.send_servant, "send a Servant to elect a Councilor"),
+        "additional_main": _turn_move(actions.additional_main, "perform an additional Main action"),
+        "end_turn": _turn_move(actions.end_turn, "end the turn"),
         # Bonus choices
-        "choose_city_bonus": actions.choose_city_bonus,
-        "choose_permit_bonus": actions.choose_permit_bonus,
-        "take_free_permit": actions.take_free_permit,
+        "choose_city_bonus": _turn_move(actions.choose_city_bonus, "choose a City token bonus"),
+        "choose_permit_bonus": _turn_move(actions.choose_permit_bonus, "choose a Permit bonus"),
+        "take_free_permit": _turn_move(actions.take_free_permit, "take a free Permit"),
     }
     # What each move shows that was hidden: undo never drops it. The deal, Politics cards discarded
     # to satisfy a council (shown from the hand), and any move that draws a card (a bonus, or the
@@ -63,20 +85,21 @@ class CouncilOfFourRules(Rules):
     }
 
     bot_policy = staticmethod(bot.choose)  # builds, buys Permits, elects: see bot.py
-    setup = staticmethod(new_state)
+    setup = staticmethod(setup)
     # Choices with parameters (legal.py lists each action type's); ``sample`` draws a valid payment
     # for ``acquire_permit`` and ``queen_build`` (bots, property tests), None for the other choices.
-    legal_actions = staticmethod(legal)
+    legal_actions = staticmethod(legal_actions)
     sample = staticmethod(sample)
     view = staticmethod(view)
+    to_act = staticmethod(to_act)
 
     def describe(self, state: dict, action: dict) -> str:
         """The action in words, and the next turn's draw it made (never the card drawn)."""
         try:
             after = self.apply(state, action)
         except Exception:  # a label must never lose an action: without the draw's words then
-            return describe(state, action)
-        return describe(state, action, after)
+            return sentences.describe(state, action)
+        return sentences.describe(state, action, after)
 
 
 RULES = CouncilOfFourRules()

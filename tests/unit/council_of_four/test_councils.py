@@ -280,29 +280,34 @@ class PermitChoiceTests:
 
 
 class PaymentCostTests:
-    """The price the web layer shows as a player picks cards (``payments.permit_payment_cost``)."""
+    """The price the web layer shows as a player picks cards (``payments.permit_payment_cost``, from the seat's view)."""
 
     def test_the_cost_of_cards_that_satisfy_the_council(self):
         state = council()
         set_hand(state, 0, cards("black", 2) + cards("white", 1) + jokers(1) + cards("pink", 1))
-        assert permit_payment_cost(state, 0, "coast", cards("black", 1)) == 10
-        assert permit_payment_cost(state, 0, "coast", cards("black", 2) + jokers(1)) == 5
-        assert permit_payment_cost(state, 0, "coast", cards("black", 2) + cards("white", 1) + jokers(1)) == 1
+        assert permit_payment_cost(RULES.view(state, 0), "coast", cards("black", 1)) == 10
+        assert permit_payment_cost(RULES.view(state, 0), "coast", cards("black", 2) + jokers(1)) == 5
+        assert (
+            permit_payment_cost(
+                RULES.view(state, 0), "coast", cards("black", 2) + cards("white", 1) + jokers(1)
+            )
+            == 1
+        )
 
     def test_none_when_the_cards_cannot_pay(self):
         state = council()
         set_hand(state, 0, cards("black", 2) + cards("pink", 1))
         for bad in ([], cards("pink", 1), cards("white", 1), cards("black", 1) * 2, "P01", None):
-            assert permit_payment_cost(state, 0, "coast", bad) is None
-        assert permit_payment_cost(state, 0, "queen", cards("black", 1)) is None
-        assert permit_payment_cost(state, 7, "coast", cards("black", 1)) is None
+            assert permit_payment_cost(RULES.view(state, 0), "coast", bad) is None
+        assert permit_payment_cost(RULES.view(state, 0), "queen", cards("black", 1)) is None
+        assert permit_payment_cost(RULES.view(state, None), "coast", cards("black", 1)) is None
 
     def test_none_when_the_coins_fall_short(self):
         state = council()
         set_hand(state, 0, cards("black", 2))
         state["seats"][0]["coins"] = 9
-        assert permit_payment_cost(state, 0, "coast", cards("black", 1)) is None
-        assert permit_payment_cost(state, 0, "coast", cards("black", 2)) == 7
+        assert permit_payment_cost(RULES.view(state, 0), "coast", cards("black", 1)) is None
+        assert permit_payment_cost(RULES.view(state, 0), "coast", cards("black", 2)) == 7
 
 
 class ChangePermitsTests:

@@ -269,10 +269,10 @@ class QueenTests:
         state = self.queen(coins=10)
         hand = cards("black", 1) + cards("white", 1)
         refused(state, "queen_build", 0, msg.NOT_ENOUGH_COINS.format(cost=11, coins=10), cards=hand, city="M")
-        assert queen_cost(state, 0, "M", hand) is None
-        assert queen_cost(state, 0, "G", hand) == 9
+        assert queen_cost(RULES.view(state, 0), "M", hand) is None
+        assert queen_cost(RULES.view(state, 0), "G", hand) == 9
         four = cards("black", 1) + cards("white", 1) + cards("orange", 1) + cards("pink", 1)
-        assert queen_cost(state, 0, "A", four) == 8
+        assert queen_cost(RULES.view(state, 0), "A", four) == 8
         # With all four Councilors matched (0 Coins) every city up to 5 roads away is affordable.
         assert options(state, 0, "queen_build", "city") == list("ABCDEFGHIJKLMNO")
 
@@ -332,11 +332,11 @@ class QueenChoiceTests:
         state = board()
         set_balcony(state, "queen", ["black", "white", "orange", "pink"])
         set_hand(state, 0, cards("black", 1) + jokers(1))
-        assert queen_cost(state, 0, "J", cards("black", 1)) == 10
-        assert queen_cost(state, 0, "G", cards("black", 1) + jokers(1)) == 10
-        assert queen_cost(state, 0, "M", cards("black", 1) + jokers(1)) is None  # 12 > 10 Coins
-        assert queen_cost(state, 0, "Z", cards("black", 1)) is None
-        assert queen_cost(state, 0, "J", cards("blue", 1)) is None
+        assert queen_cost(RULES.view(state, 0), "J", cards("black", 1)) == 10
+        assert queen_cost(RULES.view(state, 0), "G", cards("black", 1) + jokers(1)) == 10
+        assert queen_cost(RULES.view(state, 0), "M", cards("black", 1) + jokers(1)) is None  # 12 > 10 Coins
+        assert queen_cost(RULES.view(state, 0), "Z", cards("black", 1)) is None
+        assert queen_cost(RULES.view(state, 0), "J", cards("blue", 1)) is None
 
 
 class RulebookExampleTests:

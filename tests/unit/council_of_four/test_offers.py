@@ -4,7 +4,7 @@
 from collections import Counter
 
 from games.engines.council_of_four.board import CARDS, JOKER
-from games.engines.council_of_four.flow import servants_to_place
+from games.engines.council_of_four.merchants import servants_to_place
 from games.engines.council_of_four.payments import payment_cost, payment_offers, road_coins
 from tests.unit.council_of_four.builders import cards, jokers, playing, set_balcony, set_hand
 

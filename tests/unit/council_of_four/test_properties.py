@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engines.council_of_four.board import CARD_IDS, COUNCILOR_COLOURS, MERCHANTS, PERMITS
-from games.engines.council_of_four.flow import councilors_in_play
+from games.engines.council_of_four.pieces import councilors_in_play
 from games.engines.council_of_four.rules import RULES
 from games.engines.kernel.choices import action_fits, draw_action
 from tests.unit.contract import play_many_games, play_random_game, property_examples

@@ -80,7 +80,7 @@ class SetupTests:
     def test_nothing_but_the_deal_before_the_deal(self):
         with pytest.raises(RuleError) as error:
             act(new_game(), "elect", 0, colour="black", balcony="coast")
-        assert error.value.message == msg.NOT_DEALT
+        assert error.value.message == msg.NOT_NOW.format(what="elect a Councilor")
 
 
 class DealTests:
@@ -134,7 +134,7 @@ class DealTests:
         assert error.value.message == msg.TABLE_ONLY
         with pytest.raises(RuleError) as error:
             act(dealt(), "deal", None)
-        assert error.value.message == msg.ALREADY_DEALT
+        assert error.value.message == msg.NOT_NOW.format(what="deal the game")
 
     def test_config_in_turn_order(self):
         assert [s["name"] for s in dealt(2)["seats"]] == [s["name"] for s in config(2)["seats"]]

@@ -38,7 +38,14 @@ class DrawTests:
         refused(state, "draw", 0, UNKNOWN_ACTION.format(type="draw"))
         refused(state, "elect", 1, msg.NOT_YOUR_TURN.format(name="Anna"), colour="black", balcony="coast")
         refused(state, "elect", 7, msg.NO_SUCH_SEAT, colour="black", balcony="coast")
-        refused(state, "elect", None, msg.SEAT_ONLY.format(what="play"), colour="black", balcony="coast")
+        refused(
+            state,
+            "elect",
+            None,
+            msg.SEAT_ONLY.format(what="elect a Councilor"),
+            colour="black",
+            balcony="coast",
+        )
 
     def test_an_empty_deck_is_rebuilt_from_the_discards(self):
         """ "If the deck finishes at any point during the game, reshuffle the discarded cards."""

@@ -3,10 +3,10 @@
 import json
 import random
 
+from games.engines.council_of_four.player_view import CouncilOfFourSeatView, CouncilOfFourTableView
 from games.engines.council_of_four.rules import RULES
-from games.engines.council_of_four.views import CouncilOfFourView
 from games.engines.kernel.choices import draw_action
-from games.engines.kernel.contract import check_view, required_keys
+from games.engines.kernel.contract import check_view, required_keys, view_type_for
 from tests.unit.council_of_four.builders import (
     act,
     cards,
@@ -26,8 +26,9 @@ class ViewTests:
     def test_a_seat_sees_its_own_hand_and_only_counts_of_the_others(self):
         state = dealt(3)
         view = RULES.view(state, 1)
-        assert [c["id"] for c in view["hand"]] == sorted(state["seats"][1]["hand"])
-        assert all(set(c) == {"id", "colour"} for c in view["hand"])
+        assert view["you"] == 1
+        assert [c["id"] for c in view["private"]["hand"]] == sorted(state["seats"][1]["hand"])
+        assert all(set(c) == {"id", "colour"} for c in view["private"]["hand"])
         assert [s["hand_count"] for s in view["seats"]] == [7, 6, 6]  # Anna drew to begin her turn
         text = json.dumps(view)
         for other in (0, 2):
@@ -37,7 +38,7 @@ class ViewTests:
     def test_the_table_sees_no_hand(self):
         state = dealt(4)
         view = RULES.view(state, None)
-        assert view["hand"] is None and view["you"] is None
+        assert "private" not in view and view["you"] is None
         text = json.dumps(view)
         assert not any(f'"{c}"' in text for s in state["seats"] for c in s["hand"])
 
@@ -179,8 +180,8 @@ class MoreLabelTests:
 
 
 class ViewContractTests:
-    """games.engines.council_of_four.views.CouncilOfFourView: every declared key, for the table and every seat, in
-    every phase; ``to_act`` names the seats that have a choice now."""
+    """games.engines.council_of_four.player_view: every declared key, for the table and every seat, in
+    every phase; ``to_act`` names who must act now (here: the one seat, or the table, with a choice)."""
 
     def states(self):
         state = new_game(3)
@@ -203,15 +204,17 @@ class ViewContractTests:
         yield over
 
     def test_every_view_has_every_declared_key(self):
-        assert {"phase", "to_act", "seats", "game", "turn", "pending", "hand", "cities"} <= required_keys(
-            CouncilOfFourView
-        )
+        table_keys = required_keys(CouncilOfFourTableView)
+        assert {"phase", "to_act", "seats", "you", "game", "turn", "pending", "cities"} <= table_keys
+        assert "private" not in table_keys and "hand" not in table_keys
+        assert required_keys(CouncilOfFourSeatView) == table_keys | {"private"}
         for state in self.states():
             for viewer in (None, 0, 1, 2):
                 if viewer is not None and viewer >= len(state["seats"]):
                     continue
                 view = RULES.view(state, viewer)
-                assert check_view(CouncilOfFourView, view) == []
+                assert check_view(view_type_for(RULES, viewer), view) == []
+                assert view["you"] == viewer
                 assert view["to_act"] == [
                     s for s in (None, *range(len(state["seats"]))) if RULES.legal_actions(state, s)
                 ]

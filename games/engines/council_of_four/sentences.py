@@ -1,43 +1,24 @@
-"""What each seat (or the table screen) may see, and every action in the game's words."""
+"""The log's words: every action as the session log says it (``describe``), and the words of a bonus
+and of a Permit, which the log and the pages say alike."""
 
 from typing import Any
 
 from games.engines.council_of_four.board import (
+    ADDITIONAL_MAIN_SERVANTS,
     BALCONY_WORDS,
     CARDS,
     CITIES,
-    CITY_TOKENS,
-    COLOUR_REWARDS,
-    COUNCILOR_COLOURS,
     DISTANCES,
     ELECT_COINS,
     ENGAGE_COINS,
-    MERCHANTS,
-    NOBILITY,
-    NOBILITY_LAST,
     PERMITS,
-    REGION_REWARDS,
-    REGIONS,
     ROAD_COINS,
-    ROADS,
-    colour_cities,
 )
-from games.engines.council_of_four.flow import merchants_of, others_in, pending_options
-from games.engines.council_of_four.legal import legal
+from games.engines.council_of_four.merchants import others_in
 from games.engines.council_of_four.payments import payment_cost
-from games.engines.kernel.contract import BaseView
 from games.engines.kernel.describe import sentence
 from games.engines.kernel.errors import RuleError
 from games.engines.kernel.words import count, with_article
-
-
-class CouncilOfFourView(BaseView):
-    game: str
-    turn: dict[str, Any] | None
-    pending: dict[str, Any] | None
-    hand: list[dict[str, Any]] | None
-    cities: list[dict[str, Any]]
-
 
 # The words of each bonus, for one and for more ({n} is the amount): the log and the pages say them alike.
 BONUS_WORDS = {
@@ -59,117 +40,6 @@ def bonus_words(bonus: dict) -> str:
         one, many = BONUS_WORDS.get(key, ("{n} " + key.replace("_", " "),) * 2)
         parts.append((one if amount == 1 else many).format(n=amount))
     return ", ".join(parts)
-
-
-def permit_face(permit_id: str) -> dict:
-    tile = PERMITS[permit_id]
-    return {
-        "id": permit_id,
-        "region": tile["region"],
-        "cities": list(tile["cities"]),
-        "bonus": dict(tile["bonus"]),
-    }
-
-
-def view(state: dict, seat: int | None) -> dict:
-    """Everything public, plus the viewer's own Politics hand. Other hands show as counts; the
-    order of the Politics deck and of the Permit decks never leaves the engine."""
-    dealt = state["phase"] != "deal"
-    to_act = [s for s in [None, *range(len(state["seats"]))] if legal(state, s)]
-    seats = [
-        {
-            "index": i,
-            "name": s["name"],
-            "coins": s["coins"],
-            "servants": s["servants"],
-            "victory": s["victory"],
-            "nobility": s["nobility"],
-            "hand_count": len(s["hand"]),
-            "merchants": merchants_of(state, i),
-            "merchants_left": MERCHANTS - len(merchants_of(state, i)),
-            "permits": [{**permit_face(p["id"]), "face_up": p["face_up"]} for p in s["permits"]],
-            "rewards": [dict(r) for r in s["rewards"]],
-            "is_current": dealt and not state["over"] and state["current"] == i,
-        }
-        for i, s in enumerate(state["seats"])
-    ]
-    pending = None
-    if state["pending"]:
-        head = state["pending"][0]
-        pending = {**head, "options": pending_options(state, head)}
-    turn = None
-    if dealt and not state["over"]:
-        turn = {
-            "seat": state["current"],
-            "name": state["seats"][state["current"]]["name"],
-            "phase": state["phase"],
-            "main_left": state["turn"]["main_left"],
-            "quick_left": state["turn"]["quick_left"],
-            "mains_done": state["turn"]["mains_done"],
-            "can_end": state["phase"] == "actions"
-            and not state["pending"]
-            and state["turn"]["mains_done"] > 0,
-        }
-    return {
-        "game": "council_of_four",
-        "you": seat,
-        "phase": state["phase"],
-        "to_act": to_act,
-        "turn": turn,
-        "pending": pending,
-        "seats": seats,
-        "hand": (
-            [{"id": c, "colour": CARDS[c]} for c in sorted(state["seats"][seat]["hand"])]
-            if seat is not None
-            else None
-        ),
-        "cities": [
-            {
-                **city,
-                "token": (
-                    {"id": state["city_tokens"][c], "bonus": dict(CITY_TOKENS[state["city_tokens"][c]])}
-                    if c in state["city_tokens"]
-                    else None
-                ),
-                "merchants": list(state["merchants"][c]),
-                "neutral": c in state["neutral"],
-                "queen": state["queen"] == c,
-            }
-            for c, city in CITIES.items()
-        ],
-        "roads": [list(r) for r in ROADS],
-        "queen": state["queen"],
-        "balconies": {b: list(line) for b, line in state["balconies"].items()},
-        "councilors": dict(state["councilors"]),
-        "councilor_colours": list(COUNCILOR_COLOURS),
-        "permits": {
-            r: {
-                "face_up": [permit_face(p) for p in state["face_up"][r]],
-                "deck_count": len(state["permit_decks"][r]),
-            }
-            for r in REGIONS
-        },
-        "politics": {"deck_count": len(state["deck"]), "discard_count": len(state["discard"])},
-        "rewards": {
-            "regions": [{"region": r, "victory_points": REGION_REWARDS[r]} for r in state["region_rewards"]],
-            "colours": [
-                {"colour": c, "cities": len(colour_cities(c)), "victory_points": COLOUR_REWARDS[c]}
-                for c in state["colour_rewards"]
-            ],
-            "queen": list(state["queen_rewards"]),
-        },
-        "nobility_track": {
-            "last_space": NOBILITY_LAST,
-            "bonuses": [{"space": s, "bonus": dict(b)} for s, b in sorted(NOBILITY.items())],
-        },
-        "final": (
-            {"by": state["final"]["by"], "name": state["seats"][state["final"]["by"]]["name"]}
-            if state["final"]
-            else None
-        ),
-        "over": state["over"],
-        "result": state["result"],
-    }
 
 
 def _who(state: dict, seat) -> str:
@@ -237,7 +107,7 @@ def describe(state: dict, action: dict, after: dict | None = None) -> str:
 SENTENCES = {
     "deal": "The table shuffled the decks, seated the Councilors and dealt 6 Politics cards to each player",
     "engage_servant": f"{{who}} engaged a Servant for {count(ENGAGE_COINS, 'Coin')}",
-    "additional_main": "{who} returned 3 Servants to perform an additional Main action",
+    "additional_main": f"{{who}} returned {count(ADDITIONAL_MAIN_SERVANTS, 'Servant')} to perform an additional Main action",
     "end_turn": "{who} ended their turn",
 }
 
