@@ -174,9 +174,6 @@ class CouncilOfFourTableView(BaseView):
 
     game: str
     seats: list[CouncilOfFourSeatEntry]
-    # Never at the table: declared again only because the kernel's BaseView makes ``private`` required
-    # at run time (its NotRequired is a string there, under ``from __future__ import annotations``).
-    private: NotRequired[CouncilOfFourPrivate]
     turn: Turn | None
     pending: Pending | None
     cities: list[City]
@@ -197,7 +194,7 @@ class CouncilOfFourTableView(BaseView):
 class CouncilOfFourSeatView(CouncilOfFourTableView):
     """A seat's view: the table's, with ``you`` its index and its ``private`` part."""
 
-    private: CouncilOfFourPrivate  # type: ignore[misc]  # required here, not at the table
+    private: CouncilOfFourPrivate
 
 
 def permit_face(permit_id: str) -> PermitFace:
