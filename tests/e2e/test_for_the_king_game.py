@@ -114,7 +114,7 @@ class ForTheKingGameTests:
             state = session.state
             seat = RULES.view(state, None)["to_act"][0]
             action = bot_choose_action(RULES, state, seat, rng)
-            if state["stage"] == "bidding" and not counts["multi_gold"]:
+            if state["phase"] == "bidding" and not counts["multi_gold"]:
                 mine = [CARDS[c]["value"] for c in golds(state, seat)]
                 high = state["bidding"]["high_bid"]
                 if forced is None and len(mine) >= 2 and kind(state["offer"]) != GOLD and high < sum(mine):
@@ -122,13 +122,13 @@ class ForTheKingGameTests:
                     action = {"type": "bid", "seat": seat, "amount": max(sum(mine), max(mine) + 1)}
                 elif forced is not None and seat != forced:
                     action = {"type": "pass", "seat": seat}
-            if state["stage"] == "pay_gold" and seat == forced and not counts["multi_gold"]:
+            if state["phase"] == "pay_gold" and seat == forced and not counts["multi_gold"]:
                 assert len(action["cards"]) >= 2, action
                 counts["multi_gold"] += 1
             name = {"bid": "bidding", "pass": "bidding"}.get(action["type"], action["type"].replace("_", "-"))
             if seat != last_seat:  # the turn passed: the acting phone follows without a reload
                 turns += 1
-                if turns % FULL_CHECK_EVERY == 1 or state["stage"] == "pay_gold":
+                if turns % FULL_CHECK_EVERY == 1 or state["phase"] == "pay_gold":
                     for index in phones:  # every phone at this version (each polls every 2 s)
                         check_phone(index, seat)
                 last_seat = seat

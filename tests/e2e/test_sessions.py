@@ -178,7 +178,7 @@ class ScreenshotTests:
         rng = random.Random(2)
         ftk = session_create(game="for_the_king", seat_names=NAMES, host=host, seed=21)
         # Into the Gain Esteem Phase, with a bid on the table.
-        play_until(ftk, lambda s: s["stage"] == "bidding" and s["bidding"]["high_bid"] > 0, rng)
+        play_until(ftk, lambda s: s["phase"] == "bidding" and s["bidding"]["high_bid"] > 0, rng)
         bidder = ftk.seats.get(index=acting(ftk))
         c4 = session_create(game="council_of_four", seat_names=NAMES, host=host, seed=4)
         play_until(c4, lambda s: sum(len(m) for m in s["merchants"].values()) >= 3, rng)

@@ -141,7 +141,7 @@ class ForTheKingBotTests:
 
     def test_a_bot_never_wins_a_bid_it_cannot_pay(self):
         def watch(state, seat, action):
-            assert state["stage"] != "cannot_pay"
+            assert state["phase"] != "cannot_pay"
 
         for seed in range(10):
             play(FTK, seats(2 + seed % 4), seed, bots={0, 1, 2, 3, 4}, watch=watch)
@@ -182,7 +182,7 @@ class ForTheKingBotTests:
         office = state["offices"][0]
         mine = [c for c in state["deck"] if kind(c) == "government" and CARDS[c]["office"] == office][:2]
         state["seats"][0]["personal_deck"] = mine
-        state["stage"] = "king_card"
+        state["phase"] = "king_card"
         king = next(c for c, card in CARDS.items() if card["effect"] == "plus1_minus1_two")
         state["king_card"] = {"seat": 0, "card": king, "then": "choose"}
         choice = ftk_bot.choose(state, 0, FTK.legal_actions(state, 0), None)

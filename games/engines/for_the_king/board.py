@@ -3,7 +3,7 @@
 from itertools import combinations, permutations
 
 from games.engines.for_the_king import messages as msg
-from games.engines.for_the_king.cards import CARDS, KING_EFFECT_WORDS
+from games.engines.for_the_king.cards import CARDS, KING, KING_EFFECT_WORDS, kind
 from games.engines.kernel.errors import RuleError
 
 LOWEST = 1
@@ -101,3 +101,15 @@ def use_king_card(state: dict, card_id: str, raw_changes) -> None:
         raise RuleError(msg.KING_NOT_THE_CARD.format(words=words))
     for office, change in changes:
         set_primary(state, office, state["duties"][office]["primary"] + change)
+
+
+def receive(state: dict, seat: int, card_id: str, then: str) -> None:
+    """A card enters a personal deck (or hand); a King card is revealed and used instead
+    ('Receiving King cards'), then the game goes on with the phase ``then``."""
+    if kind(card_id) == KING:
+        state["king_card"] = {"seat": seat, "card": card_id, "then": then}
+        state["phase"] = "king_card"
+    elif state["part"] == "share_influence":
+        state["seats"][seat]["personal_deck"].append(card_id)
+    else:
+        state["seats"][seat]["hand"].append(card_id)

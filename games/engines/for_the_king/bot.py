@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from games.engines.for_the_king.cards import CARDS, GOLD, GOVERNMENT, KING, gold_value
 from games.engines.for_the_king.esteem import gold_payments
-from games.engines.for_the_king.flow import limits
+from games.engines.for_the_king.turn import limits
 from games.engines.kernel.choices import Choice
 
 # A Government card in an office the bot already holds counts this much more per point held.
@@ -62,7 +62,7 @@ def strengths(state: dict, seat: int) -> dict[str, int]:
 
 def gold_worth(state: dict, seat: int) -> float:
     """What one Gold is worth to the bot now: nothing much once nothing is left to buy."""
-    if state["phase"] == "gain_esteem" and not state["favor_deck"]:
+    if state["part"] == "gain_esteem" and not state["favor_deck"]:
         return 0.1
     gold = gold_value(own_cards(state, seat))
     return GOLD_SHORT_WORTH if gold < GOLD_SHORT else GOLD_WORTH

@@ -1,19 +1,12 @@
-"""The Gain Esteem phase: reveal a Favor card, Raise or Pass, the winner pays."""
+"""The Gain Esteem phase: reveal a Favor card, Raise or Pass, the winner pays. The kernel checks each
+move's phase and seat (``rules.py``) before its body runs."""
 
 import random
 
 from games.engines.for_the_king import messages as msg
+from games.engines.for_the_king.board import receive
 from games.engines.for_the_king.cards import CARDS, GOLD, gold_value, kind
-from games.engines.for_the_king.flow import (
-    actor,
-    advance,
-    exclude_and_rebid,
-    expect_turn,
-    new_bidding,
-    next_bidder,
-    take_offer,
-)
-from games.engines.kernel.choices import Choice, amount, cards, choice, pick
+from games.engines.for_the_king.turn import advance, exclude_and_rebid, new_bidding, next_bidder, next_round
 from games.engines.kernel.errors import RuleError
 
 # legal_actions offers bids up to the bidder's means plus this much (bluffing is allowed);
@@ -23,16 +16,15 @@ BID_CAP_ABOVE_MEANS = 2
 
 def reveal(state: dict, action: dict, rng) -> None:
     """'Gain Esteem' step 1: the first player reveals the top card of the Favor deck."""
-    expect_turn(state, action, phases=("reveal",), acting=actor, what="reveal a Favor card")
     state["offer"] = state["favor_deck"].pop(0)
     state["bidding"] = new_bidding(state, excluded=[])
-    state["stage"] = "bidding"
+    state["phase"] = "bidding"
     advance(state, rng)
 
 
 def bid(state: dict, action: dict, rng) -> None:
     """'Bid': the first bid is 1 or more, each later bid strictly greater."""
-    seat = expect_turn(state, action, phases=("bidding",), acting=actor, what="bid")
+    seat = action["seat"]
     amount = action.get("amount")
     if isinstance(amount, bool) or not isinstance(amount, int):
         raise RuleError(msg.BID_NOT_A_NUMBER)
@@ -50,7 +42,7 @@ def bid(state: dict, action: dict, rng) -> None:
 
 def pass_(state: dict, action: dict, rng) -> None:
     """'Pass': you are out of the bidding for this round."""
-    seat = expect_turn(state, action, phases=("bidding",), acting=actor, what="pass")
+    seat = action["seat"]
     bidding = state["bidding"]
     bidding["passed"].append(seat)
     bidding["turn"] = next_bidder(state, bidding, seat)
@@ -59,13 +51,13 @@ def pass_(state: dict, action: dict, rng) -> None:
 
 def calls_the_bid(before: dict, action: dict, after: dict) -> bool:
     """A bid or a pass that ends the bidding shows whether the winner holds the Gold to pay."""
-    return after["stage"] in ("pay_gold", "cannot_pay")
+    return after["phase"] in ("pay_gold", "cannot_pay")
 
 
 def pay_gold(state: dict, action: dict, rng) -> None:
     """'End of a round': discard Gold cards face up until they reach the bid; no change is given,
     and no card may be left out while still reaching the bid (DESIGN 8, 'Paying Gold')."""
-    seat = expect_turn(state, action, phases=("pay_gold",), acting=actor, what="pay Gold")
+    seat = action["seat"]
     chosen = action.get("cards")
     if not isinstance(chosen, list) or not chosen or not all(isinstance(c, str) for c in chosen):
         raise RuleError(msg.PAY_FORMAT)
@@ -90,7 +82,7 @@ def pay_gold(state: dict, action: dict, rng) -> None:
 
 def discard(state: dict, action: dict, rng) -> None:
     """'End of a round', Gold card won: discard as many cards as the bid, face down, one by one."""
-    seat = expect_turn(state, action, phases=("discard",), acting=actor, what="discard a card")
+    seat = action["seat"]
     hand = state["seats"][seat]["hand"]
     card_id = action.get("card")
     if card_id not in hand:
@@ -103,10 +95,20 @@ def discard(state: dict, action: dict, rng) -> None:
     advance(state, rng)
 
 
+def take_offer(state: dict) -> None:
+    """The winner has paid: the card goes into their hand (a King card is used at once)."""
+    winner = state["payment"]["seat"]
+    card_id = state["offer"]
+    state["offer"] = None
+    state["payment"] = None
+    receive(state, winner, card_id, then="next_round")
+    if state["phase"] != "king_card":
+        next_round(state)
+
+
 def draw_random_card(state: dict, action: dict, rng) -> None:
     """'If you don't have enough cards to pay': the player to your left draws a random card from your
     hand and discards it face down; then the others bid again for the same card."""
-    expect_turn(state, action, phases=("cannot_pay",), acting=actor, what="draw a random card")
     loser = state["payment"]["seat"]
     hand = state["seats"][loser]["hand"]
     card_id = hand.pop(rng.randrange(len(hand)))
@@ -164,28 +166,3 @@ def bid_bounds(state: dict, seat: int) -> tuple[int, int]:
     hand = state["seats"][seat]["hand"]
     means = len(hand) if kind(state["offer"]) == GOLD else gold_value(hand)
     return state["bidding"]["high_bid"] + 1, means + BID_CAP_ABOVE_MEANS
-
-
-def legal(state: dict, seat: int | None) -> list[Choice]:
-    """One choice per thing the seat may do, its parameters bounded: a bid is one amount choice,
-    a payment one set of Gold cards (``apply`` checks that it reaches the bid without overpaying)."""
-    stage = state["stage"]
-    if seat is None:
-        return []  # the table has no choice in the Gain Esteem phase
-    if stage == "reveal":
-        return [choice("reveal", seat)]
-    if stage == "bidding":
-        low, high = bid_bounds(state, seat)
-        offered = [choice("pass", seat)]
-        if low <= high:
-            offered.append(choice("bid", seat, amount=amount(low, high)))
-        return offered
-    if stage == "pay_gold":
-        hand = state["seats"][seat]["hand"]
-        sizes = [len(p) for p in gold_payments(hand, state["payment"]["owed"])]
-        return [choice("pay_gold", seat, cards=cards(gold_in_hand(hand), min(sizes), max(sizes)))]
-    if stage == "discard":
-        return [choice("discard", seat, card=pick(sorted(state["seats"][seat]["hand"])))]
-    if stage == "cannot_pay":
-        return [choice("draw_random_card", seat)]
-    return []

@@ -1,34 +1,66 @@
-"""For the King (and Me): the rules object the registry hands out (slug ``for_the_king``)."""
+"""For the King (and Me): the rules object the registry hands out (slug ``for_the_king``).
+
+Config: ``{"seats": [{"name": ...}, ...]}``, 2 to 5 seats (``setup.py``). The table deals first
+(the opening action), then one seat acts at a time (``turn.py``: the phases and who acts). Actions,
+each declared below with its guard (the phase it is played in, who plays it):
+
+- ``deal`` (the table): 'Setup' steps 4 to 7.
+- ``place`` ``area`` (the Adviser): personal, middle or favor ('Distribute Cards').
+- ``choose`` ``card`` (the next opponent): a card of the middle ('Choose Central Cards').
+- ``king_card`` ``changes`` (who received it): ``[{"office": ..., "change": 1 or -1}, ...]``.
+- ``reveal`` (the first player), ``bid`` ``amount`` and ``pass`` (the bidder whose turn it is),
+  ``pay_gold`` ``cards`` or ``discard`` ``card`` (the winner), ``draw_random_card`` (the winner's
+  left neighbour): the Gain Esteem phase.
+"""
 
 import random
 
-from games.engines.for_the_king import bot, esteem, influence
-from games.engines.for_the_king.flow import actor, drew_a_card
-from games.engines.for_the_king.views import ForTheKingView, describe, view
+from games.engines.for_the_king import (
+    bot,
+    esteem,
+    influence,
+    legal,
+    messages,
+    player_view,
+    sentences,
+    setup,
+    turn,
+)
 from games.engines.kernel.choices import Choice
-from games.engines.kernel.rules import ALWAYS, TABLE, Rules
+from games.engines.kernel.rules import ALWAYS, TABLE, Move, Rules
 
 
 class ForTheKingRules(Rules):
     slug = "for_the_king"
-    table_view_type = seat_view_type = ForTheKingView
     name = "For the King (and Me)"
-    min_seats = influence.MIN_SEATS
-    max_seats = influence.MAX_SEATS
+    min_seats = setup.MIN_SEATS
+    max_seats = setup.MAX_SEATS
     order = 2
     opening_action = {"type": "deal", "seat": TABLE}  # the hidden cards, dealt as action 1
     moves = {
-        "deal": influence.deal,
-        "place": influence.place,
-        "choose": influence.choose,
-        "king_card": influence.king_card,
-        "reveal": esteem.reveal,
-        "bid": esteem.bid,
-        "pass": esteem.pass_,
-        "pay_gold": esteem.pay_gold,
-        "discard": esteem.discard,
-        "draw_random_card": esteem.draw_random_card,
+        "deal": Move(influence.deal, phases=("deal",), acting=TABLE, what="deal the cards"),
+        "place": Move(influence.place, phases=("distribute",), acting=turn.adviser, what="place a card"),
+        "choose": Move(
+            influence.choose, phases=("choose",), acting=turn.chooser, what="choose a card from the middle"
+        ),
+        "king_card": Move(
+            influence.king_card, phases=("king_card",), acting=turn.king_card_holder, what="use a King card"
+        ),
+        "reveal": Move(
+            esteem.reveal, phases=("reveal",), acting=turn.first_player, what="reveal a Favor card"
+        ),
+        "bid": Move(esteem.bid, phases=("bidding",), acting=turn.bidder, what="bid"),
+        "pass": Move(esteem.pass_, phases=("bidding",), acting=turn.bidder, what="pass"),
+        "pay_gold": Move(esteem.pay_gold, phases=("pay_gold",), acting=turn.winner, what="pay Gold"),
+        "discard": Move(esteem.discard, phases=("discard",), acting=turn.winner, what="discard a card"),
+        "draw_random_card": Move(
+            esteem.draw_random_card,
+            phases=("cannot_pay",),
+            acting=turn.winners_left,
+            what="draw a random card",
+        ),
     }
+    words = messages
     # What each move shows that was hidden: undo never drops it. The deal, any move that ends with
     # the Adviser's compulsory draw (its card to the Adviser), a card placed face up in the middle or
     # a King card revealed, the Favor card revealed, a bid called (can the winner pay?), Gold paid
@@ -36,8 +68,8 @@ class ForTheKingRules(Rules):
     revealing = {
         "deal": ALWAYS,
         "place": influence.place_reveals,
-        "choose": drew_a_card,
-        "king_card": drew_a_card,
+        "choose": influence.drew_a_card,
+        "king_card": influence.drew_a_card,
         "reveal": ALWAYS,
         "bid": esteem.calls_the_bid,
         "pass": esteem.calls_the_bid,
@@ -45,31 +77,21 @@ class ForTheKingRules(Rules):
         "draw_random_card": ALWAYS,
     }
     bot_policy = staticmethod(bot.choose)  # legal, not foolish: see bot.py
-    setup = staticmethod(influence.new_state)
-    view = staticmethod(view)
+    table_view_type = player_view.ForTheKingTableView
+    seat_view_type = player_view.ForTheKingSeatView
+    setup = staticmethod(setup.setup)
+    legal_actions = staticmethod(legal.legal_actions)
+    view = staticmethod(player_view.view)
+    to_act = staticmethod(turn.to_act)
 
     def describe(self, state: dict, action: dict) -> str:
-        """The action in words, and the compulsory draw it ended with (the state after it, never
-        the card drawn: only its Adviser sees it)."""
-        try:
-            after = self.apply(state, action)
-        except Exception:  # a label must never lose an action: without the draw's words then
-            return describe(state, action)
-        return describe(state, action, after)
-
-    def legal_actions(self, state: dict, seat: int | None) -> list[Choice]:
-        """The choices of the one seat that acts now, each with its parameters and their bounds
-        (``games.engines.kernel.choices``): never one entry per amount or per way to pay."""
-        if state["over"] or seat != actor(state):
-            return []
-        if state["phase"] in ("setup", "share_influence") or state["stage"] == "king_card":
-            return influence.legal(state, seat)
-        return esteem.legal(state, seat)
+        """The action in words, and the compulsory draw it ended with (sentences.py)."""
+        return sentences.describe(state, action, self.apply)
 
     def sample(self, state: dict, choice: Choice, rng: random.Random) -> dict | None:
         """A concrete action of ``choice`` whose values depend on each other (``draw_action``): a
         payment that reaches the bid without overpaying. Other choices draw each value freely."""
-        if choice["type"] != "pay_gold" or state["stage"] != "pay_gold":
+        if choice["type"] != "pay_gold" or state["phase"] != "pay_gold":
             return None
         hand = state["seats"][choice["seat"]]["hand"]
         paid = esteem.random_payment(hand, state["payment"]["owed"], rng)

@@ -137,5 +137,5 @@ def final_result(state: dict) -> dict:
 def finish(state: dict) -> None:
     state["result"] = final_result(state)
     state["over"] = True
-    state["phase"] = "end"
-    state["stage"] = "over"
+    state["part"] = "end"
+    state["phase"] = "over"

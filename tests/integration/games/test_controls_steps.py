@@ -331,11 +331,11 @@ def ftk_payment(seed: int = 4) -> tuple[GameSession, object]:
     rng = random.Random(seed)
     for _ in range(2000):
         state = session.state
-        if state.get("stage") == "pay_gold":
+        if state.get("phase") == "pay_gold":
             payer = session.seats.get(index=state["payment"]["seat"])
             return session, payer
         seat, action = random_move(session, rng)
-        if state.get("stage") == "bidding":
+        if state.get("phase") == "bidding":
             golds = sorted(
                 FTK_CARDS[c]["value"] for c in state["seats"][seat.index]["hand"] if kind(c) == GOLD
             )

@@ -62,8 +62,8 @@ def esteem(
     for seat, hand in zip(state["seats"], hands, strict=True):
         seat["hand"] = list(hand)
     state["favor_deck"] = list(favor)
-    state["phase"] = "gain_esteem"
-    state["stage"] = "reveal"
+    state["part"] = "gain_esteem"
+    state["phase"] = "reveal"
     state["first_player"] = first_player
     for office, value in (primaries or {}).items():
         set_primary(state, office, value)

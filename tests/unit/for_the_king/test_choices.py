@@ -69,7 +69,7 @@ class SampleTests:
             action = draw_action(RULES, state, pay, random.Random(seed))
             assert action_fits(pay, action)
             after = RULES.apply(state, action)
-            assert after["stage"] == "reveal" and len(after["discard"]) == len(action["cards"])
+            assert after["phase"] == "reveal" and len(after["discard"]) == len(action["cards"])
 
     @settings(max_examples=property_examples(60), deadline=None)
     @given(
@@ -88,7 +88,7 @@ class SampleTests:
             return
         owed = max(1, round(share * means))
         state = won(hand, owed)
-        assert state["stage"] == "pay_gold"
+        assert state["phase"] == "pay_gold"
         (pay,) = RULES.legal_actions(state, 0)
         action = draw_action(RULES, state, pay, random.Random(seed))
         assert action_fits(pay, action)

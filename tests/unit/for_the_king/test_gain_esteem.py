@@ -43,17 +43,17 @@ class RulebookExampleTests:
         state = act(state, "pass", 2)
         state = act(state, "pass", 3)
         state = act(state, "pass", 0)
-        assert state["stage"] == "pay_gold"
+        assert state["phase"] == "pay_gold"
         assert state["payment"] == {"seat": 1, "owed": 4, "paid": 0}
         # One choice: a set of her Gold cards; only 2 + 3 reaches 4 without a card to spare.
         assert RULES.legal_actions(state, 1) == [choice("pay_gold", 1, cards=card_set([G2[0], G3[2]], 2, 2))]
         state = act(state, "pay_gold", 1, cards=[G3[2], G2[0]])
         assert state["seats"][1]["hand"] == [gov("military", "A")]
         assert state["discard"] == [G3[2], G2[0]]  # face up, no change
-        assert state["stage"] == "king_card" and state["king_card"]["seat"] == 1
+        assert state["phase"] == "king_card" and state["king_card"]["seat"] == 1
         state = act(state, "king_card", 1, changes=[{"office": "military", "change": 1}])
         assert state["duties"]["military"]["primary"] == 4
-        assert state["stage"] == "reveal" and state["first_player"] == 1
+        assert state["phase"] == "reveal" and state["first_player"] == 1
 
     def test_gold_card_won_for_three_cards_discarded_face_down(self):
         """'Gain Esteem' example 2: your neighbour bids 2 cards for a Gold card, the others pass, you
@@ -66,13 +66,13 @@ class RulebookExampleTests:
         state = act(state, "pass", 2)
         state = act(state, "bid", 0, amount=3)
         state = act(state, "pass", 1)
-        assert state["stage"] == "discard" and state["payment"] == {"seat": 0, "owed": 3, "paid": 0}
+        assert state["phase"] == "discard" and state["payment"] == {"seat": 0, "owed": 3, "paid": 0}
         assert RULES.legal_actions(state, 0) == [choice("discard", 0, card=pick(sorted(anna)))]
         for c in (G1[0], gov("livestock", "C"), G2[0]):
             state = act(state, "discard", 0, card=c)
         assert state["discard_face_down"] == [G1[0], gov("livestock", "C"), G2[0]]
         assert state["seats"][0]["hand"] == [gov("diplomacy", "A"), card]
-        assert state["stage"] == "reveal" and state["first_player"] == 2
+        assert state["phase"] == "reveal" and state["first_player"] == 2
 
 
 class BiddingTests:
@@ -122,7 +122,7 @@ class BiddingTests:
         """'End of a round': when all players but one have passed, the remaining player wins."""
         state = revealed(3, [[G3[0]], [G3[1]], [G3[2]]], [gov("military", "H")])
         state = bids(state, 1, 2, None, None)
-        assert state["stage"] == "pay_gold" and state["payment"]["seat"] == 1
+        assert state["phase"] == "pay_gold" and state["payment"]["seat"] == 1
 
     def test_everybody_passing_discards_the_card(self):
         """'If all players Pass without bidding on a card, discard the card.'"""
@@ -130,17 +130,17 @@ class BiddingTests:
         state = revealed(3, [[G3[0]], [], []], [card, G1[4]], first_player=1)
         state = bids(state, None, None, None)
         assert state["discard"] == [card]
-        assert state["stage"] == "reveal"
+        assert state["phase"] == "reveal"
         assert state["first_player"] == 2  # 'the player to the left of the first player'
 
     def test_the_last_player_in_without_a_bid_may_still_bid(self):
         """Decision 'The last player in who has not bid': all others passed without a bid, so the
         last one bids (1 is enough) or passes."""
         state = bids(revealed(3, [[G3[0]], [], [G1[0]]], [gov("military", "H")]), None, None)
-        assert state["stage"] == "bidding" and state["bidding"]["turn"] == 2
+        assert state["phase"] == "bidding" and state["bidding"]["turn"] == 2
         assert choice("pass", 2) in RULES.legal_actions(state, 2)
         won = bids(state, 1)
-        assert won["stage"] == "pay_gold" and won["payment"] == {"seat": 2, "owed": 1, "paid": 0}
+        assert won["phase"] == "pay_gold" and won["payment"] == {"seat": 2, "owed": 1, "paid": 0}
 
     def test_bids_are_offered_up_to_the_bidders_means_plus_a_little(self):
         """DESIGN 8 'Bids above one's means are allowed': one bid choice from 1 up to Gold + 2; any
@@ -269,7 +269,7 @@ class PayingCardsForGoldTests:
         """'The winner must discard as many cards (of any type) from their hand as the last number.'"""
         state = self._won([G3[0], gov("military", "A")], 2)
         state = act(state, "discard", 0, card=G3[0])
-        assert state["stage"] == "discard" and state["payment"]["paid"] == 1
+        assert state["phase"] == "discard" and state["payment"]["paid"] == 1
         state = act(state, "discard", 0, card=gov("military", "A"))
         assert state["seats"][0]["hand"] == [G3[5]]
 
@@ -290,7 +290,7 @@ class WinnerWhoCannotPayTests:
         hands = [[G1[0], gov("diplomacy", "B")], [G3[0]], [G2[0]]]
         state = revealed(3, hands, [card, G1[5]], first_player=0)
         state = bids(state, 5, None, None)  # Anna bids 5 with 1 Gold
-        assert state["stage"] == "cannot_pay" and state["payment"]["seat"] == 0
+        assert state["phase"] == "cannot_pay" and state["payment"]["seat"] == 0
         assert RULES.legal_actions(state, 1) == [choice("draw_random_card", 1)]
         assert RULES.legal_actions(state, 0) == []
         with pytest.raises(RuleError) as error:
@@ -301,19 +301,19 @@ class WinnerWhoCannotPayTests:
         assert len(state["discard_face_down"]) == 1
         assert state["discard_face_down"][0] in hands[0]
         assert state["offer"] == card
-        assert state["stage"] == "bidding"
+        assert state["phase"] == "bidding"
         assert state["bidding"]["excluded"] == [0]
         assert state["bidding"]["passed"] == [] and state["bidding"]["high_bid"] == 0
         assert state["bidding"]["turn"] == 1  # the first player is out: the next one starts
         assert RULES.legal_actions(state, 0) == []
         state = bids(state, 1, None)
-        assert state["stage"] == "pay_gold" and state["payment"]["seat"] == 1
+        assert state["phase"] == "pay_gold" and state["payment"]["seat"] == 1
 
     def test_a_winner_with_an_empty_hand_loses_nothing_but_the_round(self):
         """Decision 'Winner who cannot pay with an empty hand': there is no card to draw."""
         state = revealed(3, [[], [G3[0]], [G2[0]]], [gov("military", "H"), G1[5]])
         state = bids(state, 1, None, None)
-        assert state["stage"] == "bidding" and state["bidding"]["excluded"] == [0]
+        assert state["phase"] == "bidding" and state["bidding"]["excluded"] == [0]
         assert state["discard_face_down"] == []
 
     def test_the_one_bidder_left_may_bid_or_pass(self):
@@ -325,17 +325,17 @@ class WinnerWhoCannotPayTests:
         state = act(state, "draw_random_card", 1)
         assert state["bidding"]["turn"] == 1 and state["seats"][0]["hand"] == []
         state = bids(state, 4)
-        assert state["stage"] == "cannot_pay" and state["payment"]["seat"] == 1
+        assert state["phase"] == "cannot_pay" and state["payment"]["seat"] == 1
         state = act(state, "draw_random_card", 0)
         assert state["discard"] == [card]
-        assert state["stage"] == "reveal" and state["first_player"] == 1
+        assert state["phase"] == "reveal" and state["first_player"] == 1
 
     def test_the_one_bidder_left_who_passes_discards_the_card(self):
         card = gov("military", "H")
         state = revealed(2, [[G1[0]], [G1[1]]], [card, G1[5]])
         state = act(bids(state, 3, None), "draw_random_card", 1)
         state = bids(state, None)
-        assert state["discard"] == [card] and state["stage"] == "reveal"
+        assert state["discard"] == [card] and state["phase"] == "reveal"
 
 
 class EndOfPhaseTests:

@@ -13,7 +13,7 @@ def pending(effect: str, primaries: dict | None = None, count: int = 3) -> dict:
     """Anna must use a King card with ``effect`` (as if she had just won it)."""
     state = esteem(count, [[] for _ in range(count)], [gold(1)[0]], primaries=primaries)
     state["king_card"] = {"seat": 0, "card": king(effect), "then": "next_round"}
-    state["stage"] = "king_card"
+    state["phase"] = "king_card"
     return state
 
 
@@ -76,7 +76,7 @@ class KingCardEffectTests:
         state = use(pending("plus1"), ("livestock", 1))
         assert state["king_cards_used"] == [king("plus1")]
         assert state["king_card"] is None
-        assert state["stage"] == "reveal" and state["first_player"] == 1
+        assert state["phase"] == "reveal" and state["first_player"] == 1
 
     def test_king_cards_work_on_the_sixth_office_with_five_players(self):
         state = use(pending("plus1", count=5), ("provisions", 1))

@@ -47,7 +47,7 @@ def own(state: dict, seat: int) -> set[str]:
 
 def check_invariants(state: dict) -> None:
     cards = locations(state)
-    if state["stage"] != "deal":
+    if state["phase"] != "deal":
         assert sorted(cards) == sorted(CARD_IDS), "every card is in exactly one place"
     for duty in state["duties"].values():
         assert 1 <= duty["primary"] <= 6
@@ -159,7 +159,7 @@ class ThousandsOfGamesTests:
         games = [(config(2 + seed % 4), seed) for seed in seeds]
 
         def every_card_once(state):
-            if state["stage"] != "deal":
+            if state["phase"] != "deal":
                 assert sorted(locations(state)) == SORTED_IDS, "every card is in exactly one place"
 
         ended = play_many_games(

@@ -90,14 +90,14 @@ class UndoableTests:
             before["placed"] = {"personal": 1, "middle": 1, "favor": 1} | {area: 0}
             action = {"type": "place", "seat": 0, "area": area}
             after = RULES.apply(before, action)
-            assert after["stage"] == "choose" and after["drawn"] is None and after["king_card"] is None
+            assert after["phase"] == "choose" and after["drawn"] is None and after["king_card"] is None
             assert RULES.undoable(before, action, after)
 
     def test_a_placement_followed_by_the_compulsory_draw_cannot_be_undone(self):
         """'Distribute Cards': "Then, draw the next card": the Adviser saw it, a drawn card stays drawn."""
         for area in ("personal", "favor"):
             before, action, after = self.placed(area, gov("military", "A"), gov("military", "B"))
-            assert after["stage"] == "distribute" and after["drawn"] == gov("military", "B")
+            assert after["phase"] == "distribute" and after["drawn"] == gov("military", "B")
             assert RULES.reveals(before, action, after) and not RULES.undoable(before, action, after)
 
     def test_a_bid_may_be_undone_until_it_ends_the_bidding(self):
@@ -108,7 +108,7 @@ class UndoableTests:
         assert RULES.undoable(state, action, after)
         passing = {"type": "pass", "seat": 1}
         called = RULES.apply(after, passing)
-        assert called["stage"] == "pay_gold"
+        assert called["phase"] == "pay_gold"
         assert not RULES.undoable(after, passing, called)
 
 
@@ -184,7 +184,7 @@ class DealTests:
         one, two = dealt(4, seed=3), dealt(4, seed=3)
         assert one == two
         assert one["adviser"] in range(4)
-        assert one["stage"] == "distribute"
+        assert one["phase"] == "distribute"
         # 'Distribute Cards': the first Adviser's compulsory draw is part of the deal (no tap).
         assert one["drawn"] is not None and one["drawn"] not in one["deck"]
         advisers = {dealt(4, seed=s)["adviser"] for s in range(20)}

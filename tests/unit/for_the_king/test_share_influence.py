@@ -43,7 +43,7 @@ class DistributeTests:
         assert state["seats"][1]["personal_deck"] == [DECK[0]]
         assert state["favor_deck"] == [DECK[2]]
         assert state["middle"] == [DECK[1], DECK[3], DECK[4]]
-        assert state["stage"] == "choose"
+        assert state["phase"] == "choose"
         assert state["choosers"] == [2, 3, 0]
         assert RULES.legal_actions(state, 1) == []
         state = act(state, "choose", 2, card=DECK[3])
@@ -52,7 +52,7 @@ class DistributeTests:
         state = act(state, "choose", 0, card=DECK[4])
         assert [s["personal_deck"] for s in state["seats"]] == [[DECK[4]], [DECK[0]], [DECK[3]], [DECK[1]]]
         assert state["middle"] == []
-        assert state["stage"] == "distribute"
+        assert state["phase"] == "distribute"
         assert state["adviser"] == 2  # 'Change Adviser': the player to your left
         assert state["placed"] == {"personal": 0, "middle": 0, "favor": 0}
         # The new Adviser's first draw is part of the last choice ('Distribute Cards').
@@ -64,7 +64,7 @@ class DistributeTests:
         state = place(state, 0, "middle")
         state = place(state, 0, "favor")
         state = place(state, 0, "personal")
-        assert state["stage"] == "choose"
+        assert state["phase"] == "choose"
         assert len(state["deck"]) == len(DECK) - 3
 
     def test_the_next_card_is_drawn_by_itself_once_the_card_is_placed(self):
@@ -179,7 +179,7 @@ class KingCardsInShareInfluenceTests:
         for area in ("middle", "middle", "favor", "personal"):
             state = place(state, 0, area)
         state = act(state, "choose", 1, card=card)
-        assert state["stage"] == "king_card"
+        assert state["phase"] == "king_card"
         assert state["king_card"] == {"seat": 1, "card": card, "then": "choose"}
         assert RULES.legal_actions(state, 1) == [
             choice(
@@ -197,18 +197,18 @@ class KingCardsInShareInfluenceTests:
         assert state["duties"]["military"] == {"primary": 4, "secondary": 2}
         assert state["king_cards_used"] == [card]
         assert state["seats"][1]["personal_deck"] == []
-        assert state["choosers"] == [2] and state["stage"] == "choose"
+        assert state["choosers"] == [2] and state["phase"] == "choose"
 
     def test_king_card_kept_by_the_adviser_is_used_at_once(self):
         """DESIGN 8 'King card kept by the Adviser': revealed and applied like one from the middle."""
         card = king("minus1")
         state = place(adviser_turn(3, [card, *DECK], adviser=0), 0, "personal")
-        assert state["stage"] == "king_card" and state["king_card"]["seat"] == 0
+        assert state["phase"] == "king_card" and state["king_card"]["seat"] == 0
         assert RULES.legal_actions(state, 0)[0]["type"] == "king_card"
         state = act(state, "king_card", 0, changes=[{"office": "diplomacy", "change": -1}])
         assert state["duties"]["diplomacy"] == {"primary": 2, "secondary": 1}
         assert state["seats"][0]["personal_deck"] == []
-        assert state["stage"] == "distribute" and state["placed"]["personal"] == 1
+        assert state["phase"] == "distribute" and state["placed"]["personal"] == 1
         assert state["drawn"] == DECK[0]  # the next card, drawn by itself
         assert RULES.legal_actions(state, 0)[0]["type"] == "place"
 
@@ -221,11 +221,11 @@ class DeckRunsOutTests:
         state["favor_deck"] = [gold(3)[6]]
         state = place(state, 1, "middle")
         state = place(state, 1, "personal")
-        assert state["stage"] == "choose" and state["choosers"] == [2, 0]
+        assert state["phase"] == "choose" and state["choosers"] == [2, 0]
         state = act(state, "choose", 2, card=DECK[0])
         # Anna (seat 0) gets nothing: the middle is empty.
-        assert state["phase"] == "gain_esteem"
-        assert state["stage"] == "reveal"
+        assert state["part"] == "gain_esteem"
+        assert state["phase"] == "reveal"
         assert state["first_player"] == 2  # 'the player to the left of the last Adviser'
         assert state["seats"][1]["hand"] == [DECK[1]]
         assert state["seats"][2]["hand"] == [DECK[0]]
@@ -235,7 +235,7 @@ class DeckRunsOutTests:
         state = adviser_turn(2, DECK[:1], adviser=0)
         state["favor_deck"] = [gold(3)[6]]
         state = place(state, 0, "favor")
-        assert state["phase"] == "gain_esteem"
+        assert state["part"] == "gain_esteem"
         assert sorted(state["favor_deck"]) == sorted([DECK[0], gold(3)[6]])
         assert state["first_player"] == 1
 

@@ -26,9 +26,9 @@ def views(state):
 class ViewTests:
     def test_the_table_screen_before_the_deal(self):
         view = RULES.view(new_game(3), None)
-        assert view["phase"] == "setup" and view["stage"] == "deal"
+        assert view["part"] == "setup" and view["phase"] == "deal"
         assert view["to_act"] == [None]
-        assert view["private"] is None and view["you"] is None
+        assert "private" not in view and view["you"] is None
         assert [g["office"] for g in view["government"]] == [
             "diplomacy",
             "military",
@@ -93,7 +93,7 @@ class ViewTests:
             "seat": 0,
             "owed": 3,
             "paid": 0,
-            "with": "gold",
+            "pays_with": "gold",
             "cannot_pay": True,
         }
 
