@@ -20,7 +20,7 @@ import time
 import pytest
 
 from campaign.services import game_nights
-from games.engines.kings_dilemma.views import to_act
+from games.engines.kings_dilemma.turn import to_act
 from tests.e2e.conftest import DESKTOP, PHONE
 from tests.e2e.table import HostInputs, open_table_and_phones, reload_session
 from tests.factories import UserFactory, campaign_with_houses
