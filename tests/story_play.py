@@ -5,7 +5,7 @@ from django.db import transaction
 
 from campaign import services
 from tests.factories import campaign_with_houses
-from tests.kd_play import ROWS, draft, front, outcome, play
+from tests.kings_dilemma_play import ROWS, draft, front, outcome, play
 
 HOUSES = ("Valentine", "Martina", "Armin", "Charles")
 CARDS_PER_NIGHT = 10

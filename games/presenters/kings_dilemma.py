@@ -1,6 +1,6 @@
 """The King's Dilemma in the game's own words: the Realm, the card's front, the vote, whose turn it
 is, each House's choices, the Secret Agendas and the result (reads only the declared view shape,
-games.engines.kings_dilemma.views.KingsDilemmaView)."""
+games.engines.kings_dilemma.player_view: the table's and a seat's views, a seat's ``private``)."""
 
 from __future__ import annotations
 
@@ -106,10 +106,8 @@ def agenda_short(agenda: str) -> str:
 
 
 def _tokens(front_side: dict) -> list[str]:
-    words = [
-        f"{_resource(row)} {'▲ up' if d == 'up' else '▼ down'}" for row, d in front_side.get("resources", [])
-    ]
-    if front_side.get("sticker"):
+    words = [f"{_resource(row)} {'▲ up' if d == 'up' else '▼ down'}" for row, d in front_side["resources"]]
+    if front_side["sticker"]:
         words.append(f"{front_side['sticker'].capitalize()} Chronicle sticker")
     return words or ["no token shown"]
 
@@ -117,16 +115,16 @@ def _tokens(front_side: dict) -> list[str]:
 def _outcome_words(outcome: dict | None) -> list[str]:
     if not outcome:
         return []
-    words = [f"{_resource(row)} {amount:+d}" for row, amount in outcome.get("resources", [])]
-    sticker = outcome.get("sticker")
+    words = [f"{_resource(row)} {amount:+d}" for row, amount in outcome["resources"]]
+    sticker = outcome["sticker"]
     if sticker:
         kind = "Positive" if sticker["positive"] else "Negative"
         words.append(f"{kind} Chronicle sticker {sticker['number']} on the {_resource(sticker['row'])} row")
-    if outcome.get("envelope") is not None:
+    if outcome["envelope"] is not None:
         words.append(f"Envelope {outcome['envelope']:02d}")
-    if outcome.get("lightning"):
+    if outcome["lightning"]:
         words.append("the lightning on the back")
-    if outcome.get("note"):
+    if outcome["note"]:
         words.append(outcome["note"])
     return words
 
@@ -145,11 +143,10 @@ def waiting_sentence(view: dict, names: dict[int, dict]) -> str:
         return ""
     who = _name(view, names, acting[0])
     phase = view["phase"]
-    vote = view.get("vote") or {}
     if phase == "draft":
         what = "choose a Secret Agenda"
     elif phase == "voting":
-        voted = (vote.get("choice") or [None] * 9)[acting[0]] if acting[0] is not None else None
+        voted = view["vote"]["choice"][acting[0]] if view["vote"] and acting[0] is not None else None
         what = "add Power or stay" if voted in ("aye", "nay") else "vote"
     elif phase == "tie_break":
         what = "decide the winning side (the Moderator)"
@@ -169,24 +166,22 @@ def waiting_sentence(view: dict, names: dict[int, dict]) -> str:
 
 
 def _houses(view: dict, names: dict[int, dict]) -> list[dict]:
-    vote = view.get("vote") or {}
+    vote = view["vote"]
     houses = []
     for s in view["seats"]:
-        i = s["seat"]
-        choice = (vote.get("choice") or [None] * (i + 1))[i] if vote else None
-        committed = (vote.get("committed") or [0] * (i + 1))[i] if vote else 0
+        i = s["index"]
+        choice = vote["choice"][i] if vote else None
+        committed = vote["committed"][i] if vote else 0
         info = names.get(i, {"name": s["name"], "hex": "#555"})
         houses.append(
             {
                 **info,
-                "house": s.get("house_name")
-                if s.get("house_name") and s.get("house_name") != info["name"]
-                else "",
-                "prestige": s.get("prestige", 0),
+                "house": s["house_name"] if s["house_name"] and s["house_name"] != info["name"] else "",
+                "prestige": s["prestige"],
                 # In front of the House screen, for all to see (rulebook "Assign Open Agendas").
-                "open_agendas": [open_agenda_words(t) for t in s.get("open_agendas") or []],
-                "leader": s.get("leader"),
-                "moderator": s.get("moderator"),
+                "open_agendas": [open_agenda_words(t) for t in s["open_agendas"]],
+                "leader": s["leader"],
+                "moderator": s["moderator"],
                 "acting": i in view["to_act"],
                 "vote": (
                     f"{SIDE[choice]} {committed}" if choice in ("aye", "nay") else SIDE.get(choice or "", "")
@@ -231,7 +226,7 @@ def result_words(view: dict, names: dict[int, dict], result: dict) -> dict:
     lasts = [r["name"] for r in rows if r["last"]]
     if lasts and len(lasts) < len(rows):
         ties.append(f"Last: {', '.join(lasts)} (the Last row of the Prestige and Crave table).")
-    king = result.get("king_name") or "the King"
+    king = result["king_name"] or "the King"
     return {
         "reign": ENDS.get(result["end"], "The reign is over.").format(king=king),
         "winner": " and ".join(_name(view, names, w) for w in result["winners"]),
@@ -241,13 +236,13 @@ def result_words(view: dict, names: dict[int, dict], result: dict) -> dict:
 
 
 def _card(view: dict) -> dict | None:
-    card = view.get("card")
+    card = view["card"]
     if not card:
         return None
     return {
         "number": card["number"],
         "title": card["title"],
-        "question": card.get("question", ""),
+        "question": card["question"],
         "aye": _tokens(card["front"]["aye"]),
         "nay": _tokens(card["front"]["nay"]),
     }
@@ -278,13 +273,13 @@ class KingsDilemmaWords(Words):
 
 
 class KingsDilemmaPresenter(Presenter):
-    template_folder = "games/kd"
+    template_folder = "games/kings_dilemma"
 
     def present(self, view: dict, names: dict[int, dict], result: dict | None) -> dict:
         board = view["board"]
         rows = board["resource_rows"]
-        vote = view.get("vote")
-        last = view.get("last_vote")
+        vote = view["vote"]
+        last = view["last_vote"]
         return {
             "phase": PHASES.get(view["phase"], view["phase"].capitalize()),
             "doing": f"Round {view['round']}: {PHASES.get(view['phase'], '').lower()}.",
@@ -310,28 +305,27 @@ class KingsDilemmaPresenter(Presenter):
             "vote": {"aye": vote["aye"], "nay": vote["nay"]} if vote else None,
             "card": _card(view),
             "winning_side": SIDE.get(view["winning_side"] or "", ""),
-            "outcome": _outcome_words(view.get("outcome")),
+            "outcome": _outcome_words(view["outcome"]),
             "last_vote": {"aye": last["aye"], "nay": last["nay"], "side": SIDE[last["side"]]}
             if last
             else None,
             "result": result_words(view, names, result) if result else None,
             # What the last action did, one line per consequence (the banner; the log's label too).
-            "news": list(view.get("news") or []),
+            "news": list(view["news"]),
         }
 
     def private(self, view: dict) -> dict | None:
-        you = view.get("you")
-        if not you:
+        """Behind the viewing House's screen (the table's view has no ``private``)."""
+        if view["you"] is None:
             return None
-        seats = view.get("seats") or []
-        mine = seats[you["seat"]] if isinstance(you.get("seat"), int) and you["seat"] < len(seats) else {}
+        mine = view["private"]
         return {
-            "power": you["power"],
-            "coins": you["coins"],
+            "power": mine["power"],
+            "coins": mine["coins"],
             # 'PASS': the Coin lies on the PASS card until the vote ends (then behind the screen).
-            "pass_coin": you.get("pass_coin", 0),
-            "agenda": agenda_words(you["secret_agenda"]) if you["secret_agenda"] else None,
-            "open_agendas": [open_agenda_words(t) for t in mine.get("open_agendas") or []],
+            "pass_coin": mine["pass_coin"],
+            "agenda": agenda_words(mine["secret_agenda"]) if mine["secret_agenda"] else None,
+            "open_agendas": [open_agenda_words(t) for t in view["seats"][view["you"]]["open_agendas"]],
         }
 
     def words(self, view: dict, names: dict[int, dict]) -> Words:
@@ -360,22 +354,17 @@ def save_words(result: dict, seat_names: list[str]) -> dict:
 
     stickers = [
         f"Chronicle sticker {s['number']} ({'Positive' if s['positive'] else 'Negative'}, {_resource(s['row'])} row),"
-        f" signed by {who(s.get('signer'))}"
-        for s in result.get("stickers", [])
+        f" signed by {who(s['signer'])}"
+        for s in result["stickers"]
     ]
-    envelopes = [
-        f"Envelope {e['number']:02d}, opened by {who(e.get('opened_by'))}"
-        for e in result.get("envelopes", [])
-    ]
+    envelopes = [f"Envelope {e['number']:02d}, opened by {who(e['opened_by'])}" for e in result["envelopes"]]
     awards = [
         f"{who(i)}: {row['total']} points, Prestige +{row['prestige_award']}, Crave +{row['crave_award']}"
-        for i, row in enumerate(result.get("seats", []))
+        for i, row in enumerate(result["seats"])
     ]
-    trash = ", ".join(str(n) for n in result.get("resolved_dilemmas", [])) or "none"
+    trash = ", ".join(str(n) for n in result["resolved_dilemmas"]) or "none"
     return {
-        "reign": ENDS.get(result.get("end") or "", "The reign is over.").format(
-            king=result.get("king_name") or "the King"
-        ),
+        "reign": ENDS.get(result["end"], "The reign is over.").format(king=result["king_name"] or "the King"),
         "stickers": stickers,
         "envelopes": envelopes,
         "awards": awards,

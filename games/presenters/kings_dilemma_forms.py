@@ -135,7 +135,7 @@ class DilemmaCardForm(forms.Form):
 
 def front_fill(card: dict) -> dict:
     """A card met before as the draw form's fields (the page fills them in when it is picked)."""
-    fields = {"number": card["number"], "title": card["title"], "question": card.get("question", "")}
+    fields = {"number": card["number"], "title": card["title"], "question": card["question"]}
     for side in SIDES:
         tokens = dict(card["front"][side]["resources"])
         for row in RESOURCE_ROWS:
@@ -200,19 +200,19 @@ class OutcomeForm(forms.Form):
         """The stored back of a card met before, offered again at the resolution; else what the front's
         tokens of the winning side say (each Resource 1 space its way, the sticker's kind)."""
         if outcome:
-            sticker = outcome.get("sticker") or {}
-            moves = outcome.get("resources", [])
+            sticker = outcome["sticker"]
+            moves = outcome["resources"]
             initial = {
-                "sticker": sticker.get("number"),
-                "sticker_row": sticker.get("row", ""),
-                "sticker_positive": "1" if sticker.get("positive", True) else "0",
-                "envelope": outcome.get("envelope"),
-                "lightning": bool(outcome.get("lightning")),
-                "note": outcome.get("note", ""),
+                "sticker": sticker["number"] if sticker else None,
+                "sticker_row": sticker["row"] if sticker else "",
+                "sticker_positive": "0" if sticker and not sticker["positive"] else "1",
+                "envelope": outcome["envelope"],
+                "lightning": outcome["lightning"],
+                "note": outcome["note"],
             }
         elif front:
-            moves = [[row, 1 if direction == "up" else -1] for row, direction in front.get("resources", [])]
-            initial = {"sticker_positive": "0" if front.get("sticker") == "negative" else "1"}
+            moves = [[row, 1 if direction == "up" else -1] for row, direction in front["resources"]]
+            initial = {"sticker_positive": "0" if front["sticker"] == "negative" else "1"}
         else:
             moves, initial = [], {"sticker_positive": "1"}
         for i in range(1, MOVE_ROWS + 1):  # the stepper counts from 0
@@ -340,38 +340,41 @@ def table_forms(*, facts: SessionFacts, table: dict, bound: dict) -> dict[str, A
     types = {a["type"] for a in table["legal_actions"]}
     view = table["view"]
     initial = {"version": facts.version, "key": secrets.token_urlsafe(12)}
-    known = view.get("known_fronts") or []
-    card = view.get("card") or {}
-    won = card.get("front", {}).get(view.get("winning_side") or "")
+    known = view["known_fronts"]
+    card, side = view["card"], view["winning_side"]
+    won = card["front"][side] if card and side else None
     context = {
-        "kd_draw_form": bound.get("draw") or DilemmaCardForm(initial=initial, known=known)
+        "kings_dilemma_draw_form": bound.get("draw") or DilemmaCardForm(initial=initial, known=known)
         if "draw_dilemma" in types
         else None,
         # The fronts of the cards met before, for the page to fill the form in when one is picked.
-        "kd_known_fronts": json.dumps({c["number"]: front_fill(c) for c in known}) if known else "",
-        "kd_outcome_form": (
+        "kings_dilemma_known_fronts": json.dumps({c["number"]: front_fill(c) for c in known})
+        if known
+        else "",
+        "kings_dilemma_outcome_form": (
             bound.get("outcome")
-            or OutcomeForm(initial={**initial, **OutcomeForm.initial_from(view.get("known_outcome"), won)})
+            or OutcomeForm(initial={**initial, **OutcomeForm.initial_from(view["known_outcome"], won)})
         )
         if "read_outcome" in types
         else None,
-        "kd_effect_form": (bound.get("effect") or CardEffectForm(seats=_seats(facts), initial=initial))
+        "kings_dilemma_effect_form": (
+            bound.get("effect") or CardEffectForm(seats=_seats(facts), initial=initial)
+        )
         if types & (TYPED_TABLE_ACTIONS - {"draw_dilemma", "read_outcome"})
         else None,
-        "kd_compose_url": reverse("games:session_table_compose", args=[facts.id]),
+        "kings_dilemma_compose_url": reverse("games:session_table_compose", args=[facts.id]),
     }
     if table["over"] and facts.campaign_id and facts.night_recorded is not None:
         if not facts.night_recorded:
-            context["kd_save_url"] = reverse("kd-night-record", args=[facts.campaign_id, facts.id])
+            context["kings_dilemma_save_url"] = reverse("kd-night-record", args=[facts.campaign_id, facts.id])
         else:
-            context["kd_campaign_url"] = reverse("campaign-detail", args=[facts.campaign_id])
+            context["kings_dilemma_campaign_url"] = reverse("campaign-detail", args=[facts.campaign_id])
     return context
 
 
 def compose_form(*, kind: str, data: Any, facts: SessionFacts, table: dict) -> forms.Form | None:
     if kind in ("draw", "draw_known"):  # "draw_known": the earlier page's separate form for a card met before
-        known = table["view"].get("known_fronts") or []
-        return DilemmaCardForm(data, known=known)
+        return DilemmaCardForm(data, known=table["view"]["known_fronts"])
     if kind == "outcome":
         return OutcomeForm(data)
     if kind == "effect":

@@ -20,12 +20,12 @@ import time
 import pytest
 
 from campaign.services import game_nights
-from games.engines.kings_dilemma.views import to_act
+from games.engines.kings_dilemma.turn import to_act
 from tests.e2e.conftest import DESKTOP, PHONE
 from tests.e2e.table import HostInputs, open_table_and_phones, reload_session
 from tests.factories import UserFactory, campaign_with_houses
 from tests.guards import HANG_GUARD_SECONDS
-from tests.kd_play import remember_library
+from tests.kings_dilemma_play import remember_library
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

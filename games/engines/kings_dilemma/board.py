@@ -1,12 +1,26 @@
-"""The Realm board's moving parts: Resources with Momentum, Stability and abdication, and steps A-D
-of the Dilemma Resolution."""
+"""The Realm board's moving parts: the general pool, Resources with Momentum, Stability and
+abdication, and steps A-D of the Dilemma Resolution."""
 
 from __future__ import annotations
 
 from games.engines.kings_dilemma import messages as msg
-from games.engines.kings_dilemma.flow import name
+from games.engines.kings_dilemma.turn import name
 
 ARROWS = {"up": "▲", "down": "▼"}
+
+
+def from_pool(state: dict, what: str, amount: int) -> None:
+    """Take from the general pool. docs/rules-decisions.md: when the pool cannot pay, the payment is
+    made anyway and the shortfall is logged (the pool goes below 0)."""
+    before = state["pool"][what]
+    state["pool"][what] -= amount
+    if state["pool"][what] < 0:
+        short = min(amount, -state["pool"][what]) if before >= 0 else amount
+        state["shortfalls"].append({"what": what, "amount": short, "step": state["step"]})
+
+
+def to_pool(state: dict, what: str, amount: int) -> None:
+    state["pool"][what] += amount
 
 
 def tell(state: dict, line: str) -> None:

@@ -34,7 +34,7 @@ from typing import Any
 from games.engines.kernel.errors import RuleError
 from games.engines.kings_dilemma import messages as msg
 from games.engines.kings_dilemma.data import RESOURCES
-from games.engines.kings_dilemma.flow import is_int
+from games.engines.kings_dilemma.turn import is_int
 
 SIDES = ("aye", "nay")
 DIRECTIONS = ("up", "down")

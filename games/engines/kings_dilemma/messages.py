@@ -29,6 +29,7 @@ TABLE_ONLY = "Only the table can {what}."
 SEAT_ONLY = "The table cannot {what}: a House does."
 NOT_YOUR_TURN = "It is {name}'s turn to {what}."
 MODERATOR_ONLY = "Only the Moderator ({name}) can {what}."
+NOT_YOUR_VOTE = "It is {name}'s turn to vote."
 NO_SUCH_SEAT = "There is no such seat at this table."
 
 # Secret Agenda draft
@@ -91,7 +92,6 @@ NOT_VOTED = "You have not voted yet: vote AYE or NAY, or pass."
 MODERATOR_TAKEN = "{name} already passed and became Moderator in this Voting Phase."
 
 # Bargaining
-GIFT_PHASE = "Coins change hands only during the Voting Phase and the Vote Resolution."
 GIFT_SELF = "You cannot give Coins to yourself."
 GIFT_AMOUNT = "Give a whole number of Coins of 1 or more."
 GIFT_TOO_MUCH = "You have only {have} Coins behind your screen."

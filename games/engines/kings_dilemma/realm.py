@@ -6,22 +6,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engines.kernel.choices import Choice, amount, choice, pick, text, typed
+from games.engines.kernel.choices import Choice
 from games.engines.kernel.errors import RuleError
-from games.engines.kernel.rules import TABLE
 from games.engines.kings_dilemma import messages as msg
-from games.engines.kings_dilemma.board import move_resource, resolve_dilemma, tell
-from games.engines.kings_dilemma.cards import card_number, normalise_front, normalise_outcome
-from games.engines.kings_dilemma.data import RESOURCES
-from games.engines.kings_dilemma.flow import (
-    HOST_PHASES,
-    expect_turn,
-    from_pool,
-    is_int,
-    name,
-    seat_index,
-    to_pool,
+from games.engines.kings_dilemma.board import from_pool, move_resource, resolve_dilemma, tell, to_pool
+from games.engines.kings_dilemma.cards import (
+    card_number,
+    normalise_front,
+    normalise_outcome,
+    synthetic_front,
+    synthetic_outcome,
 )
+from games.engines.kings_dilemma.data import RESOURCES
+from games.engines.kings_dilemma.turn import is_int, name, seat_index
 from games.engines.kings_dilemma.voting import start_voting
 
 MAX_LABEL = 80
@@ -89,7 +86,6 @@ def expect_new_to_the_campaign(state: dict, outcome: dict) -> None:
 def draw_dilemma(state: dict, action: dict, rng) -> None:
     """The table types the front of the card drawn: number, title, question and the Outcome tokens
     placed on the Balance. A card met before is typed by its number; its back stays unread."""
-    expect_turn(state, action, phases=("draw",), acting=TABLE, what="draw a Dilemma card")
     raw = action.get("card")
     if not isinstance(raw, dict):
         raise RuleError(msg.CARD_FORMAT)
@@ -120,10 +116,6 @@ def draw_dilemma(state: dict, action: dict, rng) -> None:
     start_voting(state)
 
 
-def legal_draw(state: dict) -> list[Choice]:
-    return [choice("draw_dilemma", None, card=typed("dilemma_front"))]
-
-
 # ---- Phase 5: Dilemma Resolution --------------------------------------------------------------
 
 
@@ -137,7 +129,6 @@ def read_outcome(state: dict, action: dict, rng) -> None:
     or the stored back of a card met before), then steps B-D are applied. With ``place``
     "time_counter" step E and F follow in the same action (docs/rules-decisions.md); without it (or
     "resolution") the table may still apply printed effects by hand, then places the card."""
-    expect_turn(state, action, phases=("outcome",), acting=TABLE, what="read the outcome")
     outcome = normalise_outcome(action.get("outcome"), state["tracks"])
     place = action.get("place", "resolution")
     if place not in PLACES:
@@ -150,10 +141,6 @@ def read_outcome(state: dict, action: dict, rng) -> None:
     resolve_dilemma(state, outcome)
     if place == "time_counter":
         place_on_time_counter(state)
-
-
-def legal_outcome(state: dict) -> list[Choice]:
-    return [choice("read_outcome", None, outcome=typed("dilemma_outcome"), place=pick(list(PLACES)))]
 
 
 def known_outcome(state: dict) -> dict | None:
@@ -174,9 +161,6 @@ def cards_on_lightning(state: dict) -> int:
 def to_time_counter(state: dict, action: dict, rng) -> None:
     """Step E: the card goes next to the top empty space. Step F: on the lightning space, the King
     dies if the back shows the lightning on its central space, or if it is the fifth card there."""
-    expect_turn(
-        state, action, phases=("resolution",), acting=TABLE, what="place the card on the Time Counter"
-    )
     place_on_time_counter(state)
 
 
@@ -224,34 +208,19 @@ def end_round(state: dict) -> None:
         state["phase"] = "draw"
 
 
-def legal_resolution(state: dict) -> list[Choice]:
-    top = state["tracks"]["resource_track"]["rows"]
-    most = state["tracks"]["limits"]["hand_adjust"]
-    choices = [
-        choice("to_time_counter", None),
-        choice("to_event_area", None, label=text(MAX_LABEL)),
-        choice(
-            "move_resource", None, row=pick(list(RESOURCES)), amount=amount(-top, top), label=text(MAX_LABEL)
-        ),
-    ]
-    return choices + _host_effects(state, most)
-
-
-def _host_effects(state: dict, most: int) -> list[Choice]:
-    choices = [
-        choice(
-            "adjust",
-            None,
-            target=pick(list(range(len(state["seats"])))),
-            what=pick(list(HOST_WHATS)),
-            amount=amount(-most, most),
-            label=text(MAX_LABEL),
-        )
-    ]
-    free = [x for x in state["tracks"]["mystery_letters"] if x not in _mystery_attached(state)]
-    if free:
-        choices.append(choice("mystery_sticker", None, letter=pick(free), label=text(MAX_LABEL)))
-    return choices
+def sample(state: dict, choice_: Choice, rng) -> dict | None:
+    """Concrete values for typed cards and constrained host effects (bots, property tests)."""
+    if choice_["type"] == "draw_dilemma":
+        return {"type": "draw_dilemma", "seat": None, "card": synthetic_front(state)}
+    if choice_["type"] == "read_outcome":
+        known = known_outcome(state)
+        if known is not None and not is_new_to_the_campaign(state, known):
+            known = None  # its sticker or Envelope was used since: the table types the back again
+        outcome = known if known is not None else synthetic_outcome(state, state["winning_side"])
+        action = {"type": "read_outcome", "seat": None, "outcome": outcome}
+        place = rng.choice([None, *PLACES])  # absent: as the API accepted it at first
+        return action if place is None else {**action, "place": place}
+    return sample_host_effect(state, choice_, rng)
 
 
 def sample_host_effect(state: dict, choice_: Choice, rng) -> dict | None:
@@ -294,7 +263,6 @@ def _label(action: dict) -> str:
 
 def host_move_resource(state: dict, action: dict, rng) -> None:
     """A printed effect moving a Resource, applied like a card outcome (with Momentum and Stability)."""
-    expect_turn(state, action, phases=("resolution",), acting=TABLE, what="move a Resource by hand")
     _label(action)
     row: Any = action.get("row")
     amount: Any = action.get("amount")
@@ -309,7 +277,6 @@ def host_move_resource(state: dict, action: dict, rng) -> None:
 def adjust(state: dict, action: dict, rng) -> None:
     """Give (amount > 0) or take (amount < 0) Coins or Power (from/to the general pool), Prestige or
     Crave (recorded for the campaign's ledger)."""
-    expect_turn(state, action, phases=HOST_PHASES, acting=TABLE, what="give or take by hand")
     label = _label(action)
     target = seat_index(state, action.get("target"))
     what: Any = action.get("what")
@@ -361,17 +328,16 @@ def prestige_now(state: dict, seat: int) -> int:
     return state["seats"][seat]["prestige"] + given
 
 
-def _mystery_attached(state: dict) -> set[str]:
+def mystery_attached(state: dict) -> set[str]:
     return set(state["mystery_before"]) | {m["letter"] for m in state["mystery_stickers"]}
 
 
 def mystery_sticker(state: dict, action: dict, rng) -> None:
-    expect_turn(state, action, phases=HOST_PHASES, acting=TABLE, what="attach a Mystery sticker")
     label = _label(action)
     letter = action.get("letter")
     if not isinstance(letter, str) or len(letter) != 1 or letter not in state["tracks"]["mystery_letters"]:
         raise RuleError(msg.MYSTERY_LETTER)
-    if letter in _mystery_attached(state):
+    if letter in mystery_attached(state):
         raise RuleError(msg.MYSTERY_TWICE.format(letter=letter))
     dilemma = state["card"]["number"] if state["card"] else None
     state["mystery_stickers"].append({"letter": letter, "dilemma": dilemma, "label": label})
@@ -379,7 +345,6 @@ def mystery_sticker(state: dict, action: dict, rng) -> None:
 
 def to_event_area(state: dict, action: dict, rng) -> None:
     """Event and Trigger cards never go on the Time Counter: the Event area instead."""
-    expect_turn(state, action, phases=("resolution",), acting=TABLE, what="send the card to the Event area")
     _label(action)
     state["event_cards"].append(state["card"]["number"])
     end_round(state)

@@ -25,7 +25,7 @@ House number = seat index + 1, no Open Agendas.
 
 Actions (``seat`` None is the table, i.e. the host's screen):
 
-- ``deal`` (table): removes one Secret Agenda at random; the draft starts (lowest Prestige first).
+- ``deal`` (table, the opening action): removes one Secret Agenda at random; the draft starts (lowest Prestige first).
 - ``choose_secret_agenda`` {agenda}: the drafting seat keeps one of the cards offered to it.
 - ``draw_dilemma`` (table) {card}: the front of the card drawn, typed (number, title, question, the
   Outcome tokens of AYE and NAY), or ``{"number": n}`` for a card met before (``cards.py``). A card
@@ -46,7 +46,11 @@ Actions (``seat`` None is the table, i.e. the host's screen):
 - ``score`` (table): reveals the Secret Agendas and scores; ``choose_heir`` {heir}: the Moderator among
   tied winners.
 
-``legal_actions`` describes each choice with its parameters and bounds (``games.engines.kernel.choices``).
+Each action is declared below as a ``Move``: the phases it may be played in and who acts (the table,
+any House, the seat whose voting turn it is, the drafting seat or the Moderator); the kernel refuses it
+in the game's words (``messages.py``) before the move runs. ``legal_actions`` (``legal.py``) describes
+each choice with its parameters and bounds (``games.engines.kernel.choices``); ``view`` (``player_view.py``)
+returns the declared table and seat views; ``to_act`` (``turn.py``) who must act now.
 The result (``state["result"]``) is documented in ``scoring.finish``.
 
 Every action leaves ``state["news"]``: one sentence per consequence it had (a Resource moved with
@@ -56,47 +60,71 @@ Moderator's Coin...). The table's banner shows them, and the log's label carries
 
 from __future__ import annotations
 
-import logging
+from games.engines.kernel.rules import ALWAYS, TABLE, Move, Rules
+from games.engines.kernel.turns import ANY_SEAT
+from games.engines.kings_dilemma import bot, draft, legal, messages, realm, scoring, sentences, setup, voting
+from games.engines.kings_dilemma.player_view import KingsDilemmaSeatView, KingsDilemmaTableView, view
+from games.engines.kings_dilemma.turn import (
+    HOST_PHASES,
+    VOTING_PHASES,
+    drafting_seat,
+    moderator,
+    to_act,
+    voter,
+)
 
-from games.engines.kernel.choices import Choice
-from games.engines.kernel.rules import ALWAYS, TABLE, Rules
-from games.engines.kings_dilemma import bot, realm, scoring, start, voting
-from games.engines.kings_dilemma.cards import synthetic_front, synthetic_outcome
-from games.engines.kings_dilemma.flow import VOTING_PHASES
-from games.engines.kings_dilemma.views import KingsDilemmaView, describe, view
+VOTING = ("voting",)
 
-logger = logging.getLogger(__name__)
-LABEL_MOST = 1000  # the log's label (games.models.SessionAction.label)
+
+def _voting_turn(run, what: str) -> Move:
+    """A move of the seat whose voting turn it is."""
+    return Move(run, phases=VOTING, acting=voter, what=what, not_yours=messages.NOT_YOUR_VOTE)
+
+
+def _moderators(run, phase: str, what: str) -> Move:
+    """A decision of the Moderator's."""
+    return Move(run, phases=(phase,), acting=moderator, what=what, not_yours=messages.MODERATOR_ONLY)
+
+
+def _table(run, phases: tuple[str, ...], what: str) -> Move:
+    return Move(run, phases=phases, acting=TABLE, what=what)
 
 
 class KingsDilemmaRules(Rules):
     slug = "kings_dilemma"
-    table_view_type = seat_view_type = KingsDilemmaView
     name = "The King's Dilemma"
-    min_seats = start.MIN_SEATS
-    max_seats = start.MAX_SEATS
+    min_seats = setup.MIN_SEATS
+    max_seats = setup.MAX_SEATS
     order = 1
+    table_view_type = KingsDilemmaTableView
+    seat_view_type = KingsDilemmaSeatView
+    words = messages
     opening_action = {"type": "deal", "seat": TABLE}  # the hidden cards, dealt as action 1
     moves = {
-        "deal": start.deal,
-        "choose_secret_agenda": start.choose_secret_agenda,
-        "draw_dilemma": realm.draw_dilemma,
-        "vote": voting.vote,
-        "add_power": voting.add_power,
-        "stay": voting.stay,
-        "pass_gather": voting.pass_gather,
-        "pass_moderator": voting.pass_moderator,
-        "give_coins": voting.give_coins,
-        "break_tie": voting.break_tie,
-        "give_leader": voting.give_leader,
-        "move_resource": realm.host_move_resource,
-        "adjust": realm.adjust,
-        "mystery_sticker": realm.mystery_sticker,
-        "to_event_area": realm.to_event_area,
-        "read_outcome": realm.read_outcome,
-        "to_time_counter": realm.to_time_counter,
-        "score": scoring.score,
-        "choose_heir": scoring.choose_heir,
+        "deal": _table(draft.deal, ("deal",), "deal the Secret Agendas"),
+        "choose_secret_agenda": Move(
+            draft.choose_secret_agenda, phases=("draft",), acting=drafting_seat, what="choose a Secret Agenda"
+        ),
+        "draw_dilemma": _table(realm.draw_dilemma, ("draw",), "draw a Dilemma card"),
+        "vote": _voting_turn(voting.vote, "vote"),
+        "add_power": _voting_turn(voting.add_power, "add Power"),
+        "stay": _voting_turn(voting.stay, "stay"),
+        "pass_gather": _voting_turn(voting.pass_gather, "pass"),
+        "pass_moderator": _voting_turn(voting.pass_moderator, "pass"),
+        # Bargaining: any House, without claiming the turn, until the vote is resolved.
+        "give_coins": Move(voting.give_coins, phases=VOTING_PHASES, acting=ANY_SEAT, what="give Coins"),
+        "break_tie": _moderators(voting.break_tie, "tie_break", "decide the winning side"),
+        "give_leader": _moderators(voting.give_leader, "leader_choice", "give the Leader token"),
+        "read_outcome": _table(realm.read_outcome, ("outcome",), "read the outcome"),
+        "move_resource": _table(realm.host_move_resource, ("resolution",), "move a Resource by hand"),
+        "adjust": _table(realm.adjust, HOST_PHASES, "give or take by hand"),
+        "mystery_sticker": _table(realm.mystery_sticker, HOST_PHASES, "attach a Mystery sticker"),
+        "to_event_area": _table(realm.to_event_area, ("resolution",), "send the card to the Event area"),
+        "to_time_counter": _table(
+            realm.to_time_counter, ("resolution",), "place the card on the Time Counter"
+        ),
+        "score": _table(scoring.score, ("end",), "score the game"),
+        "choose_heir": _moderators(scoring.choose_heir, "heir", "choose who marries into the royal line"),
     }
     # What each move shows that was hidden: undo never drops it. The deal (a draft offer), a chosen
     # Secret Agenda (the next seat's offer), a Dilemma card drawn (seen by all; a card met before
@@ -112,57 +140,19 @@ class KingsDilemmaRules(Rules):
     not_undoable = frozenset({"give_coins"})
     bot_excluded = frozenset({"give_coins"})  # a bot would bleed its Coins away
     bot_policy = staticmethod(bot.choose)  # votes for its agendas with modest Power: see bot.py
-    setup = staticmethod(start.new_state)
+    setup = staticmethod(setup.setup)
+    legal_actions = staticmethod(legal.legal_actions)
     view = staticmethod(view)
+    to_act = staticmethod(to_act)
+    sample = staticmethod(realm.sample)
 
-    def apply(self, state: dict, action: dict) -> dict:
+    def apply_in_place(self, state: dict, action: dict) -> None:
         """Each action starts with no news: what it leaves in ``news`` is its own consequences."""
-        return super().apply({**state, "news": []}, action)
+        state["news"] = []
+        super().apply_in_place(state, action)
 
     def describe(self, state: dict, action: dict) -> str:
-        """The log's label: what was done, then one line per consequence (as long as the label holds
-        them: the banner shows them all)."""
-        label = describe(state, action)
-        try:
-            news = self.apply(state, action).get("news") or []
-        except Exception:  # a label never fails an action (a refused one is never described)
-            logger.debug("No consequences for %r", action, exc_info=True)
-            news = []
-        for line in news:
-            if len(label) + 1 + len(line) > LABEL_MOST:
-                break
-            label += "\n" + line
-        return label
-
-    def legal_actions(self, state: dict, seat: int | None) -> list[Choice]:
-        if state["over"]:
-            return []
-        phase = state["phase"]
-        if phase in ("deal", "draft"):
-            return start.legal_draft(state, seat)
-        if phase == "draw":
-            return realm.legal_draw(state) if seat is None else []
-        if phase in VOTING_PHASES:
-            return voting.legal_voting(state, seat)
-        if phase == "outcome":
-            return realm.legal_outcome(state) if seat is None else []
-        if phase == "resolution":
-            return realm.legal_resolution(state) if seat is None else []
-        return scoring.legal_end(state, seat)
-
-    def sample(self, state: dict, choice: Choice, rng) -> dict | None:
-        """Concrete values for typed cards and constrained host effects (bots, property tests)."""
-        if choice["type"] == "draw_dilemma":
-            return {"type": "draw_dilemma", "seat": None, "card": synthetic_front(state)}
-        if choice["type"] == "read_outcome":
-            known = realm.known_outcome(state)
-            if known is not None and not realm.is_new_to_the_campaign(state, known):
-                known = None  # its sticker or Envelope was used since: the table types the back again
-            outcome = known if known is not None else synthetic_outcome(state, state["winning_side"])
-            action = {"type": "read_outcome", "seat": None, "outcome": outcome}
-            place = rng.choice([None, *realm.PLACES])  # absent: as the API accepted it at first
-            return action if place is None else {**action, "place": place}
-        return realm.sample_host_effect(state, choice, rng)
+        return sentences.label(state, action, self.apply)
 
 
 RULES = KingsDilemmaRules()

@@ -5,13 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engines.kernel.choices import Choice, choice, pick
 from games.engines.kernel.errors import RuleError
-from games.engines.kernel.rules import TABLE
 from games.engines.kernel.words import count
 from games.engines.kings_dilemma import messages as msg
 from games.engines.kings_dilemma.data import DEFAULT_TRACKS, RESOURCES
-from games.engines.kings_dilemma.flow import expect_moderator, expect_turn, name
+from games.engines.kings_dilemma.turn import name
 
 
 def competition_positions(values: list[int]) -> list[int]:
@@ -193,7 +191,6 @@ def compute_scores(state: dict) -> dict:
 def score(state: dict, action: dict, rng) -> None:
     """Reveal the Secret Agendas and score. Tied winners share the victory; the Moderator chooses
     which of them marries into the royal line."""
-    expect_turn(state, action, phases=("end",), acting=TABLE, what="score the game")
     state["scores"] = compute_scores(state)
     winners = state["scores"]["winners"]
     if len(winners) > 1:
@@ -204,7 +201,7 @@ def score(state: dict, action: dict, rng) -> None:
 
 
 def choose_heir(state: dict, action: dict, rng) -> None:
-    expect_moderator(state, action, ("heir",), "choose who marries into the royal line")
+    """The Moderator chooses which of the tied winners marries into the royal line."""
     heir: Any = action.get("heir")
     if isinstance(heir, bool) or heir not in state["heir_candidates"]:
         names = ", ".join(name(state, i) for i in state["heir_candidates"])
@@ -250,11 +247,3 @@ def finish(state: dict, heir: int) -> None:
     state["heir_candidates"] = None
     state["phase"] = "over"
     state["over"] = True
-
-
-def legal_end(state: dict, seat: int | None) -> list[Choice]:
-    if state["phase"] == "end":
-        return [choice("score", None)] if seat is None else []
-    if state["phase"] == "heir" and seat == state["moderator"]:
-        return [choice("choose_heir", seat, heir=pick(list(state["heir_candidates"])))]
-    return []

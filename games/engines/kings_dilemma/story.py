@@ -45,9 +45,9 @@ import copy
 from collections.abc import Iterator
 
 from games.engines.kings_dilemma.data import RESOURCES
-from games.engines.kings_dilemma.flow import VOTING_PHASES
 from games.engines.kings_dilemma.rules import RULES
 from games.engines.kings_dilemma.scoring import open_agenda_words
+from games.engines.kings_dilemma.turn import VOTING_PHASES
 
 RANK_FIELDS = (
     "secret_agenda",
@@ -166,7 +166,6 @@ def replay(config: dict, seed: int, actions: list[dict]) -> Iterator[tuple[dict,
     state = RULES.setup(config, seed)
     for action in actions:
         before = state["phase"]
-        state["news"] = []  # as RULES.apply: each action's own consequences
         RULES.apply_in_place(state, action)
         yield action, before, state
 

@@ -3,22 +3,10 @@ cleanup (rulebook "Vote of the Council", "Vote Resolution"; docs/rules-decisions
 
 from __future__ import annotations
 
-from games.engines.kernel.choices import Choice, amount, choice, pick
 from games.engines.kernel.errors import RuleError
-from games.engines.kernel.turns import ANY_SEAT
 from games.engines.kings_dilemma import messages as msg
-from games.engines.kings_dilemma.board import tell
-from games.engines.kings_dilemma.flow import (
-    VOTING_PHASES,
-    expect_moderator,
-    expect_turn,
-    from_pool,
-    is_int,
-    left_of,
-    name,
-    right_of,
-    seat_index,
-)
+from games.engines.kings_dilemma.board import from_pool, tell
+from games.engines.kings_dilemma.turn import is_int, left_of, name, right_of, seat_index
 
 SIDES = ("aye", "nay")
 PASSES = ("gather", "moderator")
@@ -37,14 +25,6 @@ def start_voting(state: dict) -> None:
     state["phase"] = "voting"
 
 
-def _on_turn(state: dict, action: dict, what: str) -> int:
-    seat = expect_turn(state, action, phases=("voting",), acting=ANY_SEAT, what=what)
-    turn = state["vote"]["turn"]
-    if seat != turn:
-        raise RuleError(msg.NOT_YOUR_TURN.format(name=name(state, turn), what="vote"))
-    return seat
-
-
 def _power(state: dict, seat: int, amount) -> int:
     if not is_int(amount, 1):
         raise RuleError(msg.POWER_AMOUNT)
@@ -61,7 +41,7 @@ def _commit(state: dict, seat: int, amount: int) -> None:
 
 def vote(state: dict, action: dict, rng) -> None:
     """VOTE AYE / VOTE NAY: place 1 or more Power on the Vote card."""
-    seat = _on_turn(state, action, "vote")
+    seat = action["seat"]
     if state["vote"]["choice"][seat] is not None:
         raise RuleError(msg.VOTE_CHANGE)
     side = action.get("side")
@@ -76,7 +56,7 @@ def vote(state: dict, action: dict, rng) -> None:
 
 def add_power(state: dict, action: dict, rng) -> None:
     """On a later turn a voter may only add Power to their vote (or stay)."""
-    seat = _on_turn(state, action, "add Power")
+    seat = action["seat"]
     if state["vote"]["choice"][seat] is None:
         raise RuleError(msg.NOT_VOTED)
     _commit(state, seat, _power(state, seat, action.get("power")))
@@ -85,7 +65,7 @@ def add_power(state: dict, action: dict, rng) -> None:
 
 def stay(state: dict, action: dict, rng) -> None:
     """'Stay' and do nothing: still in the vote, Power may be added on a later turn."""
-    seat = _on_turn(state, action, "stay")
+    seat = action["seat"]
     if state["vote"]["choice"][seat] is None:
         raise RuleError(msg.NOT_VOTED)
     end_turn(state, seat)
@@ -93,7 +73,7 @@ def stay(state: dict, action: dict, rng) -> None:
 
 def pass_gather(state: dict, action: dict, rng) -> None:
     """PASS AND GATHER POWER: 1 Coin from the general pool onto the PASS card; a share of the Balance."""
-    seat = _on_turn(state, action, "pass")
+    seat = action["seat"]
     if state["vote"]["choice"][seat] is not None:
         raise RuleError(msg.VOTE_CHANGE)
     state["vote"]["choice"][seat] = "gather"
@@ -105,7 +85,7 @@ def pass_gather(state: dict, action: dict, rng) -> None:
 
 def pass_moderator(state: dict, action: dict, rng) -> None:
     """PASS AND BECOME MODERATOR: once per Voting Phase, the Moderator token at once, plus 1 Coin."""
-    seat = _on_turn(state, action, "pass")
+    seat = action["seat"]
     vote_ = state["vote"]
     if vote_["choice"][seat] is not None:
         raise RuleError(msg.VOTE_CHANGE)
@@ -180,7 +160,7 @@ def decide(state: dict, side: str) -> None:
 
 
 def break_tie(state: dict, action: dict, rng) -> None:
-    expect_moderator(state, action, ("tie_break",), "decide the winning side")
+    """The Moderator decides a tie (or an all-pass) for AYE or NAY."""
     side = action.get("side")
     if side not in SIDES:
         raise RuleError(msg.TIE_SIDE)
@@ -188,7 +168,7 @@ def break_tie(state: dict, action: dict, rng) -> None:
 
 
 def give_leader(state: dict, action: dict, rng) -> None:
-    expect_moderator(state, action, ("leader_choice",), "give the Leader token")
+    """The Moderator gives the Leader token to one of the winning side's tied biggest voters."""
     to = action.get("to")
     if to not in state["leader_candidates"] or not is_int(to):
         names = ", ".join(name(state, i) for i in state["leader_candidates"])
@@ -236,11 +216,7 @@ def cleanup_and_resolve(state: dict) -> None:
 
 def give_coins(state: dict, action: dict, rng) -> None:
     """Bargaining: Coins given to another House are binding (docs/rules-decisions.md)."""
-    if state["phase"] not in VOTING_PHASES:
-        if action.get("seat") is None:
-            raise RuleError(msg.SEAT_ONLY.format(what="give Coins"))
-        raise RuleError(msg.GIFT_PHASE)
-    seat = expect_turn(state, action, phases=VOTING_PHASES, acting=ANY_SEAT, what="give Coins")
+    seat = action["seat"]
     to = seat_index(state, action.get("to"))
     if to == seat:
         raise RuleError(msg.GIFT_SELF)
@@ -252,31 +228,3 @@ def give_coins(state: dict, action: dict, rng) -> None:
         raise RuleError(msg.GIFT_TOO_MUCH.format(have=have))
     state["seats"][seat]["coins"] -= coins
     state["seats"][to]["coins"] += coins
-
-
-def legal_voting(state: dict, seat: int | None) -> list[Choice]:
-    if seat is None:
-        return []
-    choices: list[Choice] = []
-    phase = state["phase"]
-    house = state["seats"][seat]
-    if phase == "voting" and state["vote"]["turn"] == seat:
-        power = house["power"]
-        if state["vote"]["choice"][seat] is None:
-            if power >= 1:  # "place 1 or more Power": with none, a House can only pass
-                choices.append(choice("vote", seat, side=pick(list(SIDES)), power=amount(1, power)))
-            choices.append(choice("pass_gather", seat))
-            if state["vote"]["moderator_pass"] is None:
-                choices.append(choice("pass_moderator", seat))
-        else:
-            if power >= 1:
-                choices.append(choice("add_power", seat, power=amount(1, power)))
-            choices.append(choice("stay", seat))
-    elif phase == "tie_break" and seat == state["moderator"]:
-        choices.append(choice("break_tie", seat, side=pick(list(SIDES))))
-    elif phase == "leader_choice" and seat == state["moderator"]:
-        choices.append(choice("give_leader", seat, to=pick(list(state["leader_candidates"]))))
-    others = [to for to in range(len(state["seats"])) if to != seat]
-    if house["coins"] >= 1:  # Bargaining: any House, without claiming the turn
-        choices.append(choice("give_coins", seat, to=pick(others), coins=amount(1, house["coins"])))
-    return choices

@@ -18,7 +18,7 @@ from games.models import Seat
 from games.selectors import OPENS_FROM_CAMPAIGN
 from games.services import seat_rotate_token
 from tests.factories import UserFactory
-from tests.kd_play import draft, play
+from tests.kings_dilemma_play import draft, play
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from campaign.models import ChronicleScore, ChronicleSticker, LedgerEntry
 from campaign.services import game_nights
 from games.selectors import session_seats
 from tests.factories import campaign_with_houses
-from tests.kd_play import ROWS, play_night
+from tests.kings_dilemma_play import ROWS, play_night
 
 pytestmark = [pytest.mark.database, pytest.mark.django_db]
 

@@ -12,7 +12,7 @@ from games.engines.kernel.errors import RuleError
 from games.engines.kings_dilemma import messages as msg
 from tests.factories import campaign_with_houses
 from tests.integration.games.test_ui_kings_dilemma import compose
-from tests.kd_play import ROWS, draft, play, play_night, vote_through
+from tests.kings_dilemma_play import ROWS, draft, play, play_night, vote_through
 
 pytestmark = [pytest.mark.database, pytest.mark.django_db]
 

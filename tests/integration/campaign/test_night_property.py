@@ -24,7 +24,7 @@ from campaign.services import game_nights
 from games.engines.kernel.errors import RuleError
 from games.engines.kings_dilemma import messages as msg
 from tests.factories import UserFactory, campaign_with_houses
-from tests.kd_play import ROWS, draft, play, vote_through
+from tests.kings_dilemma_play import ROWS, draft, play, vote_through
 from tests.unit.contract import property_examples
 
 pytestmark = [pytest.mark.database, pytest.mark.django_db]

@@ -11,7 +11,7 @@ from django.core.cache import cache
 from campaign import services, story_selectors
 from campaign.models import CampaignEvent, ChronicleScore, StoryLink
 from tests.factories import UserFactory, campaign_with_houses
-from tests.kd_play import draft, play
+from tests.kings_dilemma_play import draft, play
 from tests.story_play import campaign_of_nights, night_played
 
 pytestmark = pytest.mark.django_db

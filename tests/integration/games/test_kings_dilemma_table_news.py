@@ -13,7 +13,7 @@ from games.engines.kings_dilemma import messages as msg
 from games.presenters.kings_dilemma_forms import front_fill
 from tests.factories import campaign_with_houses
 from tests.integration.games.test_ui_kings_dilemma import compose, seat_page
-from tests.kd_play import LIBRARY_FRONT, draft, play, remember_library, vote_through
+from tests.kings_dilemma_play import LIBRARY_FRONT, draft, play, remember_library, vote_through
 
 pytestmark = pytest.mark.django_db
 

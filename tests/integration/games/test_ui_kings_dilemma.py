@@ -10,7 +10,7 @@ from django.urls import reverse
 from campaign.services import game_nights
 from games.presenters.kings_dilemma_forms import MOVE_WITHOUT_ROW, TITLE_NEEDED
 from tests.factories import campaign_with_houses
-from tests.kd_play import draft, vote_through
+from tests.kings_dilemma_play import draft, vote_through
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from campaign.models import CampaignEvent, ChronicleGame, ChronicleSticker, Dile
 from games.models import GameSession
 from tests.factories import UserFactory, campaign_with_houses
 from tests.integration.api.conftest import token_client
-from tests.kd_play import play_night
+from tests.kings_dilemma_play import play_night
 
 pytestmark = [pytest.mark.database, pytest.mark.django_db]
 

@@ -186,7 +186,7 @@ class HandEffectNewsTests:
         name = state["seats"][2]["name"]
         line = words.format(name=name, amount=abs(amount), s="" if abs(amount) == 1 else "s")
         assert state["news"] == [line] and str(held + amount) not in line
-        assert RULES.view(state, 2)["you"][what] == held + amount
+        assert RULES.view(state, 2)["private"][what] == held + amount
 
 
 class PassNewsTests:
@@ -198,7 +198,7 @@ class PassNewsTests:
         coins = state["seats"][seat]["coins"]
         state = act(state, "pass_moderator", seat)
         assert state["news"] == [msg.NEWS_MODERATOR.format(name=state["seats"][seat]["name"])]
-        you = RULES.view(state, seat)["you"]
+        you = RULES.view(state, seat)["private"]
         assert (you["coins"], you["pass_coin"]) == (coins, 1)  # behind the screen when the vote ends
 
     def test_a_gatherers_coin_is_said(self):

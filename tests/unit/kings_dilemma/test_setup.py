@@ -10,7 +10,7 @@ from games.engines.kernel.registry import get_game
 from games.engines.kernel.rules import ALWAYS
 from games.engines.kings_dilemma import messages as msg
 from games.engines.kings_dilemma.rules import RULES
-from games.engines.kings_dilemma.start import MAX_NAME
+from games.engines.kings_dilemma.setup import MAX_NAME
 from tests.unit.kings_dilemma.builders import act, card, config, drafted, draw
 
 
@@ -209,10 +209,10 @@ class DraftTests:
         state = act(RULES.setup(self.draft_config(), 1), "deal", None)
         first = state["seats"][2]["draft_offer"]
         state = act(state, "choose_secret_agenda", 2, agenda=first[1])
-        assert RULES.view(state, 2)["you"]["secret_agenda"] == first[1]
-        assert RULES.view(state, 2)["you"]["draft_offer"] == first
-        assert RULES.view(state, 1)["you"]["draft_offer"] == [a for a in first if a != first[1]]
-        assert RULES.view(state, 0)["you"]["draft_offer"] is None
+        assert RULES.view(state, 2)["private"]["secret_agenda"] == first[1]
+        assert RULES.view(state, 2)["private"]["draft_offer"] == first
+        assert RULES.view(state, 1)["private"]["draft_offer"] == [a for a in first if a != first[1]]
+        assert RULES.view(state, 0)["private"]["draft_offer"] is None
         for seat in (None, 0, 1, 3):
             assert first[1] not in json.dumps(RULES.view(state, seat)) or seat == 1
         table = json.dumps(RULES.view(state, None))
@@ -247,12 +247,12 @@ class ViewTests:
     def test_the_table_view_hides_screens_and_the_seat_view_adds_its_own(self):
         state = drafted()
         table = RULES.view(state, None)
-        assert "you" not in table
+        assert table["you"] is None and "private" not in table
         assert "power" not in table["seats"][0] and "coins" not in table["seats"][0]
         assert set(table["board"]) >= {"resources", "stability", "time_counter", "balance", "event_cards"}
-        mine = RULES.view(state, 1)["you"]
+        assert RULES.view(state, 1)["you"] == 1
+        mine = RULES.view(state, 1)["private"]
         assert mine == {
-            "seat": 1,
             "power": 8,
             "coins": 10,
             "pass_coin": 0,

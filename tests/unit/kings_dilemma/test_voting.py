@@ -235,9 +235,8 @@ class VotingErrorTests:
 
     def test_voting_out_of_turn(self):
         state = voting(config(leader=0, moderator=2))
-        assert self.error(state, "vote", 1, side="aye", power=1) == msg.NOT_YOUR_TURN.format(
-            name="Anna", what="vote"
-        )
+        assert self.error(state, "vote", 1, side="aye", power=1) == msg.NOT_YOUR_VOTE.format(name="Anna")
+        assert self.error(state, "stay", 2) == msg.NOT_YOUR_VOTE.format(name="Anna")
 
     def test_changing_a_vote(self):
         state = voting(config(leader=0, moderator=2))
@@ -318,9 +317,10 @@ class BargainingTests:
 
     def test_no_gifts_outside_voting_and_vote_resolution(self):
         state = voting(config(leader=0, moderator=2))
+        assert self.error(state, None, to=0, coins=1) == msg.SEAT_ONLY.format(what="give Coins")
         state = act(state, "vote", 0, side="aye", power=1)
         state = act(state, "pass_gather", 1)
         state = resolve(act(state, "pass_gather", 2))
         assert state["phase"] == "resolution"
-        assert self.error(state, 1, to=0, coins=1) == msg.GIFT_PHASE
-        assert self.error(state, None, to=0, coins=1) == msg.SEAT_ONLY.format(what="give Coins")
+        assert self.error(state, 1, to=0, coins=1) == msg.NOT_NOW.format(what="give Coins")
+        assert self.error(state, None, to=0, coins=1) == msg.NOT_NOW.format(what="give Coins")

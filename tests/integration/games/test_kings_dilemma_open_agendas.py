@@ -131,7 +131,7 @@ class SecretAgendaDraftWordsTests:
         )
 
     def test_the_drafting_phone_offers_them_in_words(self, client, night):
-        from games.engines.kings_dilemma.views import view
+        from games.engines.kings_dilemma.player_view import view
 
         drafting = view(night.state, None)["to_act"][0]
         seat = night.seats.get(index=drafting)

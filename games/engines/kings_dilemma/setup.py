@@ -1,17 +1,15 @@
-"""Game Setup (rulebook "Game Setup", steps 1-9, with the legacy setup the campaign computed), the
-table's ``deal`` and the Secret Agenda draft."""
+"""Game Setup (rulebook "Game Setup", steps 1-9, with the legacy setup the campaign computed):
+``setup(config, seed)`` checks the config and returns the state, everything public. The Secret Agenda
+draft (step 6) waits for the table's ``deal`` (``draft.py``)."""
 
 from __future__ import annotations
 
-from games.engines.kernel.choices import Choice, choice, pick
 from games.engines.kernel.errors import RuleError
 from games.engines.kernel.rng import seeded_rng
-from games.engines.kernel.rules import TABLE
-from games.engines.kernel.turns import ANY_SEAT
 from games.engines.kings_dilemma import messages as msg
 from games.engines.kings_dilemma.cards import normalise_known
 from games.engines.kings_dilemma.data import LIMITS, MAX_SEATS, MIN_SEATS, RESOURCES, tracks_for
-from games.engines.kings_dilemma.flow import expect_turn, is_int
+from games.engines.kings_dilemma.turn import is_int
 
 MAX_NAME = 80  # a House's and a King's name in the campaign (80 characters) always fit
 SETUP_STEP = -1  # the public randomness of setup (Momentum sides) uses seeded_rng(seed, -1)
@@ -68,7 +66,7 @@ def _seat(raw, index: int, tracks: dict) -> dict:
     return seat
 
 
-def new_state(config, seed: int) -> dict:
+def setup(config, seed: int) -> dict:
     """Setup: everything public. The Secret Agenda draft waits for the table's ``deal``."""
     if not isinstance(config, dict) or not isinstance(config.get("seats"), list):
         raise RuleError(msg.CONFIG_FORMAT)
@@ -218,59 +216,3 @@ def _mystery_before(config: dict, tracks: dict) -> list[str]:
     ):
         raise RuleError(msg.MYSTERY_LETTER)
     return sorted(set(letters))
-
-
-# ---- deal and draft ----------------------------------------------------------------------
-
-
-def draft_order(state: dict) -> list[int]:
-    """Step 6: the lowest Prestige chooses first (House number breaking ties: lower is lower)."""
-    seats = state["seats"]
-    return sorted(range(len(seats)), key=lambda i: (seats[i]["prestige"], seats[i]["house_number"]))
-
-
-def deal(state: dict, action: dict, rng) -> None:
-    """Step 6: one Secret Agenda removed at random and never shown; the draft begins."""
-    expect_turn(state, action, phases=("deal",), acting=TABLE, what="deal the Secret Agendas")
-    agendas = list(state["tracks"]["secret_agendas"])
-    removed = rng.choice(agendas)
-    state["removed_agenda"] = removed
-    order = draft_order(state)
-    state["draft"] = {"order": order, "index": 0, "remaining": [a for a in agendas if a != removed]}
-    state["seats"][order[0]]["draft_offer"] = list(state["draft"]["remaining"])
-    state["phase"] = "draft"
-
-
-def drafting_seat(state: dict) -> int:
-    draft = state["draft"]
-    return draft["order"][draft["index"]]
-
-
-def choose_secret_agenda(state: dict, action: dict, rng) -> None:
-    seat = expect_turn(state, action, phases=("draft",), acting=ANY_SEAT, what="choose a Secret Agenda")
-    must = drafting_seat(state)
-    if seat != must:
-        raise RuleError(
-            msg.NOT_YOUR_TURN.format(name=state["seats"][must]["name"], what="choose a Secret Agenda")
-        )
-    agenda = action.get("agenda")
-    draft = state["draft"]
-    if agenda not in draft["remaining"]:
-        raise RuleError(msg.AGENDA_NOT_OFFERED)
-    state["seats"][seat]["secret_agenda"] = agenda
-    draft["remaining"].remove(agenda)
-    draft["index"] += 1
-    if draft["index"] < len(draft["order"]):
-        state["seats"][drafting_seat(state)]["draft_offer"] = list(draft["remaining"])
-    else:
-        # "Put all the unused cards back in the box, without looking at them."
-        draft["remaining"] = []
-        state["phase"] = "draw"
-
-
-def legal_draft(state: dict, seat: int | None) -> list[Choice]:
-    if state["phase"] == "deal":
-        return [choice("deal", None)] if seat is None else []
-    if seat is None or seat != drafting_seat(state):
-        return []
-    return [choice("choose_secret_agenda", seat, agenda=pick(state["draft"]["remaining"]))]

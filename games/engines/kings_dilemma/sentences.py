@@ -1,0 +1,120 @@
+"""The log's words: ``describe(state, action)`` labels an action from the state before it (never naming
+a Secret Agenda), and ``label`` adds one line per consequence the action had (``state["news"]``)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from games.engines.kernel.describe import sentence
+from games.engines.kernel.words import count
+from games.engines.kings_dilemma.turn import name
+
+logger = logging.getLogger(__name__)
+LABEL_MOST = 1000  # the log's label (games.models.SessionAction.label)
+
+
+def _side(side) -> str:
+    return str(side).upper()
+
+
+# The actions whose label is a fixed sentence.
+SENTENCES = {
+    "deal": "The table removed one Secret Agenda at random, unseen, and the draft began.",
+    "choose_secret_agenda": "{who} chose a Secret Agenda.",
+    "stay": "{who} stayed.",
+    "pass_gather": "{who} passed and gathers Power (+1 Coin).",
+    "pass_moderator": "{who} passed and became the Moderator (+1 Coin).",
+    "mystery_sticker": "The table attached Mystery sticker {letter}{label}.",
+    "score": "The table revealed the Secret Agendas and scored the game.",
+}
+
+
+def _coins(amount: Any) -> str:
+    """ "1 Coin", "3 Coins" (issue 26: "paid 1 Coins")."""
+    return count(amount, "Coin") if isinstance(amount, int) else f"{amount} Coins"
+
+
+def _amount(amount: Any, what: str) -> str:
+    """An amount of a House's stock: Coins count one by one; Power, Prestige and Crave do not."""
+    return _coins(amount) if what == "Coins" else f"{amount} {what}"
+
+
+def describe(state: dict, action: dict) -> str:
+    """A label for the log, from the state before the action. Never names a Secret Agenda."""
+    kind = action.get("type", "?")
+    seat = action.get("seat")
+    try:
+        who = name(state, seat) if seat is None or 0 <= seat < len(state["seats"]) else "?"
+    except TypeError:
+        who = "?"
+
+    def house(index) -> str:
+        try:
+            return name(state, index)
+        except (TypeError, IndexError):
+            return "?"
+
+    label = f" ({action['label']})" if isinstance(action.get("label"), str) else ""
+    card = state.get("card") or {}
+    said = sentence(SENTENCES, action, who=who, label=label)
+    if said is not None:
+        return said
+    if kind == "draw_dilemma":
+        raw: dict = action["card"] if isinstance(action.get("card"), dict) else {}
+        number = raw.get("number", "?")
+        known = state["known_cards"].get(str(number), {})
+        title = raw.get("title") or known.get("title") or ""
+        return f"The table drew Dilemma card {number}" + (f": {title}." if title else ".")
+    if kind == "read_outcome":
+        won = _side(state.get("winning_side"))
+        return f"The table turned card {card.get('number', '?')} over and read the {won} outcome."
+    if kind == "vote":
+        return f"{who} voted {_side(action.get('side'))} with {action.get('power')} Power."
+    if kind == "add_power":
+        side: str | None
+        try:
+            side = state["vote"]["choice"][seat]
+        except (TypeError, IndexError, KeyError):
+            side = None
+        return f"{who} added {action.get('power')} Power to their {_side(side)} vote."
+    if kind == "give_coins":
+        return f"{who} gave {_coins(action.get('coins'))} to {house(action.get('to'))}."
+    if kind == "break_tie":
+        return f"{who}, the Moderator, decided for {_side(action.get('side'))}."
+    if kind == "give_leader":
+        return f"{who}, the Moderator, gave the Leader token to {house(action.get('to'))}."
+    if kind == "move_resource":
+        row = str(action.get("row", "?")).capitalize()
+        amount = action.get("amount")
+        amount = f"{amount:+d}" if isinstance(amount, int) else "?"
+        return f"The table moved {row} {amount}{label}."
+    if kind == "adjust":
+        amount, what = action.get("amount"), str(action.get("what", "?")).capitalize()
+        if isinstance(amount, int) and amount < 0:
+            return f"The table took {_amount(-amount, what)} from {house(action.get('target'))}{label}."
+        return f"The table gave {_amount(amount, what)} to {house(action.get('target'))}{label}."
+    if kind == "to_event_area":
+        return f"The table placed card {card.get('number', '?')} in the Event area{label}."
+    if kind == "to_time_counter":
+        return f"The table placed card {card.get('number', '?')} on the Time Counter."
+    if kind == "choose_heir":
+        return f"{who}, the Moderator, chose {house(action.get('heir'))} to marry into the royal line."
+    return str(kind).replace("_", " ")
+
+
+def label(state: dict, action: dict, apply: Callable[[dict, dict], dict]) -> str:
+    """The log's label: what was done, then one line per consequence (as long as the label holds
+    them: the banner shows them all). ``apply`` is the rules' own."""
+    said = describe(state, action)
+    try:
+        news = apply(state, action).get("news") or []
+    except Exception:  # a label never fails an action (a refused one is never described)
+        logger.debug("No consequences for %r", action, exc_info=True)
+        news = []
+    for line in news:
+        if len(said) + 1 + len(line) > LABEL_MOST:
+            break
+        said += "\n" + line
+    return said

@@ -1,0 +1,178 @@
+"""The King's Dilemma presenter alone, without a database: views made by the engine from a seeded game
+at each phase, for the table and every seat, turned into what the pages draw (issue 28, item 7)."""
+
+import json
+
+import pytest
+
+from games.engines.kings_dilemma.data import DEFAULT_TRACKS
+from games.engines.kings_dilemma.rules import RULES
+from games.engines.kings_dilemma.scoring import open_agenda_words
+from games.presenters.base import SessionFacts
+from games.presenters.kings_dilemma import PHASES, PRESENTER, SIDE, agenda_short, save_words
+from games.presenters.kings_dilemma_forms import TYPED_TABLE_ACTIONS, DilemmaCardForm, OutcomeForm
+from tests.unit.kings_dilemma.builders import act, card, config, drafted, outcome, resolve, voting
+
+NAMES = {i: {"name": name, "hex": "#123456"} for i, name in enumerate(["Anna", "Ben", "Chloe"])}
+SEATS = [None, 0, 1, 2]
+OPEN = [{"row": "wealth", "positive": True, "sticker": 43}]
+KNOWN = card(31, outcome(("wealth", 2)), outcome(("morale", -1)), title="Bread taxes")
+
+
+def night() -> dict:
+    """Anna holds an Open Agenda; the campaign met card 31 before."""
+    cfg = config(leader=0, moderator=2, known_cards={"31": KNOWN})
+    cfg["seats"][0]["open_agendas"] = OPEN
+    return cfg
+
+
+def views(state: dict) -> dict:
+    return {seat: RULES.view(state, seat) for seat in SEATS}
+
+
+def over() -> dict:
+    """A night played to its end: Stability pushed to the top (the King abdicates), then scored."""
+    state = voting(night())
+    state = act(state, "vote", 0, side="aye", power=1)
+    state = resolve(act(act(state, "pass_gather", 1), "pass_gather", 2))
+    for _ in range(2):
+        state = act(state, "move_resource", None, row="wealth", amount=4, label="card effect")
+    state = act(state, "to_time_counter", None)
+    assert state["phase"] == "end"
+    state = act(state, "score", None)
+    if state["phase"] == "heir":
+        state = act(state, "choose_heir", 2, heir=state["heir_candidates"][0])
+    assert state["over"]
+    return state
+
+
+def facts(**fields) -> SessionFacts:
+    return SessionFacts(id=7, version=3, campaign_id=None, seats=NAMES, **fields)
+
+
+class TablePresentTests:
+    def test_the_vote_names_the_voter_and_counts_the_power_on_each_side(self):
+        state = act(voting(night()), "vote", 0, side="aye", power=3)
+        for seat, view in views(state).items():
+            present = PRESENTER.present(view, NAMES, None)
+            assert present["phase"] == PHASES["voting"]
+            assert present["waiting"] == "Waiting for Ben to vote."
+            assert [h["acting"] for h in present["houses"]] == [False, True, False]
+            assert present["houses"][0]["vote"] == "AYE 3"
+            assert present["vote"] == {"aye": 3, "nay": 0}, seat
+            assert present["card"]["title"] == card()["title"]
+
+    def test_a_voter_who_voted_is_waited_for_to_add_power_or_stay(self):
+        """Ben's bigger vote takes the Leader token: the vote goes on until Anna's turn comes again."""
+        state = act(act(voting(night()), "vote", 0, side="aye", power=1), "vote", 1, side="nay", power=2)
+        state = act(state, "pass_gather", 2)
+        assert RULES.to_act(state) == [0]
+        present = PRESENTER.present(RULES.view(state, None), NAMES, None)
+        assert present["waiting"] == "Waiting for Anna to add Power or stay."
+
+    def test_the_open_agendas_are_worded_from_the_engine(self):
+        present = PRESENTER.present(RULES.view(drafted(night()), None), NAMES, None)
+        assert present["houses"][0]["open_agendas"] == [open_agenda_words(OPEN[0])]
+        assert present["houses"][1]["open_agendas"] == []
+        assert present["waiting"] == "Waiting for the table to draw a Dilemma card and read its front."
+
+    def test_a_tie_waits_for_the_moderator(self):
+        state = voting(night())
+        for seat in (0, 1, 2):
+            state = act(state, "pass_gather", seat)
+        present = PRESENTER.present(RULES.view(state, 1), NAMES, None)
+        assert present["waiting"] == "Waiting for Chloe to decide the winning side (the Moderator)."
+
+    def test_the_outcome_read_is_in_words_and_the_last_vote_stays(self):
+        state = voting(night())
+        state = act(act(act(state, "vote", 0, side="aye", power=2), "pass_gather", 1), "pass_gather", 2)
+        state = act(state, "read_outcome", None, outcome=outcome(("wealth", 2), envelope=5, note="A feast"))
+        present = PRESENTER.present(RULES.view(state, None), NAMES, None)
+        assert present["outcome"] == ["Wealth +2", "Envelope 05", "A feast"]
+        assert present["last_vote"] == {"aye": 2, "nay": 0, "side": SIDE["aye"]}
+        assert present["winning_side"] == "AYE"
+
+
+class PrivateTests:
+    def test_each_house_sees_its_own_screen_and_the_table_none(self):
+        state = act(voting(night()), "pass_gather", 0)
+        for seat, view in views(state).items():
+            private = PRESENTER.private(view)
+            if seat is None:
+                assert private is None
+                continue
+            mine = state["seats"][seat]
+            assert (private["power"], private["coins"]) == (mine["power"], mine["coins"])
+            assert private["pass_coin"] == (1 if seat == 0 else 0)
+            assert private["agenda"]["name"] == mine["secret_agenda"].capitalize()
+        assert PRESENTER.private(RULES.view(state, 0))["open_agendas"] == [open_agenda_words(OPEN[0])]
+        assert PRESENTER.private(RULES.view(state, 1))["open_agendas"] == []
+
+    def test_a_draft_offer_is_a_choice_in_two_short_sentences(self):
+        state = act(RULES.setup(night(), 1), "deal", None)
+        drafting = state["draft"]["order"][0]
+        view = RULES.view(state, drafting)
+        agenda = view["private"]["draft_offer"][0]
+        choice = RULES.legal_actions(state, drafting)[0]
+        words = PRESENTER.words(view, NAMES)
+        assert words.option(choice, "agenda", agenda) == agenda_short(agenda)
+        assert agenda in DEFAULT_TRACKS["secret_agendas"]
+
+
+class ResultTests:
+    def test_the_result_ranks_the_houses_with_the_engine_s_totals(self):
+        state = over()
+        present = PRESENTER.present(RULES.view(state, None), NAMES, state["result"])
+        rows = present["result"]["rows"]
+        scores = {NAMES[i]["name"]: s for i, s in enumerate(state["result"]["seats"])}
+        assert {r["name"]: r["total"] for r in rows} == {n: s["total"] for n, s in scores.items()}
+        assert [r["position"] for r in rows] == sorted(r["position"] for r in rows)
+        assert (
+            present["result"]["reign"] == "King Harald V abdicated: Stability rose to the top of its track."
+        )
+        assert present["phase"] == PHASES["over"] and present["waiting"] == ""
+
+    def test_save_words_name_the_awards(self):
+        result = over()["result"]
+        words = save_words(result, ["Anna", "Ben", "Chloe"])
+        assert words["awards"][0].startswith(f"Anna: {result['seats'][0]['total']} points, Prestige +")
+        assert words["trash"] == ", ".join(str(n) for n in result["resolved_dilemmas"])
+
+
+class TableFormsTests:
+    def table(self, state: dict) -> dict:
+        choices = RULES.legal_actions(state, None)
+        return {"view": RULES.view(state, None), "legal_actions": choices, "over": state["over"]}
+
+    def test_the_draw_offers_the_cards_met_before_with_their_front(self):
+        context = PRESENTER.table_forms(facts=facts(), table=self.table(drafted(night())), bound={})
+        assert isinstance(context["kings_dilemma_draw_form"], DilemmaCardForm)
+        assert context["kings_dilemma_outcome_form"] is None
+        assert json.loads(context["kings_dilemma_known_fronts"])["31"]["title"] == "Bread taxes"
+        assert PRESENTER.table_choices(self.table(drafted(night()))["legal_actions"]) == []
+
+    def test_the_outcome_form_is_filled_in_from_the_stored_back(self):
+        state = voting(night(), the_card=KNOWN)
+        state = act(act(act(state, "vote", 0, side="aye", power=1), "pass_gather", 1), "pass_gather", 2)
+        context = PRESENTER.table_forms(facts=facts(), table=self.table(state), bound={})
+        form = context["kings_dilemma_outcome_form"]
+        assert isinstance(form, OutcomeForm)
+        assert (form.initial["move_1_row"], form.initial["move_1_amount"]) == ("wealth", 2)
+
+    def test_the_resolution_offers_the_hand_applied_effects(self):
+        state = voting(night())
+        state = act(act(act(state, "vote", 0, side="aye", power=1), "pass_gather", 1), "pass_gather", 2)
+        state = act(state, "read_outcome", None, outcome=outcome(("wealth", 1)))
+        table = self.table(state)
+        context = PRESENTER.table_forms(facts=facts(), table=table, bound={})
+        assert context["kings_dilemma_effect_form"] is not None
+        shown = {c["type"] for c in PRESENTER.table_choices(table["legal_actions"])}
+        assert (
+            shown == {c["type"] for c in table["legal_actions"]} - TYPED_TABLE_ACTIONS == {"to_time_counter"}
+        )
+
+    @pytest.mark.parametrize("kind", ["draw", "outcome", "effect"])
+    def test_a_posted_form_is_composed_by_its_kind(self, kind):
+        table = self.table(drafted(night()))
+        assert PRESENTER.compose_form(kind=kind, data={}, facts=facts(), table=table) is not None
+        assert PRESENTER.compose_form(kind="other", data={}, facts=facts(), table=table) is None
