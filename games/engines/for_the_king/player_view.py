@@ -4,7 +4,7 @@ Hands, personal decks, the deck, the box, the Favor deck and face-down discards 
 a seat sees its own cards (and, as Adviser, the card it drew) under ``private``, nowhere else.
 """
 
-from typing import Literal, NotRequired, TypedDict
+from typing import Literal, TypedDict
 
 from games.engines.for_the_king.cards import (
     CARDS,
@@ -145,15 +145,12 @@ class ForTheKingTableView(BaseView):
     payment: Payment | None
     over: bool
     result: ForTheKingResult | None
-    # The table has no private part. BaseView says so (``NotRequired``), but under its module's
-    # ``from __future__ import annotations`` Python counts the key required: said again here.
-    private: NotRequired[None]
 
 
 class ForTheKingSeatView(ForTheKingTableView):
     """A seat's view: the table's, ``you`` its index, and what only it sees."""
 
-    private: ForTheKingPrivate  # type: ignore[misc]
+    private: ForTheKingPrivate
 
 
 def _faces(card_ids: list[str]) -> list[CardFace]:

@@ -273,7 +273,7 @@ class KingsDilemmaTableView(KingsDilemmaView):
 class KingsDilemmaSeatView(KingsDilemmaView):
     """One House's phone (``you`` its index)."""
 
-    private: KingsDilemmaPrivate  # type: ignore[misc]
+    private: KingsDilemmaPrivate
 
 
 def _seat_entry(state: dict, index: int) -> KingsDilemmaSeatEntry:
