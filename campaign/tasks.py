@@ -7,7 +7,7 @@ from config.celery import RETRY
 
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, **RETRY)
 def campaign_export_task(self, export_id: int) -> str:
-    from campaign.services import campaign_export_write
+    from campaign.services.archive import campaign_export_write
 
     try:
         return campaign_export_write(export_id=export_id)
@@ -18,7 +18,7 @@ def campaign_export_task(self, export_id: int) -> str:
 @shared_task(bind=True, acks_late=True, **RETRY)
 def campaign_charts_task(self, campaign_id: int) -> list[str]:
     """Render the campaign charts into the cache (the page renders inline when absent)."""
-    from campaign.services import campaign_charts_render
+    from campaign.services.chronicles import campaign_charts_render
 
     return campaign_charts_render(campaign_id=campaign_id)
 
@@ -26,6 +26,6 @@ def campaign_charts_task(self, campaign_id: int) -> list[str]:
 @shared_task(bind=True, acks_late=True, **RETRY)
 def campaign_export_sweep_task(self) -> dict[str, int]:
     """celery beat: send stale pending exports again, fail those tried too often."""
-    from campaign.services import campaign_export_sweep
+    from campaign.services.archive import campaign_export_sweep
 
     return campaign_export_sweep()
