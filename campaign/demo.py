@@ -5,13 +5,13 @@ import datetime
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from campaign.access import DEMO_USER
 from campaign.models import Campaign
 from campaign.services.chronicles import game_begin, game_result_record
 from campaign.services.envelopes import envelope_open, game_save
 from campaign.services.houses import campaign_create, house_create
 from campaign.services.stickers import sticker_attach
 
-DEMO_USER = "demo"
 DEMO_PASSWORD = "chronicle-demo"
 DEMO_CAMPAIGN = "Ankist, Thursday group"
 

@@ -23,6 +23,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from campaign import forms, selectors
 from campaign.access import (
     DEMO_ADDS_NO_CAMPAIGN,
+    DEMO_USER,
     VIEWER_READS_ONLY,
     Need,
     campaign_for,
@@ -31,7 +32,6 @@ from campaign.access import (
     role_allows,
 )
 from campaign.charts import CHARTS, SIZES
-from campaign.demo import DEMO_USER
 from campaign.models import Achievement, Campaign, CampaignExport
 from campaign.services.archive import campaign_export_request, campaign_export_retry, campaign_import
 from campaign.services.chronicles import (

@@ -5,7 +5,7 @@ unknown campaign; the owner removes the second member, who then gets 404 too."""
 
 import pytest
 
-from campaign.demo import DEMO_USER
+from campaign.access import DEMO_USER
 from campaign.models import Campaign, Membership
 from campaign.services.members import DEMO_CANNOT_JOIN
 from tests.e2e.conftest import PHONE, login

@@ -11,8 +11,8 @@ from django.core.exceptions import PermissionDenied
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from campaign.access import DEMO_ADDS_NO_CAMPAIGN, OWNER_ONLY, VIEWER_READS_ONLY
-from campaign.demo import DEMO_USER, demo_campaign_load
+from campaign.access import DEMO_ADDS_NO_CAMPAIGN, DEMO_USER, OWNER_ONLY, VIEWER_READS_ONLY
+from campaign.demo import demo_campaign_load
 from campaign.models import Campaign, ChronicleSticker, Membership, StoryLink
 from campaign.services.archive import campaign_archive, campaign_import
 from campaign.services.chronicles import game_begin

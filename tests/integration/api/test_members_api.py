@@ -6,7 +6,7 @@ or an unknown object 404, and nothing written after a refusal."""
 import pytest
 from django.urls import reverse
 
-from campaign.demo import DEMO_USER
+from campaign.access import DEMO_USER
 from campaign.models import Invitation, Membership
 from campaign.services.members import (
     DEMO_CANNOT_JOIN,

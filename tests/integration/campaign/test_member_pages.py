@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape
 
-from campaign.demo import DEMO_USER
+from campaign.access import DEMO_USER
 from campaign.member_views import INVITATION_MADE, MEMBER_REMOVED
 from campaign.models import House, Invitation, Membership
 from campaign.services.members import (

@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from campaign import selectors
-from campaign.demo import DEMO_USER
+from campaign.access import DEMO_USER
 from campaign.models import CampaignEvent, House, Invitation, Membership
 from campaign.services.common import HOUSE_NOT_IN_CAMPAIGN
 from campaign.services.game_nights import game_night_start
