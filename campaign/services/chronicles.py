@@ -36,7 +36,7 @@ from campaign.services.common import (
     task_named,
 )
 from campaign.services.houses import alignment_mark
-from campaign.services.ledger import ledger_add
+from campaign.services.ledger import ledger_add, prestige_check
 from campaign.services.stickers import _sticker_info, chronicle_age
 from games.engines.kernel.text import has_control_characters
 from games.engines.kings_dilemma import scoring
@@ -321,6 +321,7 @@ def game_result_correct(
     game.save(update_fields=["revision", "end"])
     _write_scores(game, clean, actor)
     _rebel_crave(game, clean, actor)
+    prestige_check(houses=[row["house"] for row in old + clean])
     summary = f"Game {game.number} corrected (revision {game.revision}){': ' + reason if reason else ''}"
     if changes:
         summary += f" ({'; '.join(changes)})"

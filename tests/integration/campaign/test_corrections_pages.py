@@ -31,6 +31,7 @@ from campaign.services.envelopes import (
     envelope_remove,
     game_save,
 )
+from campaign.services.ledger import PRESTIGE_BELOW_ZERO, ledger_add
 from campaign.services.stickers import (
     NOTHING_TO_CORRECT,
     STICKER_ALREADY_ATTACHED,
@@ -370,3 +371,41 @@ class DilemmaCardMoveTests:
         assert campaign.dilemma_cards.get(number=3).place == DilemmaCard.Place.EVENT_AREA
         assert "Dilemma card 3 moved to the Event area." in client.get(response.url).content.decode()
         assert client.post(url, {"place": "attic"}).status_code == 400
+
+
+class PrestigeNeverBelowZeroTests:
+    """A House's Prestige never goes below 0 (the engine refuses to seat such a House: no next
+    night): a correction that would take it there is refused and writes nothing."""
+
+    def test_a_result_correction_that_would_leave_prestige_below_zero_is_refused(self):
+        campaign, houses, game = recorded_night()
+        martina = houses[1]  # 2nd in the rulebook's table: 3 Prestige, then a card took them away
+        ledger_add(
+            house=martina, kind="prestige", amount=-3, reason="Card effect", source="manual", game=game
+        )
+        entries, events = LedgerEntry.objects.count(), CampaignEvent.objects.count()
+        rows = harald_rows(houses)
+        rows[0]["agenda_points"] = 20  # Valentine first: Martina 3rd, 2 Prestige instead of 3
+        with pytest.raises(ValidationError) as refused:
+            game_result_correct(game=game, end="king_died", rows=rows, reason="miscounted")
+        assert refused.value.messages == [PRESTIGE_BELOW_ZERO.format(house="Martina", prestige=-1)]
+        game.refresh_from_db()
+        assert game.revision == 0 and not ChronicleScore.objects.filter(revision=1).exists()
+        assert (LedgerEntry.objects.count(), CampaignEvent.objects.count()) == (entries, events)
+        assert house_totals(house=martina)["prestige"] == 0
+
+    def test_an_envelope_removal_that_would_leave_prestige_below_zero_is_refused(self):
+        campaign, (anna,) = campaign_with_houses("Anna")
+        envelope = envelope_open(
+            campaign=campaign,
+            number=5,
+            opened_by=anna,
+            dilemma_numbers=[1, 2, 3],
+            story_card={"number": 5, "storyline": "Faith", "effects": {"prestige": 2}},
+        )
+        ledger_add(house=anna, kind="prestige", amount=-2, reason="Card effect", source="manual")
+        with pytest.raises(ValidationError) as refused:
+            envelope_remove(envelope=envelope, actor=campaign.created_by)
+        assert refused.value.messages == [PRESTIGE_BELOW_ZERO.format(house="Anna", prestige=-2)]
+        assert Envelope.objects.exists() and StoryCard.objects.exists()
+        assert house_totals(house=anna)["prestige"] == 0
