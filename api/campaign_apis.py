@@ -30,7 +30,7 @@ from api.serializers import (
     StrictBooleanField,
     StrictCharField,
 )
-from campaign import selectors, services
+from campaign import selectors
 from campaign.access import Need, demo_adds_no_campaign
 from campaign.legacy import MAX_SPACES
 from campaign.models import (
@@ -43,7 +43,28 @@ from campaign.models import (
     GameEnd,
     Membership,
 )
-from campaign.services import MAX_HOUSES, MAX_PLAYERS, MIN_PLAYERS
+from campaign.services.chronicles import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    game_begin,
+    game_result_correct,
+    game_result_record,
+)
+from campaign.services.envelopes import ENVELOPE_NUMBER_RANGE, envelope_open
+from campaign.services.houses import (
+    HOUSE_NUMBER_RANGE,
+    MARKS_POSITIVE,
+    MAX_HOUSES,
+    achievement_mark,
+    campaign_create,
+    house_create,
+)
+from campaign.services.stickers import (
+    MYSTERY_LETTER,
+    STICKER_NUMBER_RANGE,
+    mystery_sticker_attach,
+    sticker_attach,
+)
 from games.engines.kings_dilemma.data import DEFAULT_TRACKS, MYSTERY_LETTERS
 
 BIG = 1_000_000  # integers are bounded so no input reaches the database out of range
@@ -172,7 +193,7 @@ class CampaignCreateApi(ChronicleApi):
         except PermissionDenied as error:
             raise exceptions.PermissionDenied(str(error)) from error
         data = self.input(request)
-        campaign = services.campaign_create(created_by=request.user, **data)
+        campaign = campaign_create(created_by=request.user, **data)
         data = CampaignDetailApi.OutputSerializer(campaign_detail(campaign)).data
         return Response(data, status=status.HTTP_201_CREATED)
 
@@ -213,7 +234,7 @@ class HouseCreateApi(CampaignApi):
         number = bounded_int(
             min_value=1,
             max_value=MAX_HOUSES,
-            error_messages=range_messages(services.HOUSE_NUMBER_RANGE),
+            error_messages=range_messages(HOUSE_NUMBER_RANGE),
             help_text="House number, 1 to 12, once per campaign.",
         )
         player_name = NameField(max_length=80, allow_blank=True, default="")
@@ -226,7 +247,7 @@ class HouseCreateApi(CampaignApi):
     )
     def post(self, request, campaign_id: int):
         data = self.input(request)
-        house = services.house_create(campaign=self.campaign, actor=request.user, **data)
+        house = house_create(campaign=self.campaign, actor=request.user, **data)
         return Response(
             HouseSerializer(house_with_totals(self.campaign, house.pk)).data, status=status.HTTP_201_CREATED
         )
@@ -238,7 +259,7 @@ class AchievementMarkApi(CampaignApi):
             min_value=1,
             max_value=MAX_SPACES,
             default=1,
-            error_messages=range_messages(services.MARKS_POSITIVE),
+            error_messages=range_messages(MARKS_POSITIVE),
             help_text="Spaces to mark (the last one unlocks the ability).",
         )
         game = game_field()
@@ -252,7 +273,7 @@ class AchievementMarkApi(CampaignApi):
     def post(self, request, campaign_id: int, achievement_id: int):
         achievement = get_object_or_404(Achievement, pk=achievement_id, house__campaign=self.campaign)
         data = self.input(request)
-        achievement = services.achievement_mark(
+        achievement = achievement_mark(
             achievement=achievement,
             count=data["count"],
             game=data["game"],
@@ -292,7 +313,7 @@ class StickerAttachApi(CampaignApi):
         number = bounded_int(
             min_value=1,
             max_value=DEFAULT_TRACKS["stickers"],
-            error_messages=range_messages(services.STICKER_NUMBER_RANGE),
+            error_messages=range_messages(STICKER_NUMBER_RANGE),
             help_text="Chronicle sticker number, 1 to 177.",
         )
         row = serializers.ChoiceField(choices=RESOURCE_ROWS)
@@ -310,7 +331,7 @@ class StickerAttachApi(CampaignApi):
     )
     def post(self, request, campaign_id: int):
         data = self.input(request)
-        sticker = services.sticker_attach(campaign=self.campaign, actor=request.user, **data)
+        sticker = sticker_attach(campaign=self.campaign, actor=request.user, **data)
         return Response(StickerSerializer(sticker).data, status=status.HTTP_201_CREATED)
 
 
@@ -351,7 +372,7 @@ class EnvelopeOpenApi(CampaignApi):
         number = bounded_int(
             min_value=0,
             max_value=DEFAULT_TRACKS["envelopes"] - 1,
-            error_messages=range_messages(services.ENVELOPE_NUMBER_RANGE),
+            error_messages=range_messages(ENVELOPE_NUMBER_RANGE),
             help_text="Envelope number, 00 to 74.",
         )
         opened_by = CampaignHouseField(allow_null=True, required=False, default=None)
@@ -383,7 +404,7 @@ class EnvelopeOpenApi(CampaignApi):
     )
     def post(self, request, campaign_id: int):
         data = self.input(request)
-        envelope = services.envelope_open(campaign=self.campaign, actor=request.user, **data)
+        envelope = envelope_open(campaign=self.campaign, actor=request.user, **data)
         return Response(self.OutputSerializer(envelope).data, status=status.HTTP_201_CREATED)
 
 
@@ -422,7 +443,7 @@ class MysteryStickerAttachApi(CampaignApi):
     class InputSerializer(serializers.Serializer):
         letter = serializers.ChoiceField(
             choices=[*MYSTERY_LETTERS, *MYSTERY_LETTERS.lower()],
-            error_messages={"invalid_choice": services.MYSTERY_LETTER},
+            error_messages={"invalid_choice": MYSTERY_LETTER},
             help_text="A to L.",
         )
         storyline = StrictCharField(max_length=40, allow_blank=True, default="")
@@ -436,7 +457,7 @@ class MysteryStickerAttachApi(CampaignApi):
     )
     def post(self, request, campaign_id: int):
         data = self.input(request)
-        sticker = services.mystery_sticker_attach(campaign=self.campaign, actor=request.user, **data)
+        sticker = mystery_sticker_attach(campaign=self.campaign, actor=request.user, **data)
         return Response(MysteryStickerSerializer(sticker).data, status=status.HTTP_201_CREATED)
 
 
@@ -482,7 +503,7 @@ class GameBeginApi(CampaignApi):
     )
     def post(self, request, campaign_id: int):
         data = self.input(request)
-        game = services.game_begin(campaign=self.campaign, actor=request.user, **data)
+        game = game_begin(campaign=self.campaign, actor=request.user, **data)
         game.current_scores = []
         return Response(ChronicleGameSerializer(game).data, status=status.HTTP_201_CREATED)
 
@@ -515,7 +536,7 @@ class GameResultRecordApi(CampaignApi):
     def post(self, request, campaign_id: int, game_id: int):
         game = get_object_or_404(self.campaign.games, pk=game_id)
         data = self.input(request)
-        services.game_result_record(game=game, actor=request.user, **data)
+        game_result_record(game=game, actor=request.user, **data)
         return Response(ChronicleGameSerializer(chronicle(self.campaign, game.pk)).data)
 
 
@@ -534,7 +555,7 @@ class GameResultCorrectApi(CampaignApi):
     def post(self, request, campaign_id: int, game_id: int):
         game = get_object_or_404(self.campaign.games, pk=game_id)
         data = self.input(request)
-        services.game_result_correct(game=game, actor=request.user, **data)
+        game_result_correct(game=game, actor=request.user, **data)
         return Response(ChronicleGameSerializer(chronicle(self.campaign, game.pk)).data)
 
 

@@ -18,9 +18,10 @@ from api.serializers import (
     StickerSerializer,
     StrictBooleanField,
 )
-from campaign import services
 from campaign.access import Need
 from campaign.models import DilemmaCard
+from campaign.services.envelopes import dilemma_card_move, envelope_correct, envelope_remove
+from campaign.services.stickers import sticker_correct, sticker_remove
 
 REMOVED = {204: None, **MEMBER_WRITE}
 
@@ -40,7 +41,7 @@ class StickerCorrectApi(CampaignApi):
     )
     def post(self, request, campaign_id: int, sticker_number: int):
         sticker = get_object_or_404(self.campaign.stickers, number=sticker_number)
-        corrected = services.sticker_correct(sticker=sticker, actor=request.user, **self.input(request))
+        corrected = sticker_correct(sticker=sticker, actor=request.user, **self.input(request))
         return Response(StickerSerializer(corrected).data)
 
 
@@ -55,7 +56,7 @@ class StickerRemoveApi(CampaignApi):
     )
     def post(self, request, campaign_id: int, sticker_number: int):
         sticker = get_object_or_404(self.campaign.stickers, number=sticker_number)
-        services.sticker_remove(sticker=sticker, actor=request.user)
+        sticker_remove(sticker=sticker, actor=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -74,7 +75,7 @@ class EnvelopeCorrectApi(CampaignApi):
     )
     def post(self, request, campaign_id: int, envelope_number: int):
         envelope = get_object_or_404(self.campaign.envelopes, number=envelope_number)
-        corrected = services.envelope_correct(envelope=envelope, actor=request.user, **self.input(request))
+        corrected = envelope_correct(envelope=envelope, actor=request.user, **self.input(request))
         return Response(EnvelopeSerializer(corrected).data)
 
 
@@ -89,7 +90,7 @@ class EnvelopeRemoveApi(CampaignApi):
     )
     def post(self, request, campaign_id: int, envelope_number: int):
         envelope = get_object_or_404(self.campaign.envelopes, number=envelope_number)
-        services.envelope_remove(envelope=envelope, actor=request.user)
+        envelope_remove(envelope=envelope, actor=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -107,5 +108,5 @@ class DilemmaCardMoveApi(CampaignApi):
     )
     def post(self, request, campaign_id: int, card_number: int):
         card = get_object_or_404(self.campaign.dilemma_cards, number=card_number)
-        moved = services.dilemma_card_move(card=card, actor=request.user, **self.input(request))
+        moved = dilemma_card_move(card=card, actor=request.user, **self.input(request))
         return Response(DilemmaCardSerializer(moved).data)

@@ -13,9 +13,20 @@ from rest_framework.response import Response
 from api.base import CampaignApi, ChronicleApi
 from api.errors import MEMBER_READ, MEMBER_WRITE, errors
 from api.serializers import CampaignHouseField, HouseRefSerializer
-from campaign import selectors, services
+from campaign import selectors
 from campaign.access import Need, campaign_role
 from campaign.models import INVITATION_DAYS_DEFAULT, INVITATION_DAYS_MAX, Invitation, Membership
+from campaign.services.members import (
+    INVITATION_DAYS,
+    INVITATION_ROLE,
+    INVITATION_UNKNOWN,
+    invitation_accept,
+    invitation_create,
+    invitation_problem,
+    invitation_revoke,
+    membership_remove,
+    membership_role_change,
+)
 from config.ratelimits import posts_rate_limited
 from games.views import phone_base_url
 
@@ -34,7 +45,7 @@ def invitation_link(request, invitation: Invitation) -> str:
 def invitation_state(invitation: Invitation) -> str:
     if invitation.revoked_at is not None:
         return "revoked"
-    problem = services.invitation_problem(invitation=invitation)
+    problem = invitation_problem(invitation=invitation)
     if problem is None:
         return "open"
     return "used" if invitation.house_id is not None and invitation.uses >= 1 else "expired"
@@ -92,7 +103,7 @@ class InvitationListApi(CampaignApi):
         role = serializers.ChoiceField(
             choices=Invitation.Role.choices,
             default=Invitation.Role.PLAYER,
-            error_messages={"invalid_choice": services.INVITATION_ROLE},
+            error_messages={"invalid_choice": INVITATION_ROLE},
         )
         house = CampaignHouseField(
             required=False,
@@ -104,7 +115,7 @@ class InvitationListApi(CampaignApi):
             min_value=1,
             max_value=INVITATION_DAYS_MAX,
             default=INVITATION_DAYS_DEFAULT,
-            error_messages={"min_value": services.INVITATION_DAYS, "max_value": services.INVITATION_DAYS},
+            error_messages={"min_value": INVITATION_DAYS, "max_value": INVITATION_DAYS},
             help_text="How many days the link works.",
         )
 
@@ -128,7 +139,7 @@ class InvitationListApi(CampaignApi):
     @invite_rate_limited
     def post(self, request, campaign_id: int):
         data = self.input(request)
-        invitation = services.invitation_create(campaign=self.campaign, actor=request.user, **data)
+        invitation = invitation_create(campaign=self.campaign, actor=request.user, **data)
         body = InvitationSerializer(invitation, context={"request": request}).data
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -144,7 +155,7 @@ class InvitationRevokeApi(CampaignApi):
     )
     def post(self, request, campaign_id: int, invitation_id: int):
         invitation = get_object_or_404(self.campaign.invitations, pk=invitation_id)
-        invitation = services.invitation_revoke(invitation=invitation, actor=request.user)
+        invitation = invitation_revoke(invitation=invitation, actor=request.user)
         return Response(InvitationSerializer(invitation, context={"request": request}).data)
 
 
@@ -163,9 +174,7 @@ class MemberRoleApi(CampaignApi):
     def post(self, request, campaign_id: int, member_id: int):
         membership = get_object_or_404(self.campaign.memberships, pk=member_id)
         data = self.input(request)
-        membership = services.membership_role_change(
-            membership=membership, role=data["role"], actor=request.user
-        )
+        membership = membership_role_change(membership=membership, role=data["role"], actor=request.user)
         return Response(MemberSerializer(member_of(self.campaign, membership)).data)
 
 
@@ -180,14 +189,14 @@ class MemberRemoveApi(CampaignApi):
     )
     def post(self, request, campaign_id: int, member_id: int):
         membership = get_object_or_404(self.campaign.memberships, pk=member_id)
-        services.membership_remove(membership=membership, actor=request.user)
+        membership_remove(membership=membership, actor=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 def invitation_of(token: str) -> Invitation:
     invitation = selectors.invitation_for_token(token=token)
     if invitation is None:
-        raise exceptions.NotFound(services.INVITATION_UNKNOWN)
+        raise exceptions.NotFound(INVITATION_UNKNOWN)
     return invitation
 
 
@@ -223,7 +232,7 @@ class InvitationDetailApi(ChronicleApi):
             "house": invitation.house,
             "expires_at": invitation.expires_at,
             "state": invitation_state(invitation),
-            "problem": services.invitation_problem(invitation=invitation),
+            "problem": invitation_problem(invitation=invitation),
             "your_role": campaign_role(campaign=invitation.campaign, user=request.user),
         }
         return Response(self.OutputSerializer(body).data)
@@ -245,7 +254,7 @@ class InvitationAcceptApi(ChronicleApi):
     @invite_rate_limited
     def post(self, request, token: str):
         invitation = invitation_of(token)
-        acceptance = services.invitation_accept(invitation=invitation, user=request.user)
+        acceptance = invitation_accept(invitation=invitation, user=request.user)
         campaign = invitation.campaign
         member = member_of(campaign, acceptance.membership)
         body = {

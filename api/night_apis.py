@@ -11,8 +11,8 @@ from api.campaign_apis import chronicle
 from api.errors import MEMBER_WRITE
 from api.serializers import CampaignHouseField, ChronicleGameSerializer, NameField, StrictCharField
 from api.session_apis import SessionCreateApi
-from campaign import services as campaign_services
-from campaign.services import MAX_PLAYERS, MIN_PLAYERS
+from campaign.services.chronicles import MAX_PLAYERS, MIN_PLAYERS
+from campaign.services.game_nights import game_night_record, game_night_start
 
 TAGS = ["campaigns"]
 
@@ -47,7 +47,7 @@ class GameNightStartApi(CampaignApi):
     )
     def post(self, request, campaign_id: int):
         data = self.input(request)
-        session = campaign_services.game_night_start(
+        session = game_night_start(
             campaign=self.campaign,
             houses=data["houses"],
             king_name=data["king_name"],
@@ -80,7 +80,5 @@ class GameNightSaveApi(CampaignApi):
             contents = {int(number): body for number, body in data["envelope_contents"].items()}
         except ValueError:
             raise serializers.ValidationError({"envelope_contents": "Keys are Envelope numbers."}) from None
-        game = campaign_services.game_night_record(
-            session=session, envelope_contents=contents, actor=request.user
-        )
+        game = game_night_record(session=session, envelope_contents=contents, actor=request.user)
         return Response(ChronicleGameSerializer(chronicle(self.campaign, game.pk)).data)

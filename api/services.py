@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from api.models import DeviceToken, token_digest, token_key_new
-from campaign.services import NAME_CONTROL_CHARACTERS
+from campaign.services.common import NAME_CONTROL_CHARACTERS
 from games.engines.kernel.text import has_control_characters
 
 logger = logging.getLogger(__name__)

@@ -18,9 +18,10 @@ from api.serializers import (
     ScoreSerializer,
     StickerSerializer,
 )
-from campaign import services, story_selectors
+from campaign import story_selectors
 from campaign.access import Need
 from campaign.models import ChronicleGame
+from campaign.services.stories import story_link_create, story_link_revoke
 from config.network import phone_base_url
 
 TAGS = ["stories"]
@@ -278,7 +279,7 @@ class StoryLinkCreateApi(CampaignApi):
         responses={201: StoryLinkOutput, **MEMBER_WRITE},
     )
     def post(self, request, campaign_id: int, game_id: int):
-        link = services.story_link_create(game=_game(self.campaign, game_id), actor=request.user)
+        link = story_link_create(game=_game(self.campaign, game_id), actor=request.user)
         return Response(StoryLinkOutput(_link_data(request, link)).data, status=status.HTTP_201_CREATED)
 
 
@@ -292,5 +293,5 @@ class StoryLinkRevokeApi(CampaignApi):
         responses={200: StoryLinkOutput, **MEMBER_WRITE},
     )
     def post(self, request, campaign_id: int, game_id: int):
-        link = services.story_link_revoke(game=_game(self.campaign, game_id), actor=request.user)
+        link = story_link_revoke(game=_game(self.campaign, game_id), actor=request.user)
         return Response(StoryLinkOutput(_link_data(request, link)).data)

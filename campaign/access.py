@@ -12,6 +12,8 @@ from django.http import Http404
 
 from campaign.models import Campaign, Membership
 
+DEMO_USER = "demo"  # the shared demo login (campaign/demo.py)
+
 Role = Membership.Role
 
 VIEWER_READS_ONLY = "You follow this campaign as a viewer: ask its owner to make you a player to change it."
@@ -37,8 +39,6 @@ class Need(Enum):
 
 def is_demo(user) -> bool:
     """The shared demo login (campaign/demo.py), which anyone at the machine may use."""
-    from campaign.demo import DEMO_USER  # campaign.demo loads the demo through the services
-
     return user is not None and user.is_authenticated and user.get_username() == DEMO_USER
 
 

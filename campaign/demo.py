@@ -5,10 +5,13 @@ import datetime
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from campaign import services
+from campaign.access import DEMO_USER
 from campaign.models import Campaign
+from campaign.services.chronicles import game_begin, game_result_record
+from campaign.services.envelopes import envelope_open, game_save
+from campaign.services.houses import campaign_create, house_create
+from campaign.services.stickers import sticker_attach
 
-DEMO_USER = "demo"
 DEMO_PASSWORD = "chronicle-demo"
 DEMO_CAMPAIGN = "Ankist, Thursday group"
 
@@ -23,24 +26,23 @@ def demo_campaign_load() -> Campaign:
     existing = Campaign.objects.filter(name=DEMO_CAMPAIGN).first()
     if existing:
         return existing
-    campaign = services.campaign_create(name=DEMO_CAMPAIGN, created_by=user)
+    campaign = campaign_create(name=DEMO_CAMPAIGN, created_by=user)
     names = [("Smeethe", 7, "Anna"), ("Humblescore", 2, "Ben"), ("Tork", 3, "Carla"), ("Allwed", 6, "Dario")]
     houses = [
-        services.house_create(campaign=campaign, name=n, number=num, player_name=p, actor=user)
-        for n, num, p in names
+        house_create(campaign=campaign, name=n, number=num, player_name=p, actor=user) for n, num, p in names
     ]
     smeethe, humble, tork, allwed = houses
-    services.envelope_open(
+    envelope_open(
         campaign=campaign,
         number=0,
         dilemma_numbers=[1, 2, 3],
         story_card={"number": 1, "storyline": "Crown", "title": "A new reign"},
         actor=user,
     )
-    game = services.game_begin(
+    game = game_begin(
         campaign=campaign, king_name="Harald V", played_on=datetime.date(2026, 9, 3), actor=user
     )
-    services.sticker_attach(
+    sticker_attach(
         campaign=campaign,
         number=43,
         row="welfare",
@@ -50,7 +52,7 @@ def demo_campaign_load() -> Campaign:
         game=game,
         actor=user,
     )
-    services.sticker_attach(
+    sticker_attach(
         campaign=campaign,
         number=12,
         row="influence",
@@ -60,7 +62,7 @@ def demo_campaign_load() -> Campaign:
         game=game,
         actor=user,
     )
-    services.envelope_open(
+    envelope_open(
         campaign=campaign,
         number=5,
         opened_by=humble,
@@ -69,8 +71,8 @@ def demo_campaign_load() -> Campaign:
         story_card={"number": 5, "storyline": "Faith", "title": "The Mother's voice"},
         actor=user,
     )
-    services.game_save(game=game, resolved=[1, 2], actor=user)
-    services.game_result_record(
+    game_save(game=game, resolved=[1, 2], actor=user)
+    game_result_record(
         game=game,
         end="king_died",
         rows=[
@@ -110,10 +112,10 @@ def demo_campaign_load() -> Campaign:
         resources_final={"influence": 12, "wealth": 9, "morale": 6, "welfare": 4, "knowledge": 10},
         actor=user,
     )
-    game2 = services.game_begin(
+    game2 = game_begin(
         campaign=campaign, king_name="Adelmo I", played_on=datetime.date(2026, 9, 17), actor=user
     )
-    services.sticker_attach(
+    sticker_attach(
         campaign=campaign,
         number=77,
         row="wealth",
@@ -123,7 +125,7 @@ def demo_campaign_load() -> Campaign:
         game=game2,
         actor=user,
     )
-    services.sticker_attach(
+    sticker_attach(
         campaign=campaign,
         number=91,
         row="welfare",
@@ -133,8 +135,8 @@ def demo_campaign_load() -> Campaign:
         game=game2,
         actor=user,
     )
-    services.game_save(game=game2, resolved=[3, 14], actor=user)
-    services.game_result_record(
+    game_save(game=game2, resolved=[3, 14], actor=user)
+    game_result_record(
         game=game2,
         end="abdicated_top",
         rows=[

@@ -14,9 +14,21 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from campaign import forms, selectors, services
+from campaign import forms, selectors
 from campaign.access import Need, campaign_role
 from campaign.models import Campaign, Invitation, Membership
+from campaign.services.members import (
+    INVITATION_UNKNOWN,
+    UNKNOWN_ROLE,
+    a_role,
+    invitation_accept,
+    invitation_create,
+    invitation_problem,
+    invitation_revoke,
+    membership_remove,
+    membership_role_change,
+    role_word,
+)
 from campaign.views import _member_campaign
 from config.http import HttpRequest
 from config.network import phone_base_url
@@ -81,7 +93,7 @@ def invitation_create_view(request: HttpRequest, pk: int) -> HttpResponse:
     form = forms.InvitationForm(request.POST, campaign=campaign)
     if form.is_valid():
         try:
-            services.invitation_create(campaign=campaign, actor=request.user, **form.cleaned_data)
+            invitation_create(campaign=campaign, actor=request.user, **form.cleaned_data)
         except ValidationError as error:
             form.add_error(None, error)
         else:
@@ -96,7 +108,7 @@ def invitation_revoke_view(request: HttpRequest, pk: int, invitation_id: int) ->
     campaign = _member_campaign(request, pk, Need.OWN)
     invitation = get_object_or_404(campaign.invitations, pk=invitation_id)
     try:
-        services.invitation_revoke(invitation=invitation, actor=request.user)
+        invitation_revoke(invitation=invitation, actor=request.user)
     except ValidationError as error:
         return _members_page(request, campaign, error=" ".join(error.messages), status=400)
     messages.success(request, INVITATION_REVOKED_DONE)
@@ -113,16 +125,16 @@ def member_role_view(request: HttpRequest, pk: int, member_id: int) -> HttpRespo
         return _members_page(
             request,
             campaign,
-            error=services.UNKNOWN_ROLE.format(role=request.POST.get("role", "")),
+            error=UNKNOWN_ROLE.format(role=request.POST.get("role", "")),
             status=400,
         )
     try:
-        membership = services.membership_role_change(
+        membership = membership_role_change(
             membership=membership, role=form.cleaned_data["role"], actor=request.user
         )
     except ValidationError as error:
         return _members_page(request, campaign, error=" ".join(error.messages), status=400)
-    role = services.a_role(membership.role)
+    role = a_role(membership.role)
     messages.success(request, ROLE_CHANGED.format(user=membership.user, role=role))
     if membership.user == request.user and membership.role != Membership.Role.OWNER:
         return redirect("campaign-detail", pk=campaign.pk)  # the member list's tools are the owner's
@@ -135,7 +147,7 @@ def member_remove_view(request: HttpRequest, pk: int, member_id: int) -> HttpRes
     campaign = _member_campaign(request, pk, Need.OWN)
     membership = get_object_or_404(campaign.memberships.select_related("user"), pk=member_id)
     try:
-        services.membership_remove(membership=membership, actor=request.user)
+        membership_remove(membership=membership, actor=request.user)
     except ValidationError as error:
         return _members_page(request, campaign, error=" ".join(error.messages), status=400)
     if membership.user == request.user:
@@ -146,16 +158,16 @@ def member_remove_view(request: HttpRequest, pk: int, member_id: int) -> HttpRes
 
 
 def _invitation_page(request: HttpRequest, invitation: Invitation, *, error: str = "", status: int = 200):
-    problem = services.invitation_problem(invitation=invitation)
+    problem = invitation_problem(invitation=invitation)
     role = campaign_role(campaign=invitation.campaign, user=request.user)
     here = reverse("invitation", args=[invitation.token])
     context = {
         "invitation": invitation,
         "campaign": invitation.campaign,
-        "role_word": services.role_word(invitation.role),
+        "role_word": role_word(invitation.role),
         "problem": problem,
         "error": error,
-        "member_role": services.role_word(role) if role else None,
+        "member_role": role_word(role) if role else None,
         "next": urlencode({"next": here}),
     }
     if problem and not role and status == 200:
@@ -175,13 +187,13 @@ def invitation_view(request: HttpRequest, token: str) -> HttpResponse:
     """What the link invites to; logged in, "Join" accepts it (and leads to the campaign)."""
     invitation = selectors.invitation_for_token(token=token)
     if invitation is None:
-        raise Http404(services.INVITATION_UNKNOWN)
+        raise Http404(INVITATION_UNKNOWN)
     if request.method != "POST":
         return _invitation_page(request, invitation)
     if not request.user.is_authenticated:
         return redirect(f"{reverse('login')}?{urlencode({'next': request.path})}")
     try:
-        acceptance = services.invitation_accept(invitation=invitation, user=request.user)
+        acceptance = invitation_accept(invitation=invitation, user=request.user)
     except ValidationError as error:
         return _invitation_page(request, invitation, error=" ".join(error.messages), status=400)
     messages.success(request, acceptance.message)

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from django.core.cache import cache
 from django.db.models import IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from campaign import legacy
 from campaign.access import is_demo
+from campaign.charts import CHARTS, chart_cache_key, chart_stamp
 from campaign.models import (
     RESOURCE_ROWS,
     Achievement,
@@ -170,10 +172,6 @@ def final_standings(*, campaign: Campaign) -> dict:
 
 def campaign_chart_svg(*, campaign: Campaign, name: str, size: str = "wide") -> str:
     """A chart from the cache the Celery task fills, or rendered now (it only reads)."""
-    from django.core.cache import cache
-
-    from campaign.charts import CHARTS, chart_cache_key, chart_stamp
-
     key = chart_cache_key(campaign=campaign, name=name, size=size, stamp=chart_stamp(campaign=campaign))
     try:
         cached = cache.get(key)

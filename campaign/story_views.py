@@ -12,9 +12,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from campaign import services, story_selectors
+from campaign import story_selectors
 from campaign.access import Need
 from campaign.models import Campaign, ChronicleGame
+from campaign.services.stories import story_link_create, story_link_revoke
 from campaign.story_charts import STATISTICS_CHARTS
 from campaign.views import _member_campaign, svg_chart_response
 from config.http import HttpRequest
@@ -88,7 +89,7 @@ def night_story_view(request: HttpRequest, pk: int, number: int) -> HttpResponse
 def story_share_view(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     campaign = _member_campaign(request, pk, Need.OWN)
     game = _game(campaign, number)
-    services.story_link_create(game=game, actor=request.user)
+    story_link_create(game=game, actor=request.user)
     messages.success(request, STORY_SHARED.format(number=game.number))
     return redirect(reverse("night-story", args=[campaign.pk, game.number]) + "#share")
 
@@ -99,7 +100,7 @@ def story_unshare_view(request: HttpRequest, pk: int, number: int) -> HttpRespon
     campaign = _member_campaign(request, pk, Need.OWN)
     game = _game(campaign, number)
     try:
-        services.story_link_revoke(game=game, actor=request.user)
+        story_link_revoke(game=game, actor=request.user)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:

@@ -20,9 +20,10 @@ from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_http_methods, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
-from campaign import forms, selectors, services
+from campaign import forms, selectors
 from campaign.access import (
     DEMO_ADDS_NO_CAMPAIGN,
+    DEMO_USER,
     VIEWER_READS_ONLY,
     Need,
     campaign_for,
@@ -31,8 +32,25 @@ from campaign.access import (
     role_allows,
 )
 from campaign.charts import CHARTS, SIZES
-from campaign.demo import DEMO_USER
 from campaign.models import Achievement, Campaign, CampaignExport
+from campaign.services.archive import campaign_export_request, campaign_export_retry, campaign_import
+from campaign.services.chronicles import (
+    game_begin,
+    game_result_correct,
+    game_result_record,
+    legacy_setup_compute,
+)
+from campaign.services.envelopes import (
+    STARTING_ENVELOPE,
+    dilemma_card_move,
+    envelope_correct,
+    envelope_open,
+    envelope_remove,
+    story_card_place,
+)
+from campaign.services.game_nights import NIGHT_CONFLICTS, game_night_record, game_night_start
+from campaign.services.houses import achievement_create, achievement_mark, campaign_create, house_create
+from campaign.services.stickers import mystery_sticker_attach, sticker_attach, sticker_correct, sticker_remove
 from config.http import HttpRequest
 from config.network import request_from_this_machine
 from config.uploads import upload_too_large
@@ -97,7 +115,7 @@ def campaign_create_view(request: HttpRequest) -> HttpResponse:
     form = forms.CampaignForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         campaign = _run_service(
-            form, lambda: services.campaign_create(name=form.cleaned_data["name"], created_by=request.user)
+            form, lambda: campaign_create(name=form.cleaned_data["name"], created_by=request.user)
         )
         if campaign:
             messages.success(
@@ -169,7 +187,7 @@ def campaign_chronicles(request: HttpRequest, pk: int) -> HttpResponse:
         if form.is_valid():
             done = _run_service(
                 form,
-                lambda: services.game_result_record(
+                lambda: game_result_record(
                     game=pending, end=form.cleaned_data["end"], rows=form.result_rows(), actor=request.user
                 ),
             )
@@ -278,7 +296,7 @@ def house_create_view(request: HttpRequest, pk: int) -> HttpResponse:
         pk,
         forms.HouseForm,
         "Add a House",
-        lambda campaign, data: services.house_create(campaign=campaign, actor=request.user, **data),
+        lambda campaign, data: house_create(campaign=campaign, actor=request.user, **data),
         lambda house: f"House {house.name} joined the campaign.",
         form_id="house-form",
         oob=("houses",),
@@ -293,7 +311,7 @@ def sticker_attach_view(request: HttpRequest, pk: int) -> HttpResponse:
         pk,
         forms.StickerForm,
         "Attach a Chronicle sticker",
-        lambda campaign, data: services.sticker_attach(
+        lambda campaign, data: sticker_attach(
             campaign=campaign, actor=request.user, game=campaign.games.last(), **data
         ),
         lambda sticker: f"Sticker {sticker.number} attached to the {sticker.get_row_display()} row.",
@@ -311,7 +329,7 @@ def envelope_open_view(request: HttpRequest, pk: int) -> HttpResponse:
             if data.get("story_number")
             else None
         )
-        return services.envelope_open(
+        return envelope_open(
             campaign=campaign,
             number=data["number"],
             special=data["special"],
@@ -342,7 +360,7 @@ def mystery_attach_view(request: HttpRequest, pk: int) -> HttpResponse:
         pk,
         forms.MysteryForm,
         "Attach a Mystery sticker",
-        lambda campaign, data: services.mystery_sticker_attach(
+        lambda campaign, data: mystery_sticker_attach(
             campaign=campaign, actor=request.user, game=campaign.games.last(), **data
         ),
         lambda sticker: f"Mystery sticker {sticker.letter} attached.",
@@ -359,7 +377,7 @@ def achievement_mark_view(request: HttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         result = _run_service(
             form,
-            lambda: services.achievement_mark(
+            lambda: achievement_mark(
                 achievement=achievement, count=form.cleaned_data["count"], actor=request.user
             ),
         )
@@ -382,7 +400,7 @@ def achievement_mark_view(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["POST"])
 def campaign_export_view(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _member_campaign(request, pk, Need.OWN)  # the archive holds the whole campaign
-    services.campaign_export_request(campaign=campaign, requested_by=request.user)
+    campaign_export_request(campaign=campaign, requested_by=request.user)
     messages.success(request, "Export requested: the archive appears below when it is ready.")
     return redirect("campaign-detail", pk=campaign.pk)
 
@@ -393,7 +411,7 @@ def campaign_export_retry_view(request: HttpRequest, pk: int, export_id: int) ->
     campaign = _member_campaign(request, pk, Need.OWN)
     export = get_object_or_404(campaign.exports, pk=export_id)
     try:
-        services.campaign_export_retry(export=export, actor=request.user)
+        campaign_export_retry(export=export, actor=request.user)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:
@@ -427,7 +445,7 @@ def campaign_import_view(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         campaign = _run_service(
             form,
-            lambda: services.campaign_import(
+            lambda: campaign_import(
                 archive=form.cleaned_data["archive"],
                 owner=request.user,
                 name=form.cleaned_data["name"] or None,
@@ -478,7 +496,7 @@ def game_begin_view(request: HttpRequest, pk: int) -> HttpResponse:
         pk,
         forms.GameBeginForm,
         "Begin a game",
-        lambda campaign, data: services.game_begin(campaign=campaign, actor=request.user, **data),
+        lambda campaign, data: game_begin(campaign=campaign, actor=request.user, **data),
         lambda game: f"Game {game.number} under King {game.king_name} begins: the Chronicle stickers aged.",
         form_id="begin-form",
         oob=("board",),
@@ -495,7 +513,7 @@ def game_night_start_view(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         houses = form.houses()
         try:
-            setup = services.legacy_setup_compute(campaign=campaign, houses=houses)
+            setup = legacy_setup_compute(campaign=campaign, houses=houses)
             names = {h.pk: h.name for h in houses}
             choices = [
                 {
@@ -506,7 +524,7 @@ def game_night_start_view(request: HttpRequest, pk: int) -> HttpResponse:
                 }
                 for pk_, positive, rows in setup["open_agenda_choices"]
             ]
-            session = services.game_night_start(
+            session = game_night_start(
                 campaign=campaign,
                 houses=houses,
                 king_name=form.cleaned_data["king_name"],
@@ -549,16 +567,14 @@ def game_night_record_view(request: HttpRequest, pk: int, session_id: int) -> Ht
     if request.method == "POST" and form.is_valid():
         game = _run_service(
             form,
-            lambda: services.game_night_record(
-                session=session, envelope_contents=form.contents(), actor=request.user
-            ),
+            lambda: game_night_record(session=session, envelope_contents=form.contents(), actor=request.user),
         )
         if game is not None:
             messages.success(
                 request, f"Game {game.number} under King {game.king_name} is in the Realm Chronicles."
             )
             if game.conflicts:
-                messages.warning(request, services.NIGHT_CONFLICTS.format(count=len(game.conflicts)))
+                messages.warning(request, NIGHT_CONFLICTS.format(count=len(game.conflicts)))
             return redirect("campaign-detail", pk=campaign.pk)
     status = 400 if form.errors else 200
     seat_names = [s.get("name", "") for s in session.config.get("seats", [])]
@@ -575,7 +591,7 @@ def achievement_create_view(request: HttpRequest, pk: int) -> HttpResponse:
         pk,
         forms.AchievementForm,
         "Add an achievement",
-        lambda campaign, data: services.achievement_create(actor=request.user, **data),
+        lambda campaign, data: achievement_create(actor=request.user, **data),
         lambda achievement: f"{achievement.name} added to House {achievement.house.name}.",
         form_id="achievement-form",
         oob=("houses",),
@@ -590,7 +606,7 @@ def story_card_place_view(request: HttpRequest, pk: int) -> HttpResponse:
         pk,
         forms.StoryCardForm,
         "Place a Story card",
-        lambda campaign, data: services.story_card_place(
+        lambda campaign, data: story_card_place(
             campaign=campaign, game=campaign.games.last(), actor=request.user, **data
         ),
         lambda card: f"Story card {card.number} is on top of the {card.storyline} storyline.",
@@ -609,9 +625,9 @@ def envelope_first_view(request: HttpRequest, pk: int) -> HttpResponse:
 
     def call(campaign, data):
         story = {"number": data["story_number"], "storyline": data["storyline"], "title": data["title"]}
-        return services.envelope_open(
+        return envelope_open(
             campaign=campaign,
-            number=services.STARTING_ENVELOPE,
+            number=STARTING_ENVELOPE,
             dilemma_numbers=data["dilemma_numbers"],
             story_card=story,
             actor=request.user,
@@ -696,7 +712,7 @@ def game_correct_view(request: HttpRequest, pk: int, number: int) -> HttpRespons
         current=f"Recorded now (revision {game.revision}): {game.get_end_display()}.",
         form=form,
         save=(
-            lambda data: services.game_result_correct(
+            lambda data: game_result_correct(
                 game=game, end=data["end"], rows=form.result_rows(), reason=data["reason"], actor=request.user
             ),
             f"Game {game.number} corrected: the ledger keeps the original and the correction.",
@@ -730,13 +746,13 @@ def sticker_correct_view(request: HttpRequest, pk: int, sticker_number: int) -> 
         current=f"Recorded now: {side}, {sticker.get_row_display()} row, {signer}.",
         form=form,
         save=(
-            lambda data: services.sticker_correct(sticker=sticker, actor=request.user, **data),
+            lambda data: sticker_correct(sticker=sticker, actor=request.user, **data),
             lambda corrected: f"Sticker {corrected.number} corrected.",
         ),
         back=reverse("campaign-detail", args=[campaign.pk]) + "#board",
         back_label=campaign.name,
         removal=Removal(
-            lambda: services.sticker_remove(sticker=sticker, actor=request.user),
+            lambda: sticker_remove(sticker=sticker, actor=request.user),
             f"Sticker {sticker.number} removed from the board.",
             "Remove this sticker: it was attached by mistake",
             "Attached by mistake?",
@@ -764,13 +780,13 @@ def envelope_correct_view(request: HttpRequest, pk: int, envelope_number: int) -
         f"its Dilemma cards: {cards}.",
         form=form,
         save=(
-            lambda data: services.envelope_correct(envelope=envelope, actor=request.user, **data),
+            lambda data: envelope_correct(envelope=envelope, actor=request.user, **data),
             f"{envelope} corrected.",
         ),
         back=reverse("campaign-detail", args=[campaign.pk]) + "#envelopes",
         back_label=campaign.name,
         removal=Removal(
-            lambda: services.envelope_remove(envelope=envelope, actor=request.user),
+            lambda: envelope_remove(envelope=envelope, actor=request.user),
             f"{envelope} removed with its cards.",
             "Remove this Envelope: it was opened by mistake",
             "Opened by mistake?",
@@ -795,7 +811,7 @@ def dilemma_card_move_view(request: HttpRequest, pk: int, card_number: int) -> H
         current=f"Recorded now: in the {card.get_place_display()}.",
         form=form,
         save=(
-            lambda data: services.dilemma_card_move(card=card, place=data["place"], actor=request.user),
+            lambda data: dilemma_card_move(card=card, place=data["place"], actor=request.user),
             lambda moved: f"{moved} moved to the {moved.get_place_display()}.",
         ),
         back=reverse("campaign-detail", args=[campaign.pk]) + "#slots",

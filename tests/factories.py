@@ -1,7 +1,7 @@
 import factory
 from django.contrib.auth import get_user_model
 
-from campaign import services
+from campaign.services.houses import campaign_create, house_create
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -15,10 +15,9 @@ class UserFactory(factory.django.DjangoModelFactory):
 def campaign_with_houses(*names, user=None, name="Test campaign"):
     """A campaign (through the services) with one House per name, numbered 1, 2, 3..."""
     user = user or UserFactory()
-    campaign = services.campaign_create(name=name, created_by=user)
+    campaign = campaign_create(name=name, created_by=user)
     houses = [
-        services.house_create(campaign=campaign, name=house_name, number=i + 1)
-        for i, house_name in enumerate(names)
+        house_create(campaign=campaign, name=house_name, number=i + 1) for i, house_name in enumerate(names)
     ]
     return campaign, houses
 

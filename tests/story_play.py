@@ -3,7 +3,8 @@ into the campaign (for the House pages, the statistics and the stories: tests, e
 
 from django.db import transaction
 
-from campaign import services
+from campaign.services.chronicles import game_begin, legacy_setup_compute
+from campaign.services.game_nights import game_night_record, game_night_start
 from tests.factories import campaign_with_houses
 from tests.kings_dilemma_play import ROWS, draft, front, outcome, play
 
@@ -98,8 +99,8 @@ def _first_two_open_agendas(campaign, houses) -> dict:
     choices: list = []
     try:
         with transaction.atomic():
-            services.game_begin(campaign=campaign, king_name="rehearsal")
-            choices = services.legacy_setup_compute(campaign=campaign, houses=houses)["open_agenda_choices"]
+            game_begin(campaign=campaign, king_name="rehearsal")
+            choices = legacy_setup_compute(campaign=campaign, houses=houses)["open_agenda_choices"]
             raise _Rehearsal
     except _Rehearsal:
         pass
@@ -112,13 +113,11 @@ def night_played(campaign, houses, night: int, *, host=None):
     """Start the campaign's next night, play it and save it: (ChronicleGame, session). A House
     holding more than two Open Agendas of a kind keeps the first two rows offered."""
     keep = _first_two_open_agendas(campaign, houses)
-    session = services.game_night_start(
+    session = game_night_start(
         campaign=campaign, houses=houses, king_name=f"Aldric {night}", host=host, seed=1000 + night, keep=keep
     )
     state = play_campaign_night(session, night)
-    game = services.game_night_record(
-        session=session, envelope_contents=envelope_contents(state, night), actor=host
-    )
+    game = game_night_record(session=session, envelope_contents=envelope_contents(state, night), actor=host)
     return game, session
 
 

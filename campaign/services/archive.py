@@ -22,11 +22,13 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import redis
 from django.conf import settings as django_settings
 from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, models, transaction
 from django.utils import timezone
+from kombu.exceptions import KombuError
 
 from campaign import legacy
 from campaign.access import demo_adds_no_campaign
@@ -58,7 +60,7 @@ from campaign.services.archive_values import (
     check_text,
 )
 from campaign.services.archive_values import check_effects as check_effect_values
-from campaign.services.common import EFFECT_KEYS, STORY_CARD_FIELDS, record_event
+from campaign.services.common import EFFECT_KEYS, STORY_CARD_FIELDS, record_event, task_named
 from config.json_limits import json_depth_exceeds
 from games.engines.kernel.errors import RuleError
 from games.engines.kernel.registry import get_game, slugs
@@ -1004,6 +1006,7 @@ EXPORT_GAVE_UP = (
 )
 EXPORT_ALREADY_READY = "This export is ready: download it below."
 EXPORT_STILL_RUNNING = "This export is still being prepared: wait a moment before trying again."
+EXPORT_TASK = "campaign.tasks.campaign_export_task"  # the task writing an export (sent by name)
 # Sending a task: a brief broker hiccup is retried at once; longer outages are the sweep's.
 EXPORT_SEND_RETRY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
 
@@ -1011,22 +1014,17 @@ logger = logging.getLogger(__name__)
 
 
 def _broker_errors() -> tuple[type[BaseException], ...]:
-    import redis
-    from kombu.exceptions import KombuError
-
     return (KombuError, redis.exceptions.RedisError, OSError)
 
 
 def campaign_export_enqueue(*, export_id: int) -> bool:
     """Send a pending export's task (counted in ``attempts``); False when the broker refused it,
     the export then saying so (EXPORT_NOT_SENT) until the sweep or "Try again" sends it again."""
-    from campaign.tasks import campaign_export_task
-
     pending = CampaignExport.objects.filter(pk=export_id, status=CampaignExport.Status.PENDING)
     if not pending.update(attempts=models.F("attempts") + 1, attempted_at=timezone.now(), error=""):
         return False  # written or failed meanwhile: nothing to send
     try:
-        campaign_export_task.apply_async(args=[export_id], retry=True, retry_policy=EXPORT_SEND_RETRY)
+        task_named(EXPORT_TASK).apply_async(args=[export_id], retry=True, retry_policy=EXPORT_SEND_RETRY)
     except _broker_errors() as error:
         logger.warning(
             "Export %s: its task could not be sent (%s); the sweep sends it again.", export_id, error

@@ -27,7 +27,10 @@ from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils.dateparse import parse_datetime
 
 from campaign.legacy import MAX_SPACES
+from campaign.models import DilemmaCard
+from campaign.services.chronicles import legacy_setup_compute
 from games.engines.kernel.errors import RuleError
+from games.engines.kernel.registry import get_game
 from games.engines.kernel.text import has_control_characters
 from games.engines.kings_dilemma.data import (
     DEFAULT_TRACKS,
@@ -301,8 +304,6 @@ def night_problems(seats: list[dict], deck: list[int], known_cards: dict[str, di
     """Why the engine would refuse to set up a night with these Houses (each seat: name,
     house_number, prestige, power, coins, open_agendas) and this Dilemma deck; empty if it would
     not. The deck is set up with stand-ins, then each House with two, through the engine's setup."""
-    from games.engines.kernel.registry import get_game
-
     rules = get_game("kings_dilemma")
     problems: list[str] = []
     groups = [[], *([seat] for seat in seats)]  # the deck with stand-ins only, then each House
@@ -326,9 +327,6 @@ def night_problems(seats: list[dict], deck: list[int], known_cards: dict[str, di
 def check_campaign_ready(campaign) -> None:
     """After every row is in (inside the import's transaction): the Grand Finale flags agree with
     the Mystery stickers, and the engine would set up a night with each House and the deck."""
-    from campaign.models import DilemmaCard
-    from campaign.services.chronicles import legacy_setup_compute
-
     count = campaign.mystery_stickers.count()
     if count > MYSTERY_STICKERS_PER_CAMPAIGN:
         raise refused("mystery_stickers", MYSTERY_TOO_MANY.format(count=MYSTERY_STICKERS_PER_CAMPAIGN))
@@ -364,8 +362,6 @@ def check_session_state(where: str, *, game: str, config, seed: int, log: list, 
     """A session's cached state is a fold of its log (docs/architecture.md), and the session's pages
     replay the log (its table asks whether the last action may be undone): the log must replay under
     this Chronicle's rules, to the archive's state."""
-    from games.engines.kernel.registry import get_game
-
     rules = get_game(game)
     try:
         replayed = rules.setup(config, seed)

@@ -6,11 +6,13 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
 
 from campaign import legacy
+from campaign.charts import CHARTS, SIZES, chart_cache_key, chart_stamp
 from campaign.models import (
     RESOURCE_ROWS,
     SECRET_AGENDAS,
@@ -31,9 +33,10 @@ from campaign.services.common import (
     UNKNOWN_AGENDA,
     check_house,
     record_event,
+    task_named,
 )
 from campaign.services.houses import alignment_mark
-from campaign.services.ledger import ledger_add
+from campaign.services.ledger import ledger_add, prestige_check
 from campaign.services.stickers import _sticker_info, chronicle_age
 from games.engines.kernel.text import has_control_characters
 from games.engines.kings_dilemma import scoring
@@ -42,6 +45,7 @@ from games.engines.kings_dilemma.data import MAX_SEATS, MIN_SEATS, RESOURCE_TRAC
 MIN_PLAYERS, MAX_PLAYERS = MIN_SEATS, MAX_SEATS  # Houses in one game of The King's Dilemma
 
 
+CHARTS_TASK = "campaign.tasks.campaign_charts_task"  # renders the charts into the cache (sent by name)
 RESULT_PLAYERS = "A game has 3 to 5 Houses; got {count}."
 
 
@@ -242,9 +246,7 @@ def game_result_record(
     _rebel_crave(game, clean, actor)
     for row in clean:
         alignment_mark(house=row["house"], agenda=row["secret_agenda"], game=game, actor=actor)
-    from campaign.tasks import campaign_charts_task
-
-    transaction.on_commit(lambda: campaign_charts_task.delay(game.campaign_id), robust=True)
+    transaction.on_commit(lambda: task_named(CHARTS_TASK).delay(game.campaign_id), robust=True)
     winners = ", ".join(r["house"].name for r in clean if r["position"] == 1)
     record_event(
         game.campaign,
@@ -319,6 +321,7 @@ def game_result_correct(
     game.save(update_fields=["revision", "end"])
     _write_scores(game, clean, actor)
     _rebel_crave(game, clean, actor)
+    prestige_check(houses=[row["house"] for row in old + clean])
     summary = f"Game {game.number} corrected (revision {game.revision}){': ' + reason if reason else ''}"
     if changes:
         summary += f" ({'; '.join(changes)})"
@@ -372,10 +375,6 @@ def _result_changes(
 
 def campaign_charts_render(*, campaign_id: int) -> list[str]:
     """Render and cache every chart in both sizes, keyed by the campaign's last event."""
-    from django.core.cache import cache
-
-    from campaign.charts import CHARTS, SIZES, chart_cache_key, chart_stamp
-
     campaign = Campaign.objects.get(pk=campaign_id)
     stamp = chart_stamp(campaign=campaign)
     keys = []  # (a cache outage raises here: Celery retries the task)

@@ -1,11 +1,12 @@
-"""What every campaign service shares: the event each change records, and the checks of a House
-and of ability effects."""
+"""What every campaign service shares: the event each change records, the checks of a House
+and of ability effects, and the Celery tasks sent by name."""
 
 from __future__ import annotations
 
 import datetime
 from typing import Any
 
+from celery import Task
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -17,6 +18,7 @@ from campaign.models import (
     CampaignEvent,
     House,
 )
+from config.celery import app as celery_app
 from games.engines.kernel.text import has_control_characters
 
 NAME_CONTROL_CHARACTERS = "A name cannot hold control characters (such as NUL, ESC or U+202E)."
@@ -116,3 +118,11 @@ def json_value(field: Any, value: Any) -> Any:
             raise ValueError("must be an object")
         return value
     raise ValueError("cannot be imported")  # pragma: no cover (every field kind is listed above)
+
+
+def task_named(name: str) -> Task:
+    """The Celery task registered under ``name``. The services send campaign/tasks.py's tasks by
+    name and never import that module, which imports the services at its top: no circle. Every
+    process registers the tasks at start-up (``CampaignConfig.ready``), so an eager run (no Redis)
+    runs them in-process as before."""
+    return celery_app.tasks[name]

@@ -18,7 +18,7 @@ from campaign.models import (
     StoryCard,
 )
 from campaign.services.common import check_effects, check_house, record_event
-from campaign.services.ledger import ledger_add
+from campaign.services.ledger import ledger_add, prestige_check
 from campaign.services.stickers import NOTHING_TO_CORRECT, changes_summary
 from games.engines.kings_dilemma import messages as engine_messages
 from games.engines.kings_dilemma.data import ENVELOPE_COUNT, GRAND_FINALE_ENVELOPE, STARTING_ENVELOPE
@@ -308,6 +308,7 @@ def _story_rewards_reverse(card: StoryCard, *, actor) -> None:
             game=entry.game,
             actor=actor,
         )
+    prestige_check(houses=[entry.house for entry in entries])
 
 
 def _envelope_cards_played(envelope: Envelope) -> str:

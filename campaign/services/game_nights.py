@@ -36,6 +36,7 @@ from campaign.services.stickers import (
     sticker_attach,
 )
 from games.engines.kings_dilemma.data import MYSTERY_STICKERS_PER_CAMPAIGN
+from games.services import session_create, session_rules
 
 NIGHT_HOUSES = "A King's Dilemma game has 3 to 5 Houses; {count} were chosen."
 
@@ -245,8 +246,6 @@ def game_night_start(
     """Begin the campaign's next game (its Realm Chronicles table; Chronicle aging), then seat the
     Houses in table order (clockwise) in a King's Dilemma session. A House played by a member's
     account gives its seat to that account: the player opens it from their campaign page."""
-    from games.services import session_create
-
     game = game_begin(campaign=campaign, king_name=king_name, played_on=played_on, actor=host)
     config = game_night_config(campaign=campaign, houses=houses, king_name=game.king_name, keep=keep)
     session = session_create(
@@ -511,8 +510,6 @@ def game_night_record(*, session, envelope_contents: dict | None = None, actor=N
     already in the Trash) is left out, kept as typed in ``game.conflicts`` and told in the history,
     for a correction. What the host types now (``envelope_contents``) is checked as before: a mistake
     there is refused and nothing is written."""
-    from games.services import session_rules
-
     game = session.chronicle_game
     if session.game != "kings_dilemma" or session.campaign_id is None or game is None:
         raise ValidationError(NIGHT_NOT_KINGS_DILEMMA)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.core.exceptions import ValidationError
+from django.db.models import Sum
 
 from campaign.models import (
     ChronicleGame,
@@ -12,6 +15,10 @@ from campaign.models import (
 from campaign.services.common import record_event
 
 LEDGER_KIND = "Ledger entries are Prestige or Crave."
+PRESTIGE_BELOW_ZERO = (
+    "This correction would leave House {house} with {prestige} Prestige, and a House's Prestige never "
+    "goes below 0: correct the entry that took Prestige away first."
+)
 
 
 def ledger_add(
@@ -43,3 +50,12 @@ def ledger_add(
         amount=amount,
     )
     return entry
+
+
+def prestige_check(*, houses: Iterable[House]) -> None:
+    """After a correction, inside its transaction: no House left with Prestige below 0 (the
+    engine would refuse to seat it, so the campaign could not start its next night)."""
+    for house in {h.pk: h for h in houses}.values():
+        prestige = house.ledger.filter(kind=LedgerEntry.Kind.PRESTIGE).aggregate(total=Sum("amount"))["total"]
+        if (prestige or 0) < 0:
+            raise ValidationError(PRESTIGE_BELOW_ZERO.format(house=house.name, prestige=prestige))

@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from campaign.access import DEMO_USER
 from campaign.models import (
     INVITATION_DAYS_DEFAULT,
     INVITATION_DAYS_MAX,
@@ -179,8 +180,6 @@ def invitation_revoke(*, invitation: Invitation, actor=None) -> Invitation:
 
 
 def _check_acceptor(user) -> None:
-    from campaign.demo import DEMO_USER  # campaign.demo builds its campaign through these services
-
     if not isinstance(user, User) or not user.is_authenticated:
         raise ValidationError(INVITATION_NEEDS_ACCOUNT)
     if user.get_username() == DEMO_USER:

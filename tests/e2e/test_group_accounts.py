@@ -5,9 +5,9 @@ unknown campaign; the owner removes the second member, who then gets 404 too."""
 
 import pytest
 
-from campaign import services
-from campaign.demo import DEMO_USER
+from campaign.access import DEMO_USER
 from campaign.models import Campaign, Membership
+from campaign.services.members import DEMO_CANNOT_JOIN
 from tests.e2e.conftest import PHONE, login
 from tests.factories import UserFactory
 
@@ -82,7 +82,7 @@ class GroupAccountsTests:
         other.goto(link)
         other.click("main >> text=Join Our realm")
         other.wait_for_selector("main .errorlist")
-        assert services.DEMO_CANNOT_JOIN in other.inner_text("main")
+        assert DEMO_CANNOT_JOIN in other.inner_text("main")
         assert other.goto(campaign_url).status == 404
 
         # The owner sees both members, removes the second; the second then gets 404.

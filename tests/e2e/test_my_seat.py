@@ -5,7 +5,8 @@ their own House's private view; their seat's code then leaves the table."""
 
 import pytest
 
-from campaign import services
+from campaign.services.envelopes import envelope_open
+from campaign.services.houses import campaign_create, house_create
 from tests.e2e.conftest import DESKTOP, PHONE, login
 from tests.factories import UserFactory
 
@@ -18,11 +19,11 @@ def visible_text(page) -> str:
 
 def test_a_player_opens_their_seat_from_the_campaign_page(live_server, new_page, screenshot):
     owner, anna = UserFactory(username="olga"), UserFactory(username="anna")
-    campaign = services.campaign_create(name="Our realm", created_by=owner)
-    services.envelope_open(campaign=campaign, number=0, dilemma_numbers=[1, 2, 3])
-    services.house_create(campaign=campaign, name="Valentine", number=1, user=anna)
-    services.house_create(campaign=campaign, name="Martina", number=2, player_name="Grandpa")
-    services.house_create(campaign=campaign, name="Armin", number=3, player_name="Cora")
+    campaign = campaign_create(name="Our realm", created_by=owner)
+    envelope_open(campaign=campaign, number=0, dilemma_numbers=[1, 2, 3])
+    house_create(campaign=campaign, name="Valentine", number=1, user=anna)
+    house_create(campaign=campaign, name="Martina", number=2, player_name="Grandpa")
+    house_create(campaign=campaign, name="Armin", number=3, player_name="Cora")
 
     table = new_page(DESKTOP)
     login(table, live_server, "olga")

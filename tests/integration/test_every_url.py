@@ -26,7 +26,6 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from api.services import token_obtain
-from campaign import services as campaign_services
 from campaign.access import OWNER_ONLY, VIEWER_READS_ONLY
 from campaign.models import (
     Achievement,
@@ -35,7 +34,11 @@ from campaign.models import (
     CampaignExport,
     ChronicleGame,
 )
-from campaign.services import game_night_start
+from campaign.services.archive import campaign_export_request
+from campaign.services.game_nights import game_night_start
+from campaign.services.houses import achievement_create, campaign_create
+from campaign.services.members import invitation_accept, invitation_create
+from campaign.services.stories import story_link_create
 from games.models import GameSession, Seat, SessionAction
 from games.services import session_create
 from tests.factories import UserFactory, group_campaign
@@ -248,12 +251,8 @@ class Fixture:
         with capture(execute=True):
             self.campaign = group_campaign(self.owner, player=self.player, viewer=self.viewer)
             self.houses = list(self.campaign.houses.order_by("number"))
-            self.achievement = campaign_services.achievement_create(
-                house=self.houses[0], name="Walker", spaces=3
-            )
-            self.export = campaign_services.campaign_export_request(
-                campaign=self.campaign, requested_by=self.owner
-            )
+            self.achievement = achievement_create(house=self.houses[0], name="Walker", spaces=3)
+            self.export = campaign_export_request(campaign=self.campaign, requested_by=self.owner)
         self.night = game_night_start(
             campaign=self.campaign, houses=self.houses[:3], king_name="Walker I", host=self.owner, seed=3
         )
@@ -268,15 +267,15 @@ class Fixture:
         self.superuser = get_user_model().objects.create_superuser("root", "root@example.org", "secret-pass")
         self.game = self.campaign.games.order_by("-number").first()
         self.recorded = self.campaign.games.filter(recorded=True).order_by("-number").first()
-        self.story_link = campaign_services.story_link_create(
+        self.story_link = story_link_create(
             game=self.campaign.games.order_by("number").first(), actor=self.owner
         )
         self.device, _ = token_obtain(user=self.owner, device="Walker's phone")  # an API token
-        self.invitation = campaign_services.invitation_create(campaign=self.campaign, role="viewer")
+        self.invitation = invitation_create(campaign=self.campaign, role="viewer")
         self.members = []  # viewers: one to change the role of, one to remove by page, one by the API
         for _ in range(3):
             viewer = UserFactory()
-            campaign_services.invitation_accept(invitation=self.invitation, user=viewer)
+            invitation_accept(invitation=self.invitation, user=viewer)
             self.members.append(self.campaign.memberships.get(user=viewer))
         self.answers: set[tuple[str, str, str, int]] = set()  # (route, who, method, status)
         self.role_failures: list[str] = []  # answers a role should not get (``unexpected``)
@@ -605,7 +604,7 @@ def test_the_role_walk_reports_an_answer_a_role_should_not_get():
 
 def test_the_envelope_page_opens_envelope_00_for_a_new_campaign(client):
     user = UserFactory()
-    campaign = campaign_services.campaign_create(name="New", created_by=user)
+    campaign = campaign_create(name="New", created_by=user)
     client.force_login(user)
     url = f"/campaigns/{campaign.pk}/envelopes/new/"
     assert client.get(url).status_code == 200

@@ -1,6 +1,7 @@
 from django.core.management.base import BaseCommand
 
-from campaign.demo import DEMO_PASSWORD, DEMO_USER, demo_campaign_load
+from campaign.access import DEMO_USER
+from campaign.demo import DEMO_PASSWORD, demo_campaign_load
 
 
 class Command(BaseCommand):

@@ -15,7 +15,8 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.urls import reverse
 
-from campaign.demo import DEMO_PASSWORD, DEMO_USER, demo_campaign_load
+from campaign.access import DEMO_USER
+from campaign.demo import DEMO_PASSWORD, demo_campaign_load
 from campaign.models import Campaign
 from config.accounts import user_promote_if_first
 from tests.factories import UserFactory

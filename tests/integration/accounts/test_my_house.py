@@ -11,9 +11,9 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from api.session_apis import SEAT_TAKEN_BY_PHONE
-from campaign import services
 from campaign.models import House, Membership
 from campaign.services import game_nights
+from campaign.services.houses import campaign_create, house_create, membership_add
 from games.models import Seat
 from games.selectors import OPENS_FROM_CAMPAIGN
 from games.services import seat_rotate_token
@@ -29,13 +29,13 @@ def group():
     account (a typed name)."""
     owner = UserFactory(username="olga")
     anna, ben, vera = UserFactory(username="anna"), UserFactory(username="ben"), UserFactory(username="vera")
-    campaign = services.campaign_create(name="Our realm", created_by=owner)
+    campaign = campaign_create(name="Our realm", created_by=owner)
     houses = [
-        services.house_create(campaign=campaign, name="Valentine", number=1, user=anna),
-        services.house_create(campaign=campaign, name="Martina", number=2, user=ben),
-        services.house_create(campaign=campaign, name="Armin", number=3, player_name="Grandpa"),
+        house_create(campaign=campaign, name="Valentine", number=1, user=anna),
+        house_create(campaign=campaign, name="Martina", number=2, user=ben),
+        house_create(campaign=campaign, name="Armin", number=3, player_name="Grandpa"),
     ]
-    services.membership_add(campaign=campaign, user=vera, role=Membership.Role.VIEWER)
+    membership_add(campaign=campaign, user=vera, role=Membership.Role.VIEWER)
     return {"owner": owner, "anna": anna, "ben": ben, "vera": vera, "campaign": campaign, "houses": houses}
 
 

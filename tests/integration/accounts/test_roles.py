@@ -11,11 +11,13 @@ from django.core.exceptions import PermissionDenied
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from campaign import services
-from campaign.access import DEMO_ADDS_NO_CAMPAIGN, OWNER_ONLY, VIEWER_READS_ONLY
-from campaign.demo import DEMO_USER, demo_campaign_load
+from campaign.access import DEMO_ADDS_NO_CAMPAIGN, DEMO_USER, OWNER_ONLY, VIEWER_READS_ONLY
+from campaign.demo import demo_campaign_load
 from campaign.models import Campaign, ChronicleSticker, Membership, StoryLink
-from campaign.services import campaign_archive, game_night_start
+from campaign.services.archive import campaign_archive, campaign_import
+from campaign.services.chronicles import game_begin
+from campaign.services.game_nights import game_night_start
+from campaign.services.houses import campaign_create
 from games import selectors
 from tests.factories import UserFactory, group_campaign
 
@@ -72,7 +74,7 @@ class CampaignPageTests:
 
     def test_a_viewer_reads_the_realm_chronicles_without_the_result_form(self, client, group):
         campaign, users = group
-        services.game_begin(campaign=campaign, king_name="Unrecorded", actor=users["owner"])
+        game_begin(campaign=campaign, king_name="Unrecorded", actor=users["owner"])
         url = reverse("campaign-chronicles", args=[campaign.pk])
         assert 'id="result-form"' not in page(client, users["viewer"], url).content.decode()
         assert 'id="result-form"' in page(client, users["player"], url).content.decode()
@@ -206,7 +208,7 @@ class DemoAccountTests:
         assert response.status_code == 403
         assert DEMO_ADDS_NO_CAMPAIGN.replace("'", "&#x27;") in response.content.decode()
         with pytest.raises(PermissionDenied, match=re.escape(DEMO_ADDS_NO_CAMPAIGN)):
-            services.campaign_import(archive=archive, owner=demo)
+            campaign_import(archive=archive, owner=demo)
         assert Campaign.objects.count() == 1
 
     def test_the_home_page_tells_the_demo_account_why_it_has_no_new_campaign(self, client, demo):
@@ -217,7 +219,7 @@ class DemoAccountTests:
 
     def test_the_demo_account_sees_only_the_demo_campaign_even_if_added_to_another(self, client, demo):
         owner = UserFactory()
-        other = services.campaign_create(name="The group's own", created_by=owner)
+        other = campaign_create(name="The group's own", created_by=owner)
         Membership.objects.create(campaign=other, user=demo, role=Membership.Role.PLAYER)
         client.force_login(demo)
         assert demo.username == DEMO_USER

@@ -5,7 +5,10 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from api.models import DeviceToken, token_digest
-from campaign import services
+from campaign.services.chronicles import game_begin, game_result_record
+from campaign.services.envelopes import envelope_open
+from campaign.services.members import invitation_accept, invitation_create
+from campaign.services.stickers import sticker_attach
 from games.services import session_create
 from tests.factories import HARALD, HARALD_AGENDAS, UserFactory, campaign_with_houses
 from tests.factories import harald_rows as factory_harald_rows
@@ -57,7 +60,7 @@ def host(db):
 def harald(host):
     """A campaign of five Houses (the King Harald V table), its first game begun."""
     campaign, houses = campaign_with_houses(*[n for n, *_ in HARALD], user=host, name="Harald")
-    game = services.game_begin(campaign=campaign, king_name="Harald V")
+    game = game_begin(campaign=campaign, king_name="Harald V")
     return campaign, houses, game
 
 
@@ -90,15 +93,15 @@ def seeded(db):
     request_finished.disconnect(close_old_connections)
     host = UserFactory(username="fuzz-host")
     campaign, houses = campaign_with_houses(*[n for n, *_ in HARALD], user=host, name="Harald")
-    game = services.game_begin(campaign=campaign, king_name="Harald V")
+    game = game_begin(campaign=campaign, king_name="Harald V")
     rows = [{**row, "house": house} for row, house in zip(harald_rows(houses), houses, strict=True)]
-    services.game_result_record(game=game, end="king_died", rows=rows)
-    services.sticker_attach(campaign=campaign, number=43, row="welfare", positive=False, signer=houses[1])
-    services.envelope_open(campaign=campaign, number=5, special=True, trigger_numbers=[90])
+    game_result_record(game=game, end="king_died", rows=rows)
+    sticker_attach(campaign=campaign, number=43, row="welfare", positive=False, signer=houses[1])
+    envelope_open(campaign=campaign, number=5, special=True, trigger_numbers=[90])
     session = session_create(game="for_the_king", seat_names=["Anna", "Ben", "Cleo"], host=host)
     another_phone = device_token(host, "another-phone", name=ANOTHER_PHONE)
-    invitation = services.invitation_create(campaign=campaign, role="viewer", actor=host)
-    services.invitation_accept(invitation=invitation, user=UserFactory(username="fuzz-viewer"))
+    invitation = invitation_create(campaign=campaign, role="viewer", actor=host)
+    invitation_accept(invitation=invitation, user=UserFactory(username="fuzz-viewer"))
     yield {
         "host": host,
         "ids": {

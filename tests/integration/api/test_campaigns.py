@@ -8,8 +8,35 @@ import pytest
 from django.urls import reverse
 
 from api.campaign_apis import RESULT_HOUSES
-from campaign import access, selectors, services
+from campaign import access, selectors
 from campaign.models import ChronicleSticker, Envelope, LedgerEntry, MysterySticker
+from campaign.services.chronicles import (
+    RESULT_ALREADY,
+    RESULT_HOUSE_TWICE,
+    RESULT_NOT_RECORDED,
+    game_begin,
+    game_result_record,
+)
+from campaign.services.common import CAMPAIGN_CLOSED
+from campaign.services.envelopes import STANDARD_ENVELOPE_CARDS
+from campaign.services.houses import (
+    CAMPAIGN_NAME_REQUIRED,
+    HOUSE_NUMBER_RANGE,
+    HOUSE_NUMBER_TAKEN,
+    achievement_create,
+    campaign_create,
+    house_create,
+    membership_add,
+)
+from campaign.services.ledger import ledger_add
+from campaign.services.stickers import (
+    MYSTERY_ALREADY,
+    MYSTERY_LETTER,
+    STICKER_NUMBER_RANGE,
+    chronicle_age,
+    mystery_sticker_attach,
+    sticker_attach,
+)
 from tests.integration.api.conftest import harald_rows, token_client
 
 pytestmark = [pytest.mark.database, pytest.mark.django_db]
@@ -71,9 +98,9 @@ class PermissionTests:
             assert response.json() == {"message": access.NOT_FOUND, "extra": {}}
 
     def test_another_campaigns_house_achievement_or_game_is_404(self, harald, api, host):
-        other = services.campaign_create(name="Other", created_by=host)
-        other_house = services.house_create(campaign=other, name="O", number=1)
-        other_game = services.game_begin(campaign=other, king_name="Other")
+        other = campaign_create(name="Other", created_by=host)
+        other_house = house_create(campaign=other, name="O", number=1)
+        other_game = game_begin(campaign=other, king_name="Other")
         campaign = harald[0]
         for address in [
             url("house-detail", campaign, house_id=other_house.pk),
@@ -92,7 +119,7 @@ class PermissionTests:
 
         campaign = harald[0]
         player = UserFactory()
-        services.membership_add(campaign=campaign, user=player)
+        membership_add(campaign=campaign, user=player)
         client = token_client(player)
         assert client.get(url("campaign-detail", campaign)).status_code == 200
         body = {"number": 43, "row": "welfare", "positive": False}
@@ -114,14 +141,14 @@ class CampaignListTests:
     def test_create_without_a_name_is_400_with_the_services_message(self, api):
         response = api.post(reverse("api:campaign-create"), {"name": "  "}, format="json")
         assert response.status_code == 400
-        assert response.json()["message"] == services.CAMPAIGN_NAME_REQUIRED
+        assert response.json()["message"] == CAMPAIGN_NAME_REQUIRED
 
 
 class CampaignDetailTests:
     def test_houses_come_by_prestige_with_games_and_mystery_stickers(self, harald, api):
         campaign, houses, game = harald
-        services.ledger_add(house=houses[0], kind="prestige", amount=2, reason="t", source="manual")
-        services.mystery_sticker_attach(campaign=campaign, letter="c", game=game)
+        ledger_add(house=houses[0], kind="prestige", amount=2, reason="t", source="manual")
+        mystery_sticker_attach(campaign=campaign, letter="c", game=game)
         data = api.get(url("campaign-detail", campaign)).json()
         assert [h["name"] for h in data["houses"]][:2] == ["Valentine", "Theodore"]
         assert data["houses"][0]["prestige"] == 2
@@ -132,8 +159,8 @@ class CampaignDetailTests:
 class HouseTests:
     def test_houses_carry_prestige_crave_achievements_and_alignment(self, harald, api):
         campaign, houses, _ = harald
-        services.ledger_add(house=houses[1], kind="crave", amount=3, reason="t", source="manual")
-        services.achievement_create(house=houses[1], name="Builder", spaces=2)
+        ledger_add(house=houses[1], kind="crave", amount=3, reason="t", source="manual")
+        achievement_create(house=houses[1], name="Builder", spaces=2)
         data = api.get(url("house-list", campaign)).json()
         martina = data[1]
         assert (martina["name"], martina["prestige"], martina["crave"]) == ("Martina", 0, 3)
@@ -144,9 +171,7 @@ class HouseTests:
 
     def test_house_detail_lists_its_ledger(self, harald, api):
         campaign, houses, game = harald
-        services.ledger_add(
-            house=houses[0], kind="prestige", amount=2, reason="Story", source="story", game=game
-        )
+        ledger_add(house=houses[0], kind="prestige", amount=2, reason="Story", source="story", game=game)
         data = api.get(url("house-detail", campaign, house_id=houses[0].pk)).json()
         assert data["ledger"][0]["reason"] == "Story"
         assert data["ledger"][0]["game"]["number"] == 1
@@ -161,20 +186,18 @@ class HouseTests:
         campaign = harald[0]
         response = api.post(url("house-create", campaign), {"name": "Twin", "number": 1}, format="json")
         assert response.status_code == 400
-        assert response.json()["message"] == services.HOUSE_NUMBER_TAKEN.format(number=1)
+        assert response.json()["message"] == HOUSE_NUMBER_TAKEN.format(number=1)
         assert campaign.houses.count() == 5
 
     def test_a_house_number_out_of_range_is_400(self, harald, api):
         response = api.post(url("house-create", harald[0]), {"name": "X", "number": 13}, format="json")
-        assert response.json()["message"] == f"number: {services.HOUSE_NUMBER_RANGE}"
+        assert response.json()["message"] == f"number: {HOUSE_NUMBER_RANGE}"
 
 
 class AchievementMarkTests:
     def test_marking_the_last_space_unlocks_and_pays_prestige(self, harald, api):
         campaign, houses, game = harald
-        builder = services.achievement_create(
-            house=houses[0], name="Builder", spaces=2, effects={"prestige": 2}
-        )
+        builder = achievement_create(house=houses[0], name="Builder", spaces=2, effects={"prestige": 2})
         address = url("achievement-mark", campaign, achievement_id=builder.pk)
         response = api.post(address, {"count": 2}, format="json")
         assert response.status_code == 200
@@ -184,7 +207,7 @@ class AchievementMarkTests:
 
     def test_marking_beyond_the_spaces_is_400_and_changes_nothing(self, harald, api):
         campaign, houses, _ = harald
-        builder = services.achievement_create(house=houses[0], name="Builder", spaces=2)
+        builder = achievement_create(house=houses[0], name="Builder", spaces=2)
         response = api.post(
             url("achievement-mark", campaign, achievement_id=builder.pk), {"count": 3}, format="json"
         )
@@ -195,9 +218,9 @@ class AchievementMarkTests:
 
     def test_a_game_of_another_campaign_is_400(self, harald, api, host):
         campaign, houses, _ = harald
-        other = services.campaign_create(name="Other", created_by=host)
-        other_game = services.game_begin(campaign=other, king_name="Other")
-        builder = services.achievement_create(house=houses[0], name="Builder", spaces=2)
+        other = campaign_create(name="Other", created_by=host)
+        other_game = game_begin(campaign=other, king_name="Other")
+        builder = achievement_create(house=houses[0], name="Builder", spaces=2)
         address = url("achievement-mark", campaign, achievement_id=builder.pk)
         response = api.post(address, {"game": other_game.pk}, format="json")
         assert response.status_code == 400
@@ -233,7 +256,7 @@ class StickerAttachTests:
     def test_a_sticker_number_out_of_range_is_400(self, harald, api):
         body = {"number": 178, "row": "welfare", "positive": False}
         response = api.post(url("sticker-attach", harald[0]), body, format="json")
-        assert response.json()["message"] == f"number: {services.STICKER_NUMBER_RANGE}"
+        assert response.json()["message"] == f"number: {STICKER_NUMBER_RANGE}"
 
     def test_an_unknown_row_is_400_naming_the_field(self, harald, api):
         body = {"number": 4, "row": "gold", "positive": False}
@@ -242,8 +265,8 @@ class StickerAttachTests:
         assert response.json()["message"] == 'row: "gold" is not a valid choice.'
 
     def test_a_signer_from_another_campaign_is_400_and_not_named(self, harald, api, host):
-        other = services.campaign_create(name="Other", created_by=host)
-        spy = services.house_create(campaign=other, name="Spy", number=1)
+        other = campaign_create(name="Other", created_by=host)
+        spy = house_create(campaign=other, name="Spy", number=1)
         body = {"number": 4, "row": "wealth", "positive": True, "signer": spy.pk}
         response = api.post(url("sticker-attach", harald[0]), body, format="json")
         assert response.status_code == 400
@@ -269,8 +292,8 @@ class StickerAttachTests:
 
     def test_the_board_shows_stickers_by_row_with_signers_and_marks(self, harald, api):
         campaign, houses, _ = harald
-        services.sticker_attach(campaign=campaign, number=43, row="welfare", positive=False, signer=houses[1])
-        services.chronicle_age(campaign=campaign)
+        sticker_attach(campaign=campaign, number=43, row="welfare", positive=False, signer=houses[1])
+        chronicle_age(campaign=campaign)
         board = {row["row"]: row for row in api.get(url("realm-board", campaign)).json()}
         assert list(board) == ["influence", "wealth", "morale", "welfare", "knowledge"]
         first = board["welfare"]["spaces"][0]["sticker"]
@@ -315,7 +338,7 @@ class EnvelopeTests:
             url("envelope-open", harald[0]), {"number": 3, "dilemma_numbers": [1]}, format="json"
         )
         assert response.status_code == 400
-        assert response.json()["message"] == services.STANDARD_ENVELOPE_CARDS.format(count=1)
+        assert response.json()["message"] == STANDARD_ENVELOPE_CARDS.format(count=1)
         assert not Envelope.objects.exists()
 
     def test_an_envelope_opened_twice_is_400(self, harald, api):
@@ -342,12 +365,12 @@ class MysteryStickerTests:
         response = api.post(url("mystery-attach", campaign), {"letter": "b"}, format="json")
         assert response.status_code == 201 and response.json()["letter"] == "B"
         response = api.post(url("mystery-attach", campaign), {"letter": "B"}, format="json")
-        assert response.json()["message"] == services.MYSTERY_ALREADY.format(letter="B")
+        assert response.json()["message"] == MYSTERY_ALREADY.format(letter="B")
         assert MysterySticker.objects.count() == 1
 
     def test_a_letter_past_l_is_400(self, harald, api):
         response = api.post(url("mystery-attach", harald[0]), {"letter": "Z"}, format="json")
-        assert response.json()["message"] == f"letter: {services.MYSTERY_LETTER}"
+        assert response.json()["message"] == f"letter: {MYSTERY_LETTER}"
 
 
 class GameTests:
@@ -380,7 +403,7 @@ class GameTests:
         assert api.post(address, body, format="json").status_code == 200
         response = api.post(address, body, format="json")
         assert response.status_code == 400
-        assert response.json()["message"] == services.RESULT_ALREADY.format(number=1)
+        assert response.json()["message"] == RESULT_ALREADY.format(number=1)
 
     def test_correct_a_result_makes_a_new_revision(self, harald, api):
         campaign, houses, game = harald
@@ -399,7 +422,7 @@ class GameTests:
         campaign, houses, game = harald
         body = {"end": "king_died", "rows": harald_rows(houses)}
         response = api.post(url("game-result-correct", campaign, game_id=game.pk), body, format="json")
-        assert response.json()["message"] == services.RESULT_NOT_RECORDED.format(number=1)
+        assert response.json()["message"] == RESULT_NOT_RECORDED.format(number=1)
 
     def test_two_houses_are_not_a_game(self, harald, api):
         campaign, houses, game = harald
@@ -419,7 +442,7 @@ class GameTests:
             {"end": "king_died", "rows": rows},
             format="json",
         )
-        assert response.json()["message"] == services.RESULT_HOUSE_TWICE.format(house="Valentine")
+        assert response.json()["message"] == RESULT_HOUSE_TWICE.format(house="Valentine")
 
     def test_an_unknown_game_is_404(self, harald, api):
         campaign = harald[0]
@@ -430,17 +453,17 @@ class GameTests:
     def test_a_closed_campaign_begins_no_game(self, harald, api):
         campaign = harald[0]
         for letter in "ABCDEF":
-            services.mystery_sticker_attach(campaign=campaign, letter=letter)
+            mystery_sticker_attach(campaign=campaign, letter=letter)
         response = api.post(url("game-begin", campaign), {}, format="json")
-        assert response.json()["message"] == services.CAMPAIGN_CLOSED
+        assert response.json()["message"] == CAMPAIGN_CLOSED
 
 
 class RealmChroniclesListTests:
     def test_paginated_and_filtered(self, harald, api):
         campaign, houses, game = harald
-        services.game_result_record(game=game, end="king_died", rows=_rows(houses))
+        game_result_record(game=game, end="king_died", rows=_rows(houses))
         for king in ("Olaf", "Olga"):
-            services.game_begin(campaign=campaign, king_name=king)
+            game_begin(campaign=campaign, king_name=king)
         page = api.get(url("game-list", campaign), {"limit": 2}).json()
         assert page["count"] == 3
         assert [g["king_name"] for g in page["results"]] == ["Harald V", "Olaf"]
@@ -458,10 +481,10 @@ class RealmChroniclesListTests:
 class HistoryTests:
     def test_who_signed_sticker_43_in_which_game(self, harald, api):
         campaign, houses, game = harald
-        services.sticker_attach(
+        sticker_attach(
             campaign=campaign, number=43, row="welfare", positive=False, signer=houses[1], game=game
         )
-        services.sticker_attach(campaign=campaign, number=44, row="welfare", positive=False, signer=houses[0])
+        sticker_attach(campaign=campaign, number=44, row="welfare", positive=False, signer=houses[0])
         data = api.get(url("history", campaign), {"sticker": 43}).json()
         assert data["count"] == 1
         event = data["results"][0]

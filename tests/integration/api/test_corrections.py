@@ -4,8 +4,9 @@ a refusal a 400 with its reason and nothing written."""
 import pytest
 from django.urls import reverse
 
-from campaign import services
 from campaign.models import CampaignEvent, ChronicleSticker, DilemmaCard, Envelope
+from campaign.services.envelopes import envelope_open
+from campaign.services.stickers import NOTHING_TO_CORRECT, STICKER_ALREADY_ATTACHED, sticker_attach
 
 pytestmark = [pytest.mark.database, pytest.mark.django_db]
 
@@ -17,9 +18,9 @@ def url(name, campaign, **kwargs):
 @pytest.fixture
 def board(harald):
     campaign, houses, game = harald
-    services.sticker_attach(campaign=campaign, number=43, row="welfare", positive=False, signer=houses[0])
-    services.sticker_attach(campaign=campaign, number=12, row="morale", positive=True, signer=None)
-    services.envelope_open(campaign=campaign, number=5, dilemma_numbers=[7, 8, 9])
+    sticker_attach(campaign=campaign, number=43, row="welfare", positive=False, signer=houses[0])
+    sticker_attach(campaign=campaign, number=12, row="morale", positive=True, signer=None)
+    envelope_open(campaign=campaign, number=5, dilemma_numbers=[7, 8, 9])
     return campaign, houses
 
 
@@ -40,7 +41,7 @@ class CorrectionApiTests:
         body = {"number": 12, "row": "welfare", "positive": False, "signer": houses[0].pk}
         response = api.post(url("sticker-correct", campaign, sticker_number=43), body, format="json")
         assert response.status_code == 400
-        assert response.json()["message"] == services.STICKER_ALREADY_ATTACHED.format(number=12)
+        assert response.json()["message"] == STICKER_ALREADY_ATTACHED.format(number=12)
         assert ChronicleSticker.objects.get(number=43).row == "welfare"
 
     def test_a_sticker_and_an_envelope_entered_by_mistake_are_removed(self, board, api):
@@ -61,7 +62,7 @@ class CorrectionApiTests:
         assert DilemmaCard.objects.get(number=8).place == DilemmaCard.Place.TRASH
         refused = api.post(url("card-move", campaign, card_number=8), {"place": "trash"}, format="json")
         assert refused.status_code == 400
-        assert refused.json()["message"] == services.NOTHING_TO_CORRECT.format(thing="card 8")
+        assert refused.json()["message"] == NOTHING_TO_CORRECT.format(thing="card 8")
 
     def test_members_of_another_campaign_are_403_and_nothing_is_written(self, board, stranger):
         campaign, _ = board

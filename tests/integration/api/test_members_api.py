@@ -6,9 +6,24 @@ or an unknown object 404, and nothing written after a refusal."""
 import pytest
 from django.urls import reverse
 
-from campaign import services
-from campaign.demo import DEMO_USER
+from campaign.access import DEMO_USER
 from campaign.models import Invitation, Membership
+from campaign.services.members import (
+    DEMO_CANNOT_JOIN,
+    INVITATION_ALREADY_REVOKED,
+    INVITATION_DAYS,
+    INVITATION_HOUSE_PLAYER,
+    INVITATION_REVOKED,
+    INVITATION_ROLE,
+    INVITATION_UNKNOWN,
+    INVITATION_USED,
+    JOINED_HOUSE,
+    LAST_OWNER_DEMOTE,
+    LAST_OWNER_REMOVE,
+    invitation_accept,
+    invitation_create,
+    invitation_revoke,
+)
 from config import ratelimits
 from tests.factories import UserFactory, campaign_with_houses
 from tests.integration.api.conftest import token_client
@@ -31,9 +46,7 @@ def base(campaign) -> str:
 
 def joined(campaign, role: str, username: str, house=None):
     user = UserFactory(username=username)
-    services.invitation_accept(
-        invitation=services.invitation_create(campaign=campaign, role=role, house=house), user=user
-    )
+    invitation_accept(invitation=invitation_create(campaign=campaign, role=role, house=house), user=user)
     return user, Membership.objects.get(campaign=campaign, user=user)
 
 
@@ -92,10 +105,10 @@ class InvitationApiTests:
         _, (elsewhere,) = campaign_with_houses("Elsewhere", name="Another")
         before = written()
         for data, message in (
-            ({"days": 31}, services.INVITATION_DAYS),
-            ({"days": 0}, services.INVITATION_DAYS),
-            ({"role": "owner"}, services.INVITATION_ROLE),
-            ({"role": "viewer", "house": houses[0].pk}, services.INVITATION_HOUSE_PLAYER),
+            ({"days": 31}, INVITATION_DAYS),
+            ({"days": 0}, INVITATION_DAYS),
+            ({"role": "owner"}, INVITATION_ROLE),
+            ({"role": "viewer", "house": houses[0].pk}, INVITATION_HOUSE_PLAYER),
             ({"house": elsewhere.pk}, "house: "),
         ):
             response = api.post(f"{base(campaign)}/invitations/", data, format="json")
@@ -107,7 +120,7 @@ class InvitationApiTests:
         campaign, houses = realm
         anna, mine = joined(campaign, "player", "anna", houses[0])
         _, viewer = joined(campaign, "viewer", "vic")
-        invitation = services.invitation_create(campaign=campaign)
+        invitation = invitation_create(campaign=campaign)
         before = written()
         for client, code in ((token_client(anna), 403), (token_client(viewer.user), 403), (stranger, 404)):
             assert client.get(f"{base(campaign)}/invitations/").status_code == code
@@ -122,11 +135,11 @@ class InvitationApiTests:
 
     def test_the_owner_revokes_an_invitation_once(self, api, realm):
         campaign, _ = realm
-        invitation = services.invitation_create(campaign=campaign)
+        invitation = invitation_create(campaign=campaign)
         response = api.post(f"{base(campaign)}/invitations/{invitation.pk}/revoke/")
         assert response.status_code == 200 and response.json()["revoked_at"]
         again = api.post(f"{base(campaign)}/invitations/{invitation.pk}/revoke/")
-        assert again.status_code == 400 and again.json()["message"] == services.INVITATION_ALREADY_REVOKED
+        assert again.status_code == 400 and again.json()["message"] == INVITATION_ALREADY_REVOKED
         assert api.post(f"{base(campaign)}/invitations/999999/revoke/").status_code == 404
 
     def test_creating_invitations_is_rate_limited(self, api, realm):
@@ -152,7 +165,7 @@ class MemberChangeApiTests:
         before = written()
         for data, message in (
             ({"role": "king"}, 'role: "king" is not a valid choice.'),
-            ({"role": "player"}, services.LAST_OWNER_DEMOTE.format(user=host)),
+            ({"role": "player"}, LAST_OWNER_DEMOTE.format(user=host)),
             ({"role": 3}, "role: "),
             ({}, "role: "),
         ):
@@ -160,7 +173,7 @@ class MemberChangeApiTests:
             assert response.status_code == 400 and message in response.json()["message"], data
         response = api.post(f"{base(campaign)}/members/{owner.pk}/remove/")
         assert response.status_code == 400
-        assert response.json()["message"] == services.LAST_OWNER_REMOVE.format(user=host)
+        assert response.json()["message"] == LAST_OWNER_REMOVE.format(user=host)
         assert api.post(f"{base(campaign)}/members/999999/remove/").status_code == 404
         assert written() == before
 
@@ -177,7 +190,7 @@ class MemberChangeApiTests:
 class InvitationAcceptApiTests:
     def test_anyone_logged_in_reads_an_invitation_and_accepts_it(self, realm, anonymous):
         campaign, houses = realm
-        invitation = services.invitation_create(campaign=campaign, house=houses[1])
+        invitation = invitation_create(campaign=campaign, house=houses[1])
         ben = token_client(UserFactory(username="ben"))
         url = f"/api/invitations/{invitation.token}/"
         body = ben.get(url).json()
@@ -191,7 +204,7 @@ class InvitationAcceptApiTests:
             "campaign": {"id": campaign.pk, "name": "Harald"},
             "role": "player",
             "house": {"id": houses[1].pk, "name": "Tork", "number": 2},
-            "message": services.JOINED_HOUSE.format(campaign="Harald", role="player", house="Tork"),
+            "message": JOINED_HOUSE.format(campaign="Harald", role="player", house="Tork"),
         }
         assert ben.get(f"{base(campaign)}/").status_code == 200
         assert ben.get(url).json()["state"] == "used"
@@ -199,16 +212,16 @@ class InvitationAcceptApiTests:
 
     def test_refusals_are_400_with_the_sentence_and_write_nothing(self, realm):
         campaign, houses = realm
-        used = services.invitation_create(campaign=campaign, house=houses[0])
-        services.invitation_accept(invitation=used, user=UserFactory())
-        revoked = services.invitation_create(campaign=campaign)
-        services.invitation_revoke(invitation=revoked)
-        fine = services.invitation_create(campaign=campaign)
+        used = invitation_create(campaign=campaign, house=houses[0])
+        invitation_accept(invitation=used, user=UserFactory())
+        revoked = invitation_create(campaign=campaign)
+        invitation_revoke(invitation=revoked)
+        fine = invitation_create(campaign=campaign)
         before = written()
         for client, invitation, message in (
-            (token_client(UserFactory()), used, services.INVITATION_USED.format(house="Smeethe")),
-            (token_client(UserFactory()), revoked, services.INVITATION_REVOKED),
-            (token_client(UserFactory(username=DEMO_USER)), fine, services.DEMO_CANNOT_JOIN),
+            (token_client(UserFactory()), used, INVITATION_USED.format(house="Smeethe")),
+            (token_client(UserFactory()), revoked, INVITATION_REVOKED),
+            (token_client(UserFactory(username=DEMO_USER)), fine, DEMO_CANNOT_JOIN),
         ):
             response = client.post(f"/api/invitations/{invitation.token}/accept/")
             assert response.status_code == 400 and response.json()["message"] == message
@@ -221,7 +234,7 @@ class InvitationAcceptApiTests:
         for url in ("/api/invitations/nope/", "/api/invitations/nope/accept/"):
             response = api.post(url) if url.endswith("accept/") else api.get(url)
             assert response.status_code == 404
-            assert response.json()["message"] == services.INVITATION_UNKNOWN
+            assert response.json()["message"] == INVITATION_UNKNOWN
 
     def test_the_schema_lists_the_member_operations(self, api):
         schema = api.get("/api/schema/?format=json").json()["paths"]

@@ -29,9 +29,44 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from api import session_apis
 from api.serializers import NAME_CONTROL_CHARACTERS
-from campaign import services
-from campaign import services as campaign_services
-from campaign.services import game_nights
+from campaign.services import common, game_nights
+from campaign.services.chronicles import RESULT_ALREADY, RESULT_HOUSE_TWICE, RESULT_NOT_RECORDED
+from campaign.services.common import CAMPAIGN_CLOSED
+from campaign.services.envelopes import (
+    DILEMMA_CARD_TWICE,
+    DILEMMA_CARD_UNKNOWN,
+    ENVELOPE_ALREADY_OPENED,
+    ENVELOPE_CARDS_PLAYED,
+    STANDARD_ENVELOPE_CARDS,
+    STARTING_DECK_EMPTY,
+    STORY_CARD_TWICE,
+    STORYLINE_REQUIRED,
+)
+from campaign.services.houses import (
+    ACHIEVEMENT_FULL,
+    CAMPAIGN_NAME_REQUIRED,
+    HOUSE_LIMIT,
+    HOUSE_NAME_REQUIRED,
+    HOUSE_NUMBER_TAKEN,
+)
+from campaign.services.members import (
+    HOUSE_ALREADY_PLAYED,
+    INVITATION_ALREADY_REVOKED,
+    INVITATION_EXPIRED,
+    INVITATION_HOUSE_PLAYER,
+    INVITATION_REVOKED,
+    INVITATION_USED,
+    LAST_OWNER_DEMOTE,
+    LAST_OWNER_REMOVE,
+    ONE_HOUSE_PER_PLAYER,
+)
+from campaign.services.stickers import (
+    MYSTERY_ALL_ATTACHED,
+    MYSTERY_ALREADY,
+    NOTHING_TO_CORRECT,
+    STICKER_ALREADY_ATTACHED,
+)
+from campaign.services.stories import STORY_LINK_NONE
 from games import services as game_services
 from games.engines.kernel import rules
 from tests.integration.api.conftest import host_tokens_back
@@ -61,26 +96,26 @@ RULE_REFUSALS = [
     _sentence(m)
     for m in (
         "Unable to log in with provided credentials.",
-        campaign_services.CAMPAIGN_NAME_REQUIRED,
-        campaign_services.HOUSE_NAME_REQUIRED,
-        campaign_services.HOUSE_NUMBER_TAKEN,
-        campaign_services.HOUSE_LIMIT,
-        campaign_services.STICKER_ALREADY_ATTACHED,
-        campaign_services.ENVELOPE_ALREADY_OPENED,
-        campaign_services.STANDARD_ENVELOPE_CARDS,
-        campaign_services.STARTING_DECK_EMPTY,
-        campaign_services.NOTHING_TO_CORRECT,
-        campaign_services.ENVELOPE_CARDS_PLAYED,
-        campaign_services.DILEMMA_CARD_TWICE,
-        campaign_services.STORY_CARD_TWICE,
-        campaign_services.STORYLINE_REQUIRED,
-        campaign_services.ACHIEVEMENT_FULL,
-        campaign_services.MYSTERY_ALREADY,
-        campaign_services.MYSTERY_ALL_ATTACHED,
-        campaign_services.RESULT_HOUSE_TWICE,
-        campaign_services.RESULT_ALREADY,
-        campaign_services.RESULT_NOT_RECORDED,
-        campaign_services.CAMPAIGN_CLOSED,
+        CAMPAIGN_NAME_REQUIRED,
+        HOUSE_NAME_REQUIRED,
+        HOUSE_NUMBER_TAKEN,
+        HOUSE_LIMIT,
+        STICKER_ALREADY_ATTACHED,
+        ENVELOPE_ALREADY_OPENED,
+        STANDARD_ENVELOPE_CARDS,
+        STARTING_DECK_EMPTY,
+        NOTHING_TO_CORRECT,
+        ENVELOPE_CARDS_PLAYED,
+        DILEMMA_CARD_TWICE,
+        STORY_CARD_TWICE,
+        STORYLINE_REQUIRED,
+        ACHIEVEMENT_FULL,
+        MYSTERY_ALREADY,
+        MYSTERY_ALL_ATTACHED,
+        RESULT_HOUSE_TWICE,
+        RESULT_ALREADY,
+        RESULT_NOT_RECORDED,
+        CAMPAIGN_CLOSED,
         game_nights.NIGHT_HOUSE_TWICE,
         game_nights.NIGHT_KEEP_TWO,
         game_services.SEAT_COUNT,
@@ -92,22 +127,22 @@ RULE_REFUSALS = [
         "Invalid pk {x} - object does not exist.",
         session_apis.NO_NUL,
         NAME_CONTROL_CHARACTERS,
-        campaign_services.NAME_CONTROL_CHARACTERS,
-        campaign_services.DILEMMA_CARD_UNKNOWN,
+        common.NAME_CONTROL_CHARACTERS,
+        DILEMMA_CARD_UNKNOWN,
         game_services.SEAT_NAME_INVALID,
         game_services.BOT_SEAT_UNKNOWN,
         game_services.SETUP_REFUSED,  # an engine's config rule (e.g. a House's Power beyond the box)
-        services.STORY_LINK_NONE,
+        STORY_LINK_NONE,
         # Members and invitations: the state of an invitation, a House or the campaign's owners.
-        campaign_services.INVITATION_ALREADY_REVOKED,
-        campaign_services.INVITATION_HOUSE_PLAYER,
-        campaign_services.INVITATION_EXPIRED,
-        campaign_services.INVITATION_REVOKED,
-        campaign_services.INVITATION_USED,
-        campaign_services.HOUSE_ALREADY_PLAYED,
-        campaign_services.ONE_HOUSE_PER_PLAYER,
-        campaign_services.LAST_OWNER_DEMOTE,
-        campaign_services.LAST_OWNER_REMOVE,
+        INVITATION_ALREADY_REVOKED,
+        INVITATION_HOUSE_PLAYER,
+        INVITATION_EXPIRED,
+        INVITATION_REVOKED,
+        INVITATION_USED,
+        HOUSE_ALREADY_PLAYED,
+        ONE_HOUSE_PER_PLAYER,
+        LAST_OWNER_DEMOTE,
+        LAST_OWNER_REMOVE,
         rules.UNKNOWN_ACTION,  # which actions a game knows (and takes now) is its state's legal_actions
         # Sign-up: a username or an email address another account has (allauth's words).
         *(str(DefaultAccountAdapter.error_messages[key]) for key in ("username_taken", "email_taken")),

@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from api.exception_handlers import TOO_MANY_ATTEMPTS
 from campaign.models import Campaign
-from campaign.services import game_night_start
+from campaign.services.game_nights import game_night_start
 from config.input_guard import NUL_IN_PARAMETER
 from games.join_guard import MISSES_PER_MINUTE
 from tests.integration.api.conftest import host_tokens_back

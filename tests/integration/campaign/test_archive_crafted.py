@@ -23,7 +23,6 @@ from hypothesis import strategies as st
 from campaign.demo import demo_campaign_load
 from campaign.forms import ARCHIVE_TOO_LARGE
 from campaign.models import Campaign, CampaignEvent, ChronicleSticker, House, LedgerEntry
-from campaign.services import game_night_start, legacy_setup_compute
 from campaign.services.archive import (
     _FIELDS,
     ARCHIVE_MAX_BYTES,
@@ -57,7 +56,8 @@ from campaign.services.archive_values import (
     TRUE_OR_FALSE,
     WHOLE_NUMBER,
 )
-from campaign.services.chronicles import CAMPAIGN_CLOSED
+from campaign.services.chronicles import CAMPAIGN_CLOSED, legacy_setup_compute
+from campaign.services.game_nights import game_night_start
 from games.engines.kernel.rules import UNKNOWN_ACTION
 from tests.unit.contract import property_examples
 

@@ -289,14 +289,13 @@ class ArchiveSizeTests:
     def test_an_export_the_import_would_refuse_is_not_written_and_says_why(
         self, settings, tmp_path, monkeypatch
     ):
-        from campaign import services
         from campaign.services import archive as archive_module
 
         settings.MEDIA_ROOT = tmp_path
         campaign, _, _ = campaign_of_nights(1)
         monkeypatch.setattr(archive_module, "ARCHIVE_MAX_BYTES", 1000)
-        export = services.campaign_export_request(campaign=campaign)
-        assert services.campaign_export_write(export_id=export.pk) == ""
+        export = archive_module.campaign_export_request(campaign=campaign)
+        assert archive_module.campaign_export_write(export_id=export.pk) == ""
         export.refresh_from_db()
         assert export.status == CampaignExport.Status.FAILED
         assert export.error.startswith(ARCHIVE_EXPORT_TOO_LARGE.split("(")[0])

@@ -8,9 +8,11 @@ from html.parser import HTMLParser
 import pytest
 from django.urls import reverse
 
-from campaign import selectors, services
+from campaign import selectors
 from campaign.colours import HOUSE_COLOURS, house_colour
 from campaign.demo import demo_campaign_load
+from campaign.services.chronicles import game_begin
+from campaign.services.stickers import sticker_attach
 from tests.factories import campaign_with_houses
 
 pytestmark = pytest.mark.django_db
@@ -44,9 +46,9 @@ class AgingMarksTests:
     def test_a_new_sticker_and_a_sticker_one_game_old_read_differently(self, client):
         # 'Chronicle aging' (rulebook p. 10): each game begun marks one space on every sticker.
         campaign, (anna, bert) = campaign_with_houses("Anna", "Bert")
-        services.sticker_attach(campaign=campaign, number=43, row="welfare", positive=False, signer=anna)
-        services.game_begin(campaign=campaign, king_name="Harald")
-        services.sticker_attach(campaign=campaign, number=44, row="welfare", positive=True, signer=bert)
+        sticker_attach(campaign=campaign, number=43, row="welfare", positive=False, signer=anna)
+        game_begin(campaign=campaign, king_name="Harald")
+        sticker_attach(campaign=campaign, number=44, row="welfare", positive=True, signer=bert)
         html = _page(client, campaign)
         older = html[html.index("<strong>43</strong>") : html.index("<strong>44</strong>")]
         newer = html[html.index("<strong>44</strong>") :]

@@ -9,9 +9,13 @@ from contextlib import contextmanager
 
 import pytest
 
-from campaign import services
 from campaign.models import CampaignEvent, LedgerEntry
 from campaign.services.archive import campaign_archive
+from campaign.services.chronicles import game_begin, game_result_correct, game_result_record
+from campaign.services.envelopes import dilemma_card_remember, envelope_open, game_save
+from campaign.services.houses import achievement_create, achievement_mark, house_create
+from campaign.services.ledger import ledger_add
+from campaign.services.stickers import mystery_sticker_attach, sticker_attach
 from tests.factories import campaign_with_houses
 
 pytestmark = [pytest.mark.database, pytest.mark.django_db]
@@ -68,15 +72,15 @@ class CampaignEventsTests:
     def test_each_service_writes_its_events_and_the_history_explains_the_state(self, user):
         campaign, (a, b, c) = campaign_with_houses("Ann", "Bea", "Cid", user=user)
         with verify_events(campaign, ["house_created"], actor=user):
-            services.house_create(campaign=campaign, name="Dag", number=4, actor=user)
+            house_create(campaign=campaign, name="Dag", number=4, actor=user)
         with verify_events(campaign, ["game_begun", "chronicle_aged"], actor=user):
-            game = services.game_begin(campaign=campaign, king_name="Harald", actor=user)
+            game = game_begin(campaign=campaign, king_name="Harald", actor=user)
         with verify_events(campaign, ["sticker_attached"], actor=user):
-            services.sticker_attach(
+            sticker_attach(
                 campaign=campaign, number=43, row="wealth", positive=True, signer=a, game=game, actor=user
             )
         with verify_events(campaign, ["envelope_opened", "story_card_placed", "ledger"], actor=user):
-            services.envelope_open(
+            envelope_open(
                 campaign=campaign,
                 number=9,
                 opened_by=b,
@@ -86,24 +90,20 @@ class CampaignEventsTests:
                 actor=user,
             )
         with verify_events(campaign, ["mystery_attached"], actor=user):
-            services.mystery_sticker_attach(campaign=campaign, letter="C", game=game, actor=user)
-        achievement = services.achievement_create(house=c, name="Builder", spaces=1, effects={"crave": 1})
+            mystery_sticker_attach(campaign=campaign, letter="C", game=game, actor=user)
+        achievement = achievement_create(house=c, name="Builder", spaces=1, effects={"crave": 1})
         with verify_events(campaign, ["achievement_marked", "achievement_unlocked", "ledger"], actor=user):
-            services.achievement_mark(achievement=achievement, game=game, actor=user)
+            achievement_mark(achievement=achievement, game=game, actor=user)
         with verify_events(campaign, ["ledger"], actor=user):
-            services.ledger_add(
-                house=a, kind="prestige", amount=-1, reason="Card", source="manual", actor=user
-            )
+            ledger_add(house=a, kind="prestige", amount=-1, reason="Card", source="manual", actor=user)
         with verify_events(campaign, ["dilemma_card_remembered"], actor=user):
-            services.dilemma_card_remember(
-                campaign=campaign, number=90, title="Plague", outcomes={}, actor=user
-            )
+            dilemma_card_remember(campaign=campaign, number=90, title="Plague", outcomes={}, actor=user)
         with verify_events(campaign, ["game_saved"], actor=user):
-            services.game_save(game=game, resolved=[90], actor=user)
+            game_save(game=game, resolved=[90], actor=user)
 
     def test_a_recorded_result_and_its_correction_are_explained_by_the_ledger_events(self, user):
         campaign, houses = campaign_with_houses("Ann", "Bea", "Cid", user=user)
-        game = services.game_begin(campaign=campaign, king_name="Harald", actor=user)
+        game = game_begin(campaign=campaign, king_name="Harald", actor=user)
         rows = [
             {"house": h, "secret_agenda": agenda, "agenda_points": points}
             for h, agenda, points in zip(houses, ["rebel", "greedy", "opulent"], [3, 2, 1], strict=True)
@@ -111,11 +111,11 @@ class CampaignEventsTests:
         # Position 1 to 3 (Prestige/Crave rows), the Rebel's abdication Crave, three alignment marks.
         recorded = [*["ledger"] * 4, *["achievement_marked"] * 3, "game_recorded"]
         with verify_events(campaign, recorded, actor=user):
-            services.game_result_record(game=game, end="abdicated_top", rows=rows, actor=user)
+            game_result_record(game=game, end="abdicated_top", rows=rows, actor=user)
         rows[0]["secret_agenda"] = "moderate"
         before = campaign_state(campaign)
         last = campaign.events.order_by("-id").values_list("id", flat=True).first()
-        services.game_result_correct(game=game, end="abdicated_top", rows=rows, reason="typo", actor=user)
+        game_result_correct(game=game, end="abdicated_top", rows=rows, reason="typo", actor=user)
         new = list(campaign.events.filter(id__gt=last).order_by("id"))
         assert new[-1].kind == "game_corrected" and all(e.actor == user and e.summary for e in new)
         assert campaign_state(campaign) != before

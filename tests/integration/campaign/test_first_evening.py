@@ -7,9 +7,14 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from campaign import services
 from campaign.forms import CARD_NUMBERS_FORMAT, CARD_RANGE_TOO_LONG, MAX_TYPED_CARDS, card_numbers
 from campaign.models import CampaignEvent, DilemmaCard, Envelope, StoryCard
+from campaign.services.envelopes import (
+    STANDARD_ENVELOPE_CARDS,
+    STARTING_DECK_EMPTY,
+    STARTING_ENVELOPE,
+    envelope_open,
+)
 from campaign.services.game_nights import game_night_config
 from tests.factories import campaign_with_houses
 
@@ -32,9 +37,9 @@ def first_envelope(**extra):
 class EnvelopeZeroTests:
     def test_envelope_00_holds_a_story_card_and_the_starting_dilemma_deck(self):
         campaign, _ = campaign_with_houses("Anna", "Ben", "Carla")
-        envelope = services.envelope_open(
+        envelope = envelope_open(
             campaign=campaign,
-            number=services.STARTING_ENVELOPE,
+            number=STARTING_ENVELOPE,
             dilemma_numbers=list(range(1, 13)),
             story_card={"number": 1, "storyline": "Crown"},
         )
@@ -46,23 +51,23 @@ class EnvelopeZeroTests:
     def test_the_first_night_draws_from_the_starting_deck(self):
         """Game Setup step 7: 'Take the Dilemma deck ... from the Dilemma Save slot'."""
         campaign, houses = campaign_with_houses("Anna", "Ben", "Carla")
-        services.envelope_open(campaign=campaign, number=0, dilemma_numbers=[3, 1, 2, 4])
+        envelope_open(campaign=campaign, number=0, dilemma_numbers=[3, 1, 2, 4])
         config = game_night_config(campaign=campaign, houses=houses, king_name="Harald V")
         assert config["dilemma_deck"] == [1, 2, 3, 4]
 
     def test_envelope_00_without_its_dilemma_cards_is_refused_and_writes_nothing(self):
         campaign, _ = campaign_with_houses("Anna")
         with pytest.raises(ValidationError) as refused:
-            services.envelope_open(campaign=campaign, number=0, dilemma_numbers=[])
-        assert refused.value.messages == [services.STARTING_DECK_EMPTY]
+            envelope_open(campaign=campaign, number=0, dilemma_numbers=[])
+        assert refused.value.messages == [STARTING_DECK_EMPTY]
         assert not Envelope.objects.exists() and not CampaignEvent.objects.filter(kind="envelope_opened")
 
     def test_every_other_standard_envelope_still_holds_three_dilemma_cards(self):
         """'A standard Envelope will contain 1 Story card and 3 Dilemma cards' (Open Envelope)."""
         campaign, _ = campaign_with_houses("Anna")
         with pytest.raises(ValidationError) as refused:
-            services.envelope_open(campaign=campaign, number=5, dilemma_numbers=list(range(1, 13)))
-        assert refused.value.messages == [services.STANDARD_ENVELOPE_CARDS.format(count=12)]
+            envelope_open(campaign=campaign, number=5, dilemma_numbers=list(range(1, 13)))
+        assert refused.value.messages == [STANDARD_ENVELOPE_CARDS.format(count=12)]
         assert not Envelope.objects.exists()
 
 
@@ -177,5 +182,5 @@ class NightStartTests:
         client.force_login(campaign.created_by)
         url = reverse("kd-night-start", args=[campaign.pk])
         assert "open Envelope 00</a>" in client.get(url).content.decode()
-        services.envelope_open(campaign=campaign, number=0, dilemma_numbers=[1, 2, 3])
+        envelope_open(campaign=campaign, number=0, dilemma_numbers=[1, 2, 3])
         assert "open Envelope 00" not in client.get(url).content.decode()

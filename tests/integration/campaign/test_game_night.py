@@ -3,9 +3,13 @@
 import pytest
 from django.core.exceptions import ValidationError
 
-from campaign import selectors, services
+from campaign import selectors
 from campaign.models import ChronicleScore, ChronicleSticker, LedgerEntry
 from campaign.services import game_nights
+from campaign.services.chronicles import game_begin, game_result_record
+from campaign.services.common import CAMPAIGN_CLOSED
+from campaign.services.envelopes import envelope_open
+from campaign.services.stickers import mystery_sticker_attach, sticker_attach
 from games.selectors import session_seats
 from tests.factories import campaign_with_houses
 from tests.kings_dilemma_play import ROWS, play_night
@@ -16,7 +20,7 @@ pytestmark = [pytest.mark.database, pytest.mark.django_db]
 class GameNightTests:
     def test_a_whole_night_is_written_back_into_the_campaign(self, user):
         campaign, houses = campaign_with_houses("Valentine", "Martina", "Armin", "Charles", user=user)
-        services.envelope_open(campaign=campaign, number=0, dilemma_numbers=[1, 2, 3])
+        envelope_open(campaign=campaign, number=0, dilemma_numbers=[1, 2, 3])
         session = game_nights.game_night_start(
             campaign=campaign, houses=houses, king_name="Harald V", host=user, seed=7
         )
@@ -66,9 +70,7 @@ class GameNightTests:
     def test_open_agendas_over_two_need_the_house_s_choice(self, user):
         campaign, houses = campaign_with_houses("A", "B", "C", user=user)
         for number, row in enumerate(["influence", "wealth", "morale"], start=1):
-            services.sticker_attach(
-                campaign=campaign, number=number, row=row, positive=True, signer=houses[0]
-            )
+            sticker_attach(campaign=campaign, number=number, row=row, positive=True, signer=houses[0])
         with pytest.raises(
             ValidationError, match="House A holds 3 positive Open Agendas: choose the 2 it keeps"
         ):
@@ -87,8 +89,8 @@ class GameNightTests:
     def test_a_closed_campaign_starts_no_night(self, user):
         campaign, houses = campaign_with_houses("A", "B", "C", user=user)
         for letter in "ABCDEF":
-            services.mystery_sticker_attach(campaign=campaign, letter=letter)
-        with pytest.raises(ValidationError, match=services.CAMPAIGN_CLOSED):
+            mystery_sticker_attach(campaign=campaign, letter=letter)
+        with pytest.raises(ValidationError, match=CAMPAIGN_CLOSED):
             game_nights.game_night_start(campaign=campaign, houses=houses, king_name="K", host=user)
 
     def test_the_longest_house_and_king_names_the_campaign_keeps_start_a_night(self, user):
@@ -134,17 +136,17 @@ class GameNightPageTests:
 class EngineAwardsTests:
     def test_a_result_with_the_engine_s_awards_records_them_as_given(self, user):
         campaign, houses = campaign_with_houses("A", "B", "C", user=user)
-        game = services.game_begin(campaign=campaign, king_name="K", actor=user)
+        game = game_begin(campaign=campaign, king_name="K", actor=user)
         rows = [{"house": h, "secret_agenda": "rebel", "agenda_points": 1} for h in houses]
         # A group whose corrected table gives 7 Prestige to everyone: the campaign does not recompute it.
         awards = [{"position": 1, "last": False, "prestige": 7, "crave": 0, "rebel_crave": 1}] * 3
-        services.game_result_record(game=game, end="abdicated_top", rows=rows, awards=awards, actor=user)
+        game_result_record(game=game, end="abdicated_top", rows=rows, awards=awards, actor=user)
         assert all(h.prestige == 7 and h.crave == 1 for h in selectors.house_list(campaign=campaign))
 
     def test_malformed_awards_are_refused_and_nothing_is_written(self, user):
         campaign, houses = campaign_with_houses("A", "B", "C", user=user)
-        game = services.game_begin(campaign=campaign, king_name="K", actor=user)
+        game = game_begin(campaign=campaign, king_name="K", actor=user)
         rows = [{"house": h, "secret_agenda": "rebel"} for h in houses]
         with pytest.raises(ValidationError, match="awards"):
-            services.game_result_record(game=game, end="king_died", rows=rows, awards=[{}] * 3, actor=user)
+            game_result_record(game=game, end="king_died", rows=rows, awards=[{}] * 3, actor=user)
         assert not ChronicleScore.objects.exists()

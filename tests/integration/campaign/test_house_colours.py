@@ -7,9 +7,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from campaign import charts, services
+from campaign import charts
 from campaign.colours import house_colour
 from campaign.services import game_nights
+from campaign.services.envelopes import envelope_open
 from games.services import SEAT_COLOURS, session_create
 from tests.factories import campaign_with_houses
 
@@ -30,7 +31,7 @@ def chip_colour(page: str, name: str) -> str:
 class HouseColourTests:
     def night(self, user):
         campaign, houses = campaign_with_houses("Valentine", "Tork", "Armin", "Charles", "Martina", user=user)
-        services.envelope_open(campaign=campaign, number=0, dilemma_numbers=[1, 2, 3])
+        envelope_open(campaign=campaign, number=0, dilemma_numbers=[1, 2, 3])
         seated = [houses[4], houses[1], houses[0], houses[3], houses[2]]  # table order is not House order
         session = game_nights.game_night_start(
             campaign=campaign, houses=seated, king_name="Harald V", host=user, seed=7

@@ -10,10 +10,23 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape
 
-from campaign import services
-from campaign.demo import DEMO_USER
+from campaign.access import DEMO_USER
 from campaign.member_views import INVITATION_MADE, MEMBER_REMOVED
 from campaign.models import House, Invitation, Membership
+from campaign.services.members import (
+    DEMO_CANNOT_JOIN,
+    INVITATION_ALREADY_REVOKED,
+    INVITATION_DAYS,
+    INVITATION_HOUSE_PLAYER,
+    INVITATION_REVOKED,
+    JOINED_HOUSE,
+    LAST_OWNER_DEMOTE,
+    LAST_OWNER_REMOVE,
+    UNKNOWN_ROLE,
+    invitation_accept,
+    invitation_create,
+    invitation_revoke,
+)
 from config import ratelimits
 from tests.factories import UserFactory, campaign_with_houses
 from tests.integration.campaign.test_members import written
@@ -37,8 +50,8 @@ def client_of(user) -> Client:
 
 def member(campaign, role: str, username: str, house: House | None = None):
     user = UserFactory(username=username)
-    invitation = services.invitation_create(campaign=campaign, role=role, house=house)
-    services.invitation_accept(invitation=invitation, user=user)
+    invitation = invitation_create(campaign=campaign, role=role, house=house)
+    invitation_accept(invitation=invitation, user=user)
     return user
 
 
@@ -50,7 +63,7 @@ class MemberListTests:
     def test_the_owner_sees_members_tools_and_pending_invitations_with_their_qr(self, realm, user):
         campaign, houses = realm
         anna = member(campaign, "player", "anna", houses[0])
-        invitation = services.invitation_create(campaign=campaign, role="viewer")
+        invitation = invitation_create(campaign=campaign, role="viewer")
         page = client_of(user).get(members_url(campaign)).content.decode()
         assert "anna" in page and "House Smeethe" in page
         assert "Make an invitation link" in page and "Yes, remove anna" in page
@@ -115,9 +128,9 @@ class InvitationFormTests:
         url = reverse("invitation-create", args=[campaign.pk])
         before = written()
         for data, message in (
-            ({"role": "player", "days": 31}, services.INVITATION_DAYS),
-            ({"role": "player", "days": "x"}, services.INVITATION_DAYS),
-            ({"role": "viewer", "house": houses[0].pk, "days": 7}, services.INVITATION_HOUSE_PLAYER),
+            ({"role": "player", "days": 31}, INVITATION_DAYS),
+            ({"role": "player", "days": "x"}, INVITATION_DAYS),
+            ({"role": "viewer", "house": houses[0].pk, "days": 7}, INVITATION_HOUSE_PLAYER),
         ):
             response = client.post(url, data)
             assert response.status_code == 400
@@ -156,17 +169,17 @@ class MemberActionsTests:
         before = written()
         response = client.post(reverse("member-remove", args=[campaign.pk, mine.pk]))
         assert response.status_code == 400
-        assert escape(services.LAST_OWNER_REMOVE.format(user=user)) in response.content.decode()
+        assert escape(LAST_OWNER_REMOVE.format(user=user)) in response.content.decode()
         response = client.post(reverse("member-role", args=[campaign.pk, mine.pk]), {"role": "player"})
-        assert escape(services.LAST_OWNER_DEMOTE.format(user=user)) in response.content.decode()
+        assert escape(LAST_OWNER_DEMOTE.format(user=user)) in response.content.decode()
         response = client.post(reverse("member-role", args=[campaign.pk, mine.pk]), {"role": "king"})
         assert response.status_code == 400
-        assert escape(services.UNKNOWN_ROLE.format(role="king")) in response.content.decode()
+        assert escape(UNKNOWN_ROLE.format(role="king")) in response.content.decode()
         assert written() == before
 
     def test_the_owner_revokes_an_invitation(self, realm, user):
         campaign, _ = realm
-        invitation = services.invitation_create(campaign=campaign)
+        invitation = invitation_create(campaign=campaign)
         client = client_of(user)
         url = reverse("invitation-revoke", args=[campaign.pk, invitation.pk])
         assert client.post(url).status_code == 302
@@ -174,13 +187,13 @@ class MemberActionsTests:
         assert invitation.revoked_at is not None
         response = client.post(url)
         assert response.status_code == 400
-        assert escape(services.INVITATION_ALREADY_REVOKED) in response.content.decode()
+        assert escape(INVITATION_ALREADY_REVOKED) in response.content.decode()
 
 
 class InvitationPageTests:
     def test_a_visitor_is_told_what_they_are_invited_to_and_offered_to_sign_up(self, realm):
         campaign, houses = realm
-        invitation = services.invitation_create(campaign=campaign, house=houses[1])
+        invitation = invitation_create(campaign=campaign, house=houses[1])
         url = reverse("invitation", args=[invitation.token])
         response = Client().get(url)
         page = response.content.decode()
@@ -191,20 +204,20 @@ class InvitationPageTests:
 
     def test_a_logged_in_person_joins_and_lands_on_the_campaign(self, realm):
         campaign, houses = realm
-        invitation = services.invitation_create(campaign=campaign, house=houses[1])
+        invitation = invitation_create(campaign=campaign, house=houses[1])
         ben = UserFactory(username="ben")
         client = client_of(ben)
         url = reverse("invitation", args=[invitation.token])
         assert "Join Test campaign" in client.get(url).content.decode()
         response = client.post(url, follow=True)
         assert response.redirect_chain[-1][0] == reverse("campaign-detail", args=[campaign.pk])
-        message = services.JOINED_HOUSE.format(campaign="Test campaign", role="player", house="Tork")
+        message = JOINED_HOUSE.format(campaign="Test campaign", role="player", house="Tork")
         assert escape(message) in response.content.decode()
         assert Membership.objects.get(campaign=campaign, user=ben).role == "player"
 
     def test_an_anonymous_post_is_sent_to_log_in(self, realm):
         campaign, _ = realm
-        invitation = services.invitation_create(campaign=campaign)
+        invitation = invitation_create(campaign=campaign)
         url = reverse("invitation", args=[invitation.token])
         before = written()
         response = Client().post(url)
@@ -214,13 +227,11 @@ class InvitationPageTests:
     def test_unknown_revoked_and_expired_links_say_so(self, realm):
         campaign, _ = realm
         assert Client().get(reverse("invitation", args=["nope"])).status_code == 404
-        revoked = services.invitation_create(campaign=campaign)
-        services.invitation_revoke(invitation=revoked)
+        revoked = invitation_create(campaign=campaign)
+        invitation_revoke(invitation=revoked)
         response = Client().get(reverse("invitation", args=[revoked.token]))
-        assert (
-            response.status_code == 410 and escape(services.INVITATION_REVOKED) in response.content.decode()
-        )
-        expired = services.invitation_create(campaign=campaign)
+        assert response.status_code == 410 and escape(INVITATION_REVOKED) in response.content.decode()
+        expired = invitation_create(campaign=campaign)
         Invitation.objects.filter(pk=expired.pk).update(
             expires_at=timezone.now() - datetime.timedelta(days=1)
         )
@@ -233,18 +244,18 @@ class InvitationPageTests:
 
     def test_the_demo_account_cannot_join(self, realm):
         campaign, _ = realm
-        invitation = services.invitation_create(campaign=campaign)
+        invitation = invitation_create(campaign=campaign)
         before = written()
         response = client_of(UserFactory(username=DEMO_USER)).post(
             reverse("invitation", args=[invitation.token])
         )
         assert response.status_code == 400
-        assert escape(services.DEMO_CANNOT_JOIN) in response.content.decode()
+        assert escape(DEMO_CANNOT_JOIN) in response.content.decode()
         assert written() == before
 
     def test_a_member_opening_a_link_is_led_to_the_campaign(self, realm, user):
         campaign, _ = realm
-        invitation = services.invitation_create(campaign=campaign)
+        invitation = invitation_create(campaign=campaign)
         page = client_of(user).get(reverse("invitation", args=[invitation.token])).content.decode()
         assert "You are already the owner of Test campaign" in page
         assert reverse("campaign-detail", args=[campaign.pk]) in page

@@ -11,9 +11,38 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from campaign import selectors, services
-from campaign.demo import DEMO_USER
+from campaign import selectors
+from campaign.access import DEMO_USER
 from campaign.models import CampaignEvent, House, Invitation, Membership
+from campaign.services.common import HOUSE_NOT_IN_CAMPAIGN
+from campaign.services.game_nights import game_night_start
+from campaign.services.members import (
+    ALREADY_MEMBER,
+    ALREADY_MEMBER_HOUSE,
+    DEMO_CANNOT_JOIN,
+    HOUSE_ALREADY_PLAYED,
+    INVITATION_ALREADY_REVOKED,
+    INVITATION_DAYS,
+    INVITATION_EXPIRED,
+    INVITATION_HOUSE_PLAYER,
+    INVITATION_NEEDS_ACCOUNT,
+    INVITATION_REVOKED,
+    INVITATION_ROLE,
+    INVITATION_USED,
+    JOINED,
+    JOINED_HOUSE,
+    LAST_OWNER_DEMOTE,
+    LAST_OWNER_REMOVE,
+    ONE_HOUSE_PER_PLAYER,
+    ROLE_RAISED,
+    UNKNOWN_ROLE,
+    invitation_accept,
+    invitation_create,
+    invitation_problem,
+    invitation_revoke,
+    membership_remove,
+    membership_role_change,
+)
 from tests.factories import UserFactory, campaign_with_houses
 from tests.integration.api.test_concurrency import race
 
@@ -55,7 +84,7 @@ def last_event(campaign) -> CampaignEvent:
 class InvitationCreateTests:
     def test_an_invitation_lasts_seven_days_by_default_and_is_recorded(self, realm, user):
         campaign, _ = realm
-        invitation = services.invitation_create(campaign=campaign, role="viewer", actor=user)
+        invitation = invitation_create(campaign=campaign, role="viewer", actor=user)
         assert invitation.role == "viewer" and invitation.house is None and len(invitation.token) >= 40
         remaining = invitation.expires_at - timezone.now()
         assert datetime.timedelta(days=6, hours=23) < remaining <= datetime.timedelta(days=7)
@@ -66,59 +95,57 @@ class InvitationCreateTests:
     def test_the_owner_chooses_one_to_thirty_days(self, realm):
         campaign, _ = realm
         for days in (1, 30):
-            invitation = services.invitation_create(campaign=campaign, days=days)
+            invitation = invitation_create(campaign=campaign, days=days)
             assert (
                 abs(invitation.expires_at - timezone.now() - datetime.timedelta(days=days)).total_seconds()
                 < 60
             )
         for days in (0, 31, -1, True, "7"):
-            with refused(services.INVITATION_DAYS):
-                services.invitation_create(campaign=campaign, days=days)
+            with refused(INVITATION_DAYS):
+                invitation_create(campaign=campaign, days=days)
 
     def test_an_invitation_never_makes_an_owner(self, realm):
         campaign, _ = realm
         for role in ("owner", "host", ""):
-            with refused(services.INVITATION_ROLE):
-                services.invitation_create(campaign=campaign, role=role)
+            with refused(INVITATION_ROLE):
+                invitation_create(campaign=campaign, role=role)
 
     def test_the_house_must_be_of_the_campaign_free_and_for_a_player(self, realm, user):
         campaign, houses = realm
         _, (elsewhere,) = campaign_with_houses("Elsewhere", name="Another")
-        with refused(services.HOUSE_NOT_IN_CAMPAIGN.format(house="Elsewhere")):
-            services.invitation_create(campaign=campaign, house=elsewhere)
-        with refused(services.INVITATION_HOUSE_PLAYER):
-            services.invitation_create(campaign=campaign, role="viewer", house=houses[0])
+        with refused(HOUSE_NOT_IN_CAMPAIGN.format(house="Elsewhere")):
+            invitation_create(campaign=campaign, house=elsewhere)
+        with refused(INVITATION_HOUSE_PLAYER):
+            invitation_create(campaign=campaign, role="viewer", house=houses[0])
         anna = UserFactory(username="anna")
-        services.invitation_accept(
-            invitation=services.invitation_create(campaign=campaign, house=houses[0]), user=anna
-        )
-        with refused(services.HOUSE_ALREADY_PLAYED.format(house="Smeethe", user=anna)):
-            services.invitation_create(campaign=campaign, house=houses[0])
+        invitation_accept(invitation=invitation_create(campaign=campaign, house=houses[0]), user=anna)
+        with refused(HOUSE_ALREADY_PLAYED.format(house="Smeethe", user=anna)):
+            invitation_create(campaign=campaign, house=houses[0])
 
 
 class InvitationRevokeTests:
     def test_a_revoked_invitation_cannot_be_accepted_nor_revoked_again(self, realm, user):
         campaign, _ = realm
-        invitation = services.invitation_create(campaign=campaign)
-        services.invitation_revoke(invitation=invitation, actor=user)
+        invitation = invitation_create(campaign=campaign)
+        invitation_revoke(invitation=invitation, actor=user)
         assert last_event(campaign).kind == "invitation_revoked"
         invitation.refresh_from_db()
         assert invitation.revoked_at is not None
         assert list(selectors.invitations_pending(campaign=campaign)) == []
-        with refused(services.INVITATION_ALREADY_REVOKED):
-            services.invitation_revoke(invitation=invitation)
-        with refused(services.INVITATION_REVOKED):
-            services.invitation_accept(invitation=invitation, user=UserFactory())
+        with refused(INVITATION_ALREADY_REVOKED):
+            invitation_revoke(invitation=invitation)
+        with refused(INVITATION_REVOKED):
+            invitation_accept(invitation=invitation, user=UserFactory())
 
 
 class InvitationAcceptTests:
     def test_an_invitation_without_a_house_serves_several_people(self, realm):
         campaign, _ = realm
-        invitation = services.invitation_create(campaign=campaign, role="viewer")
+        invitation = invitation_create(campaign=campaign, role="viewer")
         anna, ben = UserFactory(username="anna"), UserFactory(username="ben")
-        done = services.invitation_accept(invitation=invitation, user=anna)
-        assert done.message == services.JOINED.format(campaign=campaign.name, role="viewer")
-        services.invitation_accept(invitation=invitation, user=ben)
+        done = invitation_accept(invitation=invitation, user=anna)
+        assert done.message == JOINED.format(campaign=campaign.name, role="viewer")
+        invitation_accept(invitation=invitation, user=ben)
         roles = dict(campaign.memberships.values_list("user__username", "role"))
         assert roles["anna"] == roles["ben"] == "viewer"
         invitation.refresh_from_db()
@@ -129,84 +156,72 @@ class InvitationAcceptTests:
 
     def test_an_invitation_for_a_house_gives_it_its_player_once(self, realm):
         campaign, houses = realm
-        invitation = services.invitation_create(campaign=campaign, house=houses[1])
+        invitation = invitation_create(campaign=campaign, house=houses[1])
         anna = UserFactory(username="anna")
-        done = services.invitation_accept(invitation=invitation, user=anna)
-        assert done.message == services.JOINED_HOUSE.format(
-            campaign=campaign.name, role="player", house="Tork"
-        )
+        done = invitation_accept(invitation=invitation, user=anna)
+        assert done.message == JOINED_HOUSE.format(campaign=campaign.name, role="player", house="Tork")
         houses[1].refresh_from_db()
         assert houses[1].user == anna and houses[1].player_name == "anna"  # was empty
         assert done.membership.role == "player"
         assert last_event(campaign).house == houses[1]
         assert list(selectors.invitations_pending(campaign=campaign)) == []
-        with refused(services.INVITATION_USED.format(house="Tork")):
-            services.invitation_accept(invitation=invitation, user=UserFactory())
+        with refused(INVITATION_USED.format(house="Tork")):
+            invitation_accept(invitation=invitation, user=UserFactory())
 
     def test_a_player_name_already_written_stays(self, realm):
         campaign, houses = realm
         House.objects.filter(pk=houses[0].pk).update(player_name="Anna Smith")
-        services.invitation_accept(
-            invitation=services.invitation_create(campaign=campaign, house=houses[0]), user=UserFactory()
+        invitation_accept(
+            invitation=invitation_create(campaign=campaign, house=houses[0]), user=UserFactory()
         )
         houses[0].refresh_from_db()
         assert houses[0].player_name == "Anna Smith"
 
     def test_an_expired_invitation_says_since_when(self, realm):
         campaign, houses = realm
-        expired = services.invitation_create(campaign=campaign)
+        expired = invitation_create(campaign=campaign)
         Invitation.objects.filter(pk=expired.pk).update(
             expires_at=timezone.now() - datetime.timedelta(seconds=1)
         )
         expired.refresh_from_db()
         date = timezone.localtime(expired.expires_at).date().isoformat()
-        with refused(services.INVITATION_EXPIRED.format(date=date)):
-            services.invitation_accept(invitation=expired, user=UserFactory())
-        assert services.invitation_problem(invitation=expired) == services.INVITATION_EXPIRED.format(
-            date=date
-        )
+        with refused(INVITATION_EXPIRED.format(date=date)):
+            invitation_accept(invitation=expired, user=UserFactory())
+        assert invitation_problem(invitation=expired) == INVITATION_EXPIRED.format(date=date)
 
     def test_the_demo_account_and_anonymous_visitors_cannot_accept(self, realm):
         campaign, _ = realm
-        invitation = services.invitation_create(campaign=campaign)
-        with refused(services.DEMO_CANNOT_JOIN):
-            services.invitation_accept(invitation=invitation, user=UserFactory(username=DEMO_USER))
-        with refused(services.INVITATION_NEEDS_ACCOUNT):
-            services.invitation_accept(invitation=invitation, user=AnonymousUser())
+        invitation = invitation_create(campaign=campaign)
+        with refused(DEMO_CANNOT_JOIN):
+            invitation_accept(invitation=invitation, user=UserFactory(username=DEMO_USER))
+        with refused(INVITATION_NEEDS_ACCOUNT):
+            invitation_accept(invitation=invitation, user=AnonymousUser())
 
     def test_a_member_keeps_a_higher_role_and_is_told_so(self, realm, user):
         campaign, _ = realm
-        invitation = services.invitation_create(campaign=campaign, role="player")
+        invitation = invitation_create(campaign=campaign, role="player")
         before = written()
-        done = services.invitation_accept(invitation=invitation, user=user)  # the owner
-        assert done.message == services.ALREADY_MEMBER.format(role="owner", campaign=campaign.name)
+        done = invitation_accept(invitation=invitation, user=user)  # the owner
+        assert done.message == ALREADY_MEMBER.format(role="owner", campaign=campaign.name)
         assert done.membership.role == "owner" and written() == before
 
     def test_a_viewer_invited_as_player_becomes_a_player(self, realm):
         campaign, _ = realm
         ben = UserFactory(username="ben")
-        services.invitation_accept(
-            invitation=services.invitation_create(campaign=campaign, role="viewer"), user=ben
-        )
-        done = services.invitation_accept(invitation=services.invitation_create(campaign=campaign), user=ben)
-        assert done.message == services.ROLE_RAISED.format(
-            was="a viewer", campaign=campaign.name, role="a player"
-        )
+        invitation_accept(invitation=invitation_create(campaign=campaign, role="viewer"), user=ben)
+        done = invitation_accept(invitation=invitation_create(campaign=campaign), user=ben)
+        assert done.message == ROLE_RAISED.format(was="a viewer", campaign=campaign.name, role="a player")
         assert Membership.objects.get(campaign=campaign, user=ben).role == "player"
         assert last_event(campaign).kind == "member_role_changed"
         # ... and a player invited as a viewer stays a player.
-        done = services.invitation_accept(
-            invitation=services.invitation_create(campaign=campaign, role="viewer"), user=ben
-        )
-        assert done.message == services.ALREADY_MEMBER.format(role="player", campaign=campaign.name)
+        done = invitation_accept(invitation=invitation_create(campaign=campaign, role="viewer"), user=ben)
+        assert done.message == ALREADY_MEMBER.format(role="player", campaign=campaign.name)
         assert Membership.objects.get(campaign=campaign, user=ben).role == "player"
 
     def test_the_owner_may_take_a_house_and_keeps_owning(self, realm, user):
         campaign, houses = realm
-        done = services.invitation_accept(
-            invitation=services.invitation_create(campaign=campaign, house=houses[2]), user=user
-        )
-        assert done.message == services.ALREADY_MEMBER_HOUSE.format(
+        done = invitation_accept(invitation=invitation_create(campaign=campaign, house=houses[2]), user=user)
+        assert done.message == ALREADY_MEMBER_HOUSE.format(
             role="owner", campaign=campaign.name, house="Allwed"
         )
         assert done.membership.role == "owner"
@@ -215,69 +230,63 @@ class InvitationAcceptTests:
 
     def test_a_house_taken_meanwhile_is_refused(self, realm):
         campaign, houses = realm
-        first = services.invitation_create(campaign=campaign, house=houses[0])
-        second = services.invitation_create(campaign=campaign, house=houses[0])
+        first = invitation_create(campaign=campaign, house=houses[0])
+        second = invitation_create(campaign=campaign, house=houses[0])
         anna = UserFactory(username="anna")
-        services.invitation_accept(invitation=first, user=anna)
-        with refused(services.HOUSE_ALREADY_PLAYED.format(house="Smeethe", user=anna)):
-            services.invitation_accept(invitation=second, user=UserFactory())
+        invitation_accept(invitation=first, user=anna)
+        with refused(HOUSE_ALREADY_PLAYED.format(house="Smeethe", user=anna)):
+            invitation_accept(invitation=second, user=UserFactory())
 
     def test_a_user_plays_at_most_one_house_per_campaign(self, realm):
         campaign, houses = realm
         anna = UserFactory(username="anna")
-        services.invitation_accept(
-            invitation=services.invitation_create(campaign=campaign, house=houses[0]), user=anna
-        )
-        second = services.invitation_create(campaign=campaign, house=houses[1])
-        with refused(services.ONE_HOUSE_PER_PLAYER.format(house="Smeethe")):
-            services.invitation_accept(invitation=second, user=anna)
+        invitation_accept(invitation=invitation_create(campaign=campaign, house=houses[0]), user=anna)
+        second = invitation_create(campaign=campaign, house=houses[1])
+        with refused(ONE_HOUSE_PER_PLAYER.format(house="Smeethe")):
+            invitation_accept(invitation=second, user=anna)
 
 
 class MembershipRoleChangeTests:
     def test_the_owner_changes_a_role_and_the_history_says_so(self, realm, user):
         campaign, _ = realm
         ben = UserFactory(username="ben")
-        services.invitation_accept(invitation=services.invitation_create(campaign=campaign), user=ben)
+        invitation_accept(invitation=invitation_create(campaign=campaign), user=ben)
         membership = Membership.objects.get(campaign=campaign, user=ben)
-        services.membership_role_change(membership=membership, role="owner", actor=user)
+        membership_role_change(membership=membership, role="owner", actor=user)
         assert Membership.objects.get(pk=membership.pk).role == "owner"
         event = last_event(campaign)
         assert event.kind == "member_role_changed" and event.actor == user
         assert event.summary == "ben is now an owner (was a player)"
         # Two owners: either may step down.
         mine = Membership.objects.get(campaign=campaign, user=user)
-        services.membership_role_change(membership=mine, role="player", actor=user)
+        membership_role_change(membership=mine, role="player", actor=user)
         assert Membership.objects.get(pk=mine.pk).role == "player"
 
     def test_the_last_owner_cannot_be_demoted(self, realm, user):
         campaign, _ = realm
         mine = Membership.objects.get(campaign=campaign, user=user)
         for role in ("player", "viewer"):
-            with refused(services.LAST_OWNER_DEMOTE.format(user=user)):
-                services.membership_role_change(membership=mine, role=role, actor=user)
+            with refused(LAST_OWNER_DEMOTE.format(user=user)):
+                membership_role_change(membership=mine, role=role, actor=user)
 
     def test_an_unknown_role_is_refused(self, realm, user):
         campaign, _ = realm
         mine = Membership.objects.get(campaign=campaign, user=user)
-        with refused(services.UNKNOWN_ROLE.format(role="king")):
-            services.membership_role_change(membership=mine, role="king")
+        with refused(UNKNOWN_ROLE.format(role="king")):
+            membership_role_change(membership=mine, role="king")
 
     def test_the_same_role_writes_nothing(self, realm, user):
         campaign, _ = realm
         before = written()
-        services.membership_role_change(
-            membership=Membership.objects.get(campaign=campaign, user=user), role="owner"
-        )
+        membership_role_change(membership=Membership.objects.get(campaign=campaign, user=user), role="owner")
         assert written() == before
 
     def test_a_player_made_viewer_no_longer_plays_the_house(self, realm, user):
         campaign, houses = realm
         anna = UserFactory(username="anna")
-        services.invitation_accept(
-            invitation=services.invitation_create(campaign=campaign, house=houses[0]), user=anna
-        )
+        invitation_accept(invitation=invitation_create(campaign=campaign, house=houses[0]), user=anna)
         membership = Membership.objects.get(campaign=campaign, user=anna)
-        services.membership_role_change(membership=membership, role="viewer", actor=user)
+        membership_role_change(membership=membership, role="viewer", actor=user)
         houses[0].refresh_from_db()
         assert houses[0].user is None and houses[0].player_name == "anna"
         assert "no longer plays House Smeethe" in last_event(campaign).summary
@@ -287,12 +296,8 @@ class MembershipRemoveTests:
     def test_a_removed_member_leaves_and_their_house_is_free(self, realm, user):
         campaign, houses = realm
         anna = UserFactory(username="anna")
-        services.invitation_accept(
-            invitation=services.invitation_create(campaign=campaign, house=houses[0]), user=anna
-        )
-        services.membership_remove(
-            membership=Membership.objects.get(campaign=campaign, user=anna), actor=user
-        )
+        invitation_accept(invitation=invitation_create(campaign=campaign, house=houses[0]), user=anna)
+        membership_remove(membership=Membership.objects.get(campaign=campaign, user=anna), actor=user)
         assert not Membership.objects.filter(campaign=campaign, user=anna).exists()
         houses[0].refresh_from_db()
         assert houses[0].user is None
@@ -305,17 +310,11 @@ class MembershipRemoveTests:
         theirs, and its old code stops opening it (the phone is told, the table shows a new one)."""
         campaign, houses = realm
         anna = UserFactory(username="anna")
-        services.invitation_accept(
-            invitation=services.invitation_create(campaign=campaign, house=houses[0]), user=anna
-        )
-        night = services.game_night_start(
-            campaign=campaign, houses=houses[:3], king_name="Mid I", host=user, seed=2
-        )
+        invitation_accept(invitation=invitation_create(campaign=campaign, house=houses[0]), user=anna)
+        night = game_night_start(campaign=campaign, houses=houses[:3], king_name="Mid I", host=user, seed=2)
         seat = night.seats.get(user=anna)
         old_token, version = seat.token, night.version
-        services.membership_remove(
-            membership=Membership.objects.get(campaign=campaign, user=anna), actor=user
-        )
+        membership_remove(membership=Membership.objects.get(campaign=campaign, user=anna), actor=user)
         seat.refresh_from_db()
         night.refresh_from_db()
         assert seat.user is None and seat.token != old_token and seat.joined_at is None
@@ -325,22 +324,16 @@ class MembershipRemoveTests:
 
     def test_the_last_owner_cannot_be_removed(self, realm, user):
         campaign, _ = realm
-        with refused(services.LAST_OWNER_REMOVE.format(user=user)):
-            services.membership_remove(
-                membership=Membership.objects.get(campaign=campaign, user=user), actor=user
-            )
+        with refused(LAST_OWNER_REMOVE.format(user=user)):
+            membership_remove(membership=Membership.objects.get(campaign=campaign, user=user), actor=user)
 
 
 class MemberSelectorsTests:
     def test_members_come_owners_first_with_their_house(self, realm, user):
         campaign, houses = realm
         zed, amy = UserFactory(username="zed"), UserFactory(username="amy")
-        services.invitation_accept(
-            invitation=services.invitation_create(campaign=campaign, role="viewer"), user=amy
-        )
-        services.invitation_accept(
-            invitation=services.invitation_create(campaign=campaign, house=houses[1]), user=zed
-        )
+        invitation_accept(invitation=invitation_create(campaign=campaign, role="viewer"), user=amy)
+        invitation_accept(invitation=invitation_create(campaign=campaign, house=houses[1]), user=zed)
         members = selectors.campaign_members(campaign=campaign)
         assert [(m["user"], m["role"], m["house"]) for m in members] == [
             (user, "owner", None),
@@ -356,7 +349,7 @@ class InvitationRaceTests:
 
     def test_two_people_taking_one_house_at_once_one_wins(self):
         campaign, houses = campaign_with_houses("Smeethe", "Tork")
-        invitation = services.invitation_create(campaign=campaign, house=houses[0])
+        invitation = invitation_create(campaign=campaign, house=houses[0])
         people = [UserFactory(username="anna"), UserFactory(username="ben")]
         turn = iter(people)
         lock = threading.Lock()
@@ -365,15 +358,15 @@ class InvitationRaceTests:
             with lock:
                 user = next(turn)
             try:
-                return services.invitation_accept(invitation=invitation, user=user).message
+                return invitation_accept(invitation=invitation, user=user).message
             except ValidationError as error:
                 return error.messages[0]
 
         answers = race(accept)
         assert sorted(answers, key=len) == sorted(
             [
-                services.JOINED_HOUSE.format(campaign=campaign.name, role="player", house="Smeethe"),
-                services.INVITATION_USED.format(house="Smeethe"),
+                JOINED_HOUSE.format(campaign=campaign.name, role="player", house="Smeethe"),
+                INVITATION_USED.format(house="Smeethe"),
             ],
             key=len,
         )
@@ -384,7 +377,7 @@ class InvitationRaceTests:
 
     def test_one_person_taking_two_houses_at_once_gets_one(self):
         campaign, houses = campaign_with_houses("Smeethe", "Tork")
-        invitations = iter([services.invitation_create(campaign=campaign, house=h) for h in houses])
+        invitations = iter([invitation_create(campaign=campaign, house=h) for h in houses])
         anna = UserFactory(username="anna")
         lock = threading.Lock()
 
@@ -392,7 +385,7 @@ class InvitationRaceTests:
             with lock:
                 invitation = next(invitations)
             try:
-                return services.invitation_accept(invitation=invitation, user=anna).message
+                return invitation_accept(invitation=invitation, user=anna).message
             except ValidationError as error:
                 return error.messages[0]
 

@@ -5,9 +5,18 @@ Game is the rulebook's Final Cleanup."""
 import pytest
 from django.core.exceptions import ValidationError
 
-from campaign import selectors, services
+from campaign import selectors
 from campaign.models import CampaignEvent, ChronicleSticker, DilemmaCard, Envelope
 from campaign.services import game_nights
+from campaign.services.chronicles import game_begin
+from campaign.services.envelopes import (
+    ENVELOPE_ALREADY_OPENED,
+    dilemma_card_remember,
+    envelope_open,
+    game_save,
+)
+from campaign.services.game_nights import NIGHT_CONFLICTS
+from campaign.services.stickers import STICKER_ALREADY_ATTACHED, mystery_sticker_attach, sticker_attach
 from games.engines.kernel.errors import RuleError
 from games.engines.kings_dilemma import messages as msg
 from tests.factories import campaign_with_houses
@@ -68,12 +77,10 @@ def night_after_draft(session, numbers, *, event_area=()):
 class CampaignMemoryTests:
     def test_the_table_is_told_what_the_campaign_holds(self, user):
         campaign, houses = campaign_with_houses("Anna", "Ben", "Chloe", user=user)
-        services.envelope_open(campaign=campaign, number=0, dilemma_numbers=[1, 2, 3])
-        services.envelope_open(
-            campaign=campaign, number=40, special=True, trigger_numbers=[90], event_numbers=[91]
-        )
-        services.sticker_attach(campaign=campaign, number=43, row="wealth", positive=True, signer=houses[0])
-        services.mystery_sticker_attach(campaign=campaign, letter="C")
+        envelope_open(campaign=campaign, number=0, dilemma_numbers=[1, 2, 3])
+        envelope_open(campaign=campaign, number=40, special=True, trigger_numbers=[90], event_numbers=[91])
+        sticker_attach(campaign=campaign, number=43, row="wealth", positive=True, signer=houses[0])
+        mystery_sticker_attach(campaign=campaign, letter="C")
         DilemmaCard.objects.filter(number=2).update(place=DilemmaCard.Place.TRASH)
         config = game_nights.game_night_config(campaign=campaign, houses=houses, king_name="K")
         assert config["dilemma_deck"] == [1, 3, 90]
@@ -84,8 +91,8 @@ class CampaignMemoryTests:
 
     def test_the_table_refuses_what_the_campaign_holds_and_writes_nothing(self, user):
         campaign, houses = campaign_with_houses("Anna", "Ben", "Chloe", user=user)
-        services.envelope_open(campaign=campaign, number=5, special=True)
-        services.sticker_attach(campaign=campaign, number=43, row="wealth", positive=True, signer=houses[0])
+        envelope_open(campaign=campaign, number=5, special=True)
+        sticker_attach(campaign=campaign, number=43, row="wealth", positive=True, signer=houses[0])
         session = game_nights.game_night_start(campaign=campaign, houses=houses, king_name="K", seed=3)
         draft(session)
         play(session, None, "draw_dilemma", card=front(12))
@@ -138,7 +145,7 @@ class ConflictTests:
 
     def start(self, user):
         campaign, houses = campaign_with_houses("Anna", "Ben", "Chloe", "David", user=user)
-        services.envelope_open(campaign=campaign, number=0, dilemma_numbers=[1, 2, 3])
+        envelope_open(campaign=campaign, number=0, dilemma_numbers=[1, 2, 3])
         session = game_nights.game_night_start(campaign=campaign, houses=houses, king_name="K", seed=7)
         return campaign, houses, session
 
@@ -147,8 +154,8 @@ class ConflictTests:
         state = play_night(session)  # sticker 43 on card 3, Envelope 09 on card 4
         signer = houses[state["result"]["stickers"][0]["signer"]]
         # Meanwhile, from the pages: sticker 43 attached, Envelope 09 opened, card 2 trashed by hand.
-        services.sticker_attach(campaign=campaign, number=43, row="morale", positive=False, signer=houses[1])
-        services.envelope_open(campaign=campaign, number=9, special=True)
+        sticker_attach(campaign=campaign, number=43, row="morale", positive=False, signer=houses[1])
+        envelope_open(campaign=campaign, number=9, special=True)
         DilemmaCard.objects.filter(campaign=campaign, number=2).update(place=DilemmaCard.Place.TRASH)
         contents = {9: {"dilemma_numbers": [90, 91, 92], "story_card": {"number": 9, "storyline": "Crown"}}}
 
@@ -158,11 +165,11 @@ class ConflictTests:
         by_kind = {c["kind"]: c for c in game.conflicts}
         assert set(by_kind) == {"sticker", "envelope", "dilemma_card"}
         sticker = by_kind["sticker"]
-        assert sticker["message"] == services.STICKER_ALREADY_ATTACHED.format(number=43)
+        assert sticker["message"] == STICKER_ALREADY_ATTACHED.format(number=43)
         assert sticker["typed"]["row"] == "welfare" and sticker["typed"]["positive"] is True
         assert sticker["typed"]["signer_house"] == {"house": signer.pk, "house_name": signer.name}
         envelope = by_kind["envelope"]
-        assert envelope["message"] == services.ENVELOPE_ALREADY_OPENED.format(number=9)
+        assert envelope["message"] == ENVELOPE_ALREADY_OPENED.format(number=9)
         assert envelope["typed"]["dilemma_numbers"] == [90, 91, 92]  # nothing typed is lost
         assert envelope["typed"]["story_card"] == {"number": 9, "storyline": "Crown"}
         assert envelope["what"].endswith("it held Story card 9 (Crown), Dilemma cards 90, 91, 92")
@@ -183,8 +190,8 @@ class ConflictTests:
         """Rulebook 'Final Cleanup' step 2: trashed Dilemmas "will never be used again!"; recording
         never moves a trashed Dilemma's ``resolved_in`` to a new night."""
         campaign, houses, session = self.start(user)
-        earlier = services.game_begin(campaign=campaign, king_name="Old")
-        services.dilemma_card_remember(campaign=campaign, number=5, title="Plague", outcomes={"note": "old"})
+        earlier = game_begin(campaign=campaign, king_name="Old")
+        dilemma_card_remember(campaign=campaign, number=5, title="Plague", outcomes={"note": "old"})
         DilemmaCard.objects.filter(number=5).update(place=DilemmaCard.Place.TRASH, resolved_in=earlier)
         play_night(session)
         game = game_nights.game_night_record(
@@ -214,14 +221,14 @@ class ConflictTests:
     def test_the_conflicts_are_shown_with_the_realm_chronicles(self, client, user):
         campaign, houses, session = self.start(user)
         play_night(session)
-        services.envelope_open(campaign=campaign, number=9, special=True)
+        envelope_open(campaign=campaign, number=9, special=True)
         client.force_login(user)
         response = client.post(f"/campaigns/{campaign.pk}/night/{session.pk}/save/", {"e9-dilemmas": ""})
         assert response.status_code == 302, response.content.decode()[-3000:]
         page = client.get(f"/campaigns/{campaign.pk}/").content.decode()
         assert "Not written into the campaign" in page
-        assert services.ENVELOPE_ALREADY_OPENED.format(number=9) in page
-        assert services.NIGHT_CONFLICTS.format(count=1) in page  # the save says so at once
+        assert ENVELOPE_ALREADY_OPENED.format(number=9) in page
+        assert NIGHT_CONFLICTS.format(count=1) in page  # the save says so at once
         assert "Envelope 09, opened by House" in page
 
 
@@ -231,10 +238,8 @@ class FinalCleanupTests:
 
     def test_a_night_is_saved_and_the_next_night_restores_it(self, user):
         campaign, houses = campaign_with_houses("Anna", "Ben", "Chloe", user=user)
-        services.envelope_open(campaign=campaign, number=0, dilemma_numbers=[1, 2, 3])
-        services.envelope_open(
-            campaign=campaign, number=40, special=True, trigger_numbers=[90], event_numbers=[91]
-        )
+        envelope_open(campaign=campaign, number=0, dilemma_numbers=[1, 2, 3])
+        envelope_open(campaign=campaign, number=40, special=True, trigger_numbers=[90], event_numbers=[91])
         session = game_nights.game_night_start(campaign=campaign, houses=houses, king_name="K", seed=5)
         # 'Setup Story and Event Cards': the ongoing Event card 91 is in the Event area tonight.
         assert session.state["event_cards"] == [91]
@@ -276,11 +281,11 @@ class FinalCleanupTests:
 
     def test_the_save_service_never_takes_a_card_out_of_the_trash(self, user):
         campaign, _ = campaign_with_houses("Anna", user=user)
-        services.envelope_open(campaign=campaign, number=0, dilemma_numbers=[1, 2, 3])
-        first = services.game_begin(campaign=campaign, king_name="K")
-        assert services.game_save(game=first, resolved=[1]) == []
-        second = services.game_begin(campaign=campaign, king_name="L")
-        conflicts = services.game_save(game=second, resolved=[2], event_area_triggers=[1], ongoing_events=[1])
+        envelope_open(campaign=campaign, number=0, dilemma_numbers=[1, 2, 3])
+        first = game_begin(campaign=campaign, king_name="K")
+        assert game_save(game=first, resolved=[1]) == []
+        second = game_begin(campaign=campaign, king_name="L")
+        conflicts = game_save(game=second, resolved=[2], event_area_triggers=[1], ongoing_events=[1])
         assert [c["number"] for c in conflicts] == [1, 1]
         card = DilemmaCard.objects.get(campaign=campaign, number=1)
         assert card.place == DilemmaCard.Place.TRASH and card.resolved_in == first
@@ -291,8 +296,8 @@ class TableFormTests:
 
     def night(self, user):
         campaign, houses = campaign_with_houses("Anna", "Ben", "Cora", user=user)
-        services.envelope_open(campaign=campaign, number=0, dilemma_numbers=[1, 2, 3])
-        services.sticker_attach(campaign=campaign, number=43, row="wealth", positive=True, signer=houses[0])
+        envelope_open(campaign=campaign, number=0, dilemma_numbers=[1, 2, 3])
+        sticker_attach(campaign=campaign, number=43, row="wealth", positive=True, signer=houses[0])
         DilemmaCard.objects.filter(campaign=campaign, number=2).update(place=DilemmaCard.Place.TRASH)
         session = game_nights.game_night_start(
             campaign=campaign, houses=houses, king_name="K", host=user, seed=5

@@ -12,7 +12,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from campaign import services
 from campaign.models import (
     CampaignEvent,
     ChronicleSticker,
@@ -21,6 +20,8 @@ from campaign.models import (
     MysterySticker,
 )
 from campaign.services import game_nights
+from campaign.services.envelopes import envelope_open
+from campaign.services.stickers import mystery_sticker_attach, sticker_attach
 from games.engines.kernel.errors import RuleError
 from games.engines.kings_dilemma import messages as msg
 from tests.factories import UserFactory, campaign_with_houses
@@ -188,17 +189,17 @@ def meddle(data, campaign, houses, result) -> set:
     expected = set()
     for sticker in result["stickers"]:
         if data.draw(st.integers(0, 3)) == 0:
-            services.sticker_attach(
+            sticker_attach(
                 campaign=campaign, number=sticker["number"], row="morale", positive=False, signer=houses[0]
             )
             expected.add(("sticker", sticker["number"]))
     for envelope in result["envelopes"]:
         if data.draw(st.integers(0, 3)) == 0:
-            services.envelope_open(campaign=campaign, number=envelope["number"], special=True)
+            envelope_open(campaign=campaign, number=envelope["number"], special=True)
             expected.add(("envelope", envelope["number"]))
     for letter in result["mystery_stickers"]:
         if data.draw(st.integers(0, 3)) == 0:
-            services.mystery_sticker_attach(campaign=campaign, letter=letter)
+            mystery_sticker_attach(campaign=campaign, letter=letter)
             expected.add(("mystery_sticker", letter))
     for number in result["resolved_dilemmas"]:
         if data.draw(st.integers(0, 9)) == 0:  # trashed by hand (a correction from the pages)
@@ -243,7 +244,7 @@ def check_written(campaign, game, result, expected) -> None:
 def test_random_nights_are_always_written_into_the_campaign(data, nights, seed):
     user = UserFactory()
     campaign, houses = campaign_with_houses("Anna", "Ben", "Chloe", user=user)
-    services.envelope_open(campaign=campaign, number=0, dilemma_numbers=[1, 2, 3])
+    envelope_open(campaign=campaign, number=0, dilemma_numbers=[1, 2, 3])
     fresh = itertools.count(100)
     for night in range(nights):
         session = game_nights.game_night_start(

@@ -5,7 +5,7 @@ import pytest
 from django.urls import reverse
 
 from campaign import forms, selectors
-from campaign.services import house_create
+from campaign.services.houses import house_create
 from tests.factories import UserFactory
 from tests.story_play import campaign_of_nights
 

@@ -7,9 +7,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from campaign import services
 from campaign.demo import demo_campaign_load
 from campaign.models import ChronicleSticker
+from campaign.services.chronicles import game_begin, game_result_record
+from campaign.services.envelopes import story_card_place
+from campaign.services.houses import achievement_create
+from campaign.services.stickers import sticker_attach
 from tests.factories import UserFactory, campaign_with_houses, harald_rows
 
 pytestmark = pytest.mark.django_db
@@ -59,10 +62,8 @@ class CampaignPageTests:
 
     def test_history_answers_who_signed_a_sticker(self, client):
         campaign, (anna,) = campaign_with_houses("Anna")
-        game = services.game_begin(campaign=campaign, king_name="Harald V")
-        services.sticker_attach(
-            campaign=campaign, number=43, row="welfare", positive=False, signer=anna, game=game
-        )
+        game = game_begin(campaign=campaign, king_name="Harald V")
+        sticker_attach(campaign=campaign, number=43, row="welfare", positive=False, signer=anna, game=game)
         client.force_login(campaign.created_by)
         html = client.get(reverse("campaign-history", args=[campaign.pk]), {"sticker": 43}).content.decode()
         assert "signed by House Anna" in html and "King Harald V" in html
@@ -70,8 +71,8 @@ class CampaignPageTests:
 
 def _play_games(campaign, houses, count):
     for i in range(count):
-        game = services.game_begin(campaign=campaign, king_name=f"K{i}", played_on=datetime.date(2026, 1, 1))
-        services.sticker_attach(
+        game = game_begin(campaign=campaign, king_name=f"K{i}", played_on=datetime.date(2026, 1, 1))
+        sticker_attach(
             campaign=campaign,
             number=100 + i,
             row="wealth",
@@ -79,7 +80,7 @@ def _play_games(campaign, houses, count):
             signer=houses[i % 5],
             game=game,
         )
-        services.game_result_record(game=game, end="king_died", rows=harald_rows(houses))
+        game_result_record(game=game, end="king_died", rows=harald_rows(houses))
 
 
 class QueryCountTests:
@@ -141,9 +142,7 @@ class HtmxFormTests:
 
     def test_htmx_achievement_mark_returns_the_house_card(self, client):
         campaign, (anna,) = campaign_with_houses("Anna")
-        achievement = services.achievement_create(
-            house=anna, name="Patron", spaces=1, effects={"prestige": 2}
-        )
+        achievement = achievement_create(house=anna, name="Patron", spaces=1, effects={"prestige": 2})
         client.force_login(campaign.created_by)
         url = reverse("achievement-mark", args=[achievement.pk])
         html = client.post(url, {"count": 1}, headers={"HX-Request": "true"}).content.decode()
@@ -153,7 +152,7 @@ class HtmxFormTests:
 
     def test_begin_game_form_ages_the_board(self, client):
         campaign, (anna,) = campaign_with_houses("Anna")
-        services.sticker_attach(campaign=campaign, number=3, row="wealth", positive=True, signer=anna)
+        sticker_attach(campaign=campaign, number=3, row="wealth", positive=True, signer=anna)
         client.force_login(campaign.created_by)
         response = client.post(
             reverse("game-begin", args=[campaign.pk]),
@@ -167,7 +166,7 @@ class HtmxFormTests:
 class ResultFormTests:
     def test_record_a_result_through_the_chronicles_page(self, client):
         campaign, houses = campaign_with_houses("Valentine", "Martina", "Armin", "Charles", "Theodore")
-        services.game_begin(campaign=campaign, king_name="Harald V")
+        game_begin(campaign=campaign, king_name="Harald V")
         client.force_login(campaign.created_by)
         url = reverse("campaign-chronicles", args=[campaign.pk])
         data = {"end": "king_died"}
@@ -215,7 +214,7 @@ class AchievementFormTests:
 class StoryCardFormTests:
     def test_an_ending_card_gives_its_majority_signer_bonus(self, client):
         campaign, (anna, ben) = campaign_with_houses("Anna", "Ben")
-        services.story_card_place(campaign=campaign, number=1, storyline="Crown", signer=anna)
+        story_card_place(campaign=campaign, number=1, storyline="Crown", signer=anna)
         client.force_login(campaign.created_by)
         url = reverse("story-place", args=[campaign.pk])
         data = {

@@ -8,8 +8,11 @@ from collections import Counter
 import pytest
 from django.core.cache import cache
 
-from campaign import services, story_selectors
+from campaign import story_selectors
 from campaign.models import CampaignEvent, ChronicleScore, StoryLink
+from campaign.services.chronicles import game_begin, game_result_record
+from campaign.services.game_nights import game_night_start
+from campaign.services.stories import STORY_LINK_NONE, story_link_create
 from tests.factories import UserFactory, campaign_with_houses
 from tests.kings_dilemma_play import draft, play
 from tests.story_play import campaign_of_nights, night_played
@@ -227,9 +230,7 @@ class NightStoryPageTests:
     def test_a_night_still_played_keeps_its_secret_agendas(self, client, user):
         campaign, houses = campaign_with_houses("A", "B", "C", user=user)
 
-        session = services.game_night_start(
-            campaign=campaign, houses=houses, king_name="Olaf", host=user, seed=5
-        )
+        session = game_night_start(campaign=campaign, houses=houses, king_name="Olaf", host=user, seed=5)
         draft(session)
         play(
             session,
@@ -246,14 +247,13 @@ class NightStoryPageTests:
         assert "Secret Agendas will be told once it is over" in html
 
     def test_a_night_recorded_from_paper_shows_its_realm_chronicles(self, client, user):
-        from campaign import services
         from tests.factories import harald_rows
 
         campaign, houses = campaign_with_houses(
             "Valentine", "Martina", "Armin", "Charles", "Theodore", user=user
         )
-        game = services.game_begin(campaign=campaign, king_name="Harald V")
-        services.game_result_record(game=game, end="king_died", rows=harald_rows(houses))
+        game = game_begin(campaign=campaign, king_name="Harald V")
+        game_result_record(game=game, end="king_died", rows=harald_rows(houses))
         client.force_login(user)
         response = client.get(f"/campaigns/{campaign.pk}/games/1/story/")
         assert response.status_code == 200 and "played on paper" in response.content.decode()
@@ -296,7 +296,7 @@ class StoryLinkTests:
         assert "Dilemma 11" not in gone.content.decode() and "seat" not in gone.content.decode()
         client.force_login(user)
         nothing = client.post(f"/campaigns/{campaign.pk}/games/1/story/unshare/", follow=True)
-        assert services.STORY_LINK_NONE.format(number=1) in nothing.content.decode()
+        assert STORY_LINK_NONE.format(number=1) in nothing.content.decode()
         new = client.post(f"/campaigns/{campaign.pk}/games/1/story/share/")
         assert new.status_code == 302
         fresh = StoryLink.objects.get(revoked_at__isnull=True)
@@ -306,7 +306,7 @@ class StoryLinkTests:
         campaign, houses, games = realm
         client.force_login(UserFactory())
         assert client.post(f"/campaigns/{campaign.pk}/games/1/story/share/").status_code == 404
-        link = services.story_link_create(game=games[0], actor=user)
+        link = story_link_create(game=games[0], actor=user)
         assert client.post(f"/campaigns/{campaign.pk}/games/1/story/unshare/").status_code == 404
         client.logout()
         assert client.post(f"/campaigns/{campaign.pk}/games/1/story/unshare/").status_code == 302  # to log in
@@ -372,7 +372,7 @@ class QueryCountTests:
             counted[url] = len(captured)
         for night in range(2, 5):
             night_played(campaign, houses, night, host=user)
-        link = services.story_link_create(game=games[0], actor=user)
+        link = story_link_create(game=games[0], actor=user)
         for url in pages:
             if warm:
                 client.get(url)

@@ -62,19 +62,19 @@ class DatabaseRestartTests:
         assert response.status_code == 200 and len(response.json()) == 1
 
     def test_a_write_whose_connection_is_lost_is_a_503_with_retry_after(self, monkeypatch):
-        from campaign import services
+        from campaign.services import houses
 
         user = UserFactory()
         api = APIClient()
         api.force_authenticate(user)
-        original = services.campaign_create
+        original = houses.campaign_create
 
         def terminating(**kwargs):
             connection.ensure_connection()
             terminate_this_connection()
             return original(**kwargs)
 
-        monkeypatch.setattr("api.campaign_apis.services.campaign_create", terminating)
+        monkeypatch.setattr("api.campaign_apis.campaign_create", terminating)
         response = api.post("/api/campaigns/create/", {"name": "Lost"}, format="json")
         assert response.status_code == 503
         assert response.json()["message"] == DATABASE_UNAVAILABLE

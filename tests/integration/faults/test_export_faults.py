@@ -14,9 +14,14 @@ from django.conf import settings as django_settings
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign import services
 from campaign.demo import demo_campaign_load
 from campaign.models import CampaignExport
+from campaign.services.archive import (
+    EXPORT_GAVE_UP,
+    EXPORT_NOT_SENT,
+    campaign_export_request,
+    campaign_export_sweep,
+)
 from config import health
 from config.celery import app
 from tests.integration.faults.conftest import forget_celery_connections, kill, wait_for
@@ -30,7 +35,7 @@ TRY_AGAIN = ">Try again</button>"
 def sweep_later() -> dict[str, int]:
     """Beat's sweep, run as it would be once the pending exports are stale."""
     later = timezone.now() + datetime.timedelta(seconds=django_settings.CHRONICLE_EXPORT_STALE_SECONDS + 1)
-    return services.campaign_export_sweep(now=later)
+    return campaign_export_sweep(now=later)
 
 
 def ready(export: CampaignExport):
@@ -53,7 +58,7 @@ class ExportFaultTests:
         worker.env["CHRONICLE_FAULT_VISIBILITY"] = "3600"  # the killed task's message never comes back
         site.send_to(worker.queue)
         first = worker.start()
-        export = services.campaign_export_request(campaign=demo_campaign_load())
+        export = campaign_export_request(campaign=demo_campaign_load())
         _kill_when_blocked(worker, first)
         export.refresh_from_db()
         assert (export.status, export.attempts) == (CampaignExport.Status.PENDING, 1)
@@ -69,14 +74,14 @@ class ExportFaultTests:
 
     def test_an_export_no_worker_ever_runs_fails_visibly_after_the_sweeps(self, site, client):
         campaign = demo_campaign_load()
-        export = services.campaign_export_request(campaign=campaign)  # sent, but nobody consumes
+        export = campaign_export_request(campaign=campaign)  # sent, but nobody consumes
         limit = django_settings.CHRONICLE_EXPORT_MAX_ATTEMPTS
         for attempt in range(2, limit + 1):
             assert sweep_later() == {"sent": 1, "failed": 0}, attempt
         assert sweep_later() == {"sent": 0, "failed": 1}
 
         export.refresh_from_db()
-        reason = services.EXPORT_GAVE_UP.format(attempts=limit)
+        reason = EXPORT_GAVE_UP.format(attempts=limit)
         assert (export.status, export.error, export.attempts) == (CampaignExport.Status.FAILED, reason, limit)
         client.force_login(campaign.created_by)
         html = campaign_page(client, campaign)
@@ -97,15 +102,15 @@ class ExportFaultTests:
         assert response.status_code == 302
         export = campaign.exports.get()
         assert (export.status, export.error, export.attempts) == (
-            CampaignExport.Status.PENDING, services.EXPORT_NOT_SENT, 1,
+            CampaignExport.Status.PENDING, EXPORT_NOT_SENT, 1,
         )  # fmt: skip
         html = campaign_page(client, campaign)  # the page answers without Redis and says why
-        assert services.EXPORT_NOT_SENT in html and TRY_AGAIN in html
+        assert EXPORT_NOT_SENT in html and TRY_AGAIN in html
 
         # Redis back: the same worker reconnected on its own; the sweep sends the export again.
         site.redis.start()
         forget_celery_connections(app)
-        assert services.campaign_export_sweep() == {"sent": 1, "failed": 0}
+        assert campaign_export_sweep() == {"sent": 1, "failed": 0}
         wait_for(lambda: ready(export), what="the worker to reconnect and write the export")
         assert len(worker.procs) == 1 and worker.procs[0].poll() is None, worker.log_tail()
         assert export.attempts == 2 and export.error == ""

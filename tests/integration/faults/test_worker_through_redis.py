@@ -11,9 +11,9 @@ import uuid
 import pytest
 from celery.contrib.testing.worker import start_worker
 
-from campaign import services as campaign_services
 from campaign.demo import demo_campaign_load
 from campaign.models import CampaignExport
+from campaign.services.archive import campaign_export_request
 from config.celery import app
 from games.engines.kernel.registry import get_game
 from games.models import GameSession, Seat
@@ -94,7 +94,7 @@ class WorkerThroughRedisTests:
     @pytest.mark.postgres  # polled while the worker writes (see above)
     def test_an_export_requested_is_written_by_the_worker(self, redis_worker, settings, tmp_path):
         settings.MEDIA_ROOT = tmp_path
-        export = campaign_services.campaign_export_request(campaign=demo_campaign_load())
+        export = campaign_export_request(campaign=demo_campaign_load())
 
         def ready():
             export.refresh_from_db()

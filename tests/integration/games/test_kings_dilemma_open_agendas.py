@@ -8,8 +8,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from campaign import services
 from campaign.services import game_nights
+from campaign.services.stickers import sticker_attach
 from games.engines.kings_dilemma.scoring import open_agenda_words
 from tests.factories import campaign_with_houses
 from tests.story_play import night_played
@@ -35,8 +35,8 @@ def chip(page: str, name: str) -> str:
 def night(user):
     """Anna signed a Positive Wealth sticker, Ben a Negative Morale one: each holds that token."""
     campaign, houses = campaign_with_houses("Anna", "Ben", "Cora", user=user)
-    services.sticker_attach(campaign=campaign, number=1, row="wealth", positive=True, signer=houses[0])
-    services.sticker_attach(campaign=campaign, number=2, row="morale", positive=False, signer=houses[1])
+    sticker_attach(campaign=campaign, number=1, row="wealth", positive=True, signer=houses[0])
+    sticker_attach(campaign=campaign, number=2, row="morale", positive=False, signer=houses[1])
     session = game_nights.game_night_start(
         campaign=campaign, houses=houses, king_name="Harald V", host=user, seed=5
     )
@@ -83,7 +83,7 @@ class OpenAgendaPagesTests:
 class OpenAgendaStoryTests:
     def test_the_story_tells_each_house_s_open_agendas(self, client, user):
         campaign, houses = campaign_with_houses("Valentine", "Martina", "Armin", "Charles", user=user)
-        services.sticker_attach(campaign=campaign, number=170, row="wealth", positive=True, signer=houses[1])
+        sticker_attach(campaign=campaign, number=170, row="wealth", positive=True, signer=houses[1])
         game, _ = night_played(campaign, houses, 1, host=user)
         client.force_login(user)
         page = client.get(reverse("night-story", args=[campaign.pk, game.number])).content.decode()

@@ -11,7 +11,8 @@ from django.urls import reverse
 
 from api.filters import TIME_OUT_OF_RANGE
 from campaign.models import House
-from campaign.services import NAME_CONTROL_CHARACTERS, game_begin
+from campaign.services.chronicles import game_begin
+from campaign.services.common import NAME_CONTROL_CHARACTERS
 from config.input_guard import NUL_IN_PARAMETER, NUL_IN_PATH
 from games import nudges
 from games.models import GameSession, SessionAction

@@ -4,9 +4,9 @@ import pytest
 from celery import Celery
 from celery.contrib.testing.worker import start_worker
 
-from campaign import services
 from campaign.demo import demo_campaign_load
 from campaign.models import CampaignExport
+from campaign.services.archive import campaign_export_request
 from config.celery import app as project_app
 from tests.guards import HANG_GUARD_SECONDS
 
@@ -60,7 +60,7 @@ class CeleryRedisTests:
         from campaign.tasks import campaign_export_task
 
         settings.MEDIA_ROOT = tmp_path
-        export = services.campaign_export_request(campaign=demo_campaign_load())
+        export = campaign_export_request(campaign=demo_campaign_load())
         worker_app, queue = redis_worker
         results = [
             worker_app.send_task(campaign_export_task.name, args=[export.pk], queue=queue) for _ in range(2)

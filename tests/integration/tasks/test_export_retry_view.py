@@ -8,8 +8,13 @@ from django.contrib.messages import get_messages
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign import services
 from campaign.models import CampaignEvent, CampaignExport
+from campaign.services.archive import (
+    EXPORT_ALREADY_READY,
+    EXPORT_GAVE_UP,
+    EXPORT_NOT_SENT,
+    EXPORT_STILL_RUNNING,
+)
 from campaign.views import EXPORT_RETRIED
 from tests.factories import UserFactory, campaign_with_houses
 
@@ -50,10 +55,10 @@ def said(response) -> list[str]:
 
 class ExportRetryViewTests:
     def test_an_export_that_could_not_be_sent_says_so_with_a_try_again_button(self, client, campaign):
-        export = export_of(campaign, error=services.EXPORT_NOT_SENT)
+        export = export_of(campaign, error=EXPORT_NOT_SENT)
         client.force_login(campaign.created_by)
         html = page(client, campaign)
-        assert services.EXPORT_NOT_SENT in html
+        assert EXPORT_NOT_SENT in html
         assert f'action="{retry_url(export)}"' in html and TRY_AGAIN in html
 
     def test_a_stale_pending_export_says_it_is_waiting_with_a_try_again_button(self, client, campaign):
@@ -70,7 +75,7 @@ class ExportRetryViewTests:
         assert CampaignExport.Status.PENDING.label in html and TRY_AGAIN not in html
 
     def test_a_failed_export_shows_its_reason_and_a_button(self, client, campaign):
-        reason = services.EXPORT_GAVE_UP.format(attempts=3)
+        reason = EXPORT_GAVE_UP.format(attempts=3)
         export = export_of(campaign, status=CampaignExport.Status.FAILED, error=reason, attempts=3)
         client.force_login(campaign.created_by)
         html = page(client, campaign)
@@ -95,8 +100,8 @@ class ExportRetryViewTests:
     @pytest.mark.parametrize(
         ("status", "sent_ago", "message"),
         [
-            (CampaignExport.Status.READY, 600, services.EXPORT_ALREADY_READY),
-            (CampaignExport.Status.PENDING, 5, services.EXPORT_STILL_RUNNING),
+            (CampaignExport.Status.READY, 600, EXPORT_ALREADY_READY),
+            (CampaignExport.Status.PENDING, 5, EXPORT_STILL_RUNNING),
         ],
     )
     def test_an_export_that_needs_no_retry_is_refused_and_left_as_it_was(
@@ -113,20 +118,20 @@ class ExportRetryViewTests:
         assert not CampaignEvent.objects.filter(kind="export_retried").exists()
 
     def test_someone_outside_the_campaign_gets_404_and_nothing_is_sent(self, client, campaign):
-        export = export_of(campaign, error=services.EXPORT_NOT_SENT)
+        export = export_of(campaign, error=EXPORT_NOT_SENT)
         client.force_login(UserFactory())
         assert client.post(retry_url(export)).status_code == 404
         export.refresh_from_db()
-        assert (export.status, export.error, export.attempts) == ("pending", services.EXPORT_NOT_SENT, 1)
+        assert (export.status, export.error, export.attempts) == ("pending", EXPORT_NOT_SENT, 1)
 
     def test_an_export_of_another_campaign_is_404(self, client, campaign):
         other, _ = campaign_with_houses("Crann", user=campaign.created_by, name="Other")
-        export = export_of(other, error=services.EXPORT_NOT_SENT)
+        export = export_of(other, error=EXPORT_NOT_SENT)
         client.force_login(campaign.created_by)
         url = reverse("campaign-export-retry", args=[campaign.pk, export.pk])
         assert client.post(url).status_code == 404
 
     def test_get_is_not_allowed(self, client, campaign):
-        export = export_of(campaign, error=services.EXPORT_NOT_SENT)
+        export = export_of(campaign, error=EXPORT_NOT_SENT)
         client.force_login(campaign.created_by)
         assert client.get(retry_url(export)).status_code == 405

@@ -10,8 +10,13 @@ import pytest
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
-from campaign import services
 from campaign.models import CampaignExport
+from campaign.services.archive import (
+    EXPORT_GAVE_UP,
+    EXPORT_NOT_SENT,
+    campaign_export_request,
+    campaign_export_sweep,
+)
 from campaign.tasks import campaign_export_task
 from tests.factories import campaign_with_houses
 from tests.guards import HANG_GUARD_SECONDS
@@ -58,7 +63,7 @@ class ExportEnqueueTests:
     def test_a_requested_export_is_sent_once_and_written(self, media, django_capture_on_commit_callbacks):
         campaign, _ = campaign_with_houses("Solaris")
         with django_capture_on_commit_callbacks(execute=True):
-            export = services.campaign_export_request(campaign=campaign)
+            export = campaign_export_request(campaign=campaign)
         export.refresh_from_db()
         assert (export.status, export.attempts, export.error) == (CampaignExport.Status.READY, 1, "")
         assert export.attempted_at is not None and files(media) == [export.path]
@@ -68,11 +73,11 @@ class ExportEnqueueTests:
     ):
         campaign, _ = campaign_with_houses("Solaris")
         with django_capture_on_commit_callbacks(execute=True):
-            export = services.campaign_export_request(campaign=campaign)
+            export = campaign_export_request(campaign=campaign)
         export.refresh_from_db()
         assert broker_down == [[export.pk]]
         assert (export.status, export.attempts, export.error) == (
-            CampaignExport.Status.PENDING, 1, services.EXPORT_NOT_SENT,
+            CampaignExport.Status.PENDING, 1, EXPORT_NOT_SENT,
         )  # fmt: skip
         assert export.stalled and export.retryable and files(media) == []
 
@@ -82,7 +87,7 @@ class ExportSweepTests:
         export = pending_export(attempts=1, sent_ago=121)
         assert export.stalled
 
-        assert services.campaign_export_sweep() == {"sent": 1, "failed": 0}
+        assert campaign_export_sweep() == {"sent": 1, "failed": 0}
 
         export.refresh_from_db()
         assert (export.status, export.attempts) == (CampaignExport.Status.READY, 2)
@@ -92,16 +97,16 @@ class ExportSweepTests:
         export = pending_export(attempts=1, sent_ago=60)
         assert not export.stalled and not export.retryable
 
-        assert services.campaign_export_sweep() == {"sent": 0, "failed": 0}
+        assert campaign_export_sweep() == {"sent": 0, "failed": 0}
 
         export.refresh_from_db()
         assert (export.status, export.attempts) == (CampaignExport.Status.PENDING, 1)
         assert files(media) == []
 
     def test_an_export_whose_send_failed_is_sent_at_the_next_sweep(self, media):
-        export = pending_export(attempts=1, sent_ago=5, error=services.EXPORT_NOT_SENT)
+        export = pending_export(attempts=1, sent_ago=5, error=EXPORT_NOT_SENT)
 
-        assert services.campaign_export_sweep() == {"sent": 1, "failed": 0}
+        assert campaign_export_sweep() == {"sent": 1, "failed": 0}
 
         export.refresh_from_db()
         assert (export.status, export.error, export.attempts) == (CampaignExport.Status.READY, "", 2)
@@ -109,24 +114,24 @@ class ExportSweepTests:
     def test_while_the_broker_is_down_the_sweep_counts_the_attempt_and_keeps_the_reason(
         self, media, broker_down
     ):
-        export = pending_export(attempts=1, sent_ago=5, error=services.EXPORT_NOT_SENT)
+        export = pending_export(attempts=1, sent_ago=5, error=EXPORT_NOT_SENT)
 
-        assert services.campaign_export_sweep() == {"sent": 0, "failed": 0}
+        assert campaign_export_sweep() == {"sent": 0, "failed": 0}
 
         export.refresh_from_db()
         assert broker_down == [[export.pk]]
         assert (export.status, export.error, export.attempts) == (
-            CampaignExport.Status.PENDING, services.EXPORT_NOT_SENT, 2,
+            CampaignExport.Status.PENDING, EXPORT_NOT_SENT, 2,
         )  # fmt: skip
 
     def test_an_export_sent_too_often_fails_and_says_why(self, media, broker_down):
         export = pending_export(attempts=3, sent_ago=121)
 
-        assert services.campaign_export_sweep() == {"sent": 0, "failed": 1}
+        assert campaign_export_sweep() == {"sent": 0, "failed": 1}
 
         export.refresh_from_db()
         assert export.status == CampaignExport.Status.FAILED
-        assert export.error == services.EXPORT_GAVE_UP.format(attempts=3)
+        assert export.error == EXPORT_GAVE_UP.format(attempts=3)
         assert export.retryable and not export.stalled
         assert broker_down == [] and files(media) == []  # not sent a fourth time
 
@@ -144,7 +149,7 @@ class ExportSweepTests:
             attempted_at=old,
         )
 
-        assert services.campaign_export_sweep() == {"sent": 0, "failed": 0}
+        assert campaign_export_sweep() == {"sent": 0, "failed": 0}
 
         assert broker_down == []
         for export, status, error in ((ready, "ready", ""), (failed, "failed", "too large")):

@@ -1,90 +1,116 @@
 """Arrows only go down (docs/architecture.md section 1): pages and API -> services and selectors ->
-models -> pure engines. Every import of the project (at the top of a module or inside a function) is
-read with ``ast`` and checked against the layer of the module that makes it."""
+models -> engines. Every import of the app (at the top of a module or inside a function) is read
+with ``ast`` (module_graph.py) and checked against the layer of the module that makes it; the layers
+are the table of the doc, and a test keeps the two the same."""
 
-import ast
+import re
+import sys
+from fnmatch import fnmatch
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[3]
-ENGINE_PACKAGES = sorted(
-    p.name for p in (ROOT / "games" / "engines").iterdir() if (p / "__init__.py").is_file()
-)
-PAGES_AND_API = ("api", "config.urls", "games.views", "games.forms", "campaign.views", "campaign.forms")
-WRITERS_AND_READERS = ("campaign.services", "campaign.selectors", "games.services", "games.selectors")
+from tests.unit.codebase.module_graph import ROOT, Import, all_imports, app_modules
+from tests.unit.codebase.test_import_circles import CIRCLES_BEING_REMOVED
+
+# Top to bottom. A module is in the lowest layer one of whose names covers it: ``a.b`` covers a.b
+# and its submodules, ``*.b`` any package's b. What no layer covers is the framework (config/).
+LAYERS = {
+    "pages and API": (
+        "api",
+        "*.views",
+        "*.member_views",
+        "*.story_views",
+        "*.forms",
+        "*.urls",
+        "*.admin",
+        "*.apps",
+        "campaign.management",
+        "games.events",
+        "config.urls",
+        "config.asgi",
+        "config.wsgi",
+        "config.health",
+    ),
+    "services and selectors": (
+        "*.services",
+        "*.selectors",
+        "*.story_selectors",
+        "*.tasks",
+        "games.presenters",
+        "games.nudges",
+        "games.join_guard",
+        "campaign.access",
+        "campaign.charts",
+        "campaign.story_charts",
+        "campaign.demo",
+    ),
+    "models": ("*.models", "campaign.colours"),
+    "engines": ("games.engines", "campaign.legacy"),
+}
+FRAMEWORK = "framework"
+ORDER = [*LAYERS, FRAMEWORK]
+PROJECT = ("config", "campaign", "games", "api")
+DOC = ROOT / "docs" / "architecture.md"
 
 
-def module_name(path: Path, root: Path = ROOT) -> str:
-    parts = path.relative_to(root).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+def covers(name: str, module: str) -> bool:
+    return fnmatch(module, name) or fnmatch(module, name + ".*")
 
 
-def imports(path: Path) -> set[str]:
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module)
-            found.update(f"{node.module}.{alias.name}" for alias in node.names)
-    return found
+def layer(module: str) -> str:
+    for kind in reversed(LAYERS):
+        if any(covers(name, module) for name in LAYERS[kind]):
+            return kind
+    return FRAMEWORK
 
 
-def under(name: str, prefixes) -> bool:
-    return any(name == p or name.startswith(p + ".") for p in prefixes)
+def _in_a_circle_being_removed(found: Import) -> bool:
+    return any({found.source, found.target} <= part for part in CIRCLES_BEING_REMOVED)
 
 
-def layer(module: str) -> str | None:
-    if under(module, ["games.engines"]) or module == "campaign.legacy":
-        return "engine"
-    if module in ("games.models", "campaign.models"):
-        return "model"
-    if under(module, WRITERS_AND_READERS) or under(module, ("games.presenters",)):
-        return "service"
+def wrong_arrow(found: Import, modules: set[str]) -> str | None:
+    """Why this import goes against the layers, or None."""
+    kind, top = layer(found.source), found.target.partition(".")[0]
+    if kind == "engines":
+        # An engine imports the standard library and the engines only: nothing of Django or the project.
+        if top in sys.stdlib_module_names or covers("games.engines", found.target):
+            return None
+        return "an engine imports only the standard library and the engines"
+    if found.target not in modules:
+        return None  # a library (Django, DRF, Celery) outside the engines
+    target = layer(found.target)
+    if kind == FRAMEWORK and target != FRAMEWORK:
+        return "the framework (config/) imports nothing of campaign, games or api"
+    if target != FRAMEWORK and ORDER.index(target) < ORDER.index(kind):
+        return f"up to {target}"
     return None
 
 
-# What each layer may not import: everything above it.
-FORBIDDEN = {
-    "engine": (
-        "django",
-        "rest_framework",
-        "config",
-        "api",
-        "games.models",
-        "campaign.models",
-        *WRITERS_AND_READERS,
-        "games.presenters",
-        "games.views",
-        "campaign.views",
-    ),
-    "model": (*PAGES_AND_API, *WRITERS_AND_READERS, "games.presenters"),
-    "service": PAGES_AND_API,
-}
-
-
 def arrows_going_up(root: Path = ROOT) -> list[str]:
+    modules = set(app_modules(root))
     wrong = []
-    for path in sorted(root.glob("**/*.py")):
-        relative = path.relative_to(root).parts
-        if relative[0] in (".venv", "tests", "docs") or "migrations" in relative:
-            continue
-        module = module_name(path, root)
-        kind = layer(module)
-        if kind is None:
-            continue
-        for name in sorted(imports(path)):
-            if under(name, FORBIDDEN[kind]):
-                wrong.append(f"{module} ({kind}) imports {name}")
-    return wrong
+    for found in all_imports(root):
+        why = wrong_arrow(found, modules)
+        if why and not _in_a_circle_being_removed(found):
+            wrong.append(f"{found.source} ({layer(found.source)}) imports {found.target}: {why}")
+    return sorted(set(wrong))
+
+
+def doc_layers(text: str) -> dict[str, tuple[str, ...]]:
+    """The layer table of docs/architecture.md: ``| layer | `name`, `name` |`` rows, top to bottom."""
+    rows = re.findall(r"^\| \*\*(.+?)\*\* \| (.+?) \|$", text, flags=re.MULTILINE)
+    return {kind: tuple(re.findall(r"`([^`]+)`", names)) for kind, names in rows}
 
 
 class LayerTests:
     def test_the_layers_are_found(self):
-        assert {"kernel", "kings_dilemma", "for_the_king", "council_of_four"} <= set(ENGINE_PACKAGES)
-        assert (
-            layer("games.engines.kings_dilemma.voting") == "engine" and layer("campaign.legacy") == "engine"
-        )
-        assert layer("campaign.services.stickers") == "service" and layer("games.models") == "model"
+        assert layer("games.engines.kings_dilemma.voting") == "engines" == layer("campaign.legacy")
+        assert layer("campaign.services.stickers") == "services and selectors" == layer("api.services")
+        assert layer("games.models") == "models" == layer("api.models")
+        assert layer("api.session_apis") == "pages and API" == layer("campaign.story_views")
+        assert layer("config.json_limits") == FRAMEWORK
+
+    def test_the_doc_and_the_test_name_the_same_layers(self):
+        assert doc_layers(DOC.read_text()) == LAYERS
 
     def test_arrows_only_go_down(self):
         assert arrows_going_up() == []
@@ -92,16 +118,24 @@ class LayerTests:
     def test_an_arrow_going_up_is_reported(self, tmp_path):
         for name, source in {
             "games/engines/kings_dilemma/voting.py": "def f():\n    from django.db import transaction\n",
-            "campaign/models.py": "from campaign.services import sticker_attach\n",
-            "campaign/services/stickers.py": "from campaign import views\n",
-            "games/selectors.py": "from games.engines.kernel.rules import TABLE\n",
+            "games/engines/kings_dilemma/board.py": "import random\nfrom games.engines.kernel import rng\n",
+            "games/engines/kernel/rng.py": "from campaign import legacy\n",
+            "campaign/legacy.py": "from games.engines.kernel import rng\n",
+            "campaign/models.py": "from campaign.services.stickers import sticker_attach\n",
+            "campaign/services/stickers.py": "def f():\n    from campaign import views\n",
+            "campaign/views.py": "from campaign.services import stickers\n",
+            "config/http.py": "from games.models import GameSession\n",
+            "games/models.py": "from config.http import HttpRequest\n",
         }.items():
             (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
             (tmp_path / name).write_text(source)
         assert arrows_going_up(tmp_path) == [
-            "campaign.models (model) imports campaign.services",
-            "campaign.models (model) imports campaign.services.sticker_attach",
-            "campaign.services.stickers (service) imports campaign.views",
-            "games.engines.kings_dilemma.voting (engine) imports django.db",
-            "games.engines.kings_dilemma.voting (engine) imports django.db.transaction",
+            "campaign.models (models) imports campaign.services.stickers: up to services and selectors",
+            "campaign.services.stickers (services and selectors) imports campaign.views: up to pages and API",
+            "config.http (framework) imports games.models: the framework (config/) imports nothing of "
+            "campaign, games or api",
+            "games.engines.kernel.rng (engines) imports campaign.legacy: an engine imports only the "
+            "standard library and the engines",
+            "games.engines.kings_dilemma.voting (engines) imports django.db: an engine imports only the "
+            "standard library and the engines",
         ]
