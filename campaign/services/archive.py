@@ -56,8 +56,8 @@ from campaign.services.archive_values import (
     check_campaign_ready,
     check_datetime,
     check_field,
-    check_session_state,
     check_text,
+    replayed_session_state,
 )
 from campaign.services.archive_values import check_effects as check_effect_values
 from campaign.services.common import EFFECT_KEYS, STORY_CARD_FIELDS, record_event, task_named
@@ -926,13 +926,8 @@ def _sessions_import(run: _Importer, archive: dict) -> None:
     for i, session in enumerate(run.new["sessions"]):
         _log_replayed(f"sessions[{i}]", session, sorted(logs.get(id(session), []), key=lambda a: a.seq))
         log = [action.payload for action in sorted(logs.get(id(session), []), key=lambda a: a.seq)]
-        check_session_state(
-            f"sessions[{i}].state",
-            game=session.game,
-            config=session.config,
-            seed=session.seed,
-            log=log,
-            state=session.state,
+        session.state = replayed_session_state(
+            f"sessions[{i}].state", game=session.game, config=session.config, seed=session.seed, log=log
         )
 
 
