@@ -31,7 +31,7 @@ from django.test.utils import CaptureQueriesContext, setup_test_environment  # n
 
 from games import nudges  # noqa: E402
 from games.engines.kernel.choices import random_action  # noqa: E402
-from tests.bench.server import BenchError, request, request_json, served  # noqa: E402
+from tests.bench.server import BenchError, request, request_json, served, server_env  # noqa: E402
 
 SECTIONS = []
 
@@ -704,6 +704,62 @@ def live_push():
             )
             notes.append(f"Embedded: {server.note}.")
     return "Live push: every phone of the table has the change", [*notes, "", *lines]
+
+
+# ---- 7. Tap to glass: Chromium phones at a table (issue 27, item 1) ----------------------------
+
+GLASS_TARGET_P95 = 0.100
+GLASS_TARGET_RATIO = 3.0
+
+
+def glass_lines(label: str, r: dict) -> list[str]:
+    e, own, panel = r["everyone"], r["own"], r["panel"]
+    p95, panel95 = percentile(e, 95), percentile(panel, 95)
+    ratio50, ratio95 = statistics.median(e) / statistics.median(panel), p95 / panel95
+    met = p95 <= GLASS_TARGET_P95 and ratio95 <= GLASS_TARGET_RATIO
+    return [
+        f"| {label} | tap → every other screen (6) | {len(e)} | {ms(statistics.median(e))} | {ms(p95)} "
+        f"| {ms(max(e))} | {ratio50:.1f}× / {ratio95:.1f}× ({'met' if met else '**not met**'}) |",
+        f"| {label} | tap → the tapping phone's own panel | {len(own)} | {ms(statistics.median(own))} "
+        f"| {ms(percentile(own, 95))} | {ms(max(own))} | |",
+        f"| {label} | the panel GET alone | {len(panel)} | {ms(statistics.median(panel))} | {ms(panel95)} "
+        f"| {ms(max(panel))} | 1× |",
+    ]
+
+
+@section
+def tap_to_glass():
+    """Chromium phones at a table, as people see it (tests/bench/glass.py): Debian's Chromium driven
+    by Playwright on this machine, 7 pages at a For the King table of 5 seats (the 5 seat phones, a
+    second phone on seat 0, the table screen of the logged-in host). A tap is a click on the acting
+    phone's first choice, timed in that page; each page notes when the panel of each version first
+    enters its document (a MutationObserver on `data-version`, in the page; the pages and the tap read
+    the same clock, `performance.timeOrigin + performance.now()`). "Tap → every other screen": until
+    the last of the 6 other screens has the new panel (the nudge, then each page's own fetch, render
+    and swap). Beside it in the same run, interleaved with the taps: the panel GET alone (a seat's
+    panel as its page fetches it, `HX-Request`, from a plain client). Targets (issue 27): p95 at most
+    100 ms and at most 3× the panel GET's p95, on both servers. Chromium, the servers and the
+    databases share the 2 cores."""
+    import tempfile
+
+    from tests.bench.glass import chromium, table_with_host, taps
+
+    lines = [
+        "| server | measure | n | median | p95 | max | ÷ panel GET p50 / p95 (target p95 ≤ 100 ms, ≤ 3×) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    notes = []
+    with chromium() as browser:
+        with served() as server:
+            table = table_with_host(server_env(), 91)
+            lines += glass_lines("production", taps(browser, server.port, table))
+            notes.append(f"Production: {server.note}.")
+        with tempfile.TemporaryDirectory(prefix="chronicle-bench-") as tmp:
+            env = embedded_env(tmp)
+            with served(kind="embedded", env=env) as server:
+                lines += glass_lines("embedded", taps(browser, server.port, table_with_host(env, 92)))
+                notes.append(f"Embedded: {server.note}.")
+    return "Tap to glass: a tap on one phone, every other screen redrawn (Chromium)", [*notes, "", *lines]
 
 
 # ---- The campaign over months (issue 16): its own module ------------------------------------------
