@@ -768,6 +768,10 @@ from tests.bench.campaign_pages import campaign_over_months  # noqa: E402
 
 section(campaign_over_months)
 
+from tests.bench.long_night import long_night_section  # noqa: E402
+
+section(long_night_section)
+
 
 def machine() -> str:
     memory = "?"
