@@ -23,7 +23,7 @@ import time
 from tests.bench.server import HOST, ROOT, BenchError, request
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-TAPS = 40
+TAPS = 30
 WARM_TAPS = 3
 PANEL_GETS_PER_TAP = 3
 WAIT_MS = 5000
