@@ -34,6 +34,7 @@ STORY_CACHE_SECONDS = 30 * 24 * 3600
 SIDES = {"aye": "AYE", "nay": "NAY"}
 PASSES = {"gather": "passed and gathered Power", "moderator": "passed and became the Moderator"}
 END_WORDS = dict(GameEnd.choices)
+STORY_PAGE_CHAPTERS = 20  # Dilemmas told on one page of a night's story (a night has about ten)
 FIGURES = ("dilemmas", "led", "moderated", "voted", "won", "coins_given", "coins_received")
 
 
@@ -183,12 +184,42 @@ def _effect_words(effect: dict, names: list[dict]) -> str:
     return f"Mystery sticker {effect['letter']} was attached{label}"
 
 
-def night_chapter(*, campaign: Campaign, game: ChronicleGame, stories: dict | None = None) -> dict | None:
-    """A night's story in the game's words (None for a night recorded from paper)."""
+def story_pages(count: int) -> int:
+    """How many pages a story of ``count`` Dilemmas has (at least one)."""
+    return max(1, -(-count // STORY_PAGE_CHAPTERS))
+
+
+def _page(dilemmas: list[dict], page: int | None) -> tuple[list[dict], dict]:
+    """The Dilemmas of one page of the story (all of them for ``page=None``) and where it stands:
+    a long night is told STORY_PAGE_CHAPTERS Dilemmas at a time, so a page costs what a short
+    night's does. A page past the last is the last."""
+    pages = story_pages(len(dilemmas))
+    if page is None:
+        return dilemmas, {"page": 1, "pages": [], "last_page": True}
+    page = min(max(page, 1), pages)
+    first = (page - 1) * STORY_PAGE_CHAPTERS
+    links = [
+        {
+            "number": n,
+            "first": (n - 1) * STORY_PAGE_CHAPTERS + 1,
+            "last": min(n * STORY_PAGE_CHAPTERS, len(dilemmas)),
+        }
+        for n in range(1, pages + 1)
+    ]
+    where = {"page": page, "pages": links if pages > 1 else [], "last_page": page == pages}
+    return dilemmas[first : first + STORY_PAGE_CHAPTERS], where
+
+
+def night_chapter(
+    *, campaign: Campaign, game: ChronicleGame, stories: dict | None = None, page: int | None = None
+) -> dict | None:
+    """A night's story in the game's words (None for a night recorded from paper): one page of it
+    (``page``, from 1), or the whole of it (``page=None``: the API)."""
     stories = night_stories(campaign=campaign, game=game) if stories is None else stories
     story = stories.get(game.pk)
     if story is None:
         return None
+    dilemmas, where = _page(story["dilemmas"], page)
     houses = {h.pk: h for h in campaign.houses.all()}
     names = _names(story, houses)
     ranking = None
@@ -212,7 +243,8 @@ def night_chapter(*, campaign: Campaign, game: ChronicleGame, stories: dict | No
         "houses": names,
         "open_agendas": [h for h in names if h["open_agendas"]],  # the Houses that hold any
         "over": story["over"],
-        "chapters": [_chapter(d, names) for d in story["dilemmas"]],
+        "chapters": [_chapter(d, names) for d in dilemmas],
+        **where,
         "end": story["end"],
         "end_words": END_WORDS.get(story["end"] or "", ""),
         "resources_final": [

@@ -29,6 +29,12 @@ STATISTICS_CHART_TEXT = (
 )
 
 
+def _story_page(request: HttpRequest) -> int:
+    """The page of a story asked for (``?page=n``); anything else is the first."""
+    page = request.GET.get("page", "")
+    return int(page) if page.isdigit() and len(page) <= 6 else 1
+
+
 def _game(campaign: Campaign, number: int) -> ChronicleGame:
     game = story_selectors.game_for_story(campaign=campaign, number=number)
     if game is None:
@@ -75,7 +81,7 @@ def night_story_view(request: HttpRequest, pk: int, number: int) -> HttpResponse
     context = {
         "campaign": campaign,
         "game": game,
-        "story": story_selectors.night_chapter(campaign=campaign, game=game),
+        "story": story_selectors.night_chapter(campaign=campaign, game=game, page=_story_page(request)),
         "scores": story_selectors.game_scores(game=game),
         "link": link,
         # Where the others open it: the address phones reach, as the seat codes (never localhost).
@@ -120,7 +126,9 @@ def shared_story_view(request: HttpRequest, token: str) -> HttpResponse:
         return response
     context = {
         "game": link.game,
-        "story": story_selectors.night_chapter(campaign=link.campaign, game=link.game),
+        "story": story_selectors.night_chapter(
+            campaign=link.campaign, game=link.game, page=_story_page(request)
+        ),
         "scores": story_selectors.game_scores(game=link.game),
     }
     response = render(request, "campaign/story_shared.html", context)

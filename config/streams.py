@@ -16,13 +16,19 @@ connection answers 503 (``config.db_faults``); the rate limit's refusal is the v
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import os
 import time
+from collections import Counter
+from dataclasses import dataclass
 from importlib import import_module
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth import get_user
+from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler
 from django.core.handlers.exception import convert_exception_to_response
 from django.http import HttpRequest, HttpResponse
@@ -35,30 +41,156 @@ logger = logging.getLogger(__name__)
 
 STREAM_VIEWS = {"games:seat_events", "games:table_events"}
 TOO_MANY_STREAMS = "Too many live streams on this server: the page checks for changes instead."
+TOO_MANY_FOR_SEAT = "Too many live streams for this seat: the page checks for changes instead."
+TOO_MANY_FOR_SESSION = "Too many live streams for this table: the page checks for changes instead."
 TOO_MANY_RETRY_AFTER_SECONDS = 30
 LOG_EVERY_SECONDS = 60.0
-_logged: dict[str, float] = {}
+# The caps below the process's (settings.MAX_OPEN_STREAMS): one seat opened on a few devices, tabs
+# and reloads whose old stream has not closed yet; one table's seats and screens. Past them a stream
+# is answered 429 with Retry-After and the page polls (static/js/live.js).
+MAX_STREAMS_PER_SEAT = int(os.environ.get("CHRONICLE_MAX_STREAMS_PER_SEAT", "12"))
+MAX_STREAMS_PER_SESSION = int(os.environ.get("CHRONICLE_MAX_STREAMS_PER_SESSION", "40"))
+# A client that reads nothing (its socket's buffers full) for this long is cut off; a stream open
+# this long is ended (the browser reconnects at once, from its Last-Event-ID). Idle streams carry
+# django-eventstream's keep-alive every 20 s, which also finds the clients gone without a word.
+SLOW_CLIENT_SECONDS = float(os.environ.get("CHRONICLE_STREAM_SLOW_SECONDS", "30"))
+MAX_STREAM_AGE_SECONDS = float(os.environ.get("CHRONICLE_STREAM_MAX_AGE_SECONDS", "3600"))
+END_TIMEOUT_SECONDS = 1.0
+SCOPE_KEY = "chronicle.stream"  # the scope's list of the counters a stream was admitted under
+UNFINISHED = "ASGI callable returned without completing response."
+
+
+class RefusalLog:
+    """At most one warning per kind of refusal per ``every`` seconds: a crowd of refusals (or of
+    slow clients) does not fill the log. The lines not written are counted in the next one."""
+
+    def __init__(self, every: float = LOG_EVERY_SECONDS, clock=time.monotonic):
+        self.every = every
+        self.clock = clock
+        self.last: dict[str, float] = {}
+        self.quiet: Counter[str] = Counter()
+
+    def warn(self, kind: str, message: str, *args) -> None:
+        now = self.clock()
+        if kind in self.last and now - self.last[kind] < self.every:
+            self.quiet[kind] += 1
+            return
+        self.last[kind] = now
+        skipped, self.quiet[kind] = self.quiet[kind], 0
+        suffix = f" ({skipped} more since the last line)" if skipped else ""
+        logger.warning(message + suffix, *args)
+
+    def clear(self) -> None:
+        self.last.clear()
+        self.quiet.clear()
+
+
+refusals = RefusalLog()
+_logged = refusals.last  # the tests of the process cap clear it
 
 
 def log_refusal(kind: str, message: str, *args) -> None:
-    """One warning per kind of refusal per minute at most: a crowd of refusals does not fill the log."""
-    now = time.monotonic()
-    if now - _logged.get(kind, -LOG_EVERY_SECONDS) >= LOG_EVERY_SECONDS:
-        _logged[kind] = now
-        logger.warning(message, *args)
+    refusals.warn(kind, message, *args)
 
 
-async def _too_many(send) -> None:
-    """503 with Retry-After: the page's EventSource gives up and its poll runs (static/js/live.js)."""
-    body = TOO_MANY_STREAMS.encode()
-    headers = [
+def _refusal_headers(body: bytes) -> list[tuple[bytes, bytes]]:
+    return [
         (b"content-type", b"text/plain; charset=utf-8"),
         (b"content-length", str(len(body)).encode()),
         (b"retry-after", str(TOO_MANY_RETRY_AFTER_SECONDS).encode()),
         (b"cache-control", b"no-cache"),
     ]
-    await send({"type": "http.response.start", "status": 503, "headers": headers})
+
+
+async def _too_many(send) -> None:
+    """503 with Retry-After: the page's EventSource gives up and its poll runs (static/js/live.js)."""
+    body = TOO_MANY_STREAMS.encode()
+    await send({"type": "http.response.start", "status": 503, "headers": _refusal_headers(body)})
     await send({"type": "http.response.body", "body": body})
+
+
+class StreamCounts:
+    """Open streams by seat and by session, in this process (one event loop: no lock needed)."""
+
+    def __init__(self) -> None:
+        self.open: Counter[tuple] = Counter()
+
+    def admit(self, request: HttpRequest, session_id: int, seat: int | None) -> HttpResponse | None:
+        """Count the stream under its seat ("table" for the table screen) and its session, or the
+        429 that refuses it. Released when the stream ends (``StreamHandler``); a request not
+        served by ``StreamHandler`` is not counted."""
+        held = request.scope.get(SCOPE_KEY) if hasattr(request, "scope") else None
+        if held is None:
+            return None
+        seat_key = ("seat", session_id, "table" if seat is None else seat)
+        session_key = ("session", session_id)
+        if self.open[seat_key] >= MAX_STREAMS_PER_SEAT:
+            return _refused("seat", TOO_MANY_FOR_SEAT, session_id)
+        if self.open[session_key] >= MAX_STREAMS_PER_SESSION:
+            return _refused("session", TOO_MANY_FOR_SESSION, session_id)
+        for key in (seat_key, session_key):
+            self.open[key] += 1
+            held.append(key)
+        return None
+
+    def release(self, held: list[tuple]) -> None:
+        for key in held:
+            self.open[key] -= 1
+            if self.open[key] <= 0:
+                del self.open[key]
+        held.clear()
+
+
+counts = StreamCounts()
+
+
+def _refused(kind: str, message: str, session_id: int) -> HttpResponse:
+    log_refusal(kind, "Event stream refused: too many for one %s (session %s)", kind, session_id)
+    response = HttpResponse(message, status=429, content_type="text/plain; charset=utf-8")
+    response["Retry-After"] = str(TOO_MANY_RETRY_AFTER_SECONDS)
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@dataclass
+class _Progress:
+    """How far a stream got: its answer started; cut off (its client read nothing)."""
+
+    started: bool = False
+    cut: bool = False
+
+
+def _guarded_send(send, progress: _Progress):
+    """``send``, with a client whose buffers stay full for SLOW_CLIENT_SECONDS cut off."""
+
+    async def guarded(message) -> None:
+        try:
+            async with asyncio.timeout(SLOW_CLIENT_SECONDS):
+                await send(message)
+        except TimeoutError:
+            progress.cut = True
+            log_refusal("slow", "Event stream cut: its client read nothing for %g s", SLOW_CLIENT_SECONDS)
+            raise RequestAborted from None  # Django's handler ends the request quietly
+        if message["type"] == "http.response.start":
+            progress.started = True
+
+    return guarded
+
+
+class _QuietCut(logging.Filter):
+    """The server's "returned without completing response" after a stream we cut on purpose."""
+
+    pending = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if self.pending and record.getMessage() == UNFINISHED:
+            self.pending -= 1
+            return False
+        return True
+
+
+quiet_cut = _QuietCut()
+logging.getLogger("uvicorn.error").addFilter(quiet_cut)
 
 
 def is_stream(scope) -> bool:
@@ -73,7 +205,8 @@ def is_stream(scope) -> bool:
 
 class StreamHandler(ASGIHandler):
     """Django's ASGI handler for the streams alone: no thread-sensitive context, no middleware;
-    at most ``settings.MAX_OPEN_STREAMS`` open at once (one handler per process)."""
+    at most ``settings.MAX_OPEN_STREAMS`` open at once (one handler per process), each cut off when
+    its client stops reading and ended at its maximum age."""
 
     open_streams = 0
 
@@ -88,10 +221,28 @@ class StreamHandler(ASGIHandler):
             log_refusal("process", "Event stream refused: %d open in this process", self.open_streams)
             return await _too_many(send)
         self.open_streams += 1  # one event loop per process: no lock needed
+        held: list[tuple] = []
+        progress = _Progress()
         try:
-            await self.handle(scope, receive, send)
+            await self._served({**scope, SCOPE_KEY: held}, receive, _guarded_send(send, progress), progress)
         finally:
             self.open_streams -= 1
+            counts.release(held)
+
+    async def _served(self, scope, receive, send, progress: _Progress) -> None:
+        """The stream, ended at its maximum age (a clean end: the browser reconnects at once)."""
+        try:
+            async with asyncio.timeout(MAX_STREAM_AGE_SECONDS):
+                await self.handle(scope, receive, send)
+        except TimeoutError:
+            if progress.started and not progress.cut:
+                with contextlib.suppress(TimeoutError, RequestAborted, OSError):
+                    async with asyncio.timeout(END_TIMEOUT_SECONDS):
+                        await send({"type": "http.response.body", "body": b"", "more_body": False})
+                        return
+                progress.cut = True
+        if progress.cut:
+            quiet_cut.pending += 1  # the server closes the connection: no error line for it
 
     async def _with_user(self, request: HttpRequest) -> HttpResponse:
         """The session and its user, read only when a view asks (the table stream does)."""

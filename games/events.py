@@ -39,6 +39,7 @@ from django_eventstream.views import events as eventstream_events
 from django_eventstream.views import get_listener_manager
 from django_ratelimit.exceptions import Ratelimited
 
+from config import streams
 from config.health import rate_limited
 from games import nudges, selectors
 from games.join_guard import seat_for_join_token
@@ -195,11 +196,16 @@ async def redis_fanout_stop() -> None:
             del _fanout[url]
 
 
-async def _stream(request: HttpRequest, session_id: int) -> HttpResponse | StreamingHttpResponse:
+async def _stream(
+    request: HttpRequest, session_id: int, seat: int | None = None
+) -> HttpResponse | StreamingHttpResponse:
     if not isinstance(request, ASGIRequest):
         # A WSGI server (manage.py runserver, the test live server) cannot hold a stream open:
         # 204 tells EventSource not to reconnect, and the page keeps polling ("Live · polling").
         return HttpResponse(status=204)
+    refusal = streams.counts.admit(request, session_id, seat)  # caps per seat and per session: 429
+    if refusal is not None:
+        return refusal
     response = await sync_to_async(_open_stream)(request, session_id)
     if not isinstance(response, StreamingHttpResponse):
         return response  # django-eventstream's answer to a bad request
@@ -233,7 +239,7 @@ async def seat_events(request: HttpRequest, token: str) -> HttpResponse | Stream
         return await sync_to_async(rate_limited)(request, refusal)
     if seat is None:
         raise Http404
-    return await _stream(request, seat.session_id)
+    return await _stream(request, seat.session_id, seat.index)
 
 
 @require_GET

@@ -15,4 +15,5 @@ trap 'scripts/services.sh stop' EXIT
 # shellcheck disable=SC1091
 source .services/env
 .venv/bin/python manage.py migrate --noinput -v0
+.venv/bin/python manage.py collectstatic --noinput -v0  # the pages of tap_to_glass need their scripts
 .venv/bin/python tests/bench/run.py "$@"

@@ -37,6 +37,7 @@ class Server:
     port: int
     workers: int
     note: str
+    pid: int = 0  # the server's process (the gunicorn master, or make run's uvicorn)
 
 
 def free_port() -> int:
@@ -142,7 +143,7 @@ def served(workers: int = WORKERS, *, kind: str = "asgi", env: dict[str, str] | 
                 "a connection pool per worker" if pooled else f"CONN_MAX_AGE={server_env_['CONN_MAX_AGE']}"
             )
             note = f"{what}, on {HOST}, DEBUG=0, {connections}, {database}, {redis}"
-            yield Server(port=port, workers=workers, note=note)
+            yield Server(port=port, workers=workers, note=note, pid=proc.pid)
         finally:
             _stop(proc)
 

@@ -1,0 +1,198 @@
+"""make bench, section "tap to glass" (issue 27, item 1): Chromium phones at a table, as people see
+it. Debian's Chromium driven by Playwright (as tests/e2e does), on the same machine as the server, so
+the pages' clocks (``performance.timeOrigin + performance.now()``) and the tap's agree.
+
+A For the King table of 5 seats: the 5 seat phones, a second phone on seat 0 and the table screen
+(its host, logged in), 7 pages. Each page notes when a panel of each version first enters its
+document (a MutationObserver on ``data-version``: the swap, before the paint). A tap is a click on the
+acting phone's first choice, timed in that page just before the click; the figure is the time from it
+to the moment the last of the 6 other screens has the new panel. Beside it, in the same run, the panel
+GET alone (a seat's panel as the page fetches it: ``HX-Request``), from a plain client between taps.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+
+from tests.bench.server import HOST, ROOT, BenchError, request
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+TAPS = 30
+WARM_TAPS = 3
+PANEL_GETS_PER_TAP = 3
+WAIT_MS = 5000
+GAP = 0.3  # between one tap shown everywhere and the next
+
+CREATE_TABLE = """
+import json, sys
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.contrib.sessions.backends.db import SessionStore
+from games.services import session_create
+seed = int(sys.argv[1])
+host = get_user_model().objects.create_user(username=f"bench-host-{seed}", password="bench-pass-1234")
+s = session_create(game="for_the_king", seat_names=["Anna", "Ben", "Cleo", "Dario", "Emma"], host=host, seed=seed)
+login = SessionStore()
+login[SESSION_KEY] = str(host.pk)
+login[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+login[HASH_SESSION_KEY] = host.get_session_auth_hash()
+login.create()
+print(json.dumps({"id": s.pk, "tokens": [seat.token for seat in s.seats.order_by("index")],
+                  "cookie": [settings.SESSION_COOKIE_NAME, login.session_key]}))
+"""
+
+# Each page: when a panel of each version first entered the document (ms, the machine's clock).
+SHOWN = """
+window.__shown = {};
+(function () {
+  function look() {
+    var panel = document.querySelector("[data-version]");
+    if (!panel) return;
+    var v = panel.getAttribute("data-version");
+    if (!(v in window.__shown)) window.__shown[v] = performance.timeOrigin + performance.now();
+  }
+  new MutationObserver(look).observe(document, {
+    childList: true, subtree: true, attributes: true, attributeFilter: ["data-version"],
+  });
+})();
+"""
+LIVE = "() => (document.querySelector('[data-live-stream]') || {}).textContent === 'Live'"
+TAP = """() => {
+  const button = document.querySelector("#seat-panel button.choice");
+  const t = performance.timeOrigin + performance.now();
+  button.click();
+  return t;
+}"""
+
+
+def table_with_host(env: dict[str, str], seed: int) -> dict:
+    """A table of 5 seats and its host's login, in the database ``env`` names."""
+    script = f"import sys; sys.argv = ['x', '{seed}']\n" + CREATE_TABLE
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), "shell", "-v0", "-c", script],
+        env=env, cwd=ROOT, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    if done.returncode:
+        raise BenchError(f"creating the table failed: {done.stderr[-2000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@contextlib.contextmanager
+def chromium():
+    if not os.path.exists(CHROMIUM):
+        raise BenchError(f"Chromium is missing at {CHROMIUM} (make test installs Debian's chromium).")
+    from playwright.sync_api import sync_playwright
+
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's loop runs in this thread
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+                  "--disable-backgrounding-occluded-windows"],
+        )  # fmt: skip
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def _pages(browser, port: int, table: dict) -> tuple[list, object]:
+    """The 6 phones (5 seats, a second on seat 0) and the table screen, each pushed ("Live")."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    base = f"http://{HOST}:{port}"
+    pages = []
+    for token in [*table["tokens"], table["tokens"][0]]:
+        context = browser.new_context(viewport={"width": 375, "height": 812})
+        context.add_init_script(SHOWN)
+        page = context.new_page()
+        page.goto(f"{base}/play/seat/{token}/")
+        pages.append(page)
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    name, value = table["cookie"]
+    context.add_cookies([{"name": name, "value": value, "url": base}])
+    context.add_init_script(SHOWN)
+    screen = context.new_page()
+    screen.goto(f"{base}/play/s/{table['id']}/")
+    for page in [*pages, screen]:
+        try:
+            page.wait_for_function(LIVE, timeout=WAIT_MS * 4)
+        except PlaywrightError as exc:
+            label = page.evaluate("() => (document.querySelector('[data-live-stream]') || {}).textContent")
+            raise BenchError(f"{page.url} is not pushed (its label: {label!r})") from exc
+    return pages, screen
+
+
+def _acting(phones: list) -> tuple[int, bool]:
+    """The phone told "Your turn", and whether it shows a choice to tap (a choice with fields to fill,
+    e.g. a King card's tiles, is played through the API instead, untimed)."""
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while time.monotonic() < deadline:
+        for i, page in enumerate(phones):
+            if page.locator(".turn-banner.yours").count():
+                return i, bool(page.locator("#seat-panel button.choice").count())
+        time.sleep(0.02)
+    banners = [p.evaluate("() => (document.querySelector('.turn-banner') || {}).textContent") for p in phones]
+    raise BenchError(f"no phone has the turn: {banners}")
+
+
+def _version(page) -> int:
+    return int(page.get_attribute("[data-version]", "data-version"))
+
+
+def _shown(page, version: int) -> float:
+    page.wait_for_function("v => String(v) in window.__shown", arg=version, timeout=WAIT_MS)
+    return page.evaluate("v => window.__shown[String(v)]", version)
+
+
+def _panel_gets(port: int, token: str, count: int, out: list) -> None:
+    for _ in range(count):
+        t0 = time.perf_counter()
+        status, _ = request(
+            port, "GET", f"/play/seat/{token}/", headers={"HX-Request": "true", "Accept": "text/html"}
+        )
+        if status != 200:
+            raise BenchError(f"the panel GET answered {status}")
+        out.append(time.perf_counter() - t0)
+
+
+def taps(browser, port: int, table: dict, count: int = TAPS) -> dict:
+    """``count`` taps at the table (after WARM_TAPS): each one's time to every other screen and to the
+    tapping phone's own panel (ms), and the panel GET alone (s), interleaved."""
+    from tests.bench.push import submit
+
+    phones, screen = _pages(browser, port, table)
+    warm = WARM_TAPS
+    everyone, own, panel = [], [], []
+    played = {"id": table["id"], "tokens": dict(enumerate(table["tokens"]))}
+    rng = random.Random(table["id"])
+    while len(everyone) < count:
+        actor, tappable = _acting(phones)
+        version = _version(phones[actor]) + 1
+        if not tappable:
+            submit(port, {**played, "active": actor % 5}, rng)
+            for page in [*phones, screen]:
+                _shown(page, version)
+            continue
+        tapped = phones[actor].evaluate(TAP)
+        others = [p for i, p in enumerate(phones) if i != actor] + [screen]
+        times = [_shown(p, version) - tapped for p in others]
+        mine = _shown(phones[actor], version) - tapped
+        warm -= 1
+        if warm < 0:
+            everyone.append(max(times) / 1000)
+            own.append(mine / 1000)
+            _panel_gets(port, table["tokens"][(actor + 1) % 5], PANEL_GETS_PER_TAP, panel)
+        time.sleep(GAP)
+    for page in [*phones, screen]:
+        page.context.close()
+    return {"everyone": everyone, "own": own, "panel": panel}
