@@ -47,7 +47,7 @@ def campaign_over_months():
     the cache emptied before each request, so every night is replayed from its log (one query for
     the logs of all the nights missing). The House page and the statistics read every night's
     story; a night's story (for a member, and by its read-only link) reads one."""
-    from campaign import services
+    from campaign.services.stories import story_link_create
     from tests.factories import UserFactory, campaign_with_houses
     from tests.story_play import HOUSES, night_played
 
@@ -65,7 +65,7 @@ def campaign_over_months():
             built += 1
             night_played(campaign, houses, built, host=user)
         build_seconds += time.perf_counter() - t0
-        link = services.story_link_create(game=campaign.games.get(number=1), actor=user)
+        link = story_link_create(game=campaign.games.get(number=1), actor=user)
         pages = (
             ("House page", f"/campaigns/{campaign.pk}/houses/{houses[1].pk}/", client),
             ("statistics", f"/campaigns/{campaign.pk}/statistics/", client),

@@ -115,12 +115,12 @@ def _dilemma(night: Night, number: int) -> None:
 def long_night(campaign, houses, host, actions: int):
     """The campaign's first night (a card drawn on an earlier night is refused), with at least
     ``actions`` logged actions: the draft through the service, then Dilemmas sent to the Event area."""
-    from campaign import services
+    from campaign.services.game_nights import game_night_start
     from tests.kd_play import draft
     from tests.story_play import _first_two_open_agendas
 
     keep = _first_two_open_agendas(campaign, houses)
-    session = services.game_night_start(
+    session = game_night_start(
         campaign=campaign, houses=houses, king_name=f"Long {actions}", host=host, seed=actions, keep=keep
     )
     draft(session)

@@ -203,19 +203,19 @@ def campaign_page_queries():
 
     from django.test import Client
 
-    from campaign import services
+    from campaign.services.chronicles import game_begin, game_result_record
+    from campaign.services.houses import campaign_create, house_create
+    from campaign.services.stickers import sticker_attach
     from tests.factories import UserFactory
 
     rows = []
     for games in (1, 15):
         user = UserFactory(username=f"bench-queries-{games}-{time.time_ns()}")
-        campaign = services.campaign_create(name=f"bench {games}", created_by=user)
-        houses = [services.house_create(campaign=campaign, name=f"H{i}", number=i + 1) for i in range(5)]
+        campaign = campaign_create(name=f"bench {games}", created_by=user)
+        houses = [house_create(campaign=campaign, name=f"H{i}", number=i + 1) for i in range(5)]
         for g in range(games):
-            game = services.game_begin(
-                campaign=campaign, king_name=f"K{g}", played_on=datetime.date(2026, 1, 1)
-            )
-            services.sticker_attach(
+            game = game_begin(campaign=campaign, king_name=f"K{g}", played_on=datetime.date(2026, 1, 1))
+            sticker_attach(
                 campaign=campaign,
                 number=g + 1,
                 row="wealth",
@@ -223,7 +223,7 @@ def campaign_page_queries():
                 signer=houses[g % 5],
                 game=game,
             )
-            services.game_result_record(
+            game_result_record(
                 game=game,
                 end="king_died",
                 rows=[
