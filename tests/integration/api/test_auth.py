@@ -97,3 +97,33 @@ class SessionAuthTests:
         response = anonymous.get(CAMPAIGNS)
         assert response.status_code == 401
         assert response.json() == {"message": "Authentication credentials were not provided.", "extra": {}}
+
+
+class BearerPrefixTests:
+    """Issue 29: the schema declares the token as an http bearer scheme, so a generated client sends
+    ``Bearer <token>`` by default; ``Token <token>`` keeps working."""
+
+    def test_both_prefixes_authenticate_and_nothing_else_does(self, anonymous):
+        _, key = token_obtain(user=UserFactory())
+        for header, status in [
+            (f"Bearer {key}", 200),
+            (f"bearer {key}", 200),
+            (f"Token {key}", 200),
+            (f"Basic {key}", 401),
+            ("Bearer", 401),
+            (f"Bearer {key} extra", 401),
+            ("Bearer not-a-token", 401),
+        ]:
+            anonymous.credentials(HTTP_AUTHORIZATION=header)
+            assert anonymous.get(CAMPAIGNS).status_code == status, header
+
+    def test_the_schema_declares_the_bearer_scheme_for_token_operations(self, anonymous):
+        schema = anonymous.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+        scheme = schema["components"]["securitySchemes"]["deviceToken"]
+        assert (scheme["type"], scheme["scheme"]) == ("http", "bearer")
+        assert {"deviceToken": []} in schema["paths"]["/api/campaigns/"]["get"]["security"]
+        assert not [
+            name
+            for name in schema["components"]["securitySchemes"]
+            if "token" in name.lower() and name != "deviceToken"
+        ]
