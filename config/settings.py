@@ -442,6 +442,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "MemberRoleEnum": "campaign.models.Membership.Role",
         "InvitationRoleEnum": "campaign.models.Invitation.Role",
+        "ErrorCodeEnum": "config.api_errors.ERROR_CODE_CHOICES",
     },
 }
 

@@ -47,6 +47,7 @@ class TokenObtainTests:
         assert response.status_code == 400
         assert response.json() == {
             "message": "password: This field is required.",
+            "code": "invalid",
             "extra": {"fields": {"password": ["This field is required."]}},
         }
 
@@ -60,7 +61,7 @@ class TokenObtainTests:
         codes = [anonymous.post(OBTAIN, {"username": "x", "password": "y"}, format="json") for _ in range(22)]
         assert codes[0].status_code == 400
         assert codes[-1].status_code == 429
-        assert codes[-1].json() == {"message": TOO_MANY_ATTEMPTS, "extra": {}}
+        assert codes[-1].json() == {"message": TOO_MANY_ATTEMPTS, "code": "throttled", "extra": {}}
 
 
 class TokenRevokeTests:
@@ -72,7 +73,7 @@ class TokenRevokeTests:
         assert not DeviceToken.objects.filter(user=user).exists()
         response = anonymous.get(CAMPAIGNS)
         assert response.status_code == 401
-        assert response.json() == {"message": "Invalid token.", "extra": {}}
+        assert response.json() == {"message": "Invalid token.", "code": "authentication_failed", "extra": {}}
 
     def test_revoking_needs_authentication(self, anonymous):
         response = anonymous.post(REVOKE)
@@ -96,7 +97,11 @@ class SessionAuthTests:
     def test_anonymous_is_401_with_a_message(self, anonymous):
         response = anonymous.get(CAMPAIGNS)
         assert response.status_code == 401
-        assert response.json() == {"message": "Authentication credentials were not provided.", "extra": {}}
+        assert response.json() == {
+            "message": "Authentication credentials were not provided.",
+            "code": "not_authenticated",
+            "extra": {},
+        }
 
 
 class BearerPrefixTests:
