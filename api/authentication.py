@@ -39,8 +39,25 @@ def token_touch(token: DeviceToken) -> None:
     token.last_used = now
 
 
+# The prefixes of an API token in the Authorization header: "Token" (DRF's, the first documented) and
+# "Bearer" (the schema's http bearer scheme: what generated clients send by default).
+TOKEN_PREFIXES = (b"token", b"bearer")
+
+
 class ExpiringTokenAuthentication(TokenAuthentication):
     model = DeviceToken
+
+    def authenticate(self, request):
+        parts = get_authorization_header(request).split()
+        if not parts or parts[0].lower() not in TOKEN_PREFIXES:
+            return None
+        if len(parts) != 2:
+            raise exceptions.AuthenticationFailed(TOKEN_INVALID)
+        try:
+            key = parts[1].decode()
+        except UnicodeError:
+            raise exceptions.AuthenticationFailed(TOKEN_INVALID) from None
+        return self.authenticate_credentials(key)
 
     def authenticate_credentials(self, key):
         token = DeviceToken.objects.select_related("user").filter(digest=token_digest(key)).first()
@@ -62,9 +79,9 @@ class ExpiringTokenAuthentication(TokenAuthentication):
 
 
 def request_token_key(request) -> str | None:
-    """The key of an ``Authorization: Token <key>`` header, or None."""
+    """The key of an ``Authorization: Token <key>`` (or ``Bearer <key>``) header, or None."""
     parts = get_authorization_header(request).split()
-    if len(parts) != 2 or parts[0].lower() != b"token":
+    if len(parts) != 2 or parts[0].lower() not in TOKEN_PREFIXES:
         return None
     try:
         return parts[1].decode()

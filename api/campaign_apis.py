@@ -23,6 +23,7 @@ from api.serializers import (
     HouseRefSerializer,
     HouseSerializer,
     LedgerEntrySerializer,
+    LetterField,
     MysteryStickerSerializer,
     NameField,
     StickerSerializer,
@@ -441,10 +442,10 @@ class SaveSlotsApi(CampaignApi):
 
 class MysteryStickerAttachApi(CampaignApi):
     class InputSerializer(serializers.Serializer):
-        letter = serializers.ChoiceField(
-            choices=[*MYSTERY_LETTERS, *MYSTERY_LETTERS.lower()],
+        letter = LetterField(
+            choices=list(MYSTERY_LETTERS),
             error_messages={"invalid_choice": MYSTERY_LETTER},
-            help_text="A to L.",
+            help_text="A to L (a lower-case letter is read as its capital).",
         )
         storyline = StrictCharField(max_length=40, allow_blank=True, default="")
         game = game_field()

@@ -1,14 +1,23 @@
-"""The one error body of the API, declared for the schema: every 4xx is ``{"message", "extra"}``."""
+"""The one error body of the API, declared for the schema: every 4xx and 5xx is
+``{"message", "code", "extra"}``."""
 
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 
+from config.api_errors import ERROR_CODE_CHOICES
+
 
 class ErrorSerializer(serializers.Serializer):
-    message = serializers.CharField(help_text="A sentence a player understands.")
+    message = serializers.CharField(
+        help_text="A sentence a player understands (may be reworded: branch on code)."
+    )
+    code = serializers.ChoiceField(
+        choices=ERROR_CODE_CHOICES, help_text="What went wrong, in stable words a client branches on."
+    )
     extra = serializers.DictField(
         help_text=(
-            "Details: {'fields': {...}} for invalid fields, {'current_version': n} for a stale version."
+            "Details, always an object: {'fields': {field: [messages]}} for refused fields (code invalid), "
+            "{'current_version': n} for a stale version, {} when there is nothing more."
         )
     )
 

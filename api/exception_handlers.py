@@ -1,5 +1,6 @@
-"""One error shape (docs/architecture.md, Conventions): 400 {"message", "extra"} for rule and validation errors,
-409 {"message", "extra": {"current_version"}} for a stale session version, 429 when rate-limited."""
+"""One error shape (docs/architecture.md, Conventions): {"message", "code", "extra"} (config/api_errors.py
+lists the codes): 400 for rule and validation errors (``extra.fields`` maps each refused field to its
+messages), 409 with ``extra.current_version`` for a stale session version, 429 when rate-limited."""
 
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -10,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.serializers import as_serializer_error
 from rest_framework.views import exception_handler
 
+from config.api_errors import error_body
 from config.ratelimits import LOGIN_WINDOW
 from games.engines.kernel.errors import RuleError
 from games.services import IdempotencyKeyReused, StaleVersion
@@ -19,18 +21,15 @@ TOO_MANY_ATTEMPTS = "Too many attempts: wait a minute and try again."
 
 def chronicle_exception_handler(exc, context):
     if isinstance(exc, RuleError):
-        return Response({"message": exc.message, "extra": exc.extra}, status=400)
+        return Response(error_body(exc.message, 400, "rule_broken", exc.extra), status=400)
     if isinstance(exc, StaleVersion):  # the client acted on an old version of the table
-        return Response(
-            {"message": exc.message, "extra": {"current_version": exc.current_version}}, status=409
-        )
+        extra = {"current_version": exc.current_version}
+        return Response(error_body(exc.message, 409, "stale_version", extra), status=409)
     if isinstance(exc, IdempotencyKeyReused):  # before DjangoValidationError, its base class
-        return Response({"message": exc.message, "extra": {}}, status=422)
+        return Response(error_body(str(exc.message), 422), status=422)
     if isinstance(exc, Ratelimited):  # before PermissionDenied, its base class
         return Response(
-            {"message": TOO_MANY_ATTEMPTS, "extra": {}},
-            status=429,
-            headers={"Retry-After": str(LOGIN_WINDOW)},
+            error_body(TOO_MANY_ATTEMPTS, 429), status=429, headers={"Retry-After": str(LOGIN_WINDOW)}
         )
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(as_serializer_error(exc))
@@ -41,11 +40,13 @@ def chronicle_exception_handler(exc, context):
     response = exception_handler(exc, context)
     if response is None:
         return None  # unknown errors stay 500
+    code = getattr(exc, "default_code", None)
     if isinstance(exc.detail, dict | list):
+        fields = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
         message = _first_message(exc.detail)
-        response.data = {"message": message, "extra": {"fields": exc.detail}}
+        response.data = error_body(message, response.status_code, code, {"fields": fields})
     else:
-        response.data = {"message": str(exc.detail), "extra": getattr(exc, "extra", {})}
+        response.data = error_body(str(exc.detail), response.status_code, code, getattr(exc, "extra", {}))
     return response
 
 

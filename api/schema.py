@@ -9,6 +9,7 @@ rather than in each view's ``responses=``: see ``common_statuses``."""
 import re
 
 from django.core.validators import ProhibitNullCharactersValidator
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
 from rest_framework import serializers
 from rest_framework.authentication import SessionAuthentication
@@ -19,6 +20,22 @@ from games.engines.kernel.text import BIDI_CONTROLS
 
 NESTED = {"InputSerializer", "OutputSerializer"}
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
+
+
+class DeviceTokenScheme(OpenApiAuthenticationExtension):
+    """The API token as an http bearer scheme, the form generators know: their clients send
+    ``Authorization: Bearer <token>`` by default, which the API accepts beside ``Token <token>``."""
+
+    target_class = "api.authentication.ExpiringTokenAuthentication"
+    name = "deviceToken"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "A device token from POST /api/auth/login/ or /api/auth/signup/, sent as "
+            "`Authorization: Bearer <token>` (`Token <token>` is accepted too). It expires after 30 days.",
+        }
 
 
 class ChronicleAutoSchema(AutoSchema):

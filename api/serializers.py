@@ -31,6 +31,16 @@ class StrictBooleanField(serializers.BooleanField):
         return data
 
 
+class LetterField(serializers.ChoiceField):
+    """A letter among capitals (the schema's enum lists each once): a lower-case letter is read as
+    its capital, so generators see one enum without duplicate keys."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, str):
+            data = data.upper()
+        return super().to_internal_value(data)
+
+
 def _no_control_characters(value: str) -> None:
     if has_control_characters(value):
         raise serializers.ValidationError(NAME_CONTROL_CHARACTERS)

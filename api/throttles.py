@@ -29,7 +29,7 @@ class CallerRateThrottle(SimpleRateThrottle):
         meta, cookies = request.META, request.COOKIES
         credential = (
             ("token", meta.get("HTTP_AUTHORIZATION", ""))
-            if meta.get("HTTP_AUTHORIZATION", "").startswith("Token ")
+            if meta.get("HTTP_AUTHORIZATION", "").startswith(("Token ", "Bearer "))
             else ("seat", meta.get(SEAT_TOKEN_META, ""))
             if meta.get(SEAT_TOKEN_META)
             else ("login", cookies.get(settings.SESSION_COOKIE_NAME, ""))

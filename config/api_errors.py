@@ -1,5 +1,8 @@
-"""The API's one error shape ``{"message", "extra"}`` also for what Django answers before or
-around a view: an unknown /api/ URL, a body over DATA_UPLOAD_MAX_MEMORY_SIZE, a CSRF refusal."""
+"""The API's one error shape ``{"message", "code", "extra"}`` also for what Django answers before or
+around a view: an unknown /api/ URL, a body over DATA_UPLOAD_MAX_MEMORY_SIZE, a CSRF refusal.
+
+``code`` is what a client branches on: stable words, listed (with what each means) in ``ERROR_CODES``
+and in the schema's ``Error`` component; ``message`` is a sentence for a person and may be reworded."""
 
 from http import HTTPStatus
 
@@ -11,8 +14,56 @@ NO_SUCH_ENDPOINT = "There is no such API endpoint: see /api/schema/."
 BODY_TOO_LARGE = "The request body is too large (at most 2.5 MB)."
 
 
-def api_error(message: str, status: int, **extra) -> JsonResponse:
-    return JsonResponse({"message": message, "extra": extra}, status=status)
+# Every code an error body can carry. The code of a status where nothing more specific is known
+# comes from STATUS_CODES.
+ERROR_CODES = {
+    "rule_broken": "A game's rule or a campaign's rule refused it: the message says which.",
+    "invalid": "A field's value is refused: extra.fields maps each field to its messages.",
+    "parse_error": "The body is not valid JSON.",
+    "bad_request": "The address or a query parameter holds what no request may (a NUL character).",
+    "too_large": "The body is too large.",
+    "not_authenticated": "No credentials: send a token or log in.",
+    "authentication_failed": "The token sent is unknown or expired, or the account inactive.",
+    "permission_denied": "Your role does not allow it, or not your seat, or a browser write without CSRF.",
+    "not_found": "No such object or endpoint (or not in a campaign of yours).",
+    "method_not_allowed": "This path does not take this method (see the Allow header).",
+    "not_acceptable": "The Accept header asks for a format the API does not answer.",
+    "stale_version": "The session moved on: extra.current_version is its version now.",
+    "gone": "The link was revoked, used or expired.",
+    "unsupported_media_type": "The body must be sent as application/json.",
+    "idempotency_key_reused": "The Idempotency-Key was used for another action or body.",
+    "throttled": "Too many requests: wait the Retry-After seconds.",
+    "service_unavailable": "The database was unreachable for a moment: try again after Retry-After.",
+    "server_error": "Something broke on our side.",
+}
+ERROR_CODE_CHOICES = sorted(ERROR_CODES.items())  # the schema's ErrorCodeEnum, each with its meaning
+STATUS_CODES = {
+    400: "invalid",
+    401: "not_authenticated",
+    403: "permission_denied",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    409: "stale_version",
+    410: "gone",
+    413: "too_large",
+    415: "unsupported_media_type",
+    422: "idempotency_key_reused",
+    429: "throttled",
+    503: "service_unavailable",
+}
+
+
+def error_code(status: int) -> str:
+    return STATUS_CODES.get(status, "server_error" if status >= 500 else "invalid")
+
+
+def error_body(message: str, status: int, code: str | None = None, extra: dict | None = None) -> dict:
+    return {"message": message, "code": code or error_code(status), "extra": extra or {}}
+
+
+def api_error(message: str, status: int, *, code: str | None = None, **extra) -> JsonResponse:
+    return JsonResponse(error_body(message, status, code, extra), status=status)
 
 
 def api_not_found(request: HttpRequest, *args, **kwargs) -> JsonResponse:
@@ -36,5 +87,5 @@ class ApiErrorShapeMiddleware:
 
     def process_exception(self, request: HttpRequest, exception: Exception):
         if request.path.startswith(API_PREFIX) and isinstance(exception, RequestDataTooBig):
-            return api_error(BODY_TOO_LARGE, 400)
+            return api_error(BODY_TOO_LARGE, 400, code="too_large")
         return None

@@ -30,5 +30,5 @@ class InputGuardMiddleware:
         if reason is None:
             return self.get_response(request)
         if request.path.startswith(API_PREFIX):
-            return api_error(reason, 400)
+            return api_error(reason, 400, code="bad_request")
         return render(request, "400.html", {"reason": reason}, status=400)

@@ -121,6 +121,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",  # unused since api.DeviceToken: kept for api migration 0002
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and ReDoc served from our static files, not a CDN
     "django_filters",
     "django_htmx",
     "allauth",
@@ -431,6 +432,9 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Campaign tracker and table companion for The King's Dilemma, For the King (and Me) and Council of Four.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     # config/converters.py: an id in a path is an integer of at most 18 digits.
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": 10**18 - 1}},
@@ -438,6 +442,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "MemberRoleEnum": "campaign.models.Membership.Role",
         "InvitationRoleEnum": "campaign.models.Invitation.Role",
+        "ErrorCodeEnum": "config.api_errors.ERROR_CODE_CHOICES",
     },
 }
 

@@ -23,7 +23,8 @@ from django.core.files.uploadhandler import FileUploadHandler, StopUpload
 from django.http import HttpRequest
 from django.utils.html import escape
 
-API_PREFIX = "/api/"
+from config.api_errors import API_PREFIX, error_body
+
 UPLOAD_TOO_LARGE = "The upload is larger than {mb} MB: it was refused while being received."
 _MARK = "_chronicle_upload_too_large"
 
@@ -70,7 +71,9 @@ class UploadLimitHandler(FileUploadHandler):
 async def _answer_too_large(scope, send) -> None:
     message = upload_limit_message()
     if scope.get("path", "").startswith(API_PREFIX):
-        body = json.dumps({"message": message, "extra": {"limit": settings.UPLOAD_MAX_BYTES}}).encode()
+        body = json.dumps(
+            error_body(message, 413, "too_large", {"limit": settings.UPLOAD_MAX_BYTES})
+        ).encode()
         kind = b"application/json"
     else:
         body = (

@@ -47,6 +47,7 @@ class TokenObtainTests:
         assert response.status_code == 400
         assert response.json() == {
             "message": "password: This field is required.",
+            "code": "invalid",
             "extra": {"fields": {"password": ["This field is required."]}},
         }
 
@@ -60,7 +61,7 @@ class TokenObtainTests:
         codes = [anonymous.post(OBTAIN, {"username": "x", "password": "y"}, format="json") for _ in range(22)]
         assert codes[0].status_code == 400
         assert codes[-1].status_code == 429
-        assert codes[-1].json() == {"message": TOO_MANY_ATTEMPTS, "extra": {}}
+        assert codes[-1].json() == {"message": TOO_MANY_ATTEMPTS, "code": "throttled", "extra": {}}
 
 
 class TokenRevokeTests:
@@ -72,7 +73,7 @@ class TokenRevokeTests:
         assert not DeviceToken.objects.filter(user=user).exists()
         response = anonymous.get(CAMPAIGNS)
         assert response.status_code == 401
-        assert response.json() == {"message": "Invalid token.", "extra": {}}
+        assert response.json() == {"message": "Invalid token.", "code": "authentication_failed", "extra": {}}
 
     def test_revoking_needs_authentication(self, anonymous):
         response = anonymous.post(REVOKE)
@@ -96,4 +97,38 @@ class SessionAuthTests:
     def test_anonymous_is_401_with_a_message(self, anonymous):
         response = anonymous.get(CAMPAIGNS)
         assert response.status_code == 401
-        assert response.json() == {"message": "Authentication credentials were not provided.", "extra": {}}
+        assert response.json() == {
+            "message": "Authentication credentials were not provided.",
+            "code": "not_authenticated",
+            "extra": {},
+        }
+
+
+class BearerPrefixTests:
+    """Issue 29: the schema declares the token as an http bearer scheme, so a generated client sends
+    ``Bearer <token>`` by default; ``Token <token>`` keeps working."""
+
+    def test_both_prefixes_authenticate_and_nothing_else_does(self, anonymous):
+        _, key = token_obtain(user=UserFactory())
+        for header, status in [
+            (f"Bearer {key}", 200),
+            (f"bearer {key}", 200),
+            (f"Token {key}", 200),
+            (f"Basic {key}", 401),
+            ("Bearer", 401),
+            (f"Bearer {key} extra", 401),
+            ("Bearer not-a-token", 401),
+        ]:
+            anonymous.credentials(HTTP_AUTHORIZATION=header)
+            assert anonymous.get(CAMPAIGNS).status_code == status, header
+
+    def test_the_schema_declares_the_bearer_scheme_for_token_operations(self, anonymous):
+        schema = anonymous.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+        scheme = schema["components"]["securitySchemes"]["deviceToken"]
+        assert (scheme["type"], scheme["scheme"]) == ("http", "bearer")
+        assert {"deviceToken": []} in schema["paths"]["/api/campaigns/"]["get"]["security"]
+        assert not [
+            name
+            for name in schema["components"]["securitySchemes"]
+            if "token" in name.lower() and name != "deviceToken"
+        ]

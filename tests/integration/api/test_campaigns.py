@@ -86,7 +86,7 @@ class PermissionTests:
         for method, address, body in member_urls(*harald):
             response = getattr(stranger, method)(address, body, format="json")
             assert response.status_code == 404, address
-            assert response.json() == {"message": access.NOT_FOUND, "extra": {}}
+            assert response.json() == {"message": access.NOT_FOUND, "code": "not_found", "extra": {}}
         assert campaign.events.count() == events
 
     def test_an_unknown_campaign_is_404(self, harald, api):
@@ -95,7 +95,7 @@ class PermissionTests:
         for method, address, body in member_urls(missing, houses, game):
             response = getattr(api, method)(address, body, format="json")
             assert response.status_code == 404, address
-            assert response.json() == {"message": access.NOT_FOUND, "extra": {}}
+            assert response.json() == {"message": access.NOT_FOUND, "code": "not_found", "extra": {}}
 
     def test_another_campaigns_house_achievement_or_game_is_404(self, harald, api, host):
         other = campaign_create(name="Other", created_by=host)

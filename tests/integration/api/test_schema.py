@@ -9,7 +9,7 @@ from django.urls import reverse
 from rest_framework import serializers
 
 from api.schema import text_pattern
-from api.serializers import NameField
+from api.serializers import LetterField, NameField
 
 
 class SchemaTests:
@@ -120,3 +120,22 @@ class StrictBodyTypesTests:
         campaign, houses, _ = harald
         assert self.attach(api, campaign, positive=True, signer=houses[1].pk).status_code == 201
         assert self.attach(api, campaign, number=44, signer=None).status_code == 201
+
+
+class EnumTests:
+    def test_no_enum_lists_a_value_twice_in_any_case(self):
+        """Issue 29: openapi-python-client refused "Duplicate key A in enum LetterEnum" (A-L and a-l)."""
+        from drf_spectacular.generators import SchemaGenerator
+
+        schema = SchemaGenerator().get_schema(request=None, public=True)
+        for name, component in schema["components"]["schemas"].items():
+            values = [str(v).upper() for v in component.get("enum", []) if v]
+            assert len(values) == len(set(values)), name
+        letter = schema["components"]["schemas"]["LetterEnum"]["enum"]
+        assert letter == list("ABCDEFGHIJKL")
+
+    def test_a_lower_case_mystery_letter_is_still_read_as_its_capital(self):
+        field = LetterField(choices=list("ABCDEFGHIJKL"))
+        assert field.run_validation("c") == "C"
+        with pytest.raises(serializers.ValidationError):
+            field.run_validation("m")

@@ -211,6 +211,7 @@ class SubmitTests:
         assert response.status_code == 409
         assert response.json() == {
             "message": "The table moved on: here is the new state.",
+            "code": "stale_version",
             "extra": {"current_version": version},
         }
 

@@ -173,7 +173,7 @@ class SignupRateLimitTests:
         ]
         assert {a.status_code for a in answers[:LOGIN_ATTEMPTS]} == {201}
         assert answers[-1].status_code == 429
-        assert answers[-1].json() == {"message": TOO_MANY_ATTEMPTS, "extra": {}}
+        assert answers[-1].json() == {"message": TOO_MANY_ATTEMPTS, "code": "throttled", "extra": {}}
         assert answers[-1]["Retry-After"] == str(LOGIN_WINDOW)
         assert Users.count() == LOGIN_ATTEMPTS
 

@@ -21,7 +21,7 @@ def assert_error_shape(response, status, message=None):
     assert response.status_code == status, response.content[:300]
     assert response["Content-Type"].startswith("application/json")
     body = response.json()
-    assert set(body) == {"message", "extra"} and body["message"]
+    assert set(body) == {"message", "code", "extra"} and body["message"]
     if message:
         assert body["message"] == message
 

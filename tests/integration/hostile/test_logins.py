@@ -41,7 +41,7 @@ class LoginLimitTests:
         for _ in range(ratelimits.LOGIN_ATTEMPTS):
             attempt("/api/auth/token/")
         response = attempt("/api/auth/token/")
-        assert response.status_code == 429 and set(response.json()) == {"message", "extra"}
+        assert response.status_code == 429 and set(response.json()) == {"message", "code", "extra"}
 
     @pytest.mark.parametrize("url", LOGINS)
     def test_behind_a_trusted_proxy_one_client_does_not_lock_out_another(self, url, settings, clock):

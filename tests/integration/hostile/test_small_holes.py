@@ -50,7 +50,11 @@ class IdempotencyKeyTests:
             address, {"action": other, "expected_version": version}, format="json", HTTP_IDEMPOTENCY_KEY="k1"
         )
         assert again.status_code == 422
-        assert again.json() == {"message": IDEMPOTENCY_KEY_OTHER_BODY, "extra": {}}
+        assert again.json() == {
+            "message": IDEMPOTENCY_KEY_OTHER_BODY,
+            "code": "idempotency_key_reused",
+            "extra": {},
+        }
         assert SessionAction.objects.filter(session_id=session["id"]).count() == count
 
 
