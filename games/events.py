@@ -45,8 +45,8 @@ from games.join_guard import seat_for_join_token
 
 logger = logging.getLogger(__name__)
 
-CHANNEL_FORMAT = "session-{session_id}"
-CHANNEL_RE = re.compile(r"^session-(\d+)$")
+CHANNEL_FORMAT = nudges.CHANNEL_FORMAT
+CHANNEL_RE = re.compile("^" + re.escape(CHANNEL_FORMAT).replace(re.escape("{session_id}"), r"(\d+)") + "$")
 RESET_EVENT = "stream-reset"
 RESUBSCRIBE_DELAY_SECONDS = 1.0
 
@@ -82,7 +82,7 @@ class SessionChannelManager(ChannelManagerBase):
     eventstream's ``can_read_channel`` sees only the user, and a phone has a token, not a user."""
 
     def get_channels_for_request(self, request, view_kwargs):
-        return {CHANNEL_FORMAT.format(session_id=view_kwargs["session_id"])}
+        return {nudges.session_channel(view_kwargs["session_id"])}
 
     def can_read_channel(self, user, channel):
         return _session_id(channel) is not None

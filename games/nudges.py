@@ -4,7 +4,9 @@ After a commit, "session S is now at version N" goes out on channel ``session-{i
 then re-fetches its own view through a normal authenticated request, so secrets never travel in a
 broadcast. A transport is a function ``(channel, message_json) -> None``; ``TRANSPORTS`` lists them
 (the cache one always, Redis pub/sub when ``REDIS_URL`` is set, and the server-sent events of
-``games.events``, which with Redis are fed from that pub/sub in every web process).
+``games.events``, which with Redis are fed from that pub/sub in every web process). The last one is
+registered at start-up (``GamesConfig.ready()``, ``register_transport``): ``games.events`` imports
+this module, never the other way round.
 """
 
 from __future__ import annotations
@@ -39,8 +41,12 @@ def poll_key_valid(session_id: int, key: str) -> bool:
     return bool(key) and constant_time_compare(key, poll_key(session_id))
 
 
+# The one place a session's channel name is built (the nudges, Redis pub/sub, the event streams).
+CHANNEL_FORMAT = "session-{session_id}"
+
+
 def session_channel(session_id: int) -> str:
-    return f"session-{session_id}"
+    return CHANNEL_FORMAT.format(session_id=session_id)
 
 
 def version_cache_key(session_id: int) -> str:
@@ -110,14 +116,13 @@ def redis_transport(channel: str, message: str) -> None:
     pipe.execute()
 
 
-def push_transport(channel: str, message: str) -> None:
-    """Server-sent events (games.events): without Redis, straight to this process's streams."""
-    from games.events import inprocess_transport
-
-    inprocess_transport(channel, message)
+TRANSPORTS: list[Transport] = [cache_transport, redis_transport]
 
 
-TRANSPORTS: list[Transport] = [cache_transport, redis_transport, push_transport]
+def register_transport(transport: Transport) -> None:
+    """Add a transport once (the server-sent events of ``games.events``, at start-up)."""
+    if transport not in TRANSPORTS:
+        TRANSPORTS.append(transport)
 
 
 def publish(*, session_id: int, version: int) -> None:

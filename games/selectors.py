@@ -38,7 +38,7 @@ def _rules(session: GameSession) -> GameRules:
 def _view(session: GameSession, seat_index: int | None) -> dict:
     rules = _rules(session)
     state = session.state
-    running = session.status == GameSession.Status.ACTIVE
+    running = session.is_running
     over = rules.is_over(state)
     return {
         "session": session.pk,
@@ -98,7 +98,7 @@ def session_last_action(*, session: GameSession) -> SessionAction | None:
 def session_undoable_action(*, session: GameSession) -> SessionAction | None:
     """The action Undo would drop, when the engine allows it (the automatic deal never; nothing
     once the game is over: a finished session is never reopened)."""
-    if session.status != GameSession.Status.ACTIVE:
+    if not session.is_running:
         return None
     last = session_last_action(session=session)
     if last is None or (last.seq == 1 and last.payload == {"type": "deal", "seat": None}):
@@ -141,13 +141,13 @@ def seat_is_joined(*, seat: Seat) -> bool:
 
 def seat_is_open(*, seat: Seat) -> bool:
     """The seat's token still opens its private view: only while the session runs."""
-    return seat.session.status == GameSession.Status.ACTIVE
+    return seat.session.is_running
 
 
 def session_join_cards(*, session: GameSession) -> list[dict]:
     """What the table screen shows of each seat's key: the code only while the session runs, for a
     seat no phone has joined yet, never for a bot. (The link itself is shown only on request.)"""
-    running = session.status == GameSession.Status.ACTIVE
+    running = session.is_running
     players = _players_opening_from_campaign(session=session) if running else {}
     cards = []
     for seat in session_seats(session=session):
