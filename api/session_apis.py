@@ -31,7 +31,7 @@ from games import selectors, services
 from games.join_guard import seat_for_join_token
 from games.models import GameSession, Seat
 from games.presenters import presenter_for
-from games.presenters.common import seat_infos
+from games.screens import session_seat_infos
 
 TAGS = ["sessions"]
 SEAT_TOKEN_HEADER = "X-Seat-Token"
@@ -656,7 +656,7 @@ class SeatLegalActionsApi(SessionApi):
     def get(self, request, session_id: int, seat_index: int):
         seat = self.open_seat_for(seat_index)
         view = self.seat_view(seat)
-        words = presenter_for(self.session.game).words(view["view"], seat_infos(self.session))
+        words = presenter_for(self.session.game).words(view["view"], session_seat_infos(self.session))
         choices = [{"choice": choice, "title": words.title(choice)} for choice in view["legal_actions"]]
         data = {"version": view["version"], "seat": seat.index, "choices": choices}
         return Response(self.OutputSerializer(data).data)

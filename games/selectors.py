@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 
 from campaign.access import Role, campaign_role
+from games.engines.kernel.choices import Choice
 from games.engines.kernel.registry import get_game, slugs
 from games.engines.kernel.rules import TABLE, GameRules
 from games.models import GameSession, Seat, SessionAction
@@ -65,6 +66,14 @@ def session_view_for_closed_seat(*, session: GameSession, seat: Seat) -> dict:
     return {**_view(session, TABLE), "seat": seat.index}
 
 
+def session_legal_actions(*, session: GameSession, seat_index: int | None) -> list[Choice]:
+    """What one seat (None: the table) may do now, and nothing else (a tap reads only this; the
+    view is not built); nothing once the session is over."""
+    if not session.is_running:
+        return []
+    return _rules(session).legal_actions(session.state, seat_index)
+
+
 def session_view_for_table(*, session: GameSession) -> dict:
     """What the table screen shows: the engine's view for nobody (no hand), and the table's own
     legal actions (host actions, e.g. typing a card's outcome)."""
@@ -95,14 +104,23 @@ def session_last_action(*, session: GameSession) -> SessionAction | None:
     return session.actions.filter(undone=False).order_by("-seq").first()
 
 
-def session_undoable_action(*, session: GameSession) -> SessionAction | None:
+def session_latest_actions(*, session: GameSession, count: int) -> list[SessionAction]:
+    """The newest ``count`` actions in force, newest first: one query reading at most ``count``
+    rows, however long the night (a screen's "Latest" and the action Undo would drop)."""
+    return list(session.actions.filter(undone=False).order_by("-seq")[:count])
+
+
+def session_undoable_action(
+    *, session: GameSession, latest: list[SessionAction] | None = None
+) -> SessionAction | None:
     """The action Undo would drop, when the engine allows it (the automatic deal never; nothing
-    once the game is over: a finished session is never reopened)."""
+    once the game is over: a finished session is never reopened). ``latest``: the newest actions
+    in force when already read (``session_latest_actions``)."""
     if not session.is_running:
         return None
-    last = session_last_action(session=session)
-    if last is None or (last.seq == 1 and last.payload == {"type": "deal", "seat": None}):
-        return None
+    last = session_last_action(session=session) if latest is None else next(iter(latest), None)
+    if last is None or (last.seq == 1 and _rules(session).opening_action is not None):
+        return None  # the opening action (the deal) is never undone
     return last if session_action_undoable(session=session, action=last) else None
 
 
@@ -189,7 +207,8 @@ def session_table_for(*, session_id: int, user) -> GameSession | None:
     """The session when ``user`` may open its table screen (every join code is on it): its host,
     staff, and for a night of a campaign the campaign's owner too (the host's phone died); else
     None, as for a session that does not exist."""
-    session = GameSession.objects.select_related("campaign").filter(pk=session_id).first()
+    # With its night (the table's forms ask whether its result is recorded): one query.
+    session = GameSession.objects.select_related("campaign", "chronicle_game").filter(pk=session_id).first()
     if session is None or not user.is_authenticated:
         return None
     if session.host_id == user.pk or user.is_staff:
