@@ -10,10 +10,13 @@ here for its context and renders it.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from django.conf import settings
+from django.core.cache import cache
 from django.urls import reverse
 
 from games import nudges, selectors, services
@@ -120,11 +123,18 @@ def _raw_seat_view(view: dict, mine: dict, present: dict | None) -> dict:
     }
 
 
-def seat_screen(*, seat: Seat, step: Mapping[str, str] | None = None, notice: dict | None = None) -> dict:
+def seat_screen(
+    *,
+    seat: Seat,
+    step: Mapping[str, str] | None = None,
+    notice: dict | None = None,
+    infos: dict[int, dict] | None = None,
+) -> dict:
     """A phone's panel: the seat's view (computed once), its controls, the newest actions.
-    ``step``: the values a step-by-step choice carries (the page's query)."""
+    ``step``: the values a step-by-step choice carries (the page's query); ``infos``: the seats'
+    infos when already read."""
     session = seat.session
-    infos = session_seat_infos(session)
+    infos = session_seat_infos(session) if infos is None else infos
     mine = selectors.session_view_for_seat(session=session, seat=seat)
     view = mine["view"]
     presenter = presenter_for(session.game)
@@ -178,10 +188,16 @@ def closed_seat_screen(*, seat: Seat) -> dict:
 # ---- The table (the host's screen) ----------------------------------------------------------
 
 
-def table_screen(*, session: GameSession, notice: dict | None = None, bound: dict | None = None) -> dict:
+def table_screen(
+    *,
+    session: GameSession,
+    notice: dict | None = None,
+    bound: dict | None = None,
+    infos: dict[int, dict] | None = None,
+) -> dict:
     """The host's panel: the table view (computed once), the table's choices and forms, the newest
     actions and the one Undo would drop. ``bound``: refused forms, shown again as typed."""
-    infos = session_seat_infos(session)
+    infos = session_seat_infos(session) if infos is None else infos
     table = selectors.session_view_for_table(session=session)
     presenter = presenter_for(session.game)
     present = presenter.present(table["view"], infos, table["result"])
@@ -247,3 +263,51 @@ def session_rows(sessions) -> list[dict]:
         }
         for s in sessions
     ]
+
+
+# ---- Panels shared by several screens ------------------------------------------------------
+# The table's panel (the host's screen, a campaign owner's), a seat's panel opened on two devices:
+# the same answer for everyone who may see it, at one version. It is rendered once and kept in
+# Django's cache (Redis in production, the local-memory cache without it) by session, version and
+# seat, and by what else it shows that could change without a new version (the seats' players, a
+# night's result recorded). The caller has checked the seat's token or the host before asking:
+# the key holds the seat (its index, its row and a digest of its token), so one seat's private
+# panel is never another's. What each request has of its own goes into slots, filled per answer:
+# its CSRF token and a fresh idempotency key for its taps.
+
+PANEL_CACHE_SECONDS = 300
+CSRF_SLOT = "csrf-slot-of-a-shared-panel"
+KEY_SLOT = "key-slot-of-a-shared-panel"
+
+
+def _digest(*parts) -> str:
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:24]
+
+
+def panel_cache_key(*, session: GameSession, seat: Seat | None, infos: dict[int, dict]) -> str:
+    if seat is None:
+        night = session.chronicle_game if session.chronicle_game_id else None
+        recorded = None if night is None else bool(night.recorded)
+        who, extra = "table", _digest(infos, session.status, recorded)
+    else:
+        who, extra = f"seat-{seat.index}-{seat.pk}-{_digest(seat.token)}", _digest(infos, session.status)
+    return f"panel:{session.pk}:{session.version}:{who}:{extra}"
+
+
+def shared_panel(
+    *, session: GameSession, seat: Seat | None, render: Callable[[dict], str], csrf_token: str
+) -> str:
+    """The panel's HTML for one answer: from the cache when this version was drawn already for this
+    seat (None: the table), else drawn (``render(context) -> html``) and kept. Only for a plain
+    panel fetch (no step of a choice, no message or notice of its own)."""
+    infos = session_seat_infos(session)
+    key = panel_cache_key(session=session, seat=seat, infos=infos)
+    html = cache.get(key)
+    if html is None:
+        if seat is None:
+            context = table_screen(session=session, infos=infos)
+        else:
+            context = seat_screen(seat=seat, infos=infos)
+        html = render({**context, "csrf_token": CSRF_SLOT, "key": KEY_SLOT})
+        cache.set(key, html, PANEL_CACHE_SECONDS)
+    return html.replace(CSRF_SLOT, csrf_token).replace(KEY_SLOT, secrets.token_urlsafe(12))

@@ -18,7 +18,9 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRefresh, HttpResponseStopPolling, trigger_client_event
 
@@ -96,6 +98,8 @@ def session_table(request: HttpRequest, session_id: int) -> HttpResponse:
     session = _host_session(request, session_id)
     if request.htmx and request.GET.get("part") == "joins":
         return render(request, "games/table.html#join-panel", _join_context(request, session))
+    if request.htmx and _plain_panel_fetch(request):
+        return _shared_panel(request, session, None, "games/table.html#table-panel")
     context = screens.table_screen(session=session)
     template = "games/table.html"
     if request.htmx:
@@ -103,6 +107,25 @@ def session_table(request: HttpRequest, session_id: int) -> HttpResponse:
     else:
         context.update(_join_context(request, session))
     return render(request, template, context)
+
+
+def _plain_panel_fetch(request: HttpRequest) -> bool:
+    """A page fetching its panel after a change: no query (a step of a choice), no message waiting
+    to be shown. Its answer is the same for everyone who may see it (screens.shared_panel)."""
+    return not request.GET and not len(messages.get_messages(request))
+
+
+def _shared_panel(
+    request: HttpRequest, session: GameSession, seat: Seat | None, template: str
+) -> HttpResponse:
+    """The panel, from the cache of shared panels; the caller checked the seat's token or the host."""
+
+    def draw(context: dict) -> str:
+        return render_to_string(template, context, request)
+
+    return HttpResponse(
+        screens.shared_panel(session=session, seat=seat, render=draw, csrf_token=get_token(request))
+    )
 
 
 def _join_context(request: HttpRequest, session: GameSession) -> dict:
@@ -255,6 +278,8 @@ def seat_page(request: HttpRequest, token: str) -> HttpResponse:
             status=status,
         )
     services.seat_mark_joined(seat=seat)
+    if request.htmx and _plain_panel_fetch(request):
+        return _shared_panel(request, session, seat, "games/seat.html#seat-panel")
     template = "games/seat.html"
     if request.htmx:
         template += "#seat-panel"
