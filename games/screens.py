@@ -14,6 +14,7 @@ import hashlib
 import json
 import secrets
 from collections.abc import Callable, Iterable, Mapping
+from typing import Any, cast
 
 from django.conf import settings
 from django.core.cache import cache
@@ -92,6 +93,11 @@ def _drawn_by(presenter: Presenter, present: dict | None) -> Presenter:
     return presenter if present else GENERIC
 
 
+def _plain(view: selectors.SessionView) -> dict[str, Any]:
+    """A session view as the presenters' hooks take it: a plain dict (the same object)."""
+    return cast(dict[str, Any], view)
+
+
 def _game_name(session: GameSession) -> str:
     return services.session_rules(session).name
 
@@ -135,7 +141,7 @@ def seat_screen(
     infos when already read."""
     session = seat.session
     infos = session_seat_infos(session) if infos is None else infos
-    mine = selectors.session_view_for_seat(session=session, seat=seat)
+    mine = _plain(selectors.session_view_for_seat(session=session, seat=seat))
     view = mine["view"]
     presenter = presenter_for(session.game)
     present = presenter.present(view, infos, mine["result"])
@@ -198,7 +204,7 @@ def table_screen(
     """The host's panel: the table view (computed once), the table's choices and forms, the newest
     actions and the one Undo would drop. ``bound``: refused forms, shown again as typed."""
     infos = session_seat_infos(session) if infos is None else infos
-    table = selectors.session_view_for_table(session=session)
+    table = _plain(selectors.session_view_for_table(session=session))
     presenter = presenter_for(session.game)
     present = presenter.present(table["view"], infos, table["result"])
     latest = selectors.session_latest_actions(session=session, count=TABLE_LOG)
@@ -228,7 +234,7 @@ def table_screen(
 
 def compose_facts(session: GameSession) -> tuple[dict, SessionFacts]:
     """The table view and the facts a game's own table form is bound with."""
-    table = selectors.session_view_for_table(session=session)
+    table = _plain(selectors.session_view_for_table(session=session))
     return table, session_facts(session, session_seat_infos(session))
 
 

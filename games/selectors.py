@@ -6,6 +6,8 @@ engine's view for ``None`` (no hand at all).
 
 from __future__ import annotations
 
+from typing import Annotated, Any, TypedDict
+
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 
@@ -36,34 +38,56 @@ def _rules(session: GameSession) -> GameRules:
     return get_game(session.game)
 
 
-def _view(session: GameSession, seat_index: int | None) -> dict:
+class SessionView(TypedDict):
+    """What one seat (or the table) may see of a session, declared once: ``_view`` builds it, and the
+    API's ``ViewSerializer`` and ``view_data`` (api/session_apis.py) follow from this declaration
+    (the words beside a type are its help text in the API schema). A new field is one line here
+    and its value in ``_view``."""
+
+    session: int
+    game: str
+    version: int
+    status: str
+    seat: Annotated[int | None, "null: the table view."]
+    view: Annotated[dict[str, Any], "The engine's view: this seat's hand, nobody else's."]
+    legal_actions: Annotated[
+        list[Choice], "Each choice with its parameters and their bounds (never one entry per amount)."
+    ]
+    active_seats: Annotated[list[int | None], "Seats that may act now (null: the table)."]
+    over: bool
+    result: dict[str, Any] | None
+
+
+def _view(session: GameSession, seat_index: int | None) -> SessionView:
     rules = _rules(session)
     state = session.state
     running = session.is_running
     over = rules.is_over(state)
-    return {
-        "session": session.pk,
-        "game": session.game,
-        "version": session.version,
-        "status": session.status,
-        "seat": seat_index,
-        "view": rules.view(state, seat_index),
-        "legal_actions": rules.legal_actions(state, seat_index) if running else [],
-        "active_seats": rules.active_seats(state) if running else [],
-        "over": over,
-        "result": rules.result(state) if over else None,
-    }
+    return SessionView(
+        session=session.pk,
+        game=session.game,
+        version=session.version,
+        status=session.status,
+        seat=seat_index,
+        view=rules.view(state, seat_index),
+        legal_actions=rules.legal_actions(state, seat_index) if running else [],
+        active_seats=rules.active_seats(state) if running else [],
+        over=over,
+        result=rules.result(state) if over else None,
+    )
 
 
-def session_view_for_seat(*, session: GameSession, seat: Seat) -> dict:
+def session_view_for_seat(*, session: GameSession, seat: Seat) -> SessionView:
     """What one seat may see: the engine's view for it, its legal actions, whose turn it is."""
     return _view(session, seat.index)
 
 
-def session_view_for_closed_seat(*, session: GameSession, seat: Seat) -> dict:
+def session_view_for_closed_seat(*, session: GameSession, seat: Seat) -> SessionView:
     """A seat once its session is over: what the table shows (the result), never its hand, and no
     legal actions (docs/operations.md, "Seat codes")."""
-    return {**_view(session, TABLE), "seat": seat.index}
+    closed = _view(session, TABLE)
+    closed["seat"] = seat.index
+    return closed
 
 
 def session_legal_actions(*, session: GameSession, seat_index: int | None) -> list[Choice]:
@@ -74,7 +98,7 @@ def session_legal_actions(*, session: GameSession, seat_index: int | None) -> li
     return _rules(session).legal_actions(session.state, seat_index)
 
 
-def session_view_for_table(*, session: GameSession) -> dict:
+def session_view_for_table(*, session: GameSession) -> SessionView:
     """What the table screen shows: the engine's view for nobody (no hand), and the table's own
     legal actions (host actions, e.g. typing a card's outcome)."""
     return _view(session, TABLE)
