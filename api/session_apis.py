@@ -1,8 +1,9 @@
 """Table sessions (For the King, Council of Four, a King's Dilemma game night) through the
 games services. Who may:
 
-- the host (the logged-in user who created the session): the table view, the table's actions,
-  undo, every seat's join token; never a seat's private view unless it is the host's own seat;
+- the host (the logged-in user who created the session; for a campaign's night, the campaign's
+  owner too, as on the table page): the table view, the table's actions, undo (the host only),
+  every seat's join token; never a seat's private view unless it is the host's own seat;
 - a seat: the holder of its secret join token (``X-Seat-Token`` header, no login needed: an
   anonymous phone) or the logged-in user who joined it; that seat's view, legal actions and
   actions only (another seat is 403);
@@ -73,7 +74,9 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 
 
 def _is_host(session: GameSession, user) -> bool:
-    return user.is_authenticated and (session.host_id == user.pk or user.is_staff)
+    """Who keeps the table: its host, staff, and for a campaign's night the campaign's owner (the
+    host's phone died), as the table page (games.selectors.session_table_open_to)."""
+    return selectors.session_table_open_to(session=session, user=user)
 
 
 def _seat_by_token(request) -> Seat | None:

@@ -233,13 +233,20 @@ def session_table_for(*, session_id: int, user) -> GameSession | None:
     None, as for a session that does not exist."""
     # With its night (the table's forms ask whether its result is recorded): one query.
     session = GameSession.objects.select_related("campaign", "chronicle_game").filter(pk=session_id).first()
-    if session is None or not user.is_authenticated:
+    if session is None or not session_table_open_to(session=session, user=user):
         return None
+    return session
+
+
+def session_table_open_to(*, session: GameSession, user) -> bool:
+    """Whether ``user`` may open the session's table (the page, its stream, the API's table views):
+    its host, staff, and for a night of a campaign the campaign's owner (a query only then)."""
+    if user is None or not user.is_authenticated:
+        return False
     if session.host_id == user.pk or user.is_staff:
-        return session
-    if session.campaign is not None and campaign_role(campaign=session.campaign, user=user) == Role.OWNER:
-        return session
-    return None
+        return True
+    campaign = session.campaign if session.campaign_id is not None else None
+    return campaign is not None and campaign_role(campaign=campaign, user=user) == Role.OWNER
 
 
 # ---- A player's own seats (issue 24: a night started from the campaign gives each House's seat to

@@ -5,7 +5,9 @@ import ast
 from pathlib import Path
 
 from config.celery import app as celery_app
-from games import events, nudges, services, tasks
+from games import events, nudges, screens, services, tasks
+from games.engines.kernel.choices import amount, choice
+from games.presenters import GENERIC
 
 GAMES = Path(services.__file__).resolve().parent
 
@@ -46,3 +48,26 @@ class WiringTests:
     def test_the_channel_name_is_built_in_one_place(self):
         assert events._session_id(nudges.session_channel(42)) == 42
         assert events.CHANNEL_FORMAT is nudges.CHANNEL_FORMAT
+
+
+class OpenChoiceTests:
+    """What a seat may do without claiming the turn comes from the engine's data (a choice for a
+    seat that is not in the view's ``to_act``), never from a list of a game's action names."""
+
+    CHOICES = [choice("wave", 1, times=amount(1, 3)), choice("cheer", 1)]
+
+    def test_a_choice_of_a_seat_the_game_is_not_waiting_for_is_open(self):
+        groups = GENERIC.controls(self.CHOICES, {"to_act": [0]}, {}, None)
+        assert [(g["type"], g["open"]) for g in groups] == [("wave", True), ("cheer", True)]
+
+    def test_the_choices_of_the_seat_that_must_act_are_its_decisions(self):
+        groups = GENERIC.controls(self.CHOICES, {"to_act": [1]}, {}, None)
+        assert [g["open"] for g in groups] == [False, False]
+
+    def test_the_seat_screen_splits_them(self):
+        groups = GENERIC.controls(self.CHOICES[:1], {"to_act": [0]}, {}, None)
+        split = screens._split_open(groups + GENERIC.controls(self.CHOICES[1:], {"to_act": [1]}, {}, None))
+        assert [g["type"] for g in split["groups"]] == ["cheer"]
+        assert [g["type"] for g in split["open_groups"]] == ["wave"] and split["bargaining"] is split[
+            "open_groups"
+        ]
