@@ -26,6 +26,7 @@ import re
 from collections.abc import AsyncIterator
 from typing import cast
 
+import redis.asyncio as aioredis
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
@@ -137,8 +138,6 @@ def _reset_local_streams() -> None:
 async def redis_fanout(url: str) -> None:
     """Subscribe to every session's nudges on Redis and hand each to this process's streams.
     Runs for the life of the process; a lost connection is retried, then the streams refetch."""
-    import redis.asyncio as aioredis
-
     lost = False
     while True:
         client = aioredis.Redis.from_url(url)

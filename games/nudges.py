@@ -17,6 +17,8 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+import redis
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import cache
 from django.core.signing import Signer
@@ -100,8 +102,6 @@ def redis_transport(channel: str, message: str) -> None:
     url = settings.REDIS_URL
     if not url:
         return
-    import redis
-
     client = _redis_clients.get(url)
     if client is None:
         client = _redis_clients[url] = redis.Redis.from_url(url)
@@ -167,7 +167,6 @@ def _publish_all(pending: dict[int, int]) -> None:
 def after_answer(app):
     """ASGI middleware: an HTTP request's nudges are published after the app has sent its answer.
     (Django runs the view's sync code with a copy of this context: the dict is shared.)"""
-    from asgiref.sync import sync_to_async
 
     async def application(scope, receive, send):
         if scope["type"] != "http":
