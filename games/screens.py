@@ -113,6 +113,17 @@ def _split_open(groups: list[dict]) -> dict:
 # ---- A phone: one seat --------------------------------------------------------------------
 
 
+def _seat_head(seat: Seat) -> dict:
+    """The top of a seat's page: its name in its colour, the game's name."""
+    return {
+        "session": seat.session,
+        "seat": seat,
+        "seat_hex": seat_hex(seat.colour),
+        "seat_ink": ink_on(seat_hex(seat.colour)),
+        "game_name": _game_name(seat.session),
+    }
+
+
 def _my_turn(seat: Seat, view) -> bool:
     """Only the seat the game waits for has its turn (the view's ``to_act``)."""
     return isinstance(view, dict) and seat.index in (view.get("to_act") or [])
@@ -148,11 +159,7 @@ def seat_screen(
     groups = [] if seat.is_bot else presenter.controls(mine["legal_actions"], view, infos, step)
     url = reverse("games:seat_page", args=[seat.token])
     return {
-        "session": session,
-        "seat": seat,
-        "seat_hex": seat_hex(seat.colour),
-        "seat_ink": ink_on(seat_hex(seat.colour)),
-        "game_name": _game_name(session),
+        **_seat_head(seat),
         "mine": mine,
         "present": present,
         "game_template": _drawn_by(presenter, present).template("seat"),
@@ -179,11 +186,7 @@ def closed_seat_screen(*, seat: Seat) -> dict:
     presenter = presenter_for(session.game)
     present = presenter.present(table["view"], session_seat_infos(session), table["result"])
     return {
-        "session": session,
-        "seat": seat,
-        "seat_hex": seat_hex(seat.colour),
-        "seat_ink": ink_on(seat_hex(seat.colour)),
-        "game_name": _game_name(session),
+        **_seat_head(seat),
         "table": table,
         "present": present,
         "result_template": presenter.template("result") if present and present.get("result") else None,
