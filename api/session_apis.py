@@ -1,8 +1,9 @@
 """Table sessions (For the King, Council of Four, a King's Dilemma game night) through the
 games services. Who may:
 
-- the host (the logged-in user who created the session): the table view, the table's actions,
-  undo, every seat's join token; never a seat's private view unless it is the host's own seat;
+- the host (the logged-in user who created the session; for a campaign's night, the campaign's
+  owner too, as on the table page): the table view, the table's actions, undo (the host only),
+  every seat's join token; never a seat's private view unless it is the host's own seat;
 - a seat: the holder of its secret join token (``X-Seat-Token`` header, no login needed: an
   anonymous phone) or the logged-in user who joined it; that seat's view, legal actions and
   actions only (another seat is 403);
@@ -13,6 +14,9 @@ Unknown session or seat: 404. Not allowed: 403 (401 when anonymous without a sea
 
 import json
 import secrets
+from collections.abc import Callable
+from types import UnionType
+from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -28,10 +32,12 @@ from api.errors import errors
 from api.pagination import ChroniclePagination
 from api.serializers import NameField, StrictBooleanField, StrictCharField
 from games import selectors, services
+from games.engines.kernel.choices import Choice
 from games.join_guard import seat_for_join_token
 from games.models import GameSession, Seat
 from games.presenters import presenter_for
-from games.presenters.common import seat_infos
+from games.screens import session_seat_infos
+from games.selectors import SessionView
 
 TAGS = ["sessions"]
 SEAT_TOKEN_HEADER = "X-Seat-Token"
@@ -68,7 +74,9 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 
 
 def _is_host(session: GameSession, user) -> bool:
-    return user.is_authenticated and (session.host_id == user.pk or user.is_staff)
+    """Who keeps the table: its host, staff, and for a campaign's night the campaign's owner (the
+    host's phone died), as the table page (games.selectors.session_table_open_to)."""
+    return selectors.session_table_open_to(session=session, user=user)
 
 
 def _seat_by_token(request) -> Seat | None:
@@ -170,7 +178,7 @@ class SessionApi(ChronicleApi):
             services.seat_mark_joined(seat=seat)
         return seat
 
-    def seat_view(self, seat: Seat) -> dict:
+    def seat_view(self, seat: Seat) -> SessionView:
         """The seat's view while the session runs; once it is over, the closed seat's (the result,
         no hand, no choices)."""
         if selectors.seat_is_open(seat=seat):
@@ -234,23 +242,48 @@ class ChoiceSerializer(serializers.Serializer):
     params = serializers.DictField(child=ParamSerializer())
 
 
-class ViewSerializer(serializers.Serializer):
-    """What one seat (or the table) may see, from the engine."""
+def _unwrapped(hint) -> tuple[Any, str, bool]:
+    """(the type, its help text, whether it may be null) of a declared field."""
+    help_text = ""
+    if get_origin(hint) is Annotated:
+        hint, help_text = get_args(hint)[0], get_args(hint)[1]
+    args = get_args(hint)
+    if get_origin(hint) in (Union, UnionType) and type(None) in args:
+        return next(a for a in args if a is not type(None)), help_text, True
+    return hint, help_text, False
 
-    session = serializers.IntegerField()
-    game = StrictCharField()
-    version = serializers.IntegerField()
-    status = StrictCharField()
-    seat = serializers.IntegerField(allow_null=True, help_text="null: the table view.")
-    view = serializers.JSONField(help_text="The engine's view: this seat's hand, nobody else's.")
-    legal_actions = ChoiceSerializer(
-        many=True, help_text="Each choice with its parameters and their bounds (never one entry per amount)."
-    )
-    active_seats = serializers.ListField(
-        child=serializers.IntegerField(allow_null=True), help_text="Seats that may act now (null: the table)."
-    )
-    over = serializers.BooleanField()
-    result = serializers.JSONField(allow_null=True)
+
+def _field_for(hint) -> serializers.Field:
+    """The serializer field of a field declared in ``games.selectors.SessionView``."""
+    kind, help_text, nullable = _unwrapped(hint)
+    options: dict[str, Any] = {"help_text": help_text} if help_text else {}
+    if nullable:
+        options["allow_null"] = True
+    origin = get_origin(kind) or kind
+    if origin is list:
+        (item,) = get_args(kind)
+        if item is Choice:
+            return ChoiceSerializer(many=True, **options)
+        return serializers.ListField(child=_field_for(item), **options)
+    fields = {int: serializers.IntegerField, str: StrictCharField, bool: serializers.BooleanField}
+    if origin is dict:
+        return serializers.JSONField(**options)
+    return fields[kind](**options)
+
+
+SESSION_VIEW_FIELDS = get_type_hints(SessionView, include_extras=True)
+
+# What one seat (or the table) may see, from the engine: its fields follow the one declaration,
+# games.selectors.SessionView (the API schema, view_data below and the selectors agree by construction).
+ViewSerializer = type(
+    "ViewSerializer",
+    (serializers.Serializer,),
+    {
+        "__module__": __name__,
+        "__doc__": "What one seat (or the table) may see, from the engine.",
+        **{name: _field_for(hint) for name, hint in SESSION_VIEW_FIELDS.items()},
+    },
+)
 
 
 class LoggedActionSerializer(serializers.Serializer):
@@ -335,23 +368,33 @@ def _str(value):
     return None if value is None else str(value)
 
 
-def view_data(view: dict) -> dict:
+def _reader(hint) -> Callable[[Any], Any]:
+    """How ``view_data`` reads a declared field, as its serializer field would."""
+    kind, _, _ = _unwrapped(hint)
+    origin = get_origin(kind) or kind
+    if origin is list:
+        (item,) = get_args(kind)
+        read = _choice_data if item is Choice else _reader(item)
+        return lambda values: [read(value) for value in values]
+    if origin is dict:
+        return lambda value: value
+    scalars: dict[Any, Callable[[Any], Any]] = {int: _int, str: _str, bool: _bool}
+    return scalars[kind]
+
+
+def _bool(value):
+    return None if value is None else bool(value)
+
+
+VIEW_READERS = {name: _reader(hint) for name, hint in SESSION_VIEW_FIELDS.items()}
+
+
+def view_data(view: SessionView) -> dict:
     """``ViewSerializer(view).data``, cheaply."""
-    return {
-        "session": _int(view["session"]),
-        "game": _str(view["game"]),
-        "version": _int(view["version"]),
-        "status": _str(view["status"]),
-        "seat": _int(view["seat"]),
-        "view": view["view"],
-        "legal_actions": [_choice_data(choice) for choice in view["legal_actions"]],
-        "active_seats": [_int(seat) for seat in view["active_seats"]],
-        "over": None if view["over"] is None else bool(view["over"]),
-        "result": view["result"],
-    }
+    return {name: read(view[name]) for name, read in VIEW_READERS.items()}  # type: ignore[literal-required]  # the declared names
 
 
-def submit_data(logged, view: dict) -> dict:
+def submit_data(logged, view: SessionView) -> dict:
     """``SubmitOutputSerializer({"action": logged, "view": view}).data``, cheaply."""
     action = {
         "seq": _int(logged.seq),
@@ -656,7 +699,7 @@ class SeatLegalActionsApi(SessionApi):
     def get(self, request, session_id: int, seat_index: int):
         seat = self.open_seat_for(seat_index)
         view = self.seat_view(seat)
-        words = presenter_for(self.session.game).words(view["view"], seat_infos(self.session))
+        words = presenter_for(self.session.game).words(view["view"], session_seat_infos(self.session))
         choices = [{"choice": choice, "title": words.title(choice)} for choice in view["legal_actions"]]
         data = {"version": view["version"], "seat": seat.index, "choices": choices}
         return Response(self.OutputSerializer(data).data)

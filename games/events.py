@@ -26,6 +26,7 @@ import re
 from collections.abc import AsyncIterator
 from typing import cast
 
+import redis.asyncio as aioredis
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
@@ -46,8 +47,8 @@ from games.join_guard import seat_for_join_token
 
 logger = logging.getLogger(__name__)
 
-CHANNEL_FORMAT = "session-{session_id}"
-CHANNEL_RE = re.compile(r"^session-(\d+)$")
+CHANNEL_FORMAT = nudges.CHANNEL_FORMAT
+CHANNEL_RE = re.compile("^" + re.escape(CHANNEL_FORMAT).replace(re.escape("{session_id}"), r"(\d+)") + "$")
 RESET_EVENT = "stream-reset"
 RESUBSCRIBE_DELAY_SECONDS = 1.0
 
@@ -83,7 +84,7 @@ class SessionChannelManager(ChannelManagerBase):
     eventstream's ``can_read_channel`` sees only the user, and a phone has a token, not a user."""
 
     def get_channels_for_request(self, request, view_kwargs):
-        return {CHANNEL_FORMAT.format(session_id=view_kwargs["session_id"])}
+        return {nudges.session_channel(view_kwargs["session_id"])}
 
     def can_read_channel(self, user, channel):
         return _session_id(channel) is not None
@@ -138,8 +139,6 @@ def _reset_local_streams() -> None:
 async def redis_fanout(url: str) -> None:
     """Subscribe to every session's nudges on Redis and hand each to this process's streams.
     Runs for the life of the process; a lost connection is retried, then the streams refetch."""
-    import redis.asyncio as aioredis
-
     lost = False
     while True:
         client = aioredis.Redis.from_url(url)

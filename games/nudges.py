@@ -4,7 +4,9 @@ After a commit, "session S is now at version N" goes out on channel ``session-{i
 then re-fetches its own view through a normal authenticated request, so secrets never travel in a
 broadcast. A transport is a function ``(channel, message_json) -> None``; ``TRANSPORTS`` lists them
 (the cache one always, Redis pub/sub when ``REDIS_URL`` is set, and the server-sent events of
-``games.events``, which with Redis are fed from that pub/sub in every web process).
+``games.events``, which with Redis are fed from that pub/sub in every web process). The last one is
+registered at start-up (``GamesConfig.ready()``, ``register_transport``): ``games.events`` imports
+this module, never the other way round.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+import redis
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import cache
 from django.core.signing import Signer
@@ -39,8 +43,12 @@ def poll_key_valid(session_id: int, key: str) -> bool:
     return bool(key) and constant_time_compare(key, poll_key(session_id))
 
 
+# The one place a session's channel name is built (the nudges, Redis pub/sub, the event streams).
+CHANNEL_FORMAT = "session-{session_id}"
+
+
 def session_channel(session_id: int) -> str:
-    return f"session-{session_id}"
+    return CHANNEL_FORMAT.format(session_id=session_id)
 
 
 def version_cache_key(session_id: int) -> str:
@@ -94,8 +102,6 @@ def redis_transport(channel: str, message: str) -> None:
     url = settings.REDIS_URL
     if not url:
         return
-    import redis
-
     client = _redis_clients.get(url)
     if client is None:
         client = _redis_clients[url] = redis.Redis.from_url(url)
@@ -110,14 +116,13 @@ def redis_transport(channel: str, message: str) -> None:
     pipe.execute()
 
 
-def push_transport(channel: str, message: str) -> None:
-    """Server-sent events (games.events): without Redis, straight to this process's streams."""
-    from games.events import inprocess_transport
-
-    inprocess_transport(channel, message)
+TRANSPORTS: list[Transport] = [cache_transport, redis_transport]
 
 
-TRANSPORTS: list[Transport] = [cache_transport, redis_transport, push_transport]
+def register_transport(transport: Transport) -> None:
+    """Add a transport once (the server-sent events of ``games.events``, at start-up)."""
+    if transport not in TRANSPORTS:
+        TRANSPORTS.append(transport)
 
 
 def publish(*, session_id: int, version: int) -> None:
@@ -162,7 +167,6 @@ def _publish_all(pending: dict[int, int]) -> None:
 def after_answer(app):
     """ASGI middleware: an HTTP request's nudges are published after the app has sent its answer.
     (Django runs the view's sync code with a copy of this context: the dict is shared.)"""
-    from asgiref.sync import sync_to_async
 
     async def application(scope, receive, send):
         if scope["type"] != "http":

@@ -6,10 +6,13 @@ engine's view for ``None`` (no hand at all).
 
 from __future__ import annotations
 
+from typing import Annotated, Any, TypedDict
+
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 
 from campaign.access import Role, campaign_role
+from games.engines.kernel.choices import Choice
 from games.engines.kernel.registry import get_game, slugs
 from games.engines.kernel.rules import TABLE, GameRules
 from games.models import GameSession, Seat, SessionAction
@@ -35,37 +38,67 @@ def _rules(session: GameSession) -> GameRules:
     return get_game(session.game)
 
 
-def _view(session: GameSession, seat_index: int | None) -> dict:
+class SessionView(TypedDict):
+    """What one seat (or the table) may see of a session, declared once: ``_view`` builds it, and the
+    API's ``ViewSerializer`` and ``view_data`` (api/session_apis.py) follow from this declaration
+    (the words beside a type are its help text in the API schema). A new field is one line here
+    and its value in ``_view``."""
+
+    session: int
+    game: str
+    version: int
+    status: str
+    seat: Annotated[int | None, "null: the table view."]
+    view: Annotated[dict[str, Any], "The engine's view: this seat's hand, nobody else's."]
+    legal_actions: Annotated[
+        list[Choice], "Each choice with its parameters and their bounds (never one entry per amount)."
+    ]
+    active_seats: Annotated[list[int | None], "Seats that may act now (null: the table)."]
+    over: bool
+    result: dict[str, Any] | None
+
+
+def _view(session: GameSession, seat_index: int | None) -> SessionView:
     rules = _rules(session)
     state = session.state
-    running = session.status == GameSession.Status.ACTIVE
+    running = session.is_running
     over = rules.is_over(state)
-    return {
-        "session": session.pk,
-        "game": session.game,
-        "version": session.version,
-        "status": session.status,
-        "seat": seat_index,
-        "view": rules.view(state, seat_index),
-        "legal_actions": rules.legal_actions(state, seat_index) if running else [],
-        "active_seats": rules.active_seats(state) if running else [],
-        "over": over,
-        "result": rules.result(state) if over else None,
-    }
+    return SessionView(
+        session=session.pk,
+        game=session.game,
+        version=session.version,
+        status=session.status,
+        seat=seat_index,
+        view=rules.view(state, seat_index),
+        legal_actions=rules.legal_actions(state, seat_index) if running else [],
+        active_seats=rules.active_seats(state) if running else [],
+        over=over,
+        result=rules.result(state) if over else None,
+    )
 
 
-def session_view_for_seat(*, session: GameSession, seat: Seat) -> dict:
+def session_view_for_seat(*, session: GameSession, seat: Seat) -> SessionView:
     """What one seat may see: the engine's view for it, its legal actions, whose turn it is."""
     return _view(session, seat.index)
 
 
-def session_view_for_closed_seat(*, session: GameSession, seat: Seat) -> dict:
+def session_view_for_closed_seat(*, session: GameSession, seat: Seat) -> SessionView:
     """A seat once its session is over: what the table shows (the result), never its hand, and no
     legal actions (docs/operations.md, "Seat codes")."""
-    return {**_view(session, TABLE), "seat": seat.index}
+    closed = _view(session, TABLE)
+    closed["seat"] = seat.index
+    return closed
 
 
-def session_view_for_table(*, session: GameSession) -> dict:
+def session_legal_actions(*, session: GameSession, seat_index: int | None) -> list[Choice]:
+    """What one seat (None: the table) may do now, and nothing else (a tap reads only this; the
+    view is not built); nothing once the session is over."""
+    if not session.is_running:
+        return []
+    return _rules(session).legal_actions(session.state, seat_index)
+
+
+def session_view_for_table(*, session: GameSession) -> SessionView:
     """What the table screen shows: the engine's view for nobody (no hand), and the table's own
     legal actions (host actions, e.g. typing a card's outcome)."""
     return _view(session, TABLE)
@@ -95,14 +128,23 @@ def session_last_action(*, session: GameSession) -> SessionAction | None:
     return session.actions.filter(undone=False).order_by("-seq").first()
 
 
-def session_undoable_action(*, session: GameSession) -> SessionAction | None:
+def session_latest_actions(*, session: GameSession, count: int) -> list[SessionAction]:
+    """The newest ``count`` actions in force, newest first: one query reading at most ``count``
+    rows, however long the night (a screen's "Latest" and the action Undo would drop)."""
+    return list(session.actions.filter(undone=False).order_by("-seq")[:count])
+
+
+def session_undoable_action(
+    *, session: GameSession, latest: list[SessionAction] | None = None
+) -> SessionAction | None:
     """The action Undo would drop, when the engine allows it (the automatic deal never; nothing
-    once the game is over: a finished session is never reopened)."""
-    if session.status != GameSession.Status.ACTIVE:
+    once the game is over: a finished session is never reopened). ``latest``: the newest actions
+    in force when already read (``session_latest_actions``)."""
+    if not session.is_running:
         return None
-    last = session_last_action(session=session)
-    if last is None or (last.seq == 1 and last.payload == {"type": "deal", "seat": None}):
-        return None
+    last = session_last_action(session=session) if latest is None else next(iter(latest), None)
+    if last is None or (last.seq == 1 and _rules(session).opening_action is not None):
+        return None  # the opening action (the deal) is never undone
     return last if session_action_undoable(session=session, action=last) else None
 
 
@@ -141,13 +183,13 @@ def seat_is_joined(*, seat: Seat) -> bool:
 
 def seat_is_open(*, seat: Seat) -> bool:
     """The seat's token still opens its private view: only while the session runs."""
-    return seat.session.status == GameSession.Status.ACTIVE
+    return seat.session.is_running
 
 
 def session_join_cards(*, session: GameSession) -> list[dict]:
     """What the table screen shows of each seat's key: the code only while the session runs, for a
     seat no phone has joined yet, never for a bot. (The link itself is shown only on request.)"""
-    running = session.status == GameSession.Status.ACTIVE
+    running = session.is_running
     players = _players_opening_from_campaign(session=session) if running else {}
     cards = []
     for seat in session_seats(session=session):
@@ -189,14 +231,22 @@ def session_table_for(*, session_id: int, user) -> GameSession | None:
     """The session when ``user`` may open its table screen (every join code is on it): its host,
     staff, and for a night of a campaign the campaign's owner too (the host's phone died); else
     None, as for a session that does not exist."""
-    session = GameSession.objects.select_related("campaign").filter(pk=session_id).first()
-    if session is None or not user.is_authenticated:
+    # With its night (the table's forms ask whether its result is recorded): one query.
+    session = GameSession.objects.select_related("campaign", "chronicle_game").filter(pk=session_id).first()
+    if session is None or not session_table_open_to(session=session, user=user):
         return None
+    return session
+
+
+def session_table_open_to(*, session: GameSession, user) -> bool:
+    """Whether ``user`` may open the session's table (the page, its stream, the API's table views):
+    its host, staff, and for a night of a campaign the campaign's owner (a query only then)."""
+    if user is None or not user.is_authenticated:
+        return False
     if session.host_id == user.pk or user.is_staff:
-        return session
-    if session.campaign is not None and campaign_role(campaign=session.campaign, user=user) == Role.OWNER:
-        return session
-    return None
+        return True
+    campaign = session.campaign if session.campaign_id is not None else None
+    return campaign is not None and campaign_role(campaign=campaign, user=user) == Role.OWNER
 
 
 # ---- A player's own seats (issue 24: a night started from the campaign gives each House's seat to

@@ -19,6 +19,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
+from config.celery import app as celery_app
 from games import nudges, selectors
 from games.engines.kernel.bots import bot_choose_action
 from games.engines.kernel.errors import RuleError
@@ -33,6 +34,9 @@ SEAT_COLOURS = ["red", "blue", "green", "yellow", "purple", "orange", "teal", "g
 MAX_SEAT_NAME = 80
 MAX_IDEMPOTENCY_KEY = 100
 SNAPSHOT_EVERY = 100  # a snapshot of the state every this many logged actions (undo replays from it)
+# The bots' task, sent by its name: the tasks import the services (in their bodies), never the other
+# way round, so the two modules make no circle (games/tasks.py registers it; GamesConfig.ready()).
+BOT_MOVE_TASK = "games.tasks.bot_move_task"
 
 UNKNOWN_GAME = "There is no game called {slug!r}."
 GAME_NOT_READY = "{slug} cannot be played yet: its rules are not installed."
@@ -152,7 +156,7 @@ def _sync(target: GameSession, source: GameSession) -> None:
 
 
 def _bot_can_act(session: GameSession, rules: GameRules) -> bool:
-    if session.status != GameSession.Status.ACTIVE:
+    if not session.is_running:
         return False
     if not session.has_bots:  # on the session row: no query
         return False
@@ -164,11 +168,15 @@ def _after_change(session: GameSession, rules: GameRules) -> None:
     """Nudge the clients, and wake a bot when one can act (both after the commit)."""
     nudges.notify_session_changed(session)
     if _bot_can_act(session, rules):
-        from games.tasks import bot_move_task
-
         session_id, version = session.pk, session.version
         # robust: a broker outage is logged, never turned into an error for a committed action.
-        transaction.on_commit(lambda: bot_move_task.delay(session_id, version), robust=True)
+        transaction.on_commit(lambda: _wake_bots(session_id, version), robust=True)
+
+
+def _wake_bots(session_id: int, version: int) -> None:
+    """Send the bots' task by name (eager without a broker, as every task: it is the registered
+    task object's ``delay``)."""
+    celery_app.tasks[BOT_MOVE_TASK].delay(session_id, version)
 
 
 def _applied(session: GameSession, rules: GameRules, action: dict) -> tuple[dict, str]:
@@ -419,7 +427,7 @@ def _submit_unchanged(
     one read, a session not running, an action the rules refuse or that is malformed (the locked
     path gives the error, with the row in hand), another writer that moved the table on (the
     UPDATE matched no row), or a key already used (the INSERT broke its unique constraint)."""
-    if session.status != GameSession.Status.ACTIVE or expected_version not in (None, session.version):
+    if not session.is_running or expected_version not in (None, session.version):
         return None
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         return None
@@ -473,7 +481,7 @@ def _submit_locked(
             raise IdempotencyKeyReused()
         _sync(session, locked)
         return done
-    if locked.status != GameSession.Status.ACTIVE:
+    if not locked.is_running:
         raise ValidationError(SESSION_NOT_RUNNING.format(status=locked.get_status_display().lower()))
     if expected_version is not None and expected_version != locked.version:
         raise StaleVersion(locked.version)
@@ -593,7 +601,7 @@ def seat_mark_joined(*, seat: Seat) -> Seat:
 def _seat_code_change(seat: Seat) -> tuple[GameSession, Seat]:
     """The locked session and seat, when the seat's code may be shown or changed."""
     locked = _lock(seat.session)
-    if locked.status != GameSession.Status.ACTIVE:
+    if not locked.is_running:
         raise ValidationError(SEAT_CODE_SESSION_OVER)
     row = Seat.objects.select_for_update().get(pk=seat.pk)
     if row.is_bot:
@@ -644,7 +652,7 @@ def session_bot_move(*, session_id: int, expected_version: int | None = None) ->
     version the task was sent for), a table that moved on since means that move is done or
     superseded: nothing is played (the change that moved it on has woken the bots itself)."""
     session = GameSession.objects.select_for_update().get(pk=session_id)
-    if session.status != GameSession.Status.ACTIVE:
+    if not session.is_running:
         return None
     if expected_version is not None and expected_version != session.version:
         return None
@@ -692,8 +700,6 @@ BOT_STALL = datetime.timedelta(minutes=1)
 def session_bots_wake(*, idle_for: datetime.timedelta = BOT_STALL) -> int:
     """Re-send the wake-up of bots whose turn came while the broker was unreachable (celery beat).
     The move itself is idempotent by version, so a bot woken twice still plays once."""
-    from games.tasks import bot_move_task
-
     cutoff = timezone.now() - idle_for
     woken = 0
     idle = GameSession.objects.filter(
@@ -701,6 +707,6 @@ def session_bots_wake(*, idle_for: datetime.timedelta = BOT_STALL) -> int:
     ).distinct()
     for session in idle:
         if _bot_can_act(session, session_rules(session)):
-            bot_move_task.delay(session.pk, session.version)
+            _wake_bots(session.pk, session.version)
             woken += 1
     return woken

@@ -14,7 +14,7 @@ MAX_MOVES_PER_CALL = 5000
 _local = threading.local()
 
 
-@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, **RETRY)
+@shared_task(name="games.tasks.bot_move_task", bind=True, acks_late=True, reject_on_worker_lost=True, **RETRY)
 def bot_move_task(self, session_id: int, version: int | None = None) -> int:
     """Play the bots' moves for a session; returns how many were played in this call.
 

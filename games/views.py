@@ -14,30 +14,25 @@ dict. Nothing here asks which game a session plays.
 
 from __future__ import annotations
 
-import secrets
-
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.db.models import Prefetch, prefetch_related_objects
 from django.http import Http404, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRefresh, HttpResponseStopPolling, trigger_client_event
 
 from config.http import HttpRequest
 from config.network import phone_base_url
 from config.qr import qr_svg
-from games import nudges, selectors, services
+from games import nudges, screens, selectors, services
 from games.engines.kernel.errors import RuleError
 from games.forms import ActionForm, SessionCreateForm
 from games.join_guard import seat_for_join_token
 from games.models import GameSession, Seat
-from games.presenters import GENERIC, controls_for, presenter_for
-from games.presenters.base import Presenter, SessionFacts
-from games.presenters.common import ink_on, key_words, render_value, seat_hex, seat_infos, seat_name
+from games.presenters import presenter_for
 from games.presenters.controls import action_from_post
 
 RULE_BROKEN = "{message}"
@@ -68,19 +63,6 @@ def _error_text(exc: ValidationError) -> str:
     return " ".join(exc.messages)
 
 
-def _poll_context(session: GameSession) -> dict:
-    return {
-        "polling": session.status == GameSession.Status.ACTIVE,
-        "poll_ms": round(settings.LIVE_POLL_SECONDS * 1000),
-        "version_url": reverse("games:session_version", args=[session.pk])
-        + f"?v={session.version}&k={nudges.poll_key(session.pk)}",
-    }
-
-
-def _names_of(active: list, names: dict[int, dict]) -> list[str]:
-    return [seat_name(names, i) for i in active]
-
-
 # ---- Pages -------------------------------------------------------------------------------
 
 
@@ -104,71 +86,9 @@ def session_list(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "games/list.html",
-        {"form": form, "sessions": _session_rows(selectors.session_list(host=request.user))},
+        {"form": form, "sessions": screens.session_rows(selectors.session_list(host=request.user))},
         status=400 if request.method == "POST" else 200,
     )
-
-
-def _session_rows(sessions) -> list[dict]:
-    names = {g["slug"]: g["name"] for g in selectors.game_choices()}
-    return [
-        {
-            "session": s,
-            "game_name": names.get(s.game, key_words(s.game)),
-            "seats": [{"name": seat.name, "hex": seat_hex(seat.colour)} for seat in s.seats.all()],
-        }
-        for s in sessions
-    ]
-
-
-def _facts(session: GameSession, names: dict[int, dict]) -> SessionFacts:
-    """What a presenter knows of the session besides its views (it does no I/O of its own)."""
-    night = session.chronicle_game if session.chronicle_game_id else None
-    return SessionFacts(
-        id=session.pk,
-        version=session.version,
-        campaign_id=session.campaign_id,
-        seats=names,
-        night_recorded=None if night is None else bool(night.recorded),
-    )
-
-
-def _drawn_by(presenter: Presenter, present: dict | None) -> Presenter:
-    """Whose partials draw the panel: the game's when its presenter presented the view, else the
-    generic ones (the raw view, tidily)."""
-    return presenter if present else GENERIC
-
-
-def _table_context(
-    request: HttpRequest, session: GameSession, notice: dict | None = None, bound: dict | None = None
-) -> dict:
-    table = selectors.session_view_for_table(session=session)
-    names = seat_infos(session)
-    page_url = reverse("games:session_table", args=[session.pk])
-    presenter = presenter_for(session.game)
-    present = presenter.present(table["view"], names, table["result"])
-    return {
-        "session": session,
-        "game_name": services.session_rules(session).name,
-        "table": table,
-        "present": present,
-        "game_template": _drawn_by(presenter, present).template("table"),
-        "table_html": "" if present else render_value(table["view"]),
-        "result_html": render_value(table["result"]) if table["over"] and not present else "",
-        "to_act": _names_of(table["active_seats"], names),
-        "log": list(reversed(selectors.session_log(session=session)))[:30],
-        "undoable": selectors.session_undoable_action(session=session),
-        "groups": controls_for(
-            session.game, presenter.table_choices(table["legal_actions"]), table["view"], names
-        ),
-        **presenter.table_forms(facts=_facts(session, names), table=table, bound=bound or {}),
-        "action_url": reverse("games:session_table_action", args=[session.pk]),
-        "panel_url": page_url,
-        "panel_id": "table-panel",
-        "key": secrets.token_urlsafe(12),
-        "notice": notice,
-        **_poll_context(session),
-    }
 
 
 @login_required
@@ -178,7 +98,9 @@ def session_table(request: HttpRequest, session_id: int) -> HttpResponse:
     session = _host_session(request, session_id)
     if request.htmx and request.GET.get("part") == "joins":
         return render(request, "games/table.html#join-panel", _join_context(request, session))
-    context = _table_context(request, session)
+    if request.htmx and _plain_panel_fetch(request):
+        return _shared_panel(request, session, None, "games/table.html#table-panel")
+    context = screens.table_screen(session=session)
     template = "games/table.html"
     if request.htmx:
         template += "#table-panel"
@@ -187,24 +109,29 @@ def session_table(request: HttpRequest, session_id: int) -> HttpResponse:
     return render(request, template, context)
 
 
+def _plain_panel_fetch(request: HttpRequest) -> bool:
+    """A page fetching its panel after a change: no query (a step of a choice), no message waiting
+    to be shown. Its answer is the same for everyone who may see it (screens.shared_panel)."""
+    return not request.GET and not len(messages.get_messages(request))
+
+
+def _shared_panel(
+    request: HttpRequest, session: GameSession, seat: Seat | None, template: str
+) -> HttpResponse:
+    """The panel, from the cache of shared panels; the caller checked the seat's token or the host."""
+
+    def draw(context: dict) -> str:
+        return render_to_string(template, context, request)
+
+    return HttpResponse(
+        screens.shared_panel(session=session, seat=seat, render=draw, csrf_token=get_token(request))
+    )
+
+
 def _join_context(request: HttpRequest, session: GameSession) -> dict:
-    """The join panel: each seat's code while nobody has joined it (never a bot's), its link only
-    on request, and the host's tools for a lost phone."""
-    base = phone_base_url(request)
-    cards = selectors.session_join_cards(session=session)
-    for card in cards:
-        seat = card["seat"]
-        card["hex"] = seat_hex(seat.colour)
-        if card["show_code"]:
-            card["link"] = base + reverse("games:seat_page", args=[seat.token])
-            card["qr"] = qr_svg(card["link"], JOIN_QR_LABEL)
-    return {
-        "session": session,
-        "seats": cards,
-        "phone_base": base,
-        "codes_showing": any(c["show_code"] for c in cards),
-        "joins_url": reverse("games:session_table", args=[session.pk]) + "?part=joins",
-    }
+    return screens.join_screen(
+        session=session, base=phone_base_url(request), qr=lambda link: qr_svg(link, JOIN_QR_LABEL)
+    )
 
 
 @login_required
@@ -216,7 +143,10 @@ def session_table_action(request: HttpRequest, session_id: int) -> HttpResponse:
     if not request.htmx:
         return redirect("games:session_table", session_id=session.pk)
     return render(
-        request, "games/table.html#table-panel", _table_context(request, session, notice), status=status
+        request,
+        "games/table.html#table-panel",
+        screens.table_screen(session=session, notice=notice),
+        status=status,
     )
 
 
@@ -312,57 +242,13 @@ def session_version(request: HttpRequest, session_id: int) -> HttpResponse:
     version, status = row
     nudges.remember_version(session_id, version)
     if version == seen:
-        if status != GameSession.Status.ACTIVE:
+        if status != GameSession.Status.ACTIVE:  # a status read alone, without its row
             return HttpResponseStopPolling()
         return HttpResponse(status=204)
     if request.htmx:
         response = HttpResponse(status=200)
         return trigger_client_event(response, SESSION_CHANGED_EVENT, {"version": version, "status": status})
     return JsonResponse({"session": session_id, "version": version, "status": status})
-
-
-def _seat_context(request: HttpRequest, seat: Seat, notice: dict | None = None) -> dict:
-    session = seat.session
-    # One read of the seats (and their players' accounts) for the names and the log.
-    prefetch_related_objects([session], Prefetch("seats", queryset=Seat.objects.select_related("user")))
-    mine = selectors.session_view_for_seat(session=session, seat=seat)
-    names = seat_infos(session)
-    view = mine["view"]
-    presenter = presenter_for(session.game)
-    present = presenter.present(view, names, mine["result"])
-    step = request.GET if request.method == "GET" else None  # the values a step-by-step choice carries
-    groups = [] if seat.is_bot else controls_for(session.game, mine["legal_actions"], view, names, step)
-    return {
-        "session": session,
-        "seat": seat,
-        "seat_hex": seat_hex(seat.colour),
-        "seat_ink": ink_on(seat_hex(seat.colour)),
-        "game_name": services.session_rules(session).name,
-        "mine": mine,
-        "present": present,
-        "game_template": _drawn_by(presenter, present).template("seat"),
-        "private": presenter.private(view),
-        # A game without a presenter of its own: its view, tidily (the generic presenter).
-        "private_html": render_value(view["private"]) if view.get("private") and not present else "",
-        "view_html": ""
-        if present
-        else render_value({k: v for k, v in view.items() if k not in ("private", "you")}),
-        "result_html": render_value(mine["result"]) if mine["over"] and not present else "",
-        "to_act": _names_of(mine["active_seats"], names),
-        # Only the House that must act has its turn; bargaining stays open to every House.
-        "my_turn": seat.index in (mine["view"].get("to_act") or [])
-        if isinstance(mine["view"], dict)
-        else False,
-        "groups": [g for g in groups if not g["bargaining"]],
-        "bargaining": [g for g in groups if g["bargaining"]],
-        "log": list(reversed(selectors.session_log(session=session)))[:8],
-        "action_url": reverse("games:seat_page", args=[seat.token]),
-        "panel_url": reverse("games:seat_page", args=[seat.token]),
-        "panel_id": "seat-panel",
-        "key": secrets.token_urlsafe(12),
-        "notice": notice,
-        **_poll_context(session),
-    }
 
 
 @require_http_methods(["GET", "POST"])
@@ -378,21 +264,26 @@ def seat_page(request: HttpRequest, token: str) -> HttpResponse:
     if not selectors.seat_is_open(seat=seat):
         if request.htmx:  # the game ended meanwhile: the whole page becomes the result
             return HttpResponseClientRefresh()
-        return render(request, "games/seat_closed.html", _seat_closed_context(seat))
+        return render(request, "games/seat_closed.html", screens.closed_seat_screen(seat=seat))
     if request.method == "POST":
         notice, status = _submit(request, session, seat)
         if not request.htmx:
             return redirect("games:seat_page", token=token)
-        if session.status != GameSession.Status.ACTIVE:
+        if not session.is_running:
             return HttpResponseClientRefresh()
         return render(
-            request, "games/seat.html#seat-panel", _seat_context(request, seat, notice), status=status
+            request,
+            "games/seat.html#seat-panel",
+            screens.seat_screen(seat=seat, notice=notice),
+            status=status,
         )
     services.seat_mark_joined(seat=seat)
+    if request.htmx and _plain_panel_fetch(request):
+        return _shared_panel(request, session, seat, "games/seat.html#seat-panel")
     template = "games/seat.html"
     if request.htmx:
         template += "#seat-panel"
-    return render(request, template, _seat_context(request, seat))
+    return render(request, template, screens.seat_screen(seat=seat, step=request.GET))
 
 
 @require_GET
@@ -409,27 +300,6 @@ def my_seat(request: HttpRequest, session_id: int) -> HttpResponse:
     return redirect("games:seat_page", token=seat.token)
 
 
-def _seat_closed_context(seat: Seat) -> dict:
-    """A seat's link once the session is over: the final result as the table shows it, with no
-    private hand and no controls (docs/operations.md, "Seat codes")."""
-    session = seat.session
-    table = selectors.session_view_for_table(session=session)
-    names = seat_infos(session)
-    presenter = presenter_for(session.game)
-    present = presenter.present(table["view"], names, table["result"])
-    return {
-        "session": session,
-        "seat": seat,
-        "seat_hex": seat_hex(seat.colour),
-        "seat_ink": ink_on(seat_hex(seat.colour)),
-        "game_name": services.session_rules(session).name,
-        "table": table,
-        "present": present,
-        "result_template": presenter.template("result") if present and present.get("result") else None,
-        "result_html": render_value(table["result"]) if table["over"] and not present else "",
-    }
-
-
 def _submit(request: HttpRequest, session: GameSession, seat: Seat | None) -> tuple[dict, int]:
     """Apply a posted control group (``choice`` and its ``p_<name>`` fields), or an action as JSON."""
     if "choice" in request.POST:
@@ -444,14 +314,13 @@ def _submit(request: HttpRequest, session: GameSession, seat: Seat | None) -> tu
 
 
 def _submit_choice(request: HttpRequest, session: GameSession, seat: Seat | None) -> tuple[dict, int]:
-    view = (
-        selectors.session_view_for_table(session=session)
-        if seat is None
-        else selectors.session_view_for_seat(session=session, seat=seat)
+    # Only what the tap needs: the seat's legal actions (never the whole view).
+    choices = selectors.session_legal_actions(
+        session=session, seat_index=None if seat is None else seat.index
     )
     try:
         version = int(request.POST.get("version", ""))
-        action = action_from_post(view["legal_actions"], request.POST.get("choice", ""), request.POST.getlist)
+        action = action_from_post(choices, request.POST.get("choice", ""), request.POST.getlist)
     except ValueError as exc:
         if request.POST.get("version") != str(session.version):  # the table moved on meanwhile
             return _notice(request, services.STALE_VERSION, "warning", 200)
@@ -505,8 +374,7 @@ def session_table_compose(request: HttpRequest, session_id: int) -> HttpResponse
     sentence beside the form, which keeps everything typed."""
     session = _host_session(request, session_id)
     kind = request.POST.get("compose", "")
-    table = selectors.session_view_for_table(session=session)
-    facts = _facts(session, seat_infos(session))
+    table, facts = screens.compose_facts(session)
     form = presenter_for(session.game).compose_form(kind=kind, data=request.POST, facts=facts, table=table)
     bound: dict = {}
     if form is None:
@@ -526,7 +394,7 @@ def session_table_compose(request: HttpRequest, session_id: int) -> HttpResponse
     return render(
         request,
         "games/table.html#table-panel",
-        _table_context(request, session, notice, bound=bound),
+        screens.table_screen(session=session, notice=notice, bound=bound),
         status=status,
     )
 

@@ -52,7 +52,10 @@ class Presenter:
     ) -> list[dict]:
         """The control groups of a screen (``step``: the values chosen so far, from the page's
         query, for a game that asks its decisions step by step)."""
-        return build_controls(cast(list[Choice], choices), self.words(view, names))
+        to_act = view.get("to_act") if isinstance(view, dict) else None
+        return build_controls(
+            cast(list[Choice], choices), self.words(view, names), to_act if isinstance(to_act, list) else None
+        )
 
     def template(self, part: str) -> str:
         return f"{self.template_folder}/_{part}.html"

@@ -1,4 +1,5 @@
-"""Shared pieces of the presenters: a generic renderer of view dicts, seat colours, names."""
+"""Shared pieces of the presenters: a generic renderer of view dicts, seat colours, names. Plain
+functions of plain data: no model, no query (the seats' infos are read by ``games.screens``)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,6 @@ import re
 
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
-
-from games import selectors
-from games.models import GameSession
 
 # ---- A small generic renderer of view dicts (definition lists and tables) ----------------
 
@@ -123,27 +121,6 @@ def ink_on(hex_colour: str) -> str:
     on_white = 1.05 / (light + 0.05)
     on_ink = (light + 0.05) / (_luminance(INK) + 0.05)
     return WHITE if on_white >= on_ink else INK
-
-
-def _player(seat) -> str:
-    """The account that plays the seat (a campaign night gives each House's seat to its player), when
-    it was read with the seat: never a query of its own."""
-    if seat.user_id is None or not type(seat).user.is_cached(seat):
-        return ""
-    return seat.user.get_username()
-
-
-def seat_infos(session: GameSession) -> dict[int, dict]:
-    return {
-        s.index: {
-            "index": s.index,
-            "name": s.name,
-            "hex": seat_hex(s.colour),
-            "is_bot": s.is_bot,
-            "player": _player(s),
-        }
-        for s in selectors.session_seats(session=session)
-    }
 
 
 def seat_name(names: dict[int, dict], index) -> str:

@@ -100,8 +100,10 @@ def _param_control(choice: Choice, name: str, param: Any, words: Words) -> dict:
     return control
 
 
-def build_controls(choices: list[Choice], words: Words) -> list[dict]:
-    """One control group per choice (``typed`` choices are the host's own forms, left out)."""
+def build_controls(choices: list[Choice], words: Words, to_act: list | None = None) -> list[dict]:
+    """One control group per choice (``typed`` choices are the host's own forms, left out). With the
+    view's ``to_act``, a choice for a seat the game is not waiting for is marked ``open``: open to
+    that seat without claiming the turn (the engine offers it outside the turn)."""
     groups = []
     for choice in choices:
         params = choice["params"]
@@ -127,13 +129,10 @@ def build_controls(choices: list[Choice], words: Words) -> list[dict]:
                 "title": words.title(choice),
                 "controls": controls,
                 "buttons": buttons,
-                "bargaining": choice["type"] in BARGAINING,
+                "open": to_act is not None and choice["seat"] is not None and choice["seat"] not in to_act,
             }
         )
     return groups
-
-
-BARGAINING = frozenset({"give_coins"})  # open to every House without claiming the turn
 
 
 def _read(param: Any, raw: list[str]) -> Any:
@@ -207,19 +206,19 @@ def step_query(**values) -> str:
 
 
 def step_back(query: str = "?", label: str = STEP_BACK) -> dict:
-    return {"kind": "back", "query": query, "label": label, "bargaining": False}
+    return {"kind": "back", "query": query, "label": label}
 
 
 def step_note(text: str, level: str = "") -> dict:
-    return {"kind": "note", "text": text, "level": level, "bargaining": False}
+    return {"kind": "note", "text": text, "level": level}
 
 
 def step_summary(rows: list[dict], title: str = "") -> dict:
     """What was chosen so far: rows of ``{"chips": [colours], "text": words}``."""
-    return {"kind": "summary", "title": title, "rows": rows, "bargaining": False}
+    return {"kind": "summary", "title": title, "rows": rows}
 
 
 def step_links(kind: str, title: str, links: list[dict], grid: int = 0) -> dict:
     """Links to the next step (``{"query", "label", "detail", "chips", "data"}``, or ``"post"``: a
     choice without parameters, posted at once); ``grid``: in that many columns (0: one per line)."""
-    return {"kind": "links", "type": kind, "title": title, "links": links, "grid": grid, "bargaining": False}
+    return {"kind": "links", "type": kind, "title": title, "links": links, "grid": grid}

@@ -3,15 +3,25 @@
 for every seat, the table and a closed seat, from the first action to the result."""
 
 import random
+from typing import Annotated
 
 import pytest
+from rest_framework import serializers
 from rest_framework.renderers import JSONRenderer
 
-from api.session_apis import SubmitOutputSerializer, ViewSerializer, submit_data, view_data
+from api.session_apis import (
+    SubmitOutputSerializer,
+    ViewSerializer,
+    _field_for,
+    _reader,
+    submit_data,
+    view_data,
+)
 from games import selectors
 from games.engines.kernel.bots import bot_choose_action
 from games.engines.kernel.registry import get_game
 from games.models import GameSession, Seat, SessionAction
+from games.selectors import SessionView
 from tests.integration.games.conftest import new_session
 
 pytestmark = pytest.mark.django_db
@@ -89,3 +99,23 @@ class ViewDataTests:
         view = selectors.session_view_for_seat(session=session, seat=session.seats.get(index=1))
         expected = SubmitOutputSerializer({"action": logged, "view": view}).data
         assert rendered(submit_data(logged, view)) == rendered(expected)
+
+
+class OneDeclarationTests:
+    """The seat view's fields are declared once (games.selectors.SessionView): the selectors, the
+    API's serializer and ``view_data`` follow from it."""
+
+    def test_the_serializer_view_data_and_the_selectors_have_the_declared_fields(self):
+        session = new_session(game="for_the_king", seed=3)
+        declared = list(SessionView.__annotations__)
+        built = selectors.session_view_for_table(session=session)
+        assert list(built) == declared
+        assert list(ViewSerializer().fields) == declared
+        assert list(view_data(built)) == declared
+
+    def test_a_declared_field_gets_its_serializer_field_and_reader(self):
+        field = _field_for(Annotated[list[int | None], "Seats that passed."])
+        assert isinstance(field, serializers.ListField) and field.help_text == "Seats that passed."
+        assert field.child.allow_null and isinstance(field.child, serializers.IntegerField)
+        assert _reader(Annotated[list[int | None], "Seats that passed."])([1, None]) == [1, None]
+        assert _reader(bool | None)(None) is None and _reader(bool)(1) is True

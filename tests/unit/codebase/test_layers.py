@@ -17,6 +17,7 @@ LAYERS = {
     "pages and API": (
         "api",
         "*.views",
+        "games.screens",
         "*.member_views",
         "*.story_views",
         "*.forms",

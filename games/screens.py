@@ -1,0 +1,322 @@
+"""The screens of a session: what the table page and a phone's seat page draw (docs/architecture.md,
+"The path of a tap").
+
+Each screen is built from one read of the session (the row the page already holds, its seats with
+their players, the newest actions of its log: never the whole log) and one computation of each
+view (``games.selectors``). The presenters get plain data (the views, the seats' infos,
+``SessionFacts``) and do no I/O. A page view parses the request, calls a service, asks a screen
+here for its context and renders it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, cast
+
+from django.conf import settings
+from django.core.cache import cache
+from django.urls import reverse
+
+from games import nudges, selectors, services
+from games.models import GameSession, Seat
+from games.presenters import GENERIC, presenter_for
+from games.presenters.base import Presenter, SessionFacts
+from games.presenters.common import ink_on, key_words, render_value, seat_hex, seat_name
+
+SEAT_LOG = 8  # the newest actions a phone shows ("Latest")
+TABLE_LOG = 30  # the newest actions the table shows
+
+# ---- The seats, as the presenters know them -----------------------------------------------
+
+
+def _player(seat: Seat) -> str:
+    """The account that plays the seat (a campaign night gives each House's seat to its player), when
+    it was read with the seat: never a query of its own."""
+    if seat.user_id is None or not type(seat).user.is_cached(seat) or seat.user is None:
+        return ""
+    return seat.user.get_username()
+
+
+def seat_infos(seats: Iterable[Seat]) -> dict[int, dict]:
+    """Index -> what a presenter knows of a seat (index, name, colour, bot, player), from seats read
+    once (``selectors.session_seats``)."""
+    return {
+        s.index: {
+            "index": s.index,
+            "name": s.name,
+            "hex": seat_hex(s.colour),
+            "is_bot": s.is_bot,
+            "player": _player(s),
+        }
+        for s in seats
+    }
+
+
+def session_seat_infos(session: GameSession) -> dict[int, dict]:
+    return seat_infos(selectors.session_seats(session=session))
+
+
+def session_facts(session: GameSession, infos: dict[int, dict]) -> SessionFacts:
+    """What a presenter knows of the session besides its views (read with the session row)."""
+    night = session.chronicle_game if session.chronicle_game_id else None
+    return SessionFacts(
+        id=session.pk,
+        version=session.version,
+        campaign_id=session.campaign_id,
+        seats=infos,
+        night_recorded=None if night is None else bool(night.recorded),
+    )
+
+
+# ---- Shared pieces -----------------------------------------------------------------------
+
+
+def poll_context(session: GameSession) -> dict:
+    return {
+        "polling": session.is_running,
+        "poll_ms": round(settings.LIVE_POLL_SECONDS * 1000),
+        "version_url": reverse("games:session_version", args=[session.pk])
+        + f"?v={session.version}&k={nudges.poll_key(session.pk)}",
+    }
+
+
+def _names_of(active: list, infos: dict[int, dict]) -> list[str]:
+    return [seat_name(infos, i) for i in active]
+
+
+def _drawn_by(presenter: Presenter, present: dict | None) -> Presenter:
+    """Whose partials draw the panel: the game's when its presenter presented the view, else the
+    generic ones (the raw view, tidily)."""
+    return presenter if present else GENERIC
+
+
+def _plain(view: selectors.SessionView) -> dict[str, Any]:
+    """A session view as the presenters' hooks take it: a plain dict (the same object)."""
+    return cast(dict[str, Any], view)
+
+
+def _game_name(session: GameSession) -> str:
+    return services.session_rules(session).name
+
+
+def _split_open(groups: list[dict]) -> dict:
+    """The seat's own decisions, and what is open to anyone without claiming the turn (a choice
+    the engine offers a seat that is not in the view's ``to_act``: the controls mark it ``open``)."""
+    open_ = [g for g in groups if g.get("open")]
+    # ``bargaining``: the name the King's Dilemma's partial reads these under.
+    return {"groups": [g for g in groups if not g.get("open")], "open_groups": open_, "bargaining": open_}
+
+
+# ---- A phone: one seat --------------------------------------------------------------------
+
+
+def _seat_head(seat: Seat) -> dict:
+    """The top of a seat's page: its name in its colour, the game's name."""
+    return {
+        "session": seat.session,
+        "seat": seat,
+        "seat_hex": seat_hex(seat.colour),
+        "seat_ink": ink_on(seat_hex(seat.colour)),
+        "game_name": _game_name(seat.session),
+    }
+
+
+def _my_turn(seat: Seat, view) -> bool:
+    """Only the seat the game waits for has its turn (the view's ``to_act``)."""
+    return isinstance(view, dict) and seat.index in (view.get("to_act") or [])
+
+
+def _raw_seat_view(view: dict, mine: dict, present: dict | None) -> dict:
+    """A game without a presenter of its own: its view, tidily (the generic presenter)."""
+    if present:
+        return {"private_html": "", "view_html": "", "result_html": ""}
+    return {
+        "private_html": render_value(view["private"]) if view.get("private") else "",
+        "view_html": render_value({k: v for k, v in view.items() if k not in ("private", "you")}),
+        "result_html": render_value(mine["result"]) if mine["over"] else "",
+    }
+
+
+def seat_screen(
+    *,
+    seat: Seat,
+    step: Mapping[str, str] | None = None,
+    notice: dict | None = None,
+    infos: dict[int, dict] | None = None,
+) -> dict:
+    """A phone's panel: the seat's view (computed once), its controls, the newest actions.
+    ``step``: the values a step-by-step choice carries (the page's query); ``infos``: the seats'
+    infos when already read."""
+    session = seat.session
+    infos = session_seat_infos(session) if infos is None else infos
+    mine = _plain(selectors.session_view_for_seat(session=session, seat=seat))
+    view = mine["view"]
+    presenter = presenter_for(session.game)
+    present = presenter.present(view, infos, mine["result"])
+    groups = [] if seat.is_bot else presenter.controls(mine["legal_actions"], view, infos, step)
+    url = reverse("games:seat_page", args=[seat.token])
+    return {
+        **_seat_head(seat),
+        "mine": mine,
+        "present": present,
+        "game_template": _drawn_by(presenter, present).template("seat"),
+        "private": presenter.private(view),
+        **_raw_seat_view(view, mine, present),
+        "to_act": _names_of(mine["active_seats"], infos),
+        "my_turn": _my_turn(seat, view),
+        **_split_open(groups),
+        "log": selectors.session_latest_actions(session=session, count=SEAT_LOG),
+        "action_url": url,
+        "panel_url": url,
+        "panel_id": "seat-panel",
+        "key": secrets.token_urlsafe(12),
+        "notice": notice,
+        **poll_context(session),
+    }
+
+
+def closed_seat_screen(*, seat: Seat) -> dict:
+    """A seat's link once the session is over: the final result as the table shows it, with no
+    private hand and no controls (docs/operations.md, "Seat codes")."""
+    session = seat.session
+    table = selectors.session_view_for_table(session=session)
+    presenter = presenter_for(session.game)
+    present = presenter.present(table["view"], session_seat_infos(session), table["result"])
+    return {
+        **_seat_head(seat),
+        "table": table,
+        "present": present,
+        "result_template": presenter.template("result") if present and present.get("result") else None,
+        "result_html": render_value(table["result"]) if table["over"] and not present else "",
+    }
+
+
+# ---- The table (the host's screen) ----------------------------------------------------------
+
+
+def table_screen(
+    *,
+    session: GameSession,
+    notice: dict | None = None,
+    bound: dict | None = None,
+    infos: dict[int, dict] | None = None,
+) -> dict:
+    """The host's panel: the table view (computed once), the table's choices and forms, the newest
+    actions and the one Undo would drop. ``bound``: refused forms, shown again as typed."""
+    infos = session_seat_infos(session) if infos is None else infos
+    table = _plain(selectors.session_view_for_table(session=session))
+    presenter = presenter_for(session.game)
+    present = presenter.present(table["view"], infos, table["result"])
+    latest = selectors.session_latest_actions(session=session, count=TABLE_LOG)
+    choices = presenter.table_choices(table["legal_actions"])
+    facts = session_facts(session, infos)
+    return {
+        "session": session,
+        "game_name": _game_name(session),
+        "table": table,
+        "present": present,
+        "game_template": _drawn_by(presenter, present).template("table"),
+        "table_html": "" if present else render_value(table["view"]),
+        "result_html": render_value(table["result"]) if table["over"] and not present else "",
+        "to_act": _names_of(table["active_seats"], infos),
+        "log": latest,
+        "undoable": selectors.session_undoable_action(session=session, latest=latest),
+        "groups": presenter.controls(choices, table["view"], infos, None),
+        **presenter.table_forms(facts=facts, table=table, bound=bound or {}),
+        "action_url": reverse("games:session_table_action", args=[session.pk]),
+        "panel_url": reverse("games:session_table", args=[session.pk]),
+        "panel_id": "table-panel",
+        "key": secrets.token_urlsafe(12),
+        "notice": notice,
+        **poll_context(session),
+    }
+
+
+def compose_facts(session: GameSession) -> tuple[dict, SessionFacts]:
+    """The table view and the facts a game's own table form is bound with."""
+    table = _plain(selectors.session_view_for_table(session=session))
+    return table, session_facts(session, session_seat_infos(session))
+
+
+def join_screen(*, session: GameSession, base: str, qr) -> dict:
+    """The join panel: each seat's code while nobody has joined it (never a bot's), its link only
+    on request, and the host's tools for a lost phone. ``base``: the address phones reach;
+    ``qr(link) -> svg``."""
+    cards = selectors.session_join_cards(session=session)
+    for card in cards:
+        seat = card["seat"]
+        card["hex"] = seat_hex(seat.colour)
+        if card["show_code"]:
+            card["link"] = base + reverse("games:seat_page", args=[seat.token])
+            card["qr"] = qr(card["link"])
+    return {
+        "session": session,
+        "seats": cards,
+        "phone_base": base,
+        "codes_showing": any(c["show_code"] for c in cards),
+        "joins_url": reverse("games:session_table", args=[session.pk]) + "?part=joins",
+    }
+
+
+def session_rows(sessions) -> list[dict]:
+    """The list of a host's sessions: each with its game's name and its seats' colours."""
+    names = {g["slug"]: g["name"] for g in selectors.game_choices()}
+    return [
+        {
+            "session": s,
+            "game_name": names.get(s.game, key_words(s.game)),
+            "seats": [{"name": seat.name, "hex": seat_hex(seat.colour)} for seat in s.seats.all()],
+        }
+        for s in sessions
+    ]
+
+
+# ---- Panels shared by several screens ------------------------------------------------------
+# The table's panel (the host's screen, a campaign owner's), a seat's panel opened on two devices:
+# the same answer for everyone who may see it, at one version. It is rendered once and kept in
+# Django's cache (Redis in production, the local-memory cache without it) by session, version and
+# seat, and by what else it shows that could change without a new version (the seats' players, a
+# night's result recorded). The caller has checked the seat's token or the host before asking:
+# the key holds the seat (its index, its row and a digest of its token), so one seat's private
+# panel is never another's. What each request has of its own goes into slots, filled per answer:
+# its CSRF token and a fresh idempotency key for its taps.
+
+PANEL_CACHE_SECONDS = 300
+CSRF_SLOT = "csrf-slot-of-a-shared-panel"
+KEY_SLOT = "key-slot-of-a-shared-panel"
+
+
+def _digest(*parts) -> str:
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:24]
+
+
+def panel_cache_key(*, session: GameSession, seat: Seat | None, infos: dict[int, dict]) -> str:
+    if seat is None:
+        night = session.chronicle_game if session.chronicle_game_id else None
+        recorded = None if night is None else bool(night.recorded)
+        who, extra = "table", _digest(infos, session.status, recorded)
+    else:
+        who, extra = f"seat-{seat.index}-{seat.pk}-{_digest(seat.token)}", _digest(infos, session.status)
+    return f"panel:{session.pk}:{session.version}:{who}:{extra}"
+
+
+def shared_panel(
+    *, session: GameSession, seat: Seat | None, render: Callable[[dict], str], csrf_token: str
+) -> str:
+    """The panel's HTML for one answer: from the cache when this version was drawn already for this
+    seat (None: the table), else drawn (``render(context) -> html``) and kept. Only for a plain
+    panel fetch (no step of a choice, no message or notice of its own)."""
+    infos = session_seat_infos(session)
+    key = panel_cache_key(session=session, seat=seat, infos=infos)
+    html = cache.get(key)
+    if html is None:
+        if seat is None:
+            context = table_screen(session=session, infos=infos)
+        else:
+            context = seat_screen(seat=seat, infos=infos)
+        html = render({**context, "csrf_token": CSRF_SLOT, "key": KEY_SLOT})
+        cache.set(key, html, PANEL_CACHE_SECONDS)
+    return html.replace(CSRF_SLOT, csrf_token).replace(KEY_SLOT, secrets.token_urlsafe(12))
