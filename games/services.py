@@ -498,7 +498,7 @@ def _submit_locked(
 def _replay(session: GameSession, rules: GameRules) -> dict:
     state = rules.setup(session.config, session.seed)
     for payload in session.actions.filter(undone=False).order_by("seq").values_list("payload", flat=True):
-        state = rules.apply(state, payload)
+        rules.apply_in_place(state, payload)  # a state of its own: no copy per action
     return _plain_json(state, ACTION_NOT_JSON)
 
 
@@ -512,7 +512,7 @@ def _replay_from_snapshot(session: GameSession, rules: GameRules, *, before: int
     actions = session.actions.filter(undone=False, seq__gt=base.seq if base is not None else 0)
     try:
         for payload in actions.order_by("seq").values_list("payload", flat=True):
-            state = rules.apply(state, payload)
+            rules.apply_in_place(state, payload)  # read from the database or set up: its own
     except RuleError as error:  # the undo's transaction rolls back: nothing is marked undone
         raise ValidationError(LOG_OF_OLDER_RULES) from error
     return _plain_json(state, ACTION_NOT_JSON)
