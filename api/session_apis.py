@@ -240,6 +240,11 @@ class ChoiceSerializer(serializers.Serializer):
     type = serializers.CharField()
     seat = serializers.IntegerField(allow_null=True)
     params = serializers.DictField(child=ParamSerializer())
+    open = serializers.BooleanField(
+        required=False,
+        help_text="True: open to this seat whoever must act now (bargaining: a gift of Coins during "
+        "another House's vote). Such a choice never means the game waits for this seat: to_act says who must act.",
+    )
 
 
 def _unwrapped(hint) -> tuple[Any, str, bool]:

@@ -106,8 +106,7 @@ def _split_open(groups: list[dict]) -> dict:
     """The seat's own decisions, and what is open to anyone without claiming the turn (a choice
     the engine offers a seat that is not in the view's ``to_act``: the controls mark it ``open``)."""
     open_ = [g for g in groups if g.get("open")]
-    # ``bargaining``: the name the King's Dilemma's partial reads these under.
-    return {"groups": [g for g in groups if not g.get("open")], "open_groups": open_, "bargaining": open_}
+    return {"groups": [g for g in groups if not g.get("open")], "open_groups": open_}
 
 
 # ---- A phone: one seat --------------------------------------------------------------------

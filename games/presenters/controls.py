@@ -103,7 +103,8 @@ def _param_control(choice: Choice, name: str, param: Any, words: Words) -> dict:
 def build_controls(choices: list[Choice], words: Words, to_act: list | None = None) -> list[dict]:
     """One control group per choice (``typed`` choices are the host's own forms, left out). With the
     view's ``to_act``, a choice for a seat the game is not waiting for is marked ``open``: open to
-    that seat without claiming the turn (the engine offers it outside the turn)."""
+    that seat without claiming the turn (the engine offers it outside the turn); so is a choice the
+    engine declares open (``open_to_all``), even for the seat whose turn it is."""
     groups = []
     for choice in choices:
         params = choice["params"]
@@ -129,7 +130,8 @@ def build_controls(choices: list[Choice], words: Words, to_act: list | None = No
                 "title": words.title(choice),
                 "controls": controls,
                 "buttons": buttons,
-                "open": to_act is not None and choice["seat"] is not None and choice["seat"] not in to_act,
+                "open": bool(choice.get("open"))
+                or (to_act is not None and choice["seat"] is not None and choice["seat"] not in to_act),
             }
         )
     return groups

@@ -44,6 +44,8 @@ class Choice(TypedDict):
     type: str
     seat: int | None
     params: dict[str, Param]
+    # True: open to this seat whoever must act now (bargaining), so it never answers ``to_act``.
+    open: NotRequired[bool]
 
 
 # ---- Building descriptions ---------------------------------------------------------------------
@@ -76,6 +78,11 @@ def typed(schema: str) -> Param:
 
 def choice(type_: str, seat: int | None, **params: Param) -> Choice:
     return {"type": type_, "seat": seat, "params": params}
+
+
+def open_to_all(described: Choice) -> Choice:
+    """A choice a seat may take whoever must act now (a gift of Coins during another's vote)."""
+    return {**described, "open": True}
 
 
 # ---- Reading descriptions ----------------------------------------------------------------------

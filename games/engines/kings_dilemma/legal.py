@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from games.engines.kernel.choices import Choice, amount, choice, pick, text, typed
+from games.engines.kernel.choices import Choice, amount, choice, open_to_all, pick, text, typed
 from games.engines.kings_dilemma.data import RESOURCES
 from games.engines.kings_dilemma.realm import HOST_WHATS, MAX_LABEL, PLACES, mystery_attached
 from games.engines.kings_dilemma.turn import drafting_seat
@@ -50,7 +50,11 @@ def _gift(state: dict, seat: int) -> list[Choice]:
     """Bargaining: any House, without claiming the turn."""
     coins = state["seats"][seat]["coins"]
     others = [to for to in range(len(state["seats"])) if to != seat]
-    return [choice("give_coins", seat, to=pick(others), coins=amount(1, coins))] if coins >= 1 else []
+    return (
+        [open_to_all(choice("give_coins", seat, to=pick(others), coins=amount(1, coins)))]
+        if coins >= 1
+        else []
+    )
 
 
 def voting_choices(state: dict, seat: int | None) -> list[Choice]:

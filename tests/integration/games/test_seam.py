@@ -68,6 +68,4 @@ class OpenChoiceTests:
         groups = GENERIC.controls(self.CHOICES[:1], {"to_act": [0]}, {}, None)
         split = screens._split_open(groups + GENERIC.controls(self.CHOICES[1:], {"to_act": [1]}, {}, None))
         assert [g["type"] for g in split["groups"]] == ["cheer"]
-        assert [g["type"] for g in split["open_groups"]] == ["wave"] and split["bargaining"] is split[
-            "open_groups"
-        ]
+        assert [g["type"] for g in split["open_groups"]] == ["wave"]

@@ -176,3 +176,18 @@ class TableFormsTests:
         table = self.table(drafted(night()))
         assert PRESENTER.compose_form(kind=kind, data={}, facts=facts(), table=table) is not None
         assert PRESENTER.compose_form(kind="other", data={}, facts=facts(), table=table) is None
+
+
+class BargainingTests:
+    def test_giving_coins_is_folded_apart_for_every_house_the_voter_included(self):
+        """Bargaining ("at any time during the Voting Phase", rulebook "Bargaining") is open to every
+        House: it never reads as the voter's own decision, nor as a House the vote waits for."""
+        state = voting(night())
+        voter = RULES.to_act(state)[0]
+        for seat in (0, 1, 2):
+            choices = RULES.legal_actions(state, seat)
+            groups = PRESENTER.controls(choices, RULES.view(state, seat), NAMES, None)
+            gifts = [g for g in groups if g["type"] == "give_coins"]
+            assert len(gifts) == 1 and gifts[0]["open"], seat
+            assert all(not g["open"] for g in groups if g["type"] != "give_coins"), seat
+            assert any(not g["open"] for g in groups) == (seat == voter)
