@@ -4,7 +4,7 @@ campaign owner's when the host's phone dies; nobody else's (api/session_apis.py)
 import pytest
 from django.urls import reverse
 
-from campaign.services import game_night_start
+from campaign.services.game_nights import game_night_start
 from games import selectors
 from tests.factories import UserFactory, campaign_with_houses, group_campaign
 from tests.integration.api.conftest import token_client

@@ -9,6 +9,7 @@ import pytest
 from django.core.cache import cache
 
 from campaign import story_selectors
+from campaign.services.stories import story_link_create
 from campaign.story_selectors import STORY_CACHE, STORY_PAGE_CHAPTERS
 from tests.story_play import campaign_of_nights
 
@@ -60,10 +61,8 @@ class LongStoryPageTests:
             assert response.status_code == 200 and _rounds(response.content.decode())[0] == 1
 
     def test_the_shared_link_is_paged_too(self, client, user, long_night):
-        from campaign import services
-
         campaign, game = long_night
-        link = services.story_link_create(game=game, actor=user)
+        link = story_link_create(game=game, actor=user)
         page = client.get(f"/stories/{link.token}/?page=2").content.decode()
         assert _rounds(page) == list(range(STORY_PAGE_CHAPTERS + 1, 2 * STORY_PAGE_CHAPTERS + 1))
 
