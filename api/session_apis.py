@@ -359,7 +359,7 @@ def _param_data(param: dict) -> dict:
 
 
 def _choice_data(choice: dict) -> dict:
-    return {
+    data = {
         "type": _str(choice["type"]),
         "seat": _int(choice["seat"]),
         "params": {
@@ -367,6 +367,9 @@ def _choice_data(choice: dict) -> dict:
             for name, param in choice["params"].items()
         },
     }
+    if "open" in choice:  # as the serializer: a field not required, left out when absent
+        data["open"] = _bool(choice["open"])
+    return data
 
 
 def _str(value):

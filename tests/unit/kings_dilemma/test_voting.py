@@ -304,6 +304,7 @@ class BargainingTests:
                     "to": {"kind": "pick", "options": [0, 2]},
                     "coins": {"kind": "amount", "min": 1, "max": 2},
                 },
+                "open": True,  # bargaining: open to any House, whoever must vote now
             }
         ]
         assert [a for a in RULES.legal_actions(state, 2) if a["type"] == "give_coins"] == []
