@@ -116,7 +116,7 @@ def long_night(campaign, houses, host, actions: int):
     """The campaign's first night (a card drawn on an earlier night is refused), with at least
     ``actions`` logged actions: the draft through the service, then Dilemmas sent to the Event area."""
     from campaign.services.game_nights import game_night_start
-    from tests.kd_play import draft
+    from tests.kings_dilemma_play import draft
     from tests.story_play import _first_two_open_agendas
 
     keep = _first_two_open_agendas(campaign, houses)
@@ -138,7 +138,7 @@ def long_night(campaign, houses, host, actions: int):
 def undo_times(session) -> list[float]:
     """REPEAT undos of a Resource moved by hand (each played again first, through the service)."""
     from games.services import session_undo
-    from tests.kd_play import play
+    from tests.kings_dilemma_play import play
 
     times = []
     for _ in range(REPEAT):
