@@ -242,7 +242,6 @@ STEP_SECONDS = 12.0
 SETTLE = 3.0
 CAPACITY_TARGET_P95 = 0.250
 CAPACITY_STEPS = (1, 3, 10, 25, 50, 100, 200, 300, 400)
-CAPACITY_MIN_STEPS = 4
 CAPACITY_BUDGET = 300.0  # seconds: the curve stops there even if the target still holds
 
 
