@@ -897,6 +897,9 @@ ORDER = (
 )  # fmt: skip
 
 
+BUSY_LOAD = 1.5  # a 1-minute load average above this before the run: other work shares the machine
+
+
 def load() -> str:
     one, five, _ = os.getloadavg()
     return f"{one:.1f} (1 min) / {five:.1f} (5 min)"
@@ -911,9 +914,14 @@ def header(started: str, start_load: str, seconds: float) -> list[str]:
         "hand. The clients (the bench process, and Chromium for the first section) run on the same 2 cores "
         "as the servers, PostgreSQL and Redis.",
         "",
-        f"Load average at the start: {start_load}; at the end: {load()}. Other work shared the machine "
-        "during the run (other engineers' test runs), so the times are noisier and slower than on a quiet "
-        "machine; the ratios are measured side by side in the same run.",
+        f"Load average at the start: {start_load}; at the end: {load()}. "
+        + (
+            "Other work shared the machine at the start (a load above 1.5 before the bench's own), so "
+            "the times are noisier and slower than on a quiet machine; "
+            if float(start_load.split()[0]) > BUSY_LOAD
+            else "The machine was otherwise quiet at the start; "
+        )
+        + "the ratios are measured side by side in the same run.",
         "",
     ]
 
