@@ -42,6 +42,8 @@ class StoryApiTests:
         assert [n["game"]["number"] for n in body["nights"]] == [1, 2]
         assert body["nights"][0]["end"] == games[0].end
         assert len(body["dilemmas"]) == 20
+        # ``side`` has the casing of a night's story and of the engine's votes; the words come apart.
+        assert {(d["side"], d["side_words"]) for d in body["dilemmas"]} <= {("aye", "AYE"), ("nay", "NAY")}
         assert [e["number"] for e in body["envelopes"]] == [1]
         assert sum(r["total"] for r in body["sticker_rows"]) == 2
         assert {c["house"]["id"] for c in body["council"]} == {h.pk for h in houses}

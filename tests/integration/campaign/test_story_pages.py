@@ -177,7 +177,8 @@ class StatisticsTests:
         assert len(stats["envelopes"]) == 2  # nights 1 and 3
         assert len(stats["dilemmas"]) == 10 * NIGHTS
         for dilemma in stats["dilemmas"]:
-            assert dilemma["power"] == dilemma[dilemma["side"].lower()]
+            assert dilemma["power"] == dilemma[dilemma["side"]]
+            assert dilemma["side_words"] == dilemma["side"].upper()  # one casing for data, words apart
         ties = [d for d in stats["dilemmas"] if d["undecided"] == "tie"]
         assert len(ties) == NIGHTS  # the second card of each night
         council = {c["house"].pk: c for c in stats["council"]}
