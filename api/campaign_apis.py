@@ -143,6 +143,8 @@ class CampaignListApi(ChronicleApi):
         responses={200: OutputSerializer(many=True), **errors(401)},
     )
     def get(self, request):
+        """Lists every campaign you are a member of, with your role in it (owner, player or viewer) and the
+        Houses you play there. An empty list if you belong to none."""
         campaigns = list(selectors.campaign_list_for_user(user=request.user))
         roles = dict(
             Membership.objects.filter(user=request.user, campaign__in=campaigns).values_list(
@@ -175,6 +177,8 @@ class CampaignDetailApi(CampaignApi):
 
     @extend_schema(tags=TAGS, summary="One campaign", responses={200: OutputSerializer, **MEMBER_READ})
     def get(self, request, campaign_id: int):
+        """One campaign: its Houses ordered by Prestige, its Mystery stickers and its games. Any member may
+        read it; a stranger gets 404."""
         return Response(self.OutputSerializer(campaign_detail(self.campaign)).data)
 
 
@@ -189,6 +193,8 @@ class CampaignCreateApi(ChronicleApi):
         responses={201: CampaignDetailApi.OutputSerializer, **errors(400, 401, 403)},
     )
     def post(self, request):
+        """Creates a new, empty campaign and makes you its owner; answers 201 with it. Add Houses next. The
+        demo account cannot create campaigns (403)."""
         try:
             demo_adds_no_campaign(request.user)
         except PermissionDenied as error:
@@ -209,6 +215,8 @@ class HouseListApi(CampaignApi):
         responses={200: HouseSerializer(many=True), **MEMBER_READ},
     )
     def get(self, request, campaign_id: int):
+        """Every House of the campaign with its Prestige, Crave, achievements and alignment marks. Any
+        member may read it; a stranger gets 404."""
         return Response(HouseSerializer(selectors.house_list(campaign=self.campaign), many=True).data)
 
 
@@ -224,6 +232,8 @@ class HouseDetailApi(CampaignApi):
         responses={200: OutputSerializer, **MEMBER_READ},
     )
     def get(self, request, campaign_id: int, house_id: int):
+        """One House with its Prestige/Crave ledger (each entry with its reason). Any member may read it; a
+        stranger gets 404. A House of another campaign is 404."""
         house = house_with_totals(self.campaign, house_id)
         house.ledger_entries = house.ledger.select_related("game")
         return Response(self.OutputSerializer(house).data)
@@ -247,6 +257,9 @@ class HouseCreateApi(CampaignApi):
         responses={201: HouseSerializer, **MEMBER_WRITE},
     )
     def post(self, request, campaign_id: int):
+        """Adds a House (name, House number, optional player name); answers 201 with it. A number already
+        taken or a full table is a 400 with code invalid. The owner and players may; a viewer gets
+        403 (code permission_denied), a stranger 404."""
         data = self.input(request)
         house = house_create(campaign=self.campaign, actor=request.user, **data)
         return Response(
@@ -272,6 +285,9 @@ class AchievementMarkApi(CampaignApi):
         responses={200: AchievementSerializer, **MEMBER_WRITE},
     )
     def post(self, request, campaign_id: int, achievement_id: int):
+        """Marks spaces of an achievement (count) in a game; answers the achievement with its marked
+        spaces. Marking past its last space is a 400 with code invalid. The owner and players may; a
+        viewer gets 403 (code permission_denied), a stranger 404."""
         achievement = get_object_or_404(Achievement, pk=achievement_id, house__campaign=self.campaign)
         data = self.input(request)
         achievement = achievement_mark(
@@ -302,6 +318,8 @@ class RealmBoardApi(CampaignApi):
         responses={200: OutputSerializer(many=True), **MEMBER_READ},
     )
     def get(self, request, campaign_id: int):
+        """The Realm board: the five Chronicle rows, each a list of spaces holding the visible sticker or
+        null. Any member may read it; a stranger gets 404."""
         rows = [
             {**row, "spaces": [{"slot": i, "sticker": s} for i, s in enumerate(row["spaces"])]}
             for row in selectors.realm_board(campaign=self.campaign)
@@ -331,6 +349,10 @@ class StickerAttachApi(CampaignApi):
         responses={201: StickerSerializer, **MEMBER_WRITE},
     )
     def post(self, request, campaign_id: int):
+        """Attaches a Chronicle sticker, placed by the rules (the leftmost empty space of its row, else
+        over the oldest); answers 201 with the sticker and its space. A sticker already on the board is
+        a 400 with code invalid. The owner and players may; a viewer gets 403 (code
+        permission_denied), a stranger 404."""
         data = self.input(request)
         sticker = sticker_attach(campaign=self.campaign, actor=request.user, **data)
         return Response(StickerSerializer(sticker).data, status=status.HTTP_201_CREATED)
@@ -343,6 +365,8 @@ class EnvelopeListApi(CampaignApi):
         responses={200: EnvelopeSerializer(many=True), **MEMBER_READ},
     )
     def get(self, request, campaign_id: int):
+        """The Envelopes opened so far, with who opened them and in which game. Any member may read it; a
+        stranger gets 404."""
         envelopes = self.campaign.envelopes.select_related("opened_by", "game")
         return Response(EnvelopeSerializer(envelopes, many=True).data)
 
@@ -404,6 +428,9 @@ class EnvelopeOpenApi(CampaignApi):
         responses={201: OutputSerializer, **MEMBER_WRITE},
     )
     def post(self, request, campaign_id: int):
+        """Opens an Envelope: its Story card goes on its storyline and its Dilemma cards into the save
+        slots; answers 201 with the Envelope. An Envelope opened already is a 400 with code invalid.
+        The owner and players may; a viewer gets 403 (code permission_denied), a stranger 404."""
         data = self.input(request)
         envelope = envelope_open(campaign=self.campaign, actor=request.user, **data)
         return Response(self.OutputSerializer(envelope).data, status=status.HTTP_201_CREATED)
@@ -421,6 +448,8 @@ class StorylineListApi(CampaignApi):
         responses={200: OutputSerializer(many=True), **MEMBER_READ},
     )
     def get(self, request, campaign_id: int):
+        """The Story cards by storyline, the active (top) card first. Any member may read it; a stranger
+        gets 404."""
         return Response(self.OutputSerializer(selectors.storylines(campaign=self.campaign), many=True).data)
 
 
@@ -437,6 +466,8 @@ class SaveSlotsApi(CampaignApi):
         responses={200: OutputSerializer, **MEMBER_READ},
     )
     def get(self, request, campaign_id: int):
+        """The save slots: the Dilemma deck, the Event area, the Story save slot and the Trash, each a list
+        of cards. Any member may read it; a stranger gets 404."""
         return Response(self.OutputSerializer(selectors.save_slots(campaign=self.campaign)).data)
 
 
@@ -457,6 +488,9 @@ class MysteryStickerAttachApi(CampaignApi):
         responses={201: MysteryStickerSerializer, **MEMBER_WRITE},
     )
     def post(self, request, campaign_id: int):
+        """Attaches a Mystery sticker (a letter A to L) on a storyline; the sixth makes Envelope 70, the
+        Grand Finale, due. Answers 201. A letter attached already is a 400 with code invalid. The
+        owner and players may; a viewer gets 403 (code permission_denied), a stranger 404."""
         data = self.input(request)
         sticker = mystery_sticker_attach(campaign=self.campaign, actor=request.user, **data)
         return Response(MysteryStickerSerializer(sticker).data, status=status.HTTP_201_CREATED)
@@ -475,6 +509,8 @@ class GameListApi(CampaignPagedApi):
         responses={200: ChronicleGameSerializer(many=True), **errors(400, 401, 403, 404)},
     )
     def get(self, request, campaign_id: int):
+        """The Realm Chronicles, one table per game, oldest first; paginated (limit, offset) and filtered
+        by the query parameters. Any member may read it; a stranger gets 404."""
         wanted = set(self.filter_queryset(self.campaign.games.all()).values_list("pk", flat=True))
         games = [g for g in selectors.realm_chronicles(campaign=self.campaign) if g.pk in wanted]
         return self.paginated(games, ChronicleGameSerializer)
@@ -487,6 +523,8 @@ class GameDetailApi(CampaignApi):
         responses={200: ChronicleGameSerializer, **MEMBER_READ},
     )
     def get(self, request, campaign_id: int, game_id: int):
+        """One game's Realm Chronicles table: its King, how the reign ended and each House's score. Any
+        member may read it; a stranger gets 404. A game of another campaign is 404."""
         game = get_object_or_404(self.campaign.games, pk=game_id)
         return Response(ChronicleGameSerializer(chronicle(self.campaign, game.pk)).data)
 
@@ -503,6 +541,9 @@ class GameBeginApi(CampaignApi):
         responses={201: ChronicleGameSerializer, **MEMBER_WRITE},
     )
     def post(self, request, campaign_id: int):
+        """Begins the campaign's next game: its Realm Chronicles table, then Chronicle aging on the board;
+        answers 201 with the game. The owner and players may; a viewer gets 403 (code
+        permission_denied), a stranger 404."""
         data = self.input(request)
         game = game_begin(campaign=self.campaign, actor=request.user, **data)
         game.current_scores = []
@@ -535,6 +576,10 @@ class GameResultRecordApi(CampaignApi):
         responses={200: ChronicleGameSerializer, **MEMBER_WRITE},
     )
     def post(self, request, campaign_id: int, game_id: int):
+        """Records a game's result, one row per House that played: the ranking, Prestige and Crave and
+        alignment marks follow from it; answers the scored table. A result recorded already is a 400
+        with code invalid (correct it instead). The owner and players may; a viewer gets 403 (code
+        permission_denied), a stranger 404."""
         game = get_object_or_404(self.campaign.games, pk=game_id)
         data = self.input(request)
         game_result_record(game=game, actor=request.user, **data)
@@ -554,6 +599,9 @@ class GameResultCorrectApi(CampaignApi):
         responses={200: ChronicleGameSerializer, **MEMBER_WRITE},
     )
     def post(self, request, campaign_id: int, game_id: int):
+        """Corrects a recorded result: a new revision of the table with its reason; the old one stays and
+        the ledger is rebalanced by correction entries. Answers the table. The campaign's owner only:
+        another member gets 403 (code permission_denied), a stranger 404."""
         game = get_object_or_404(self.campaign.games, pk=game_id)
         data = self.input(request)
         game_result_correct(game=game, actor=request.user, **data)
@@ -573,5 +621,7 @@ class HistoryListApi(CampaignPagedApi):
         responses={200: EventSerializer(many=True), **errors(400, 401, 403, 404)},
     )
     def get(self, request, campaign_id: int):
+        """The campaign's history, newest first: every change with who made it, when and in which game;
+        paginated and filtered by the query parameters. Any member may read it; a stranger gets 404."""
         events = self.filter_queryset(selectors.campaign_history(campaign=self.campaign))
         return self.paginated(events, EventSerializer)

@@ -40,6 +40,9 @@ class StickerCorrectApi(CampaignApi):
         responses={200: StickerSerializer, **MEMBER_WRITE},
     )
     def post(self, request, campaign_id: int, sticker_number: int):
+        """Corrects a Chronicle sticker typed wrongly (its number, row, side, signer or title); answers the
+        sticker. Correcting to a number already on the board is a 400 with code invalid. The
+        campaign's owner only: another member gets 403 (code permission_denied), a stranger 404."""
         sticker = get_object_or_404(self.campaign.stickers, number=sticker_number)
         corrected = sticker_correct(sticker=sticker, actor=request.user, **self.input(request))
         return Response(StickerSerializer(corrected).data)
@@ -55,6 +58,8 @@ class StickerRemoveApi(CampaignApi):
         responses=REMOVED,
     )
     def post(self, request, campaign_id: int, sticker_number: int):
+        """Removes a sticker attached by mistake; a sticker it covered is visible again. Answers 204. The
+        campaign's owner only: another member gets 403 (code permission_denied), a stranger 404."""
         sticker = get_object_or_404(self.campaign.stickers, number=sticker_number)
         sticker_remove(sticker=sticker, actor=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -74,6 +79,8 @@ class EnvelopeCorrectApi(CampaignApi):
         responses={200: EnvelopeSerializer, **MEMBER_WRITE},
     )
     def post(self, request, campaign_id: int, envelope_number: int):
+        """Corrects an Envelope recorded wrongly (who opened it, Special or not); answers the Envelope. The
+        campaign's owner only: another member gets 403 (code permission_denied), a stranger 404."""
         envelope = get_object_or_404(self.campaign.envelopes, number=envelope_number)
         corrected = envelope_correct(envelope=envelope, actor=request.user, **self.input(request))
         return Response(EnvelopeSerializer(corrected).data)
@@ -89,6 +96,9 @@ class EnvelopeRemoveApi(CampaignApi):
         responses=REMOVED,
     )
     def post(self, request, campaign_id: int, envelope_number: int):
+        """Removes an Envelope opened by mistake, with its cards; answers 204. Refused (400, code
+        invalid) once one of its cards was played. The campaign's owner only: another member gets
+        403 (code permission_denied), a stranger 404."""
         envelope = get_object_or_404(self.campaign.envelopes, number=envelope_number)
         envelope_remove(envelope=envelope, actor=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -107,6 +117,9 @@ class DilemmaCardMoveApi(CampaignApi):
         responses={200: DilemmaCardSerializer, **MEMBER_WRITE},
     )
     def post(self, request, campaign_id: int, card_number: int):
+        """Moves a card put in the wrong save slot to its right place (deck, story_slot, event_area or
+        trash); answers the card. The campaign's owner only: another member gets 403 (code
+        permission_denied), a stranger 404."""
         card = get_object_or_404(self.campaign.dilemma_cards, number=card_number)
         moved = dilemma_card_move(card=card, actor=request.user, **self.input(request))
         return Response(DilemmaCardSerializer(moved).data)

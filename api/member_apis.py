@@ -93,6 +93,8 @@ class MemberListApi(CampaignApi):
         responses={200: MemberSerializer(many=True), **MEMBER_READ},
     )
     def get(self, request, campaign_id: int):
+        """The members of the campaign, owners first, each with their role and the House they play. Any
+        member may read it; a stranger gets 404."""
         return Response(MemberSerializer(selectors.campaign_members(campaign=self.campaign), many=True).data)
 
 
@@ -126,6 +128,8 @@ class InvitationListApi(CampaignApi):
         responses={200: InvitationSerializer(many=True), **MEMBER_READ},
     )
     def get(self, request, campaign_id: int):
+        """The invitations that can still be accepted, each with its link and token. The campaign's owner
+        only: another member gets 403 (code permission_denied), a stranger 404."""
         pending = selectors.invitations_pending(campaign=self.campaign)
         return Response(InvitationSerializer(pending, many=True, context={"request": request}).data)
 
@@ -138,6 +142,9 @@ class InvitationListApi(CampaignApi):
     )
     @invite_rate_limited
     def post(self, request, campaign_id: int):
+        """Creates an invitation link, for a player (optionally of a House) or a viewer, valid for some
+        days; answers 201 with its link to share. The campaign's owner only: another member gets 403
+        (code permission_denied), a stranger 404."""
         data = self.input(request)
         invitation = invitation_create(campaign=self.campaign, actor=request.user, **data)
         body = InvitationSerializer(invitation, context={"request": request}).data
@@ -154,6 +161,8 @@ class InvitationRevokeApi(CampaignApi):
         responses={200: InvitationSerializer, **MEMBER_WRITE},
     )
     def post(self, request, campaign_id: int, invitation_id: int):
+        """Revokes an invitation: its link stops working; answers the invitation. The campaign's owner
+        only: another member gets 403 (code permission_denied), a stranger 404."""
         invitation = get_object_or_404(self.campaign.invitations, pk=invitation_id)
         invitation = invitation_revoke(invitation=invitation, actor=request.user)
         return Response(InvitationSerializer(invitation, context={"request": request}).data)
@@ -172,6 +181,9 @@ class MemberRoleApi(CampaignApi):
         responses={200: MemberSerializer, **MEMBER_WRITE},
     )
     def post(self, request, campaign_id: int, member_id: int):
+        """Changes a member's role (owner, player or viewer); answers the member. Demoting the last owner
+        is a 400 with code invalid. The campaign's owner only: another member gets 403 (code
+        permission_denied), a stranger 404."""
         membership = get_object_or_404(self.campaign.memberships, pk=member_id)
         data = self.input(request)
         membership = membership_role_change(membership=membership, role=data["role"], actor=request.user)
@@ -188,6 +200,9 @@ class MemberRemoveApi(CampaignApi):
         responses={204: None, **MEMBER_WRITE},
     )
     def post(self, request, campaign_id: int, member_id: int):
+        """Removes a member from the campaign: it answers them 404 from now on. Answers 204. Removing the
+        last owner is a 400 with code invalid. The campaign's owner only: another member gets 403
+        (code permission_denied), a stranger 404."""
         membership = get_object_or_404(self.campaign.memberships, pk=member_id)
         membership_remove(membership=membership, actor=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -225,6 +240,9 @@ class InvitationDetailApi(ChronicleApi):
         responses={200: OutputSerializer, **errors(401, 404)},
     )
     def get(self, request, token: str):
+        """What an invitation invites to (campaign, role, House, expiry) and whether it can still be
+        accepted (state, problem); anyone logged in who holds its token may ask. An unknown token is
+        404."""
         invitation = invitation_of(token)
         body = {
             "campaign": invitation.campaign,
@@ -253,6 +271,9 @@ class InvitationAcceptApi(ChronicleApi):
     )
     @invite_rate_limited
     def post(self, request, token: str):
+        """Accepts an invitation: you join the campaign with its role (a member keeps a higher role). An
+        expired, revoked or used invitation, or the demo account, is a 400 with the reason; an unknown
+        token is 404."""
         invitation = invitation_of(token)
         acceptance = invitation_accept(invitation=invitation, user=request.user)
         campaign = invitation.campaign

@@ -46,6 +46,9 @@ class GameNightStartApi(CampaignApi):
         responses={201: SessionCreateApi.OutputSerializer, **MEMBER_WRITE},
     )
     def post(self, request, campaign_id: int):
+        """Starts a King's Dilemma game night: the campaign's next game with its legacy setup, and a table
+        session with one seat per House in table order. Answers 201 with the session and each seat's
+        token. The owner and players may; a viewer gets 403 (code permission_denied), a stranger 404."""
         data = self.input(request)
         session = game_night_start(
             campaign=self.campaign,
@@ -74,6 +77,10 @@ class GameNightSaveApi(CampaignApi):
         responses={200: ChronicleGameSerializer, **MEMBER_WRITE},
     )
     def post(self, request, campaign_id: int, session_id: int):
+        """Writes a finished night into the campaign ('Final Cleanup: Save your game!'): its result,
+        stickers, Envelopes and cards. Answers the game; what conflicts with the campaign is left out
+        and listed in its conflicts. A night not finished is a 400 with code invalid. The owner and
+        players may; a viewer gets 403 (code permission_denied), a stranger 404."""
         session = get_object_or_404(self.campaign.sessions.select_related("chronicle_game"), pk=session_id)
         data = self.input(request)
         try:

@@ -6,6 +6,7 @@ becomes a component named after its view (``StickerAttachApi.InputSerializer`` -
 The statuses every operation can answer whatever its view (issue 25) are declared here, once,
 rather than in each view's ``responses=``: see ``common_statuses``."""
 
+import inspect
 import re
 
 from django.core.validators import ProhibitNullCharactersValidator
@@ -42,6 +43,13 @@ class ChronicleAutoSchema(AutoSchema):
     def get_operation_id(self) -> str:
         name = type(self.view).__name__.removesuffix("Api")
         return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+    def get_description(self) -> str:  # type: ignore[override]  # drf-spectacular answers a str
+        """An operation's words for client developers: the docstring of its method, else of its view
+        class itself; never one inherited from a base class (those are notes about the code)."""
+        method = getattr(self.view, self.method.lower(), None)
+        doc = getattr(method, "__doc__", None) or type(self.view).__dict__.get("__doc__")
+        return inspect.cleandoc(doc) if doc else ""
 
     def get_serializer_name(self, serializer, direction) -> str:
         parts = type(serializer).__qualname__.split(".")

@@ -172,6 +172,9 @@ class HousePageApi(CampaignApi):
         responses={200: OutputSerializer, **MEMBER_READ},
     )
     def get(self, request, campaign_id: int, house_id: int):
+        """A House across the campaign: its ledger with reasons, stickers signed, achievements, alignment
+        marks, each night's Secret Agenda and result, and its council figures. Any member may read it; a
+        stranger gets 404."""
         house = get_object_or_404(self.campaign.houses, pk=house_id)
         page = story_selectors.house_page(campaign=self.campaign, house=house)
         page["stickers"] = [s for row in page["sticker_rows"] for s in row["positive"] + row["negative"]]
@@ -232,6 +235,9 @@ class StatisticsApi(CampaignApi):
         responses={200: OutputSerializer, **MEMBER_READ},
     )
     def get(self, request, campaign_id: int):
+        """The realm's statistics: the Resources at each night's end, how each reign ended, who signed
+        most, the Dilemmas met, the Envelopes opened, each House's council figures. Any member may read
+        it; a stranger gets 404."""
         return Response(self.OutputSerializer(story_selectors.realm_statistics(campaign=self.campaign)).data)
 
 
@@ -248,6 +254,9 @@ class GameStoryApi(CampaignApi):
         responses={200: OutputSerializer, **MEMBER_READ},
     )
     def get(self, request, campaign_id: int, game_id: int):
+        """The story of a night told from its log: each Dilemma with its votes and outcome, the end of the
+        reign and the ranking (once the night is over); link is its read-only link or null. Any member
+        may read it; a stranger gets 404."""
         game = _game(self.campaign, game_id)
         data = {
             "game": game,
@@ -280,6 +289,9 @@ class StoryLinkCreateApi(CampaignApi):
         responses={201: StoryLinkOutput, **MEMBER_WRITE},
     )
     def post(self, request, campaign_id: int, game_id: int):
+        """Shares a night's story by a read-only link that needs no account; answers 201 with it (the live
+        link if already shared). The campaign's owner only: another member gets 403 (code
+        permission_denied), a stranger 404."""
         link = story_link_create(game=_game(self.campaign, game_id), actor=request.user)
         return Response(StoryLinkOutput(_link_data(request, link)).data, status=status.HTTP_201_CREATED)
 
@@ -294,5 +306,7 @@ class StoryLinkRevokeApi(CampaignApi):
         responses={200: StoryLinkOutput, **MEMBER_WRITE},
     )
     def post(self, request, campaign_id: int, game_id: int):
+        """Revokes a night's read-only link: its address answers 410 from now on. None live is a 400. The
+        campaign's owner only: another member gets 403 (code permission_denied), a stranger 404."""
         link = story_link_revoke(game=_game(self.campaign, game_id), actor=request.user)
         return Response(StoryLinkOutput(_link_data(request, link)).data)

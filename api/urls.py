@@ -6,6 +6,7 @@ from django.utils.csp import CSP
 from django.views.decorators.csp import csp_override
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
+from api import archive_apis as arc
 from api import auth_apis
 from api import campaign_apis as c
 from api import correction_apis as fix
@@ -102,6 +103,18 @@ api_patterns += [
     path("invitations/<str:token>/", m.InvitationDetailApi.as_view(), name="invitation-detail"),
     path("invitations/<str:token>/accept/", m.InvitationAcceptApi.as_view(), name="invitation-accept"),
 ]
+
+# A campaign's archive: export (the owner) and import (issue 29).
+campaign_patterns += [
+    path("export/", arc.CampaignExportRequestApi.as_view(), name="campaign-export"),
+    path("exports/<id:export_id>/", arc.CampaignExportStatusApi.as_view(), name="campaign-export-status"),
+    path(
+        "exports/<id:export_id>/download/",
+        arc.CampaignExportDownloadApi.as_view(),
+        name="campaign-export-download",
+    ),
+]
+api_patterns += [path("campaigns/import/", arc.CampaignImportApi.as_view(), name="campaign-import")]
 
 urlpatterns = [
     path("", include((api_patterns, "api"))),

@@ -35,6 +35,16 @@ ERROR_CODES = {
     "throttled": "Too many requests: wait the Retry-After seconds.",
     "service_unavailable": "The database was unreachable for a moment: try again after Retry-After.",
     "server_error": "Something broke on our side.",
+    # A campaign's archive (api/archive_apis.py).
+    "archive_damaged": (
+        "The archive file is damaged (not JSON, or a part the import refuses): the message says where."
+    ),
+    "archive_foreign": "The file is not a Chronicle campaign archive.",
+    "archive_version": "The archive was written in a version of the format this server does not read.",
+    "export_not_ready": (
+        "The export has no file yet (extra.status: pending) or failed (extra.status: failed, extra.reason)."
+    ),
+    "export_gone": "The export's file is no longer on the server: request a new export.",
 }
 ERROR_CODE_CHOICES = sorted(ERROR_CODES.items())  # the schema's ErrorCodeEnum, each with its meaning
 STATUS_CODES = {

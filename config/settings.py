@@ -443,6 +443,7 @@ SPECTACULAR_SETTINGS = {
         "MemberRoleEnum": "campaign.models.Membership.Role",
         "InvitationRoleEnum": "campaign.models.Invitation.Role",
         "ErrorCodeEnum": "config.api_errors.ERROR_CODE_CHOICES",
+        "ExportStatusEnum": "campaign.models.CampaignExport.Status",
     },
 }
 

@@ -142,6 +142,7 @@ API_OWNS = (
     "cards/<id:card_number>/move/",
     "games/<id:game_id>/story/share/",
     "games/<id:game_id>/story/share/revoke/",
+    "export/",  # the archive holds the whole campaign, as on the page
 )
 PAGE, API = "campaigns/<id:pk>/", "api/campaigns/<id:campaign_id>/"
 CAMPAIGN_ROUTES: dict[str, tuple[str | None, str | None]] = {
@@ -149,6 +150,8 @@ CAMPAIGN_ROUTES: dict[str, tuple[str | None, str | None]] = {
     PAGE + "export/": (None, OWN),
     PAGE + "exports/<id:export_id>/retry/": (None, OWN),
     PAGE + "exports/<id:export_id>/": (OWN, None),  # the archive holds the whole campaign
+    API + "exports/<id:export_id>/": (OWN, None),
+    API + "exports/<id:export_id>/download/": (OWN, None),
     PAGE + "charts/<str:name>.svg": (READ, None),
     PAGE + "history/": (READ, None),
     PAGE + "chronicles/": (READ, PLAY),  # the Realm Chronicles; a player records a night's result
@@ -546,6 +549,9 @@ def test_every_url_answers_without_a_server_error_and_as_each_role_may(fx):
         ("campaigns/<id:pk>/export/", "player", "POST", 403),
         ("api/campaigns/<id:campaign_id>/stickers/attach/", "player", "POST", 201),
         ("api/campaigns/<id:campaign_id>/stickers/attach/", "viewer", "POST", 403),
+        ("api/campaigns/<id:campaign_id>/export/", "owner", "POST", 202),
+        ("api/campaigns/<id:campaign_id>/export/", "player", "POST", 403),
+        ("api/campaigns/<id:campaign_id>/exports/<id:export_id>/download/", "owner", "GET", 200),
         ("api/sessions/<id:session_id>/seats/<id:seat_index>/", "phone", "GET", 200),
         ("admin/campaign/house/<path:object_id>/change/", "superuser", "GET", 200),
     ]:

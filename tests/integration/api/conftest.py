@@ -5,6 +5,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from api.models import DeviceToken, token_digest
+from campaign.services.archive import campaign_export_request, campaign_export_write
 from campaign.services.chronicles import game_begin, game_result_record
 from campaign.services.envelopes import envelope_open
 from campaign.services.members import invitation_accept, invitation_create
@@ -84,9 +85,9 @@ def anonymous() -> APIClient:
 
 
 @pytest.fixture
-def seeded(db):
-    """The Harald campaign with a recorded game, a sticker and an envelope, and a For the King
-    session, all of one host (whose token the requests carry): the ids of each path parameter
+def seeded(db, settings, tmp_path):
+    """The Harald campaign with a recorded game, a sticker, an envelope and an export written
+    (under tmp_path), and a For the King session, all of one host (whose token the requests carry): the ids of each path parameter
     and seat 1's token, for the schema tests (test_schemathesis.py, test_statuses.py).
     The WSGI application shares the test's connection (as Django's test client does)."""
     request_started.disconnect(close_old_connections)
@@ -102,6 +103,9 @@ def seeded(db):
     another_phone = device_token(host, "another-phone", name=ANOTHER_PHONE)
     invitation = invitation_create(campaign=campaign, role="viewer", actor=host)
     invitation_accept(invitation=invitation, user=UserFactory(username="fuzz-viewer"))
+    settings.MEDIA_ROOT = tmp_path
+    export = campaign_export_request(campaign=campaign, requested_by=host)
+    campaign_export_write(export_id=export.pk)
     yield {
         "host": host,
         "ids": {
@@ -118,6 +122,7 @@ def seeded(db):
             "member_id": campaign.memberships.get(user__username="fuzz-viewer").pk,
             "invitation_id": invitation.pk,
             "token": invitation.token,
+            "export_id": export.pk,
         },
         "seat_token": session.seats.get(index=1).token,
     }

@@ -29,7 +29,8 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from api import session_apis
 from api.serializers import NAME_CONTROL_CHARACTERS
-from campaign.services import common, game_nights
+from campaign.forms import ARCHIVE_NOT_JSON
+from campaign.services import archive, common, game_nights
 from campaign.services.chronicles import RESULT_ALREADY, RESULT_HOUSE_TWICE, RESULT_NOT_RECORDED
 from campaign.services.common import CAMPAIGN_CLOSED
 from campaign.services.envelopes import (
@@ -144,6 +145,13 @@ RULE_REFUSALS = [
         LAST_OWNER_DEMOTE,
         LAST_OWNER_REMOVE,
         rules.UNKNOWN_ACTION,  # which actions a game knows (and takes now) is its state's legal_actions
+        # An import: what the file holds (a generated file is never an archive).
+        ARCHIVE_NOT_JSON,
+        archive.ARCHIVE_NOT_AN_OBJECT,
+        archive.ARCHIVE_WRONG_FORMAT,
+        archive.ARCHIVE_WRONG_VERSION,
+        archive.ARCHIVE_DAMAGED,
+        archive.ARCHIVE_TOO_DEEP,
         # Sign-up: a username or an email address another account has (allauth's words).
         *(str(DefaultAccountAdapter.error_messages[key]) for key in ("username_taken", "email_taken")),
     )
