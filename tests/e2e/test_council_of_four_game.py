@@ -16,6 +16,7 @@ import pytest
 from games.engines.council_of_four.board import CARDS
 from games.engines.council_of_four.payments import road_cost
 from games.engines.kernel.bots import bot_choose_action
+from games.engines.kernel.choices import draw_action
 from games.engines.kernel.registry import get_game
 from tests.e2e.table import (
     GUARD_MS,
@@ -172,14 +173,20 @@ class CouncilOfFourGameTests:
                 last_seat = seat
             action = bot_choose_action(RULES, state, seat, rng)
             choices = RULES.legal_actions(state, seat)
-            queen = next((c for c in choices if c["type"] == "queen_build"), None)
-            if queen and not counts["queen_build"] and action["type"] in ("elect", "acquire_permit", "build"):
-                city = min(queen["params"]["city"]["options"], key=lambda c: (road_cost(state, c), c))
-                action = RULES.sample(
-                    state,
-                    {**queen, "params": {**queen["params"], "city": {"kind": "pick", "options": [city]}}},
-                    rng,
+            queens = [c for c in choices if c["type"] == "queen_build"]  # one per city, priced with its roads
+            if (
+                queens
+                and not counts["queen_build"]
+                and action["type"] in ("elect", "acquire_permit", "build")
+            ):
+                queen = min(
+                    queens,
+                    key=lambda c: (
+                        road_cost(state, c["params"]["city"]["options"][0]),
+                        c["params"]["city"]["options"],
+                    ),
                 )
+                action = draw_action(RULES, state, queen, rng)
             tap(seat, action)
             counts[action["type"]] += 1
             version = session.version
