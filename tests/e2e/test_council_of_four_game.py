@@ -16,7 +16,6 @@ import pytest
 from games.engines.council_of_four.board import CARDS
 from games.engines.council_of_four.payments import road_cost
 from games.engines.kernel.bots import bot_choose_action
-from games.engines.kernel.choices import draw_action
 from games.engines.kernel.registry import get_game
 from tests.e2e.table import (
     GUARD_MS,
@@ -186,7 +185,9 @@ class CouncilOfFourGameTests:
                         c["params"]["city"]["options"],
                     ),
                 )
-                action = draw_action(RULES, state, queen, rng)
+                paid = queen["params"]["cards"]["options"][0]  # the cheapest payment offered
+                action = {"type": "queen_build", "seat": seat, "city": queen["params"]["city"]["options"][0]}
+                action["cards"] = list(paid["cards"])
             tap(seat, action)
             counts[action["type"]] += 1
             version = session.version
