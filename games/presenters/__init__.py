@@ -20,15 +20,15 @@ class GenericPresenter(Presenter):
 
 
 class LabellerWords(Words):
-    """Words from a game's labeller of concrete actions: ``labeller(action, view, names) -> (label, group)``."""
+    """Words from a game's labeller of concrete actions: ``labeller(action, view, names) -> (label, group)``.
+    A choice without parameters is its one action: its button says the labeller's words (with what
+    it costs); any other choice is titled by the engine (``Choice.title``)."""
 
-    def __init__(self, labeller, view: dict, names: dict[int, dict], titles: dict[str, str]):
+    def __init__(self, labeller, view: dict, names: dict[int, dict]):
         super().__init__(names)
-        self.labeller, self.view, self.titles = labeller, view, titles
+        self.labeller, self.view = labeller, view
 
     def title(self, choice) -> str:
-        if choice["type"] in self.titles:
-            return self.titles[choice["type"]]
         if not choice["params"]:
             return self.labeller({"type": choice["type"], "seat": choice["seat"]}, self.view, self.names)[0]
         return super().title(choice)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import urlencode
 
-from games.engines.kernel.choices import Choice
+from games.engines.kernel.choices import Choice, Payment
 
 BUTTON_OPTIONS = 4  # a single pick of at most this many options shows as buttons
 SHORT_LABEL = 70  # more options than BUTTON_OPTIONS, none longer than this: two columns of them
@@ -26,6 +26,7 @@ POST_PICK = "Choose one of the options offered."
 POST_CARDS = "Choose from {low} to {high} of the cards offered."
 POST_CARDS_EXACTLY = "Choose {count} of the cards offered."
 POST_TEXT = "Type at most {most} characters."
+POST_PAYMENT = "Choose one of the payments offered."
 
 
 class Words:
@@ -50,8 +51,17 @@ class Words:
     def total_label(self, choice: Choice, name: str) -> str:
         return "Total"
 
+    def payment(self, choice: Choice, name: str, option: Payment) -> dict:
+        """One payment's button: ``label`` (its cards), ``price`` and ``chips``; by default the
+        engine's words for it (the price is in them)."""
+        return {"label": option["label"], "price": "", "chips": []}
+
+    def payment_title(self, choice: Choice, name: str) -> str:
+        return self.title(choice)
+
     def title(self, choice: Choice) -> str:
-        return str(choice["type"]).replace("_", " ").capitalize()
+        """The engine's title of the choice (its ``CHOICE_TITLES``), else its type in words."""
+        return choice.get("title") or str(choice["type"]).replace("_", " ").capitalize()
 
     def param_label(self, choice: Choice, name: str) -> str:
         return name.replace("_", " ").capitalize()
@@ -95,9 +105,52 @@ def _param_control(choice: Choice, name: str, param: Any, words: Words) -> dict:
             control.update(min=param["min"], max=param["max"])
             if any(o["worth"] is not None for o in control["options"]):
                 control["total_label"] = words.total_label(choice, name)
+    elif kind == "payment":
+        control["kind"] = "pick"  # beside other choices to make: one of its options, as a radio
+        control["options"] = [
+            {"value": json.dumps(o["cards"]), "label": o["label"], "worth": None, "chips": []}
+            for o in param["options"]
+        ]
+        control["columns"] = 1
     elif kind == "text":
         control["max_length"] = param["max_length"]
     return control
+
+
+def payment_group(choice: Choice, words: Words, fields: list[tuple[str, str]] | None = None) -> dict | None:
+    """A choice whose payment is its last decision (its other parameters have a single option, or
+    ``fields`` carries them): one button per payment offered, with its price. None otherwise."""
+    params = choice["params"]
+    paying = [n for n, p in params.items() if p["kind"] == "payment"]
+    if len(paying) != 1:
+        return None
+    name = paying[0]
+    if fields is None:
+        others = [(n, p) for n, p in params.items() if n != name]
+        if any(p["kind"] != "pick" or len(p["options"]) != 1 for _, p in others):
+            return None
+        fields = [(f"p_{n}", json.dumps(p["options"][0])) for n, p in others]
+    offers = []
+    for option in params[name]["options"]:
+        shown = words.payment(choice, name, option)
+        cards = [(f"p_{name}", json.dumps(card)) for card in option["cards"]]
+        offers.append(
+            {
+                "fields": [*fields, *cards],
+                "label": shown["label"],
+                "coins": shown["price"],
+                "chips": shown["chips"],
+            }
+        )
+    return {
+        "kind": "offers",
+        "type": choice["type"],
+        "title": words.payment_title(choice, name),
+        "tabs": [],
+        "offers": offers,
+        "footnote": "",
+        "bargaining": False,
+    }
 
 
 def build_controls(choices: list[Choice], words: Words, to_act: list | None = None) -> list[dict]:
@@ -109,6 +162,10 @@ def build_controls(choices: list[Choice], words: Words, to_act: list | None = No
     for choice in choices:
         params = choice["params"]
         if any(p["kind"] == "typed" for p in params.values()):
+            continue
+        offers = payment_group(choice, words)
+        if offers is not None:
+            groups.append(offers)
             continue
         controls = [_param_control(choice, n, p, words) for n, p in params.items()]
         if controls and all(c["kind"] == "fixed" for c in controls):
@@ -163,6 +220,8 @@ def _read(param: Any, raw: list[str]) -> Any:
                 raise ValueError(POST_CARDS_EXACTLY.format(count=param["min"]))
             raise ValueError(POST_CARDS.format(low=param["min"], high=param["max"]))
         return chosen
+    if kind == "payment":
+        return _read_payment(param, raw)
     if kind == "text":
         text = (raw[0] if raw else "").strip()
         if not text or len(text) > param["max_length"]:
@@ -171,6 +230,22 @@ def _read(param: Any, raw: list[str]) -> Any:
     if kind == "flag":
         return bool(raw) and raw[0] in ("1", "on", "true")
     raise ValueError(POST_NOT_A_CHOICE)
+
+
+def _read_payment(param: Any, raw: list[str]) -> list:
+    """One of the payments offered: its cards posted one field each (the page's buttons), or as one
+    list (a radio); in any order."""
+    try:
+        values = [json.loads(r) for r in raw]
+    except ValueError:
+        raise ValueError(POST_PAYMENT) from None
+    if len(values) == 1 and isinstance(values[0], list):
+        values = values[0]
+    posted = sorted(map(json.dumps, values))
+    for option in param["options"]:
+        if sorted(map(json.dumps, option["cards"])) == posted:
+            return list(option["cards"])
+    raise ValueError(POST_PAYMENT)
 
 
 def action_from_post(choices: list[Choice], kind: str, getlist: Callable[[str], list[str]]) -> dict:

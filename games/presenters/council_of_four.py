@@ -20,6 +20,7 @@ from games.engines.council_of_four.board import (
 )
 from games.engines.council_of_four.merchants import servants_to_place
 from games.engines.council_of_four.payments import permit_payment_cost, queen_cost
+from games.engines.council_of_four.sentences import CHOICE_TITLES
 from games.engines.kernel.words import count, with_article
 from games.presenters import LabellerWords
 from games.presenters.base import Presenter
@@ -292,7 +293,7 @@ FIXED_LABELS = {
     "deal": (f"Set up the board and deal {HAND_SIZE} Politics cards each", "main"),
     "engage_servant": (f"Engage a Servant for {coins(ENGAGE_COINS)}", "quick"),
     "additional_main": (f"Perform an additional Main action ({servants(ADDITIONAL_MAIN_SERVANTS)})", "quick"),
-    "end_turn": ("End your turn", "main"),
+    "end_turn": (CHOICE_TITLES["end_turn"], "main"),
 }
 
 
@@ -389,14 +390,6 @@ class CouncilOfFourWords(LabellerWords):
 
 class CouncilOfFourPresenter(Presenter):
     template_folder = "games/council_of_four"
-    TITLES = {
-        "elect": "Elect a Councilor (main action)",
-        "send_servant": "Send a Servant to elect a Councilor (quick action)",
-        "acquire_permit": "Acquire a Permit",
-        "queen_build": "Build with the help of the Queen",
-        "build": "Build an Emporium with a Permit",
-        "choose_city_bonus": "Choose City bonuses",
-    }
 
     def present(self, view: dict, names: dict[int, dict], result: dict | None) -> dict:
         return present(view, names, result)
@@ -405,7 +398,7 @@ class CouncilOfFourPresenter(Presenter):
         return _c4_private(view)
 
     def words(self, view: dict, names: dict[int, dict]) -> Words:
-        return CouncilOfFourWords(_c4_label, view, names, self.TITLES)
+        return CouncilOfFourWords(_c4_label, view, names)
 
     def controls(
         self, choices: list, view: dict, names: dict[int, dict], step: Mapping[str, str] | None

@@ -14,8 +14,9 @@ and the last step posts the concrete action like any control group (``choice`` a
 - Elect a Councilor, send a Servant, change the Permits and place a Merchant with a Permit: the
   choice's own form on a screen of its own.
 
-What can be paid and its price come from the engine (``payments.payment_offers``, ``road_coins``,
-``merchants.servants_to_place``); nothing here decides a rule, and the engine validates what is posted."""
+What can be paid and its price come from the engine: the payments its choices offer (each priced,
+the Queen's roads included), ``road_coins``, ``merchants.servants_to_place``; nothing here decides a
+rule, and the engine validates what is posted."""
 
 from __future__ import annotations
 
@@ -29,7 +30,6 @@ from games.engines.council_of_four.board import (
     CITIES,
     ELECT_COINS,
     ENGAGE_COINS,
-    JOKER,
     PERMITS,
     QUEEN,
     REGIONS,
@@ -38,7 +38,8 @@ from games.engines.council_of_four.board import (
     SEND_SERVANT_SERVANTS,
 )
 from games.engines.council_of_four.merchants import servants_to_place
-from games.engines.council_of_four.payments import payment_offers, road_coins
+from games.engines.council_of_four.payments import road_coins
+from games.engines.council_of_four.sentences import shape_words
 from games.engines.kernel.choices import Choice
 from games.presenters.controls import Words, build_controls
 from games.presenters.controls import step_back as _back
@@ -63,10 +64,6 @@ def _roads(coins: int) -> str:
     return f"{n} road" if n == 1 else f"{n} roads"
 
 
-def _first_upper(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
 class Step:
     """The seat's view and choices, read once for every step."""
 
@@ -81,6 +78,10 @@ class Step:
     def of(self, kind: str) -> list[Choice]:
         return [c for c in self.choices if c["type"] == kind]
 
+    def title(self, kind: str) -> str:
+        """The engine's title of a kind of choice the seat has (a menu item)."""
+        return self.of(kind)[0].get("title") or kind.replace("_", " ").capitalize()
+
     # ---- words and pictures ----------------------------------------------------------------
 
     def balcony_chips(self, balcony: str) -> list[str]:
@@ -93,9 +94,23 @@ class Step:
             "text": f"{BALCONY_WORDS[balcony]}: {', '.join(colours)}",
         }
 
-    def offers(self, balcony: str, extra: int = 0) -> list[dict]:
-        council = self.view["balconies"][balcony]
-        return payment_offers(self.hand, council, self.coins, extra)
+    def offers(self, choice: Choice) -> list[dict]:
+        """The payments the choice offers (cheapest first), with their colours by the hand's cards."""
+        colours = {card["id"]: card["colour"] for card in self.view["private"]["hand"]}
+        offers = []
+        for option in choice["params"]["cards"]["options"]:
+            shape: dict[str, int] = {}
+            for card in option["cards"]:
+                shape[colours[card]] = shape.get(colours[card], 0) + 1
+            offers.append(
+                {
+                    "cards": option["cards"],
+                    "shape": shape,
+                    "size": len(option["cards"]),
+                    "coins": option["coins"],
+                }
+            )
+        return offers
 
     def servants(self, city: str) -> int:
         here = self.cities[city]
@@ -140,17 +155,13 @@ class Step:
         }
 
     def offer(self, offer: dict, fields: list[tuple[str, str]], extra: int) -> dict:
-        parts = []
-        for colour, n in offer["shape"].items():
-            word = "Joker" if colour == JOKER else colour
-            parts.append(f"{n} {word}{'s' if n > 1 and colour == JOKER else ''}" if n > 1 else word)
         coins = _coins(offer["coins"])
         if extra:
             coins += f" ({extra} for the roads)"
         return {
             "fields": [*fields, *(("p_cards", json.dumps(card)) for card in offer["cards"])],
             "chips": [self.councilor_hex.get(c, "#999") for c, n in offer["shape"].items() for _ in range(n)],
-            "label": _first_upper(" + ".join(parts)),
+            "label": shape_words(offer["shape"]),
             "coins": coins,
         }
 
@@ -162,7 +173,7 @@ def _council_links(s: Step) -> dict:
     links = []
     for choice in s.of("acquire_permit"):
         balcony = choice["params"]["balcony"]["options"][0]
-        offers = s.offers(balcony)
+        offers = s.offers(choice)
         detail = f"from {_coins(offers[0]['coins'])}" if offers else ""
         links.append(
             {
@@ -173,29 +184,25 @@ def _council_links(s: Step) -> dict:
                 "data": balcony,
             }
         )
-    return _links("acquire_permit", "Acquire a Permit: satisfy a Council", links)
+    return _links("acquire_permit", f"{s.title('acquire_permit')}: satisfy a Council", links)
 
 
 def _menu(s: Step) -> list[dict]:
     main, quick, rest = [], [], []
-    for kind, label in (
-        ("elect", "Elect a Councilor"),
-        ("build", "Place a Merchant with a Permit"),
-        ("queen_build", "Place a Merchant with the help of the Queen"),
-    ):
+    for kind in ("elect", "build", "queen_build"):
         if s.of(kind):
             main.append(
-                {"query": _query(step=kind), "label": label, "detail": _menu_detail(s, kind), "data": kind}
+                {
+                    "query": _query(step=kind),
+                    "label": s.title(kind),
+                    "detail": _menu_detail(s, kind),
+                    "data": kind,
+                }
             )
-    for kind, label in (
-        ("engage_servant", "Engage a Servant"),
-        ("send_servant", "Send a Servant to elect a Councilor"),
-        ("change_permits", "Change the face-up Permits"),
-        ("additional_main", "An additional Main action"),
-    ):
+    for kind in ("engage_servant", "send_servant", "change_permits", "additional_main"):
         if not s.of(kind):
             continue
-        item = {"label": label, "detail": _menu_detail(s, kind), "data": kind}
+        item = {"label": s.title(kind), "detail": _menu_detail(s, kind), "data": kind}
         if kind in QUICK_BUTTONS:  # nothing to choose: the item is the button itself
             quick.append({**item, "post": kind})
         else:
@@ -264,7 +271,7 @@ def _acquire_step(s: Step, step: dict) -> list[dict] | None:
         return None
     names, bonus, chips = s.permit_words(permit)
     council["rows"].append({"chips": chips, "text": f"Permit: {names}" + (f" ({bonus})" if bonus else "")})
-    offers = s.offers(balcony)
+    offers = s.offers(choice)
     if not offers:
         return [council, _note(CANNOT_PAY, "error")]
     fields = [("p_balcony", json.dumps(balcony)), ("p_permit", json.dumps(permit))]
@@ -277,10 +284,11 @@ def _acquire_step(s: Step, step: dict) -> list[dict] | None:
 
 
 def _queen_step(s: Step, step: dict) -> list[dict] | None:
-    choice = s.of("queen_build")[0]
+    """The city (one choice per city the seat can reach and pay for), then its payments."""
+    by_city = {c["params"]["city"]["options"][0]: c for c in s.of("queen_build")}
     queen: str = s.view["queen"]
     city = step.get("city")
-    options = choice["params"]["city"]["options"]
+    options = list(by_city)
     if city is None:
         columns = []
         for region in REGIONS:
@@ -320,7 +328,8 @@ def _queen_step(s: Step, step: dict) -> list[dict] | None:
     if servants:
         rows.append({"chips": [], "text": f"You return {_servants(servants)} for the other Merchants there."})
     summary = _summary(rows, f"A Merchant in {CITIES[city]['name']}")
-    offers = s.offers(QUEEN, roads)
+    choice = by_city[city]
+    offers = s.offers(choice)
     if not offers:
         return [summary, _note(CANNOT_PAY, "error")]
     fields = [("p_city", json.dumps(city))]

@@ -17,6 +17,7 @@ from games.engines.for_the_king.player_view import (
     ForTheKingTableView,
     Payment,
 )
+from games.engines.for_the_king.sentences import CHOICE_TITLES
 from games.engines.kernel.choices import Choice
 from games.engines.kernel.words import count
 from games.presenters import LabellerWords
@@ -324,11 +325,7 @@ def _king_change_words(view: ForTheKingTableView, action: dict) -> str:
 
 
 # The buttons whose words are fixed.
-BUTTONS = {
-    "deal": "Shuffle and deal the cards",
-    "reveal": "Reveal the top card of the Favor deck",
-    "pass": "Pass",
-}
+BUTTONS = {kind: CHOICE_TITLES[kind] for kind in ("deal", "reveal", "pass")}
 
 
 def _ftk_label(action: dict, view: dict, names: dict[int, dict]) -> tuple[str, str]:
@@ -408,47 +405,34 @@ def _owed(view: dict) -> int | None:
 
 
 class ForTheKingWords(LabellerWords):
-    """A payment is one submit of ticked Gold cards: each named by its value, their total shown as
-    they are ticked (the engine checks it reaches the bid without overpaying)."""
+    """A payment is one button per set of Gold cards the engine offers (DESIGN 8, 'Paying Gold'):
+    its cards by their values, and the Gold it pays."""
 
-    def _gold(self, value):
-        card = _ftk_cards_by_id(self.view).get(value)
-        return card if card and card["kind"] == GOLD else None
+    def payment_title(self, choice, name):
+        owed = _owed(self.view)
+        return f"Pay {owed} Gold" if owed else self.title(choice)
 
-    def title(self, choice):
-        if choice["type"] == "discard":
-            return "Discard a card face down"
-        if choice["type"] == "pay_gold":
-            owed = _owed(self.view)
-            return f"Pay {owed} Gold" if owed else super().title(choice)
-        return super().title(choice)
-
-    def param_label(self, choice, name):
-        if choice["type"] == "pay_gold":
-            return "Tick the Gold cards you pay with"
-        return super().param_label(choice, name)
+    def payment(self, choice, name, option):
+        cards = _ftk_cards_by_id(self.view)
+        shown = [cards[c] for c in option["cards"] if c in cards]
+        if len(shown) != len(option["cards"]):
+            return super().payment(choice, name, option)
+        shown.sort(key=lambda card: -card["value"])
+        return {
+            "label": " + ".join(card["label"] for card in shown),
+            "price": f"{option['coins']} Gold",
+            "chips": [GOLD_HEX for _ in shown],
+        }
 
     def option(self, choice, name, value):
         if choice["type"] == "discard":  # the title says what happens to it
             card = _ftk_cards_by_id(self.view).get(value)
             return card["label"] if card else "a card"
-        if choice["type"] == "pay_gold":
-            card = self._gold(value)
-            return card["label"] if card else "a Gold card"
         return super().option(choice, name, value)
-
-    def worth(self, choice, name, value):
-        card = self._gold(value) if choice["type"] == "pay_gold" else None
-        return card["value"] if card else None
-
-    def total_label(self, choice, name):
-        owed = _owed(self.view)
-        return f"Gold ticked (the bid is {owed})" if owed else "Gold ticked"
 
 
 class ForTheKingPresenter(Presenter):
     template_folder = "games/for_the_king"
-    TITLES = {"bid": "Bid", "pay_gold": "Pay with Gold cards"}
 
     def present(self, view: dict, names: dict[int, dict], result: dict | None) -> dict:
         return _ftk_present(cast(ForTheKingTableView, view), names, cast(ForTheKingResult | None, result))
@@ -457,7 +441,7 @@ class ForTheKingPresenter(Presenter):
         return _ftk_private(view)
 
     def words(self, view: dict, names: dict[int, dict]) -> ForTheKingWords:
-        return ForTheKingWords(_ftk_label, view, names, self.TITLES)
+        return ForTheKingWords(_ftk_label, view, names)
 
     def controls(self, choices: list, view: dict, names: dict[int, dict], step) -> list[dict]:
         """The phone's controls: a payment in one submit; a King card with many uses in two steps."""

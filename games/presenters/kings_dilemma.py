@@ -34,21 +34,6 @@ ENDS = {
     "abdicated_top": "King {king} abdicated: Stability rose to the top of its track.",
     "abdicated_bottom": "King {king} abdicated: Stability fell to the bottom of its track.",
 }
-TITLES = {
-    "choose_secret_agenda": "Choose your Secret Agenda",
-    "vote": "Vote with your Power",
-    "pass_gather": "PASS AND GATHER POWER",
-    "pass_moderator": "PASS AND BECOME MODERATOR",
-    "add_power": "Add Power to your vote",
-    "stay": "Stay (do nothing this turn)",
-    "give_coins": "Give Coins (bargaining)",
-    "break_tie": "As Moderator, decide the winning side",
-    "give_leader": "As Moderator, give the Leader token",
-    "choose_heir": "As Moderator, choose who marries into the royal line",
-    "deal": "Remove one Secret Agenda unseen and begin the draft",
-    "score": "Reveal the Secret Agendas and score the game",
-    "to_time_counter": "Place the card on the Time Counter",
-}
 PARAMS = {
     "power": "Power",
     "coins": "Coins",
@@ -252,9 +237,6 @@ class KingsDilemmaWords(Words):
     def __init__(self, view: dict, names: dict[int, dict]):
         super().__init__(names)
         self.view = view
-
-    def title(self, choice) -> str:
-        return TITLES.get(choice["type"], super().title(choice))
 
     def param_label(self, choice, name: str) -> str:
         return PARAMS.get(name, super().param_label(choice, name))

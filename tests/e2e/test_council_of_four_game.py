@@ -172,14 +172,22 @@ class CouncilOfFourGameTests:
                 last_seat = seat
             action = bot_choose_action(RULES, state, seat, rng)
             choices = RULES.legal_actions(state, seat)
-            queen = next((c for c in choices if c["type"] == "queen_build"), None)
-            if queen and not counts["queen_build"] and action["type"] in ("elect", "acquire_permit", "build"):
-                city = min(queen["params"]["city"]["options"], key=lambda c: (road_cost(state, c), c))
-                action = RULES.sample(
-                    state,
-                    {**queen, "params": {**queen["params"], "city": {"kind": "pick", "options": [city]}}},
-                    rng,
+            queens = [c for c in choices if c["type"] == "queen_build"]  # one per city, priced with its roads
+            if (
+                queens
+                and not counts["queen_build"]
+                and action["type"] in ("elect", "acquire_permit", "build")
+            ):
+                queen = min(
+                    queens,
+                    key=lambda c: (
+                        road_cost(state, c["params"]["city"]["options"][0]),
+                        c["params"]["city"]["options"],
+                    ),
                 )
+                paid = queen["params"]["cards"]["options"][0]  # the cheapest payment offered
+                action = {"type": "queen_build", "seat": seat, "city": queen["params"]["city"]["options"][0]}
+                action["cards"] = list(paid["cards"])
             tap(seat, action)
             counts[action["type"]] += 1
             version = session.version

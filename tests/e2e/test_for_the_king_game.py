@@ -24,7 +24,6 @@ from tests.e2e.table import (
     reload_session,
     screen,
     start_session,
-    value,
     wait_applied,
 )
 
@@ -86,14 +85,22 @@ class ForTheKingGameTests:
             elif action["type"] == "bid":
                 form.locator("input[name=p_amount]").fill(str(action["amount"]))
                 form.locator("button.choice").click()
-            elif action["type"] == "pay_gold":
-                for card in action["cards"]:
-                    form.locator(f"input[name=p_cards][value={value(card)}]").check()
-                total = sum(CARDS[c]["value"] for c in action["cards"])
-                assert form.locator("output[data-total]").inner_text() == str(total)
+            elif action["type"] == "pay_gold":  # one button per payment offered, with its Gold
+                offers = phones[seat].locator("#seat-panel .control-pay_gold form.offer")
+                offers.first.wait_for()
                 if len(action["cards"]) > 1:
                     shoot(phones[seat], "ftk-phone-pay-gold")
-                form.locator("button.choice").click()
+                total = f"{sum(CARDS[c]['value'] for c in action['cards'])} Gold"
+                for k in range(offers.count()):
+                    fields = offers.nth(k).locator("input[name=p_cards]")
+                    cards = sorted(
+                        json.loads(fields.nth(i).get_attribute("value")) for i in range(fields.count())
+                    )
+                    if cards == sorted(action["cards"]):
+                        assert offers.nth(k).locator(".offer-coins").inner_text() == total
+                        offers.nth(k).locator("button").click()
+                        return
+                raise AssertionError(f"no payment offered for {action}")
             else:  # one pick: its options are the buttons
                 (name, chosen), *_ = params.items()
                 buttons = form.locator(f"button[name=p_{name}]")

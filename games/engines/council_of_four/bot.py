@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations
 
-from games.engines.council_of_four.board import CARDS, CITY_TOKENS, NEIGHBOURS, PERMITS, QUEEN, REGIONS
+from games.engines.council_of_four.board import CARDS, CITY_TOKENS, NEIGHBOURS, PERMITS, REGIONS
 from games.engines.council_of_four.merchants import others_in, placing_problem
-from games.engines.council_of_four.payments import cards_of, cheapest_shape, road_cost, shape_cost
+from games.engines.council_of_four.payments import cards_of, cheapest_shape, shape_cost
 from games.engines.kernel.choices import Choice, enumerate_choice
 
 SPARE_SERVANTS = 4  # an additional Main action (3 Servants) only with at least this many
@@ -92,13 +92,14 @@ def _permits(state: dict, seat: int, choices: list[Choice]) -> list[tuple[dict, 
     return found
 
 
-def _queen(state: dict, seat: int, choice_: Choice) -> dict | None:
-    """The city the Queen reaches for the fewest Coins, paid with the cheapest cards."""
-    shape = cheapest_shape(state, seat, QUEEN)
-    if shape is None:
-        return None
-    city = min(choice_["params"]["city"]["options"], key=lambda c: (road_cost(state, c), c))
-    return {"type": "queen_build", "seat": seat, "city": city, "cards": cards_of(state, seat, shape)}
+def _queen(seat: int, choices: list[Choice]) -> dict:
+    """The city the Queen reaches for the fewest Coins, paid with its cheapest payment (the
+    payments offered are priced with the roads, cheapest first)."""
+    city, paid = min(
+        ((c["params"]["city"]["options"][0], c["params"]["cards"]["options"][0]) for c in choices),
+        key=lambda found: (found[1]["coins"], found[0]),
+    )
+    return {"type": "queen_build", "seat": seat, "city": city, "cards": list(paid["cards"])}
 
 
 def _main(state: dict, seat: int, by_type: dict[str, list[Choice]]) -> dict | None:
@@ -114,7 +115,7 @@ def _main(state: dict, seat: int, by_type: dict[str, list[Choice]]) -> dict | No
     no_permits = not any(state["face_up"].values()) and not _face_up_permits(state, seat)
     if no_permits and "queen_build" in by_type:
         # Every Permit is taken: the Queen is the only way left to place Merchants.
-        return _queen(state, seat, by_type["queen_build"][0])
+        return _queen(seat, by_type["queen_build"])
     if "elect" in by_type:
         return max(_concrete(by_type["elect"]), key=lambda a: _elect_key(state, seat, a))
     return None

@@ -8,22 +8,23 @@ Parameters per action type:
 - ``deal`` (the table), ``engage_servant``, ``additional_main``, ``end_turn``: none.
 - ``elect`` / ``send_servant``: ``balcony`` (pick), ``colour`` (pick: a Councilor beside the board).
 - ``acquire_permit``: one choice per region whose Council the seat can afford to satisfy:
-  ``balcony`` (pick, that one region), ``permit`` (pick: its face-up Permits), ``cards`` (1 to 4
-  of the hand's cards that can serve that Council).
+  ``balcony`` (pick, that one region), ``permit`` (pick: its face-up Permits), ``cards`` (payment:
+  each distinct way by colours, Jokers included, the hand can satisfy that Council and the Coins
+  can pay, with its price).
 - ``build``: one choice per face-up Permit the seat holds with a city open to it: ``permit`` (pick,
   that one Permit), ``city`` (pick: its cities the seat may build in).
-- ``queen_build``: ``city`` (pick: reachable, open and affordable with the cheapest payment),
-  ``cards`` (1 to 4 of the hand's cards that can serve the Queen's Council).
+- ``queen_build``: one choice per city reachable, open and affordable: ``city`` (pick, that one
+  city), ``cards`` (payment: the ways to satisfy the Queen's Council that the Coins can pay with
+  the roads to that city, each priced with them).
 - ``change_permits``: ``region`` (pick: regions with face-up Permits).
 - ``choose_city_bonus``: ``cities`` (cards: exactly the number of tokens due);
   ``choose_permit_bonus``, ``take_free_permit``: ``permit`` (pick).
 
-The cards and the Coins constrain each other: ``apply`` validates every value, and :func:`sample`
-draws a valid concrete payment for bots and property tests."""
+The cards and the Coins constrain each other: the payments offered are priced and affordable, so
+every combination of offered values is one ``apply`` accepts (``apply`` still validates each)."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 
 from games.engines.council_of_four.board import (
@@ -31,7 +32,6 @@ from games.engines.council_of_four.board import (
     BALCONIES,
     CHANGE_PERMITS_SERVANTS,
     COUNCILOR_COLOURS,
-    COUNCILORS_PER_BALCONY,
     ENGAGE_COINS,
     PERMITS,
     QUEEN,
@@ -46,15 +46,10 @@ from games.engines.council_of_four.bonuses import (
     permit_bonus_options,
 )
 from games.engines.council_of_four.merchants import placing_problem
-from games.engines.council_of_four.payments import (
-    cheapest_cost,
-    queen_cities,
-    random_payment,
-    road_cost,
-    usable_cards,
-)
+from games.engines.council_of_four.payments import payment_offers, queen_cities, road_cost
+from games.engines.council_of_four.sentences import payment_label
 from games.engines.council_of_four.turn import ACTIONS, DEAL
-from games.engines.kernel.choices import Choice, cards, choice, pick
+from games.engines.kernel.choices import Choice, Payment, cards, choice, payment, pick
 
 
 def legal_actions(state: dict, seat: int | None) -> list[Choice]:
@@ -110,15 +105,15 @@ def _main(state: dict, seat: int) -> list[Choice]:
     player = state["seats"][seat]
     choices = [_election(state, seat, "elect")]
     for region in REGIONS:
-        cost = cheapest_cost(state, seat, region)
-        if state["face_up"][region] and cost is not None and cost <= player["coins"]:
+        offers = payments(state, seat, region)
+        if state["face_up"][region] and offers:
             choices.append(
                 choice(
                     "acquire_permit",
                     seat,
                     balcony=pick([region]),
                     permit=pick(state["face_up"][region]),
-                    cards=cards(usable_cards(state, seat, region), 1, COUNCILORS_PER_BALCONY),
+                    cards=payment(offers),
                 )
             )
     for owned in player["permits"]:
@@ -126,17 +121,24 @@ def _main(state: dict, seat: int) -> list[Choice]:
             cities = [c for c in PERMITS[owned["id"]]["cities"] if placing_problem(state, seat, c) is None]
             if cities:
                 choices.append(choice("build", seat, permit=pick([owned["id"]]), city=pick(cities)))
-    places = queen_cities(state, seat)
-    if places:
-        choices.append(
-            choice(
-                "queen_build",
-                seat,
-                city=pick(places),
-                cards=cards(usable_cards(state, seat, QUEEN), 1, COUNCILORS_PER_BALCONY),
-            )
-        )
+    for city in queen_cities(state, seat):
+        offers = payments(state, seat, QUEEN, road_cost(state, city) or 0)
+        if offers:
+            choices.append(choice("queen_build", seat, city=pick([city]), cards=payment(offers)))
     return choices
+
+
+def payments(state: dict, seat: int, balcony: str, roads: int = 0) -> list[Payment]:
+    """The payments offered to satisfy a Balcony: one per distinct way by colours (Jokers
+    included) that the hand can satisfy it and the Coins can pay with ``roads`` Coins on top (the
+    Queen's), cheapest first, each with its whole price (``payments.payment_offers``)."""
+    offers = payment_offers(
+        state["seats"][seat]["hand"], state["balconies"][balcony], state["seats"][seat]["coins"], roads
+    )
+    return [
+        {"cards": o["cards"], "coins": o["coins"], "label": payment_label(o["shape"], o["coins"], roads)}
+        for o in offers
+    ]
 
 
 def _quick(state: dict, seat: int) -> list[Choice]:
@@ -153,27 +155,3 @@ def _quick(state: dict, seat: int) -> list[Choice]:
     if player["servants"] >= ADDITIONAL_MAIN_SERVANTS:
         choices.append(choice("additional_main", seat))
     return choices
-
-
-def sample(state: dict, choice_: Choice, rng: random.Random) -> dict | None:
-    """A valid concrete action of a choice whose values constrain each other: a Permit with cards
-    that satisfy its Council and that the seat can afford; a city for the Queen with such cards,
-    the roads included. None for the other choices (each value may be drawn on its own)."""
-    seat, params = choice_["seat"], choice_["params"]
-    if seat is None:
-        return None
-    if choice_["type"] == "acquire_permit":
-        region = rng.choice(params["balcony"]["options"])
-        permit = rng.choice(params["permit"]["options"])
-        paid = random_payment(state, seat, region, state["seats"][seat]["coins"], rng)
-        if paid is None:
-            return None
-        return {"type": "acquire_permit", "seat": seat, "balcony": region, "permit": permit, "cards": paid}
-    if choice_["type"] == "queen_build":
-        city = rng.choice(params["city"]["options"])
-        roads = road_cost(state, city) or 0
-        paid = random_payment(state, seat, QUEEN, state["seats"][seat]["coins"] - roads, rng)
-        if paid is None:
-            return None
-        return {"type": "queen_build", "seat": seat, "city": city, "cards": paid}
-    return None

@@ -6,15 +6,14 @@ Councilors present in that Balcony. The Joker (multi-coloured card) can be any c
 paid the same way, plus 2 Coins per road the Queen travels.
 
 Pure functions of the state. The engine validates with :func:`payment_cost` (raises RuleError); the
-phone offers the payments of :func:`payment_offers` (only what the hand and the Coins can pay, the
-cheapest first, each with its price; the Queen's roads from :func:`road_coins`), and prices a set of
-cards from a seat's view with :func:`permit_payment_cost` and :func:`queen_cost` (``None``: those
-cards cannot pay there, or the seat lacks the Coins). Nothing here changes the state.
+choices offer the payments of :func:`payment_offers` (only what the hand and the Coins can pay, the
+cheapest first, each with its price; the Queen's roads from :func:`road_coins`), and the pages price
+a set of cards from a seat's view with :func:`permit_payment_cost` and :func:`queen_cost` (``None``:
+those cards cannot pay there, or the seat lacks the Coins). Nothing here changes the state.
 """
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Mapping
 from itertools import product
@@ -82,13 +81,6 @@ def road_coins(start: str, city: str) -> int | None:
     return None if roads is None else ROAD_COINS * roads
 
 
-def usable_cards(state: dict, seat: int, balcony: str) -> list[str]:
-    """The seat's Politics cards that can serve this Council: a colour sitting in the Balcony, or a
-    Joker (sorted ids: what a phone offers as the cards to pay with)."""
-    council = set(state["balconies"][balcony])
-    return sorted(c for c in state["seats"][seat]["hand"] if CARDS[c] == JOKER or CARDS[c] in council)
-
-
 def shape_cost(shape: Shape) -> int:
     return SATISFY_COINS[sum(shape.values())] + shape.get(JOKER, 0)
 
@@ -136,13 +128,11 @@ def payment_offers(hand: list[str], council: list[str], coins: int, extra: int =
     return offers
 
 
-def cards_of(state: dict, seat: int, shape: Shape, rng: random.Random | None = None) -> list[str]:
-    """Card ids of the seat's hand for a payment shape: the lowest ids of each colour, or random
-    ones with ``rng``."""
+def cards_of(state: dict, seat: int, shape: Shape) -> list[str]:
+    """Card ids of the seat's hand for a payment shape: the lowest ids of each colour."""
     chosen = []
     for colour, n in shape.items():
-        ids = sorted(c for c in state["seats"][seat]["hand"] if CARDS[c] == colour)
-        chosen += rng.sample(ids, n) if rng is not None else ids[:n]
+        chosen += sorted(c for c in state["seats"][seat]["hand"] if CARDS[c] == colour)[:n]
     return chosen
 
 
@@ -161,15 +151,6 @@ def cheapest_shape(state: dict, seat: int, balcony: str) -> Shape | None:
 def cheapest_cost(state: dict, seat: int, balcony: str) -> int | None:
     shape = cheapest_shape(state, seat, balcony)
     return None if shape is None else shape_cost(shape)
-
-
-def random_payment(state: dict, seat: int, balcony: str, budget: int, rng: random.Random) -> list[str] | None:
-    """A random payment that satisfies the Balcony and costs at most ``budget`` Coins (None if
-    there is none)."""
-    shapes = [s for s in payment_shapes(state, seat, balcony) if shape_cost(s) <= budget]
-    if not shapes:
-        return None
-    return cards_of(state, seat, rng.choice(shapes), rng)
 
 
 def queen_cities(state: dict, seat: int) -> list[str]:

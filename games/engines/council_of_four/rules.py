@@ -8,15 +8,14 @@ Config: ``{"seats": [{"name": ...}, ...]}``, 2 to 4 seats (setup.py). The table'
 Main action. Each move below is declared with its guard (the phases and who acts: turn.py), which the
 kernel checks in this game's words (messages.py) before the body (actions.py) runs.
 
-``legal_actions`` returns choices with parameters (legal.py lists each action type's parameters);
-``sample`` draws a valid payment for bots and property tests. The pages price a payment as a player
-composes it from the seat's view with ``payments.permit_payment_cost`` and ``queen_cost``."""
+``legal_actions`` returns choices with parameters (legal.py lists each action type's parameters),
+the payments among them priced (``payments.payment_offers``), each titled (``sentences.CHOICE_TITLES``)."""
 
 from collections.abc import Callable
 from typing import Any
 
 from games.engines.council_of_four import actions, bot, messages, sentences
-from games.engines.council_of_four.legal import legal_actions, sample
+from games.engines.council_of_four.legal import legal_actions
 from games.engines.council_of_four.pieces import shows_hidden
 from games.engines.council_of_four.player_view import CouncilOfFourSeatView, CouncilOfFourTableView, view
 from games.engines.council_of_four.setup import MAX_SEATS, MIN_SEATS, setup
@@ -86,10 +85,10 @@ class CouncilOfFourRules(Rules):
 
     bot_policy = staticmethod(bot.choose)  # builds, buys Permits, elects: see bot.py
     setup = staticmethod(setup)
-    # Choices with parameters (legal.py lists each action type's); ``sample`` draws a valid payment
-    # for ``acquire_permit`` and ``queen_build`` (bots, property tests), None for the other choices.
-    legal_actions = staticmethod(legal_actions)
-    sample = staticmethod(sample)
+    # Choices with parameters (legal.py lists each action type's): the payments offered are priced
+    # and affordable, so any offered values draw an action the rules accept (no sampler needed).
+    choices = staticmethod(legal_actions)
+    choice_titles = sentences.CHOICE_TITLES
     view = staticmethod(view)
     to_act = staticmethod(to_act)
 

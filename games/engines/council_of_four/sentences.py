@@ -11,6 +11,7 @@ from games.engines.council_of_four.board import (
     DISTANCES,
     ELECT_COINS,
     ENGAGE_COINS,
+    JOKER,
     PERMITS,
     ROAD_COINS,
 )
@@ -32,6 +33,46 @@ BONUS_WORDS = {
     "free_permit_tile": ("a free face-up Permit", "{n} free face-up Permits"),
     "permit_tile_bonus_again": ("a Permit's bonus again", "{n} Permit bonuses again"),
 }
+
+
+# Words for each choice's button (``Choice.title``, filled by the kernel's ``Rules.legal_actions``).
+CHOICE_TITLES = {
+    "deal": "Set up the board and deal the Politics cards",
+    "elect": "Elect a Councilor",
+    "acquire_permit": "Acquire a Permit",
+    "build": "Place a Merchant with a Permit",
+    "queen_build": "Place a Merchant with the help of the Queen",
+    "engage_servant": "Engage a Servant",
+    "change_permits": "Change the face-up Permits",
+    "send_servant": "Send a Servant to elect a Councilor",
+    "additional_main": "Perform an additional Main action",
+    "end_turn": "End your turn",
+    "choose_city_bonus": "Choose City token bonuses",
+    "choose_permit_bonus": "Choose a Permit bonus",
+    "take_free_permit": "Take a free Permit",
+}
+# One way to pay a Council (MAIN ACTION 2 and 4) on its button: "Black + 2 Jokers: 8 Coins".
+PAYMENT_LABEL = "{cards}: {coins}"
+QUEEN_PAYMENT_LABEL = "{cards}: {coins} ({roads} for the roads)"
+
+
+def shape_words(shape: dict[str, int]) -> str:
+    """Politics cards by colour, Jokers last: "Black + 2 Jokers"."""
+    parts = []
+    for colour, n in shape.items():
+        word = "Joker" if colour == JOKER else colour
+        parts.append(f"{n} {word}{'s' if colour == JOKER else ''}" if n > 1 else word)
+    words = " + ".join(parts)
+    return words[:1].upper() + words[1:]
+
+
+def payment_label(shape: dict[str, int], coins: int, roads: int = 0) -> str:
+    """A payment's words: its cards and its whole price (the Queen's roads included)."""
+    if roads:
+        return QUEEN_PAYMENT_LABEL.format(
+            cards=shape_words(shape), coins=count(coins, "Coin"), roads=count(roads, "Coin")
+        )
+    return PAYMENT_LABEL.format(cards=shape_words(shape), coins=count(coins, "Coin"))
 
 
 def bonus_words(bonus: dict) -> str:

@@ -16,7 +16,6 @@ office a rival leads" is an office where it holds little or nothing.
 from __future__ import annotations
 
 from games.engines.for_the_king.cards import CARDS, GOLD, GOVERNMENT, KING, gold_value
-from games.engines.for_the_king.esteem import gold_payments
 from games.engines.for_the_king.turn import limits
 from games.engines.kernel.choices import Choice
 
@@ -178,11 +177,8 @@ def _bid(state: dict, seat: int, by_type: dict[str, Choice]) -> dict:
 
 
 def _pay_gold(state: dict, seat: int, choice_: Choice) -> dict | None:
-    """The least Gold that reaches the bid, then the fewest cards."""
-    offered = set(_options(choice_, "cards"))
-    payments = [
-        p for p in gold_payments(state["seats"][seat]["hand"], state["payment"]["owed"]) if set(p) <= offered
-    ]
+    """The least Gold that reaches the bid, then the fewest cards (among the payments offered)."""
+    payments = [list(p["cards"]) for p in _options(choice_, "cards")]
     if not payments:
         return None
     return _act(choice_, cards=min(payments, key=lambda p: (gold_value(p), len(p), p)))

@@ -1,8 +1,6 @@
 """The Gain Esteem phase: reveal a Favor card, Raise or Pass, the winner pays. The kernel checks each
 move's phase and seat (``rules.py``) before its body runs."""
 
-import random
-
 from games.engines.for_the_king import messages as msg
 from games.engines.for_the_king.board import receive
 from games.engines.for_the_king.cards import CARDS, GOLD, gold_value, kind
@@ -140,24 +138,6 @@ def gold_payments(hand: list[str], owed: int) -> list[list[str]]:
 
     walk(0, [], 0)
     return options
-
-
-def gold_in_hand(hand: list[str]) -> list[str]:
-    return sorted(c for c in hand if kind(c) == GOLD)
-
-
-def random_payment(hand: list[str], owed: int, rng: random.Random) -> list[str]:
-    """A valid payment drawn at random: a random mix of values among ``gold_payments``, then random
-    Gold cards of each value from the hand (cards of one value are alike)."""
-    mix = rng.choice(gold_payments(hand, owed))
-    by_value: dict[int, list[str]] = {}
-    for c in gold_in_hand(hand):
-        by_value.setdefault(CARDS[c]["value"], []).append(c)
-    paid: list[str] = []
-    for value in sorted({CARDS[c]["value"] for c in mix}):
-        count = sum(1 for c in mix if CARDS[c]["value"] == value)
-        paid += rng.sample(by_value[value], count)
-    return paid
 
 
 def bid_bounds(state: dict, seat: int) -> tuple[int, int]:

@@ -6,9 +6,11 @@ their bounds (``games.engines.kernel.choices``), never one entry per amount or p
 from collections.abc import Callable
 
 from games.engines.for_the_king.board import as_action_changes, king_options
-from games.engines.for_the_king.esteem import bid_bounds, gold_in_hand, gold_payments
+from games.engines.for_the_king.cards import gold_value
+from games.engines.for_the_king.esteem import bid_bounds, gold_payments
+from games.engines.for_the_king.sentences import payment_label
 from games.engines.for_the_king.turn import AREAS, actor, limits
-from games.engines.kernel.choices import Choice, amount, cards, choice, pick
+from games.engines.kernel.choices import Choice, Payment, amount, choice, payment, pick
 
 
 def deal_choices(state: dict, seat: int | None) -> list[Choice]:
@@ -46,11 +48,15 @@ def bidding_choices(state: dict, seat: int | None) -> list[Choice]:
 
 
 def pay_gold_choices(state: dict, seat: int | None) -> list[Choice]:
-    """One set of Gold cards (``apply`` checks that it reaches the bid without overpaying)."""
+    """The sets of Gold cards that reach the bid without overpaying (DESIGN 8, 'Paying Gold'): one
+    option per mix of values (Gold cards of one value are alike), the least Gold first."""
     assert seat is not None
-    hand = state["seats"][seat]["hand"]
-    sizes = [len(p) for p in gold_payments(hand, state["payment"]["owed"])]
-    return [choice("pay_gold", seat, cards=cards(gold_in_hand(hand), min(sizes), max(sizes)))]
+    paid = gold_payments(state["seats"][seat]["hand"], state["payment"]["owed"])
+    options: list[Payment] = [
+        {"cards": list(p), "coins": gold_value(p), "label": payment_label(p)}
+        for p in sorted(paid, key=lambda p: (gold_value(p), len(p), p))
+    ]
+    return [choice("pay_gold", seat, cards=payment(options))]
 
 
 def discard_choices(state: dict, seat: int | None) -> list[Choice]:

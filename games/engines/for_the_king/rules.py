@@ -13,8 +13,6 @@ each declared below with its guard (the phase it is played in, who plays it):
   left neighbour): the Gain Esteem phase.
 """
 
-import random
-
 from games.engines.for_the_king import (
     bot,
     esteem,
@@ -26,7 +24,6 @@ from games.engines.for_the_king import (
     setup,
     turn,
 )
-from games.engines.kernel.choices import Choice
 from games.engines.kernel.rules import ALWAYS, TABLE, Move, Rules
 
 
@@ -80,22 +77,14 @@ class ForTheKingRules(Rules):
     table_view_type = player_view.ForTheKingTableView
     seat_view_type = player_view.ForTheKingSeatView
     setup = staticmethod(setup.setup)
-    legal_actions = staticmethod(legal.legal_actions)
+    choices = staticmethod(legal.legal_actions)
+    choice_titles = sentences.CHOICE_TITLES
     view = staticmethod(player_view.view)
     to_act = staticmethod(turn.to_act)
 
     def describe(self, state: dict, action: dict) -> str:
         """The action in words, and the compulsory draw it ended with (sentences.py)."""
         return sentences.describe(state, action, self.apply)
-
-    def sample(self, state: dict, choice: Choice, rng: random.Random) -> dict | None:
-        """A concrete action of ``choice`` whose values depend on each other (``draw_action``): a
-        payment that reaches the bid without overpaying. Other choices draw each value freely."""
-        if choice["type"] != "pay_gold" or state["phase"] != "pay_gold":
-            return None
-        hand = state["seats"][choice["seat"]]["hand"]
-        paid = esteem.random_payment(hand, state["payment"]["owed"], rng)
-        return {"type": "pay_gold", "seat": choice["seat"], "cards": paid}
 
 
 RULES = ForTheKingRules()

@@ -24,6 +24,29 @@ SENTENCES = {
 }
 
 
+# Words for each choice's button (``Choice.title``, filled by the kernel's ``Rules.legal_actions``).
+CHOICE_TITLES = {
+    "deal": "Shuffle and deal the cards",
+    "place": "Place the card you drew",
+    "choose": "Take a card from the middle",
+    "king_card": "Use your King card",
+    "reveal": "Reveal the top card of the Favor deck",
+    "bid": "Bid",
+    "pass": "Pass",
+    "pay_gold": "Pay with Gold cards",
+    "discard": "Discard a card face down",
+    "draw_random_card": "Draw a random card",
+}
+# One way to pay a bid ('End of a round'), on its button: "Gold 3 + Gold 1: 4 Gold".
+PAYMENT_LABEL = "{cards}: {total} Gold"
+
+
+def payment_label(cards: list[str]) -> str:
+    """A payment of Gold cards in words, the highest first."""
+    named = " + ".join(label(c) for c in sorted(cards, key=lambda c: (-CARDS[c]["value"], c)))
+    return PAYMENT_LABEL.format(cards=named, total=gold_value(cards))
+
+
 # The Adviser's compulsory draw ('Distribute Cards'), said after the action it ended.
 DREW_NEXT = "{label}; {adviser} drew the next card"
 NEW_ADVISER_DREW = "{label}; {adviser} is the Adviser and drew the top card of the deck"

@@ -17,6 +17,10 @@ Kinds of parameter (a view's size never grows with a player's Power, Coins or th
 - ``flag``: true or false.
 - ``typed``: something typed from a physical card (``schema`` names it); the engine validates it and
   its rules object samples one for bots and property tests.
+- ``payment``: one of ``options``, each a :class:`Payment` (the cards to give, the Coins it costs in
+  all, words for a button); the action's value is the chosen option's ``cards`` list, so a logged
+  action keeps the shape of a set of cards. One option per distinct way to pay as the rules see it
+  (by colours or values, never per combination of card ids), so the list stays short.
 
 ``apply`` still validates every value: a description says what is offered, the rules decide.
 """
@@ -28,7 +32,15 @@ from typing import Any, Literal, NotRequired, TypedDict
 
 Action = dict[str, Any]
 
-ParamKind = Literal["amount", "pick", "cards", "text", "flag", "typed"]
+ParamKind = Literal["amount", "pick", "cards", "text", "flag", "typed", "payment"]
+
+
+class Payment(TypedDict):
+    """One way to pay: the cards to give (ids), the Coins it costs in all, and words for a button."""
+
+    cards: list[str | int]
+    coins: int
+    label: str
 
 
 class Param(TypedDict):
@@ -44,6 +56,9 @@ class Choice(TypedDict):
     type: str
     seat: int | None
     params: dict[str, Param]
+    # Words for its button ("Vote", "Buy a Permit"): the engine's ``CHOICE_TITLES``, filled by the
+    # kernel's ``Rules.legal_actions``.
+    title: NotRequired[str]
     # True: open to this seat whoever must act now (bargaining), so it never answers ``to_act``.
     open: NotRequired[bool]
 
@@ -76,6 +91,10 @@ def typed(schema: str) -> Param:
     return {"kind": "typed", "schema": schema}
 
 
+def payment(options: list[Payment]) -> Param:
+    return {"kind": "payment", "options": list(options)}
+
+
 def choice(type_: str, seat: int | None, **params: Param) -> Choice:
     return {"type": type_, "seat": seat, "params": params}
 
@@ -92,9 +111,16 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _same_cards(value: Any, offered: list[Any]) -> bool:
+    return isinstance(value, list) and sorted(map(repr, value)) == sorted(map(repr, offered))
+
+
 def param_fits(param: Param, value: Any) -> bool:
-    """Whether ``value`` lies inside the bounds the description offers (the engine still decides)."""
+    """Whether ``value`` lies inside the bounds the description offers (the engine still decides):
+    for a payment, the cards of one of its options, in any order."""
     kind = param["kind"]
+    if kind == "payment":
+        return any(_same_cards(value, option["cards"]) for option in param["options"])
     if kind == "amount":
         return _is_int(value) and param["min"] <= value <= param["max"]
     if kind == "pick":
@@ -138,6 +164,8 @@ def draw_value(param: Param, rng: random.Random) -> Any:
         return rng.randint(param["min"], param["max"])
     if kind == "pick":
         return rng.choice(param["options"])
+    if kind == "payment":
+        return list(rng.choice(param["options"])["cards"])
     if kind == "cards":
         size = rng.randint(param["min"], param["max"])
         return rng.sample(list(param["options"]), size)
@@ -173,8 +201,9 @@ def random_action(rules: Any, state: dict[str, Any], seat: int | None, rng: rand
 
 
 def enumerate_choice(choice_: Choice, limit: int = 64) -> list[Action]:
-    """Every concrete action of a small choice (amounts, picks and flags only), at most ``limit``:
-    for tests and for bots that weigh a few options. Larger or set-valued choices are not listed."""
+    """Every concrete action of a small choice (amounts, picks, payments and flags only), at most
+    ``limit``: for tests and for bots that weigh a few options. Larger or set-valued choices are not
+    listed."""
     actions: list[Action] = [{"type": choice_["type"], "seat": choice_["seat"]}]
     for name, param in choice_["params"].items():
         kind = param["kind"]
@@ -182,6 +211,8 @@ def enumerate_choice(choice_: Choice, limit: int = 64) -> list[Action]:
             values: list[Any] = list(range(param["min"], param["max"] + 1))
         elif kind == "pick":
             values = list(param["options"])
+        elif kind == "payment":
+            values = [list(option["cards"]) for option in param["options"]]
         elif kind == "flag":
             values = [False, True]
         else:

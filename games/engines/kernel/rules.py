@@ -104,6 +104,9 @@ class Rules:
     not_undoable: frozenset[str] = frozenset()
     # Action types a bot never picks (legal for people, pointless or harmful at random).
     bot_excluded: frozenset[str] = frozenset()
+    # Words for each choice's button, by action type (the game's ``sentences.CHOICE_TITLES``):
+    # ``legal_actions`` gives every choice of a listed type its ``title``.
+    choice_titles: dict[str, str] = {}
     # A game's bot: policy(state, seat, legal_actions, rng) -> one of them (None: pick at random).
     bot_policy: Callable[[State, int | None, list[Choice], Any], Action | None] | None = None
 
@@ -131,7 +134,14 @@ class Rules:
         state["step"] += 1
 
     def legal_actions(self, state: State, seat: int | None) -> list[Choice]:
-        raise NotImplementedError  # each game's rules object says what a seat may do now
+        """What ``seat`` may do now (the game's ``choices``), each choice with its ``title``."""
+        titles = self.choice_titles
+        return [
+            {**c, "title": titles[c["type"]]} if c["type"] in titles else c for c in self.choices(state, seat)
+        ]
+
+    def choices(self, state: State, seat: int | None) -> list[Choice]:
+        raise NotImplementedError  # each game's rules object says what a seat may do now (legal.py)
 
     def is_over(self, state: State) -> bool:
         return bool(state.get("over"))

@@ -141,7 +141,8 @@ class KingsDilemmaRules(Rules):
     bot_excluded = frozenset({"give_coins"})  # a bot would bleed its Coins away
     bot_policy = staticmethod(bot.choose)  # votes for its agendas with modest Power: see bot.py
     setup = staticmethod(setup.setup)
-    legal_actions = staticmethod(legal.legal_actions)
+    choices = staticmethod(legal.legal_actions)
+    choice_titles = sentences.CHOICE_TITLES
     view = staticmethod(view)
     to_act = staticmethod(to_act)
     sample = staticmethod(realm.sample)

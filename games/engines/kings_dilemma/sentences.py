@@ -19,6 +19,30 @@ def _side(side) -> str:
     return str(side).upper()
 
 
+# Words for each choice's button (``Choice.title``, filled by the kernel's ``Rules.legal_actions``).
+CHOICE_TITLES = {
+    "deal": "Remove one Secret Agenda unseen and begin the draft",
+    "choose_secret_agenda": "Choose your Secret Agenda",
+    "draw_dilemma": "Draw a Dilemma card",
+    "vote": "Vote with your Power",
+    "add_power": "Add Power to your vote",
+    "stay": "Stay (do nothing this turn)",
+    "pass_gather": "PASS AND GATHER POWER",
+    "pass_moderator": "PASS AND BECOME MODERATOR",
+    "give_coins": "Give Coins (bargaining)",
+    "break_tie": "As Moderator, decide the winning side",
+    "give_leader": "As Moderator, give the Leader token",
+    "read_outcome": "Read the outcome on the back of the card",
+    "move_resource": "Move a Resource by hand",
+    "adjust": "Give or take by hand",
+    "mystery_sticker": "Attach a Mystery sticker",
+    "to_event_area": "Send the card to the Event area",
+    "to_time_counter": "Place the card on the Time Counter",
+    "score": "Reveal the Secret Agendas and score the game",
+    "choose_heir": "As Moderator, choose who marries into the royal line",
+}
+
+
 # The actions whose label is a fixed sentence.
 SENTENCES = {
     "deal": "The table removed one Secret Agenda at random, unseen, and the draft began.",

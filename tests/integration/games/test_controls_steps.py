@@ -12,7 +12,6 @@ from urllib.parse import parse_qsl
 import pytest
 from django.urls import reverse
 
-from games.engines.council_of_four import messages as c4_msg
 from games.engines.council_of_four.board import CARDS as C4_CARDS
 from games.engines.council_of_four.board import JOKER
 from games.engines.council_of_four.payments import payment_cost, road_coins
@@ -24,8 +23,8 @@ from games.engines.kernel.registry import get_game
 from games.models import GameSession
 from games.presenters.controls import (
     POST_CARDS,
-    POST_CARDS_EXACTLY,
     POST_NOT_A_CHOICE,
+    POST_PAYMENT,
     POST_PICK,
     action_from_post,
 )
@@ -233,12 +232,13 @@ class AcquirePermitStepsTests:
             "p_cards": [json.dumps(wrong[0])],
         }
         answer = post(client, seat, fields)
-        assert answer.status_code == 422 and POST_CARDS.format(low=1, high=4) in visible(answer)
+        assert answer.status_code == 422 and POST_PAYMENT in visible(answer)  # not a payment offered
         session.refresh_from_db()
         assert session.version == version
 
-    def test_a_payment_beyond_the_coins_is_refused_by_the_rules(self, client):
-        """MAIN ACTION 2: 1 card costs 10 Coins, a Joker 1 more: 11 Coins with 10 or fewer."""
+    def test_a_payment_beyond_the_coins_is_not_offered(self, client):
+        """MAIN ACTION 2: 1 card costs 10 Coins, a Joker 1 more: 11 Coins with 10 or fewer is not
+        among the payments offered (issue 29: choices that never lie)."""
         session, seat = c4_turn()
         state = session.state
         coins = state["seats"][seat.index]["coins"]
@@ -254,7 +254,7 @@ class AcquirePermitStepsTests:
         }
         answer = post(client, seat, fields)
         assert answer.status_code == 422
-        assert c4_msg.NOT_ENOUGH_COINS.format(cost=11, coins=coins) in visible(answer)
+        assert POST_PAYMENT in visible(answer)
         session.refresh_from_db()
         assert session.version == version
 
@@ -280,10 +280,10 @@ class AcquirePermitStepsTests:
 class QueenStepsTests:
     def test_the_cities_offered_with_the_roads_from_the_queen(self, client):
         session, seat = c4_turn()
-        choice = next(c for c in C4.legal_actions(session.state, seat.index) if c["type"] == "queen_build")
+        choices = [c for c in C4.legal_actions(session.state, seat.index) if c["type"] == "queen_build"]
         response = page(client, seat, step="queen_build")
         cities = [h.rsplit("city=", 1)[1] for h in step_links(response)]
-        assert sorted(cities) == sorted(choice["params"]["city"]["options"])
+        assert sorted(cities) == sorted(c["params"]["city"]["options"][0] for c in choices)
         text = actions_text(response)
         assert "Juvelar the Queen stays" in text
         assert "Arkon 4 roads: 8 Coins" in text
@@ -351,19 +351,19 @@ def ftk_payment(seed: int = 4) -> tuple[GameSession, object]:
 
 
 class GoldPaymentTests:
-    def test_the_gold_cards_are_ticked_with_their_values_and_the_bid(self, client):
+    def test_each_payment_offered_is_a_button_with_its_gold(self, client):
+        """DESIGN 8, Paying Gold: one button per set that reaches the bid without overpaying."""
         session, payer = ftk_payment()
         response = page(client, payer)
-        content = response.content.decode()
-        hand = session.state["seats"][payer.index]["hand"]
-        golds = [c for c in hand if kind(c) == GOLD]
-        for card in golds:
-            assert (
-                f'value="{html.escape(json.dumps(card))}" data-worth="{FTK_CARDS[card]["value"]}"' in content
-            )
+        [pay] = FTK.legal_actions(session.state, payer.index)
+        shown = offer_forms(response)
+        assert [sorted(f["p_cards"]) for f in shown] == [
+            sorted(json.dumps(c) for c in o["cards"]) for o in pay["params"]["cards"]["options"]
+        ]
         owed = session.state["payment"]["owed"]
         text = visible(response)
-        assert f"Pay {owed} Gold" in text and f"Gold ticked (the bid is {owed})" in text
+        assert f"Pay {owed} Gold" in text
+        assert all(f"{o['coins']} Gold" in text for o in pay["params"]["cards"]["options"])
 
     def test_several_gold_cards_pay_in_one_submit(self, client):
         session, payer = ftk_payment()
@@ -390,7 +390,7 @@ class GoldPaymentTests:
             client, payer, {"choice": "pay_gold", "version": version, "p_cards": [json.dumps(golds[0])]}
         )
         assert answer.status_code == 422
-        assert POST_CARDS_EXACTLY.format(count=len(golds)) in visible(answer)  # every Gold card is needed
+        assert POST_PAYMENT in visible(answer)  # every Gold card is needed: not a payment offered
         session.refresh_from_db()
         assert session.version == version and golds[0] in session.state["seats"][payer.index]["hand"]
 

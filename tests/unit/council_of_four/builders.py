@@ -25,8 +25,8 @@ def act(state: dict, type_: str, seat, **fields) -> dict:
 
 
 def choices_of(state: dict, seat, type_: str) -> list[dict]:
-    """The seat's choices of one action type (choices with parameters)."""
-    return [c for c in RULES.legal_actions(state, seat) if c["type"] == type_]
+    """The seat's choices of one action type, as the engine describes them (untitled)."""
+    return [c for c in RULES.choices(state, seat) if c["type"] == type_]
 
 
 def offered(state: dict, seat, type_: str) -> list[dict]:

@@ -3,13 +3,13 @@ screen whatever the player holds, and every concrete action the kernel draws fro
 The first contract listed every Balcony x Permit x payment: 82 to 132 actions to acquire a Permit and
 106 for the Queen's help."""
 
-import json
 import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engines.council_of_four.board import COUNCILOR_COLOURS, REGIONS
+from games.engines.council_of_four.board import CITIES, COUNCILOR_COLOURS, REGIONS
+from games.engines.council_of_four.payments import payment_cost, payment_shapes
 from games.engines.council_of_four.rules import RULES
 from games.engines.kernel.choices import action_fits, draw_action
 from tests.unit.contract import property_examples
@@ -55,10 +55,13 @@ class SizeTests:
         assert sorted(c["params"]["balcony"]["options"][0] for c in permits) == sorted(REGIONS)
         assert all(len(c["params"]["balcony"]["options"]) == 1 for c in permits)
         assert all(len(c["params"]["permit"]["options"]) == 2 for c in permits)
-        assert len(choices_of(state, 0, "queen_build")) == 1
+        queens = choices_of(state, 0, "queen_build")  # one per city, its payments priced with the roads
+        cities = [c["params"]["city"]["options"] for c in queens]
+        assert all(len(c) == 1 for c in cities) and len({c[0] for c in cities}) == len(cities) <= len(CITIES)
         assert len(choices_of(state, 0, "elect")) == len(choices_of(state, 0, "send_servant")) == 1
-        assert len(choices) <= 10
-        assert len(json.dumps(choices)) < 4000
+        assert len(choices) <= 10 + len(queens)
+        payments = [c["params"]["cards"]["options"] for c in choices if "cards" in c["params"]]
+        assert all(len(p) <= 64 for p in payments)
 
     def test_the_size_does_not_grow_with_coins(self):
         assert RULES.legal_actions(rich(40), 0) == RULES.legal_actions(rich(4000), 0)
@@ -72,10 +75,15 @@ class SizeTests:
             for c in choices_of(state, 0, "acquire_permit")
             if c["params"]["balcony"]["options"] == ["coast"]
         ]
-        usable = sorted(cards("black", 3) + cards("white", 3) + cards("orange", 3) + jokers(2))
-        assert coast["params"]["cards"] == {"kind": "cards", "options": usable, "min": 1, "max": 4}
-        [queen] = choices_of(state, 0, "queen_build")
-        assert queen["params"]["cards"]["options"] == sorted(cards("pink", 3) + cards("blue", 3) + jokers(2))
+        usable = set(cards("black", 3) + cards("white", 3) + cards("orange", 3) + jokers(2))
+        options = coast["params"]["cards"]["options"]
+        assert all(set(o["cards"]) <= usable for o in options)
+        assert len(options) == len(payment_shapes(state, 0, "coast"))  # every way by colours, affordable
+        for o in options:
+            assert o["coins"] == payment_cost(state, 0, "coast", o["cards"])
+        queen_cards = set(cards("pink", 3) + cards("blue", 3) + jokers(2))
+        for queen in choices_of(state, 0, "queen_build"):
+            assert all(set(o["cards"]) <= queen_cards for o in queen["params"]["cards"]["options"])
 
     def test_each_held_permit_is_a_small_choice_of_its_cities(self):
         state = rich()
@@ -89,8 +97,8 @@ class SizeTests:
         ]
 
 
-class SampleTests:
-    def test_a_sampled_permit_is_paid_with_matching_cards_the_seat_can_afford(self):
+class DrawTests:
+    def test_a_drawn_permit_is_paid_with_matching_cards_the_seat_can_afford(self):
         """Black, black, white, orange and 7 Coins: only 2+ matching cards are affordable."""
         state = playing(3)
         set_balcony(state, "coast", ["black", "black", "white", "orange"])
@@ -105,34 +113,33 @@ class SampleTests:
         rng = random.Random(5)
         seen = set()
         for _ in range(200):
-            action = RULES.sample(state, coast, rng)
+            action = draw_action(RULES, state, coast, rng)
             assert action["balcony"] == "coast" and action["permit"] in ("C01", "C09")
             after = RULES.apply(state, action)
             assert after["seats"][0]["coins"] >= 0
             seen.add(len(action["cards"]))
         assert seen == {2, 3, 4}
 
-    def test_a_sampled_queen_city_comes_with_a_payment_that_covers_the_roads(self):
+    def test_a_drawn_queen_city_comes_with_a_payment_that_covers_the_roads(self):
         state = playing(3)
         state["neutral"] = []
         set_balcony(state, "queen", ["black", "white", "orange", "pink"])
         set_hand(state, 0, cards("black", 1) + cards("white", 1) + jokers(2))
         state["seats"][0]["coins"] = 9
-        [queen] = choices_of(state, 0, "queen_build")
+        queens = choices_of(state, 0, "queen_build")
+        assert queens
         rng = random.Random(2)
-        cities = set()
-        for _ in range(200):
-            action = RULES.sample(state, queen, rng)
-            RULES.apply(state, action)
-            cities.add(action["city"])
-        assert cities == set(queen["params"]["city"]["options"])
+        for queen in queens:
+            for _ in range(20):
+                action = draw_action(RULES, state, queen, rng)
+                RULES.apply(state, action)  # the roads are in each payment's price
+                assert action["city"] == queen["params"]["city"]["options"][0]
 
     def test_choices_without_constraints_are_drawn_value_by_value(self):
         state = rich()
         rng = random.Random(1)
+        assert getattr(RULES, "sample", None) is None  # the payments offered are priced and affordable
         for choice in RULES.legal_actions(state, 0):
-            if choice["type"] not in ("acquire_permit", "queen_build"):
-                assert RULES.sample(state, choice, rng) is None
             draws_apply(state, choice, 20, rng)
 
     @settings(max_examples=property_examples(25), deadline=None)

@@ -6,6 +6,7 @@ import pytest
 from games.engines.council_of_four import messages as msg
 from games.engines.council_of_four.payments import (
     cheapest_shape,
+    payment_cost,
     payment_shapes,
     permit_payment_cost,
     shape_cost,
@@ -91,7 +92,7 @@ class ElectTests:
             colour="blue",
             balcony="coast",
         )
-        assert not any(a["type"] == "send_servant" for a in RULES.legal_actions(state, 0))
+        assert not any(a["type"] == "send_servant" for a in RULES.choices(state, 0))
 
 
 class BalconyPaymentTests:
@@ -173,7 +174,7 @@ class BalconyPaymentTests:
             cards=cards("black", 1),
             permit="C09",
         )
-        assert not any(a["type"] == "acquire_permit" for a in RULES.legal_actions(state, 0))
+        assert not any(a["type"] == "acquire_permit" for a in RULES.choices(state, 0))
 
     def test_the_permit_must_face_up_beside_that_balcony(self):
         state = council()
@@ -226,20 +227,16 @@ class PermitChoiceTests:
             for c in choices_of(state, 0, "acquire_permit")
             if c["params"]["balcony"]["options"] == ["coast"]
         ]
-        assert coast == {
-            "type": "acquire_permit",
-            "seat": 0,
-            "params": {
-                "balcony": {"kind": "pick", "options": ["coast"]},
-                "permit": {"kind": "pick", "options": ["C01", "C09"]},
-                "cards": {
-                    "kind": "cards",
-                    "options": sorted(cards("black", 3) + cards("white", 2) + jokers(2)),
-                    "min": 1,
-                    "max": 4,
-                },
-            },
-        }
+        assert coast["params"]["balcony"] == {"kind": "pick", "options": ["coast"]}
+        assert coast["params"]["permit"] == {"kind": "pick", "options": ["C01", "C09"]}
+        options = coast["params"]["cards"]["options"]
+        assert coast["params"]["cards"]["kind"] == "payment"
+        usable = set(cards("black", 3) + cards("white", 2) + jokers(2))
+        assert all(set(o["cards"]) <= usable for o in options)  # never the pink card
+        prices = [o["coins"] for o in options]
+        assert prices == sorted(prices) and prices[-1] <= state["seats"][0]["coins"]
+        for o in options:
+            assert o["coins"] == payment_cost(state, 0, "coast", o["cards"])
 
     def test_a_council_is_offered_when_its_cheapest_payment_is_affordable(self):
         """Black, black, white, orange: 2 black cards cost 7 Coins; all four match for 0 Coins."""

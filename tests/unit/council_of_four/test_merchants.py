@@ -58,7 +58,7 @@ class PermitBuildTests:
         refused(state, "build", 0, msg.PERMIT_NOT_YOURS.format(permit="C02"), permit="C02", city="A")
         give_permit(state, 0, "C02", face_up=False)
         refused(state, "build", 0, msg.PERMIT_NOT_YOURS.format(permit="C02"), permit="C02", city="A")
-        assert not any(a["type"] == "build" for a in RULES.legal_actions(state, 0))
+        assert not any(a["type"] == "build" for a in RULES.choices(state, 0))
 
     def test_only_a_city_on_the_permit(self):
         state = board()
@@ -89,7 +89,7 @@ class PermitBuildTests:
         place(state, 0, *"BCDEFGHIJK")
         give_permit(state, 0, "C02")
         refused(state, "build", 0, msg.NO_MERCHANTS_LEFT, permit="C02", city="A")
-        assert not any(a["type"] in ("build", "queen_build") for a in RULES.legal_actions(state, 0))
+        assert not any(a["type"] in ("build", "queen_build") for a in RULES.choices(state, 0))
 
 
 class ServantCostTests:
@@ -312,20 +312,18 @@ class QueenChoiceTests:
         state["seats"][0]["coins"] = 9
         assert choices_of(state, 0, "queen_build") == []
         state["seats"][0]["coins"] = 10
+        paid = [cards("black", 1)[0], jokers(1)[0]]
+        label = "Black + Joker: 10 Coins (2 Coins for the roads)"
         assert choices_of(state, 0, "queen_build") == [
             {
                 "type": "queen_build",
                 "seat": 0,
                 "params": {
-                    "city": {"kind": "pick", "options": ["G", "H", "I", "L"]},
-                    "cards": {
-                        "kind": "cards",
-                        "options": sorted(cards("black", 2) + jokers(1)),
-                        "min": 1,
-                        "max": 3,
-                    },
+                    "city": {"kind": "pick", "options": [city]},
+                    "cards": {"kind": "payment", "options": [{"cards": paid, "coins": 10, "label": label}]},
                 },
             }
+            for city in ("G", "H", "I", "L")
         ]
 
     def test_the_queen_cost_counts_roads_and_the_balcony(self):

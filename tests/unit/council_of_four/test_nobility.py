@@ -82,8 +82,8 @@ class TrackTests:
     def test_space_6_gives_an_additional_main_action(self):
         state = step_to(6)
         assert state["turn"]["main_left"] == 1 and state["turn"]["mains_done"] == 1
-        assert any(a["type"] == "elect" for a in RULES.legal_actions(state, 0))
-        assert any(a["type"] == "end_turn" for a in RULES.legal_actions(state, 0))
+        assert any(a["type"] == "elect" for a in RULES.choices(state, 0))
+        assert any(a["type"] == "end_turn" for a in RULES.choices(state, 0))
 
 
 class CityTokenChoiceTests:
@@ -92,7 +92,7 @@ class CityTokenChoiceTests:
         advances you on the Nobility Track."""
         state = step_to(4, tokens={"D": COIN2, "E": NOB2, "G": VP1, "K": COIN1}, merchants=("D", "E"))
         assert state["pending"] == [{"kind": "city_token", "seat": 0, "count": 1}]
-        assert RULES.legal_actions(state, 0) == [city_choice(["D"], 1)]
+        assert RULES.choices(state, 0) == [city_choice(["D"], 1)]
         refused(state, "choose_city_bonus", 0, msg.CHOOSE_CITIES.format(count=1), cities=["A"])
         refused(state, "choose_city_bonus", 0, msg.CHOOSE_CITIES.format(count=1), cities=["G"])
         refused(state, "choose_city_bonus", 0, msg.CHOOSE_CITIES.format(count=1), cities="D")
@@ -112,7 +112,7 @@ class CityTokenChoiceTests:
 
     def test_space_16_takes_two_different_tokens(self):
         state = step_to(16, tokens={"D": COIN2, "E": VP1, "K": COIN1}, merchants=("D", "E", "K"))
-        assert RULES.legal_actions(state, 0) == [city_choice(["D", "E", "K"], 2)]
+        assert RULES.choices(state, 0) == [city_choice(["D", "E", "K"], 2)]
         refused(state, "choose_city_bonus", 0, msg.CHOOSE_CITIES.format(count=2), cities=["D", "D"])
         refused(state, "choose_city_bonus", 0, msg.CHOOSE_CITIES.format(count=2), cities=["D"])
         before = state["seats"][0]
@@ -122,7 +122,7 @@ class CityTokenChoiceTests:
 
     def test_with_one_token_to_choose_space_16_gives_one(self):
         state = step_to(16, tokens={"D": COIN2}, merchants=("D",))
-        assert RULES.legal_actions(state, 0) == [city_choice(["D"], 1)]
+        assert RULES.choices(state, 0) == [city_choice(["D"], 1)]
 
     def test_with_no_token_to_choose_the_bonus_is_lost(self):
         """docs/rules-decisions.md: if none qualifies, the bonus is lost."""
@@ -160,7 +160,7 @@ class PermitChoiceTests:
         revised 2026-11-23)."""
         state = self.reach_14()
         assert state["pending"] == [{"kind": "permit_bonus", "seat": 0}]
-        [offered] = RULES.legal_actions(state, 0)
+        [offered] = RULES.choices(state, 0)
         assert offered == {
             "type": "choose_permit_bonus",
             "seat": 0,
@@ -196,7 +196,7 @@ class PermitChoiceTests:
             state, "acquire_permit", 0, balcony="coast", cards=state["seats"][0]["hand"][:4], permit="C05"
         )
         assert state["seats"][0]["nobility"] == 14
-        assert RULES.legal_actions(state, 0)[0]["params"]["permit"]["options"] == ["C05"]
+        assert RULES.choices(state, 0)[0]["params"]["permit"]["options"] == ["C05"]
         state = act(state, "choose_permit_bonus", 0, permit="C05")
         assert state["seats"][0]["nobility"] == 16
 
@@ -216,7 +216,7 @@ class PermitChoiceTests:
         refilled from the deck."""
         state = step_to(10)
         set_face_up(state, "mountains", ["M12", "M03"])
-        [offered] = RULES.legal_actions(state, 0)
+        [offered] = RULES.choices(state, 0)
         assert offered["type"] == "take_free_permit"
         assert offered["params"]["permit"]["options"] == [p for r in state["face_up"].values() for p in r]
         refused(state, "take_free_permit", 0, msg.FREE_PERMIT_NOT_FACE_UP, permit="M01")
@@ -230,4 +230,4 @@ class PermitChoiceTests:
     def test_choices_belong_to_the_seat_whose_turn_it_is(self):
         state = step_to(10)
         refused(state, "take_free_permit", 1, msg.NOT_YOUR_TURN.format(name="Anna"), permit="M01")
-        assert RULES.legal_actions(state, 1) == []
+        assert RULES.choices(state, 1) == []

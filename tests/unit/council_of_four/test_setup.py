@@ -56,8 +56,8 @@ class SetupTests:
         assert state["step"] == 0 and state["over"] is False and state["result"] is None
         assert state["phase"] == "deal"
         assert all(s["hand"] == [] for s in state["seats"])
-        assert RULES.legal_actions(state, None) == [{"type": "deal", "seat": None, "params": {}}]
-        assert all(RULES.legal_actions(state, s) == [] for s in range(3))
+        assert RULES.choices(state, None) == [{"type": "deal", "seat": None, "params": {}}]
+        assert all(RULES.choices(state, s) == [] for s in range(3))
 
     def test_coins_and_servants_follow_turn_order(self):
         """PLAYER SETUP: 10/11/12/13 Coins and 1/2/3/4 Servants."""

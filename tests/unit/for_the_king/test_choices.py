@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from games.engines.for_the_king.cards import CARDS
 from games.engines.for_the_king.rules import RULES
-from games.engines.kernel.choices import action_fits, amount, cards, choice, draw_action
+from games.engines.kernel.choices import action_fits, amount, choice, draw_action, enumerate_choice
 from tests.unit.contract import property_examples
 from tests.unit.for_the_king.builders import act, esteem, gold, gov, king
 
@@ -31,40 +31,49 @@ def won(hand: list[str], owed: int) -> dict:
 
 class ChoiceSizeTests:
     def test_a_huge_hand_still_gives_one_bid_choice_with_the_right_bounds(self):
-        small = RULES.legal_actions(bidding_on(gov("military", "H"), [G3[0]]), 0)
-        huge = RULES.legal_actions(bidding_on(gov("military", "H"), ALL_GOLD), 0)
+        small = RULES.choices(bidding_on(gov("military", "H"), [G3[0]]), 0)
+        huge = RULES.choices(bidding_on(gov("military", "H"), ALL_GOLD), 0)
         assert small == [choice("pass", 0), choice("bid", 0, amount=amount(1, 3 + 2))]
         assert huge == [choice("pass", 0), choice("bid", 0, amount=amount(1, 78 + 2))]
         assert len(json.dumps(huge)) == len(json.dumps(small)) + 1  # "80" against "5"
 
-    def test_a_huge_payment_is_one_choice_of_gold_cards_whatever_the_ways_to_pay(self):
-        """78 Gold owing 40 can be paid in many mixes; the choice is still one set of the hand's Gold
-        cards: at least 14 (13 threes reach 39), at most 26 (13 ones, 12 twos and a three make 40)."""
+    def test_a_huge_payment_is_one_choice_of_a_few_mixes_of_values(self):
+        """78 Gold owing 40: one choice, one option per mix of values (never per combination of
+        card ids, which would be millions), each reaching 40 with no card to spare."""
         hand = [*ALL_GOLD, gov("diplomacy", "A")]
-        offered = RULES.legal_actions(won(hand, 40), 0)
-        assert offered == [choice("pay_gold", 0, cards=cards(sorted(ALL_GOLD), 14, 26))]
+        [offered] = RULES.choices(won(hand, 40), 0)
+        options = offered["params"]["cards"]["options"]
+        mixes = [tuple(sorted(CARDS[c]["value"] for c in o["cards"])) for o in options]
+        # At most one mix per count of ones and twos (0 to 13 each): the threes follow.
+        assert len(mixes) == len(set(mixes)) and len(options) <= 14 * 14
+        for o in options:
+            values = [CARDS[c]["value"] for c in o["cards"]]
+            assert o["coins"] == sum(values) >= 40 > sum(values) - min(values)
 
     def test_a_gold_card_auction_offers_one_bid_choice_up_to_the_hand_size(self):
         hand = [gov("diplomacy", "A"), *G1]
-        offered = RULES.legal_actions(bidding_on(G3[0], hand), 0)
+        offered = RULES.choices(bidding_on(G3[0], hand), 0)
         assert offered == [choice("pass", 0), choice("bid", 0, amount=amount(1, 14 + 2))]
 
     def test_every_stage_offers_one_choice_per_action_type(self):
         state = won([*ALL_GOLD], 5)
         for seat in (None, 0, 1):
-            types = [c["type"] for c in RULES.legal_actions(state, seat)]
+            types = [c["type"] for c in RULES.choices(state, seat)]
             assert len(types) == len(set(types))
 
 
 class SampleTests:
-    def test_sample_leaves_choices_without_dependent_values_to_the_kernel(self):
-        state = bidding_on(gov("military", "H"), [G3[0]])
-        for offered in RULES.legal_actions(state, 0):
-            assert RULES.sample(state, offered, random.Random(1)) is None
+    def test_every_value_is_drawn_by_the_kernel_alone(self):
+        """The payments offered reach the bid without overpaying: no sampler of the engine's own."""
+        assert getattr(RULES, "sample", None) is None
+        state = won([*G1[:3], *G2[:2], G3[0]], 5)
+        (pay,) = RULES.choices(state, 0)
+        for action in enumerate_choice(pay):
+            RULES.apply(state, action)
 
     def test_a_drawn_payment_of_a_huge_hand_applies(self):
         state = won([*ALL_GOLD, king("plus1")], 40)
-        (pay,) = RULES.legal_actions(state, 0)
+        (pay,) = RULES.choices(state, 0)
         for seed in range(30):
             action = draw_action(RULES, state, pay, random.Random(seed))
             assert action_fits(pay, action)
@@ -89,7 +98,7 @@ class SampleTests:
         owed = max(1, round(share * means))
         state = won(hand, owed)
         assert state["phase"] == "pay_gold"
-        (pay,) = RULES.legal_actions(state, 0)
+        (pay,) = RULES.choices(state, 0)
         action = draw_action(RULES, state, pay, random.Random(seed))
         assert action_fits(pay, action)
         values = [CARDS[c]["value"] for c in action["cards"]]

@@ -8,8 +8,7 @@ from games.engines.for_the_king import messages as msg
 from games.engines.for_the_king.cards import CARDS
 from games.engines.for_the_king.esteem import BID_CAP_ABOVE_MEANS, gold_payments
 from games.engines.for_the_king.rules import RULES
-from games.engines.kernel.choices import amount, choice, pick
-from games.engines.kernel.choices import cards as card_set
+from games.engines.kernel.choices import amount, choice, payment, pick
 from games.engines.kernel.errors import RuleError
 from tests.unit.for_the_king.builders import act, esteem, gold, gov, king
 
@@ -45,8 +44,9 @@ class RulebookExampleTests:
         state = act(state, "pass", 0)
         assert state["phase"] == "pay_gold"
         assert state["payment"] == {"seat": 1, "owed": 4, "paid": 0}
-        # One choice: a set of her Gold cards; only 2 + 3 reaches 4 without a card to spare.
-        assert RULES.legal_actions(state, 1) == [choice("pay_gold", 1, cards=card_set([G2[0], G3[2]], 2, 2))]
+        # One choice: the payments; only 2 + 3 reaches 4 without a card to spare.
+        only = {"cards": [G2[0], G3[2]], "coins": 5, "label": "Gold 3 + Gold 2: 5 Gold"}
+        assert RULES.choices(state, 1) == [choice("pay_gold", 1, cards=payment([only]))]
         state = act(state, "pay_gold", 1, cards=[G3[2], G2[0]])
         assert state["seats"][1]["hand"] == [gov("military", "A")]
         assert state["discard"] == [G3[2], G2[0]]  # face up, no change
@@ -67,7 +67,7 @@ class RulebookExampleTests:
         state = act(state, "bid", 0, amount=3)
         state = act(state, "pass", 1)
         assert state["phase"] == "discard" and state["payment"] == {"seat": 0, "owed": 3, "paid": 0}
-        assert RULES.legal_actions(state, 0) == [choice("discard", 0, card=pick(sorted(anna)))]
+        assert RULES.choices(state, 0) == [choice("discard", 0, card=pick(sorted(anna)))]
         for c in (G1[0], gov("livestock", "C"), G2[0]):
             state = act(state, "discard", 0, card=c)
         assert state["discard_face_down"] == [G1[0], gov("livestock", "C"), G2[0]]
@@ -113,7 +113,7 @@ class BiddingTests:
         assert state["bidding"]["turn"] == 0
         state = bids(state, 3)
         assert state["bidding"]["turn"] == 2  # Ben is skipped
-        assert RULES.legal_actions(state, 1) == []
+        assert RULES.choices(state, 1) == []
         with pytest.raises(RuleError) as error:
             act(state, "bid", 1, amount=9)
         assert error.value.message == msg.NOT_YOUR_TURN.format(name="Chloe", what="bid")
@@ -138,7 +138,7 @@ class BiddingTests:
         last one bids (1 is enough) or passes."""
         state = bids(revealed(3, [[G3[0]], [], [G1[0]]], [gov("military", "H")]), None, None)
         assert state["phase"] == "bidding" and state["bidding"]["turn"] == 2
-        assert choice("pass", 2) in RULES.legal_actions(state, 2)
+        assert choice("pass", 2) in RULES.choices(state, 2)
         won = bids(state, 1)
         assert won["phase"] == "pay_gold" and won["payment"] == {"seat": 2, "owed": 1, "paid": 0}
 
@@ -146,7 +146,7 @@ class BiddingTests:
         """DESIGN 8 'Bids above one's means are allowed': one bid choice from 1 up to Gold + 2; any
         higher bid applies."""
         state = revealed(3, [[G3[0], G2[0], gov("military", "A")], [], []], [gov("military", "H")])
-        assert RULES.legal_actions(state, 0) == [
+        assert RULES.choices(state, 0) == [
             choice("pass", 0),
             choice("bid", 0, amount=amount(1, 5 + BID_CAP_ABOVE_MEANS)),
         ]
@@ -155,18 +155,18 @@ class BiddingTests:
     def test_a_later_bid_starts_above_the_high_bid(self):
         """'Any subsequent bids must be strictly greater than the previous number.'"""
         state = bids(revealed(3, [[G3[0]], [G3[1], G2[0]], []], [gov("military", "H")]), 2)
-        (bid,) = [c for c in RULES.legal_actions(state, 1) if c["type"] == "bid"]
+        (bid,) = [c for c in RULES.choices(state, 1) if c["type"] == "bid"]
         assert bid["params"] == {"amount": amount(3, 5 + BID_CAP_ABOVE_MEANS)}
 
     def test_a_high_bid_beyond_ones_means_leaves_only_pass_on_offer(self):
         """The bid choice reaches means + 2; above that only Pass is offered (a bid still applies)."""
         state = bids(revealed(3, [[G3[0]], [G1[0]], []], [gov("military", "H")]), 9)
-        assert RULES.legal_actions(state, 1) == [choice("pass", 1)]
+        assert RULES.choices(state, 1) == [choice("pass", 1)]
         assert act(state, "bid", 1, amount=10)["bidding"]["high_bid"] == 10
 
     def test_for_a_gold_card_the_means_are_the_cards_in_hand(self):
         state = revealed(3, [[G3[0], gov("military", "A")], [], []], [G3[5]])
-        assert RULES.legal_actions(state, 0) == [
+        assert RULES.choices(state, 0) == [
             choice("pass", 0),
             choice("bid", 0, amount=amount(1, 2 + BID_CAP_ABOVE_MEANS)),
         ]
@@ -232,13 +232,27 @@ class PayingGoldTests:
             act(state, "pay_gold", 1, cards=[G3[0]])
         assert error.value.message == msg.NOT_YOUR_TURN.format(name="Anna", what="pay Gold")
 
-    def test_the_payment_choice_offers_the_gold_in_hand_and_the_possible_sizes(self):
-        """One choice: any of the hand's Gold cards, as few as reach the bid (a 3 for 3) and as many
-        as pay without a card to spare (1 + 2 for 3); Government cards are not offered."""
+    def test_the_payment_choice_offers_each_set_that_reaches_the_bid_without_overpaying(self):
+        """DESIGN 8, 'Paying Gold': one option per mix of values that reaches the bid with no card to
+        spare (a 3, or 1 + 2 for 3; never 1 + 1, short, nor 1 + 2 + 3), the least Gold first;
+        Government cards are not offered (issue 29: "any 2 of these 3" offered 1 + 2 for 4)."""
         hand = [G1[0], G1[1], G2[0], G3[0], gov("military", "A")]
         state = self._won(hand, 3)
-        gold_ids = sorted([G1[0], G1[1], G2[0], G3[0]])
-        assert RULES.legal_actions(state, 0) == [choice("pay_gold", 0, cards=card_set(gold_ids, 1, 2))]
+        one = min(G1[0], G1[1])
+        assert RULES.choices(state, 0) == [
+            choice(
+                "pay_gold",
+                0,
+                cards=payment(
+                    [
+                        {"cards": [G3[0]], "coins": 3, "label": "Gold 3: 3 Gold"},
+                        {"cards": [one, G2[0]], "coins": 3, "label": "Gold 2 + Gold 1: 3 Gold"},
+                    ]
+                ),
+            )
+        ]
+        for option in RULES.choices(state, 0)[0]["params"]["cards"]["options"]:
+            act(state, "pay_gold", 0, cards=option["cards"])  # each one applies
 
     def test_the_listed_payments_are_every_mix_of_values(self):
         hand = [G1[0], G1[1], G2[0], G3[0], gov("military", "A")]
@@ -291,8 +305,8 @@ class WinnerWhoCannotPayTests:
         state = revealed(3, hands, [card, G1[5]], first_player=0)
         state = bids(state, 5, None, None)  # Anna bids 5 with 1 Gold
         assert state["phase"] == "cannot_pay" and state["payment"]["seat"] == 0
-        assert RULES.legal_actions(state, 1) == [choice("draw_random_card", 1)]
-        assert RULES.legal_actions(state, 0) == []
+        assert RULES.choices(state, 1) == [choice("draw_random_card", 1)]
+        assert RULES.choices(state, 0) == []
         with pytest.raises(RuleError) as error:
             act(state, "draw_random_card", 2)
         assert error.value.message == msg.NOT_YOUR_TURN.format(name="Ben", what="draw a random card")
@@ -305,7 +319,7 @@ class WinnerWhoCannotPayTests:
         assert state["bidding"]["excluded"] == [0]
         assert state["bidding"]["passed"] == [] and state["bidding"]["high_bid"] == 0
         assert state["bidding"]["turn"] == 1  # the first player is out: the next one starts
-        assert RULES.legal_actions(state, 0) == []
+        assert RULES.choices(state, 0) == []
         state = bids(state, 1, None)
         assert state["phase"] == "pay_gold" and state["payment"]["seat"] == 1
 
@@ -346,6 +360,6 @@ class EndOfPhaseTests:
         state = act(state, "pay_gold", 0, cards=[G3[0]])
         assert state["over"] is True
         assert state["result"]["winners"] == [0]
-        assert RULES.legal_actions(state, None) == []
+        assert RULES.choices(state, None) == []
         with pytest.raises(RuleError):
             act(state, "reveal", 1)

@@ -119,8 +119,8 @@ class SetupTests:
         assert state["over"] is False and state["result"] is None
         assert [s["name"] for s in state["seats"]] == ["Anna", "Ben", "Chloe"]
         assert state["deck"] == [] and state["adviser"] is None
-        assert RULES.legal_actions(state, None) == [{"type": "deal", "seat": None, "params": {}}]
-        assert all(RULES.legal_actions(state, s) == [] for s in range(3))
+        assert RULES.choices(state, None) == [{"type": "deal", "seat": None, "params": {}}]
+        assert all(RULES.choices(state, s) == [] for s in range(3))
         json.dumps(state)
 
     def test_government_board_has_five_offices_up_to_four_players_and_six_with_five(self):

@@ -35,9 +35,9 @@ class DistributeTests:
         state = adviser_turn(4, DECK, adviser=1)
         state = place(state, 1, "personal")
         state = place(state, 1, "middle")
-        assert RULES.legal_actions(state, 1) == [choice("place", 1, area=pick(["middle", "favor"]))]
+        assert RULES.choices(state, 1) == [choice("place", 1, area=pick(["middle", "favor"]))]
         state = act(state, "place", 1, area="favor")
-        assert RULES.legal_actions(state, 1) == [choice("place", 1, area=pick(["middle"]))]
+        assert RULES.choices(state, 1) == [choice("place", 1, area=pick(["middle"]))]
         state = act(state, "place", 1, area="middle")
         state = place(state, 1, "middle")
         assert state["seats"][1]["personal_deck"] == [DECK[0]]
@@ -45,10 +45,10 @@ class DistributeTests:
         assert state["middle"] == [DECK[1], DECK[3], DECK[4]]
         assert state["phase"] == "choose"
         assert state["choosers"] == [2, 3, 0]
-        assert RULES.legal_actions(state, 1) == []
+        assert RULES.choices(state, 1) == []
         state = act(state, "choose", 2, card=DECK[3])
         state = act(state, "choose", 3, card=DECK[1])
-        assert RULES.legal_actions(state, 0) == [choice("choose", 0, card=pick([DECK[4]]))]
+        assert RULES.choices(state, 0) == [choice("choose", 0, card=pick([DECK[4]]))]
         state = act(state, "choose", 0, card=DECK[4])
         assert [s["personal_deck"] for s in state["seats"]] == [[DECK[4]], [DECK[0]], [DECK[3]], [DECK[1]]]
         assert state["middle"] == []
@@ -72,12 +72,10 @@ class DistributeTests:
         a compulsory draw with no choice, so it is no tap of the Adviser's (issue 26)."""
         state = adviser_turn(3, DECK)
         assert state["drawn"] == DECK[0]
-        assert RULES.legal_actions(state, 0) == [
-            choice("place", 0, area=pick(["personal", "middle", "favor"]))
-        ]
+        assert RULES.choices(state, 0) == [choice("place", 0, area=pick(["personal", "middle", "favor"]))]
         state = place(state, 0, "middle")
         assert state["drawn"] == DECK[1] and state["deck"] == DECK[2:]
-        assert [c["type"] for c in RULES.legal_actions(state, 0)] == ["place"]
+        assert [c["type"] for c in RULES.choices(state, 0)] == ["place"]
 
     def test_there_is_no_draw_to_tap(self):
         """The draw is part of the placement: an action asking for it is refused."""
@@ -120,7 +118,7 @@ class DistributeTests:
         with pytest.raises(RuleError) as error:
             act(state, "place", 1, area="middle")
         assert error.value.message == msg.NOT_YOUR_TURN.format(name="Anna", what="place a card")
-        assert RULES.legal_actions(state, 1) == []
+        assert RULES.choices(state, 1) == []
 
     def test_placing_is_not_allowed_while_opponents_choose(self):
         state = adviser_turn(2, DECK)
@@ -181,7 +179,7 @@ class KingCardsInShareInfluenceTests:
         state = act(state, "choose", 1, card=card)
         assert state["phase"] == "king_card"
         assert state["king_card"] == {"seat": 1, "card": card, "then": "choose"}
-        assert RULES.legal_actions(state, 1) == [
+        assert RULES.choices(state, 1) == [
             choice(
                 "king_card",
                 1,
@@ -204,13 +202,13 @@ class KingCardsInShareInfluenceTests:
         card = king("minus1")
         state = place(adviser_turn(3, [card, *DECK], adviser=0), 0, "personal")
         assert state["phase"] == "king_card" and state["king_card"]["seat"] == 0
-        assert RULES.legal_actions(state, 0)[0]["type"] == "king_card"
+        assert RULES.choices(state, 0)[0]["type"] == "king_card"
         state = act(state, "king_card", 0, changes=[{"office": "diplomacy", "change": -1}])
         assert state["duties"]["diplomacy"] == {"primary": 2, "secondary": 1}
         assert state["seats"][0]["personal_deck"] == []
         assert state["phase"] == "distribute" and state["placed"]["personal"] == 1
         assert state["drawn"] == DECK[0]  # the next card, drawn by itself
-        assert RULES.legal_actions(state, 0)[0]["type"] == "place"
+        assert RULES.choices(state, 0)[0]["type"] == "place"
 
 
 class DeckRunsOutTests:
@@ -245,4 +243,4 @@ class DeckRunsOutTests:
         state = place(state, 0, "personal")
         assert state["over"] is True
         assert state["result"]["scores"] == [3, 0]  # Anna holds the only (Military) card
-        assert RULES.legal_actions(state, 0) == RULES.legal_actions(state, 1) == []
+        assert RULES.choices(state, 0) == RULES.choices(state, 1) == []

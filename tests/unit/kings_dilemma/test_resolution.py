@@ -188,7 +188,7 @@ class CardFlowTests:
             else:
                 state = act(state, "stay", seat)
         assert state["phase"] == "outcome"
-        assert RULES.legal_actions(state, None) == [
+        assert RULES.choices(state, None) == [
             {
                 "type": "read_outcome",
                 "seat": None,
@@ -238,14 +238,14 @@ class CardFlowTests:
 
     def test_the_table_types_any_card_as_one_choice(self):
         state = drafted(config(dilemma_deck=[31, 40]))
-        assert RULES.legal_actions(state, None) == [
+        assert RULES.choices(state, None) == [
             {
                 "type": "draw_dilemma",
                 "seat": None,
                 "params": {"card": {"kind": "typed", "schema": "dilemma_front"}},
             }
         ]
-        assert RULES.legal_actions(state, 0) == []
+        assert RULES.choices(state, 0) == []
 
     def test_the_deck_loses_the_drawn_card(self):
         state = draw(drafted(config(dilemma_deck=[12, 31])), card(12))
@@ -397,7 +397,7 @@ class HostEffectTests:
 
         state = win(voting(), "aye")
         rng = random.Random(4)
-        for choice in RULES.legal_actions(state, None):
+        for choice in RULES.choices(state, None):
             for _ in range(20):
                 RULES.apply(state, draw_action(RULES, state, choice, rng))
 

@@ -149,7 +149,7 @@ class EndOfGameTests:
             heights={"influence": 15, "wealth": 2, "morale": 9, "welfare": 9, "knowledge": 9},
             end="abdicated_top",
         )
-        assert RULES.legal_actions(state, None) == [{"type": "score", "seat": None, "params": {}}]
+        assert RULES.choices(state, None) == [{"type": "score", "seat": None, "params": {}}]
         before, state = state, act(state, "score", None)
         assert not RULES.undoable(before, {"type": "score", "seat": None}, state)
         assert state["over"]
@@ -196,11 +196,11 @@ class EndOfGameTests:
         with pytest.raises(RuleError) as error:
             act(state, "choose_heir", 2, heir=2)
         assert error.value.message == msg.HEIR_CANDIDATE.format(names="Anna, Ben")
-        assert RULES.legal_actions(state, 2) == [
+        assert RULES.choices(state, 2) == [
             {"type": "choose_heir", "seat": 2, "params": {"heir": {"kind": "pick", "options": [0, 1]}}}
         ]
         state = act(state, "choose_heir", 2, heir=1)
         assert state["over"]
         assert state["result"]["winners"] == [0, 1]
         assert state["result"]["heir"] == 1
-        assert RULES.legal_actions(state, None) == []
+        assert RULES.choices(state, None) == []

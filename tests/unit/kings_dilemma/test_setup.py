@@ -56,8 +56,8 @@ class SetupTests:
         assert state["pool"] == {"power": 65 - 3 - 4 * 8, "coins": 72 - 4 * 10}
         assert state["phase"] == "deal"
         assert state["removed_agenda"] is None
-        assert RULES.legal_actions(state, None) == [{"type": "deal", "seat": None, "params": {}}]
-        assert all(RULES.legal_actions(state, s) == [] for s in range(4))
+        assert RULES.choices(state, None) == [{"type": "deal", "seat": None, "params": {}}]
+        assert all(RULES.choices(state, s) == [] for s in range(4))
 
     def test_momentum_sides_are_random_but_replay(self):
         sides = {
@@ -190,14 +190,14 @@ class DraftTests:
         assert state["draft"]["order"] == [2, 1, 0, 3]  # Prestige 2 (House 3), 2 (House 7), 5, 9
         offer = state["seats"][2]["draft_offer"]
         assert len(offer) == 5 and state["removed_agenda"] not in offer
-        assert RULES.legal_actions(state, 2) == [
+        assert RULES.choices(state, 2) == [
             {
                 "type": "choose_secret_agenda",
                 "seat": 2,
                 "params": {"agenda": {"kind": "pick", "options": offer}},
             }
         ]
-        assert RULES.legal_actions(state, 1) == []
+        assert RULES.choices(state, 1) == []
         with pytest.raises(RuleError) as error:
             act(state, "choose_secret_agenda", 1, agenda=offer[0])
         assert error.value.message == msg.NOT_YOUR_TURN.format(name="Chloe", what="choose a Secret Agenda")

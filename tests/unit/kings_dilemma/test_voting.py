@@ -132,7 +132,7 @@ class VotingTurnTests:
         state = act(state, "pass_gather", 2)
         assert state["phase"] == "tie_break"
         assert state["vote"]["undecided"] == "all_pass"
-        assert RULES.legal_actions(state, 2)[0] == {
+        assert RULES.choices(state, 2)[0] == {
             "type": "break_tie",
             "seat": 2,
             "params": {"side": {"kind": "pick", "options": ["aye", "nay"]}},
@@ -182,7 +182,7 @@ class VotingTurnTests:
 
     def test_a_vote_is_one_choice_of_a_side_and_an_amount_up_to_the_house_s_power(self):
         state = voting(config(leader=0, moderator=2, power=[3, 8, 8]))
-        mine = [a for a in RULES.legal_actions(state, 0) if a["type"] != "give_coins"]
+        mine = [a for a in RULES.choices(state, 0) if a["type"] != "give_coins"]
         assert mine == [
             {
                 "type": "vote",
@@ -200,13 +200,13 @@ class VotingTurnTests:
         """Bounds from the rules: the most Power and Coins a House can hold (the whole box)."""
         small = voting(config(leader=0, moderator=2, power=[1, 8, 8], coins=[1, 1, 1]))
         large = voting(config(leader=0, moderator=2, power=[65, 0, 0], coins=[72, 0, 0]))
-        assert len(str(RULES.legal_actions(large, 0))) <= len(str(RULES.legal_actions(small, 0))) + 4
-        vote = RULES.legal_actions(large, 0)[0]
+        assert len(str(RULES.choices(large, 0))) <= len(str(RULES.choices(small, 0))) + 4
+        vote = RULES.choices(large, 0)[0]
         assert vote["params"]["power"] == {"kind": "amount", "min": 1, "max": 65}
 
     def test_a_seat_without_power_can_only_pass(self):
         state = voting(config(leader=0, moderator=2, power=[0, 8, 8]))
-        mine = [a["type"] for a in RULES.legal_actions(state, 0) if a["type"] != "give_coins"]
+        mine = [a["type"] for a in RULES.choices(state, 0) if a["type"] != "give_coins"]
         assert mine == ["pass_gather", "pass_moderator"]
 
 
@@ -256,7 +256,7 @@ class VotingErrorTests:
         state = voting(config(leader=0, moderator=2))
         state = act(state, "pass_moderator", 0)
         assert self.error(state, "pass_moderator", 1) == msg.MODERATOR_TAKEN.format(name="Anna")
-        assert "pass_moderator" not in [a["type"] for a in RULES.legal_actions(state, 1)]
+        assert "pass_moderator" not in [a["type"] for a in RULES.choices(state, 1)]
 
     def test_breaking_a_tie_for_no_side_or_by_someone_else(self):
         state = voting(config(leader=0, moderator=2))
@@ -295,7 +295,7 @@ class BargainingTests:
 
     def test_any_house_with_coins_may_give_them_to_another_house_without_its_turn(self):
         state = voting(config(leader=0, moderator=2, coins=[10, 2, 0]))
-        gifts = [a for a in RULES.legal_actions(state, 1) if a["type"] == "give_coins"]
+        gifts = [a for a in RULES.choices(state, 1) if a["type"] == "give_coins"]
         assert gifts == [
             {
                 "type": "give_coins",
@@ -307,7 +307,7 @@ class BargainingTests:
                 "open": True,  # bargaining: open to any House, whoever must vote now
             }
         ]
-        assert [a for a in RULES.legal_actions(state, 2) if a["type"] == "give_coins"] == []
+        assert [a for a in RULES.choices(state, 2) if a["type"] == "give_coins"] == []
 
     def test_gift_errors(self):
         state = voting(config(leader=0, moderator=2))

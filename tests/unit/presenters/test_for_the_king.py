@@ -2,15 +2,17 @@
 engine (tests/unit/for_the_king/builders.py), at each phase, for the table and for seats. The words
 it shows for cards, prices and counts are the engine's own."""
 
+import json
 import random
 
 import pytest
 
-from games.engines.for_the_king.cards import CARDS, label
+from games.engines.for_the_king.cards import label
 from games.engines.for_the_king.rules import RULES
 from games.engines.for_the_king.scoring import final_result
 from games.engines.for_the_king.turn import limits
 from games.engines.kernel.bots import bot_choose_action
+from games.presenters.controls import build_controls
 from games.presenters.for_the_king import (
     DOING,
     GAME_OVER,
@@ -116,10 +118,17 @@ class GainEsteemTests:
         owed = state["payment"]["owed"]
         view = RULES.view(state, 0)
         words = PRESENTER.words(view, names(2))
-        choice = RULES.legal_actions(state, 0)[0]
-        assert words.title(choice) == f"Pay {owed} Gold"
-        assert words.worth(choice, "cards", G3[0]) == CARDS[G3[0]]["value"]
-        assert words.option(choice, "cards", G2[0]) == label(G2[0])
+        [group] = build_controls(RULES.legal_actions(state, 0), words)
+        assert group["kind"] == "offers" and group["title"] == f"Pay {owed} Gold"
+        # Issue 29: a bid of 4 with 1, 2 and 3 offers 3 + 1 and 3 + 2, never 1 + 2 (3, refused).
+        assert [(o["label"], o["coins"]) for o in group["offers"]] == [
+            (f"{label(G3[0])} + {label(G1[0])}", "4 Gold"),
+            (f"{label(G3[0])} + {label(G2[0])}", "5 Gold"),
+        ]
+        assert [sorted(v for f, v in o["fields"]) for o in group["offers"]] == [
+            sorted(json.dumps(c) for c in (G1[0], G3[0])),
+            sorted(json.dumps(c) for c in (G2[0], G3[0])),
+        ]
         assert present(state)["payment"]["pays_with"] == "gold"
         assert present(state)["doing"] == f"Anna won the card and pays {owed} Gold."
 
