@@ -523,6 +523,15 @@ def session_replay(*, session: GameSession) -> dict:
     return _replay(session, session_rules(session))
 
 
+def session_snapshots_keep_told(*, told: dict[int, dict]) -> None:
+    """Keep readers' folds of the log (nights' stories), each beside the snapshot it was folded up
+    to ({snapshot id: told}), so the next reader resumes there: one query. A cache of the log like
+    the snapshots: one an undo dropped meanwhile keeps nothing (a new one has a new id)."""
+    SessionSnapshot.objects.bulk_update(
+        [SessionSnapshot(pk=pk, told=value) for pk, value in told.items()], ["told"]
+    )
+
+
 @transaction.atomic
 def session_undo(*, session: GameSession, by) -> GameSession:
     """The host drops the last action still in force, when the engine allows it; the state is
