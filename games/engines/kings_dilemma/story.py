@@ -229,7 +229,7 @@ def story_fold(checkpoint: dict, actions: list[dict]) -> dict:
 
 def story_told(checkpoint: dict) -> dict:
     """The story of the night at ``checkpoint``: the story so far and, once the game is over, its
-    end (a new dict: the checkpoint can fold on)."""
+    end (a new dict, sharing the Dilemmas told so far with the checkpoint: read it before folding on)."""
     story, state = checkpoint["story"], checkpoint["state"]
     told = {**story, "end": state["end"]}
     if state["over"]:
