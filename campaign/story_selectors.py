@@ -7,11 +7,13 @@ changes, so each is replayed once)."""
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 from collections import Counter, defaultdict
 from typing import Any
 
 from django.core.cache import cache
+from django.db.models import BooleanField, ExpressionWrapper, Q
 
 from campaign.models import (
     RESOURCE_ROWS,
@@ -25,11 +27,13 @@ from campaign.models import (
     StoryLink,
 )
 from games.engines.kernel.errors import RuleError
-from games.engines.kings_dilemma.story import house_figures, night_story
-from games.models import GameSession, SessionAction
+from games.engines.kings_dilemma.story import house_figures, story_begin, story_fold, story_told
+from games.models import GameSession, SessionAction, SessionSnapshot
+from games.services import MALFORMED, session_snapshots_keep_told
 
 logger = logging.getLogger(__name__)
 STORY_CACHE = "night-story-v1-{session}-{version}"
+STORY_FOLD = 1  # the version of the stories kept beside the snapshots (told["v"]): others are ignored
 STORY_CACHE_SECONDS = 30 * 24 * 3600
 SIDES = {"aye": "AYE", "nay": "NAY"}
 PASSES = {"gather": "passed and gathered Power", "moderator": "passed and became the Moderator"}
@@ -75,26 +79,92 @@ def night_stories(*, campaign: Campaign, game: ChronicleGame | None = None) -> d
 
 
 def _tell(missing: dict[int, dict]) -> dict[str, dict]:
-    """Replay the nights not in the cache: their setups in one query, their logs in another."""
+    """Tell the nights not in the cache, each from its newest checkpoint (a story kept beside a
+    snapshot of the state), else from its setup: their setups in one query, their snapshots in one
+    or two, the actions after the checkpoints in one. A night that reached a newer snapshot keeps
+    its story there for the next reader (one write for them all)."""
     setups = {
         pk: (config, seed)
         for pk, config, seed in GameSession.objects.filter(pk__in=list(missing)).values_list(
             "pk", "config", "seed"
         )
     }
-    logs: dict[int, list[dict]] = defaultdict(list)
-    actions = SessionAction.objects.filter(session_id__in=list(missing), undone=False).order_by(
-        "session_id", "seq"
-    )
-    for session_id, payload in actions.values_list("session_id", "payload"):
-        logs[session_id].append(payload)
-    told = {}
+    starts, newest = _checkpoints(missing)
+    logs = _logs(missing, {pk: start["seq"] for pk, start in starts.items()})
+    told, kept = {}, {}
     for pk, row in missing.items():
         try:
-            told[STORY_CACHE.format(session=pk, version=row["version"])] = night_story(*setups[pk], logs[pk])
+            story, keep = _fold_night(pk, setups[pk], starts.get(pk), logs[pk], newest.get(pk))
         except RuleError as error:  # a log today's engine refuses: that night untold, the page still shown
             logger.warning("The log of session %s does not replay: %s", pk, error)
+            continue
+        told[STORY_CACHE.format(session=pk, version=row["version"])] = story
+        kept.update(keep)
+    if kept:
+        session_snapshots_keep_told(told=kept)
     return told
+
+
+def _checkpoints(missing: dict[int, dict]) -> tuple[dict[int, dict], dict[int, tuple[int, int]]]:
+    """For each night: the checkpoint to resume from (the newest snapshot holding a story of this
+    fold's version: its seq, state and story) and its newest snapshot (id, seq)."""
+    rows = (
+        SessionSnapshot.objects.filter(session_id__in=list(missing))
+        .annotate(has_told=ExpressionWrapper(Q(told__v=STORY_FOLD), output_field=BooleanField()))
+        .order_by("session_id", "seq")
+        .values_list("session_id", "pk", "seq", "has_told")
+    )
+    newest, resume = {}, {}
+    for session_id, pk, seq, has_told in rows:
+        newest[session_id] = (pk, seq)
+        if has_told:
+            resume[session_id] = pk
+    starts = {}
+    if resume:
+        chosen = SessionSnapshot.objects.filter(pk__in=list(resume.values()))
+        for session_id, seq, state, kept in chosen.values_list("session_id", "seq", "state", "told"):
+            if kept:  # as filtered: told of this fold's version
+                starts[session_id] = {"seq": seq, "state": state, "story": kept["story"]}
+    return starts, newest
+
+
+def _logs(missing: dict[int, dict], since: dict[int, int]) -> dict[int, list[tuple[int, dict]]]:
+    """The actions in force of each night after its checkpoint (all of them without one): one query."""
+    after = Q()
+    for pk in missing:
+        after |= Q(session_id=pk, seq__gt=since.get(pk, 0))
+    logs: dict[int, list[tuple[int, dict]]] = defaultdict(list)
+    actions = SessionAction.objects.filter(after, undone=False).order_by("session_id", "seq")
+    for session_id, seq, payload in actions.values_list("session_id", "seq", "payload"):
+        logs[session_id].append((seq, payload))
+    return logs
+
+
+def _fold_night(
+    pk: int, setup: tuple, start: dict | None, log: list[tuple[int, dict]], newest: tuple[int, int] | None
+) -> tuple[dict, dict[int, dict]]:
+    """One night's story, folded from ``start`` (its setup without one) over ``log``; and the story
+    to keep at its newest snapshot when the fold passed it ({snapshot id: told})."""
+    if start is not None:
+        checkpoint: dict = {"story": start["story"], "state": start["state"]}
+        try:
+            return _fold_from(checkpoint, start["seq"], log, newest)
+        except (RuleError, *MALFORMED) as error:  # a checkpoint of older rules: the log is the truth
+            logger.info("The story checkpoint of a night does not resume (%s): told from its setup", error)
+            log = _logs({pk: {}}, {})[pk]
+    return _fold_from(story_begin(*setup), 0, log, newest)
+
+
+def _fold_from(
+    checkpoint: dict, since: int, log: list[tuple[int, dict]], newest: tuple[int, int] | None
+) -> tuple[dict, dict[int, dict]]:
+    keep: dict[int, dict] = {}
+    if newest is not None and newest[1] > since:
+        story_fold(checkpoint, [payload for seq, payload in log if seq <= newest[1]])
+        keep[newest[0]] = {"v": STORY_FOLD, "story": json.loads(json.dumps(checkpoint["story"]))}
+        log = [(seq, payload) for seq, payload in log if seq > newest[1]]
+    story_fold(checkpoint, [payload for _, payload in log])
+    return story_told(checkpoint), keep
 
 
 def _seat_of(story: dict, house: House) -> int | None:

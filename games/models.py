@@ -143,11 +143,20 @@ class SessionSnapshot(models.Model):
     """The state after one logged action, kept every ``games.services.SNAPSHOT_EVERY`` actions so
     an undo replays from the nearest one, not from the setup: a long night undoes as fast as a
     short one. A cache of the log, never its truth: dropped when an undo reaches back past it,
-    never exported (an imported night replays from its setup once)."""
+    never exported (an imported night replays from its setup once). A reader's fold of the log (the
+    night's story) is kept beside the state it was folded with (``told``)."""
 
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="snapshots")
     seq = models.PositiveIntegerField(help_text="The sequence number of the action it follows.")
     state = models.JSONField()
+    # A reader's fold of the log up to the same action (the King's Dilemma's night story), kept so
+    # the next reader resumes here with ``state``; empty until a reader folded that far. Pure data
+    # an engine's fold returns, never read by the rules.
+    told = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="What a reader folded from the log up to this action (a night's story so far).",
+    )
 
     class Meta:
         ordering = ["session", "seq"]

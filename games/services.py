@@ -33,6 +33,8 @@ logger = logging.getLogger(__name__)
 SEAT_COLOURS = ["red", "blue", "green", "yellow", "purple", "orange", "teal", "grey"]
 MAX_SEAT_NAME = 80
 MAX_IDEMPOTENCY_KEY = 100
+# What an undo changes on the session row (the rest, config and seed among them, stays as it is).
+UNDO_WRITES = ["state", "version", "last_activity", "status", "updated"]
 SNAPSHOT_EVERY = 100  # a snapshot of the state every this many logged actions (undo replays from it)
 # The bots' task, sent by its name: the tasks import the services (in their bodies), never the other
 # way round, so the two modules make no circle (games/tasks.py registers it; GamesConfig.ready()).
@@ -123,7 +125,9 @@ def _plain_json(value: Any, message: str) -> Any:
     return json.loads(text)
 
 
-def _lock(session: GameSession, *, idempotency_key: str | None = None) -> GameSession:
+def _lock(
+    session: GameSession, *, idempotency_key: str | None = None, without_state: bool = False
+) -> GameSession:
     """The session row, locked. What a submit needs besides lives on that row (``last_seq``,
     ``has_bots``): a ``FOR UPDATE`` that waited for another writer returns them as fresh as the
     rest of the row, with no snapshot to reason about. For a key, the action already logged with
@@ -135,6 +139,8 @@ def _lock(session: GameSession, *, idempotency_key: str | None = None) -> GameSe
     statement began), nothing was committed meanwhile and ``done_id`` is right; otherwise it is read
     again, now that we hold the lock. SQLite's IMMEDIATE transactions never wait inside a statement.)"""
     rows = GameSession.objects.select_for_update()
+    if without_state:  # a writer that rebuilds the state never reads the one it replaces
+        rows = rows.defer("state")
     if idempotency_key:
         rows = rows.annotate(done_id=Subquery(_done_with(idempotency_key, OuterRef("pk")).values("pk")[:1]))
     locked = rows.get(pk=session.pk)
@@ -523,11 +529,24 @@ def session_replay(*, session: GameSession) -> dict:
     return _replay(session, session_rules(session))
 
 
+def session_snapshots_keep_told(*, told: dict[int, dict]) -> None:
+    """Keep readers' folds of the log (nights' stories), each beside the snapshot it was folded up
+    to ({snapshot id: told}), so the next reader resumes there: one query. A cache of the log like
+    the snapshots: one an undo dropped meanwhile keeps nothing (a new one has a new id)."""
+    SessionSnapshot.objects.bulk_update(
+        [SessionSnapshot(pk=pk, told=value) for pk, value in told.items()], ["told"]
+    )
+
+
 @transaction.atomic
 def session_undo(*, session: GameSession, by) -> GameSession:
     """The host drops the last action still in force, when the engine allows it; the state is
-    rebuilt by replay. The action stays in the log, marked undone."""
-    locked = _lock(session)
+    rebuilt by replay from the nearest snapshot. The action stays in the log, marked undone.
+
+    What it reads and writes does not grow with the night but for the state itself: the session
+    row is locked without its cached state (rebuilt, never read), the snapshot and the actions
+    after it are read once, and only the fields that change are written."""
+    locked = _lock(session, without_state=True)
     if locked.host_id is None or by is None or getattr(by, "pk", None) != locked.host_id:
         raise ValidationError(ONLY_HOST_UNDOES)
     if locked.status == GameSession.Status.ABANDONED:
@@ -547,7 +566,7 @@ def session_undo(*, session: GameSession, by) -> GameSession:
     locked.version += 1
     locked.last_activity = timezone.now()
     locked.status = GameSession.Status.FINISHED if rules.is_over(locked.state) else GameSession.Status.ACTIVE
-    locked.save()
+    locked.save(update_fields=UNDO_WRITES)
     _after_change(locked, rules)
     _sync(session, locked)
     return session

@@ -172,6 +172,15 @@ def replay(config: dict, seed: int, actions: list[dict]) -> Iterator[tuple[dict,
 
 def night_story(config: dict, seed: int, actions: list[dict]) -> dict:
     """Replay the night and tell it. ``actions`` are the logged payloads (undone ones left out)."""
+    checkpoint = story_begin(config, seed)
+    story_fold(checkpoint, actions)
+    return story_told(checkpoint)
+
+
+def story_begin(config: dict, seed: int) -> dict:
+    """The checkpoint before the first action: ``{"story": the story so far, "state": the state}``.
+    A checkpoint is plain JSON data (the Django side keeps one beside a snapshot of the state), so a
+    long night is told again from its last checkpoint, not from its setup."""
     state = RULES.setup(config, seed)
     story = {
         "king_name": state["king_name"],
@@ -195,30 +204,47 @@ def night_story(config: dict, seed: int, actions: list[dict]) -> dict:
         "winners": [],
         "heir": None,
     }
-    dilemma: dict | None = None
-    stickers = envelopes = 0
-    for action, before_phase, after in replay(config, seed, actions):
-        state = after
+    return {"story": story, "state": state}
+
+
+def story_fold(checkpoint: dict, actions: list[dict]) -> dict:
+    """Fold more logged actions into ``checkpoint`` (changed in place: the caller's own, e.g. read
+    from the database), as ``RULES.apply`` would: the same moves and the same seeded randomness on
+    one private state. The Dilemma being told is the story's last one (none before the first draw).
+    Returns the checkpoint."""
+    story, state = checkpoint["story"], checkpoint["state"]
+    dilemma = story["dilemmas"][-1] if story["dilemmas"] else None
+    stickers, envelopes = len(state["stickers"]), len(state["envelopes"])
+    for action in actions:
+        before_phase = state["phase"]
+        RULES.apply_in_place(state, action)
         if action["type"] == "draw_dilemma":
             dilemma = _new_dilemma(state)
             story["dilemmas"].append(dilemma)
         elif dilemma is not None:  # the deal and the draft are not told: the Secret Agendas are secret
             _tell(story, dilemma, action, before_phase, state, stickers, envelopes)
         stickers, envelopes = len(state["stickers"]), len(state["envelopes"])
-    story["end"] = state["end"]
+    return checkpoint
+
+
+def story_told(checkpoint: dict) -> dict:
+    """The story of the night at ``checkpoint``: the story so far and, once the game is over, its
+    end (a new dict, sharing the Dilemmas told so far with the checkpoint: read it before folding on)."""
+    story, state = checkpoint["story"], checkpoint["state"]
+    told = {**story, "end": state["end"]}
     if state["over"]:
         result = state["result"]
-        story["over"] = True
-        story["resources_final"] = dict(result["resources_final"])
-        story["stability_final"] = result["stability_final"]
-        story["ranking"] = [
+        told["over"] = True
+        told["resources_final"] = dict(result["resources_final"])
+        told["stability_final"] = result["stability_final"]
+        ranking = [
             {"seat": i, "name": row["name"], "house": row["house"], **{k: row[k] for k in RANK_FIELDS}}
             for i, row in enumerate(result["seats"])
         ]
-        story["ranking"].sort(key=lambda r: (r["position"], r["seat"]))
-        story["winners"] = list(result["winners"])
-        story["heir"] = result["heir"]
-    return story
+        told["ranking"] = sorted(ranking, key=lambda r: (r["position"], r["seat"]))
+        told["winners"] = list(result["winners"])
+        told["heir"] = result["heir"]
+    return told
 
 
 def house_figures(story: dict, seat: int) -> dict:
