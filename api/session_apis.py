@@ -53,6 +53,9 @@ SEAT_TAKEN_BY_PHONE = (
 )
 NO_NUL = "{what} cannot contain NUL characters."
 TOO_BIG = "An action is at most 10000 characters of JSON."
+IDEMPOTENCY_KEY_REQUIRED = (
+    "Send an Idempotency-Key header with each action: a new key for a new action, the same key to send it again."
+)
 
 SEAT_TOKEN = OpenApiParameter(
     SEAT_TOKEN_HEADER,
@@ -63,11 +66,20 @@ SEAT_TOKEN = OpenApiParameter(
 )
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
-    OpenApiTypes.STR,
+    {"type": "string", "minLength": 1, "maxLength": 100, "pattern": "^[^\\s\\x00]([^\\x00]*[^\\s\\x00])?$"},
     OpenApiParameter.HEADER,
-    required=False,
-    description="Up to 100 characters. Sending the same key again returns the action already applied.",
+    required=True,
+    description="Required: a new key (up to 100 characters) for each new action. Sending the same key again "
+    "(a retry after a lost answer) returns the action already applied, never applies it twice.",
 )
+
+
+class IdempotencyKeyRequired(exceptions.APIException):
+    """A submit without its Idempotency-Key (shared decision 5): 400, code idempotency_key_required."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+    default_detail = IDEMPOTENCY_KEY_REQUIRED
+    default_code = "idempotency_key_required"
 
 
 # ---- Access ------------------------------------------------------------------------------
@@ -416,8 +428,10 @@ def submit_data(logged, view: SessionView) -> dict:
 def _submit(request, session: GameSession, seat: Seat | None) -> Response:
     serializer = SubmitInputSerializer(data=request.data)
     serializer.is_valid(raise_exception=True)
-    key = request.headers.get("Idempotency-Key") or None
-    if key is not None and "\x00" in key:
+    key = request.headers.get("Idempotency-Key", "")
+    if not key.strip():
+        raise IdempotencyKeyRequired()
+    if "\x00" in key:
         raise exceptions.ValidationError(NO_NUL.format(what="An idempotency key"))
     logged = services.session_submit_action(
         session=session,
