@@ -19,8 +19,16 @@ from types import UnionType
 from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
 
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
 from rest_framework import exceptions, serializers, status
 from rest_framework.generics import GenericAPIView
 from rest_framework.permissions import AllowAny
@@ -52,10 +60,11 @@ SEAT_TAKEN_BY_PHONE = (
     "A phone has joined this seat: its token is that phone's. Show its code again or give it a new one."
 )
 NO_NUL = "{what} cannot contain NUL characters."
-TOO_BIG = "An action is at most 10000 characters of JSON."
-IDEMPOTENCY_KEY_REQUIRED = (
-    "Send an Idempotency-Key header with each action: a new key for a new action, the same key to send it again."
+SEAT_TOKEN_UNKNOWN = (
+    "No seat opens with this code: scan it again, or ask the host to show the seat's code again."
 )
+TOO_BIG = "An action is at most 10000 characters of JSON."
+IDEMPOTENCY_KEY_REQUIRED = "Send an Idempotency-Key header with each action: a new key for a new action, the same key to send it again."
 
 SEAT_TOKEN = OpenApiParameter(
     SEAT_TOKEN_HEADER,
@@ -72,6 +81,13 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     description="Required: a new key (up to 100 characters) for each new action. Sending the same key again "
     "(a retry after a lost answer) returns the action already applied, never applies it twice.",
 )
+
+
+class SeatTokenUnknown(exceptions.NotFound):
+    """A seat token no seat has (mistyped, or the host gave the seat a new one): 404, code seat_token_unknown."""
+
+    default_detail = SEAT_TOKEN_UNKNOWN
+    default_code = "seat_token_unknown"
 
 
 class IdempotencyKeyRequired(exceptions.APIException):
@@ -738,3 +754,137 @@ class SeatActionSubmitApi(SessionApi):
     def post(self, request, session_id: int, seat_index: int):
         seat = self.open_seat_for(seat_index)
         return _submit(request, self.session, seat)
+
+
+class SeatFindApi(ChronicleApi):
+    # The token travels in the body, never in an address (addresses end up in logs). Unknown tokens
+    # count against the same per-address limit as every other use of a seat token (games.join_guard).
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+
+    class InputSerializer(serializers.Serializer):
+        token = StrictCharField(
+            max_length=100,
+            help_text="The seat's join token: the last part of the address in the seat's QR code "
+            "(.../play/seat/<token>/).",
+        )
+
+    class OutputSerializer(serializers.Serializer):
+        session = serializers.IntegerField(help_text="The session's id.")
+        seat = serializers.IntegerField(help_text="The seat's index in the session (table order).")
+        seat_name = StrictCharField(help_text="The seat's name (for a campaign's night: its House).")
+        game = StrictCharField(help_text="The game's slug (GET /api/games/).")
+        version = serializers.IntegerField(help_text="The session's version now.")
+        view_url = StrictCharField(help_text="Path of the seat's view (GET, with X-Seat-Token).")
+        actions_url = StrictCharField(help_text="Path of the seat's choices (GET, with X-Seat-Token).")
+        submit_url = StrictCharField(
+            help_text="Path to submit an action (POST, with X-Seat-Token and Idempotency-Key)."
+        )
+        stream_url = StrictCharField(help_text="Path of the session's event stream (GET, with X-Seat-Token).")
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Find the session and seat of a scanned seat code",
+        description="A phone that scanned a seat's QR code sends the token it holds (the last part of the "
+        "address) and gets the session, the seat, the game and the paths to play it: then send the token as "
+        "X-Seat-Token on each of them. No login needed. An unknown token (mistyped, or replaced by the host) "
+        "is 404 with code seat_token_unknown; too many unknown tokens from one address are 429.",
+        request=InputSerializer,
+        responses={200: OutputSerializer, **errors(400, 404, 429)},
+    )
+    def post(self, request):
+        token = self.input(request)["token"]
+        seat = seat_for_join_token(request, token)
+        if seat is None or not secrets.compare_digest(seat.token, token):
+            raise SeatTokenUnknown()
+        return Response(self.OutputSerializer(_seat_found(seat)).data)
+
+
+def _seat_found(seat: Seat) -> dict:
+    at = {"session_id": seat.session_id, "seat_index": seat.index}
+    return {
+        "session": seat.session_id,
+        "seat": seat.index,
+        "seat_name": seat.name,
+        "game": seat.session.game,
+        "version": seat.session.version,
+        "view_url": reverse("api:seat-view", kwargs=at),
+        "actions_url": reverse("api:seat-legal-actions", kwargs=at),
+        "submit_url": reverse("api:seat-action-submit", kwargs=at),
+        "stream_url": reverse("api:session-events", kwargs={"session_id": seat.session_id}),
+    }
+
+
+# ---- The session's event stream: described here, served by games.events.session_events ----------
+
+LAST_EVENT_ID = OpenApiParameter(
+    "Last-Event-ID",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="Reconnecting: the id of the last event received (session-<id>:<version>). If the session "
+    "moved on meanwhile, one session_version event with its version now comes at once.",
+)
+LAST_EVENT_ID_QUERY = OpenApiParameter(
+    "lastEventId",
+    OpenApiTypes.STR,
+    OpenApiParameter.QUERY,
+    required=False,
+    description="The same as Last-Event-ID, for clients that cannot set headers: session-<id>:<version> of "
+    "the view you have, so a change made before the stream opened is not missed.",
+)
+STREAM_EXAMPLE = (
+    "event: stream-open\ndata: \n\n"
+    "event: session_version\nid: session-12:3\n"
+    'data: {"type": "session_version", "session": 12, "version": 3}\n\n'
+)
+STREAM_DESCRIPTION = """Server-sent events (text/event-stream) telling that the session changed: never
+data, only a nudge. Each event is `session_version` with the JSON data
+`{"type": "session_version", "session": <id>, "version": <n>}` and the id `session-<id>:<n>`: then fetch
+your own view (GET the seat view or the table view), unless you already have version n (the answer of
+your own submit carries it). `stream-reset` means: fetch your view again (the server lost track). A
+comment line comes every 20 seconds to keep the connection open; the server ends a stream after an hour:
+reconnect with `Last-Event-ID`.
+
+Who may: the host (`Authorization: Bearer <token>`, or the browser's login), a seat's phone
+(`X-Seat-Token`), a player whose account holds a seat. Anyone else, or an unknown session: 404.
+
+Too many streams (per seat, per table, or on the server): 429 or 503 with `Retry-After`. Then poll
+instead: `GET /api/sessions/{id}/seats/{index}/` (or `/table/`) with `If-None-Match` and the ETag of the
+view you have answers 304 while nothing changed, cheaply."""
+
+
+STREAM_CAPPED = OpenApiResponse(
+    OpenApiTypes.STR,
+    description="Too many open streams (for this seat, this table or this server): poll instead, and try "
+    "the stream again after Retry-After seconds.",
+)
+
+
+class SessionEventsApi(ChronicleApi):
+    # Described only: api/urls.py serves this address with the async games.events.session_events
+    # (config/streams.py: outside DRF and the middleware, no thread per open stream).
+
+    permission_classes = [AllowAny]  # a phone's X-Seat-Token needs no login
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Follow a session live: an event each time it changes (server-sent events)",
+        description=STREAM_DESCRIPTION,
+        parameters=[SEAT_TOKEN, LAST_EVENT_ID, LAST_EVENT_ID_QUERY],
+        responses={
+            (200, "text/event-stream"): OpenApiResponse(
+                OpenApiTypes.STR,
+                description="The stream: one event per change (see above), open until the client leaves.",
+                examples=[OpenApiExample("A change to version 3", value=STREAM_EXAMPLE)],
+            ),
+            204: OpenApiResponse(
+                description="This server cannot hold a stream open (not served under ASGI): poll instead."
+            ),
+            **errors(401, 404),
+            **{(code, "application/json"): answer for code, answer in errors(429, 503).items()},
+            **{(code, "text/plain"): STREAM_CAPPED for code in (429, 503)},
+        },
+    )
+    def get(self, request, session_id: int):
+        raise exceptions.NotFound()  # never routed here: see the comment above

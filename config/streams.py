@@ -39,7 +39,7 @@ from config import db_faults
 
 logger = logging.getLogger(__name__)
 
-STREAM_VIEWS = {"games:seat_events", "games:table_events"}
+STREAM_VIEWS = {"games:seat_events", "games:table_events", "api:session-events"}
 TOO_MANY_STREAMS = "Too many live streams on this server: the page checks for changes instead."
 TOO_MANY_FOR_SEAT = "Too many live streams for this seat: the page checks for changes instead."
 TOO_MANY_FOR_SESSION = "Too many live streams for this table: the page checks for changes instead."

@@ -1,0 +1,147 @@
+"""Issue 29 item 6 and item 2: from a scanned seat code to the seat (POST /api/seats/find/), and the
+session's event stream open to API clients (the host's token, a seat's X-Seat-Token header).
+
+The stream's access is checked before the stream opens: under the test client (WSGI) an admitted
+request answers 204 ("poll instead"), a refused one its error; under ASGI (AsyncClient) 200 and
+``text/event-stream``."""
+
+import pytest
+from asgiref.sync import async_to_sync
+from django.test import AsyncClient
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from api.session_apis import SEAT_TOKEN_UNKNOWN
+from games import events
+from games.services import seat_rotate_token
+from tests.factories import UserFactory
+from tests.integration.api.conftest import device_token
+from tests.integration.games.conftest import new_session
+
+pytestmark = [pytest.mark.database, pytest.mark.django_db]
+
+FIND = "/api/seats/find/"
+
+
+def find(token) -> tuple[int, dict]:
+    response = APIClient().post(FIND, {"token": token}, format="json")
+    return response.status_code, response.json()
+
+
+def events_url(session) -> str:
+    return reverse("api:session-events", kwargs={"session_id": session.pk})
+
+
+def bearer(user, scheme: str = "Bearer") -> dict:
+    key = f"live-token-of-{user.pk}"
+    device_token(user, key)
+    return {"HTTP_AUTHORIZATION": f"{scheme} {key}"}
+
+
+class SeatFindTests:
+    def test_a_scanned_token_gives_the_session_the_seat_and_where_to_play_it(self):
+        session = new_session()
+        seat = session.seats.get(index=1)
+        status, found = find(seat.token)
+        assert status == 200
+        at = {"session_id": session.pk, "seat_index": 1}
+        assert found == {
+            "session": session.pk,
+            "seat": 1,
+            "seat_name": seat.name,
+            "game": session.game,
+            "version": session.version,
+            "view_url": reverse("api:seat-view", kwargs=at),
+            "actions_url": reverse("api:seat-legal-actions", kwargs=at),
+            "submit_url": reverse("api:seat-action-submit", kwargs=at),
+            "stream_url": events_url(session),
+        }
+        phone = APIClient()
+        phone.credentials(HTTP_X_SEAT_TOKEN=seat.token)
+        assert phone.get(found["view_url"]).json()["seat"] == 1
+
+    def test_the_token_in_the_seat_code_is_the_last_part_of_its_address(self):
+        seat = new_session().seats.get(index=0)
+        link = reverse("games:seat_page", args=[seat.token])  # what the seat's QR code holds
+        assert find(link.rstrip("/").rsplit("/", 1)[-1])[1]["seat"] == 0
+
+    def test_an_unknown_or_rotated_token_is_404_with_its_own_code(self):
+        seat = new_session().seats.get(index=0)
+        old = seat.token
+        seat_rotate_token(seat=seat)
+        for token in ("not-a-seat-token", old):
+            assert find(token) == (
+                404,
+                {"message": SEAT_TOKEN_UNKNOWN, "code": "seat_token_unknown", "extra": {}},
+            )
+
+    def test_guessing_is_limited_with_every_other_use_of_seat_tokens(self):
+        statuses = [find(f"guess-{n}")[0] for n in range(31)]
+        assert statuses == [404] * 30 + [429]
+        response = APIClient().post(FIND, {"token": "guess-31"}, format="json")
+        assert response.status_code == 429 and response["Retry-After"]
+
+    def test_a_missing_token_is_400_naming_the_field(self):
+        response = APIClient().post(FIND, {}, format="json")
+        assert (response.status_code, response.json()["message"]) == (400, "token: This field is required.")
+
+
+class StreamForApiClientsTests:
+    def test_the_hosts_api_token_opens_the_table_stream_as_bearer_or_token(self, user):
+        session = new_session(host=user)
+        client = APIClient()
+        for scheme in ("Bearer", "Token"):
+            assert client.get(events_url(session), **bearer(user, scheme)).status_code == 204
+            assert client.get(f"/play/s/{session.pk}/events/", **bearer(user, scheme)).status_code == 204
+
+    def test_under_asgi_the_host_token_gets_the_event_stream(self, user):
+        session = new_session(host=user)
+        headers = {"Authorization": f"Bearer live-token-of-{user.pk}"}
+        bearer(user)
+
+        async def opened():
+            response = await AsyncClient().get(events_url(session), headers=headers)
+            return response.status_code, response["Content-Type"]
+
+        assert async_to_sync(opened)() == (200, "text/event-stream")
+
+    def test_a_seat_opens_the_stream_with_its_header(self):
+        session = new_session()
+        token = session.seats.get(index=2).token
+        assert APIClient().get(events_url(session), HTTP_X_SEAT_TOKEN=token).status_code == 204
+        assert events.session_stream_reader(_request(HTTP_X_SEAT_TOKEN=token), session.pk) == 2
+
+    def test_another_sessions_seat_or_host_is_404_in_the_error_shape(self, user):
+        mine, theirs = new_session(host=user), new_session(host=UserFactory())
+        token = mine.seats.get(index=0).token
+        for headers in ({"HTTP_X_SEAT_TOKEN": token}, bearer(user)):
+            response = APIClient().get(events_url(theirs), **headers)
+            assert response.status_code == 404
+            assert response.json() == {"message": events.STREAM_NOT_FOUND, "code": "not_found", "extra": {}}
+
+    def test_a_player_whose_account_holds_a_seat_follows_the_session(self, user):
+        session = new_session()
+        session.seats.filter(index=1).update(user=user)
+        assert APIClient().get(events_url(session), **bearer(user)).status_code == 204
+
+    def test_no_credentials_is_401_and_a_bad_token_401(self):
+        session = new_session()
+        anonymous = APIClient().get(events_url(session))
+        assert (anonymous.status_code, anonymous.json()["message"]) == (401, events.STREAM_NO_CREDENTIALS)
+        bad = APIClient().get(events_url(session), HTTP_AUTHORIZATION="Bearer not-a-token")
+        assert (bad.status_code, bad.json()["message"]) == (401, events.STREAM_TOKEN_REFUSED)
+
+    def test_the_table_page_keeps_its_404_for_whoever_is_not_at_the_table(self):
+        session = new_session()
+        assert APIClient().get(f"/play/s/{session.pk}/events/").status_code == 404
+
+    def test_the_api_stream_is_served_apart_like_the_pages_streams(self):
+        from config.streams import is_stream
+
+        assert is_stream({"type": "http", "path": "/api/sessions/12/events/", "query_string": b""})
+
+
+def _request(**meta):
+    from django.test import RequestFactory
+
+    return RequestFactory().get("/", **meta)
