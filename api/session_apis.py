@@ -12,6 +12,7 @@ games services. Who may:
 Unknown session or seat: 404. Not allowed: 403 (401 when anonymous without a seat token).
 """
 
+import hashlib
 import json
 import secrets
 from collections.abc import Callable
@@ -20,6 +21,7 @@ from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
 
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.http import parse_etags
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -81,6 +83,37 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     description="Required: a new key (up to 100 characters) for each new action. Sending the same key again "
     "(a retry after a lost answer) returns the action already applied, never applies it twice.",
 )
+
+
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="The ETag of the answer you have: while nothing changed, the answer is 304 with no body "
+    "(cheap: poll this way when the event stream is refused).",
+)
+ETAG = OpenApiParameter(
+    "ETag",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    response=[200, 304],
+    description="A weak validator of this answer: send it back as If-None-Match.",
+)
+NOT_MODIFIED = OpenApiResponse(description="Nothing changed since the ETag sent in If-None-Match: no body.")
+
+
+def etag_matches(request, etag: str) -> bool:
+    """Whether If-None-Match names ``etag`` (the weak comparison: W/ prefixes aside) or is ``*``."""
+    sent = parse_etags(request.headers.get("If-None-Match", ""))
+    return "*" in sent or etag.removeprefix("W/") in {tag.removeprefix("W/") for tag in sent}
+
+
+def with_etag(request, etag: str, build: Callable[[], Any]) -> Response:
+    """304 when the client has ``etag`` already (``build`` is not called), else ``build()``'s data."""
+    if etag_matches(request, etag):
+        return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
+    return Response(build(), headers={"ETag": etag})
 
 
 class SeatTokenUnknown(exceptions.NotFound):
@@ -205,6 +238,12 @@ class SessionApi(ChronicleApi):
         if _token_seat(self.request, self.session_id) is not None and selectors.seat_is_open(seat=seat):
             services.seat_mark_joined(seat=seat)
         return seat
+
+    def etag(self, what: str, seat: Seat | None = None) -> str:
+        """A weak ETag of an answer about this session: what it is, the session, its version and
+        status (a seat closes with its session), and whose it is. The session row alone gives it."""
+        session, whose = self.session, "table" if seat is None else f"seat{seat.index}"
+        return f'W/"{what}-{session.pk}-{session.version}-{session.status}-{whose}"'
 
     def seat_view(self, seat: Seat) -> SessionView:
         """The seat's view while the session runs; once it is over, the closed seat's (the result,
@@ -553,24 +592,31 @@ class SessionDetailApi(SessionApi):
     @extend_schema(
         tags=TAGS,
         summary="A session and its seats (host and players)",
-        parameters=[SEAT_TOKEN],
-        responses={200: SessionSerializer, **errors(401, 403, 404)},
+        parameters=[SEAT_TOKEN, IF_NONE_MATCH, ETAG],
+        responses={200: SessionSerializer, 304: NOT_MODIFIED, **errors(401, 403, 404)},
     )
     def get(self, request, session_id: int):
         self.require_at_table()
-        return Response(SessionSerializer(self.session).data)
+        data = SessionSerializer(self.session).data
+        # Seats join and are claimed without moving the version: this ETag follows the answer itself.
+        digest = hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:20]
+        return with_etag(request, f'W/"detail-{digest}"', lambda: data)
 
 
 class SessionTableApi(SessionApi):
     @extend_schema(
         tags=TAGS,
         summary="The table view (no hand at all) and the table's own legal actions",
-        parameters=[SEAT_TOKEN],
-        responses={200: ViewSerializer, **errors(401, 403, 404)},
+        parameters=[SEAT_TOKEN, IF_NONE_MATCH, ETAG],
+        responses={200: ViewSerializer, 304: NOT_MODIFIED, **errors(401, 403, 404)},
     )
     def get(self, request, session_id: int):
         self.require_at_table()
-        return Response(view_data(selectors.session_view_for_table(session=self.session)))
+        return with_etag(
+            request,
+            self.etag("table"),
+            lambda: view_data(selectors.session_view_for_table(session=self.session)),
+        )
 
 
 class SessionTableActionApi(SessionApi):
@@ -710,12 +756,12 @@ class SeatViewApi(SessionApi):
         tags=TAGS,
         summary="A seat's private view (its hand, its secrets; nobody else's); once the session is over, "
         "the result without the hand",
-        parameters=[SEAT_TOKEN],
-        responses={200: ViewSerializer, **errors(401, 403, 404)},
+        parameters=[SEAT_TOKEN, IF_NONE_MATCH, ETAG],
+        responses={200: ViewSerializer, 304: NOT_MODIFIED, **errors(401, 403, 404)},
     )
     def get(self, request, session_id: int, seat_index: int):
         seat = self.open_seat_for(seat_index)
-        return Response(view_data(self.seat_view(seat)))
+        return with_etag(request, self.etag("view", seat), lambda: view_data(self.seat_view(seat)))
 
 
 class SeatLegalActionsApi(SessionApi):
@@ -731,16 +777,19 @@ class SeatLegalActionsApi(SessionApi):
     @extend_schema(
         tags=TAGS,
         summary="What this seat may do now: each choice with its parameters, bounds and title",
-        parameters=[SEAT_TOKEN],
-        responses={200: OutputSerializer, **errors(401, 403, 404)},
+        parameters=[SEAT_TOKEN, IF_NONE_MATCH, ETAG],
+        responses={200: OutputSerializer, 304: NOT_MODIFIED, **errors(401, 403, 404)},
     )
     def get(self, request, session_id: int, seat_index: int):
         seat = self.open_seat_for(seat_index)
+        return with_etag(request, self.etag("actions", seat), lambda: self.choices(seat))
+
+    def choices(self, seat: Seat) -> dict:
         view = self.seat_view(seat)
         words = presenter_for(self.session.game).words(view["view"], session_seat_infos(self.session))
         choices = [{"choice": choice, "title": words.title(choice)} for choice in view["legal_actions"]]
         data = {"version": view["version"], "seat": seat.index, "choices": choices}
-        return Response(self.OutputSerializer(data).data)
+        return self.OutputSerializer(data).data
 
 
 class SeatActionSubmitApi(SessionApi):

@@ -145,3 +145,83 @@ def _request(**meta):
     from django.test import RequestFactory
 
     return RequestFactory().get("/", **meta)
+
+
+class ETagTests:
+    """Item 4: a weak ETag on the seat view, the table view, the legal actions and the session; a
+    matching If-None-Match is 304 without building the answer."""
+
+    def phone(self, session, index: int = 0) -> APIClient:
+        client = APIClient()
+        client.credentials(HTTP_X_SEAT_TOKEN=session.seats.get(index=index).token)
+        return client
+
+    def test_the_seat_view_answers_304_while_nothing_changed_then_200_after_a_change(
+        self, django_capture_on_commit_callbacks
+    ):
+        from tests.integration.games.test_events import _submit
+
+        session = new_session()
+        phone, address = self.phone(session), reverse("api:seat-view", args=[session.pk, 0])
+        first = phone.get(address)
+        etag = first["ETag"]
+        assert etag.startswith('W/"') and etag == f'W/"view-{session.pk}-{session.version}-active-seat0"'
+        again = phone.get(address, HTTP_IF_NONE_MATCH=etag)
+        assert (again.status_code, again.content, again["ETag"]) == (304, b"", etag)
+        _submit(session, django_capture_on_commit_callbacks)
+        changed = phone.get(address, HTTP_IF_NONE_MATCH=etag)
+        assert changed.status_code == 200 and changed["ETag"] != etag
+
+    def test_the_304_reads_only_the_seat_with_its_session(self, django_assert_num_queries):
+        session = new_session()
+        phone, address = self.phone(session), reverse("api:seat-view", args=[session.pk, 0])
+        etag = phone.get(address)["ETag"]
+        with django_assert_num_queries(1):  # no seats, no log, no view built
+            assert phone.get(address, HTTP_IF_NONE_MATCH=etag).status_code == 304
+
+    def test_a_304_never_builds_the_view(self, monkeypatch):
+        session = new_session()
+        phone, address = self.phone(session), reverse("api:seat-view", args=[session.pk, 0])
+        etag = phone.get(address)["ETag"]
+
+        def built(**kwargs):
+            raise AssertionError("the view was built")
+
+        monkeypatch.setattr("games.selectors.session_view_for_seat", built)
+        assert phone.get(address, HTTP_IF_NONE_MATCH=f'"x", {etag}').status_code == 304
+
+    def test_seats_and_answers_never_share_an_etag(self, user):
+        session = new_session(host=user)
+        host = APIClient()
+        host.credentials(**{"HTTP_AUTHORIZATION": bearer(user)["HTTP_AUTHORIZATION"]})
+        tags = {
+            self.phone(session, 0).get(reverse("api:seat-view", args=[session.pk, 0]))["ETag"],
+            self.phone(session, 1).get(reverse("api:seat-view", args=[session.pk, 1]))["ETag"],
+            self.phone(session, 0).get(reverse("api:seat-legal-actions", args=[session.pk, 0]))["ETag"],
+            host.get(reverse("api:session-table", args=[session.pk]))["ETag"],
+            host.get(reverse("api:session-detail", args=[session.pk]))["ETag"],
+        }
+        assert len(tags) == 5
+
+    def test_the_table_actions_and_session_answer_304_too(self, user):
+        session = new_session(host=user)
+        host = APIClient()
+        host.credentials(HTTP_AUTHORIZATION=bearer(user)["HTTP_AUTHORIZATION"])
+        phone = self.phone(session, 1)
+        for client, address in (
+            (host, reverse("api:session-table", args=[session.pk])),
+            (host, reverse("api:session-detail", args=[session.pk])),
+            (phone, reverse("api:seat-legal-actions", args=[session.pk, 1])),
+        ):
+            etag = client.get(address)["ETag"]
+            assert client.get(address, HTTP_IF_NONE_MATCH=etag).status_code == 304, address
+
+    def test_a_seat_joining_changes_the_sessions_etag(self, user):
+        """Joining moves no version: the session's ETag follows its answer."""
+        session = new_session(host=user)
+        host = APIClient()
+        host.credentials(HTTP_AUTHORIZATION=bearer(user)["HTTP_AUTHORIZATION"])
+        address = reverse("api:session-detail", args=[session.pk])
+        etag = host.get(address)["ETag"]
+        self.phone(session, 2).get(reverse("api:seat-view", args=[session.pk, 2]))  # the phone joins
+        assert host.get(address, HTTP_IF_NONE_MATCH=etag).status_code == 200
