@@ -225,3 +225,33 @@ class ETagTests:
         etag = host.get(address)["ETag"]
         self.phone(session, 2).get(reverse("api:seat-view", args=[session.pk, 2]))  # the phone joins
         assert host.get(address, HTTP_IF_NONE_MATCH=etag).status_code == 200
+
+
+class CompressionTests:
+    """Item 5: gzip for the API's JSON and the pages (Django's GZipMiddleware), never for a stream."""
+
+    def test_a_big_view_comes_gzipped_to_a_client_that_takes_it(self):
+        import gzip
+        import json
+
+        session = new_session()
+        phone = APIClient()
+        phone.credentials(HTTP_X_SEAT_TOKEN=session.seats.get(index=0).token)
+        address = reverse("api:seat-view", args=[session.pk, 0])
+        plain = phone.get(address)
+        packed = phone.get(address, HTTP_ACCEPT_ENCODING="gzip")
+        assert "Content-Encoding" not in plain and packed["Content-Encoding"] == "gzip"
+        assert "Accept-Encoding" in packed["Vary"]
+        assert len(packed.content) < len(plain.content)
+        assert json.loads(gzip.decompress(packed.content)) == plain.json()
+
+    def test_an_event_stream_is_never_compressed(self, user):
+        session = new_session(host=user)
+        headers = {"Authorization": bearer(user)["HTTP_AUTHORIZATION"], "Accept-Encoding": "gzip"}
+
+        async def opened():
+            # AsyncClient runs the whole middleware chain (the server serves streams apart from it)
+            response = await AsyncClient().get(events_url(session), headers=headers)
+            return response["Content-Type"], response.get("Content-Encoding")
+
+        assert async_to_sync(opened)() == ("text/event-stream", None)
