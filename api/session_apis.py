@@ -170,11 +170,12 @@ def _may_act_for(request, session: GameSession, seat: Seat) -> bool:
 
 
 class SessionApi(ChronicleApi):
-    """A view under /api/sessions/<session_id>/: ``self.session`` (404 when unknown). Seat
-    tokens need no login, so each view checks who may itself.
-
-    The session row is read once per request: with the seat of the X-Seat-Token (a phone: one
-    query for seat and session), with the seat asked for (a logged-in player), or on its own."""
+    # A view under /api/sessions/<session_id>/: ``self.session`` (404 when unknown). Seat tokens
+    # need no login, so each view checks who may itself. (A comment, not a docstring: the schema
+    # would give it to every operation as its description, and generated clients as docstrings.)
+    #
+    # The session row is read once per request: with the seat of the X-Seat-Token (a phone: one
+    # query for seat and session), with the seat asked for (a logged-in player), or on its own.
 
     permission_classes = [AllowAny]
     session_id: int
@@ -516,6 +517,8 @@ class TableGameListApi(ChronicleApi):
     @extend_schema(
         tags=TAGS,
         summary="The games a session can play",
+        description="The games a table session can play, with their slug (send it as `game` to create a "
+        "session) and how many seats each takes. Any logged-in user.",
         responses={200: OutputSerializer(many=True), **errors(401)},
     )
     def get(self, request):
@@ -539,6 +542,9 @@ class MySeatListApi(ChronicleApi):
         tags=TAGS,
         summary="Your seats at the sessions still running (a campaign's night gives each House's seat to "
         "the account that plays it): open one with your login, no seat token needed",
+        description="The seats your account holds at sessions still running: a campaign's game night gives each "
+        "House's seat to the account that plays it, and a seat you joined with `claim: true` is yours too. Open "
+        "each at /api/sessions/{session}/seats/{seat_index}/ with your login: no seat token needed.",
         responses={200: OutputSerializer(many=True), **errors(401)},
     )
     def get(self, request):
@@ -579,6 +585,9 @@ class SessionCreateApi(ChronicleApi):
     @extend_schema(
         tags=TAGS,
         summary="Start a session (you are its host); the answer holds each seat's join token",
+        description="Starts a table session of a game (GET /api/games/) with its seats in table order; you "
+        "become its host. The answer holds every seat's secret join token: give each to its player only (the "
+        "table page shows them as QR codes). The cards are dealt at once: the session starts at version 1.",
         request=InputSerializer,
         responses={201: OutputSerializer, **errors(400, 401)},
     )
@@ -592,6 +601,9 @@ class SessionDetailApi(SessionApi):
     @extend_schema(
         tags=TAGS,
         summary="A session and its seats (host and players)",
+        description="The session (game, status, version) and its seats (name, colour, bot, joined). For its "
+        "host and its seats' players (X-Seat-Token or their login). Send the ETag back as If-None-Match: 304 "
+        "while nothing changed.",
         parameters=[SEAT_TOKEN, IF_NONE_MATCH, ETAG],
         responses={200: SessionSerializer, 304: NOT_MODIFIED, **errors(401, 403, 404)},
     )
@@ -607,6 +619,9 @@ class SessionTableApi(SessionApi):
     @extend_schema(
         tags=TAGS,
         summary="The table view (no hand at all) and the table's own legal actions",
+        description="What the table screen shows: the board, whose turn it is, the result once over; never a "
+        "hand. legal_actions holds the table's own choices (the host types a card's outcome). For the host and "
+        "the seats. Send the ETag back as If-None-Match: 304 while the session has not changed.",
         parameters=[SEAT_TOKEN, IF_NONE_MATCH, ETAG],
         responses={200: ViewSerializer, 304: NOT_MODIFIED, **errors(401, 403, 404)},
     )
@@ -623,6 +638,10 @@ class SessionTableActionApi(SessionApi):
     @extend_schema(
         tags=TAGS,
         summary="Submit an action of the table (host)",
+        description="The host submits one of the table's legal actions (GET .../table/) with the version "
+        "it saw. Requires an Idempotency-Key (a new one per action; the same one to retry). Answers the logged "
+        "action and the table view after it. A stale version is 409 (fetch the view and decide again); a move "
+        "against the rules is 400 with the rule's sentence.",
         request=SubmitInputSerializer,
         parameters=[IDEMPOTENCY_KEY],
         responses={200: SubmitOutputSerializer, **errors(400, 401, 403, 404, 409)},
@@ -636,6 +655,9 @@ class SessionUndoApi(SessionApi):
     @extend_schema(
         tags=TAGS,
         summary="Undo the last action (host; not an action that revealed hidden information)",
+        description="The host drops the last action still in force; the state is rebuilt. Never an action "
+        "that revealed something hidden (a card drawn, shown or placed face up), nor the deal, nor once the "
+        "game is over: 400 with the reason. Answers the session.",
         request=None,
         responses={200: SessionSerializer, **errors(400, 401, 403, 404)},
     )
@@ -657,6 +679,8 @@ class SessionLogApi(SessionApi, GenericAPIView):
     @extend_schema(
         tags=TAGS,
         summary="The action log since a version, oldest first (paginated)",
+        description='What happened, as sentences ("Ben drew a card"), each with the version it made: the '
+        "actions after `since`, oldest first. For the host and the seats.",
         parameters=[QuerySerializer, SEAT_TOKEN],
         responses={200: LoggedActionSerializer(many=True), **errors(400, 401, 403, 404)},
     )
@@ -685,6 +709,9 @@ class SeatJoinApi(SessionApi):
     @extend_schema(
         tags=TAGS,
         summary="Join a seat: its token (for the host, or whoever holds the seat's link)",
+        description="Gives the seat's join token to the host, or to whoever already holds it (a phone sending "
+        "it as X-Seat-Token: the phone has then joined the seat). `claim: true`, logged in, links the seat to "
+        "your account: your login then opens it. Once a phone has joined the seat, only that phone may (400).",
         request=InputSerializer,
         parameters=[SEAT_TOKEN],
         responses={200: OutputSerializer, **errors(400, 401, 403, 404)},
@@ -713,7 +740,7 @@ class SeatJoinApi(SessionApi):
 
 
 class _SeatCodeApi(SessionApi):
-    """The host changes how a seat is opened (a lost phone)."""
+    # The host changes how a seat is opened (a lost phone).
 
     class OutputSerializer(SeatSerializer):
         token = StrictCharField(help_text="The seat's join token now: give it to its player only.")
@@ -728,24 +755,33 @@ class _SeatCodeApi(SessionApi):
         return Response(self.OutputSerializer(self.change(seat)).data)
 
 
-def _seat_code_schema(summary: str):
+def _seat_code_schema(summary: str, description: str):
     return extend_schema_view(
         post=extend_schema(
             tags=TAGS,
             summary=summary,
+            description=description,
             request=None,
             responses={200: _SeatCodeApi.OutputSerializer, **errors(400, 401, 403, 404)},
         )
     )
 
 
-@_seat_code_schema("Show a seat's code on the table again (host; same token): its phone was closed or lost")
+@_seat_code_schema(
+    "Show a seat's code on the table again (host; same token): its phone was closed or lost",
+    "The host only. The seat counts as not joined again and the table shows its QR code; the token stays "
+    "the same. Answers the seat with its token. A session over, or a bot's seat: 400.",
+)
 class SeatShowCodeApi(_SeatCodeApi):
     def change(self, seat: Seat) -> Seat:
         return services.seat_show_code_again(seat=seat)
 
 
-@_seat_code_schema("Give a seat a new token (host): the old one stops opening the seat")
+@_seat_code_schema(
+    "Give a seat a new token (host): the old one stops opening the seat",
+    "The host only. The old token stops working at once (and an account linked through it is unlinked); "
+    "the session's version moves on. Answers the seat with its new token: show it to its player only.",
+)
 class SeatRotateTokenApi(_SeatCodeApi):
     def change(self, seat: Seat) -> Seat:
         return services.seat_rotate_token(seat=seat)
@@ -756,6 +792,10 @@ class SeatViewApi(SessionApi):
         tags=TAGS,
         summary="A seat's private view (its hand, its secrets; nobody else's); once the session is over, "
         "the result without the hand",
+        description="The seat's own view: its hand and secrets (never another seat's), its legal actions, who "
+        "must act. For the seat's phone (X-Seat-Token) or its player's login; another seat is 403. Once the "
+        "session is over the seat is closed: the result, no hand, no choices. Send the ETag back as "
+        "If-None-Match: 304 while nothing changed (cheap polling).",
         parameters=[SEAT_TOKEN, IF_NONE_MATCH, ETAG],
         responses={200: ViewSerializer, 304: NOT_MODIFIED, **errors(401, 403, 404)},
     )
@@ -777,6 +817,9 @@ class SeatLegalActionsApi(SessionApi):
     @extend_schema(
         tags=TAGS,
         summary="What this seat may do now: each choice with its parameters, bounds and title",
+        description="The seat's choices now, each with its parameters and their bounds (build one control per "
+        "parameter) and a title for its button, and the version to send back as expected_version. For the "
+        "seat's phone or its player. ETag and If-None-Match as on the seat view.",
         parameters=[SEAT_TOKEN, IF_NONE_MATCH, ETAG],
         responses={200: OutputSerializer, 304: NOT_MODIFIED, **errors(401, 403, 404)},
     )
@@ -796,6 +839,10 @@ class SeatActionSubmitApi(SessionApi):
     @extend_schema(
         tags=TAGS,
         summary="Submit an action for this seat (stale expected_version: 409)",
+        description="Submits one of the seat's choices with a value per parameter and the version it saw. "
+        "Requires an Idempotency-Key: a new key per action; after a lost answer, send the same request with the "
+        "same key (never applied twice). Answers the logged action and the seat's view after it: draw it, no "
+        "second request. A stale version is 409 with extra.current_version; a move against the rules is 400.",
         request=SubmitInputSerializer,
         parameters=[SEAT_TOKEN, IDEMPOTENCY_KEY],
         responses={200: SubmitOutputSerializer, **errors(400, 401, 403, 404, 409)},

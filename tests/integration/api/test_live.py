@@ -255,3 +255,59 @@ class CompressionTests:
             return response["Content-Type"], response.get("Content-Encoding")
 
         assert async_to_sync(opened)() == ("text/event-stream", None)
+
+
+class LiveSchemaTests:
+    """Items 3, 4, 6 and 7 as the schema states them (what a generated client is built from)."""
+
+    @pytest.fixture(scope="class")
+    @classmethod
+    def paths(cls):
+        from drf_spectacular.generators import SchemaGenerator
+
+        return SchemaGenerator().get_schema(request=None, public=True)["paths"]
+
+    def test_both_submits_require_an_idempotency_key(self, paths):
+        for path in (
+            "/api/sessions/{session_id}/seats/{seat_index}/actions/submit/",
+            "/api/sessions/{session_id}/table/actions/submit/",
+        ):
+            (key,) = [p for p in paths[path]["post"]["parameters"] if p["name"] == "Idempotency-Key"]
+            assert key["required"] is True and key["schema"]["minLength"] == 1
+
+    def test_the_stream_is_an_operation_with_its_events_reconnection_and_fallback(self, paths):
+        stream = paths["/api/sessions/{session_id}/events/"]["get"]
+        assert stream["operationId"] == "session_events"
+        assert set(stream["responses"]["200"]["content"]) == {"text/event-stream"}
+        assert {"Last-Event-ID", "lastEventId", "X-Seat-Token"} <= {p["name"] for p in stream["parameters"]}
+        for waited in ("429", "503"):
+            assert "Retry-After" in stream["responses"][waited]["headers"]
+            assert "text/plain" in stream["responses"][waited]["content"]
+        assert '{"type": "session_version", "session": <id>, "version": <n>}' in stream["description"]
+        assert "If-None-Match" in stream["description"]
+
+    def test_the_views_declare_304_and_if_none_match(self, paths):
+        for path in (
+            "/api/sessions/{session_id}/",
+            "/api/sessions/{session_id}/table/",
+            "/api/sessions/{session_id}/seats/{seat_index}/",
+            "/api/sessions/{session_id}/seats/{seat_index}/actions/",
+        ):
+            operation = paths[path]["get"]
+            assert "ETag" in operation["responses"]["304"]["headers"], path
+            assert "If-None-Match" in {p["name"] for p in operation["parameters"]}, path
+
+    def test_seat_find_takes_the_token_in_its_body_only(self, paths):
+        find = paths["/api/seats/find/"]["post"]
+        assert find["operationId"] == "seat_find"
+        assert "parameters" not in find or not [p for p in find["parameters"] if "token" in p["name"].lower()]
+
+    def test_every_session_and_auth_operation_is_described_for_client_developers(self, paths):
+        for path, operations in paths.items():
+            for method, operation in operations.items():
+                if operation["tags"][0] in ("sessions", "auth"):
+                    description = operation.get("description", "")
+                    assert description and "``" not in description and "self." not in description, (
+                        method,
+                        path,
+                    )
