@@ -265,10 +265,8 @@ class IdempotencyKeyRequiredTests:
     def test_a_seat_submit_without_a_key_is_400_and_applies_nothing(self, api, session):
         seat, version = first_move(api, session)
         client = phone(session["seats"][seat]["token"])
-        action = concrete(
-            client.get(url("seat-legal-actions", session, seat_index=seat)).json()["choices"][0]["choice"]
-        )
-        address = url("seat-action-submit", session, seat_index=seat)
+        choices = client.get(url("seat-legal-actions", session, seat_index=seat)).json()["choices"]
+        action, address = concrete(choices[0]["choice"]), url("seat-action-submit", session, seat_index=seat)
         for headers in ({}, {"HTTP_IDEMPOTENCY_KEY": "  "}):
             response = client.post(
                 address, {"action": action, "expected_version": version}, format="json", **headers
