@@ -1,9 +1,10 @@
 """Push: the nudges of ``games.nudges`` as server-sent events (django-eventstream, on ASGI).
 
 A page opens one event stream on channel ``session-{id}``: a phone with its seat's join token
-(``/play/seat/<token>/events/``), the table screen as its host (``/play/s/<id>/events/``). Each
-event is a nudge, ``{"type": "session_version", "session": id, "version": n}``, never a view; the
-page then fetches its own panel with a normal request.
+(``/play/seat/<token>/events/``), the table screen as its host (``/play/s/<id>/events/``); an API
+client opens ``/api/sessions/<id>/events/`` with the host's API token or its seat's X-Seat-Token
+header (``session_events``). Each event is a nudge, ``{"type": "session_version", "session": id,
+"version": n}``, never a view; the page then fetches its own panel with a normal request.
 
 - **Event ids are session versions.** ``VersionStorage`` answers django-eventstream's questions
   ("the current id", "the events after id n") from the session's version, so a page that carries
@@ -268,6 +269,7 @@ TOO_MANY_REQUESTS = "Too many requests: wait the Retry-After seconds."
 class Refusal:
     status: int  # 401, 404 or 429
     message: str
+    code: str | None = None  # the API's error code, when not the status's own (config/api_errors.py)
 
 
 def _user(request: HttpRequest):
@@ -278,7 +280,7 @@ def _user(request: HttpRequest):
     try:
         found = ExpiringTokenAuthentication().authenticate(request)
     except AuthenticationFailed:
-        return Refusal(401, STREAM_TOKEN_REFUSED)
+        return Refusal(401, STREAM_TOKEN_REFUSED, "authentication_failed")
     return request.user if found is None else found[0]
 
 
@@ -317,7 +319,7 @@ def _page_refusal(request: HttpRequest, refusal: Refusal) -> HttpResponse:
 
 
 def _api_refusal(request: HttpRequest, refusal: Refusal) -> HttpResponse:
-    response = api_error(refusal.message, refusal.status)
+    response = api_error(refusal.message, refusal.status, code=refusal.code)
     if refusal.status == 429:
         response["Retry-After"] = str(LOGIN_WINDOW)
     return response

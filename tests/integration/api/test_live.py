@@ -129,7 +129,11 @@ class StreamForApiClientsTests:
         anonymous = APIClient().get(events_url(session))
         assert (anonymous.status_code, anonymous.json()["message"]) == (401, events.STREAM_NO_CREDENTIALS)
         bad = APIClient().get(events_url(session), HTTP_AUTHORIZATION="Bearer not-a-token")
-        assert (bad.status_code, bad.json()["message"]) == (401, events.STREAM_TOKEN_REFUSED)
+        assert (bad.status_code, bad.json()["message"], bad.json()["code"]) == (
+            401,
+            events.STREAM_TOKEN_REFUSED,
+            "authentication_failed",
+        )
 
     def test_the_table_page_keeps_its_404_for_whoever_is_not_at_the_table(self):
         session = new_session()
