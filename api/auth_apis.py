@@ -83,7 +83,9 @@ class TokenObtainApi(ChronicleApi):
         token = None  # type: ignore[assignment]  # AuthTokenSerializer's read-only field: the output has the key
 
     class OutputSerializer(serializers.Serializer):
-        token = serializers.CharField(help_text="Send it as 'Authorization: Token <token>'.")
+        token = serializers.CharField(
+            help_text="Send it as 'Authorization: Bearer <token>' ('Token <token>' works too)."
+        )
         id = serializers.IntegerField(help_text="This device's id in the device list.")
         device = serializers.CharField()
         username = serializers.CharField()
@@ -91,7 +93,11 @@ class TokenObtainApi(ChronicleApi):
 
     @extend_schema(
         tags=TAGS,
-        summary="Log in: a new token for this device, for 'Authorization: Token <token>'",
+        summary="Log in: a new token for this device",
+        description="Logs in with the site's username and password and answers a new token for this device "
+        "(each log-in makes one; the others stay). Send it as 'Authorization: Bearer <token>' on every request. "
+        "It expires at expires_at (30 days): then log in again. Wrong credentials: 400; too many attempts "
+        "from one address (20 a minute): 429.",
         request=InputSerializer,
         responses={200: OutputSerializer, **errors(400, 429)},
         auth=[],
@@ -106,8 +112,8 @@ class TokenObtainApi(ChronicleApi):
 
 
 class SignupApi(ChronicleApi):
-    """The site's sign-up (/accounts/signup/) for an app: the same rules, the same limit per
-    client address (the two count together), and a token for this device."""
+    # The site's sign-up (/accounts/signup/) for an app: the same rules, the same limit per client
+    # address (the two count together), and a token for this device.
 
     authentication_classes: list = []
     permission_classes = [AllowAny]
@@ -141,8 +147,11 @@ class SignupApi(ChronicleApi):
 
     @extend_schema(
         tags=TAGS,
-        summary="Sign up: a new account and a token for this device (202 without a token when the "
-        "site asks to confirm the email address first)",
+        summary="Sign up: a new account and a token for this device",
+        description="Creates an account with the site's rules (username characters, a name or email taken "
+        "already, the password validators: 400 naming the field) and answers a token for this device, as log-in "
+        "does (201). When the site asks to confirm the email address first: 202 with a message and no token; "
+        "confirm, then log in. No login needed; 20 attempts a minute per address.",
         request=InputSerializer,
         responses={201: OutputSerializer, 202: ConfirmSerializer, **errors(400, 429)},
         auth=[],
@@ -169,6 +178,8 @@ class TokenRevokeApi(ChronicleApi):
     @extend_schema(
         tags=TAGS,
         summary="Log out this device: revoke the token this request carries (your other devices stay)",
+        description="Deletes the token this request carries: this device is logged out, your other devices "
+        "stay. 204. A request without a token (a browser session) is 400.",
         request=None,
         responses={204: None, **errors(400, 401)},
     )
@@ -194,6 +205,8 @@ class DeviceListApi(ChronicleApi):
     @extend_schema(
         tags=TAGS,
         summary="Your devices: one token per log-in, newest first",
+        description="Your tokens, one per log-in, newest first: each device's name, when it was created and "
+        "last used, when it expires, and which one this request carries (current). Use an id to revoke one.",
         responses={200: OutputSerializer(many=True), **errors(401)},
     )
     def get(self, request):
@@ -216,6 +229,8 @@ class DeviceRevokeApi(ChronicleApi):
     @extend_schema(
         tags=TAGS,
         summary="Revoke one of your devices' tokens (the others stay)",
+        description="Deletes one of your tokens (a lost phone): that device is logged out at once, the others "
+        "stay. 204; an id that is not one of your devices: 404.",
         request=None,
         responses={204: None, **errors(401, 404)},
     )

@@ -12,6 +12,7 @@ games services. Who may:
 Unknown session or seat: 404. Not allowed: 403 (401 when anonymous without a seat token).
 """
 
+import hashlib
 import json
 import secrets
 from collections.abc import Callable
@@ -19,8 +20,17 @@ from types import UnionType
 from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
 
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.http import parse_etags
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
 from rest_framework import exceptions, serializers, status
 from rest_framework.generics import GenericAPIView
 from rest_framework.permissions import AllowAny
@@ -52,7 +62,11 @@ SEAT_TAKEN_BY_PHONE = (
     "A phone has joined this seat: its token is that phone's. Show its code again or give it a new one."
 )
 NO_NUL = "{what} cannot contain NUL characters."
+SEAT_TOKEN_UNKNOWN = (
+    "No seat opens with this code: scan it again, or ask the host to show the seat's code again."
+)
 TOO_BIG = "An action is at most 10000 characters of JSON."
+IDEMPOTENCY_KEY_REQUIRED = "Send an Idempotency-Key header with each action: a new key for a new action, the same key to send it again."
 
 SEAT_TOKEN = OpenApiParameter(
     SEAT_TOKEN_HEADER,
@@ -63,11 +77,58 @@ SEAT_TOKEN = OpenApiParameter(
 )
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
+    {"type": "string", "minLength": 1, "maxLength": 100, "pattern": "^[^\\s\\x00]([^\\x00]*[^\\s\\x00])?$"},
+    OpenApiParameter.HEADER,
+    required=True,
+    description="Required: a new key (up to 100 characters) for each new action. Sending the same key again "
+    "(a retry after a lost answer) returns the action already applied, never applies it twice.",
+)
+
+
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match",
     OpenApiTypes.STR,
     OpenApiParameter.HEADER,
     required=False,
-    description="Up to 100 characters. Sending the same key again returns the action already applied.",
+    description="The ETag of the answer you have: while nothing changed, the answer is 304 with no body "
+    "(cheap: poll this way when the event stream is refused).",
 )
+ETAG = OpenApiParameter(
+    "ETag",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    response=[200, 304],
+    description="A weak validator of this answer: send it back as If-None-Match.",
+)
+NOT_MODIFIED = OpenApiResponse(description="Nothing changed since the ETag sent in If-None-Match: no body.")
+
+
+def etag_matches(request, etag: str) -> bool:
+    """Whether If-None-Match names ``etag`` (the weak comparison: W/ prefixes aside) or is ``*``."""
+    sent = parse_etags(request.headers.get("If-None-Match", ""))
+    return "*" in sent or etag.removeprefix("W/") in {tag.removeprefix("W/") for tag in sent}
+
+
+def with_etag(request, etag: str, build: Callable[[], Any]) -> Response:
+    """304 when the client has ``etag`` already (``build`` is not called), else ``build()``'s data."""
+    if etag_matches(request, etag):
+        return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
+    return Response(build(), headers={"ETag": etag})
+
+
+class SeatTokenUnknown(exceptions.NotFound):
+    """A seat token no seat has (mistyped, or the host gave the seat a new one): 404, code seat_token_unknown."""
+
+    default_detail = SEAT_TOKEN_UNKNOWN
+    default_code = "seat_token_unknown"
+
+
+class IdempotencyKeyRequired(exceptions.APIException):
+    """A submit without its Idempotency-Key (shared decision 5): 400, code idempotency_key_required."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+    default_detail = IDEMPOTENCY_KEY_REQUIRED
+    default_code = "idempotency_key_required"
 
 
 # ---- Access ------------------------------------------------------------------------------
@@ -109,11 +170,12 @@ def _may_act_for(request, session: GameSession, seat: Seat) -> bool:
 
 
 class SessionApi(ChronicleApi):
-    """A view under /api/sessions/<session_id>/: ``self.session`` (404 when unknown). Seat
-    tokens need no login, so each view checks who may itself.
-
-    The session row is read once per request: with the seat of the X-Seat-Token (a phone: one
-    query for seat and session), with the seat asked for (a logged-in player), or on its own."""
+    # A view under /api/sessions/<session_id>/: ``self.session`` (404 when unknown). Seat tokens
+    # need no login, so each view checks who may itself. (A comment, not a docstring: the schema
+    # would give it to every operation as its description, and generated clients as docstrings.)
+    #
+    # The session row is read once per request: with the seat of the X-Seat-Token (a phone: one
+    # query for seat and session), with the seat asked for (a logged-in player), or on its own.
 
     permission_classes = [AllowAny]
     session_id: int
@@ -177,6 +239,12 @@ class SessionApi(ChronicleApi):
         if _token_seat(self.request, self.session_id) is not None and selectors.seat_is_open(seat=seat):
             services.seat_mark_joined(seat=seat)
         return seat
+
+    def etag(self, what: str, seat: Seat | None = None) -> str:
+        """A weak ETag of an answer about this session: what it is, the session, its version and
+        status (a seat closes with its session), and whose it is. The session row alone gives it."""
+        session, whose = self.session, "table" if seat is None else f"seat{seat.index}"
+        return f'W/"{what}-{session.pk}-{session.version}-{session.status}-{whose}"'
 
     def seat_view(self, seat: Seat) -> SessionView:
         """The seat's view while the session runs; once it is over, the closed seat's (the result,
@@ -416,8 +484,10 @@ def submit_data(logged, view: SessionView) -> dict:
 def _submit(request, session: GameSession, seat: Seat | None) -> Response:
     serializer = SubmitInputSerializer(data=request.data)
     serializer.is_valid(raise_exception=True)
-    key = request.headers.get("Idempotency-Key") or None
-    if key is not None and "\x00" in key:
+    key = request.headers.get("Idempotency-Key", "")
+    if not key.strip():
+        raise IdempotencyKeyRequired()
+    if "\x00" in key:
         raise exceptions.ValidationError(NO_NUL.format(what="An idempotency key"))
     logged = services.session_submit_action(
         session=session,
@@ -447,6 +517,8 @@ class TableGameListApi(ChronicleApi):
     @extend_schema(
         tags=TAGS,
         summary="The games a session can play",
+        description="The games a table session can play, with their slug (send it as `game` to create a "
+        "session) and how many seats each takes. Any logged-in user.",
         responses={200: OutputSerializer(many=True), **errors(401)},
     )
     def get(self, request):
@@ -470,6 +542,9 @@ class MySeatListApi(ChronicleApi):
         tags=TAGS,
         summary="Your seats at the sessions still running (a campaign's night gives each House's seat to "
         "the account that plays it): open one with your login, no seat token needed",
+        description="The seats your account holds at sessions still running: a campaign's game night gives each "
+        "House's seat to the account that plays it, and a seat you joined with `claim: true` is yours too. Open "
+        "each at /api/sessions/{session}/seats/{seat_index}/ with your login: no seat token needed.",
         responses={200: OutputSerializer(many=True), **errors(401)},
     )
     def get(self, request):
@@ -510,6 +585,9 @@ class SessionCreateApi(ChronicleApi):
     @extend_schema(
         tags=TAGS,
         summary="Start a session (you are its host); the answer holds each seat's join token",
+        description="Starts a table session of a game (GET /api/games/) with its seats in table order; you "
+        "become its host. The answer holds every seat's secret join token: give each to its player only (the "
+        "table page shows them as QR codes). The cards are dealt at once: the session starts at version 1.",
         request=InputSerializer,
         responses={201: OutputSerializer, **errors(400, 401)},
     )
@@ -523,30 +601,47 @@ class SessionDetailApi(SessionApi):
     @extend_schema(
         tags=TAGS,
         summary="A session and its seats (host and players)",
-        parameters=[SEAT_TOKEN],
-        responses={200: SessionSerializer, **errors(401, 403, 404)},
+        description="The session (game, status, version) and its seats (name, colour, bot, joined). For its "
+        "host and its seats' players (X-Seat-Token or their login). Send the ETag back as If-None-Match: 304 "
+        "while nothing changed.",
+        parameters=[SEAT_TOKEN, IF_NONE_MATCH, ETAG],
+        responses={200: SessionSerializer, 304: NOT_MODIFIED, **errors(401, 403, 404)},
     )
     def get(self, request, session_id: int):
         self.require_at_table()
-        return Response(SessionSerializer(self.session).data)
+        data = SessionSerializer(self.session).data
+        # Seats join and are claimed without moving the version: this ETag follows the answer itself.
+        digest = hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:20]
+        return with_etag(request, f'W/"detail-{digest}"', lambda: data)
 
 
 class SessionTableApi(SessionApi):
     @extend_schema(
         tags=TAGS,
         summary="The table view (no hand at all) and the table's own legal actions",
-        parameters=[SEAT_TOKEN],
-        responses={200: ViewSerializer, **errors(401, 403, 404)},
+        description="What the table screen shows: the board, whose turn it is, the result once over; never a "
+        "hand. legal_actions holds the table's own choices (the host types a card's outcome). For the host and "
+        "the seats. Send the ETag back as If-None-Match: 304 while the session has not changed.",
+        parameters=[SEAT_TOKEN, IF_NONE_MATCH, ETAG],
+        responses={200: ViewSerializer, 304: NOT_MODIFIED, **errors(401, 403, 404)},
     )
     def get(self, request, session_id: int):
         self.require_at_table()
-        return Response(view_data(selectors.session_view_for_table(session=self.session)))
+        return with_etag(
+            request,
+            self.etag("table"),
+            lambda: view_data(selectors.session_view_for_table(session=self.session)),
+        )
 
 
 class SessionTableActionApi(SessionApi):
     @extend_schema(
         tags=TAGS,
         summary="Submit an action of the table (host)",
+        description="The host submits one of the table's legal actions (GET .../table/) with the version "
+        "it saw. Requires an Idempotency-Key (a new one per action; the same one to retry). Answers the logged "
+        "action and the table view after it. A stale version is 409 (fetch the view and decide again); a move "
+        "against the rules is 400 with the rule's sentence.",
         request=SubmitInputSerializer,
         parameters=[IDEMPOTENCY_KEY],
         responses={200: SubmitOutputSerializer, **errors(400, 401, 403, 404, 409)},
@@ -560,6 +655,9 @@ class SessionUndoApi(SessionApi):
     @extend_schema(
         tags=TAGS,
         summary="Undo the last action (host; not an action that revealed hidden information)",
+        description="The host drops the last action still in force; the state is rebuilt. Never an action "
+        "that revealed something hidden (a card drawn, shown or placed face up), nor the deal, nor once the "
+        "game is over: 400 with the reason. Answers the session.",
         request=None,
         responses={200: SessionSerializer, **errors(400, 401, 403, 404)},
     )
@@ -581,6 +679,8 @@ class SessionLogApi(SessionApi, GenericAPIView):
     @extend_schema(
         tags=TAGS,
         summary="The action log since a version, oldest first (paginated)",
+        description='What happened, as sentences ("Ben drew a card"), each with the version it made: the '
+        "actions after `since`, oldest first. For the host and the seats.",
         parameters=[QuerySerializer, SEAT_TOKEN],
         responses={200: LoggedActionSerializer(many=True), **errors(400, 401, 403, 404)},
     )
@@ -609,6 +709,9 @@ class SeatJoinApi(SessionApi):
     @extend_schema(
         tags=TAGS,
         summary="Join a seat: its token (for the host, or whoever holds the seat's link)",
+        description="Gives the seat's join token to the host, or to whoever already holds it (a phone sending "
+        "it as X-Seat-Token: the phone has then joined the seat). `claim: true`, logged in, links the seat to "
+        "your account: your login then opens it. Once a phone has joined the seat, only that phone may (400).",
         request=InputSerializer,
         parameters=[SEAT_TOKEN],
         responses={200: OutputSerializer, **errors(400, 401, 403, 404)},
@@ -637,7 +740,7 @@ class SeatJoinApi(SessionApi):
 
 
 class _SeatCodeApi(SessionApi):
-    """The host changes how a seat is opened (a lost phone)."""
+    # The host changes how a seat is opened (a lost phone).
 
     class OutputSerializer(SeatSerializer):
         token = StrictCharField(help_text="The seat's join token now: give it to its player only.")
@@ -652,24 +755,33 @@ class _SeatCodeApi(SessionApi):
         return Response(self.OutputSerializer(self.change(seat)).data)
 
 
-def _seat_code_schema(summary: str):
+def _seat_code_schema(summary: str, description: str):
     return extend_schema_view(
         post=extend_schema(
             tags=TAGS,
             summary=summary,
+            description=description,
             request=None,
             responses={200: _SeatCodeApi.OutputSerializer, **errors(400, 401, 403, 404)},
         )
     )
 
 
-@_seat_code_schema("Show a seat's code on the table again (host; same token): its phone was closed or lost")
+@_seat_code_schema(
+    "Show a seat's code on the table again (host; same token): its phone was closed or lost",
+    "The host only. The seat counts as not joined again and the table shows its QR code; the token stays "
+    "the same. Answers the seat with its token. A session over, or a bot's seat: 400.",
+)
 class SeatShowCodeApi(_SeatCodeApi):
     def change(self, seat: Seat) -> Seat:
         return services.seat_show_code_again(seat=seat)
 
 
-@_seat_code_schema("Give a seat a new token (host): the old one stops opening the seat")
+@_seat_code_schema(
+    "Give a seat a new token (host): the old one stops opening the seat",
+    "The host only. The old token stops working at once (and an account linked through it is unlinked); "
+    "the session's version moves on. Answers the seat with its new token: show it to its player only.",
+)
 class SeatRotateTokenApi(_SeatCodeApi):
     def change(self, seat: Seat) -> Seat:
         return services.seat_rotate_token(seat=seat)
@@ -680,12 +792,16 @@ class SeatViewApi(SessionApi):
         tags=TAGS,
         summary="A seat's private view (its hand, its secrets; nobody else's); once the session is over, "
         "the result without the hand",
-        parameters=[SEAT_TOKEN],
-        responses={200: ViewSerializer, **errors(401, 403, 404)},
+        description="The seat's own view: its hand and secrets (never another seat's), its legal actions, who "
+        "must act. For the seat's phone (X-Seat-Token) or its player's login; another seat is 403. Once the "
+        "session is over the seat is closed: the result, no hand, no choices. Send the ETag back as "
+        "If-None-Match: 304 while nothing changed (cheap polling).",
+        parameters=[SEAT_TOKEN, IF_NONE_MATCH, ETAG],
+        responses={200: ViewSerializer, 304: NOT_MODIFIED, **errors(401, 403, 404)},
     )
     def get(self, request, session_id: int, seat_index: int):
         seat = self.open_seat_for(seat_index)
-        return Response(view_data(self.seat_view(seat)))
+        return with_etag(request, self.etag("view", seat), lambda: view_data(self.seat_view(seat)))
 
 
 class SeatLegalActionsApi(SessionApi):
@@ -701,22 +817,32 @@ class SeatLegalActionsApi(SessionApi):
     @extend_schema(
         tags=TAGS,
         summary="What this seat may do now: each choice with its parameters, bounds and title",
-        parameters=[SEAT_TOKEN],
-        responses={200: OutputSerializer, **errors(401, 403, 404)},
+        description="The seat's choices now, each with its parameters and their bounds (build one control per "
+        "parameter) and a title for its button, and the version to send back as expected_version. For the "
+        "seat's phone or its player. ETag and If-None-Match as on the seat view.",
+        parameters=[SEAT_TOKEN, IF_NONE_MATCH, ETAG],
+        responses={200: OutputSerializer, 304: NOT_MODIFIED, **errors(401, 403, 404)},
     )
     def get(self, request, session_id: int, seat_index: int):
         seat = self.open_seat_for(seat_index)
+        return with_etag(request, self.etag("actions", seat), lambda: self.choices(seat))
+
+    def choices(self, seat: Seat) -> dict:
         view = self.seat_view(seat)
         words = presenter_for(self.session.game).words(view["view"], session_seat_infos(self.session))
         choices = [{"choice": choice, "title": words.title(choice)} for choice in view["legal_actions"]]
         data = {"version": view["version"], "seat": seat.index, "choices": choices}
-        return Response(self.OutputSerializer(data).data)
+        return self.OutputSerializer(data).data
 
 
 class SeatActionSubmitApi(SessionApi):
     @extend_schema(
         tags=TAGS,
         summary="Submit an action for this seat (stale expected_version: 409)",
+        description="Submits one of the seat's choices with a value per parameter and the version it saw. "
+        "Requires an Idempotency-Key: a new key per action; after a lost answer, send the same request with the "
+        "same key (never applied twice). Answers the logged action and the seat's view after it: draw it, no "
+        "second request. A stale version is 409 with extra.current_version; a move against the rules is 400.",
         request=SubmitInputSerializer,
         parameters=[SEAT_TOKEN, IDEMPOTENCY_KEY],
         responses={200: SubmitOutputSerializer, **errors(400, 401, 403, 404, 409)},
@@ -724,3 +850,137 @@ class SeatActionSubmitApi(SessionApi):
     def post(self, request, session_id: int, seat_index: int):
         seat = self.open_seat_for(seat_index)
         return _submit(request, self.session, seat)
+
+
+class SeatFindApi(ChronicleApi):
+    # The token travels in the body, never in an address (addresses end up in logs). Unknown tokens
+    # count against the same per-address limit as every other use of a seat token (games.join_guard).
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+
+    class InputSerializer(serializers.Serializer):
+        token = StrictCharField(
+            max_length=100,
+            help_text="The seat's join token: the last part of the address in the seat's QR code "
+            "(.../play/seat/<token>/).",
+        )
+
+    class OutputSerializer(serializers.Serializer):
+        session = serializers.IntegerField(help_text="The session's id.")
+        seat = serializers.IntegerField(help_text="The seat's index in the session (table order).")
+        seat_name = StrictCharField(help_text="The seat's name (for a campaign's night: its House).")
+        game = StrictCharField(help_text="The game's slug (GET /api/games/).")
+        version = serializers.IntegerField(help_text="The session's version now.")
+        view_url = StrictCharField(help_text="Path of the seat's view (GET, with X-Seat-Token).")
+        actions_url = StrictCharField(help_text="Path of the seat's choices (GET, with X-Seat-Token).")
+        submit_url = StrictCharField(
+            help_text="Path to submit an action (POST, with X-Seat-Token and Idempotency-Key)."
+        )
+        stream_url = StrictCharField(help_text="Path of the session's event stream (GET, with X-Seat-Token).")
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Find the session and seat of a scanned seat code",
+        description="A phone that scanned a seat's QR code sends the token it holds (the last part of the "
+        "address) and gets the session, the seat, the game and the paths to play it: then send the token as "
+        "X-Seat-Token on each of them. No login needed. An unknown token (mistyped, or replaced by the host) "
+        "is 404 with code seat_token_unknown; too many unknown tokens from one address are 429.",
+        request=InputSerializer,
+        responses={200: OutputSerializer, **errors(400, 404, 429)},
+    )
+    def post(self, request):
+        token = self.input(request)["token"]
+        seat = seat_for_join_token(request, token)
+        if seat is None or not secrets.compare_digest(seat.token, token):
+            raise SeatTokenUnknown()
+        return Response(self.OutputSerializer(_seat_found(seat)).data)
+
+
+def _seat_found(seat: Seat) -> dict:
+    at = {"session_id": seat.session_id, "seat_index": seat.index}
+    return {
+        "session": seat.session_id,
+        "seat": seat.index,
+        "seat_name": seat.name,
+        "game": seat.session.game,
+        "version": seat.session.version,
+        "view_url": reverse("api:seat-view", kwargs=at),
+        "actions_url": reverse("api:seat-legal-actions", kwargs=at),
+        "submit_url": reverse("api:seat-action-submit", kwargs=at),
+        "stream_url": reverse("api:session-events", kwargs={"session_id": seat.session_id}),
+    }
+
+
+# ---- The session's event stream: described here, served by games.events.session_events ----------
+
+LAST_EVENT_ID = OpenApiParameter(
+    "Last-Event-ID",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="Reconnecting: the id of the last event received (session-<id>:<version>). If the session "
+    "moved on meanwhile, one session_version event with its version now comes at once.",
+)
+LAST_EVENT_ID_QUERY = OpenApiParameter(
+    "lastEventId",
+    OpenApiTypes.STR,
+    OpenApiParameter.QUERY,
+    required=False,
+    description="The same as Last-Event-ID, for clients that cannot set headers: session-<id>:<version> of "
+    "the view you have, so a change made before the stream opened is not missed.",
+)
+STREAM_EXAMPLE = (
+    "event: stream-open\ndata: \n\n"
+    "event: session_version\nid: session-12:3\n"
+    'data: {"type": "session_version", "session": 12, "version": 3}\n\n'
+)
+STREAM_DESCRIPTION = """Server-sent events (text/event-stream) telling that the session changed: never
+data, only a nudge. Each event is `session_version` with the JSON data
+`{"type": "session_version", "session": <id>, "version": <n>}` and the id `session-<id>:<n>`: then fetch
+your own view (GET the seat view or the table view), unless you already have version n (the answer of
+your own submit carries it). `stream-reset` means: fetch your view again (the server lost track). A
+comment line comes every 20 seconds to keep the connection open; the server ends a stream after an hour:
+reconnect with `Last-Event-ID`.
+
+Who may: the host (`Authorization: Bearer <token>`, or the browser's login), a seat's phone
+(`X-Seat-Token`), a player whose account holds a seat. Anyone else, or an unknown session: 404.
+
+Too many streams (per seat, per table, or on the server): 429 or 503 with `Retry-After`. Then poll
+instead: `GET /api/sessions/{id}/seats/{index}/` (or `/table/`) with `If-None-Match` and the ETag of the
+view you have answers 304 while nothing changed, cheaply."""
+
+
+STREAM_CAPPED = OpenApiResponse(
+    OpenApiTypes.STR,
+    description="Too many open streams (for this seat, this table or this server): poll instead, and try "
+    "the stream again after Retry-After seconds.",
+)
+
+
+class SessionEventsApi(ChronicleApi):
+    # Described only: api/urls.py serves this address with the async games.events.session_events
+    # (config/streams.py: outside DRF and the middleware, no thread per open stream).
+
+    permission_classes = [AllowAny]  # a phone's X-Seat-Token needs no login
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Follow a session live: an event each time it changes (server-sent events)",
+        description=STREAM_DESCRIPTION,
+        parameters=[SEAT_TOKEN, LAST_EVENT_ID, LAST_EVENT_ID_QUERY],
+        responses={
+            (200, "text/event-stream"): OpenApiResponse(
+                OpenApiTypes.STR,
+                description="The stream: one event per change (see above), open until the client leaves.",
+                examples=[OpenApiExample("A change to version 3", value=STREAM_EXAMPLE)],
+            ),
+            204: OpenApiResponse(
+                description="This server cannot hold a stream open (not served under ASGI): poll instead."
+            ),
+            **errors(401, 404),
+            **{(code, "application/json"): answer for code, answer in errors(429, 503).items()},
+            **{(code, "text/plain"): STREAM_CAPPED for code in (429, 503)},
+        },
+    )
+    def get(self, request, session_id: int):
+        raise exceptions.NotFound()  # never routed here: see the comment above

@@ -15,6 +15,7 @@ from api import night_apis as n
 from api import session_apis as s
 from api import story as st
 from config.api_errors import api_not_found
+from games import events
 
 # The browsable docs (Swagger UI and ReDoc) come from our own static files (drf-spectacular-sidecar),
 # so they work on a home network without internet; their scripts are files (Swagger UI's settings
@@ -26,6 +27,14 @@ DOCS_CSP = csp_override(
         "worker-src": [CSP.SELF, "blob:"],
     }
 )
+
+
+def _documented_stream(view, api_class):
+    """An event stream, served apart from DRF (config/streams.py: an async view holding no thread),
+    described in the schema by ``api_class``: drf-spectacular reads an endpoint's ``cls``."""
+    view.cls, view.initkwargs = api_class, {}
+    return view
+
 
 campaign_patterns = [
     path("", c.CampaignDetailApi.as_view(), name="campaign-detail"),
@@ -68,6 +77,7 @@ session_patterns = [
     path("table/actions/submit/", s.SessionTableActionApi.as_view(), name="session-table-action"),
     path("undo/", s.SessionUndoApi.as_view(), name="session-undo"),
     path("log/", s.SessionLogApi.as_view(), name="session-log"),
+    path("events/", _documented_stream(events.session_events, s.SessionEventsApi), name="session-events"),
     path("seats/<id:seat_index>/join/", s.SeatJoinApi.as_view(), name="seat-join"),
     path("seats/<id:seat_index>/show-code/", s.SeatShowCodeApi.as_view(), name="seat-show-code"),
     path("seats/<id:seat_index>/rotate/", s.SeatRotateTokenApi.as_view(), name="seat-rotate"),
@@ -88,6 +98,7 @@ api_patterns: list[URLPattern | URLResolver] = [
     path("sessions/create/", s.SessionCreateApi.as_view(), name="session-create"),
     path("sessions/<id:session_id>/", include(session_patterns)),
     path("sessions/mine/", s.MySeatListApi.as_view(), name="my-seat-list"),
+    path("seats/find/", s.SeatFindApi.as_view(), name="seat-find"),
     path("auth/signup/", auth_apis.SignupApi.as_view(), name="signup"),
 ]
 

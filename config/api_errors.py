@@ -32,6 +32,8 @@ ERROR_CODES = {
     "gone": "The link was revoked, used or expired.",
     "unsupported_media_type": "The body must be sent as application/json.",
     "idempotency_key_reused": "The Idempotency-Key was used for another action or body.",
+    "idempotency_key_required": "A submit needs an Idempotency-Key header: a new key for each new action.",
+    "seat_token_unknown": "No seat opens with this token: it is mistyped, or the host gave the seat a new one.",
     "throttled": "Too many requests: wait the Retry-After seconds.",
     "service_unavailable": "The database was unreachable for a moment: try again after Retry-After.",
     "server_error": "Something broke on our side.",

@@ -134,6 +134,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "config.db_faults.DatabaseFaultMiddleware",  # first: sees what a view raised (config/db_faults.py)
     "django.middleware.security.SecurityMiddleware",
+    # Compresses what every middleware below answered (the API's error shape included), never a stream.
+    "config.streams.GZipExceptStreamsMiddleware",
     "config.api_errors.ApiErrorShapeMiddleware",
     "config.input_guard.InputGuardMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

@@ -32,6 +32,7 @@ from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler
 from django.core.handlers.exception import convert_exception_to_response
 from django.http import HttpRequest, HttpResponse
+from django.middleware.gzip import GZipMiddleware
 from django.urls import Resolver404, resolve
 from django.utils.functional import SimpleLazyObject
 
@@ -39,7 +40,7 @@ from config import db_faults
 
 logger = logging.getLogger(__name__)
 
-STREAM_VIEWS = {"games:seat_events", "games:table_events"}
+STREAM_VIEWS = {"games:seat_events", "games:table_events", "api:session-events"}
 TOO_MANY_STREAMS = "Too many live streams on this server: the page checks for changes instead."
 TOO_MANY_FOR_SEAT = "Too many live streams for this seat: the page checks for changes instead."
 TOO_MANY_FOR_SESSION = "Too many live streams for this table: the page checks for changes instead."
@@ -273,3 +274,17 @@ def streams_apart(app):
         return await app(scope, receive, send)
 
     return application
+
+
+EVENT_STREAM = "text/event-stream"
+
+
+class GZipExceptStreamsMiddleware(GZipMiddleware):
+    """Django's gzip (padded against BREACH) for the pages and the API's JSON, never for an event
+    stream: each event must reach the client as it is sent, not when a compressed block fills up.
+    (Under ASGI the streams skip the middleware anyway: ``StreamHandler``; this holds elsewhere.)"""
+
+    def process_response(self, request, response):
+        if response.get("Content-Type", "").startswith(EVENT_STREAM):
+            return response
+        return super().process_response(request, response)

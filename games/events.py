@@ -1,9 +1,10 @@
 """Push: the nudges of ``games.nudges`` as server-sent events (django-eventstream, on ASGI).
 
 A page opens one event stream on channel ``session-{id}``: a phone with its seat's join token
-(``/play/seat/<token>/events/``), the table screen as its host (``/play/s/<id>/events/``). Each
-event is a nudge, ``{"type": "session_version", "session": id, "version": n}``, never a view; the
-page then fetches its own panel with a normal request.
+(``/play/seat/<token>/events/``), the table screen as its host (``/play/s/<id>/events/``); an API
+client opens ``/api/sessions/<id>/events/`` with the host's API token or its seat's X-Seat-Token
+header (``session_events``). Each event is a nudge, ``{"type": "session_version", "session": id,
+"version": n}``, never a view; the page then fetches its own panel with a normal request.
 
 - **Event ids are session versions.** ``VersionStorage`` answers django-eventstream's questions
   ("the current id", "the events after id n") from the session's version, so a page that carries
@@ -22,8 +23,11 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import re
+import secrets
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import cast
 
 import redis.asyncio as aioredis
@@ -39,9 +43,16 @@ from django_eventstream.storage import EventDoesNotExist, StorageBase
 from django_eventstream.views import events as eventstream_events
 from django_eventstream.views import get_listener_manager
 from django_ratelimit.exceptions import Ratelimited
+from rest_framework.exceptions import AuthenticationFailed
+from rest_framework.request import Request
 
+from api.authentication import ExpiringTokenAuthentication, request_token_key
+from api.exception_handlers import TOO_MANY_ATTEMPTS
+from api.throttles import CallerRateThrottle
 from config import streams
+from config.api_errors import api_error
 from config.health import rate_limited
+from config.ratelimits import LOGIN_WINDOW
 from games import nudges, selectors
 from games.join_guard import seat_for_join_token
 
@@ -241,11 +252,114 @@ async def seat_events(request: HttpRequest, token: str) -> HttpResponse | Stream
     return await _stream(request, seat.session_id, seat.index)
 
 
+# ---- The session's stream: the table page's address and the API's ---------------------------
+# Open to the people of the API's table view: the host (session cookie, or an API token sent as
+# ``Authorization: Bearer``/``Token``), a seat's X-Seat-Token (a phone: no token in the address, which
+# ends up in logs), and a logged-in player holding a seat. Every reader gets the same nudges.
+
+SEAT_TOKEN_HEADER = "X-Seat-Token"
+STREAM_NOT_FOUND = "No such session, or not yours to follow: its host, its seats and their players may."
+STREAM_TOKEN_REFUSED = "The token sent is unknown or expired: log in again for a new one."
+STREAM_NO_CREDENTIALS = "Send the seat's X-Seat-Token, or an API token as 'Authorization: Bearer <token>'."
+METHOD_NOT_ALLOWED = 'Method "{method}" not allowed.'
+TOO_MANY_REQUESTS = "Too many requests: wait the Retry-After seconds."
+
+
+@dataclass(frozen=True)
+class Refusal:
+    status: int  # 401, 404 or 429
+    message: str
+    code: str | None = None  # the API's error code, when not the status's own (config/api_errors.py)
+
+
+def _user(request: HttpRequest):
+    """The API token's user when the request sends one (Refusal 401 if unknown or expired), else
+    the session cookie's."""
+    if request_token_key(request) is None:
+        return request.user
+    try:
+        found = ExpiringTokenAuthentication().authenticate(request)
+    except AuthenticationFailed:
+        return Refusal(401, STREAM_TOKEN_REFUSED, "authentication_failed")
+    return request.user if found is None else found[0]
+
+
+def _seat_reader(request: HttpRequest, session_id: int, token: str) -> int | Refusal:
+    try:
+        seat = seat_for_join_token(request, token)
+    except Ratelimited:
+        return Refusal(429, TOO_MANY_ATTEMPTS)
+    if seat is None or seat.session_id != session_id or not secrets.compare_digest(seat.token, token):
+        return Refusal(404, STREAM_NOT_FOUND)
+    return seat.index
+
+
+def session_stream_reader(request: HttpRequest, session_id: int) -> int | None | Refusal:
+    """Who reads the session's stream: a seat's index, None for the table (the host), or a Refusal."""
+    token = request.headers.get(SEAT_TOKEN_HEADER, "")
+    if token:
+        return _seat_reader(request, session_id, token)
+    user = _user(request)
+    if isinstance(user, Refusal):
+        return user
+    if selectors.session_table_for(session_id=session_id, user=user) is not None:
+        return None
+    held = selectors.seat_of_user(user=user, session_id=session_id)
+    if held is not None:
+        return held.index
+    if not user.is_authenticated:
+        return Refusal(401, STREAM_NO_CREDENTIALS)
+    return Refusal(404, STREAM_NOT_FOUND)
+
+
+def _page_refusal(request: HttpRequest, refusal: Refusal) -> HttpResponse:
+    if refusal.status == 429:
+        return rate_limited(request)
+    raise Http404  # the page's stream says nothing more to whoever is not at the table
+
+
+def _api_refusal(request: HttpRequest, refusal: Refusal) -> HttpResponse:
+    response = api_error(refusal.message, refusal.status, code=refusal.code)
+    if refusal.status == 429:
+        response["Retry-After"] = str(LOGIN_WINDOW)
+    return response
+
+
+async def _session_events(
+    request: HttpRequest, session_id: int, refuse
+) -> HttpResponse | StreamingHttpResponse:
+    reader = await sync_to_async(session_stream_reader)(request, session_id)
+    if isinstance(reader, Refusal):
+        return await sync_to_async(refuse)(request, reader)
+    return await _stream(request, session_id, reader)
+
+
 @require_GET
 async def table_events(request: HttpRequest, session_id: int) -> HttpResponse | StreamingHttpResponse:
-    """The table screen's stream: for whoever may open the table page (its host, staff, a
-    campaign night's owner)."""
-    table = await sync_to_async(selectors.session_table_for)(session_id=session_id, user=request.user)
-    if table is None:
-        raise Http404
-    return await _stream(request, session_id)
+    """The table screen's stream (/play/s/<id>/events/): its host with the session cookie, as the
+    page opens it; the same readers as the API's address below."""
+    return await _session_events(request, session_id, _page_refusal)
+
+
+async def session_events(request: HttpRequest, session_id: int) -> HttpResponse | StreamingHttpResponse:
+    """The session's stream at /api/sessions/<id>/events/ (described in the schema by
+    api.session_apis.SessionEventsApi): the API's per-caller rate, refusals in its error shape."""
+    if request.method != "GET":
+        response = api_error(METHOD_NOT_ALLOWED.format(method=request.method), 405)
+        response["Allow"] = "GET"
+        return response
+    wait = await sync_to_async(_caller_wait)(request)
+    if wait is not None:
+        response = api_error(TOO_MANY_REQUESTS, 429)
+        response["Retry-After"] = str(wait)
+        return response
+    return await _session_events(request, session_id, _api_refusal)
+
+
+def _caller_wait(request: HttpRequest) -> int | None:
+    """The API's rate per caller (api/throttles.py), counted for the stream as for any request:
+    the seconds to wait when over it, else None."""
+    throttle = CallerRateThrottle()
+    if throttle.allow_request(Request(request), None):
+        return None
+    return math.ceil(throttle.wait() or 1)

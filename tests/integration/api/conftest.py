@@ -1,3 +1,5 @@
+import uuid
+
 import pytest
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
@@ -128,3 +130,8 @@ def seeded(db, settings, tmp_path):
     }
     request_started.connect(close_old_connections)
     request_finished.connect(close_old_connections)
+
+
+def fresh_key() -> dict:
+    """A new Idempotency-Key header for a submit (the API requires one: a new key per action)."""
+    return {"HTTP_IDEMPOTENCY_KEY": uuid.uuid4().hex}

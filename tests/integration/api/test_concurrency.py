@@ -2,6 +2,7 @@
 applied exactly once."""
 
 import threading
+import uuid
 
 import pytest
 from django.db import connection
@@ -56,7 +57,7 @@ class ConcurrentSubmitTests:
         def post():
             client = APIClient()
             client.credentials(HTTP_X_SEAT_TOKEN=seat.token)
-            return client.post(url, body, format="json").status_code
+            return client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY=uuid.uuid4().hex).status_code
 
         codes = sorted(race(post))
         assert codes == [200, 409]

@@ -23,7 +23,7 @@ from rest_framework.test import APIClient
 from games.models import SessionAction
 from games.services import session_create
 from tests.factories import UserFactory
-from tests.integration.api.conftest import token_client
+from tests.integration.api.conftest import fresh_key, token_client
 
 pytestmark = [pytest.mark.database, pytest.mark.django_db(transaction=True)]
 
@@ -57,7 +57,7 @@ def seat_url(session, index: int, submit: bool = False) -> str:
 
 
 def add(client, session, index: int, version: int, key: str | None = None):
-    headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
+    headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else fresh_key()
     body = {"action": {"type": "add", "amount": 1}, "expected_version": version}
     return client.post(seat_url(session, index, submit=True), body, format="json", **headers)
 
@@ -124,7 +124,7 @@ class QueryBudgetTests:
         body = {"action": {"type": "bump"}, "expected_version": 2}
         host_client = token_client(host)
         with django_assert_max_num_queries(SUBMIT_QUERIES):
-            assert host_client.post(url, body, format="json").status_code == 200
+            assert host_client.post(url, body, format="json", **fresh_key()).status_code == 200
 
     def test_the_phone_page_reads_seat_session_seats_and_log_once(
         self, table, client, django_assert_max_num_queries
@@ -166,8 +166,8 @@ class TokenInTheSeatQueryTests:
         session, host, _, bruno = table
         url = reverse("api:session-table-action", kwargs={"session_id": session.pk})
         body = {"action": {"type": "bump"}, "expected_version": session.version}
-        assert bruno.post(url, body, format="json").status_code == 403
-        assert token_client(host).post(url, body, format="json").status_code == 200
+        assert bruno.post(url, body, format="json", **fresh_key()).status_code == 403
+        assert token_client(host).post(url, body, format="json", **fresh_key()).status_code == 200
 
     def test_each_of_a_players_devices_opens_the_seat_and_an_expired_one_does_not(self, table, settings):
         """Issue 24: a token per device; the seat's query joins the one the request carries."""

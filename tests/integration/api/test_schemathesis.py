@@ -188,7 +188,12 @@ def test_the_api_keeps_to_its_schema(operation, mode, seeded, settings):
     strategy = operation.as_strategy(
         generation_mode=mode,
         path_parameters={k: v for k, v in seeded["ids"].items() if k in names},
-        headers={"Authorization": f"Token {TOKEN}", "X-Seat-Token": seeded["seat_token"]},
+        # identity: schemathesis's WSGI transport reads the body as sent, and the API gzips for those who ask
+        headers={
+            "Authorization": f"Token {TOKEN}",
+            "X-Seat-Token": seeded["seat_token"],
+            "Accept-Encoding": "identity",
+        },
     )
 
     @given(case=strategy)

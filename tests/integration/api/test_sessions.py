@@ -11,9 +11,10 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from api.session_apis import IDEMPOTENCY_KEY_REQUIRED
 from games.models import GameSession, SessionAction
 from tests.factories import UserFactory
-from tests.integration.api.conftest import token_client
+from tests.integration.api.conftest import fresh_key, token_client
 
 pytestmark = [pytest.mark.database, pytest.mark.django_db]
 
@@ -207,6 +208,7 @@ class SubmitTests:
             url("seat-action-submit", session, seat_index=seat),
             {"action": action, "expected_version": version - 1},
             format="json",
+            **fresh_key(),
         )
         assert response.status_code == 409
         assert response.json() == {
@@ -222,6 +224,7 @@ class SubmitTests:
             url("seat-action-submit", session, seat_index=seat),
             {"action": {"type": "fly"}, "expected_version": version},
             format="json",
+            **fresh_key(),
         )
         assert response.status_code == 400
         assert response.json()["message"] == "There is no action called 'fly' in this game."
@@ -234,6 +237,7 @@ class SubmitTests:
             url("seat-action-submit", session, seat_index=seat),
             {"action": {"type": "place", "area": "favor"}, "expected_version": version},
             format="json",
+            **fresh_key(),
         )
         assert response.status_code == 403
 
@@ -255,6 +259,32 @@ class SubmitTests:
         assert long_key.json()["message"] == "An idempotency key has at most 100 characters."
 
 
+class IdempotencyKeyRequiredTests:
+    """Shared decision 5: both submit operations need an Idempotency-Key; without one nothing is applied."""
+
+    def test_a_seat_submit_without_a_key_is_400_and_applies_nothing(self, api, session):
+        seat, version = first_move(api, session)
+        client = phone(session["seats"][seat]["token"])
+        choices = client.get(url("seat-legal-actions", session, seat_index=seat)).json()["choices"]
+        action, address = concrete(choices[0]["choice"]), url("seat-action-submit", session, seat_index=seat)
+        for headers in ({}, {"HTTP_IDEMPOTENCY_KEY": "  "}):
+            response = client.post(
+                address, {"action": action, "expected_version": version}, format="json", **headers
+            )
+            assert response.status_code == 400
+            assert response.json() == {
+                "message": IDEMPOTENCY_KEY_REQUIRED,
+                "code": "idempotency_key_required",
+                "extra": {},
+            }
+        assert SessionAction.objects.filter(session_id=session["id"]).count() == 1  # the deal only
+
+    def test_a_table_submit_without_a_key_is_400(self, api, session):
+        body = {"action": {"type": "deal"}, "expected_version": 1}
+        response = api.post(url("session-table-action", session), body, format="json")
+        assert (response.status_code, response.json()["code"]) == (400, "idempotency_key_required")
+
+
 class UndoAndLogTests:
     def _play(self, api, session):
         seat, version = first_move(api, session)
@@ -266,6 +296,7 @@ class UndoAndLogTests:
             url("seat-action-submit", session, seat_index=seat),
             {"action": action, "expected_version": version},
             format="json",
+            **fresh_key(),
         )
         return client
 
@@ -295,7 +326,7 @@ class UndoAndLogTests:
         seat_client = phone(session["seats"][0]["token"])
         body = {"action": {"type": "deal"}, "expected_version": 1}
         assert seat_client.post(url("session-table-action", session), body, format="json").status_code == 403
-        response = api.post(url("session-table-action", session), body, format="json")
+        response = api.post(url("session-table-action", session), body, format="json", **fresh_key())
         assert response.status_code == 400  # the deal is done: the engine says why
 
 
@@ -320,11 +351,16 @@ class KingsDilemmaBoundsTests:
                 mine = phone(token).get(url("seat-view", session, seat_index=seat)).json()
                 action = concrete(mine["legal_actions"][0])
                 body = {"action": action, "expected_version": mine["version"]}
-                phone(token).post(url("seat-action-submit", session, seat_index=seat), body, format="json")
+                phone(token).post(
+                    url("seat-action-submit", session, seat_index=seat), body, format="json", **fresh_key()
+                )
                 table = api.get(url("session-table", session)).json()
             card = {"number": 12, "title": "Bread taxes", "aye": {"resources": [["wealth", "up"]]}}
             body = {"action": {"type": "draw_dilemma", "card": card}, "expected_version": table["version"]}
-            assert api.post(url("session-table-action", session), body, format="json").status_code == 200
+            assert (
+                api.post(url("session-table-action", session), body, format="json", **fresh_key()).status_code
+                == 200
+            )
             table = api.get(url("session-table", session)).json()
             seat = table["view"]["to_act"][0]
             mine = phone(session["seats"][seat]["token"]).get(url("seat-view", session, seat_index=seat))

@@ -69,9 +69,14 @@ class DeclaredStatusesTests:
             retry_after = PATHS[path][method]["responses"]["503"]["headers"]["Retry-After"]
             assert retry_after["required"], (method, path)
 
-    def test_only_logging_in_and_signing_up_cannot_answer_401(self):
+    def test_only_logging_in_signing_up_and_finding_a_seat_cannot_answer_401(self):
+        """Finding a seat reads no credentials: the seat's token is in its body."""
         without = [(p, m) for p, m in OPERATIONS if "401" not in PATHS[p][m]["responses"]]
-        assert sorted(without) == [("/api/auth/signup/", "post"), ("/api/auth/token/", "post")]
+        assert sorted(without) == [
+            ("/api/auth/signup/", "post"),
+            ("/api/auth/token/", "post"),
+            ("/api/seats/find/", "post"),
+        ]
 
     def test_every_operation_with_a_body_declares_415_and_every_idempotent_one_422(self):
         assert WITH_BODY

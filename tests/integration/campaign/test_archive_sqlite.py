@@ -133,6 +133,7 @@ class TapsDuringAnImportTests:
                     f"/api/sessions/{session.pk}/seats/{seat}/actions/submit/",
                     {"action": action, "expected_version": session.version},
                     format="json",
+                    HTTP_IDEMPOTENCY_KEY=f"tap-{sent['begun']}",
                 )
             finally:
                 with taps:
