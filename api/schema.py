@@ -34,7 +34,7 @@ class DeviceTokenScheme(OpenApiAuthenticationExtension):
         return {
             "type": "http",
             "scheme": "bearer",
-            "description": "A device token from POST /api/auth/login/ or /api/auth/signup/, sent as "
+            "description": "A device token from POST /api/auth/token/ or /api/auth/signup/, sent as "
             "`Authorization: Bearer <token>` (`Token <token>` is accepted too). It expires after 30 days.",
         }
 
