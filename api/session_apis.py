@@ -222,10 +222,11 @@ class ParamSerializer(serializers.Serializer):
     """One parameter of a choice and its bounds (games/engines/kernel/choices.py)."""
 
     kind = serializers.ChoiceField(
-        choices=["amount", "pick", "cards", "text", "flag", "typed"],
+        choices=["amount", "pick", "cards", "text", "flag", "typed", "payment"],
         help_text="amount: a whole number from min to max; pick: one of options; cards: min to max "
         "distinct options; text: at most max_length characters; flag: true or false; typed: what "
-        "the table types from a physical card (schema names it), validated by the engine.",
+        "the table types from a physical card (schema names it), validated by the engine; payment: "
+        "one of options, each a way to pay (submit its cards).",
     )
     min = serializers.IntegerField(required=False)
     max = serializers.IntegerField(required=False)
@@ -240,6 +241,9 @@ class ChoiceSerializer(serializers.Serializer):
     type = serializers.CharField()
     seat = serializers.IntegerField(allow_null=True)
     params = serializers.DictField(child=ParamSerializer())
+    title = serializers.CharField(
+        required=False, help_text='Words for the choice\'s button ("Vote", "Give Coins").'
+    )
     open = serializers.BooleanField(
         required=False,
         help_text="True: open to this seat whoever must act now (bargaining: a gift of Coins during "
@@ -367,7 +371,9 @@ def _choice_data(choice: dict) -> dict:
             for name, param in choice["params"].items()
         },
     }
-    if "open" in choice:  # as the serializer: a field not required, left out when absent
+    if "title" in choice:  # as the serializer: fields not required, left out when absent
+        data["title"] = _str(choice["title"])
+    if "open" in choice:
         data["open"] = _bool(choice["open"])
     return data
 
