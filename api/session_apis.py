@@ -31,8 +31,11 @@ from api.base import ChronicleApi
 from api.errors import errors
 from api.pagination import ChroniclePagination
 from api.serializers import NameField, StrictBooleanField, StrictCharField
+from api.view_schema import settings_schema
 from games import selectors, services
 from games.engines.kernel.choices import Choice
+from games.engines.kernel.contract import check_value, settings_type_for
+from games.engines.kernel.registry import get_game
 from games.join_guard import seat_for_join_token
 from games.models import GameSession, Seat
 from games.presenters import presenter_for
@@ -53,6 +56,7 @@ SEAT_TAKEN_BY_PHONE = (
 )
 NO_NUL = "{what} cannot contain NUL characters."
 TOO_BIG = "An action is at most 10000 characters of JSON."
+CONFIG_WRONG = "Not a setting of this game as GET /api/games/ describes it: {what}."
 
 SEAT_TOKEN = OpenApiParameter(
     SEAT_TOKEN_HEADER,
@@ -449,14 +453,22 @@ class TableGameListApi(ChronicleApi):
         name = StrictCharField()
         min_seats = serializers.IntegerField()
         max_seats = serializers.IntegerField()
+        config_schema = serializers.DictField(
+            help_text="The game's settings (a session's config) as a JSON Schema (2020-12); also the "
+            "component <Game>Settings of this schema. Keys it does not declare are refused."
+        )
 
     @extend_schema(
         tags=TAGS,
-        summary="The games a session can play",
+        summary="The games a session can play, each with its settings",
         responses={200: OutputSerializer(many=True), **errors(401)},
     )
     def get(self, request):
-        return Response(self.OutputSerializer(selectors.game_choices(), many=True).data)
+        found = [
+            {**game, "config_schema": settings_schema(get_game(game["slug"]))}
+            for game in selectors.game_choices()
+        ]
+        return Response(self.OutputSerializer(found, many=True).data)
 
 
 class MySeatListApi(ChronicleApi):
@@ -491,7 +503,13 @@ class SessionCreateApi(ChronicleApi):
             max_length=12,
             help_text="In table order (clockwise).",
         )
-        config = serializers.DictField(required=False, default=dict, help_text="Game settings.")
+        config = serializers.DictField(
+            required=False,
+            default=dict,
+            help_text="The game's settings: the component <Game>Settings of its game (KingsDilemmaSettings, "
+            "...), also answered by GET /api/games/ as config_schema. An undeclared key or a value of "
+            "another type is refused (400, code invalid, extra.fields.config says what).",
+        )
         bot_seats = serializers.ListField(
             child=serializers.IntegerField(min_value=0, max_value=11),
             max_length=12,
@@ -506,6 +524,13 @@ class SessionCreateApi(ChronicleApi):
         def validate_config(self, config: dict) -> dict:
             _json_without_nul(config, "Game settings")
             return config
+
+        def validate(self, attrs: dict) -> dict:
+            declared = settings_type_for(get_game(attrs["game"]))
+            wrong = check_value(declared, attrs.get("config", {}), "config") if declared else []
+            if wrong:
+                raise serializers.ValidationError({"config": [CONFIG_WRONG.format(what=w) for w in wrong]})
+            return attrs
 
     class OutputSerializer(SessionSerializer):
         class SeatWithTokenSerializer(SeatSerializer):

@@ -213,8 +213,7 @@ def _pick_option(components: Components) -> dict[str, Any]:
     ]
     components.schemas["PickOption"] = {
         "description": "One option of a pick: a number (a seat's index, an amount), a word (a side, a "
-        "card's id, an area, a city's letter) or an object a game offers (For the King: a King card's "
-        "Duty changes).",
+        "card's id, an area, a city's letter) or an object a game declares (its PARAM_OPTIONS).",
         "oneOf": [{"type": "integer"}, {"type": "string"}, *objects],
     }
     return {"$ref": REF + "PickOption"}
@@ -226,16 +225,16 @@ PARAM_WORDS = {
     "cards": "min to max distinct options (card ids, city letters).",
     "text": "At most max_length characters (not blank).",
     "flag": "true or false.",
-    "typed": "What the table types from a physical card: schema names its component (dilemma_front: "
-    "KingsDilemmaDilemmaFront, dilemma_outcome: KingsDilemmaDilemmaOutcome); the engine validates it.",
+    "typed": "What the table types from a physical card, validated by the engine: schema names its "
+    "component ({entries}).",
     "payment": "One of options, each a way to pay: submit its cards list.",
 }
 
 
-def _param_variant(kind: str, fields: dict[str, dict]) -> dict[str, Any]:
+def _param_variant(kind: str, fields: dict[str, dict], entries: str) -> dict[str, Any]:
     return {
         "type": "object",
-        "description": PARAM_WORDS[kind],
+        "description": PARAM_WORDS[kind].format(entries=entries),
         "properties": {"kind": {"type": "string", "enum": [kind]}, **fields},
         "required": ["kind", *fields],
         "additionalProperties": False,
@@ -245,7 +244,12 @@ def _param_variant(kind: str, fields: dict[str, dict]) -> dict[str, Any]:
 def _params(schemas: dict[str, dict], components: Components) -> None:
     integer = {"type": "integer"}
     pick = _pick_option(components)
-    entries = sorted({entry for rules in games() for entry in contract.typed_params_for(rules)})
+    typed = {
+        entry: components.ref(declared, game_prefix(rules.slug))["$ref"].removeprefix(REF)
+        for rules in games()
+        for entry, declared in contract.typed_params_for(rules).items()
+    }
+    entries = sorted(typed)
     fields: dict[str, dict[str, dict]] = {
         "amount": {"min": integer, "max": integer},
         "pick": {"options": {"type": "array", "items": pick}},
@@ -262,7 +266,8 @@ def _params(schemas: dict[str, dict], components: Components) -> None:
     variants = {}
     for kind, declared in fields.items():
         name = f"Param{kind.capitalize()}"
-        components.schemas[name] = _param_variant(kind, declared)
+        words = ", ".join(f"{entry}: {typed[entry]}" for entry in entries)
+        components.schemas[name] = _param_variant(kind, declared, words)
         variants[kind] = REF + name
     schemas["Param"] = {
         "oneOf": [{"$ref": ref} for ref in variants.values()],
