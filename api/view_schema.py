@@ -26,7 +26,7 @@ import types
 import typing
 from typing import Any, Union, get_args, get_origin, get_type_hints, is_typeddict
 
-from games.engines.kernel import contract
+from games.engines.kernel import choices, contract
 from games.engines.kernel.registry import games
 
 REF = "#/components/schemas/"
@@ -196,8 +196,6 @@ def _views(schemas: dict[str, dict], components: Components) -> None:
 
 
 def _payment_schema(components: Components) -> dict[str, Any]:
-    from games.engines.kernel import choices
-
     declared = getattr(choices, "Payment", None)
     if declared is not None and is_typeddict(declared):
         return components.ref(declared, "")
