@@ -8,7 +8,7 @@ from typing import Annotated, Literal, NotRequired, TypedDict
 import jsonschema
 import pytest
 
-from api.view_schema import NAME_TWICE, Components, json_schema
+from api.view_schema import NAME_TWICE, PAYMENT_FALLBACK, Components, _payment_schema, json_schema
 from games.engines.kernel.contract import check_result, check_value, result_type_for
 from games.engines.kernel.registry import games
 
@@ -109,3 +109,14 @@ class ResultTypeTests:
             assert declared is not None, rules.slug
             assert check_result(rules, None) == []
             assert "result.surprise: not declared" in check_result(rules, {"surprise": 1})
+
+
+class PaymentTests:
+    def test_the_payment_component_is_the_shared_decision_s_from_the_kernel_once_it_declares_it(self):
+        """Shared decision 1: ``{"cards": [...], "coins": n, "label": "..."}``, from the kernel's
+        ``Payment`` TypedDict when it exists, else written from the decision."""
+        components = Components()
+        assert _payment_schema(components) == {"$ref": "#/components/schemas/Payment"}
+        payment = components.schemas["Payment"]
+        assert payment["properties"] == PAYMENT_FALLBACK["properties"]
+        assert payment["required"] == ["cards", "coins", "label"] and payment["additionalProperties"] is False
