@@ -506,8 +506,8 @@ class SessionCreateApi(ChronicleApi):
         config = serializers.DictField(
             required=False,
             default=dict,
-            help_text="The game's settings: the component <Game>Settings of its game (KingsDilemmaSettings, "
-            "...), also answered by GET /api/games/ as config_schema. An undeclared key or a value of "
+            help_text="The game's settings: the component <Game>Settings of its game, also answered by "
+            "GET /api/games/ as config_schema. Another game's settings, an undeclared key or a value of "
             "another type is refused (400, code invalid, extra.fields.config says what).",
         )
         bot_seats = serializers.ListField(

@@ -168,7 +168,7 @@ def _game_components(components: Components, rules: Any) -> dict[str, dict]:
         names["result"] = components.ref(result, prefix)
     settings = contract.settings_type_for(rules)
     if settings is not None:
-        components.ref(settings, prefix)
+        names["settings"] = components.ref(settings, prefix)
     for entry, declared in contract.typed_params_for(rules).items():
         ref = components.ref(declared, prefix)
         example = contract.typed_examples_for(rules).get(entry)
@@ -177,14 +177,27 @@ def _game_components(components: Components, rules: Any) -> dict[str, dict]:
     return names
 
 
+def _settings(schemas: dict[str, dict], refs: list[dict]) -> None:
+    """A session's ``config`` is one of the games' settings (the one of its ``game``: the API
+    refuses another's, a rule across two fields)."""
+    create = schemas.get("SessionCreateRequest")
+    if create is not None and refs:
+        words = create["properties"]["config"].get("description", "")
+        create["properties"]["config"] = {"anyOf": refs, "description": words}
+
+
 def _views(schemas: dict[str, dict], components: Components) -> None:
     base = schemas["View"]
     variants = {}
+    settings = []
     for rules in games():
         names = _game_components(components, rules)
+        if "settings" in names:
+            settings.append(names["settings"])
         name = f"{game_prefix(rules.slug)}SessionView"
         components.schemas[name] = _session_view(base, rules.slug, names, rules.name)
         variants[rules.slug] = {"$ref": REF + name}
+    _settings(schemas, settings)
     schemas["View"] = {
         "oneOf": list(variants.values()),
         "discriminator": {
