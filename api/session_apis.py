@@ -41,8 +41,11 @@ from api.base import ChronicleApi
 from api.errors import errors
 from api.pagination import ChroniclePagination
 from api.serializers import NameField, StrictBooleanField, StrictCharField
+from api.view_schema import settings_schema
 from games import selectors, services
 from games.engines.kernel.choices import Choice
+from games.engines.kernel.contract import check_value, settings_type_for
+from games.engines.kernel.registry import get_game
 from games.join_guard import seat_for_join_token
 from games.models import GameSession, Seat
 from games.presenters import presenter_for
@@ -67,6 +70,7 @@ SEAT_TOKEN_UNKNOWN = (
 )
 TOO_BIG = "An action is at most 10000 characters of JSON."
 IDEMPOTENCY_KEY_REQUIRED = "Send an Idempotency-Key header with each action: a new key for a new action, the same key to send it again."
+CONFIG_WRONG = "Not a setting of this game as GET /api/games/ describes it: {what}."
 
 SEAT_TOKEN = OpenApiParameter(
     SEAT_TOKEN_HEADER,
@@ -290,10 +294,11 @@ class ParamSerializer(serializers.Serializer):
     """One parameter of a choice and its bounds (games/engines/kernel/choices.py)."""
 
     kind = serializers.ChoiceField(
-        choices=["amount", "pick", "cards", "text", "flag", "typed"],
+        choices=["amount", "pick", "cards", "text", "flag", "typed", "payment"],
         help_text="amount: a whole number from min to max; pick: one of options; cards: min to max "
         "distinct options; text: at most max_length characters; flag: true or false; typed: what "
-        "the table types from a physical card (schema names it), validated by the engine.",
+        "the table types from a physical card (schema names it), validated by the engine; payment: "
+        "one of options, each a way to pay (submit its cards).",
     )
     min = serializers.IntegerField(required=False)
     max = serializers.IntegerField(required=False)
@@ -308,6 +313,9 @@ class ChoiceSerializer(serializers.Serializer):
     type = serializers.CharField()
     seat = serializers.IntegerField(allow_null=True)
     params = serializers.DictField(child=ParamSerializer())
+    title = serializers.CharField(
+        required=False, help_text='Words for the choice\'s button ("Vote", "Give Coins").'
+    )
     open = serializers.BooleanField(
         required=False,
         help_text="True: open to this seat whoever must act now (bargaining: a gift of Coins during "
@@ -435,7 +443,9 @@ def _choice_data(choice: dict) -> dict:
             for name, param in choice["params"].items()
         },
     }
-    if "open" in choice:  # as the serializer: a field not required, left out when absent
+    if "title" in choice:  # as the serializer: fields not required, left out when absent
+        data["title"] = _str(choice["title"])
+    if "open" in choice:
         data["open"] = _bool(choice["open"])
     return data
 
@@ -513,16 +523,25 @@ class TableGameListApi(ChronicleApi):
         name = StrictCharField()
         min_seats = serializers.IntegerField()
         max_seats = serializers.IntegerField()
+        config_schema = serializers.DictField(
+            help_text="The game's settings (a session's config) as a JSON Schema (2020-12); also the "
+            "component <Game>Settings of this schema. Keys it does not declare are refused."
+        )
 
     @extend_schema(
         tags=TAGS,
-        summary="The games a session can play",
+        summary="The games a session can play, each with its settings",
         description="The games a table session can play, with their slug (send it as `game` to create a "
-        "session) and how many seats each takes. Any logged-in user.",
+        "session), how many seats each takes and its settings (`config_schema`: what `config` may hold "
+        "when you create a session). Any logged-in user.",
         responses={200: OutputSerializer(many=True), **errors(401)},
     )
     def get(self, request):
-        return Response(self.OutputSerializer(selectors.game_choices(), many=True).data)
+        found = [
+            {**game, "config_schema": settings_schema(get_game(game["slug"]))}
+            for game in selectors.game_choices()
+        ]
+        return Response(self.OutputSerializer(found, many=True).data)
 
 
 class MySeatListApi(ChronicleApi):
@@ -560,7 +579,13 @@ class SessionCreateApi(ChronicleApi):
             max_length=12,
             help_text="In table order (clockwise).",
         )
-        config = serializers.DictField(required=False, default=dict, help_text="Game settings.")
+        config = serializers.DictField(
+            required=False,
+            default=dict,
+            help_text="The game's settings: the component <Game>Settings of its game, also answered by "
+            "GET /api/games/ as config_schema. Another game's settings, an undeclared key or a value of "
+            "another type is refused (400, code invalid, extra.fields.config says what).",
+        )
         bot_seats = serializers.ListField(
             child=serializers.IntegerField(min_value=0, max_value=11),
             max_length=12,
@@ -575,6 +600,13 @@ class SessionCreateApi(ChronicleApi):
         def validate_config(self, config: dict) -> dict:
             _json_without_nul(config, "Game settings")
             return config
+
+        def validate(self, attrs: dict) -> dict:
+            declared = settings_type_for(get_game(attrs["game"]))
+            wrong = check_value(declared, attrs.get("config", {}), "config") if declared else []
+            if wrong:
+                raise serializers.ValidationError({"config": [CONFIG_WRONG.format(what=w) for w in wrong]})
+            return attrs
 
     class OutputSerializer(SessionSerializer):
         class SeatWithTokenSerializer(SeatSerializer):

@@ -438,6 +438,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # api/view_schema.py: the engines' declared views, results, parameters and settings as components.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.view_schema.typed_contract_hook",
+    ],
     # config/converters.py: an id in a path is an integer of at most 18 digits.
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": 10**18 - 1}},
     # A member's role and an invitation's role (never owner) are two choice sets named "role".

@@ -53,7 +53,12 @@ class SessionView(TypedDict):
     legal_actions: Annotated[
         list[Choice], "Each choice with its parameters and their bounds (never one entry per amount)."
     ]
-    active_seats: Annotated[list[int | None], "Seats that may act now (null: the table)."]
+    to_act: Annotated[
+        list[int | None],
+        "Who must act now (seat indexes, null: the table); empty once the game is over. A choice open to "
+        "anyone (open: true, a gift of Coins during another House's vote) never puts its seat here.",
+    ]
+    active_seats: Annotated[list[int | None], "The same as to_act, kept for older clients (null: the table)."]
     over: bool
     result: dict[str, Any] | None
 
@@ -71,6 +76,7 @@ def _view(session: GameSession, seat_index: int | None) -> SessionView:
         seat=seat_index,
         view=rules.view(state, seat_index),
         legal_actions=rules.legal_actions(state, seat_index) if running else [],
+        to_act=rules.to_act(state) if running else [],
         active_seats=rules.active_seats(state) if running else [],
         over=over,
         result=rules.result(state) if over else None,

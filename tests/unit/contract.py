@@ -12,7 +12,7 @@ import json
 import random
 
 from games.engines.kernel.choices import draw_action
-from games.engines.kernel.contract import check_view, view_type_for
+from games.engines.kernel.contract import check_result, check_view, view_type_for
 from games.engines.kernel.rules import TABLE
 
 
@@ -41,6 +41,7 @@ def play_random_game(rules, config, seed, *, max_steps=2000, check=None, pick=No
         for viewer in seats:
             assert check_view(view_type_for(rules, viewer), rules.view(state, viewer)) == []
         if rules.is_over(state):
+            assert check_result(rules, rules.result(state)) == []
             break
         options = _options(rules, state, seats)
         assert options, f"nobody can act but the game is not over (step {state['step']})"

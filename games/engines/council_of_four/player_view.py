@@ -149,7 +149,7 @@ class ScoreBreakdown(TypedDict):
     total: int
 
 
-class Result(TypedDict):
+class CouncilOfFourResult(TypedDict):
     winners: list[int]
     scores: list[int]
     ranking: list[int]
@@ -188,7 +188,7 @@ class CouncilOfFourTableView(BaseView):
     nobility_track: NobilityTrack
     final: Final | None
     over: bool
-    result: Result | None
+    result: CouncilOfFourResult | None
 
 
 class CouncilOfFourSeatView(CouncilOfFourTableView):

@@ -1,7 +1,7 @@
 """The setup before the deal (SETUP): the seats with their starting Coins and Servants, and the box
 before the table's first action deals the hidden cards (``actions.deal``)."""
 
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from games.engines.council_of_four import messages as msg
 from games.engines.council_of_four.board import (
@@ -24,6 +24,21 @@ from games.engines.kernel.rules import config_seat_names
 
 MIN_SEATS = 2
 MAX_SEATS = 4
+
+
+class CouncilOfFourSeatSettings(TypedDict):
+    """One seat, in table order (the session's seat names fill ``name``)."""
+
+    name: NotRequired[str]
+
+
+class CouncilOfFourSettings(TypedDict, total=False):
+    """The session's ``config``: nothing but its seats (2 to 4)."""
+
+    seats: list[CouncilOfFourSeatSettings]
+
+
+SETTINGS = CouncilOfFourSettings
 
 
 def _seat(name: str, index: int) -> dict[str, Any]:

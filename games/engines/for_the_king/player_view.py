@@ -31,6 +31,17 @@ class CardFace(TypedDict):
     letter: str | None
 
 
+class DutyChange(TypedDict):
+    """One Duty tile a King card moves (board.py ``as_action_changes``): ``change`` is 1 or -1."""
+
+    office: str
+    change: int
+
+
+# The objects a ``pick`` offers: a King card's options are lists of Duty changes.
+PARAM_OPTIONS = (list[DutyChange],)
+
+
 class ForTheKingSeatEntry(TypedDict):
     """One seat as everyone sees it."""
 

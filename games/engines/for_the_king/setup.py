@@ -1,6 +1,8 @@
 """'Setup': a new game from its config (the seats' names) and its seed. The cards are dealt by the
 table's first action (``influence.deal``), so the deck order never shows in the initial state."""
 
+from typing import NotRequired, TypedDict
+
 from games.engines.for_the_king import messages as msg
 from games.engines.for_the_king.board import new_duties
 from games.engines.for_the_king.cards import offices_in_play
@@ -9,6 +11,21 @@ from games.engines.kernel.rules import config_seat_names
 
 MIN_SEATS = 2
 MAX_SEATS = 5
+
+
+class ForTheKingSeatSettings(TypedDict):
+    """One seat, in table order (the session's seat names fill ``name``)."""
+
+    name: NotRequired[str]
+
+
+class ForTheKingSettings(TypedDict, total=False):
+    """The session's ``config``: nothing but its seats (2 to 5)."""
+
+    seats: list[ForTheKingSeatSettings]
+
+
+SETTINGS = ForTheKingSettings
 
 
 def setup(config: dict, seed: int) -> dict:

@@ -10,6 +10,7 @@ the same meaning in every game. ``check_view`` compares a view with its declarat
 TypedDicts included: a key missing or a key never declared is a broken contract.
 """
 
+import importlib
 import types
 import typing
 from typing import Any, TypedDict, Union, get_args, get_origin, get_type_hints, is_typeddict
@@ -92,3 +93,126 @@ def check_view(view_type: type, view: dict[str, Any]) -> list[str]:
 def view_type_for(rules: Any, seat: int | None) -> type:
     """The declared shape of a view: the table's or a seat's."""
     return typing.cast(type, rules.table_view_type if seat is None else rules.seat_view_type)
+
+
+# ---- What else an engine declares: its result, its settings, its typed entries ------------------
+# Beside its views, an engine declares (TypedDicts, in its own modules, found by convention so a new
+# game edits nothing here): the result, as the ``result`` key of its table view; its settings (the
+# session's ``config``), as ``SETTINGS`` in its ``setup.py``; what its ``typed`` parameters take, as
+# ``TYPED_PARAMS`` (schema name -> TypedDict) and ``TYPED_EXAMPLES`` (schema name -> one value) in its
+# ``player_view.py``, with ``PARAM_OPTIONS``: the types of the objects its ``pick`` options hold.
+
+
+def result_type_for(rules: Any) -> type | None:
+    """The declared shape of a game's result: the TypedDict of its table view's ``result`` key."""
+    hint = get_type_hints(rules.table_view_type).get("result")
+    found = _typeddicts_in(hint) if hint is not None else []
+    return found[0] if found else None
+
+
+def check_result(rules: Any, result: Any) -> list[str]:
+    """What breaks the declared shape of a game's result (``None``: no result yet, nothing to say)."""
+    declared = result_type_for(rules)
+    if result is None or declared is None:
+        return []
+    return _check(declared, result, "result.")
+
+
+def _engine_module(rules: Any, name: str) -> Any:
+    package = type(rules).__module__.rpartition(".")[0]
+    try:
+        return importlib.import_module(f"{package}.{name}")
+    except ImportError:
+        return None
+
+
+def settings_type_for(rules: Any) -> type | None:
+    """The declared settings of a game (its ``setup.py`` ``SETTINGS``), None when it declares none."""
+    declared = getattr(rules, "settings_type", None) or getattr(
+        _engine_module(rules, "setup"), "SETTINGS", None
+    )
+    return typing.cast(type | None, declared)
+
+
+def _view_module(rules: Any) -> Any:
+    return importlib.import_module(rules.table_view_type.__module__)
+
+
+def typed_params_for(rules: Any) -> dict[str, type]:
+    return dict(getattr(_view_module(rules), "TYPED_PARAMS", {}))
+
+
+def typed_examples_for(rules: Any) -> dict[str, Any]:
+    return dict(getattr(_view_module(rules), "TYPED_EXAMPLES", {}))
+
+
+def param_options_for(rules: Any) -> list[Any]:
+    return list(getattr(_view_module(rules), "PARAM_OPTIONS", ()))
+
+
+# ---- Values against a declared type (settings a client sends) ------------------------------------
+
+SCALARS: dict[Any, tuple[type, ...]] = {int: (int,), str: (str,), bool: (bool,), float: (int, float)}
+
+
+def _fits_scalar(hint: Any, value: Any) -> bool:
+    if hint is Any:
+        return True
+    if hint is type(None) or hint is None:
+        return value is None
+    if hint in (int, float) and isinstance(value, bool):
+        return False
+    return isinstance(value, SCALARS.get(hint, (object,)))
+
+
+def _union_wrong(args: tuple[Any, ...], value: Any, where: str) -> list[str]:
+    for arg in args:
+        wrong = check_value(arg, value, where)
+        if not wrong:
+            return []
+    return [f"{where or 'the value'}: not of the declared type"]
+
+
+def _container_wrong(origin: Any, hint: Any, value: Any, where: str) -> list[str] | None:
+    if origin is list:
+        if not isinstance(value, list):
+            return [f"{where}: not a list"]
+        (item,) = get_args(hint)
+        return [w for i, v in enumerate(value) for w in check_value(item, v, f"{where}[{i}]")]
+    if origin is dict:
+        if not isinstance(value, dict):
+            return [f"{where}: not an object"]
+        _, item = get_args(hint)
+        return [w for k, v in value.items() for w in check_value(item, v, f"{where}.{k}")]
+    return None
+
+
+def check_value(hint: Any, value: Any, where: str = "") -> list[str]:
+    """What in ``value`` breaks the declared type ``hint`` (TypedDicts with their required and
+    undeclared keys, lists, ``dict[str, X]``, unions, Literals, scalars): ``"seats[0].power: not of
+    the declared type"``. Empty: it fits."""
+    origin = get_origin(hint)
+    if origin in (typing.NotRequired, typing.Required, typing.Annotated):
+        return check_value(get_args(hint)[0], value, where)
+    if origin in (Union, types.UnionType):
+        return _union_wrong(get_args(hint), value, where)
+    if origin is typing.Literal:
+        return [] if value in get_args(hint) else [f"{where}: not one of {list(get_args(hint))}"]
+    if is_typeddict(hint):
+        return _typeddict_wrong(hint, value, where)
+    contained = _container_wrong(origin, hint, value, where)
+    if contained is not None:
+        return contained
+    return [] if _fits_scalar(hint, value) else [f"{where or 'the value'}: not of the declared type"]
+
+
+def _typeddict_wrong(declared: type, value: Any, where: str) -> list[str]:
+    if not isinstance(value, dict):
+        return [f"{where or 'the value'}: not an object"]
+    prefix = f"{where}." if where else ""
+    wrong = [f"{prefix}{key}: missing" for key in sorted(required_keys(declared) - set(value))]
+    wrong += [f"{prefix}{key}: not declared" for key in sorted(set(value) - declared_keys(declared), key=str)]
+    hints = get_type_hints(declared)
+    for key in sorted(set(value) & declared_keys(declared)):
+        wrong += check_value(hints[key], value[key], f"{prefix}{key}")
+    return wrong

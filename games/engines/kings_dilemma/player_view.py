@@ -70,6 +70,55 @@ class StoredCard(PublicCard):
     back: CardBack
 
 
+# ---- what the host types from the card (the ``typed`` parameters of draw_dilemma and read_outcome) ----
+
+
+class TypedFrontSide(TypedDict, total=False):
+    resources: list[list[str]]  # [row, "up" | "down"], in order
+    sticker: str | None  # "positive" | "negative"
+
+
+class DilemmaFront(TypedDict):
+    """The front of the card drawn, as typed at the draw (cards.py ``normalise_front``): a new card's
+    number, title, question and the Outcome tokens of each side; a card met before by its number alone."""
+
+    number: int
+    title: NotRequired[str]
+    question: NotRequired[str]
+    aye: NotRequired[TypedFrontSide | None]
+    nay: NotRequired[TypedFrontSide | None]
+
+
+class DilemmaOutcome(TypedDict, total=False):
+    """The back of the winning side, typed after the vote (cards.py ``normalise_outcome``): one with
+    nothing in it is refused."""
+
+    resources: list[list[str | int]]  # [row, spaces], in order
+    sticker: Sticker | None
+    envelope: int | None
+    lightning: bool
+    note: str
+
+
+TYPED_PARAMS: dict[str, type] = {"dilemma_front": DilemmaFront, "dilemma_outcome": DilemmaOutcome}
+TYPED_EXAMPLES: dict[str, object] = {
+    "dilemma_front": {
+        "number": 12,
+        "title": "Bread taxes",
+        "question": "Shall the Crown cut the taxes on bread?",
+        "aye": {"resources": [["wealth", "down"], ["morale", "up"]], "sticker": "negative"},
+        "nay": {"resources": [["welfare", "down"]], "sticker": None},
+    },
+    "dilemma_outcome": {
+        "resources": [["wealth", -2], ["morale", 1]],
+        "sticker": {"number": 43, "row": "influence", "positive": True},
+        "envelope": 5,
+        "lightning": False,
+        "note": "",
+    },
+}
+
+
 # ---- the Realm board ----------------------------------------------------------------------------
 
 

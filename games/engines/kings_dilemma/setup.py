@@ -4,6 +4,8 @@ draft (step 6) waits for the table's ``deal`` (``draft.py``)."""
 
 from __future__ import annotations
 
+from typing import Any, NotRequired, TypedDict
+
 from games.engines.kernel.errors import RuleError
 from games.engines.kernel.rng import seeded_rng
 from games.engines.kings_dilemma import messages as msg
@@ -13,6 +15,49 @@ from games.engines.kings_dilemma.turn import is_int
 
 MAX_NAME = 80  # a House's and a King's name in the campaign (80 characters) always fit
 SETUP_STEP = -1  # the public randomness of setup (Momentum sides) uses seeded_rng(seed, -1)
+
+
+# ---- The settings a session is created with (its ``config``; rules.py documents each) ----------
+
+
+class OpenAgendaSetting(TypedDict):
+    row: str
+    positive: bool
+    sticker: NotRequired[int | None]
+
+
+class KingsDilemmaSeatSettings(TypedDict):
+    """One House, in table order (the session's seat names fill ``name``)."""
+
+    name: NotRequired[str]
+    house: NotRequired[int | None]
+    house_name: NotRequired[str | None]
+    house_number: NotRequired[int]
+    prestige: NotRequired[int]
+    power: NotRequired[int]
+    coins: NotRequired[int]
+    open_agendas: NotRequired[list[OpenAgendaSetting]]
+
+
+class KingsDilemmaSettings(TypedDict, total=False):
+    """A game night's legacy setup, as the campaign computes it (every key optional)."""
+
+    king_name: str
+    seats: list[KingsDilemmaSeatSettings]
+    resources: dict[str, int]  # Resource legacy: offset from the centre row
+    leader: int | None
+    moderator: int | None
+    dilemma_deck: list[int]
+    known_cards: dict[str, dict[str, Any]]  # cards.py: a stored card, older forms read too
+    mystery_stickers: list[str]
+    envelopes_opened: list[int]
+    stickers_attached: list[int]
+    cards_out_of_deck: dict[str, str]  # number -> trash | event_area | story_slot
+    event_area: list[int]
+    tracks: dict[str, Any]  # overrides of data/tracks.json, checked by data.tracks_for
+
+
+SETTINGS = KingsDilemmaSettings
 
 
 def _seat(raw, index: int, tracks: dict) -> dict:

@@ -133,6 +133,8 @@ RULE_REFUSALS = [
         game_services.SEAT_NAME_INVALID,
         game_services.BOT_SEAT_UNKNOWN,
         game_services.SETUP_REFUSED,  # an engine's config rule (e.g. a House's Power beyond the box)
+        session_apis.CONFIG_WRONG,  # another game's settings than the body's game (a rule across fields)
+        game_services.CONFIG_SEATS,  # settings for another number of seats than seat_names
         STORY_LINK_NONE,
         # Members and invitations: the state of an invitation, a House or the campaign's owners.
         INVITATION_ALREADY_REVOKED,

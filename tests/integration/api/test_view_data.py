@@ -75,7 +75,7 @@ class ViewDataTests:
             "seat": None,
             "view": {"b": [1, {"x": None}], "a": "é"},
             "legal_actions": [
-                {"type": "t", "seat": None, "params": {}, "extra": 1},
+                {"type": "t", "seat": None, "params": {}, "extra": 1, "title": "Deal"},
                 {
                     "type": "u",
                     "seat": 2,
@@ -86,6 +86,7 @@ class ViewDataTests:
                     },
                 },
             ],
+            "to_act": [0],
             "active_seats": [None, 0, 2],
             "over": False,
             "result": None,
