@@ -331,3 +331,33 @@ class GeneratedClientTypesTests:
             "def version(answer: SubmitOutput) -> int:\n    return answer.no_such_field\n"
         )
         assert '"SubmitOutput" has no attribute "no_such_field"' in mypy(generated_client, probe)
+
+
+TYPESCRIPT = Path(__file__).parent / "typescript"  # its node_modules: npm ci in scripts/test.sh
+
+
+def typescript_check(generated: Generated, folder: Path, code: str) -> subprocess.CompletedProcess[str]:
+    """openapi-typescript's types of the schema, then tsc --strict over ``code`` (an openapi-fetch app)."""
+    (folder / "node_modules").symlink_to(TYPESCRIPT / "node_modules")
+    (folder / "tsconfig.json").write_text((TYPESCRIPT / "tsconfig.json").read_text())
+    (folder / "play.ts").write_text(code)
+    bin_ = TYPESCRIPT / "node_modules" / ".bin"
+    types = [str(bin_ / "openapi-typescript"), str(generated.schema), "-o", str(folder / "schema.d.ts")]
+    subprocess.run(types, cwd=folder, capture_output=True, text=True, check=True, timeout=120)
+    tsc = [str(bin_ / "tsc"), "-p", "tsconfig.json"]
+    return subprocess.run(tsc, cwd=folder, capture_output=True, text=True, check=False, timeout=300)
+
+
+class TypescriptClientTests:
+    """The second generator of issue 29: openapi-typescript with openapi-fetch, default settings."""
+
+    def test_an_openapi_fetch_app_type_checks(self, generated_client, tmp_path):
+        done = typescript_check(generated_client, tmp_path, (TYPESCRIPT / "play.ts").read_text())
+        assert done.returncode == 0, done.stdout + done.stderr
+
+    def test_tsc_finds_a_missing_field(self, generated_client, tmp_path):
+        code = (
+            (TYPESCRIPT / "play.ts").read_text().replace("offered.data.version", "offered.data.no_such_field")
+        )
+        done = typescript_check(generated_client, tmp_path, code)
+        assert "Property 'no_such_field' does not exist" in done.stdout, done.stdout + done.stderr
