@@ -117,14 +117,17 @@ def import_generated(output: Path) -> ModuleType:
     return importlib.import_module(package_dir.name)
 
 
-def generate_client(folder: Path) -> Generated:
-    schema = write_schema(folder / "schema.yaml")
+def generate_from(schema: Path, folder: Path) -> Generated:
     done = run_generator(schema, folder / "client")
     printed = done.stdout + done.stderr
     if done.returncode != 0 or GENERATOR_ERROR in printed:
         pytest.fail(f"openapi-python-client refused the schema:\n{printed}", pytrace=False)
     package = import_generated(folder / "client")
     return Generated(root=folder / "client", package=package, output=printed, schema=schema)
+
+
+def generate_client(folder: Path) -> Generated:
+    return generate_from(write_schema(folder / "schema.yaml"), folder)
 
 
 @pytest.fixture(scope="session")

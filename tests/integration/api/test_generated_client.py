@@ -26,6 +26,7 @@ from tests.integration.api.client_harness import (
     Generated,
     NaiveApp,
     Tally,
+    generate_from,
     generated_client,
     generation_warnings,
     shared_tally,
@@ -209,9 +210,25 @@ def game_params(*, refusals: bool) -> list[Any]:
     return params
 
 
+# The schema openapi-python-client refused before issue 29 (an enum of both A-L and a-l), in small.
+REFUSED_SCHEMA = """
+openapi: 3.0.3
+info: {title: Refused, version: "1"}
+paths: {}
+components:
+  schemas:
+    Letter: {type: string, enum: [A, a]}
+"""
+
+
 class GeneratedClientTests:
     def test_the_generator_warns_of_nothing_but_the_allowed(self, generated_client):
         assert generation_warnings(generated_client.output) == ALLOWED_WARNINGS, generated_client.output
+
+    def test_a_schema_the_generator_refuses_fails_the_run(self, tmp_path):
+        (tmp_path / "schema.yaml").write_text(REFUSED_SCHEMA)
+        with pytest.raises(pytest.fail.Exception, match="Duplicate key A in enum"):
+            generate_from(tmp_path / "schema.yaml", tmp_path)
 
     @pytest.mark.parametrize("game", game_params(refusals=False))
     def test_a_whole_game_parses_every_answer(self, played, game):
