@@ -3,11 +3,13 @@ configuration, and a naive app built on that client alone plays a whole game of 
 against a live server, with 0 parse failures and under 1% refused submits
 (client_harness.py says how the app draws its moves).
 
-Each game is played once per run, whatever the number of workers (``played``): the checks of a game read one Tally. The session
-seed is fixed, so each run plays the same games: about 170 requests and 8 s for the King's Dilemma night,
-860 requests and 40 s for For the King, 940 requests and 45 s for Council of Four (on a shared 2-core
-machine). A refusal rate measured above 1% before the other helpers' work (REFUSALS_MEASURED) is marked
-xfail strictly, so the mark fails the run as soon as it is no longer needed."""
+Each game is played once per run, whatever the number of workers (``played``): the checks of a game
+read one Tally. The session seed is fixed, so each run plays the same games: about 170 requests and 8 s
+for the King's Dilemma night, 860 requests and 40 s for For the King, 940 requests and 45 s for Council
+of Four (one worker of a quiet 2-core machine; several times that under load). A refusal rate measured
+above 1% before the other helpers' work (REFUSALS_MEASURED) is marked xfail strictly, so the mark fails
+the run as soon as it is no longer needed. The TypeScript client (openapi-typescript, openapi-fetch) is
+type-checked with tsc; it plays no game."""
 
 from __future__ import annotations
 
