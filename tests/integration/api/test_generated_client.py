@@ -36,8 +36,6 @@ from tests.integration.api.client_harness import (
 
 __all__ = ["generated_client"]  # the session fixture, imported for this module's tests
 
-pytestmark = [pytest.mark.django_db(transaction=True)]
-
 SEED = 29
 # A whole game is far shorter; the bound only stops a game that never ends (see each Tally's turns).
 MOST_TURNS = 3000
