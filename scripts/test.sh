@@ -15,6 +15,10 @@ $PY/mypy
 scripts/services.sh chromium
 # axe-core for the accessibility checks, from the npm registry at the version its lock file pins.
 npm ci --prefix tests/e2e/axe --no-audit --no-fund --loglevel=error
+# openapi-typescript, openapi-fetch and tsc for the generated TypeScript client's check, pinned the same way.
+# (openapi-python-client comes with requirements-dev.txt; tests/integration/api/test_generated_client.py
+# generates both clients and plays whole games through the Python one: about 3 minutes of one worker.)
+npm ci --prefix tests/integration/api/typescript --no-audit --no-fund --loglevel=error
 scripts/services.sh start >/dev/null
 trap 'scripts/services.sh stop' EXIT
 # shellcheck disable=SC1091
