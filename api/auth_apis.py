@@ -43,7 +43,7 @@ class UsernameField(serializers.RegexField):
 
 
 NO_TOKEN_TO_REVOKE = (
-    "This request carries no API token to revoke: send 'Authorization: Token <token>' "
+    "This request carries no API token to revoke: send 'Authorization: Bearer <token>' "
     "(a browser session logs out at /accounts/logout/)."
 )
 

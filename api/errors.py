@@ -24,7 +24,7 @@ class ErrorSerializer(serializers.Serializer):
 
 DESCRIPTIONS = {
     400: "Bad input: the message says what is wrong (a rule, a field, a NUL character in the address or a query parameter).",
-    401: "Not authenticated: send 'Authorization: Token <key>' or log in (session); or the token sent is unknown or expired.",
+    401: "Not authenticated: send 'Authorization: Bearer <key>' or log in (session); or the token sent is unknown or expired.",
     403: (
         "Authenticated but not allowed: your role in this campaign does not allow it (a viewer reads; only the "
         "owner corrects, exports and shares), the demo account creates no campaign, not this seat, or a "

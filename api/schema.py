@@ -21,6 +21,7 @@ from games.engines.kernel.text import BIDI_CONTROLS
 
 NESTED = {"InputSerializer", "OutputSerializer"}
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
+SEAT_TOKEN = "X-Seat-Token"  # the seat operations' header (api/session_apis.py): also a security scheme
 
 
 class DeviceTokenScheme(OpenApiAuthenticationExtension):
@@ -75,6 +76,8 @@ class ChronicleAutoSchema(AutoSchema):
             if waited in responses:
                 responses[waited].setdefault("headers", {}).update(RETRY_AFTER)
         operation["responses"] = dict(sorted(responses.items()))
+        if any(p["in"] == "header" and p["name"] == SEAT_TOKEN for p in operation.get("parameters", [])):
+            operation.setdefault("security", []).insert(0, {"seatToken": []})
         return operation
 
 

@@ -305,6 +305,7 @@ class ParamSerializer(serializers.Serializer):
     options = serializers.ListField(child=serializers.JSONField(), required=False)
     max_length = serializers.IntegerField(required=False)
     schema = serializers.CharField(required=False)
+    nonzero = serializers.BooleanField(required=False, help_text="An amount: true means 0 is not offered.")
 
 
 class ChoiceSerializer(serializers.Serializer):
@@ -410,7 +411,7 @@ class SubmitOutputSerializer(serializers.Serializer):
 # declared order, without instantiating and deep-copying a tree of fields for each request
 # (tests/integration/api/test_view_data.py compares the two on every game).
 
-PARAM_KEYS = tuple(ParamSerializer._declared_fields)  # kind, min, max, options, max_length, schema
+PARAM_KEYS = tuple(ParamSerializer._declared_fields)  # kind, min, max, options, max_length, schema, nonzero
 PARAM_INTEGERS = frozenset({"min", "max", "max_length"})
 
 
@@ -428,6 +429,8 @@ def _param_data(param: dict) -> dict:
                     value = int(value)
                 elif key == "options":
                     value = list(value)
+                elif key == "nonzero":
+                    value = bool(value)
                 else:
                     value = str(value)
             data[key] = value

@@ -44,7 +44,7 @@ class SeatHouseSerializer(serializers.Serializer):
     colour = serializers.CharField(help_text="The House's colour, #rrggbb.")
 
 
-class VoteSerializer(serializers.Serializer):
+class StoryVoteSerializer(serializers.Serializer):
     house = SeatHouseSerializer()
     vote = serializers.CharField(
         allow_null=True, help_text="aye, nay, gather or moderator (the passes); null: none"
@@ -84,7 +84,7 @@ class ChapterSerializer(serializers.Serializer):
     question = serializers.CharField(help_text="As typed at the draw.")
     leader = SeatHouseSerializer(help_text="The Leader when the card was drawn.")
     moderator = SeatHouseSerializer(help_text="The Moderator when the card was drawn.")
-    votes = VoteSerializer(many=True)
+    votes = StoryVoteSerializer(many=True)
     aye = serializers.IntegerField(help_text="Power on AYE.")
     nay = serializers.IntegerField(help_text="Power on NAY.")
     side = serializers.CharField(allow_null=True, help_text="aye or nay; null while the vote runs.")

@@ -231,7 +231,7 @@ def _pick_option(components: Components) -> dict[str, Any]:
 
 
 PARAM_WORDS = {
-    "amount": "A whole number from min to max.",
+    "amount": "A whole number from min to max (without 0 when nonzero is true).",
     "pick": "One of options.",
     "cards": "min to max distinct options (card ids, city letters).",
     "text": "At most max_length characters (not blank).",
@@ -242,11 +242,15 @@ PARAM_WORDS = {
 }
 
 
+# Bounds a kind may leave out (the kernel's Param: NotRequired beyond what each kind always has).
+OPTIONAL_BOUNDS = {"amount": {"nonzero": {"type": "boolean", "description": "true: 0 is not offered."}}}
+
+
 def _param_variant(kind: str, fields: dict[str, dict], entries: str) -> dict[str, Any]:
     return {
         "type": "object",
         "description": PARAM_WORDS[kind].format(entries=entries),
-        "properties": {"kind": {"type": "string", "enum": [kind]}, **fields},
+        "properties": {"kind": {"type": "string", "enum": [kind]}, **fields, **OPTIONAL_BOUNDS.get(kind, {})},
         "required": ["kind", *fields],
         "additionalProperties": False,
     }

@@ -438,6 +438,19 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # A phone at a table holds only its seat's token (api/schema.py adds it to the seat operations).
+    "APPEND_COMPONENTS": {
+        "securitySchemes": {
+            "seatToken": {
+                "type": "apiKey",
+                "in": "header",
+                "name": "X-Seat-Token",
+                "description": "A seat's secret join token (the last part of the seat's QR code link): lets a "
+                "phone see and act for that seat without an account. With openapi-python-client: "
+                '`AuthenticatedClient(base_url, token=seat_token, auth_header_name="X-Seat-Token", prefix="")`.',
+            }
+        }
+    },
     # api/view_schema.py: the engines' declared views, results, parameters and settings as components.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

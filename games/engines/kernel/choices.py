@@ -50,6 +50,8 @@ class Param(TypedDict):
     options: NotRequired[list[Any]]
     max_length: NotRequired[int]
     schema: NotRequired[str]
+    # An amount that cannot be 0 (moving a track 0 spaces, giving nothing): min..max without 0.
+    nonzero: NotRequired[bool]
 
 
 class Choice(TypedDict):
@@ -66,8 +68,15 @@ class Choice(TypedDict):
 # ---- Building descriptions ---------------------------------------------------------------------
 
 
-def amount(low: int, high: int) -> Param:
-    return {"kind": "amount", "min": low, "max": high}
+def amount(low: int, high: int, *, nonzero: bool = False) -> Param:
+    described: Param = {"kind": "amount", "min": low, "max": high}
+    if nonzero:
+        described["nonzero"] = True
+    return described
+
+
+def _amounts(param: Param) -> list[int]:
+    return [n for n in range(param["min"], param["max"] + 1) if n or not param.get("nonzero")]
 
 
 def pick(options: list[Any]) -> Param:
@@ -122,7 +131,9 @@ def param_fits(param: Param, value: Any) -> bool:
     if kind == "payment":
         return any(_same_cards(value, option["cards"]) for option in param["options"])
     if kind == "amount":
-        return _is_int(value) and param["min"] <= value <= param["max"]
+        return (
+            _is_int(value) and param["min"] <= value <= param["max"] and (value or not param.get("nonzero"))
+        )
     if kind == "pick":
         return any(value == option and type(value) is type(option) for option in param["options"])
     if kind == "cards":
@@ -161,7 +172,8 @@ def has_params(choice_: Choice) -> bool:
 def draw_value(param: Param, rng: random.Random) -> Any:
     kind = param["kind"]
     if kind == "amount":
-        return rng.randint(param["min"], param["max"])
+        value = rng.randint(param["min"], param["max"])
+        return value if value or not param.get("nonzero") else rng.choice(_amounts(param) or [0])
     if kind == "pick":
         return rng.choice(param["options"])
     if kind == "payment":
@@ -177,8 +189,8 @@ def draw_value(param: Param, rng: random.Random) -> Any:
 
 
 def draw_action(rules: Any, state: dict[str, Any], choice_: Choice, rng: random.Random) -> Action:
-    """One concrete action of ``choice_``, drawn with ``rng``. An engine whose choices have
-    constraints between values (a payment that must reach a bid, a card typed by the host) gives its
+    """One concrete action of ``choice_``, drawn with ``rng``. An engine whose choices hold what only
+    it can generate (a card typed by the host: a ``typed`` parameter) gives its
     rules object ``sample(state, choice, rng) -> action | None``; ``None`` means "draw each value
     independently". Every action drawn applies without ``RuleError``."""
     sampler = getattr(rules, "sample", None)
@@ -208,7 +220,7 @@ def enumerate_choice(choice_: Choice, limit: int = 64) -> list[Action]:
     for name, param in choice_["params"].items():
         kind = param["kind"]
         if kind == "amount":
-            values: list[Any] = list(range(param["min"], param["max"] + 1))
+            values: list[Any] = list(_amounts(param))
         elif kind == "pick":
             values = list(param["options"])
         elif kind == "payment":

@@ -93,7 +93,11 @@ def resolution_choices(state: dict, seat: int | None) -> list[Choice]:
         choice("to_time_counter", None),
         choice("to_event_area", None, label=text(MAX_LABEL)),
         choice(
-            "move_resource", None, row=pick(list(RESOURCES)), amount=amount(-top, top), label=text(MAX_LABEL)
+            "move_resource",
+            None,
+            row=pick(list(RESOURCES)),
+            amount=amount(-top, top, nonzero=True),
+            label=text(MAX_LABEL),
         ),
         *_host_effects(state),
     ]
@@ -108,7 +112,7 @@ def _host_effects(state: dict) -> list[Choice]:
             None,
             target=pick(list(range(len(state["seats"])))),
             what=pick(list(HOST_WHATS)),
-            amount=amount(-most, most),
+            amount=amount(-most, most, nonzero=True),
             label=text(MAX_LABEL),
         )
     ]

@@ -104,7 +104,6 @@ LEADER_CANDIDATE = "The Leader token goes to one of the winning side's biggest v
 LABEL = "Type a short label for this effect (1 to 80 characters)."
 HOST_WHAT = "The table can give or take Coins, Power, Prestige or Crave."
 HOST_AMOUNT = "The amount is a whole number from -{most} to {most} other than 0 (negative to take)."
-HOST_TAKE_TOO_MUCH = "{name} has only {have} {what} to take."
 MYSTERY_LETTER = "Mystery stickers are behind doors A to L."
 MYSTERY_TWICE = "Mystery sticker {letter} was already attached."
 LIGHTNING_FORMAT = (

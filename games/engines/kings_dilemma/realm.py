@@ -289,9 +289,9 @@ def adjust(state: dict, action: dict, rng) -> None:
     house = state["seats"][target]
     who = name(state, target)
     if what in ("coins", "power"):
-        if amount < 0 and house[what] < -amount:
-            words = "Coins" if what == "coins" else "Power"
-            raise RuleError(msg.HOST_TAKE_TOO_MUCH.format(name=house["name"], have=house[what], what=words))
+        # Coins and Power lie behind the House screen, so the table cannot know how much there is to take:
+        # a House that holds less gives up all it holds (docs/rules-decisions.md).
+        amount = max(amount, -house[what])
         if amount > 0:
             from_pool(state, what, amount)
         else:

@@ -339,10 +339,26 @@ class HostEffectTests:
         state = act(state, "adjust", None, target=1, what="coins", amount=2, label="Tax")
         state = act(state, "adjust", None, target=2, what="power", amount=-3, label="Purge")
         assert state["pool"] == {"coins": pool["coins"] - 2, "power": pool["power"] + 3}
-        have = state["seats"][2]["power"]
-        assert error(state, "adjust", None, target=2, what="power", amount=-have - 1, label="x") == (
-            msg.HOST_TAKE_TOO_MUCH.format(name="Chloe", have=have, what="Power")
+
+    def test_taking_more_than_a_house_holds_takes_all_it_holds(self):
+        # docs/rules-decisions.md "Taking from behind a House screen": the table cannot see how much
+        # there is, so the take is never refused; the House gives up what it holds.
+        state = win(voting(), "aye")
+        pool, have = dict(state["pool"]), state["seats"][2]["power"]
+        state = act(state, "adjust", None, target=2, what="power", amount=-have - 3, label="Purge")
+        assert state["seats"][2]["power"] == 0
+        assert state["pool"]["power"] == pool["power"] + have
+        assert state["news"][-1] == msg.NEWS_POWER_TAKEN.format(
+            name="Chloe", amount=have, s="" if have == 1 else "s"
         )
+
+    def test_an_amount_of_nothing_is_neither_offered_nor_taken(self):
+        state = win(voting(), "aye")
+        adjust = next(c for c in RULES.legal_actions(state, None) if c["type"] == "adjust")
+        assert adjust["params"]["amount"]["nonzero"] is True
+        assert error(
+            state, "adjust", None, target=2, what="power", amount=0, label="x"
+        ) == msg.HOST_AMOUNT.format(most=state["tracks"]["limits"]["hand_adjust"])
 
     def test_prestige_and_crave_are_recorded_for_the_campaign(self):
         state = act(drafted(), "adjust", None, target=0, what="crave", amount=2, label="Story card")
