@@ -1,7 +1,7 @@
 """The one error body of the API, declared for the schema: every 4xx and 5xx is
 ``{"message", "code", "extra"}``."""
 
-from drf_spectacular.utils import OpenApiResponse
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework import serializers
 
 from config.api_errors import ERROR_CODE_CHOICES
@@ -55,9 +55,31 @@ RETRY_AFTER = {
 }
 
 
+# What a client branches on beyond the code, published as examples (a stale version's extra).
+EXAMPLES = {
+    409: OpenApiExample(
+        "stale_version",
+        value={
+            "message": "The table moved on: here is the new state.",
+            "code": "stale_version",
+            "extra": {"current_version": 7},
+        },
+        response_only=True,
+        status_codes=["409"],
+    )
+}
+
+
 def errors(*codes: int) -> dict:
     """``extend_schema(responses={200: Out, **errors(400, 401, 403, 404)})``."""
-    return {code: OpenApiResponse(ErrorSerializer, description=DESCRIPTIONS[code]) for code in codes}
+    return {
+        code: OpenApiResponse(
+            ErrorSerializer,
+            description=DESCRIPTIONS[code],
+            examples=[EXAMPLES[code]] if code in EXAMPLES else None,
+        )
+        for code in codes
+    }
 
 
 # The errors of every endpoint under /api/campaigns/<campaign_id>/.

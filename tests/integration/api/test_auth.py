@@ -127,8 +127,14 @@ class BearerPrefixTests:
         scheme = schema["components"]["securitySchemes"]["deviceToken"]
         assert (scheme["type"], scheme["scheme"]) == ("http", "bearer")
         assert {"deviceToken": []} in schema["paths"]["/api/campaigns/"]["get"]["security"]
-        assert not [
-            name
-            for name in schema["components"]["securitySchemes"]
-            if "token" in name.lower() and name != "deviceToken"
-        ]
+        # Beside it, only the seat's token (an API key in X-Seat-Token), on the seat operations alone.
+        assert set(schema["components"]["securitySchemes"]) == {"deviceToken", "seatToken", "cookieAuth"}
+        seat_token = schema["components"]["securitySchemes"]["seatToken"]
+        assert (seat_token["type"], seat_token["in"], seat_token["name"]) == (
+            "apiKey",
+            "header",
+            "X-Seat-Token",
+        )
+        seat_view = schema["paths"]["/api/sessions/{session_id}/seats/{seat_index}/"]["get"]["security"]
+        assert seat_view[0] == {"seatToken": []} and {"deviceToken": []} in seat_view
+        assert {"seatToken": []} not in schema["paths"]["/api/campaigns/"]["get"]["security"]

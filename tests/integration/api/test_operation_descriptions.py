@@ -36,8 +36,20 @@ def code_functions() -> set[str]:
     return names
 
 
+def example_words(example) -> set[str]:
+    """The keys and words of an example answer (an event's type, an error's extra)."""
+    if isinstance(example, dict):
+        return {str(k) for k in example} | {w for v in example.values() for w in example_words(v)}
+    if isinstance(example, list):
+        return {w for v in example for w in example_words(v)}
+    if isinstance(example, str):
+        return set(SNAKE.findall(example))
+    return set()
+
+
 def api_words(schema: dict) -> set[str]:
-    """Every name the API itself publishes: properties, parameters, enum values, error codes."""
+    """Every name the API itself publishes: properties, parameters, enum values, error codes, and the
+    words of its examples."""
     words = set(ERROR_CODES)
 
     def walk(value):
@@ -46,6 +58,11 @@ def api_words(schema: dict) -> set[str]:
             words.update(str(v) for v in value.get("enum", []) if isinstance(v, str))
             if "name" in value and "in" in value:
                 words.add(str(value["name"]))
+            words.update(example_words(value.get("example")))
+            for named in (
+                (value.get("examples") or {}).values() if isinstance(value.get("examples"), dict) else []
+            ):
+                words.update(example_words(named.get("value") if isinstance(named, dict) else named))
             for item in value.values():
                 walk(item)
         elif isinstance(value, list):

@@ -150,7 +150,7 @@ class ViewTests:
         data = response.json()
         assert data["version"] == version
         assert data["choices"][0]["choice"]["seat"] == seat
-        assert set(data["choices"][0]["choice"]) == {"type", "seat", "params"}
+        assert set(data["choices"][0]["choice"]) == {"type", "seat", "params", "title"}
         assert data["choices"][0]["title"] and "_" not in data["choices"][0]["title"]
 
 
