@@ -26,9 +26,7 @@ import logging
 import math
 import re
 import secrets
-from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import cast
 
 import redis.asyncio as aioredis
 from asgiref.sync import sync_to_async
@@ -217,17 +215,9 @@ async def _stream(
     if refusal is not None:
         return refusal
     response = await sync_to_async(_open_stream)(request, session_id)
-    if not isinstance(response, StreamingHttpResponse):
-        return response  # django-eventstream's answer to a bad request
-    inner = cast(AsyncIterator[bytes], response.streaming_content)  # under ASGI it is async
-
-    async def started():
-        _ensure_redis_fanout()
-        async for chunk in inner:
-            yield chunk
-
-    response.streaming_content = started()
-    return response
+    if isinstance(response, StreamingHttpResponse):
+        _ensure_redis_fanout()  # on the server's event loop, which serves the stream
+    return response  # or django-eventstream's answer to a bad request
 
 
 def _open_stream(request: HttpRequest, session_id: int) -> HttpResponse | StreamingHttpResponse:
