@@ -44,6 +44,7 @@ from config import db_faults
 logger = logging.getLogger(__name__)
 
 STREAM_VIEWS = {"games:seat_events", "games:table_events", "api:session-events"}
+STREAM_SUFFIX = "/events/"  # how each of their addresses ends (games/urls.py, api/urls.py)
 TOO_MANY_STREAMS = "Too many live streams on this server: the page checks for changes instead."
 TOO_MANY_FOR_SEAT = "Too many live streams for this seat: the page checks for changes instead."
 TOO_MANY_FOR_SESSION = "Too many live streams for this table: the page checks for changes instead."
@@ -198,11 +199,16 @@ logging.getLogger("uvicorn.error").addFilter(quiet_cut)
 
 
 def is_stream(scope) -> bool:
-    """An HTTP request for one of the event streams (with nothing for the input guard to refuse)."""
-    if scope["type"] != "http" or "\x00" in scope["path"] or b"%00" in scope.get("query_string", b""):
+    """An HTTP request for one of the event streams (with nothing for the input guard to refuse).
+    Every request asks: only an address ending as the streams' do is resolved (the pages and the
+    API are resolved once, by Django's handler)."""
+    path = scope.get("path", "")
+    if scope["type"] != "http" or not path.endswith(STREAM_SUFFIX):
+        return False
+    if "\x00" in path or b"%00" in scope.get("query_string", b""):
         return False
     try:
-        return resolve(scope["path"]).view_name in STREAM_VIEWS
+        return resolve(path).view_name in STREAM_VIEWS
     except Resolver404:
         return False
 

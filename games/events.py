@@ -69,13 +69,17 @@ def _session_id(channel: str) -> int | None:
 
 def current_version(session_id: int) -> int | None:
     """The session's version: from the cache the nudges keep, else one indexed read (and the
-    database connection is given back at once: see ``release_database``)."""
+    database connection is given back at once: see ``release_database``), remembered in the cache
+    as the polling endpoint does: a crowd of streams opening at one table reads the database once."""
     version = nudges.cached_version(session_id)
     if version is not None:
         return version
     row = selectors.session_current_version(session_id=session_id)
     release_database()
-    return None if row is None else row[0]
+    if row is None:
+        return None
+    nudges.remember_version(session_id, row[0])
+    return row[0]
 
 
 def release_database() -> None:
