@@ -263,17 +263,26 @@ class StreamHandler(ASGIHandler):
             body_file = await self.read_body(receive)
         except RequestAborted:
             return
-        response = None
+        answered: list[HttpResponseBase] = []
+        try:
+            await self._answered(scope, body_file, receive, send, answered)
+        except BaseExceptionGroup as group:  # as Django's: one error is raised as itself
+            if len(group.exceptions) == 1:
+                raise group.exceptions[0] from None
+            raise
+        for response in answered:
+            await sync_to_async(response.close)()
+
+    async def _answered(self, scope, body_file, receive, send, answered: list) -> None:
+        """The answer sent, while a disconnect is listened for (it ends the stream)."""
         try:
             async with asyncio.TaskGroup() as group:
                 group.create_task(self.listen_for_disconnect(receive))
-                response = await self._answer(scope, body_file)
-                await _send_lean(response, send)
+                answered.append(await self._answer(scope, body_file))
+                await _send_lean(answered[0], send)
                 raise _Processed
         except* (_Processed, RequestAborted):
             pass
-        if response is not None:
-            await sync_to_async(response.close)()
 
     async def _answer(self, scope, body_file) -> HttpResponseBase:
         """The view's answer; the request is closed at once (its body file with it) and kept by
