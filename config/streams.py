@@ -22,18 +22,21 @@ import logging
 import os
 import time
 from collections import Counter
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 from importlib import import_module
+from typing import cast
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth import get_user
+from django.core import signals
 from django.core.exceptions import RequestAborted
-from django.core.handlers.asgi import ASGIHandler
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.core.handlers.exception import convert_exception_to_response
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.middleware.gzip import GZipMiddleware
-from django.urls import Resolver404, resolve
+from django.urls import Resolver404, resolve, set_script_prefix
 from django.utils.functional import SimpleLazyObject
 
 from config import db_faults
@@ -41,6 +44,7 @@ from config import db_faults
 logger = logging.getLogger(__name__)
 
 STREAM_VIEWS = {"games:seat_events", "games:table_events", "api:session-events"}
+STREAM_SUFFIX = "/events/"  # how each of their addresses ends (games/urls.py, api/urls.py)
 TOO_MANY_STREAMS = "Too many live streams on this server: the page checks for changes instead."
 TOO_MANY_FOR_SEAT = "Too many live streams for this seat: the page checks for changes instead."
 TOO_MANY_FOR_SESSION = "Too many live streams for this table: the page checks for changes instead."
@@ -195,11 +199,16 @@ logging.getLogger("uvicorn.error").addFilter(quiet_cut)
 
 
 def is_stream(scope) -> bool:
-    """An HTTP request for one of the event streams (with nothing for the input guard to refuse)."""
-    if scope["type"] != "http" or "\x00" in scope["path"] or b"%00" in scope.get("query_string", b""):
+    """An HTTP request for one of the event streams (with nothing for the input guard to refuse).
+    Every request asks: only an address ending as the streams' do is resolved (the pages and the
+    API are resolved once, by Django's handler)."""
+    path = scope.get("path", "")
+    if scope["type"] != "http" or not path.endswith(STREAM_SUFFIX):
+        return False
+    if "\x00" in path or b"%00" in scope.get("query_string", b""):
         return False
     try:
-        return resolve(scope["path"]).view_name in STREAM_VIEWS
+        return resolve(path).view_name in STREAM_VIEWS
     except Resolver404:
         return False
 
@@ -224,8 +233,9 @@ class StreamHandler(ASGIHandler):
         self.open_streams += 1  # one event loop per process: no lock needed
         held: list[tuple] = []
         progress = _Progress()
+        scope[SCOPE_KEY] = held  # the server's own scope of this request: no copy of it
         try:
-            await self._served({**scope, SCOPE_KEY: held}, receive, _guarded_send(send, progress), progress)
+            await self._served(scope, receive, _guarded_send(send, progress), progress)
         finally:
             self.open_streams -= 1
             counts.release(held)
@@ -245,6 +255,50 @@ class StreamHandler(ASGIHandler):
         if progress.cut:
             quiet_cut.pending += 1  # the server closes the connection: no error line for it
 
+    async def handle(self, scope, receive, send) -> None:
+        """Django's ``handle``, lean for an answer that lasts for hours: the request (its META and
+        headers, its resolver match and the patterns tried, its session) is let go as soon as the
+        view has answered, and the stream is sent from its own generator, one message a part."""
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        answered: list[HttpResponseBase] = []
+        try:
+            await self._answered(scope, body_file, receive, send, answered)
+        except BaseExceptionGroup as group:  # as Django's: one error is raised as itself
+            if len(group.exceptions) == 1:
+                raise group.exceptions[0] from None
+            raise
+        for response in answered:
+            await sync_to_async(response.close)()
+
+    async def _answered(self, scope, body_file, receive, send, answered: list) -> None:
+        """The answer sent, while a disconnect is listened for (it ends the stream)."""
+        try:
+            async with asyncio.TaskGroup() as group:
+                group.create_task(self.listen_for_disconnect(receive))
+                answered.append(await self._answer(scope, body_file))
+                await _send_lean(answered[0], send)
+                raise _Processed
+        except* (_Processed, RequestAborted):
+            pass
+
+    async def _answer(self, scope, body_file) -> HttpResponseBase:
+        """The view's answer; the request is closed at once (its body file with it) and kept by
+        nothing: the stream's generator holds only what it reads (games/events.py)."""
+        set_script_prefix(get_script_prefix(scope))
+        await signals.request_started.asend(sender=self.__class__, scope=scope)
+        request, error_response = self.create_request(scope, body_file)
+        if request is None:
+            body_file.close()
+            return cast(HttpResponseBase, error_response)
+        response = await self.run_get_response(request)
+        with contextlib.suppress(ValueError):
+            response._resource_closers.remove(request.close)  # type: ignore[attr-defined]
+        request.close()
+        return response
+
     async def _with_user(self, request: HttpRequest) -> HttpResponse:
         """The session and its user, read only when a view asks (the table stream does)."""
         request.session = import_module(settings.SESSION_ENGINE).SessionStore(
@@ -257,6 +311,40 @@ class StreamHandler(ASGIHandler):
             if not db_faults.connection_lost(error):
                 raise
             return await sync_to_async(_unavailable)(request)
+
+
+class _Processed(Exception):
+    """The answer was sent: the task group's listener for a disconnect is cancelled."""
+
+
+def _headers(response: HttpResponseBase) -> list[tuple[bytes, bytes]]:
+    headers = [(name.encode("ascii"), value.encode("latin1")) for name, value in response.items()]
+    headers += [
+        (b"Set-Cookie", cookie.OutputString().encode("ascii")) for cookie in response.cookies.values()
+    ]
+    return headers
+
+
+async def _send_lean(response: HttpResponseBase, send) -> None:
+    """The answer over ASGI, as Django's ``send_response`` does, without its wrappers around a
+    stream's generator: each part is encoded and sent, and held by nothing once sent."""
+    await send({"type": "http.response.start", "status": response.status_code, "headers": _headers(response)})
+    if not isinstance(response, StreamingHttpResponse):
+        await send({"type": "http.response.body", "body": cast(HttpResponse, response).content})
+        return
+    async with contextlib.aclosing(_parts(response)) as parts:
+        async for part in parts:
+            await send({"type": "http.response.body", "body": part, "more_body": True})
+            del part
+    await send({"type": "http.response.body"})
+
+
+def _parts(response: StreamingHttpResponse) -> AsyncGenerator[bytes]:
+    """The stream's parts as bytes: django-eventstream's async generator (one wrapper: Django's
+    encoding), or a sync iterator mapped by Django (never for our streams)."""
+    if response.is_async:
+        return cast(AsyncGenerator[bytes], response.streaming_content)
+    return cast(AsyncGenerator[bytes], aiter(response))
 
 
 def _unavailable(request: HttpRequest) -> HttpResponse:

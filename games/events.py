@@ -26,9 +26,7 @@ import logging
 import math
 import re
 import secrets
-from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import cast
 
 import redis.asyncio as aioredis
 from asgiref.sync import sync_to_async
@@ -71,13 +69,17 @@ def _session_id(channel: str) -> int | None:
 
 def current_version(session_id: int) -> int | None:
     """The session's version: from the cache the nudges keep, else one indexed read (and the
-    database connection is given back at once: see ``release_database``)."""
+    database connection is given back at once: see ``release_database``), remembered in the cache
+    as the polling endpoint does: a crowd of streams opening at one table reads the database once."""
     version = nudges.cached_version(session_id)
     if version is not None:
         return version
     row = selectors.session_current_version(session_id=session_id)
     release_database()
-    return None if row is None else row[0]
+    if row is None:
+        return None
+    nudges.remember_version(session_id, row[0])
+    return row[0]
 
 
 def release_database() -> None:
@@ -217,17 +219,9 @@ async def _stream(
     if refusal is not None:
         return refusal
     response = await sync_to_async(_open_stream)(request, session_id)
-    if not isinstance(response, StreamingHttpResponse):
-        return response  # django-eventstream's answer to a bad request
-    inner = cast(AsyncIterator[bytes], response.streaming_content)  # under ASGI it is async
-
-    async def started():
-        _ensure_redis_fanout()
-        async for chunk in inner:
-            yield chunk
-
-    response.streaming_content = started()
-    return response
+    if isinstance(response, StreamingHttpResponse):
+        _ensure_redis_fanout()  # on the server's event loop, which serves the stream
+    return response  # or django-eventstream's answer to a bad request
 
 
 def _open_stream(request: HttpRequest, session_id: int) -> HttpResponse | StreamingHttpResponse:

@@ -289,6 +289,25 @@ class ServedStreamTests:
         assert not is_stream(http("/play/seat/abc/")) and not is_stream(http("/healthz"))
         assert not is_stream({"type": "websocket", "path": "/play/s/12/events/"})
 
+    def test_a_page_or_api_address_is_not_resolved_twice_to_tell_it_from_a_stream(self, monkeypatch):
+        from config import streams
+
+        resolved: list[str] = []
+        real = streams.resolve
+        monkeypatch.setattr(streams, "resolve", lambda path: resolved.append(path) or real(path))
+        for path in ("/play/seat/abc/", "/api/sessions/3/", "/healthz"):
+            assert not streams.is_stream({"type": "http", "path": path, "query_string": b""})
+        assert streams.is_stream({"type": "http", "path": "/api/sessions/3/events/", "query_string": b""})
+        assert resolved == ["/api/sessions/3/events/"]  # Django's handler resolves the others
+
+    def test_a_version_read_from_the_database_is_remembered_for_the_next_stream(self):
+        from django.core.cache import cache
+
+        session = new_session()
+        cache.delete(nudges.version_cache_key(session.pk))
+        assert events.current_version(session.pk) == session.version
+        assert nudges.cached_version(session.pk) == session.version  # 1,000 phones opening: one read
+
 
 @pytest.mark.redis
 @pytest.mark.django_db(transaction=True)

@@ -7,7 +7,9 @@ test's thread by ``async_to_sync`` so that the views' reads see the test's trans
 """
 
 import asyncio
+import gc
 import logging
+import weakref
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -136,6 +138,32 @@ class StreamCapTests:
         again = Client(_seat_path(session, 0))
         served([again])
         assert (first.status, again.status, dict(streams.counts.open)) == (200, 200, {})
+
+
+class HeldByAStreamTests:
+    def test_an_open_stream_keeps_no_request(self, served, monkeypatch):
+        """Its META and headers, resolver match and session are let go once the view answered:
+        4,000 open streams each held one (issue 27, item 3)."""
+        requests: list[weakref.ref] = []
+        create = streams.StreamHandler.create_request
+
+        def recorded(handler, scope, body_file):
+            request, error = create(handler, scope, body_file)
+            requests.append(weakref.ref(request))
+            return request, error
+
+        monkeypatch.setattr(streams.StreamHandler, "create_request", recorded)
+        session = new_session()
+        alive: list[bool] = []
+
+        def while_open() -> None:
+            gc.collect()
+            alive.extend(request() is not None for request in requests)
+
+        client = Client(_seat_path(session, 0))
+        served([client], then=while_open)
+        assert client.status == 200 and b"event: stream-open" in client.body
+        assert alive == [False]
 
 
 class SlowAndOldStreamTests:
