@@ -48,4 +48,10 @@ class RefusedStreamFallbackTests:
         phones[actor].locator("#seat-panel button.choice").first.click()
         for page in phones:  # the others by their poll: no stream is open
             _wait_version(page, before + 1)
-        assert all(page.locator("[data-live-stream]").text_content() == POLLING for page in phones)
+        # A swapped panel brings the server's label; live.js words it again once htmx has settled it.
+        for page in phones:
+            page.wait_for_function(
+                "text => document.querySelector('[data-live-stream]').textContent === text",
+                arg=POLLING,
+                timeout=GUARD_MS,
+            )
