@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from contextlib import suppress
 from typing import Any
 
 from games.engines.kernel.describe import sentence
@@ -117,7 +118,12 @@ def describe(state: dict, action: dict) -> str:
     if kind == "adjust":
         amount, what = action.get("amount"), str(action.get("what", "?")).capitalize()
         if isinstance(amount, int) and amount < 0:
-            return f"The table took {_amount(-amount, what)} from {house(action.get('target'))}{label}."
+            taken = -amount
+            # A House gives up at most the Coins or Power it holds (realm.adjust): the label says what it gave.
+            with suppress(KeyError, IndexError, TypeError):
+                if action["what"] in ("coins", "power"):
+                    taken = min(taken, state["seats"][action["target"]][action["what"]])
+            return f"The table took {_amount(taken, what)} from {house(action.get('target'))}{label}."
         return f"The table gave {_amount(amount, what)} to {house(action.get('target'))}{label}."
     if kind == "to_event_area":
         return f"The table placed card {card.get('number', '?')} in the Event area{label}."

@@ -345,6 +345,15 @@ class HostEffectTests:
         # there is, so the take is never refused; the House gives up what it holds.
         state = win(voting(), "aye")
         pool, have = dict(state["pool"]), state["seats"][2]["power"]
+        taking = {
+            "type": "adjust",
+            "seat": None,
+            "target": 2,
+            "what": "power",
+            "amount": -have - 3,
+            "label": "Purge",
+        }
+        assert f"took {have} Power" in RULES.describe(state, taking)  # the log says what it gave up
         state = act(state, "adjust", None, target=2, what="power", amount=-have - 3, label="Purge")
         assert state["seats"][2]["power"] == 0
         assert state["pool"]["power"] == pool["power"] + have
