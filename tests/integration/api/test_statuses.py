@@ -141,12 +141,14 @@ def test_unknown_seat_tokens_over_the_limit_answer_a_declared_429_with_retry_aft
     path, method = operation
     anonymous = APIClient()
     misses = int(MISSES_PER_MINUTE.split("/")[0])
-    for attempt in range(misses):
+    # django-ratelimit counts in fixed windows: the window may turn once during the run, so the refusal
+    # comes after at least ``misses`` misses and at most two windows' worth.
+    for attempt in range(2 * misses + 1):
         anonymous.credentials(HTTP_X_SEAT_TOKEN=f"not-a-token-{attempt}")
-        assert getattr(anonymous, method)(url(path, seeded["ids"])).status_code != 429
-    anonymous.credentials(HTTP_X_SEAT_TOKEN="not-a-token-either")
-    response = getattr(anonymous, method)(url(path, seeded["ids"]))
-    assert response.status_code == 429
+        response = getattr(anonymous, method)(url(path, seeded["ids"]))
+        if response.status_code == 429:
+            break
+    assert response.status_code == 429 and attempt >= misses
     assert response.json()["message"] == TOO_MANY_ATTEMPTS
     assert int(response["Retry-After"]) == 60
     assert "Retry-After" in declared(path, method, response)["headers"]
