@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import functools
 import logging
+import threading
 import time
 
 from django.core.cache.backends.redis import RedisCache
+from django.utils.functional import cached_property
 
 logger = logging.getLogger(__name__)
 
@@ -20,6 +22,12 @@ WARN_EVERY = 30.0  # seconds between two warnings of the same outage
 CACHE_UNREACHABLE = "The cache (Redis) is unreachable: %s answers as a miss (%s)."
 
 _last_warning = [0.0]
+
+# One Redis client (and its connection pool) per process and configuration. Django makes a cache
+# object per thread and per async context, so under ASGI every request had its own client, its own
+# pool and a new TCP connection to Redis, with a health check: a connect per request.
+_clients: dict[tuple, object] = {}
+_clients_lock = threading.Lock()
 
 
 def _redis_errors() -> tuple[type[BaseException], ...]:
@@ -56,11 +64,26 @@ def _given_default(args, kwargs):
 class ResilientRedisCache(RedisCache):
     """Django's Redis cache whose failures are misses (see the module's docstring)."""
 
+    # Set by RedisCache.__init__ (not in django-stubs).
+    _servers: list[str]
+    _options: dict
+    _class: type
+
     def __init__(self, server, params):
         params = {**params, "OPTIONS": {**params.get("OPTIONS", {})}}
         params["OPTIONS"].setdefault("socket_connect_timeout", SOCKET_CONNECT_TIMEOUT)
         params["OPTIONS"].setdefault("socket_timeout", SOCKET_TIMEOUT)
         super().__init__(server, params)
+
+    @cached_property
+    def _cache(self):
+        """The process's client for these servers and options (redis-py's pools are thread-safe
+        and start afresh in a forked child)."""
+        key = (tuple(self._servers), repr(sorted(self._options.items())), self._class)
+        with _clients_lock:
+            if key not in _clients:
+                _clients[key] = self._class(self._servers, **self._options)
+            return _clients[key]
 
     get = _miss(_given_default)(RedisCache.get)
     get_or_set = _miss(_given_default)(RedisCache.get_or_set)

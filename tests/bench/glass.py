@@ -47,15 +47,29 @@ print(json.dumps({"id": s.pk, "tokens": [seat.token for seat in s.seats.order_by
                   "cookie": [settings.SESSION_COOKIE_NAME, login.session_key]}))
 """
 
-# Each page: when a panel of each version first entered the document (ms, the machine's clock).
+# Each page: when a panel of each version first entered the document (ms, the machine's clock), and
+# a promise per version for the bench to await. The bench never polls a page: Playwright's
+# ``wait_for_function`` polls on every animation frame and a DOM query loop wakes every page, which
+# would spend the very CPU the figure measures (7 pages share 2 cores with the servers).
 SHOWN = """
 window.__shown = {};
+window.__waiting = {};
+window.__whenShown = function (v, ms) {
+  if (v in window.__shown) return Promise.resolve(window.__shown[v]);
+  return new Promise(function (resolve, reject) {
+    (window.__waiting[v] = window.__waiting[v] || []).push(resolve);
+    setTimeout(function () { reject(new Error("version " + v + " not shown in " + ms + " ms")); }, ms);
+  });
+};
 (function () {
   function look() {
     var panel = document.querySelector("[data-version]");
     if (!panel) return;
     var v = panel.getAttribute("data-version");
-    if (!(v in window.__shown)) window.__shown[v] = performance.timeOrigin + performance.now();
+    if (v in window.__shown) return;
+    window.__shown[v] = performance.timeOrigin + performance.now();
+    (window.__waiting[v] || []).forEach(function (resolve) { resolve(window.__shown[v]); });
+    delete window.__waiting[v];
   }
   new MutationObserver(look).observe(document, {
     childList: true, subtree: true, attributes: true, attributeFilter: ["data-version"],
@@ -134,13 +148,14 @@ def _pages(browser, port: int, table: dict) -> tuple[list, object]:
 
 def _acting(phones: list) -> tuple[int, bool]:
     """The phone told "Your turn", and whether it shows a choice to tap (a choice with fields to fill,
-    e.g. a King card's tiles, is played through the API instead, untimed)."""
+    e.g. a King card's tiles, is played through the API instead, untimed). Asked once the pages show
+    the same version; asked again after a pause only if no phone has the turn yet."""
     deadline = time.monotonic() + WAIT_MS / 1000
     while time.monotonic() < deadline:
         for i, page in enumerate(phones):
             if page.locator(".turn-banner.yours").count():
                 return i, bool(page.locator("#seat-panel button.choice").count())
-        time.sleep(0.02)
+        time.sleep(0.1)
     banners = [p.evaluate("() => (document.querySelector('.turn-banner') || {}).textContent") for p in phones]
     raise BenchError(f"no phone has the turn: {banners}")
 
@@ -150,8 +165,7 @@ def _version(page) -> int:
 
 
 def _shown(page, version: int) -> float:
-    page.wait_for_function("v => String(v) in window.__shown", arg=version, timeout=WAIT_MS)
-    return page.evaluate("v => window.__shown[String(v)]", version)
+    return page.evaluate("([v, ms]) => window.__whenShown(String(v), ms)", [version, WAIT_MS])
 
 
 def _panel_gets(port: int, token: str, count: int, out: list) -> None:
