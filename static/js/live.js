@@ -53,10 +53,64 @@
       ? "Changes appear as they happen. Tap to reload."
       : "Checking for changes every " + pollSeconds(link) + " seconds. Tap to reload.";
   }
+  // A refresh (a nudge, or the version poll's "session-changed"): the page fetches its own panel
+  // and morphs it in place (Idiomorph): only the nodes that changed are touched, so a phone
+  // re-lays and repaints a few lines, not the whole panel, and keeps its scroll. It runs outside
+  // htmx's request pipeline, the heaviest part of a refresh; the new controls are then given to
+  // htmx (htmx.process). One refresh at a time; a nudge during one asks for another after it.
+  var fetching = false;
+  var again = false;
   function reload() {
-    var target = document.querySelector("[data-live-reload]");
-    if (target) htmx.trigger(document.body, "session-changed");
+    var link = document.querySelector("[data-live-reload]");
+    if (!link) return;
+    if (fetching) {
+      again = true;
+      return;
+    }
+    fetching = true;
+    fetch(link.getAttribute("href"), { headers: { "HX-Request": "true" }, credentials: "same-origin" })
+      .then(function (response) {
+        var refresh = response.headers.get("HX-Refresh") === "true";
+        var redirect = response.headers.get("HX-Redirect");
+        if (refresh || redirect) {
+          if (redirect) window.location.href = redirect;
+          else window.location.reload();
+          return null;
+        }
+        return response.status === 200 ? response.text() : null;
+      })
+      .then(function (html) {
+        if (html !== null) morph(link.getAttribute("data-live-reload"), html);
+      })
+      .catch(function () {
+        // The network failed: ask again in a moment, while the panel is still behind.
+        window.setTimeout(function () {
+          if (wanted > shownVersion()) reload();
+        }, RETRY_MS);
+      })
+      .then(function () {
+        fetching = false;
+        if (again) {
+          again = false;
+          if (wanted > shownVersion()) reload();
+        }
+      });
   }
+  function morph(targetId, html) {
+    var target = document.getElementById(targetId);
+    if (!target) return;
+    keep(target);
+    if (window.Idiomorph) {
+      Idiomorph.morph(target, html, { morphStyle: "outerHTML" });
+      var panel = document.getElementById(targetId);
+      if (panel) htmx.process(panel);
+    } else {
+      htmx.swap(target, html, { swapStyle: "outerHTML" });
+    }
+    restore();
+    sync();
+  }
+  document.addEventListener("session-changed", reload);
   function checkVersion() {
     var link = liveLink();
     if (!link) return;
@@ -194,6 +248,9 @@
     kept = null;
     // Only a refresh (GET); a tap's answer is the form's own outcome and starts fresh.
     if (!target || !target.querySelectorAll || !cfg || String(cfg.verb).toLowerCase() !== "get") return;
+    keep(target);
+  });
+  function keep(target) {
     kept = { open: [], typed: {}, focus: null };
     target.querySelectorAll("details[id][open]").forEach(function (d) {
       kept.open.push(d.id);
@@ -205,8 +262,9 @@
     });
     var active = document.activeElement;
     if (active && active.id && target.contains(active)) kept.focus = active.id;
-  });
-  document.addEventListener("htmx:afterSettle", function () {
+  }
+  document.addEventListener("htmx:afterSettle", restore);
+  function restore() {
     if (!kept) return;
     var was = kept;
     kept = null;
@@ -219,8 +277,8 @@
       if (f && f.value === f.defaultValue) f.value = was.typed[id];
     });
     var focus = was.focus && document.getElementById(was.focus);
-    if (focus && focus.focus) focus.focus();
-  });
+    if (focus && focus.focus && document.activeElement !== focus) focus.focus();
+  }
 
   document.addEventListener("htmx:load", sync);
   document.addEventListener("htmx:afterSettle", sync);

@@ -150,6 +150,19 @@ def _acting(phones) -> int:
     raise AssertionError("no single phone has the turn")
 
 
+def _play_through_steps(page, version: int) -> None:
+    """Tap the first choice (or the first step of one) until the panel shows ``version``."""
+    for _ in range(6):
+        if _version(page) == version:
+            return
+        page.evaluate("() => { window.panelNow = document.getElementById('seat-panel'); }")
+        page.locator("#seat-panel button.choice, #seat-panel a.step-link").first.click()
+        page.wait_for_function(
+            "() => window.panelNow !== document.getElementById('seat-panel')", timeout=GUARD_MS
+        )
+    _wait_version(page, version)
+
+
 class LivePushTests:
     def test_a_phone_back_online_shows_the_new_state_within_a_second(self, asgi_server, new_page, screenshot):
         phones = _phones(new_page, asgi_server)
@@ -174,6 +187,35 @@ class LivePushTests:
         # One request per tap: the answer to the tap is the new panel; the tapping phone's own
         # nudge (same version) fetches nothing, and nothing polls while the stream is open.
         assert [m for m, _ in requests] == ["POST"], requests
+
+    def test_a_pushed_change_is_morphed_into_the_panel_and_its_controls_still_act(
+        self, asgi_server, new_page
+    ):
+        """static/js/live.js morphs the fetched panel in place (issue 27, cheap redraws): the panel
+        stays the same node, so a phone repaints what changed; the new controls carry the new
+        version and answer taps (a stale version would be refused: "The table moved on")."""
+        phones = _phones(new_page, asgi_server)
+        actor = _acting(phones)
+        before = _version(phones[actor])
+        for page in phones:
+            page.evaluate("() => { window.panelBefore = document.getElementById('seat-panel'); }")
+        phones[actor].locator("#seat-panel button.choice").first.click()
+        for page in phones:
+            _wait_version(page, before + 1)
+        others = [page for i, page in enumerate(phones) if i != actor]
+        assert all(
+            p.evaluate("() => window.panelBefore === document.getElementById('seat-panel')") for p in others
+        )
+        nxt = _acting(phones)
+        if nxt != actor:  # its controls came with the refresh
+            versions = phones[nxt].eval_on_selector_all(
+                "#seat-panel form input[name=version]", "inputs => inputs.map(i => Number(i.value))"
+            )
+            assert versions and set(versions) == {before + 1}, versions
+        _play_through_steps(phones[nxt], before + 2)
+        for page in phones:
+            _wait_version(page, before + 2)
+        assert "moved on" not in phones[nxt].inner_text("#seat-panel")
 
     def test_a_tap_sent_while_offline_is_applied_once_when_back(self, asgi_server, new_page):
         phones = _phones(new_page, asgi_server)

@@ -353,7 +353,9 @@ class SeatPanelInPlaceTests:
         _, seat = acting_seat(session)
         html = client.get(reverse("games:seat_page", args=[seat.token])).content.decode()
         url = reverse("games:seat_page", args=[seat.token])
-        assert f'hx-get="{url}" hx-trigger="session-changed from:body" hx-target="#seat-panel"' in html
+        # static/js/live.js fetches the link's address on a nudge or "session-changed" and morphs it in.
+        assert f'href="{url}" hx-target="#seat-panel" hx-swap="outerHTML"' in html
+        assert 'data-live-reload="seat-panel"' in html
 
     def test_a_phone_shows_its_own_cards_and_no_other_seat_s(self, client):
         session = new_session()
