@@ -85,6 +85,49 @@ TAP = """() => {
 }"""
 
 
+# ---- Where the CPU goes (read from /proc, as `top` would) ------------------------------------------
+
+CPU_KINDS = (
+    ("renderer", "Chromium: the pages' main threads (script, style, layout, paint)"),
+    ("chromium", "Chromium: the rest (browser, network, compositing, raster)"),
+    ("server", "the server's processes"),
+    ("databases", "PostgreSQL and Redis"),
+    ("driver", "the bench: Playwright's driver and this process"),
+)
+
+
+def _kind(pid: str, comm: str, cmdline: str, thread: str) -> str | None:
+    if comm == "chromium":
+        return "renderer" if "--type=renderer" in cmdline and thread == "chromium" else "chromium"
+    if "config.asgi" in cmdline:
+        return "server"
+    if comm in ("postgres", "redis-server"):
+        return "databases"
+    if comm.startswith("node") or pid == str(os.getpid()) or "playwright" in cmdline:
+        return "driver"
+    return None
+
+
+def cpu_seconds() -> dict[str, float]:
+    """CPU time (user + system) of every thread on the machine, summed by kind."""
+    tick, totals = os.sysconf("SC_CLK_TCK"), dict.fromkeys((k for k, _ in CPU_KINDS), 0.0)
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            comm = open(f"/proc/{pid}/comm").read().strip()  # noqa: SIM115
+            # A zygote's children rewrite their command line: one string, spaces instead of NULs.
+            cmdline = open(f"/proc/{pid}/cmdline").read().replace("\0", " ")  # noqa: SIM115
+            for tid in os.listdir(f"/proc/{pid}/task"):
+                stat = open(f"/proc/{pid}/task/{tid}/stat").read()  # noqa: SIM115
+                thread = stat[stat.index("(") + 1 : stat.rindex(")")]
+                kind = _kind(pid, comm, cmdline, thread)
+                if kind:
+                    fields = stat[stat.rindex(")") + 2 :].split()
+                    totals[kind] += (int(fields[11]) + int(fields[12])) / tick
+        except (OSError, ValueError):
+            continue  # a process or thread that ended meanwhile
+    return totals
+
+
 def table_with_host(env: dict[str, str], seed: int) -> dict:
     """A table of 5 seats and its host's login, in the database ``env`` names."""
     script = f"import sys; sys.argv = ['x', '{seed}']\n" + CREATE_TABLE
@@ -189,13 +232,17 @@ def taps(browser, port: int, table: dict, count: int = TAPS) -> dict:
     everyone, own, panel = [], [], []
     played = {"id": table["id"], "tokens": dict(enumerate(table["tokens"]))}
     rng = random.Random(table["id"])
+    changes, cpu_before = 0, None
     while len(everyone) < count:
         actor, tappable = _acting(phones)
+        if warm == 0 and cpu_before is None:
+            cpu_before, changes = cpu_seconds(), 0
         version = _version(phones[actor]) + 1
         if not tappable:
             submit(port, {**played, "active": actor % 5}, rng)
             for page in [*phones, screen]:
                 _shown(page, version)
+            changes += 1
             continue
         tapped = phones[actor].evaluate(TAP)
         others = [p for i, p in enumerate(phones) if i != actor] + [screen]
@@ -206,7 +253,10 @@ def taps(browser, port: int, table: dict, count: int = TAPS) -> dict:
             everyone.append(max(times) / 1000)
             own.append(mine / 1000)
             _panel_gets(port, table["tokens"][(actor + 1) % 5], PANEL_GETS_PER_TAP, panel)
+        changes += 1
         time.sleep(GAP)
+    cpu_after = cpu_seconds()  # before the pages close: a closed page's threads are gone
     for page in [*phones, screen]:
         page.context.close()
-    return {"everyone": everyone, "own": own, "panel": panel}
+    cpu = {k: (cpu_after[k] - cpu_before[k]) / max(1, changes) for k in cpu_after} if cpu_before else {}
+    return {"everyone": everyone, "own": own, "panel": panel, "cpu": cpu, "changes": changes}

@@ -684,7 +684,7 @@ def live_push():
         "|---|---|---|---|---|---|---|---|",
     ]
     notes = []
-    with served(workers=3) as server:
+    with served() as server:
         tables = [new_table_dict(5, seed=rng.randrange(2**31)) for _ in range(20)]
         lines.append(push_line("20 tables × 6 phones", push_run(server.port, tables, 100, 0.2, rng)))
         tables = [new_table_dict(5, seed=rng.randrange(2**31)) for _ in range(100)]
@@ -748,18 +748,46 @@ def tap_to_glass():
         "| server | measure | n | median | p95 | max | ÷ panel GET p50 / p95 (target p95 ≤ 100 ms, ≤ 3×) |",
         "|---|---|---|---|---|---|---|",
     ]
-    notes = []
+    notes, runs = [], {}
     with chromium() as browser:
         with served() as server:
             table = table_with_host(server_env(), 91)
-            lines += glass_lines("production", taps(browser, server.port, table))
+            runs["production"] = taps(browser, server.port, table)
             notes.append(f"Production: {server.note}.")
         with tempfile.TemporaryDirectory(prefix="chronicle-bench-") as tmp:
             env = embedded_env(tmp)
             with served(kind="embedded", env=env) as server:
-                lines += glass_lines("embedded", taps(browser, server.port, table_with_host(env, 92)))
+                runs["embedded"] = taps(browser, server.port, table_with_host(env, 92))
                 notes.append(f"Embedded: {server.note}.")
-    return "Tap to glass: a tap on one phone, every other screen redrawn (Chromium)", [*notes, "", *lines]
+    for label, r in runs.items():
+        lines += glass_lines(label, r)
+    return "Tap to glass: a tap on one phone, every other screen redrawn (Chromium)", [
+        *notes,
+        "",
+        *lines,
+        "",
+        *glass_cpu_lines(runs),
+    ]
+
+
+def glass_cpu_lines(runs: dict) -> list[str]:
+    """Where a change's CPU goes (the profile of issue 27, item 2), measured in the same runs."""
+    from tests.bench.glass import CPU_KINDS
+
+    head = " | ".join(runs)
+    lines = [
+        "Where the CPU of one change goes, measured in the same runs (`/proc`: user and system time of",
+        "every thread, by process; per change shown, the taps timed above and the untimed ones). With",
+        "2 cores, the time until the last screen has the change cannot be less than about half of",
+        "what all of them spend on it.",
+        "",
+        f"| CPU per change | {head} |",
+        "|---|" + "---|" * len(runs),
+    ]
+    for kind, words in CPU_KINDS:
+        lines.append(f"| {words} | " + " | ".join(ms(r["cpu"].get(kind, 0.0)) for r in runs.values()) + " |")
+    lines.append("| all of these | " + " | ".join(ms(sum(r["cpu"].values())) for r in runs.values()) + " |")
+    return lines
 
 
 # ---- 8. Streams at scale and the capacity of one machine (issue 27, items 3 and 5) -----------------
@@ -820,7 +848,7 @@ def capacity_curve():
     ]
     tables: list[dict] = []
     started, passed = time.perf_counter(), None
-    with served(workers=3) as server, Loop() as loop:
+    with served() as server, Loop() as loop:
         # A warm-up table first, not reported: a fresh server's first requests (connections, caches,
         # imports) would otherwise put the curve's first point above the rest.
         tables.append(new_table_dict(5, seed=rng.randrange(2**31)))

@@ -22,7 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 HOST = "127.0.0.1"
-WORKERS = 2
+WORKERS = 3  # the production shape: docker/compose.yaml and the Dockerfile run 3 uvicorn workers
 START_TIMEOUT = 30.0
 STOP_TIMEOUT = 10.0
 REQUEST_TIMEOUT = 10.0
