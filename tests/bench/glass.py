@@ -53,6 +53,13 @@ print(json.dumps({"id": s.pk, "tokens": [seat.token for seat in s.seats.order_by
 # would spend the very CPU the figure measures (7 pages share 2 cores with the servers).
 SHOWN = """
 window.__shown = {};
+window.__nudged = {};
+document.addEventListener("htmx:sseMessage", function (evt) {
+  try {
+    var v = String(JSON.parse(evt.detail.data).version);
+    if (!(v in window.__nudged)) window.__nudged[v] = performance.timeOrigin + performance.now();
+  } catch (e) {}
+});
 window.__waiting = {};
 window.__whenShown = function (v, ms) {
   if (v in window.__shown) return Promise.resolve(window.__shown[v]);
@@ -229,7 +236,7 @@ def taps(browser, port: int, table: dict, count: int = TAPS) -> dict:
 
     phones, screen = _pages(browser, port, table)
     warm = WARM_TAPS
-    everyone, own, panel = [], [], []
+    everyone, own, panel, nudged = [], [], [], []
     played = {"id": table["id"], "tokens": dict(enumerate(table["tokens"]))}
     rng = random.Random(table["id"])
     changes, cpu_before = 0, None
@@ -250,6 +257,9 @@ def taps(browser, port: int, table: dict, count: int = TAPS) -> dict:
         mine = _shown(phones[actor], version) - tapped
         warm -= 1
         if warm < 0:
+            got = [p.evaluate("v => window.__nudged[String(v)]", version) for p in others]
+            if None not in got:
+                nudged.append((max(got) - tapped) / 1000)
             everyone.append(max(times) / 1000)
             own.append(mine / 1000)
             _panel_gets(port, table["tokens"][(actor + 1) % 5], PANEL_GETS_PER_TAP, panel)
@@ -259,4 +269,11 @@ def taps(browser, port: int, table: dict, count: int = TAPS) -> dict:
     for page in [*phones, screen]:
         page.context.close()
     cpu = {k: (cpu_after[k] - cpu_before[k]) / max(1, changes) for k in cpu_after} if cpu_before else {}
-    return {"everyone": everyone, "own": own, "panel": panel, "cpu": cpu, "changes": changes}
+    return {
+        "everyone": everyone,
+        "own": own,
+        "panel": panel,
+        "nudged": nudged,
+        "cpu": cpu,
+        "changes": changes,
+    }

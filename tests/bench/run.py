@@ -722,6 +722,14 @@ def glass_lines(label: str, r: dict) -> list[str]:
         f"| {ms(max(e))} | {ratio50:.1f}× / {ratio95:.1f}× ({'met' if met else '**not met**'}) |",
         f"| {label} | tap → the tapping phone's own panel | {len(own)} | {ms(statistics.median(own))} "
         f"| {ms(percentile(own, 95))} | {ms(max(own))} | |",
+        *(
+            [
+                f"| {label} | tap → every other screen has the nudge (the event, before its fetch) | {len(nudged)} "
+                f"| {ms(statistics.median(nudged))} | {ms(percentile(nudged, 95))} | {ms(max(nudged))} | |"
+            ]
+            if (nudged := r.get("nudged"))
+            else []
+        ),
         f"| {label} | the panel GET alone | {len(panel)} | {ms(statistics.median(panel))} | {ms(panel95)} "
         f"| {ms(max(panel))} | 1× |",
     ]
