@@ -35,23 +35,28 @@
   function pollSeconds(link) {
     return Number(link.getAttribute("data-live-poll-ms") || 2000) / 1000;
   }
+  // The label changes the page only when its words change: a write of the same words would still
+  // make the browser lay the header out again after every nudge.
   function label() {
     var link = liveLink();
     if (!link) return;
-    link.classList.toggle("is-offline", Boolean(unsent || offline));
+    var text, title;
     if (unsent) {
-      link.textContent = "Offline · your tap will be sent when you are back online";
-      return;
+      text = "Offline · your tap will be sent when you are back online";
+      title = link.title;
+    } else if (offline) {
+      text = "Offline · changes will appear when you are back online";
+      title = "This device has no network. Tap to reload.";
+    } else {
+      text = pushing ? "Live" : "Live · polling";
+      title = pushing
+        ? "Changes appear as they happen. Tap to reload."
+        : "Checking for changes every " + pollSeconds(link) + " seconds. Tap to reload.";
     }
-    if (offline) {
-      link.textContent = "Offline · changes will appear when you are back online";
-      link.title = "This device has no network. Tap to reload.";
-      return;
-    }
-    link.textContent = pushing ? "Live" : "Live · polling";
-    link.title = pushing
-      ? "Changes appear as they happen. Tap to reload."
-      : "Checking for changes every " + pollSeconds(link) + " seconds. Tap to reload.";
+    var away = Boolean(unsent || offline);
+    if (link.classList.contains("is-offline") !== away) link.classList.toggle("is-offline", away);
+    if (link.textContent !== text) link.textContent = text;
+    if (link.title !== title) link.title = title;
   }
   // A refresh (a nudge, or the version poll's "session-changed"): the page fetches its own panel
   // and morphs it in place (Idiomorph): only the nodes that changed are touched, so a phone
@@ -96,12 +101,21 @@
         }
       });
   }
+  // The "Live" link keeps its words (label() owns them) and takes the new version it names.
+  function keepLabel(old, next) {
+    if (!old.hasAttribute || !old.hasAttribute("data-live-stream") || !next.getAttribute) return true;
+    ["data-live-version", "data-live-stream", "data-live-session", "hx-get", "href"].forEach(function (name) {
+      var value = next.getAttribute(name);
+      if (value !== null && old.getAttribute(name) !== value) old.setAttribute(name, value);
+    });
+    return false;
+  }
   function morph(targetId, html) {
     var target = document.getElementById(targetId);
     if (!target) return;
     keep(target);
     if (window.Idiomorph) {
-      Idiomorph.morph(target, html, { morphStyle: "outerHTML" });
+      Idiomorph.morph(target, html, { morphStyle: "outerHTML", callbacks: { beforeNodeMorphed: keepLabel } });
       var panel = document.getElementById(targetId);
       if (panel) htmx.process(panel);
     } else {
