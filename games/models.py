@@ -34,13 +34,16 @@ class StateParts(NamedTuple):
     digest: str  # the kept part's digest ("" when nothing is kept)
 
 
+_SORTED = json.JSONEncoder(sort_keys=True)
+
+
 def state_parts(state: Any) -> StateParts:
     """``state`` split for its two columns; what is not a dict stays whole in ``state``."""
     if not isinstance(state, dict):
         return StateParts(state, {}, "")
     small, kept, texts = {}, {}, []
     for key, value in state.items():
-        text = json.dumps(value, sort_keys=True)  # sorted: a value's digest ignores its keys' order
+        text = _SORTED.encode(value)  # sorted: a value's digest ignores its keys' order
         if len(text) < STATE_KEPT_FROM:
             small[key] = value
         else:
@@ -227,7 +230,9 @@ class Seat(models.Model):
 class SessionAction(models.Model):
     """One applied action. Append-only: undo marks ``undone``, nothing is ever deleted."""
 
-    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="actions")
+    # No index of its own: the unique (session, seq) index serves every lookup by session, and with
+    # a second one the planner may read a long night's every action and sort them to find its last.
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="actions", db_index=False)
     seq = models.PositiveIntegerField()
     seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Seat index; empty = table.")
     payload = models.JSONField()

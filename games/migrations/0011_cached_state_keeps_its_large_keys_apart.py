@@ -4,8 +4,12 @@
 keys, ``state_kept`` the large ones (written only when they change), ``state_kept_digest`` their
 digest (games.models.state_parts). No data migration: a row written before this one holds its whole
 state in ``state``, without the mark of a kept part, and reads back as it is (games.models.state_joined);
-its next save splits it. Reversing first puts each state back whole in ``state``."""
+its next save splits it. Reversing first puts each state back whole in ``state``.
 
+An action's session has no index of its own any more: the unique (session, seq) index serves every
+lookup by session (an undo's search for the last action of a long night reads it backwards)."""
+
+import django.db.models.deletion
 from django.db import migrations, models
 
 KEPT_MARK = "__kept__"  # games.models.KEPT_MARK when this migration was written
@@ -39,4 +43,9 @@ class Migration(migrations.Migration):
             field=models.CharField(blank=True, default='', help_text='Digest of the large keys of the cached state.', max_length=32),
         ),
         migrations.RunPython(migrations.RunPython.noop, states_made_whole),
+        migrations.AlterField(
+            model_name='sessionaction',
+            name='session',
+            field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='actions', to='games.gamesession'),
+        ),
     ]

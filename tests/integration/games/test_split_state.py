@@ -169,6 +169,17 @@ class SplitStateWritesTests:
         assert GameSession.objects.get(pk=night.pk).state == before
 
 
+class ActionIndexTests:
+    def test_the_actions_of_a_session_are_found_by_the_unique_session_and_seq_index_alone(self):
+        """With an index on the session alone beside it, PostgreSQL read all 3,000 actions of a
+        night just written (its statistics not yet knowing it) and sorted them to find the last."""
+        with connection.cursor() as cursor:
+            constraints = connection.introspection.get_constraints(cursor, "games_sessionaction")
+        indexes = [c for c in constraints.values() if (c["index"] or c["unique"]) and not c["foreign_key"]]
+        by_session = [c["columns"] for c in indexes if c["columns"][:1] == ["session_id"]]
+        assert ["session_id"] not in by_session and ["session_id", "seq"] in by_session
+
+
 class EnginesFoldPlainJsonTests:
     """The undo writes the replayed state as it is, with no JSON round trip
     (games.services._replay_from_snapshot): every engine folds plain JSON into plain JSON."""
