@@ -5,8 +5,10 @@ read. The nights are the bench's King's Dilemma nights (tests/bench/long_night.p
 
 import json
 import random
+from importlib import import_module
 
 import pytest
+from django.apps import apps
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -24,6 +26,7 @@ from .conftest import new_session
 from .conftest import play as play_random
 
 pytestmark = [pytest.mark.database, pytest.mark.django_db]
+MIGRATION = import_module("games.migrations.0011_cached_state_keeps_its_large_keys_apart")
 
 
 @pytest.fixture
@@ -167,6 +170,16 @@ class SplitStateWritesTests:
         [update] = _updates(queries)
         assert _writes_kept(update)
         assert GameSession.objects.get(pk=night.pk).state == before
+
+
+class SplitStateMigrationTests:
+    def test_reversing_the_migration_puts_each_state_back_whole_in_its_column(self, night):
+        night.save()
+        assert KEPT_MARK in _columns(night)[0]
+        MIGRATION.states_made_whole(apps, None)
+        small, _, _ = _columns(night)
+        assert small == night.state and KEPT_MARK not in small
+        assert GameSession.objects.get(pk=night.pk).state == night.state
 
 
 class ActionIndexTests:
