@@ -34,7 +34,9 @@ class StateParts(NamedTuple):
     digest: str  # the kept part's digest ("" when nothing is kept)
 
 
-_SORTED = json.JSONEncoder(sort_keys=True)
+# Sorted: a value's digest ignores its keys' order. A state is a tree of JSON (the engines' contract):
+# no reference cycle to look for.
+_SORTED = json.JSONEncoder(sort_keys=True, check_circular=False)
 
 
 def state_parts(state: Any) -> StateParts:
@@ -43,7 +45,7 @@ def state_parts(state: Any) -> StateParts:
         return StateParts(state, {}, "")
     small, kept, texts = {}, {}, []
     for key, value in state.items():
-        text = _SORTED.encode(value)  # sorted: a value's digest ignores its keys' order
+        text = _SORTED.encode(value)
         if len(text) < STATE_KEPT_FROM:
             small[key] = value
         else:
