@@ -4,7 +4,10 @@ The cached ``state`` is a fold of the log over the engine's setup; it can always
 (``games.services.session_replay``). Only ``games.services`` writes these models.
 """
 
+import hashlib
+import json
 import secrets
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import models
@@ -14,6 +17,64 @@ from django.utils import timezone
 
 def new_seat_token() -> str:
     return secrets.token_urlsafe(24)
+
+
+# The cached state in two columns (issue 27, item 4): a top-level key whose JSON is this long or
+# longer (a King's Dilemma night's cards met, its shortfalls) lives in ``state_kept``, written only
+# when that part changed; the rest in ``state``, with KEPT_MARK naming the kept part's digest.
+STATE_KEPT_FROM = 2048
+KEPT_MARK = "__kept__"
+KEPT_COLUMNS = ("state_kept", "state_kept_digest")
+STATE_COLUMNS = ("state", *KEPT_COLUMNS)  # in the order of StateParts
+
+
+class StateParts(NamedTuple):
+    small: Any  # the ``state`` column: the small keys, and KEPT_MARK when some are kept
+    kept: dict  # the ``state_kept`` column: the large keys
+    digest: str  # the kept part's digest ("" when nothing is kept)
+
+
+# Sorted: a value's digest ignores its keys' order. A state is a tree of JSON (the engines' contract):
+# no reference cycle to look for.
+_SORTED = json.JSONEncoder(sort_keys=True, check_circular=False)
+
+
+def state_parts(state: Any) -> StateParts:
+    """``state`` split for its two columns; what is not a dict stays whole in ``state``."""
+    if not isinstance(state, dict):
+        return StateParts(state, {}, "")
+    small, kept, texts = {}, {}, []
+    for key, value in state.items():
+        text = _SORTED.encode(value)
+        if len(text) < STATE_KEPT_FROM:
+            small[key] = value
+        else:
+            kept[key] = value
+            texts.append(f"{json.dumps(key)}:{text}")
+    if not kept:
+        return StateParts(small, {}, "")
+    digest = hashlib.blake2b(",".join(sorted(texts)).encode(), digest_size=16).hexdigest()
+    return StateParts({**small, KEPT_MARK: digest}, kept, digest)
+
+
+def state_joined(small: Any, kept: Any) -> Any:
+    """The whole state from its two columns. A ``state`` column without KEPT_MARK holds the whole
+    state (a row written before the split, or by ``QuerySet.update(state=...)``): it is the state."""
+    if not isinstance(small, dict) or KEPT_MARK not in small:
+        return small
+    joined = {**kept, **small}
+    del joined[KEPT_MARK]
+    return joined
+
+
+class GameSessionQuerySet(models.QuerySet):
+    """``only("state")`` reads the kept part with it, ``defer("state")`` leaves it too."""
+
+    def only(self, *fields):
+        return super().only(*fields, *(KEPT_COLUMNS if "state" in fields else ()))
+
+    def defer(self, *fields):
+        return super().defer(*fields, *(("state_kept",) if "state" in fields else ()))
 
 
 class GameSession(models.Model):
@@ -29,6 +90,11 @@ class GameSession(models.Model):
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.LOBBY)
     version = models.PositiveIntegerField(default=0, help_text="Grows by one with every change.")
     state = models.JSONField(default=dict, blank=True, help_text="Cached fold of the action log.")
+    # The large keys of the state, and their digest (``state_parts``): ``session.state`` is whole.
+    state_kept = models.JSONField(default=dict, blank=True, help_text="The large keys of the cached state.")
+    state_kept_digest = models.CharField(
+        max_length=32, blank=True, default="", help_text="Digest of the large keys of the cached state."
+    )
     host = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -60,12 +126,73 @@ class GameSession(models.Model):
     last_seq = models.PositiveIntegerField(default=0, help_text="Sequence number of the last logged action.")
     has_bots = models.BooleanField(default=False, help_text="A bot plays one of the seats.")
 
+    objects = GameSessionQuerySet.as_manager()
+
     class Meta:
         ordering = ["-last_activity"]
         indexes = [models.Index(fields=["status", "last_activity"])]
 
     def __str__(self) -> str:
         return f"{self.game} #{self.pk} ({self.status}, v{self.version})"
+
+    def save(self, **kwargs):
+        """``state`` written in its two columns (``state_parts``), the kept part only when its digest
+        differs from the one stored (read with the row, also when it was read without its state)."""
+        fields = kwargs.get("update_fields")
+        if "state" not in self.__dict__ or (fields is not None and "state" not in fields):
+            return super().save(**kwargs)
+        whole = self.state
+        parts = state_parts(whole)
+        if not self._state.adding and not kwargs.get("force_insert"):
+            kwargs["update_fields"] = self._written(fields, changed=parts.digest != self.state_kept_digest)
+        before = {name: self.__dict__[name] for name in STATE_COLUMNS if name in self.__dict__}
+        self.__dict__.update(zip(STATE_COLUMNS, parts, strict=True))
+        try:
+            super().save(**kwargs)
+        except BaseException:  # the object as it was (a column it had not read stays unread)
+            for name in STATE_COLUMNS:
+                self.__dict__.pop(name, None)
+            self.__dict__.update(before)
+            raise
+        self.state = whole
+
+    @classmethod
+    def from_db(cls, db, field_names, values, **kwargs):
+        """The row with its whole ``state`` (``state_joined``)."""
+        session = super().from_db(db, field_names, values, **kwargs)
+        small = session.__dict__.get("state")
+        if isinstance(small, dict) and KEPT_MARK in small:
+            if "state_kept" not in session.__dict__:  # read without it (a plain ``only``): one query
+                session.state_kept = (
+                    cls._base_manager.using(db).values_list("state_kept", flat=True).get(pk=session.pk)
+                )
+            session.state = state_joined(small, session.state_kept)
+        return session
+
+    def refresh_from_db(self, using=None, fields=None, from_queryset=None):
+        """``state`` (the deferred loading of it too) is read with its kept part."""
+        if fields is not None and "state" in fields:
+            fields = {*fields, *KEPT_COLUMNS}
+        super().refresh_from_db(using=using, fields=fields, from_queryset=from_queryset)
+
+    def state_columns(self, state: Any) -> dict[str, Any]:
+        """The columns an UPDATE writes for ``state`` over this row as read (``QuerySet.update``):
+        the kept part only when its digest differs from the one read."""
+        parts = state_parts(state)
+        if parts.digest == self.state_kept_digest:
+            return {"state": parts.small}
+        return dict(zip(STATE_COLUMNS, parts, strict=True))
+
+    def _written(self, fields, *, changed: bool) -> set[str]:
+        """The fields a save of this row writes: those named (all it read when none are), with the
+        kept part's columns when it changed, without them when it did not."""
+        if fields is None:
+            fields = {
+                f.attname
+                for f in self._meta.concrete_fields
+                if not f.primary_key and f.attname in self.__dict__
+            }
+        return {*fields, *KEPT_COLUMNS} if changed else set(fields) - set(KEPT_COLUMNS)
 
     @property
     def is_running(self) -> bool:
@@ -105,7 +232,9 @@ class Seat(models.Model):
 class SessionAction(models.Model):
     """One applied action. Append-only: undo marks ``undone``, nothing is ever deleted."""
 
-    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="actions")
+    # No index of its own: the unique (session, seq) index serves every lookup by session, and with
+    # a second one the planner may read a long night's every action and sort them to find its last.
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="actions", db_index=False)
     seq = models.PositiveIntegerField()
     seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Seat index; empty = table.")
     payload = models.JSONField()

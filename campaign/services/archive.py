@@ -73,7 +73,7 @@ from games.engines.kings_dilemma.data import (
     STICKER_COUNT,
 )
 from games.engines.kings_dilemma.story import night_story
-from games.models import GameSession, Seat, SessionAction
+from games.models import GameSession, Seat, SessionAction, state_parts
 
 ARCHIVE_FORMAT = "chronicle-campaign"
 
@@ -683,7 +683,9 @@ class _Importer:
                 if section == "sessions":
                     for session in objs:  # the engine keeps House ids: this campaign's new ones
                         session.config = _houses_mapped(session.config, lambda n: houses[n].pk)
-                        session.state = _houses_mapped(session.state, lambda n: houses[n].pk)
+                        state = _houses_mapped(session.state, lambda n: houses[n].pk)
+                        # Its columns as save() writes them (a raw insert writes the attributes).
+                        session.state, session.state_kept, session.state_kept_digest = state_parts(state)
                 if objs:
                     _AsGiven(model=_FIELDS[section][0]).bulk_create(objs, batch_size=ARCHIVE_BATCH)
         for sticker, over in self.covers:

@@ -133,6 +133,7 @@ def table_of(model, campaign) -> list[dict]:
     if model is GameSession:  # hosted by whoever hosts the campaign
         for row in rows:
             row.pop("host")
+            row.pop("state_kept_digest")  # of the state's large keys, with this database's House ids
     return rows
 
 
