@@ -9,9 +9,11 @@ import json
 import secrets
 from typing import Any, NamedTuple
 
+import orjson
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.fields.json import KeyTransform
 from django.utils import timezone
 
 
@@ -35,8 +37,30 @@ class StateParts(NamedTuple):
 
 
 # Sorted: a value's digest ignores its keys' order. A state is a tree of JSON (the engines' contract):
-# no reference cycle to look for.
+# no reference cycle to look for. orjson encodes a long night's 200 KB ten times faster than json.
 _SORTED = json.JSONEncoder(sort_keys=True, check_circular=False)
+
+
+def _sorted_json(value: Any) -> str:
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
+    except TypeError:  # what orjson refuses (a key that is not a string, an integer past 64 bits)
+        return _SORTED.encode(value)
+
+
+class StateField(models.JSONField):
+    """A JSONField read with orjson, several times faster than json on a long night's 200 KB of
+    state. What orjson refuses to read (NaN, a document json accepts and it does not) is read by
+    JSONField itself; integers stay integers within 64 bits, all the databases and the engines'
+    bounds allow."""
+
+    def from_db_value(self, value, expression, connection):
+        if isinstance(value, str) and self.decoder is None and not isinstance(expression, KeyTransform):
+            try:
+                return orjson.loads(value)
+            except orjson.JSONDecodeError:
+                pass
+        return super().from_db_value(value, expression, connection)
 
 
 def state_parts(state: Any) -> StateParts:
@@ -45,7 +69,7 @@ def state_parts(state: Any) -> StateParts:
         return StateParts(state, {}, "")
     small, kept, texts = {}, {}, []
     for key, value in state.items():
-        text = _SORTED.encode(value)
+        text = _sorted_json(value)
         if len(text) < STATE_KEPT_FROM:
             small[key] = value
         else:
@@ -89,9 +113,9 @@ class GameSession(models.Model):
     seed = models.BigIntegerField()
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.LOBBY)
     version = models.PositiveIntegerField(default=0, help_text="Grows by one with every change.")
-    state = models.JSONField(default=dict, blank=True, help_text="Cached fold of the action log.")
+    state = StateField(default=dict, blank=True, help_text="Cached fold of the action log.")
     # The large keys of the state, and their digest (``state_parts``): ``session.state`` is whole.
-    state_kept = models.JSONField(default=dict, blank=True, help_text="The large keys of the cached state.")
+    state_kept = StateField(default=dict, blank=True, help_text="The large keys of the cached state.")
     state_kept_digest = models.CharField(
         max_length=32, blank=True, default="", help_text="Digest of the large keys of the cached state."
     )
@@ -277,7 +301,7 @@ class SessionSnapshot(models.Model):
 
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="snapshots")
     seq = models.PositiveIntegerField(help_text="The sequence number of the action it follows.")
-    state = models.JSONField()
+    state = StateField()
     # A reader's fold of the log up to the same action (the King's Dilemma's night story), kept so
     # the next reader resumes here with ``state``; empty until a reader folded that far. Pure data
     # an engine's fold returns, never read by the rules.
