@@ -187,6 +187,10 @@ TEMPLATES = [
 ]
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
+# Threads per server process for the pages and the API (config/asgi.py): requests answered at the
+# same time by one process. Each holds a database connection while it answers: keep it within the
+# pool's DATABASE_POOL_MAX_SIZE (10).
+PAGE_THREADS = env_count("CHRONICLE_PAGE_THREADS", 8, low=1, high=64)
 
 # Persistent connections (a new PostgreSQL connection per request costs more than the request),
 # checked before reuse so a database restart costs one retry, not an error. CONN_MAX_AGE=0: one per
