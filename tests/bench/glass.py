@@ -103,9 +103,9 @@ CPU_KINDS = (
 )
 
 
-def _kind(pid: str, comm: str, cmdline: str, thread: str) -> str | None:
+def _kind(pid: str, comm: str, cmdline: str) -> str | None:
     if comm == "chromium":
-        return "renderer" if "--type=renderer" in cmdline and thread == "chromium" else "chromium"
+        return "chromium"
     if "config.asgi" in cmdline:
         return "server"
     if comm in ("postgres", "redis-server"):
@@ -115,23 +115,32 @@ def _kind(pid: str, comm: str, cmdline: str, thread: str) -> str | None:
     return None
 
 
+def _times(stat: str, tick: int) -> float:
+    fields = stat[stat.rindex(")") + 2 :].split()
+    return (int(fields[11]) + int(fields[12])) / tick
+
+
 def cpu_seconds() -> dict[str, float]:
-    """CPU time (user + system) of every thread on the machine, summed by kind."""
+    """CPU time (user + system) of every process on the machine, summed by kind. A process's own
+    line counts its threads that have ended too (a server's per-request threads); a page's main
+    thread (a renderer's first thread) is read apart from the rest of Chromium."""
     tick, totals = os.sysconf("SC_CLK_TCK"), dict.fromkeys((k for k, _ in CPU_KINDS), 0.0)
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             comm = open(f"/proc/{pid}/comm").read().strip()  # noqa: SIM115
             # A zygote's children rewrite their command line: one string, spaces instead of NULs.
             cmdline = open(f"/proc/{pid}/cmdline").read().replace("\0", " ")  # noqa: SIM115
-            for tid in os.listdir(f"/proc/{pid}/task"):
-                stat = open(f"/proc/{pid}/task/{tid}/stat").read()  # noqa: SIM115
-                thread = stat[stat.index("(") + 1 : stat.rindex(")")]
-                kind = _kind(pid, comm, cmdline, thread)
-                if kind:
-                    fields = stat[stat.rindex(")") + 2 :].split()
-                    totals[kind] += (int(fields[11]) + int(fields[12])) / tick
+            kind = _kind(pid, comm, cmdline)
+            if kind is None:
+                continue
+            total = _times(open(f"/proc/{pid}/stat").read(), tick)  # noqa: SIM115
+            if kind == "chromium" and "--type=renderer" in cmdline:
+                main = _times(open(f"/proc/{pid}/task/{pid}/stat").read(), tick)  # noqa: SIM115
+                totals["renderer"] += main
+                total -= main
+            totals[kind] += total
         except (OSError, ValueError):
-            continue  # a process or thread that ended meanwhile
+            continue  # a process that ended meanwhile
     return totals
 
 
