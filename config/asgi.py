@@ -22,32 +22,35 @@ from config.streams import streams_apart  # noqa: E402
 from config.uploads import body_limit  # noqa: E402
 from games.nudges import after_answer  # noqa: E402  (once Django is set up)
 
-# A read (GET or HEAD without a body: a page, a panel, the API's reads): Django's WSGI handler on a
-# pool of threads (a2wsgi). What it runs is synchronous; Django's ASGI handler starts a new thread
-# for each request's sync code (its ThreadSensitiveContext) and hops to it and back several times:
-# 3 ms of CPU a request on a 2-core machine, more than a panel costs (docs/benchmarks.md). Any other
-# request keeps Django's ASGI handler, which receives the whole body before the view runs, so that
-# config/uploads.py cuts an upload at the limit while it is being received, declared or chunked.
+# A request whose body, if any, has a declared length (a page, a panel, a tap, the API): Django's
+# WSGI handler on a pool of threads (a2wsgi). What it runs is synchronous; Django's ASGI handler
+# starts a new thread for each request's sync code (its ThreadSensitiveContext) and hops to it and
+# back several times: 3 ms of CPU a request on a 2-core machine, more than a panel costs
+# (docs/benchmarks.md). A declared length over the limit is refused before (config/uploads.py). A
+# body of undeclared length (chunked) keeps Django's ASGI handler, which receives it whole before
+# the view runs, so that config/uploads.py cuts it at the limit while it is being received.
 pages = WSGIMiddleware(get_wsgi_application(), workers=settings.PAGE_THREADS)  # type: ignore[arg-type]  # a response is an iterable of bytes
 
-
-def _has_body(scope) -> bool:
-    for name, value in scope.get("headers", ()):
-        if name == b"transfer-encoding" or (name == b"content-length" and value.strip() not in (b"", b"0")):
-            return True
-    return False
+WITHOUT_BODY = ("GET", "HEAD", "OPTIONS", "DELETE")
 
 
-READS = ("GET", "HEAD")
+def _length_declared(scope) -> bool:
+    """The body's length is known before it is read: a Content-Length and no chunked encoding, or
+    no body (a method that has none and says nothing of one)."""
+    names = {name for name, _ in scope.get("headers", ())}
+    if b"transfer-encoding" in names:
+        return False
+    return b"content-length" in names or scope.get("method") in WITHOUT_BODY
 
 
-def reads_apart(others, reads):
-    """ASGI middleware: a GET or HEAD without a body to ``reads``, anything else to ``others``."""
+def lengths_apart(undeclared, declared):
+    """ASGI middleware: an HTTP request whose body length is declared to ``declared``, anything
+    else to ``undeclared``."""
 
     async def application(scope, receive, send):
-        if scope["type"] == "http" and scope.get("method") in READS and not _has_body(scope):
-            return await reads(scope, receive, send)
-        return await others(scope, receive, send)
+        if scope["type"] == "http" and _length_declared(scope):
+            return await declared(scope, receive, send)
+        return await undeclared(scope, receive, send)
 
     return application
 
@@ -55,4 +58,4 @@ def reads_apart(others, reads):
 # A request's nudges go out once its answer is sent (games/nudges.py); a body over the limit is
 # answered 413 while it is being received (config/uploads.py); the event streams are served apart,
 # without an OS thread each (config/streams.py).
-application = after_answer(body_limit(streams_apart(reads_apart(django_application, pages))))
+application = after_answer(body_limit(streams_apart(lengths_apart(django_application, pages))))

@@ -187,7 +187,7 @@ TEMPLATES = [
 ]
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
-# Threads per server process for the pages and the API (config/asgi.py): requests answered at the
+# Threads per server process for the pages, taps and the API (config/asgi.py): requests answered at the
 # same time by one process. Each holds a database connection while it answers: keep it within the
 # pool's DATABASE_POOL_MAX_SIZE (10).
 PAGE_THREADS = env_count("CHRONICLE_PAGE_THREADS", 8, low=1, high=64)
