@@ -150,8 +150,9 @@
       conn.setAttribute("hx-ext", "sse");
       conn.setAttribute("sse-connect", link.getAttribute("data-live-stream"));
       var sink = document.createElement("span");
-      sink.setAttribute("sse-swap", "session_version,stream-reset,keep-alive");
-      sink.setAttribute("hx-swap", "none");
+      // Triggers, not swaps: a message is an event to read, never HTML (a swap would parse it, and
+      // settle the page, on every nudge and keep-alive).
+      sink.setAttribute("hx-trigger", "sse:session_version, sse:stream-reset, sse:keep-alive");
       conn.appendChild(sink);
       document.body.appendChild(conn);
       htmx.process(conn);

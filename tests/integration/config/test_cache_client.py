@@ -38,3 +38,12 @@ class CacheClientTests:
         other = caches.create_connection("default")
         settings.CACHES = {"default": {"BACKEND": BACKEND, "LOCATION": redis_cache}}
         assert other._cache is not caches.create_connection("default")._cache  # type: ignore[attr-defined]
+
+    def test_operations_share_one_redis_client(self, redis_cache):
+        """Django's client made a ``redis.Redis`` (and its table of reply callbacks) per operation."""
+        client = caches.create_connection("default")._cache  # type: ignore[attr-defined]
+        assert client.get_client("a") is client.get_client("b")
+        assert client.get_client("a", write=True) is client.get_client("b", write=True)
+        cache = caches.create_connection("default")
+        cache.set("kept-client", 7)
+        assert cache.get("kept-client") == 7
