@@ -24,7 +24,7 @@ import time
 from tests.bench.server import HOST, ROOT, BenchError, request
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-TAPS = 30
+TAPS = 60
 WARM_TAPS = 3
 PANEL_GETS_PER_TAP = 3
 WAIT_MS = 5000
