@@ -110,10 +110,12 @@
     });
     return false;
   }
-  function morph(targetId, html) {
+  // ``fresh``: a tap's answer, which starts fresh (what was typed for the tap is not put back).
+  function morph(targetId, html, fresh) {
     var target = document.getElementById(targetId);
     if (!target) return;
-    keep(target);
+    if (fresh) kept = null;
+    else keep(target);
     if (window.Idiomorph) {
       Idiomorph.morph(target, html, { morphStyle: "outerHTML", callbacks: { beforeNodeMorphed: keepLabel } });
       var panel = document.getElementById(targetId);
@@ -125,6 +127,24 @@
     sync();
   }
   document.addEventListener("session-changed", reload);
+  // A tap's answer is the new panel (or the panel with its refusal): it is morphed in as a refresh
+  // is, not swapped whole, so only what changed is touched and re-laid out.
+  document.addEventListener("htmx:beforeSwap", function (evt) {
+    var detail = evt.detail;
+    var cfg = detail.requestConfig;
+    var target = detail.target;
+    if (!detail.shouldSwap || !window.Idiomorph || !cfg || String(cfg.verb).toLowerCase() !== "post") return;
+    if (!target || !target.id || !document.querySelector('[data-live-reload="' + target.id + '"]')) return;
+    detail.shouldSwap = false;
+    var html = detail.serverResponse;
+    // Once htmx has finished with the request (its element's lock, its disabled buttons). Until
+    // then the answer counts as a tap on its way: a nudge of its version waits for it.
+    taps += 1;
+    window.setTimeout(function () {
+      taps -= 1;
+      morph(target.id, html, true);
+    }, 0);
+  });
   function checkVersion() {
     var link = liveLink();
     if (!link) return;

@@ -54,6 +54,28 @@ document.addEventListener("htmx:sseMessage", function (evt) {
     if (!(v in window.__nudged)) window.__nudged[v] = performance.timeOrigin + performance.now();
   } catch (e) {}
 });
+// The panel fetches (live.js's refresh): when each was sent and answered (its headers), so the bench
+// can split the last phone's time into the nudge, the panel GET and the morph.
+window.__fetches = [];
+(function () {
+  var send = window.fetch;
+  window.fetch = function () {
+    var sent = {start: performance.timeOrigin + performance.now()};
+    window.__fetches.push(sent);
+    if (window.__fetches.length > 40) window.__fetches.shift();
+    return send.apply(this, arguments).then(function (response) {
+      sent.answered = performance.timeOrigin + performance.now();
+      return response;
+    });
+  };
+})();
+window.__phases = function (v) {
+  var shown = window.__shown[v], nudged = window.__nudged[v];
+  var fetched = window.__fetches.filter(function (f) {
+    return f.start >= nudged && f.answered && f.answered <= shown;
+  }).pop();
+  return fetched ? [nudged, fetched.answered, shown] : null;
+};
 window.__waiting = {};
 window.__whenShown = function (v, ms) {
   if (v in window.__shown) return Promise.resolve(window.__shown[v]);
@@ -249,7 +271,7 @@ def taps(browser, port: int, table: dict, count: int = TAPS) -> dict:
 
     phones = _pages(browser, port, table)
     warm = WARM_TAPS
-    everyone, own, panel, redraw, nudged = [], [], [], [], []
+    everyone, own, panel, redraw, nudged, phases = [], [], [], [], [], []
     played = {"id": table["id"], "tokens": dict(enumerate(table["tokens"]))}
     rng = random.Random(table["id"])
     changes, cpu_before = 0, None
@@ -276,6 +298,13 @@ def taps(browser, port: int, table: dict, count: int = TAPS) -> dict:
             got = [p.evaluate("v => window.__nudged[String(v)]", version) for p in others]
             if None not in got:
                 nudged.append((max(got) - tapped) / 1000)
+            last = others[times.index(max(times))]
+            split = last.evaluate("v => window.__phases(String(v))", version)
+            if split:  # the last phone: tap -> its nudge -> its panel GET answered -> shown
+                nudged_at, answered, shown = split
+                phases.append(
+                    ((nudged_at - tapped) / 1000, (answered - nudged_at) / 1000, (shown - answered) / 1000)
+                )
             everyone.append(max(times) / 1000)
             own.append(mine / 1000)
             _panel_gets(port, table["tokens"][(actor + 1) % 5], PANEL_GETS_PER_TAP, panel)
@@ -293,6 +322,7 @@ def taps(browser, port: int, table: dict, count: int = TAPS) -> dict:
         "panel": panel,
         "redraw": redraw,
         "nudged": nudged,
+        "phases": phases,
         "cpu": cpu,
         "changes": changes,
     }

@@ -738,6 +738,18 @@ def glass_lines(label: str, r: dict) -> list[str]:
             if nudged
             else []
         ),
+        *(
+            [
+                row("the last phone: tap → its nudge", [p[0] for p in phases]),
+                row(
+                    "the last phone: its nudge → its panel GET answered (5 phones ask at once)",
+                    [p[1] for p in phases],
+                ),
+                row("the last phone: answered → shown (the body read, the morph)", [p[2] for p in phases]),
+            ]
+            if (phases := r.get("phases"))
+            else []
+        ),
         row("the panel GET alone, as a page does it (its refresh: fetch and morph)", redraw, "1×"),
         row("the panel GET alone, from a plain client (the server's part)", panel, "1×"),
     ]

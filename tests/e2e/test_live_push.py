@@ -155,10 +155,15 @@ def _play_through_steps(page, version: int) -> None:
     for _ in range(6):
         if _version(page) == version:
             return
-        page.evaluate("() => { window.panelNow = document.getElementById('seat-panel'); }")
+        # A step (a GET) swaps the panel whole; a tap's answer (a POST) is morphed in: a new version.
+        page.evaluate(
+            "() => { window.panelNow = document.getElementById('seat-panel'); window.versionNow = window.panelNow.dataset.version; }"
+        )
         page.locator("#seat-panel button.choice, #seat-panel a.step-link").first.click()
         page.wait_for_function(
-            "() => window.panelNow !== document.getElementById('seat-panel')", timeout=GUARD_MS
+            "() => { const panel = document.getElementById('seat-panel');"
+            " return window.panelNow !== panel || window.versionNow !== panel.dataset.version; }",
+            timeout=GUARD_MS,
         )
     _wait_version(page, version)
 
@@ -191,8 +196,8 @@ class LivePushTests:
     def test_a_pushed_change_is_morphed_into_the_panel_and_its_controls_still_act(
         self, asgi_server, new_page
     ):
-        """static/js/live.js morphs the fetched panel in place (issue 27, cheap redraws): the panel
-        stays the same node, so a phone repaints what changed; the new controls carry the new
+        """static/js/live.js morphs the fetched panel, and a tap's answer, in place (issue 27, cheap
+        redraws): the panel stays the same node, so a phone repaints what changed; the new controls carry the new
         version and answer taps (a stale version would be refused: "The table moved on")."""
         phones = _phones(new_page, asgi_server)
         actor = _acting(phones)
@@ -202,9 +207,10 @@ class LivePushTests:
         phones[actor].locator("#seat-panel button.choice").first.click()
         for page in phones:
             _wait_version(page, before + 1)
-        others = [page for i, page in enumerate(phones) if i != actor]
+        # Every phone keeps its panel node: the others' refresh and the tapping phone's own answer
+        # are both morphed in.
         assert all(
-            p.evaluate("() => window.panelBefore === document.getElementById('seat-panel')") for p in others
+            p.evaluate("() => window.panelBefore === document.getElementById('seat-panel')") for p in phones
         )
         nxt = _acting(phones)
         if nxt != actor:  # its controls came with the refresh
