@@ -9,6 +9,7 @@ import functools
 import logging
 import threading
 import time
+from collections.abc import Callable
 
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from django.utils.functional import cached_property
@@ -63,8 +64,13 @@ def _given_default(args, kwargs):
 
 class KeptRedisCacheClient(RedisCacheClient):
     """Django's client asks its pool for a new ``redis.Redis`` at every operation, and each one
-    builds its table of reply callbacks afresh (a quarter of a millisecond, twice in a panel GET).
-    This keeps one per pool: a ``redis.Redis`` on a pool is safe to share between threads."""
+    builds its table of reply callbacks afresh (0.29 ms of CPU a cache read instead of 0.13, side by
+    side). This keeps one per pool (its pools live as long as it does): a ``redis.Redis`` on a pool
+    is safe to share between threads."""
+
+    # Set by RedisCacheClient (not in django-stubs).
+    _client: type
+    _get_connection_pool: Callable[[bool], object]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
