@@ -82,13 +82,15 @@
           else window.location.reload();
           return null;
         }
-        return response.status === 200 ? response.text() : null;
+        // Refused (the server busy, its database away): asked again below, as a network failure is.
+        if (response.status !== 200) throw new Error("the panel answered " + response.status);
+        return response.text();
       })
       .then(function (html) {
         if (html !== null) morph(link.getAttribute("data-live-reload"), html);
       })
       .catch(function () {
-        // The network failed: ask again in a moment, while the panel is still behind.
+        // The network failed, or the server refused: ask again in a moment, while the panel is still behind.
         window.setTimeout(function () {
           if (wanted > shownVersion()) reload();
         }, RETRY_MS);

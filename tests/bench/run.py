@@ -808,7 +808,7 @@ def glass_cpu_lines(runs: dict) -> list[str]:
     lines = [
         "Where the CPU of one change goes, measured in the same runs (`/proc`: user and system time of",
         "each process, its ended threads included, a page's main thread apart; per change shown, the",
-        "taps timed above and the untimed ones). With",
+        "taps timed above and the untimed ones, with the panel GETs alone measured between them). With",
         "2 cores, the time until the last screen has the change cannot be less than about half of",
         "what all of them spend on it.",
         "",

@@ -280,6 +280,8 @@ class Table:
             return
         if status == 200:
             self.shown[i].setdefault(version, time.perf_counter())
+        else:  # as the page, the screen waits for the next nudge: counted, never silent
+            self.errors.append(f"a panel GET answered {status}")
 
     async def tapping(self, until: float) -> None:
         await asyncio.sleep(self.rng.random() * TAP_EVERY)

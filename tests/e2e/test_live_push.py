@@ -223,6 +223,32 @@ class LivePushTests:
             _wait_version(page, before + 2)
         assert "moved on" not in phones[nxt].inner_text("#seat-panel")
 
+    def test_a_refresh_the_server_refuses_is_asked_again_until_the_phone_has_the_change(
+        self, asgi_server, new_page
+    ):
+        """A panel GET answered 503 (a server too busy, its database away) leaves the phone behind
+        only for a moment: live.js asks again, as after a network failure, and the phone catches up
+        without another change or a reload."""
+        phones = _phones(new_page, asgi_server)
+        actor = _acting(phones)
+        behind = phones[(actor + 1) % 3]
+        before = _version(behind)
+        panel = f"{asgi_server['url']}/play/seat/{asgi_server['tokens'][(actor + 1) % 3]}/"
+        refused = []
+
+        def refuse_once(route):
+            if not refused and route.request.headers.get("hx-request") == "true":
+                refused.append(route.request.url)
+                route.fulfill(status=503, body="busy")
+            else:
+                route.continue_()
+
+        behind.route(panel, refuse_once)
+        phones[actor].locator("#seat-panel button.choice").first.click()
+        _wait_version(phones[actor], before + 1)
+        _wait_version(behind, before + 1)
+        assert refused == [panel]
+
     def test_a_tap_sent_while_offline_is_applied_once_when_back(self, asgi_server, new_page):
         phones = _phones(new_page, asgi_server)
         actor = phones[_acting(phones)]
