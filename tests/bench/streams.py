@@ -280,7 +280,7 @@ class Table:
             return
         if status == 200:
             self.shown[i].setdefault(version, time.perf_counter())
-        else:  # as the page, the screen waits for the next nudge: counted, never silent
+        else:  # a refused panel GET (the page asks again; this client waits for the next nudge): counted
             self.errors.append(f"a panel GET answered {status}")
 
     async def tapping(self, until: float) -> None:
