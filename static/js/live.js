@@ -68,6 +68,9 @@
   function reload() {
     var link = document.querySelector("[data-live-reload]");
     if (!link) return;
+    // A tap on its way: its answer is the new panel, and a refresh now could take its form away
+    // (htmx would then drop a tap queued behind it). sync() fetches after the answer if still behind.
+    if (taps > 0) return;
     if (fetching) {
       again = true;
       return;
@@ -87,7 +90,7 @@
         return response.text();
       })
       .then(function (html) {
-        if (html !== null) morph(link.getAttribute("data-live-reload"), html);
+        if (html !== null && !older(html)) morph(link.getAttribute("data-live-reload"), html);
       })
       .catch(function () {
         // The network failed, or the server refused: ask again in a moment, while the panel is still behind.
@@ -102,6 +105,12 @@
           if (wanted > shownVersion()) reload();
         }
       });
+  }
+  // A panel older than the one shown (a refresh or a tap's answer overtaken by a newer one) is not
+  // put back: the page never goes back in time.
+  function older(html) {
+    var match = /\sdata-version="(\d+)"/.exec(html);
+    return match !== null && Number(match[1]) < shownVersion();
   }
   // The "Live" link keeps its words (label() owns them) and takes the new version it names.
   function keepLabel(old, next) {
@@ -128,7 +137,12 @@
     restore();
     sync();
   }
-  document.addEventListener("session-changed", reload);
+  // The version poll says the session moved on (its detail names the version).
+  document.addEventListener("session-changed", function (evt) {
+    var version = evt.detail && typeof evt.detail.version === "number" ? evt.detail.version : shownVersion() + 1;
+    if (version > wanted) wanted = version;
+    reload();
+  });
   // A tap's answer is the new panel (or the panel with its refusal): it is morphed in as a refresh
   // is, not swapped whole, so only what changed is touched and re-laid out.
   document.addEventListener("htmx:beforeSwap", function (evt) {
@@ -144,7 +158,8 @@
     taps += 1;
     window.setTimeout(function () {
       taps -= 1;
-      morph(target.id, html, true);
+      if (!older(html)) morph(target.id, html, true);
+      else sync();
     }, 0);
   });
   function checkVersion() {

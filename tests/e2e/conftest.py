@@ -1,8 +1,10 @@
 """Browser tests: Playwright (Python) driving Debian's Chromium at /usr/bin/chromium (installed by
 make test; never a browser download). Screenshots go to the folder SCREENSHOT_DIR names."""
 
+import collections
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -63,11 +65,78 @@ def new_page(browser):
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(10_000)
+        watch(page)
         return page
 
     yield make
     for context in contexts:
+        for page in context.pages:
+            PAGE_LOGS.pop(page, None)
         context.close()
+
+
+# What each page asked of the server and what came back, the last entries only: a test that waits in
+# vain for a tap to be applied says where the tap went (tests/e2e/table.py's wait_applied).
+PAGE_LOGS: dict = {}
+
+
+# In the page itself, with the page's own clock (the events above reach Python only when it next
+# calls Playwright): each htmx POST and its answer, with the version and key a tap sent.
+HTMX_LOG = """(() => {
+  const log = (window.__htmxLog = []);
+  const note = (kind) => (evt) => {
+    const cfg = evt.detail.requestConfig || {};
+    if (String(cfg.verb).toLowerCase() !== "post") return; // not the version poll
+    const data = cfg.formData;
+    const xhr = evt.detail.xhr;
+    log.push([Math.round(performance.now()), kind, cfg.verb, String(cfg.path || "").slice(0, 40),
+      data && data.get ? data.get("version") + "/" + data.get("key") : "",
+      xhr && xhr.readyState === 4 ? xhr.status : ""].join(" "));
+    if (log.length > 80) log.shift();
+  };
+  ["htmx:beforeRequest", "htmx:beforeOnLoad", "htmx:beforeSwap", "htmx:afterRequest", "htmx:onLoadError", "htmx:xhr:loadend", "htmx:sendError", "htmx:responseError", "htmx:sendAbort"].forEach(
+    (name) => document.addEventListener(name, note(name.slice(5))));
+  ["click", "submit"].forEach((name) => document.addEventListener(name, (evt) => {
+    const form = evt.target.closest ? evt.target.closest("form") : null;
+    const d = form ? form["htmx-internal-data"] || {} : {};
+    log.push([Math.round(performance.now()), name, evt.target.tagName, evt.target.name || "",
+      form ? form.className : "-", d.xhr ? "busy" : "", d.initHash ? "processed" : "unprocessed",
+      evt.defaultPrevented ? "prevented" : ""].join(" "));
+  }, true));
+  document.addEventListener("htmx:trigger", (evt) => log.push(Math.round(performance.now()) + " trigger " + evt.target.tagName));
+})();"""
+
+
+def watch(page) -> None:
+    page.add_init_script(HTMX_LOG)
+    log = PAGE_LOGS[page] = collections.deque(maxlen=60)
+    start = time.monotonic()
+
+    def note(text: str) -> None:
+        log.append(f"{time.monotonic() - start:8.2f}s {text}")
+
+    def request_line(request) -> str:
+        return f"{request.method} {request.url.split('//', 1)[-1].split('/', 1)[-1][:70]}"
+
+    page.on("request", lambda r: note(f"-> {request_line(r)}") if r.method == "POST" else None)
+    page.on("requestfailed", lambda r: note(f"!! {request_line(r)} failed: {r.failure}"))
+    page.on(
+        "response",
+        lambda r: (
+            note(f"<- {request_line(r.request)} {r.status}")
+            if r.request.method == "POST" or r.status not in (200, 204)
+            else None
+        ),
+    )
+    page.on(
+        "console",
+        lambda m: note(f"console {m.type}: {m.text[:200]}") if m.type in ("error", "warning") else None,
+    )
+    page.on("pageerror", lambda e: note(f"page error: {e}"))
+
+
+def page_log(page) -> str:
+    return "\n".join(PAGE_LOGS.get(page, ())) or "(nothing recorded)"
 
 
 @pytest.fixture

@@ -54,13 +54,44 @@ def reload_session(session) -> None:
     session.refresh_from_db()
 
 
-def wait_applied(session, version: int) -> None:
-    """After a tap: wait until the session has moved past ``version`` (a hang guard, no deadline)."""
+def wait_applied(session, version: int, phone=None) -> None:
+    """After a tap on ``phone``: wait until the session has moved past ``version`` (a hang guard, no
+    deadline). A tap never applied fails with what the phone shows and what it sent."""
     guard = time.monotonic() + HANG_GUARD_SECONDS
     reload_session(session)
     while session.version == version and time.monotonic() < guard:
         time.sleep(0.03)
         reload_session(session)
+    if session.version == version and phone is not None:
+        raise AssertionError(f"the tap at version {version} was never applied\n{phone_state(phone)}")
+
+
+# A phone's panel and htmx's hold on each of its forms (a request on its way, requests queued behind).
+PHONE_STATE = """() => {
+  const data = (elt) => elt["htmx-internal-data"] || {}; // where htmx 2 keeps its data on a node
+  const panel = document.querySelector("[data-version]");
+  return {
+    htmx: (window.__htmxLog || []).slice(-30),
+    version: panel && panel.getAttribute("data-version"),
+    notice: Array.from(document.querySelectorAll(".notice, .messages"), (e) => e.innerText).join(" | "),
+    forms: Array.from(document.querySelectorAll("form[hx-post]"), (f) => {
+      const d = data(f);
+      return (f.className || "form") + (d.xhr ? " (request on its way)" : "") +
+        (d.queuedRequests && d.queuedRequests.length ? " (" + d.queuedRequests.length + " queued)" : "") +
+        (f.querySelector("button[disabled]") ? " (button disabled)" : "");
+    }),
+  };
+}"""
+
+
+def phone_state(phone) -> str:
+    from tests.e2e.conftest import page_log
+
+    try:
+        state = json.dumps(phone.evaluate(PHONE_STATE), indent=1)
+    except Exception as exc:  # the page itself is gone: say so, with its log
+        state = f"(could not be read: {exc})"
+    return f"phone: {state}\nits requests:\n{page_log(phone)}"
 
 
 # What a person sees now, read in one round trip (the games check it at every decision).

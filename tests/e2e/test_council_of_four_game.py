@@ -191,7 +191,7 @@ class CouncilOfFourGameTests:
             tap(seat, action)
             counts[action["type"]] += 1
             version = session.version
-            wait_applied(session, version)
+            wait_applied(session, version, phones[seat])
             assert session.version == version + 1, f"{action['type']} was not applied"
             acted += 1
             if acted == 20:

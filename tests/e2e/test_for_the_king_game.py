@@ -143,7 +143,7 @@ class ForTheKingGameTests:
             tap(seat, action)
             counts[action["type"]] += 1
             version = session.version
-            wait_applied(session, version)
+            wait_applied(session, version, phones[seat])
             assert session.version == version + 1, f"{action['type']} was not applied"
             if counts["multi_gold"] == 1 and action["type"] == "pay_gold":
                 paid = [c for c in action["cards"] if c in session.state["discard"]]

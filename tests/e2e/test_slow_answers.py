@@ -1,0 +1,86 @@
+"""A phone whose taps are answered slowly (a loaded server, a weak Wi-Fi) (static/js/live.js).
+
+The version poll (or a nudge) says the session moved on before a tap's own answer arrives. A refresh
+fetched then would show the new panel while the tap's request is still on its way; the next tap, on a
+form htmx still holds, would be queued behind it and dropped when the slow answer replaced that
+form (CI stop 35: "place was not applied"), and the slow answer would put an older panel back. So
+a page waits for its tap's answer before it refreshes, and never shows a panel older than the one
+it shows."""
+
+import json
+import random
+import time
+
+import pytest
+
+import games.views
+from games.engines.kernel.bots import bot_choose_action
+from games.engines.kernel.registry import get_game
+from tests.e2e.conftest import PHONE
+from tests.e2e.table import reload_session, screen, start_session, wait_applied
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+RULES = get_game("for_the_king")
+SLOW_ANSWER_SECONDS = 0.8  # several of the page's version polls (0.2 s in these tests)
+TAPS = 8
+
+# Every version the seat panel has shown, in order (a MutationObserver on the page).
+SHOWN_VERSIONS = """(() => {
+  const shown = (window.__shown = []);
+  const note = () => {
+    const panel = document.getElementById("seat-panel");
+    const version = panel && Number(panel.getAttribute("data-version"));
+    if (version && shown[shown.length - 1] !== version) shown.push(version);
+  };
+  new MutationObserver(note).observe(document, { subtree: true, childList: true, attributes: true,
+    attributeFilter: ["data-version"] });
+  document.addEventListener("DOMContentLoaded", note);
+})();"""
+
+
+@pytest.fixture
+def slow_answers(monkeypatch):
+    """Each tap is applied at once and answered SLOW_ANSWER_SECONDS later."""
+    submit = games.views._submit_action
+
+    def answered_slowly(*args, **kwargs):
+        outcome = submit(*args, **kwargs)
+        time.sleep(SLOW_ANSWER_SECONDS)
+        return outcome
+
+    monkeypatch.setattr(games.views, "_submit_action", answered_slowly)
+
+
+class SlowAnswerTests:
+    def test_taps_made_as_soon_as_each_change_shows_are_all_applied_and_the_panel_never_goes_back(
+        self, live_server, new_page, slow_answers
+    ):
+        session, _table, phones = start_session(
+            live_server, new_page, game="for_the_king", names=["Anna", "Bruno"], seed=11
+        )
+        # The Adviser places the Favor cards one by one: the same form, tap after tap.
+        reload_session(session)
+        adviser = RULES.view(session.state, None)["to_act"][0]
+        phone = new_page(PHONE)
+        phone.add_init_script(SHOWN_VERSIONS)
+        phone.goto(phones[adviser].url)
+        rng = random.Random(11)
+        for _ in range(TAPS):
+            state = session.state
+            action = bot_choose_action(RULES, state, adviser, rng)
+            if action is None or action["type"] != "place":
+                break
+            version = session.version
+            screen(phone, version)  # tapped as soon as the change shows, as a person does
+            buttons = phone.locator("#seat-panel form.control-place button[name=p_area]")
+            areas = [json.loads(value) for value in buttons.evaluate_all("(bs) => bs.map((b) => b.value)")]
+            buttons.nth(areas.index(action["area"])).click()
+            wait_applied(session, version, phone)
+            assert session.version == version + 1, "a tap was not applied"
+        placed = session.version - 1
+        assert placed >= 3, f"only {placed} taps were played: the test proves nothing"
+        screen(phone, session.version)
+        shown = phone.evaluate("window.__shown")
+        assert shown == sorted(shown), f"the panel went back in time: {shown}"
+        assert shown[-1] == session.version
