@@ -4,8 +4,8 @@ The version poll (or a nudge) says the session moved on before a tap's own answe
 fetched then would show the new panel while the tap's request is still on its way; the next tap, on a
 form htmx still holds, would be queued behind it and dropped when the slow answer replaced that
 form (CI stop 35: "place was not applied"), and the slow answer would put an older panel back. So
-a page waits for its tap's answer before it refreshes, and never shows a panel older than the one
-it shows."""
+a page waits for its tap's answer before it refreshes, never shows a panel older than the one it
+shows, and the tapped form takes no second tap until its answer is in."""
 
 import json
 import random
@@ -37,6 +37,10 @@ SHOWN_VERSIONS = """(() => {
     attributeFilter: ["data-version"] });
   document.addEventListener("DOMContentLoaded", note);
 })();"""
+
+
+WAITING_BUTTONS = """Array.from(document.querySelectorAll("#seat-panel form.control-place button"),
+  (b) => getComputedStyle(b).pointerEvents)"""
 
 
 @pytest.fixture
@@ -76,6 +80,8 @@ class SlowAnswerTests:
             buttons = phone.locator("#seat-panel form.control-place button[name=p_area]")
             areas = [json.loads(value) for value in buttons.evaluate_all("(bs) => bs.map((b) => b.value)")]
             buttons.nth(areas.index(action["area"])).click()
+            # While it is on its way no other button of its form takes a tap (the answer is slow).
+            assert phone.evaluate(WAITING_BUTTONS) == ["none"] * len(areas)
             wait_applied(session, version, phone)
             assert session.version == version + 1, "a tap was not applied"
         placed = session.version - 1
