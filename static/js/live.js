@@ -24,6 +24,9 @@
   var checking = false; // let one version check through while pushing
   var unsent = null; // the tap that could not be sent: {elt, path, values}
   var taps = 0; // taps on their way: their answer is the new panel, so a nudge waits for it
+  var tapSince = 0; // when the taps on their way began
+  var overdue = 0; // the timer that refreshes the page if a tap's answer never comes
+  var TAP_PATIENCE_MS = 10000;
 
   function liveLink() {
     return document.querySelector("[data-live-stream]");
@@ -69,8 +72,17 @@
     var link = document.querySelector("[data-live-reload]");
     if (!link) return;
     // A tap on its way: its answer is the new panel, and a refresh now could take its form away
-    // (htmx would then drop a tap queued behind it). sync() fetches after the answer if still behind.
-    if (taps > 0) return;
+    // (htmx would then drop a tap queued behind it). sync() fetches after the answer if still behind;
+    // a tap whose answer is long overdue (a network that died under it) holds the page no longer.
+    if (taps > 0 && Date.now() - tapSince < TAP_PATIENCE_MS) {
+      if (!overdue) {
+        overdue = window.setTimeout(function () {
+          overdue = 0;
+          if (wanted > shownVersion()) reload();
+        }, TAP_PATIENCE_MS);
+      }
+      return;
+    }
     if (fetching) {
       again = true;
       return;
@@ -238,16 +250,20 @@
   // While pushed, the poll is not needed: skip it (its timer keeps running for when push drops).
   // A tap's answer is the new panel (one request per tap): the nudge of its own change, which
   // may arrive first, waits for it and then finds nothing newer to fetch.
+  // Counted once the request is really sent (htmx:beforeSend), so that a request another listener
+  // cancels never leaves a tap counted that no answer will end.
+  document.addEventListener("htmx:beforeSend", function (evt) {
+    var cfg = evt.detail.requestConfig;
+    if (!cfg || String(cfg.verb).toLowerCase() !== "post" || !evt.detail.xhr) return;
+    if (taps === 0) tapSince = Date.now();
+    taps += 1;
+    evt.detail.xhr.addEventListener("loadend", function () {
+      taps -= 1;
+      window.setTimeout(sync, 0); // after htmx swapped the answer in
+    });
+  });
   document.addEventListener("htmx:beforeRequest", function (evt) {
     var elt = evt.detail.elt;
-    var cfg = evt.detail.requestConfig;
-    if (cfg && String(cfg.verb).toLowerCase() === "post" && evt.detail.xhr) {
-      taps += 1;
-      evt.detail.xhr.addEventListener("loadend", function () {
-        taps -= 1;
-        window.setTimeout(sync, 0); // after htmx swapped the answer in
-      });
-    }
     if (!elt || !elt.hasAttribute || !elt.hasAttribute("data-live-stream")) return;
     if (pushing && !checking) evt.preventDefault();
     checking = false;

@@ -90,3 +90,30 @@ class SlowAnswerTests:
         shown = phone.evaluate("window.__shown")
         assert shown == sorted(shown), f"the panel went back in time: {shown}"
         assert shown[-1] == session.version
+
+    def test_a_phone_whose_tap_is_never_answered_still_follows_the_table(self, live_server, new_page):
+        """A tap lost under a dead Wi-Fi holds the page's refreshes only for a while: the change made
+        meanwhile (here the same seat's move from another device) still shows."""
+        from games.services import session_submit_action
+
+        session, _table, phones = start_session(
+            live_server, new_page, game="for_the_king", names=["Anna", "Bruno"], seed=11
+        )
+        reload_session(session)
+        adviser = RULES.view(session.state, None)["to_act"][0]
+        phone = phones[adviser]
+        unanswered = []
+        # The phone's taps never reach the server, nor does an answer come back.
+        phone.route(
+            "**/play/seat/**", lambda r: unanswered.append(r) if r.request.method == "POST" else r.continue_()
+        )
+        version = session.version
+        screen(phone, version)
+        phone.locator("#seat-panel form.control-place button[name=p_area]").first.click()
+        phone.wait_for_function("() => document.querySelector('#seat-panel form.htmx-request') !== null")
+        action = bot_choose_action(RULES, session.state, adviser, random.Random(3))
+        session_submit_action(
+            session=session, seat=session.seats.get(index=adviser), action=action, expected_version=version
+        )
+        screen(phone, version + 1)  # once the unanswered tap stops holding the page
+        assert len(unanswered) == 1
