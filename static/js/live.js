@@ -27,6 +27,7 @@
   var tapSince = 0; // when the taps on their way began
   var overdue = 0; // the timer that refreshes the page if a tap's answer never comes
   var TAP_PATIENCE_MS = 10000;
+  var answers = 0; // taps' answers morphed in so far
 
   function liveLink() {
     return document.querySelector("[data-live-stream]");
@@ -88,6 +89,7 @@
       return;
     }
     fetching = true;
+    var answersBefore = answers;
     fetch(link.getAttribute("href"), { headers: { "HX-Request": "true" }, credentials: "same-origin" })
       .then(function (response) {
         var refresh = response.headers.get("HX-Refresh") === "true";
@@ -102,7 +104,9 @@
         return response.text();
       })
       .then(function (html) {
-        if (html !== null && !older(html)) morph(link.getAttribute("data-live-reload"), html);
+        // A tap's answer that came in meanwhile is at least as new, and says what became of the tap.
+        var overtaken = answers !== answersBefore ? !newer(html) : older(html);
+        if (html !== null && !overtaken) morph(link.getAttribute("data-live-reload"), html);
       })
       .catch(function () {
         // The network failed, or the server refused: ask again in a moment, while the panel is still behind.
@@ -120,9 +124,17 @@
   }
   // A panel older than the one shown (a refresh or a tap's answer overtaken by a newer one) is not
   // put back: the page never goes back in time.
-  function older(html) {
+  function versionOf(html) {
     var match = /\sdata-version="(\d+)"/.exec(html);
-    return match !== null && Number(match[1]) < shownVersion();
+    return match === null ? null : Number(match[1]);
+  }
+  function older(html) {
+    var version = versionOf(html);
+    return version !== null && version < shownVersion();
+  }
+  function newer(html) {
+    var version = versionOf(html);
+    return version === null || version > shownVersion();
   }
   // The "Live" link keeps its words (label() owns them) and takes the new version it names.
   function keepLabel(old, next) {
@@ -170,8 +182,9 @@
     taps += 1;
     window.setTimeout(function () {
       taps -= 1;
-      if (!older(html)) morph(target.id, html, true);
-      else sync();
+      if (older(html)) return sync();
+      answers += 1;
+      morph(target.id, html, true);
     }, 0);
   });
   function checkVersion() {

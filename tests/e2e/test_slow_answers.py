@@ -18,6 +18,7 @@ from games.engines.kernel.bots import bot_choose_action
 from games.engines.kernel.registry import get_game
 from tests.e2e.conftest import PHONE
 from tests.e2e.table import reload_session, screen, start_session, wait_applied
+from tests.guards import HANG_GUARD_SECONDS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -117,3 +118,38 @@ class SlowAnswerTests:
         )
         screen(phone, version + 1)  # once the unanswered tap stops holding the page
         assert len(unanswered) == 1
+
+    def test_a_refresh_overtaken_by_a_taps_answer_leaves_the_answer_shown(self, live_server, new_page):
+        """A refresh fetched before a tap, answered after the tap's answer, at the same version: the
+        tap's answer stays (here "The table moved on", for a tap made as the table changed)."""
+        from games.services import STALE_VERSION, session_submit_action
+
+        session, _table, phones = start_session(
+            live_server, new_page, game="for_the_king", names=["Anna", "Bruno"], seed=11
+        )
+        reload_session(session)
+        adviser = RULES.view(session.state, None)["to_act"][0]
+        phone = phones[adviser]
+        version = session.version
+        screen(phone, version)
+        held = []  # the phone's next refresh, answered only after its tap's
+        phone.route(
+            "**/play/seat/**",
+            lambda r: held.append(r) if r.request.method == "GET" and not held else r.continue_(),
+        )
+        action = bot_choose_action(RULES, session.state, adviser, random.Random(3))
+        session_submit_action(  # the same seat, from another device
+            session=session, seat=session.seats.get(index=adviser), action=action, expected_version=version
+        )
+        guard = time.monotonic() + HANG_GUARD_SECONDS
+        while not held and time.monotonic() < guard:  # the version poll notices; its refresh is held
+            phone.wait_for_timeout(50)
+        phone.locator("#seat-panel form.control-place button[name=p_area]").first.click()
+        screen(phone, version + 1)  # the tap's answer: the table moved on
+        assert STALE_VERSION in phone.locator("#seat-panel").inner_text()
+        with phone.expect_event("requestfinished", lambda r: r.method == "GET" and "/play/seat/" in r.url):
+            held[0].continue_()
+        phone.evaluate("() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 50)))")
+        assert STALE_VERSION in phone.locator("#seat-panel").inner_text()
+        reload_session(session)
+        assert session.version == version + 1  # the tap made on the old panel was refused
