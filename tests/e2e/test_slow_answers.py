@@ -9,6 +9,7 @@ shows, and the tapped form takes no second tap until its answer is in."""
 
 import json
 import random
+import threading
 import time
 
 import pytest
@@ -17,13 +18,12 @@ import games.views
 from games.engines.kernel.bots import bot_choose_action
 from games.engines.kernel.registry import get_game
 from tests.e2e.conftest import PHONE
-from tests.e2e.table import reload_session, screen, start_session, wait_applied
+from tests.e2e.table import GUARD_MS, reload_session, screen, start_session, wait_applied
 from tests.guards import HANG_GUARD_SECONDS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 RULES = get_game("for_the_king")
-SLOW_ANSWER_SECONDS = 0.8  # several of the page's version polls (0.2 s in these tests)
 TAPS = 8
 
 # Every version the seat panel has shown, in order (a MutationObserver on the page).
@@ -40,26 +40,42 @@ SHOWN_VERSIONS = """(() => {
 })();"""
 
 
-WAITING_BUTTONS = """Array.from(document.querySelectorAll("#seat-panel form.control-place button"),
-  (b) => getComputedStyle(b).pointerEvents)"""
+WAITING_BUTTONS = """({
+  version: Number(document.getElementById("seat-panel").getAttribute("data-version")),
+  buttons: Array.from(document.querySelectorAll("#seat-panel form.control-place button"),
+    (b) => getComputedStyle(b).pointerEvents),
+})"""
 
 
 @pytest.fixture
-def slow_answers(monkeypatch):
-    """Each tap is applied at once and answered SLOW_ANSWER_SECONDS later."""
+def held_answers(monkeypatch):
+    """Each tap is applied at once and answered only when the test lets its answer go (the function
+    returned): a slow answer, as slow as the test needs, without a clock."""
+    gate = threading.Semaphore(0)
     submit = games.views._submit_action
 
-    def answered_slowly(*args, **kwargs):
+    def answered_when_let_go(*args, **kwargs):
         outcome = submit(*args, **kwargs)
-        time.sleep(SLOW_ANSWER_SECONDS)
+        gate.acquire(timeout=HANG_GUARD_SECONDS)
         return outcome
 
-    monkeypatch.setattr(games.views, "_submit_action", answered_slowly)
+    monkeypatch.setattr(games.views, "_submit_action", answered_when_let_go)
+    return gate.release
+
+
+def polled(response) -> bool:
+    """An answer to the page's version poll."""
+    return "/version?" in response.url
+
+
+def changed(response) -> bool:
+    """The page's version poll saying the session moved on."""
+    return polled(response) and response.status == 200
 
 
 class SlowAnswerTests:
     def test_taps_made_as_soon_as_each_change_shows_are_all_applied_and_the_panel_never_goes_back(
-        self, live_server, new_page, slow_answers
+        self, live_server, new_page, held_answers
     ):
         session, _table, phones = start_session(
             live_server, new_page, game="for_the_king", names=["Anna", "Bruno"], seed=11
@@ -80,9 +96,14 @@ class SlowAnswerTests:
             screen(phone, version)  # tapped as soon as the change shows, as a person does
             buttons = phone.locator("#seat-panel form.control-place button[name=p_area]")
             areas = [json.loads(value) for value in buttons.evaluate_all("(bs) => bs.map((b) => b.value)")]
-            buttons.nth(areas.index(action["area"])).click()
-            # While it is on its way no other button of its form takes a tap (the answer is slow).
-            assert phone.evaluate(WAITING_BUTTONS) == ["none"] * len(areas)
+            with phone.expect_response(changed, timeout=GUARD_MS):
+                buttons.nth(areas.index(action["area"])).click()
+            with phone.expect_response(polled, timeout=GUARD_MS):
+                pass  # and once more: time for a refresh, if the page made one
+            # The page knows of the change; the tap's answer is still on its way: the page waits for
+            # it (no refresh), and meanwhile no button of the tapped form takes a tap.
+            assert phone.evaluate(WAITING_BUTTONS) == {"version": version, "buttons": ["none"] * len(areas)}
+            held_answers()
             wait_applied(session, version, phone)
             assert session.version == version + 1, "a tap was not applied"
         placed = session.version - 1
