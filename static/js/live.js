@@ -164,6 +164,9 @@
   // The version poll says the session moved on (its detail names the version).
   document.addEventListener("session-changed", function (evt) {
     var version = evt.detail && typeof evt.detail.version === "number" ? evt.detail.version : shownVersion() + 1;
+    // A poll sent before the last refresh landed: the page has that version already (a second
+    // refresh would only put back what it shows, and reset what is being typed).
+    if (version <= shownVersion()) return;
     if (version > wanted) wanted = version;
     reload();
   });
