@@ -66,6 +66,22 @@ def wait_applied(session, version: int, phone=None) -> None:
         raise AssertionError(f"the tap at version {version} was never applied\n{phone_state(phone)}")
 
 
+def assert_applied_as(session, action: dict) -> None:
+    """The action the server logged last is the one tapped for: its type, and each choice it carries
+    (a list of cards in any order; a list of changes is left to the game's own checks)."""
+    from games.models import SessionAction
+
+    logged = SessionAction.objects.filter(session=session).order_by("-seq").first().payload
+
+    def plain(value):
+        if isinstance(value, list) and all(isinstance(v, str | int) for v in value):
+            return sorted(value)
+        return value if not isinstance(value, list) else None
+
+    wanted = {k: plain(v) for k, v in action.items() if plain(v) is not None}
+    assert {k: plain(logged.get(k)) for k in wanted} == wanted, f"tapped for {action}, applied {logged}"
+
+
 # A phone's panel and htmx's hold on each of its forms (a request on its way, requests queued behind).
 PHONE_STATE = """() => {
   const data = (elt) => elt["htmx-internal-data"] || {}; // where htmx 2 keeps its data on a node

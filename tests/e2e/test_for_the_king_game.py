@@ -19,6 +19,7 @@ from games.engines.kernel.registry import get_game
 from tests.e2e.table import (
     GUARD_MS,
     INTERNAL,
+    assert_applied_as,
     assert_fits_a_phone,
     first_time,
     reload_session,
@@ -145,6 +146,7 @@ class ForTheKingGameTests:
             version = session.version
             wait_applied(session, version, phones[seat])
             assert session.version == version + 1, f"{action['type']} was not applied"
+            assert_applied_as(session, action)
             if counts["multi_gold"] == 1 and action["type"] == "pay_gold":
                 paid = [c for c in action["cards"] if c in session.state["discard"]]
                 assert paid == action["cards"] and len(paid) >= 2  # one submit, several cards
