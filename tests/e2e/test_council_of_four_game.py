@@ -20,6 +20,7 @@ from games.engines.kernel.registry import get_game
 from tests.e2e.table import (
     GUARD_MS,
     INTERNAL,
+    assert_applied_as,
     assert_fits_a_phone,
     first_time,
     reload_session,
@@ -193,6 +194,7 @@ class CouncilOfFourGameTests:
             version = session.version
             wait_applied(session, version, phones[seat])
             assert session.version == version + 1, f"{action['type']} was not applied"
+            assert_applied_as(session, action)
             acted += 1
             if acted == 20:
                 table.wait_for_selector(f'#table-panel[data-version="{session.version}"]', timeout=GUARD_MS)
