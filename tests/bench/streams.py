@@ -53,6 +53,8 @@ async def http(port: int, method: str, path: str, headers: dict | None = None, b
         answer = await reader.read()
     finally:
         writer.close()
+    if not answer.startswith(b"HTTP/"):  # closed with no answer (a server past its limit): counted
+        raise ConnectionError(f"{method} {path.split('?')[0]}: no answer")
     status = int(answer.split(b" ", 2)[1])
     return status, answer.partition(b"\r\n\r\n")[2]
 
@@ -243,6 +245,8 @@ SETTLE = 3.0
 CAPACITY_TARGET_P95 = 0.250
 CAPACITY_STEPS = (1, 3, 10, 25, 50, 100, 200, 300, 400)
 CAPACITY_BUDGET = 300.0  # seconds: the curve stops there even if the target still holds
+FETCH_RETRY = 1.0  # live.js's RETRY_MS
+FETCH_TRIES = 3
 
 
 class Table:
@@ -257,6 +261,7 @@ class Table:
         self.wanted = [table["version"]] * 6
         self.taps: list[tuple[int, float]] = []
         self.errors: list[str] = []
+        self.fetches: set[asyncio.Task] = set()  # on their way: cancelled when the step ends
 
     async def screen(self, i: int, opened: asyncio.Event) -> None:
         token = self.t["tokens"][i % 5]
@@ -264,7 +269,9 @@ class Table:
         def nudged(version: int) -> None:
             if version > self.wanted[i]:
                 self.wanted[i] = version
-                asyncio.get_running_loop().create_task(self.fetch(i, token, version))
+                task = asyncio.get_running_loop().create_task(self.fetch(i, token, version))
+                self.fetches.add(task)
+                task.add_done_callback(self.fetches.discard)
 
         try:
             await stream(self.port, seat_path(self.t, i % 5), nudged, opened)
@@ -273,15 +280,21 @@ class Table:
             opened.set()
 
     async def fetch(self, i: int, token: str, version: int) -> None:
-        try:
-            status, _ = await http(self.port, "GET", f"/play/seat/{token}/", {"HX-Request": "true"})
-        except OSError as exc:
-            self.errors.append(repr(exc))
-            return
-        if status == 200:
-            self.shown[i].setdefault(version, time.perf_counter())
-        else:  # a refused panel GET (the page asks again; this client waits for the next nudge): counted
-            self.errors.append(f"a panel GET answered {status}")
+        """As live.js does: a panel GET that fails (no answer, or refused) is counted as an error and
+        asked again a second later, while no newer version was asked for."""
+        for _ in range(FETCH_TRIES):
+            try:
+                status, _ = await http(self.port, "GET", f"/play/seat/{token}/", {"HX-Request": "true"})
+            except OSError as exc:
+                self.errors.append(repr(exc))
+            else:
+                if status == 200:
+                    self.shown[i].setdefault(version, time.perf_counter())
+                    return
+                self.errors.append(f"a panel GET answered {status}")
+            await asyncio.sleep(FETCH_RETRY)
+            if self.wanted[i] != version:
+                return
 
     async def tapping(self, until: float) -> None:
         await asyncio.sleep(self.rng.random() * TAP_EVERY)
@@ -346,9 +359,10 @@ async def capacity_step(port: int, tables: list[dict], rng: random.Random) -> di
     until = time.perf_counter() + STEP_SECONDS
     await asyncio.gather(*(s.tapping(until) for s in screens))
     await asyncio.sleep(SETTLE)
-    for task in holders:
+    unfinished = [task for s in screens for task in s.fetches]
+    for task in holders + unfinished:
         task.cancel()
-    await asyncio.gather(*holders, return_exceptions=True)
+    await asyncio.gather(*holders, *unfinished, return_exceptions=True)
     everyone, missed, errors = [], 0, []
     for s in screens:
         e, m = s.latencies()
