@@ -263,11 +263,10 @@
   document.addEventListener("htmx:sseError", down);
   document.addEventListener("htmx:sseClose", down);
 
-  // While pushed, the poll is not needed: skip it (its timer keeps running for when push drops).
   // A tap's answer is the new panel (one request per tap): the nudge of its own change, which
-  // may arrive first, waits for it and then finds nothing newer to fetch.
-  // Counted once the request is really sent (htmx:beforeSend), so that a request another listener
-  // cancels never leaves a tap counted that no answer will end.
+  // may arrive first, waits for it and then finds nothing newer to fetch. A tap is counted once
+  // its request is really sent (htmx:beforeSend), so that a request another listener cancels
+  // never leaves a tap counted that no answer will end.
   document.addEventListener("htmx:beforeSend", function (evt) {
     var cfg = evt.detail.requestConfig;
     if (!cfg || String(cfg.verb).toLowerCase() !== "post" || !evt.detail.xhr) return;
@@ -278,6 +277,7 @@
       window.setTimeout(sync, 0); // after htmx swapped the answer in
     });
   });
+  // While pushed, the poll is not needed: skip it (its timer keeps running for when push drops).
   document.addEventListener("htmx:beforeRequest", function (evt) {
     var elt = evt.detail.elt;
     if (!elt || !elt.hasAttribute || !elt.hasAttribute("data-live-stream")) return;
