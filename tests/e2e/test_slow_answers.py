@@ -17,6 +17,7 @@ import pytest
 import games.views
 from games.engines.kernel.bots import bot_choose_action
 from games.engines.kernel.registry import get_game
+from games.services import STALE_VERSION, session_submit_action
 from tests.e2e.conftest import PHONE
 from tests.e2e.table import GUARD_MS, reload_session, screen, start_session, wait_applied
 from tests.guards import HANG_GUARD_SECONDS
@@ -73,16 +74,21 @@ def changed(response) -> bool:
     return polled(response) and response.status == 200
 
 
+def adviser_at_table(live_server, new_page):
+    """A two-player game at its first decision: the session, its phones and the Adviser's seat (who
+    places the Favor cards one by one: the same form, tap after tap)."""
+    session, _table, phones = start_session(
+        live_server, new_page, game="for_the_king", names=["Anna", "Bruno"], seed=11
+    )
+    reload_session(session)
+    return session, phones, RULES.view(session.state, None)["to_act"][0]
+
+
 class SlowAnswerTests:
     def test_taps_made_as_soon_as_each_change_shows_are_all_applied_and_the_panel_never_goes_back(
         self, live_server, new_page, held_answers
     ):
-        session, _table, phones = start_session(
-            live_server, new_page, game="for_the_king", names=["Anna", "Bruno"], seed=11
-        )
-        # The Adviser places the Favor cards one by one: the same form, tap after tap.
-        reload_session(session)
-        adviser = RULES.view(session.state, None)["to_act"][0]
+        session, phones, adviser = adviser_at_table(live_server, new_page)
         phone = new_page(PHONE)
         phone.add_init_script(SHOWN_VERSIONS)
         phone.goto(phones[adviser].url)
@@ -116,13 +122,7 @@ class SlowAnswerTests:
     def test_a_phone_whose_tap_is_never_answered_still_follows_the_table(self, live_server, new_page):
         """A tap lost under a dead Wi-Fi holds the page's refreshes only for a while: the change made
         meanwhile (here the same seat's move from another device) still shows."""
-        from games.services import session_submit_action
-
-        session, _table, phones = start_session(
-            live_server, new_page, game="for_the_king", names=["Anna", "Bruno"], seed=11
-        )
-        reload_session(session)
-        adviser = RULES.view(session.state, None)["to_act"][0]
+        session, phones, adviser = adviser_at_table(live_server, new_page)
         phone = phones[adviser]
         unanswered = []
         # The phone's taps never reach the server, nor does an answer come back.
@@ -143,13 +143,7 @@ class SlowAnswerTests:
     def test_a_refresh_overtaken_by_a_taps_answer_leaves_the_answer_shown(self, live_server, new_page):
         """A refresh fetched before a tap, answered after the tap's answer, at the same version: the
         tap's answer stays (here "The table moved on", for a tap made as the table changed)."""
-        from games.services import STALE_VERSION, session_submit_action
-
-        session, _table, phones = start_session(
-            live_server, new_page, game="for_the_king", names=["Anna", "Bruno"], seed=11
-        )
-        reload_session(session)
-        adviser = RULES.view(session.state, None)["to_act"][0]
+        session, phones, adviser = adviser_at_table(live_server, new_page)
         phone = phones[adviser]
         version = session.version
         screen(phone, version)
