@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 from django.conf import settings
@@ -25,34 +25,9 @@ from games.models import GameSession, Seat
 from games.presenters import GENERIC, presenter_for
 from games.presenters.base import Presenter, SessionFacts
 from games.presenters.common import ink_on, key_words, render_value, seat_hex, seat_name
-
-SEAT_LOG = 8  # the newest actions a phone shows ("Latest")
-TABLE_LOG = 30  # the newest actions the table shows
+from games.selectors import SEAT_LOG, seat_infos
 
 # ---- The seats, as the presenters know them -----------------------------------------------
-
-
-def _player(seat: Seat) -> str:
-    """The account that plays the seat (a campaign night gives each House's seat to its player), when
-    it was read with the seat: never a query of its own."""
-    if seat.user_id is None or not type(seat).user.is_cached(seat) or seat.user is None:
-        return ""
-    return seat.user.get_username()
-
-
-def seat_infos(seats: Iterable[Seat]) -> dict[int, dict]:
-    """Index -> what a presenter knows of a seat (index, name, colour, bot, player), from seats read
-    once (``selectors.session_seats``)."""
-    return {
-        s.index: {
-            "index": s.index,
-            "name": s.name,
-            "hex": seat_hex(s.colour),
-            "is_bot": s.is_bot,
-            "player": _player(s),
-        }
-        for s in seats
-    }
 
 
 def session_seat_infos(session: GameSession) -> dict[int, dict]:
@@ -150,7 +125,8 @@ def seat_screen(
     ``step``: the values a step-by-step choice carries (the page's query); ``infos``: the seats'
     infos when already read."""
     session = seat.session
-    infos = session_seat_infos(session) if infos is None else infos
+    facts = selectors.session_version_facts(session=session)
+    infos = facts.infos if infos is None else infos
     mine = _plain(selectors.session_view_for_seat(session=session, seat=seat))
     view = mine["view"]
     presenter = presenter_for(session.game)
@@ -167,7 +143,7 @@ def seat_screen(
         "to_act": _names_of(mine["active_seats"], infos),
         "my_turn": _my_turn(seat, view),
         **_split_open(groups),
-        "log": selectors.session_latest_actions(session=session, count=SEAT_LOG),
+        "log": facts.latest[:SEAT_LOG],
         "action_url": url,
         "panel_url": url,
         "panel_id": "seat-panel",
@@ -205,11 +181,12 @@ def table_screen(
 ) -> dict:
     """The host's panel: the table view (computed once), the table's choices and forms, the newest
     actions and the one Undo would drop. ``bound``: refused forms, shown again as typed."""
-    infos = session_seat_infos(session) if infos is None else infos
+    shared = selectors.session_version_facts(session=session)
+    infos = shared.infos if infos is None else infos
     table = _plain(selectors.session_view_for_table(session=session))
     presenter = presenter_for(session.game)
     present = presenter.present(table["view"], infos, table["result"])
-    latest = selectors.session_latest_actions(session=session, count=TABLE_LOG)
+    latest = shared.latest
     choices = presenter.table_choices(table["legal_actions"])
     facts = session_facts(session, infos)
     return {
@@ -277,8 +254,8 @@ def session_rows(sessions) -> list[dict]:
 # The table's panel (the host's screen, a campaign owner's), a seat's panel opened on two devices:
 # the same answer for everyone who may see it, at one version. It is rendered once and kept in
 # Django's cache (Redis in production, the local-memory cache without it) by session, version and
-# seat, and by what else it shows that could change without a new version (the seats' players, a
-# night's result recorded). The caller has checked the seat's token or the host before asking:
+# seat, and by what else it shows that could change without a new version (a night's result
+# recorded; the seats' players are the version's, ``selectors.session_version_facts``). The caller has checked the seat's token or the host before asking:
 # the key holds the seat (its index, its row and a digest of its token), so one seat's private
 # panel is never another's. What each request has of its own goes into slots, filled per answer:
 # its CSRF token and a fresh idempotency key for its taps.
@@ -292,14 +269,16 @@ def _digest(*parts) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:24]
 
 
-def panel_cache_key(*, session: GameSession, seat: Seat | None, infos: dict[int, dict]) -> str:
+def panel_cache_key(*, session: GameSession, seat: Seat | None) -> str:
+    """The seats' infos are the version's (``selectors.session_version_facts``): the version and the
+    row's last write stand for them."""
     if seat is None:
         night = session.chronicle_game if session.chronicle_game_id else None
         recorded = None if night is None else bool(night.recorded)
-        who, extra = "table", _digest(infos, session.status, recorded)
+        who, extra = "table", _digest(session.status, recorded)
     else:
-        who, extra = f"seat-{seat.index}-{seat.pk}-{_digest(seat.token)}", _digest(infos, session.status)
-    return f"panel:{session.pk}:{session.version}:{who}:{extra}"
+        who, extra = f"seat-{seat.index}-{seat.pk}-{_digest(seat.token)}", _digest(session.status)
+    return f"panel:{selectors.version_key(session)}:{who}:{extra}"
 
 
 def shared_panel(
@@ -308,14 +287,10 @@ def shared_panel(
     """The panel's HTML for one answer: from the cache when this version was drawn already for this
     seat (None: the table), else drawn (``render(context) -> html``) and kept. Only for a plain
     panel fetch (no step of a choice, no message or notice of its own)."""
-    infos = session_seat_infos(session)
-    key = panel_cache_key(session=session, seat=seat, infos=infos)
+    key = panel_cache_key(session=session, seat=seat)
     html = cache.get(key)
     if html is None:
-        if seat is None:
-            context = table_screen(session=session, infos=infos)
-        else:
-            context = seat_screen(seat=seat, infos=infos)
+        context = table_screen(session=session) if seat is None else seat_screen(seat=seat)
         html = render({**context, "csrf_token": CSRF_SLOT, "key": KEY_SLOT})
         cache.set(key, html, PANEL_CACHE_SECONDS)
     return html.replace(CSRF_SLOT, csrf_token).replace(KEY_SLOT, secrets.token_urlsafe(12))

@@ -6,9 +6,12 @@ engine's view for ``None`` (no hand at all).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Annotated, Any, TypedDict
 
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db.models import QuerySet
 
 from campaign.access import Role, campaign_role
@@ -16,6 +19,7 @@ from games.engines.kernel.choices import Choice
 from games.engines.kernel.registry import get_game, slugs
 from games.engines.kernel.rules import TABLE, GameRules
 from games.models import GameSession, Seat, SessionAction
+from games.presenters.common import seat_hex
 
 OPENS_FROM_CAMPAIGN = "{name} can open it from their campaign page (or scan the code)."
 
@@ -134,10 +138,91 @@ def session_last_action(*, session: GameSession) -> SessionAction | None:
     return session.actions.filter(undone=False).order_by("-seq").first()
 
 
-def session_latest_actions(*, session: GameSession, count: int) -> list[SessionAction]:
-    """The newest ``count`` actions in force, newest first: one query reading at most ``count``
-    rows, however long the night (a screen's "Latest" and the action Undo would drop)."""
-    return list(session.actions.filter(undone=False).order_by("-seq")[:count])
+# ---- What every screen of one version shares -------------------------------------------------
+# The seats (what a presenter knows of each) and the newest actions in force change only with a new
+# version (a seat claimed by an account moves the version on too: services.session_seat_claim), so
+# the screens of one version (each seat's phone, the table) read them once between them. The writer
+# of an action makes them from the version before's (the same seats, its action first) and keeps
+# them at the commit (games.services), before any screen is nudged; a screen that finds none (after
+# an undo, a seat claimed, the cache emptied) reads them and keeps them. Kept in
+# Django's cache by session, version and the row's last write: ``updated`` is in the key, so a
+# version written and rolled back never lends its facts to the version that replaces it.
+
+SEAT_LOG = 8  # the newest actions a phone shows ("Latest")
+TABLE_LOG = 30  # the newest actions the table shows
+FACTS_CACHE_SECONDS = 300
+
+
+@dataclass(frozen=True)
+class VersionFacts:
+    infos: dict[int, dict]  # seat index -> what a presenter knows of the seat (``seat_infos``)
+    latest: list[SessionAction]  # the TABLE_LOG newest actions in force, newest first
+
+
+def _player(seat: Seat) -> str:
+    """The account that plays the seat (a campaign night gives each House's seat to its player), when
+    it was read with the seat: never a query of its own."""
+    if seat.user_id is None or not type(seat).user.is_cached(seat) or seat.user is None:
+        return ""
+    return seat.user.get_username()
+
+
+def seat_infos(seats: Iterable[Seat]) -> dict[int, dict]:
+    """Index -> what a presenter knows of a seat (index, name, colour, bot, player), from seats read
+    once (``session_seats``)."""
+    return {
+        s.index: {
+            "index": s.index,
+            "name": s.name,
+            "hex": seat_hex(s.colour),
+            "is_bot": s.is_bot,
+            "player": _player(s),
+        }
+        for s in seats
+    }
+
+
+def version_key(session: GameSession) -> str:
+    """The session at its version, as written: what a panel or the facts of a version are kept by."""
+    written = session.updated.timestamp() if session.updated else ""
+    return f"{session.pk}:{session.version}:{written}"
+
+
+def version_facts_read(*, session: GameSession) -> VersionFacts:
+    """The version's facts from the database (two queries): the seats with their players, and the
+    newest actions in force up to this version (read on their own: each kept without its session)."""
+    latest = SessionAction.objects.filter(session_id=session.pk, undone=False, version__lte=session.version)
+    return VersionFacts(
+        infos=seat_infos(session_seats(session=session)), latest=list(latest.order_by("-seq")[:TABLE_LOG])
+    )
+
+
+def version_facts_after(*, before: str, logged: SessionAction) -> VersionFacts | None:
+    """The facts of the version ``logged`` made, from those of the version before it (``before``:
+    its ``version_key``) when they are kept: the same seats, ``logged`` first. None otherwise."""
+    kept = cache.get(f"facts:{before}")
+    if kept is None:
+        return None
+    action = SessionAction(
+        **{f.attname: getattr(logged, f.attname) for f in SessionAction._meta.concrete_fields}
+    )
+    action._state.adding, action._state.db = False, logged._state.db  # as read: without its session
+    return VersionFacts(infos=kept.infos, latest=[action, *kept.latest[: TABLE_LOG - 1]])
+
+
+def version_facts_keep(*, key: str, facts: VersionFacts) -> None:
+    cache.set(f"facts:{key}", facts, FACTS_CACHE_SECONDS)
+
+
+def session_version_facts(*, session: GameSession) -> VersionFacts:
+    """The facts of the session's version: as kept by its writer or an earlier screen, else read
+    and kept."""
+    key = version_key(session)
+    facts = cache.get(f"facts:{key}")
+    if facts is None:
+        facts = version_facts_read(session=session)
+        version_facts_keep(key=key, facts=facts)
+    return facts
 
 
 def session_undoable_action(
@@ -145,7 +230,7 @@ def session_undoable_action(
 ) -> SessionAction | None:
     """The action Undo would drop, when the engine allows it (the automatic deal never; nothing
     once the game is over: a finished session is never reopened). ``latest``: the newest actions
-    in force when already read (``session_latest_actions``)."""
+    in force when already read (``VersionFacts.latest``)."""
     if not session.is_running:
         return None
     last = session_last_action(session=session) if latest is None else next(iter(latest), None)

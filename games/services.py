@@ -179,6 +179,18 @@ def _after_change(session: GameSession, rules: GameRules) -> None:
         transaction.on_commit(lambda: _wake_bots(session_id, version), robust=True)
 
 
+def _keep_version_facts(session: GameSession, *, before: str, logged: SessionAction) -> None:
+    """The facts of the version an action just made (its seats, its newest actions), from those of
+    the version before (``before``: its key) when a screen or a writer kept them: kept at the commit,
+    so that the screens nudged then find them ready instead of each reading them at once. Without
+    them, the screens read them (no query here: a tap's budget). (robust: a cache that fails is a
+    miss for the screens, never an error for a committed write.)"""
+    facts = selectors.version_facts_after(before=before, logged=logged)
+    if facts is not None:
+        key = selectors.version_key(session)
+        transaction.on_commit(lambda: selectors.version_facts_keep(key=key, facts=facts), robust=True)
+
+
 def _wake_bots(session_id: int, version: int) -> None:
     """Send the bots' task by name (eager without a broker, as every task: it is the registered
     task object's ``delay``)."""
@@ -461,9 +473,11 @@ def _submit_unchanged(
                 seat_index=seat_index,
                 key=key,
             )
+            before = selectors.version_key(session)
             for name, value in changes.items():
                 setattr(session, name, value)
             session.state_kept_digest = columns.get("state_kept_digest", session.state_kept_digest)
+            _keep_version_facts(session, before=before, logged=logged)
             _after_change(session, rules)
     except IntegrityError:
         return None
@@ -498,7 +512,9 @@ def _submit_locked(
         raise ValidationError(ACTION_NOT_AN_OBJECT)
     payload = _plain_json({**action, "seat": seat_index}, ACTION_NOT_JSON)
     rules = session_rules(locked)
+    before = selectors.version_key(locked)
     logged = _append(session=locked, rules=rules, action=payload, seat_index=seat_index, idempotency_key=key)
+    _keep_version_facts(locked, before=before, logged=logged)
     _after_change(locked, rules)
     _sync(session, locked)
     return logged
@@ -599,15 +615,27 @@ def session_seat_claim(*, session: GameSession, seat: Seat, user, by_phone: bool
     may take it, never the host reading it from the side."""
     if seat.session_id != session.pk:
         raise ValidationError(SEAT_NOT_IN_SESSION)
+    row = _lock(session)  # the session first, as every writer locks
     locked = Seat.objects.select_for_update().get(pk=seat.pk)
     if locked.user_id is not None and locked.user_id != user.pk:
         raise ValidationError(SEAT_ALREADY_CLAIMED.format(name=locked.name))
     if locked.joined_at is not None and not by_phone and locked.user_id != user.pk:
         raise ValidationError(SEAT_JOINED_BY_PHONE.format(name=locked.name))
-    locked.user = user
-    locked.save(update_fields=["user"])
+    if locked.user_id != user.pk:
+        locked.user = user
+        locked.save(update_fields=["user"])
+        _seats_changed(session, row)
     seat.user = user
     return seat
+
+
+def _seats_changed(session: GameSession, locked: GameSession) -> None:
+    """A seat's player or code changed: the version moves on, so that every screen draws the
+    seats anew (selectors.session_version_facts) and a phone holding an old code finds out at once."""
+    locked.version += 1
+    locked.save(update_fields=["version", "updated"])
+    nudges.notify_session_changed(locked)
+    _sync(session, locked)
 
 
 # ---- Seat codes (join tokens) -------------------------------------------------------------
@@ -656,10 +684,7 @@ def seat_rotate_token(*, seat: Seat) -> Seat:
     row.user = None
     row.full_clean()
     row.save(update_fields=["token", "joined_at", "user"])
-    locked.version += 1
-    locked.save(update_fields=["version", "updated"])
-    nudges.notify_session_changed(locked)
-    _sync(seat.session, locked)
+    _seats_changed(seat.session, locked)
     seat.token, seat.joined_at, seat.user = row.token, None, None
     return seat
 

@@ -862,8 +862,8 @@ def capacity_curve():
     second later, as live.js does). Each table taps once every 5 s (random phase): the acting seat's choices (the
     API), one submitted. The figure: from just before the submit POST to the moment the last of the
     table's 6 clients has the new panel. Steps of 12 s of taps (and 3 s to settle) with more and more
-    tables (1, 3, 10, 25, 50, 100, 200, 300, 400), after a warm-up table, until the p95 passes 250 ms
-    or the curve's time budget (5 min) is spent. A missed change: a screen of the table never had it
+    tables (1, 3, 10, 25, 50, 100, 150, 200, 250, 300, 400), after a warm-up table, until the p95
+    passes 250 ms or the curve's time budget (5 min) is spent. A missed change: a screen of the table never had it
     by the end of its step; the errors are listed by kind below the curve. The clients share
     the 2 cores with the server, PostgreSQL and Redis."""
     from tests.bench.streams import (

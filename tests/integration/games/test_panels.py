@@ -13,11 +13,12 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import screens
+from games import screens, selectors
+from games.engines.kernel.choices import random_action
 from games.models import SessionAction
-from games.services import session_submit_action
+from games.services import session_seat_claim, session_submit_action
 from tests.factories import UserFactory
-from tests.integration.games.conftest import acting_seat, new_session, play, random_move
+from tests.integration.games.conftest import acting_seat, new_session, play, random_move, rules_of
 
 pytestmark = pytest.mark.django_db
 
@@ -92,10 +93,10 @@ class PanelCostTests:
         short_seat, long_seat = short.seats.get(index=0), long.seats.get(index=0)
         client.get(seat_url(short_seat))  # joined: later fetches write nothing
         client.get(seat_url(long_seat))
-        assert long.actions.count() > 2 * screens.TABLE_LOG
+        assert long.actions.count() > 2 * selectors.TABLE_LOG
         queries, rows = panel_reads(client, seat_url(long_seat))
         assert queries == panel_reads(client, seat_url(short_seat))[0]
-        assert rows == screens.SEAT_LOG  # the newest actions only, not the whole log
+        assert rows == selectors.TABLE_LOG  # the newest actions only (the table's), not the whole log
 
     def test_the_table_panel_costs_the_same_queries_after_a_long_night(self, client):
         host = UserFactory()
@@ -103,7 +104,7 @@ class PanelCostTests:
         short, long = played(2, host=host), played(60, host=host)
         queries, rows = panel_reads(client, table_url(long))
         assert queries == panel_reads(client, table_url(short))[0]
-        assert rows == screens.TABLE_LOG
+        assert rows == selectors.TABLE_LOG
 
 
 class SharedPanelTests:
@@ -195,3 +196,117 @@ class SharedPanelTests:
         Client().get(seat_url(seat), **HTMX)
         Client().get(seat_url(seat) + "?step=anything", **HTMX)
         assert built["seat"] == 2
+
+
+class VersionFactsTests:
+    """The seats' infos and the newest actions are read once per version, by the first screen that
+    draws it (games.screens.version_facts)."""
+
+    def test_the_second_seat_of_a_version_reads_only_its_own_row(self, client):
+        session = played(2)
+        anna, bruno = session.seats.get(index=0), session.seats.get(index=1)
+        Client().get(seat_url(anna))  # both joined: later fetches write nothing
+        Client().get(seat_url(bruno))
+        cache.clear()
+        with CaptureQueriesContext(connection) as first:
+            assert Client().get(seat_url(anna), **HTMX).status_code == 200
+        with CaptureQueriesContext(connection) as second:
+            answer = Client().get(seat_url(bruno), **HTMX)
+        assert answer.status_code == 200 and bruno.name in answer.content.decode()
+        assert len(first.captured_queries) == 3  # the seat by its token, the seats, the newest actions
+        assert len(second.captured_queries) == 1  # the seat by its token (with its session row)
+
+    def test_the_writer_of_a_version_keeps_its_facts_for_every_screen(
+        self, django_capture_on_commit_callbacks
+    ):
+        session = played(2)
+        seats = list(session.seats.order_by("index"))
+        for seat in seats:
+            Client().get(seat_url(seat))  # joined: later fetches write nothing
+        actor, action = random_move(session, random.Random(4))
+        with django_capture_on_commit_callbacks(execute=True):
+            session_submit_action(
+                session=session, seat=actor, action=action, expected_version=session.version
+            )
+        label = SessionAction.objects.get(session=session, version=session.version).label
+        for seat in seats:  # nudged at once, each finds the seats and the newest actions ready
+            with CaptureQueriesContext(connection) as fetched:
+                answer = Client().get(seat_url(seat), **HTMX)
+            assert len(fetched.captured_queries) == 1 and label in answer.content.decode()
+
+    def test_a_tap_through_the_api_keeps_the_facts_too(self, django_capture_on_commit_callbacks):
+        from rest_framework.test import APIClient
+
+        session = played(2)
+        seats = list(session.seats.order_by("index"))
+        for seat in seats:
+            Client().get(seat_url(seat))  # each phone opens its seat: the version's facts are kept
+        for _ in range(3):  # taps in a row: each version's facts made from the one before
+            actor, action = random_move(session, random.Random(session.version))
+            phone = APIClient()
+            phone.credentials(HTTP_X_SEAT_TOKEN=actor.token)
+            url = reverse(
+                "api:seat-action-submit", kwargs={"session_id": session.pk, "seat_index": actor.index}
+            )
+            with django_capture_on_commit_callbacks(execute=True):
+                tapped = phone.post(
+                    url,
+                    {"action": action, "expected_version": session.version},
+                    format="json",
+                    HTTP_IDEMPOTENCY_KEY=f"tap-{session.version}",
+                )
+            assert tapped.status_code == 200, tapped.content
+            session.refresh_from_db()
+            for seat in seats:
+                with CaptureQueriesContext(connection) as fetched:
+                    assert Client().get(seat_url(seat), **HTMX).status_code == 200
+                assert len(fetched.captured_queries) == 1
+
+    def test_a_seat_claimed_moves_the_version_on_and_every_screen_shows_its_player(self):
+        host = UserFactory()
+        session = new_session(host=host, game="kings_dilemma", seed=5)  # its board says who plays
+        seat = session.seats.get(index=1)
+        table = Client()
+        table.force_login(host)
+        assert "dora-plays" not in table.get(table_url(session), **HTMX).content.decode()
+        before = session.version
+        player = UserFactory(username="dora-plays")
+        session_seat_claim(session=session, seat=seat, user=player)
+        session.refresh_from_db()
+        assert session.version == before + 1
+        assert "dora-plays" in table.get(table_url(session), **HTMX).content.decode()
+        session_seat_claim(session=session, seat=seat, user=player)  # already theirs: nothing moves
+        session.refresh_from_db()
+        assert session.version == before + 1
+
+    def test_a_version_written_and_rolled_back_never_lends_its_facts(self):
+        from django.db import transaction
+
+        session, rng = new_session(seed=11), random.Random(5)
+        rules = rules_of(session)
+        for _ in range(40):  # to a decision with two actions told otherwise (two places for a card)
+            told = {}
+            actor, _ = acting_seat(session)
+            for attempt in range(60):
+                action = random_action(rules, session.state, actor, random.Random(attempt))
+                told.setdefault(rules.describe(session.state, action), action)
+            if len(told) > 1:
+                break
+            play(session, rng, 1)
+        (gone, action), (kept, other) = list(told.items())[:2]
+        actor = session.seats.get(index=actor)
+        seat = session.seats.get(index=0)
+
+        class RolledBack(Exception):
+            pass
+
+        with pytest.raises(RolledBack), transaction.atomic():
+            session_submit_action(
+                session=session, seat=actor, action=action, expected_version=session.version
+            )
+            assert gone in Client().get(seat_url(seat), **HTMX).content.decode()  # drawn, then undone
+            raise RolledBack
+        session.refresh_from_db()
+        session_submit_action(session=session, seat=actor, action=other, expected_version=session.version)
+        shown = Client().get(seat_url(seat), **HTMX).content.decode()
+        assert kept in shown and gone not in shown
