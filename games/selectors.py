@@ -143,8 +143,9 @@ def session_last_action(*, session: GameSession) -> SessionAction | None:
 # version (a seat claimed by an account moves the version on too: services.session_seat_claim), so
 # the screens of one version (each seat's phone, the table) read them once between them. The writer
 # of an action makes them from the version before's (the same seats, its action first) and keeps
-# them at the commit (games.services), before any screen is nudged; a screen that finds none (after
-# an undo, a seat claimed, the cache emptied) reads them and keeps them. Kept in
+# them at the commit (games.services), before any screen is nudged; a new session reads its first
+# version's at the commit; a screen that finds none (after an undo, a seat claimed, the cache
+# emptied) reads them and keeps them. Kept in
 # Django's cache by session, version and the row's last write: ``updated`` is in the key, so a
 # version written and rolled back never lends its facts to the version that replaces it.
 

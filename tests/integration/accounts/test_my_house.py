@@ -209,6 +209,23 @@ class TablePanelTests:
         ben_phone = logged_in(client, group["ben"]).get(my_seat_url(night), follow=True).content.decode()
         assert "played by anna" in ben_phone  # and the phones too
 
+    def test_a_nights_first_screens_show_the_houses_players_as_the_night_set_them(
+        self, client, group, django_capture_on_commit_callbacks
+    ):
+        """The first version's facts are read at the commit, once the night gave the seats their
+        Houses' players (games.services.session_create), not before."""
+        with django_capture_on_commit_callbacks(execute=True):
+            started = game_nights.game_night_start(
+                campaign=group["campaign"],
+                houses=group["houses"],
+                king_name="Harald V",
+                host=group["owner"],
+                seed=6,
+            )
+        html = logged_in(client, group["owner"]).get(reverse("games:session_table", args=[started.pk]))
+        chips = html.content.decode()[html.content.decode().index('class="kd-board"') :]
+        assert "played by anna" in chips and "played by ben" in chips
+
     def test_the_hosts_api_agrees_the_code_is_there_until_the_player_opens_the_seat(
         self, client, group, night
     ):

@@ -16,7 +16,7 @@ from django.urls import reverse
 from games import screens, selectors
 from games.engines.kernel.choices import random_action
 from games.models import SessionAction
-from games.services import session_seat_claim, session_submit_action
+from games.services import seat_mark_joined, session_seat_claim, session_submit_action
 from tests.factories import UserFactory
 from tests.integration.games.conftest import acting_seat, new_session, play, random_move, rules_of
 
@@ -234,13 +234,24 @@ class VersionFactsTests:
                 answer = Client().get(seat_url(seat), **HTMX)
             assert len(fetched.captured_queries) == 1 and label in answer.content.decode()
 
+    def test_a_new_session_keeps_its_first_versions_facts(self, django_capture_on_commit_callbacks):
+        with django_capture_on_commit_callbacks(execute=True):
+            session = new_session(seed=11)
+        for seat in session.seats.all():
+            seat_mark_joined(seat=seat)
+        for seat in session.seats.all():
+            with CaptureQueriesContext(connection) as fetched:
+                assert Client().get(seat_url(seat), **HTMX).status_code == 200
+            assert len(fetched.captured_queries) == 1
+
     def test_a_tap_through_the_api_keeps_the_facts_too(self, django_capture_on_commit_callbacks):
         from rest_framework.test import APIClient
 
-        session = played(2)
+        with django_capture_on_commit_callbacks(execute=True):  # its first version's facts: kept
+            session = new_session(seed=11)
         seats = list(session.seats.order_by("index"))
         for seat in seats:
-            Client().get(seat_url(seat))  # each phone opens its seat: the version's facts are kept
+            Client().get(seat_url(seat))  # each phone joins its seat (its first opening writes)
         for _ in range(3):  # taps in a row: each version's facts made from the one before
             actor, action = random_move(session, random.Random(session.version))
             phone = APIClient()
