@@ -6,7 +6,7 @@ engine's view for ``None`` (no hand at all).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, TypedDict
 
@@ -154,10 +154,24 @@ TABLE_LOG = 30  # the newest actions the table shows
 FACTS_CACHE_SECONDS = 300
 
 
+@dataclass(frozen=True, slots=True)
+class LoggedAction:
+    """An action of the log as the screens show it: never its payload (light to keep and read)."""
+
+    seq: int
+    seat: int | None
+    label: str
+    undoable: bool | None
+    version: int
+
+
+LOGGED_FIELDS = ("seq", "seat", "label", "undoable", "version")
+
+
 @dataclass(frozen=True)
 class VersionFacts:
     infos: dict[int, dict]  # seat index -> what a presenter knows of the seat (``seat_infos``)
-    latest: list[SessionAction]  # the TABLE_LOG newest actions in force, newest first
+    latest: tuple[LoggedAction, ...]  # the TABLE_LOG newest actions in force, newest first
 
 
 def _player(seat: Seat) -> str:
@@ -191,10 +205,11 @@ def version_key(session: GameSession) -> str:
 
 def version_facts_read(*, session: GameSession) -> VersionFacts:
     """The version's facts from the database (two queries): the seats with their players, and the
-    newest actions in force up to this version (read on their own: each kept without its session)."""
-    latest = SessionAction.objects.filter(session_id=session.pk, undone=False, version__lte=session.version)
+    newest actions in force up to this version."""
+    latest = session.actions.filter(undone=False, version__lte=session.version).order_by("-seq")
     return VersionFacts(
-        infos=seat_infos(session_seats(session=session)), latest=list(latest.order_by("-seq")[:TABLE_LOG])
+        infos=seat_infos(session_seats(session=session)),
+        latest=tuple(LoggedAction(*row) for row in latest.values_list(*LOGGED_FIELDS)[:TABLE_LOG]),
     )
 
 
@@ -204,11 +219,8 @@ def version_facts_after(*, before: str, logged: SessionAction) -> VersionFacts |
     kept = cache.get(f"facts:{before}")
     if kept is None:
         return None
-    action = SessionAction(
-        **{f.attname: getattr(logged, f.attname) for f in SessionAction._meta.concrete_fields}
-    )
-    action._state.adding, action._state.db = False, logged._state.db  # as read: without its session
-    return VersionFacts(infos=kept.infos, latest=[action, *kept.latest[: TABLE_LOG - 1]])
+    action = LoggedAction(*(getattr(logged, name) for name in LOGGED_FIELDS))
+    return VersionFacts(infos=kept.infos, latest=(action, *kept.latest[: TABLE_LOG - 1]))
 
 
 def version_facts_keep(*, key: str, facts: VersionFacts) -> None:
@@ -227,25 +239,28 @@ def session_version_facts(*, session: GameSession) -> VersionFacts:
 
 
 def session_undoable_action(
-    *, session: GameSession, latest: list[SessionAction] | None = None
-) -> SessionAction | None:
+    *, session: GameSession, latest: Sequence[LoggedAction] | None = None
+) -> SessionAction | LoggedAction | None:
     """The action Undo would drop, when the engine allows it (the automatic deal never; nothing
     once the game is over: a finished session is never reopened). ``latest``: the newest actions
     in force when already read (``VersionFacts.latest``)."""
     if not session.is_running:
         return None
+    last: SessionAction | LoggedAction | None
     last = session_last_action(session=session) if latest is None else next(iter(latest), None)
     if last is None or (last.seq == 1 and _rules(session).opening_action is not None):
         return None  # the opening action (the deal) is never undone
     return last if session_action_undoable(session=session, action=last) else None
 
 
-def session_action_undoable(*, session: GameSession, action: SessionAction) -> bool:
+def session_action_undoable(*, session: GameSession, action: SessionAction | LoggedAction) -> bool:
     """Whether the host may undo ``action``, the last one in force: as recorded when it was applied
     (never once it revealed something hidden). An action logged before that was recorded is asked
     of the engine with the state before it, from a replay of the log up to it."""
     if action.undoable is not None:
         return action.undoable
+    if not isinstance(action, SessionAction):  # as a screen keeps it: the row, for its payload
+        action = session.actions.get(seq=action.seq)
     rules = _rules(session)
     before = rules.setup(session.config, session.seed)
     earlier = session.actions.filter(undone=False, seq__lt=action.seq).order_by("seq")

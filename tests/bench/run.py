@@ -931,6 +931,10 @@ from tests.bench.long_night import long_night_section  # noqa: E402
 
 section(long_night_section)
 
+from tests.bench.panel_profile import panel_fetch_profile  # noqa: E402
+
+section(panel_fetch_profile)
+
 
 def machine() -> str:
     memory = "?"
@@ -963,8 +967,8 @@ def machine() -> str:
 # The report's order: what people see first, then the request path, push, capacity, long nights,
 # and the older sections.
 ORDER = (
-    "tap_to_glass", "request_path_ratios", "live_push", "capacity_curve", "streams_at_scale",
-    "long_night_section", "api_submit_and_read", "live_updates", "session_replay_time",
+    "tap_to_glass", "panel_fetch_profile", "request_path_ratios", "live_push", "capacity_curve",
+    "streams_at_scale", "long_night_section", "api_submit_and_read", "live_updates", "session_replay_time",
     "campaign_page_queries", "campaign_over_months",
 )  # fmt: skip
 

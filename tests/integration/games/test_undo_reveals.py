@@ -164,3 +164,24 @@ class OldLogUndoTests:
         session_undo(session=session, by=host)
         elected.refresh_from_db()
         assert elected.undone and session.state["turn"]["mains_done"] == 0
+
+    def test_the_table_panel_judges_an_old_log_as_undo_does(self, client):
+        """The table's panel reads its newest actions as the version's facts keep them (without
+        their payloads): for an old row, its Undo button is still the engine's judgement."""
+        from django.core.cache import cache
+
+        host = UserFactory()
+        client.force_login(host)
+        session = new_session(game="council_of_four", host=host, seed=3)
+        colour = next(c for c, n in session.state["councilors"].items() if n > 0)
+        elected = submit(session, {"type": "elect", "balcony": "coast", "colour": colour})
+        SessionAction.objects.filter(session=session).update(undoable=None)
+        cache.clear()
+        panel = client.get(reverse("games:session_table", args=[session.pk]), HTTP_HX_REQUEST="true")
+        assert f"Undo “{elected.label}”" in panel.content.decode()
+        shown = for_the_king_drawn(host)
+        placed = submit(shown, {"type": "place", "area": "middle"})
+        SessionAction.objects.filter(session=shown).update(undoable=None)
+        cache.clear()
+        panel = client.get(reverse("games:session_table", args=[shown.pk]), HTTP_HX_REQUEST="true")
+        assert panel.status_code == 200 and f"Undo “{placed.label}”" not in panel.content.decode()
