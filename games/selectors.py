@@ -213,13 +213,16 @@ def version_facts_read(*, session: GameSession) -> VersionFacts:
     )
 
 
-def version_facts_after(*, before: str, logged: SessionAction) -> VersionFacts | None:
-    """The facts of the version ``logged`` made, from those of the version before it (``before``:
-    its ``version_key``) when they are kept: the same seats, ``logged`` first. None otherwise."""
+def logged_action(logged: SessionAction) -> LoggedAction:
+    return LoggedAction(*(getattr(logged, name) for name in LOGGED_FIELDS))
+
+
+def version_facts_after(*, before: str, action: LoggedAction) -> VersionFacts | None:
+    """The facts of the version ``action`` made, from those of the version before it (``before``:
+    its ``version_key``) when they are kept: the same seats, ``action`` first. None otherwise."""
     kept = cache.get(f"facts:{before}")
     if kept is None:
         return None
-    action = LoggedAction(*(getattr(logged, name) for name in LOGGED_FIELDS))
     return VersionFacts(infos=kept.infos, latest=(action, *kept.latest[: TABLE_LOG - 1]))
 
 

@@ -181,14 +181,19 @@ def _after_change(session: GameSession, rules: GameRules) -> None:
 
 def _keep_version_facts(session: GameSession, *, before: str, logged: SessionAction) -> None:
     """The facts of the version an action just made (its seats, its newest actions), from those of
-    the version before (``before``: its key) when a screen or a writer kept them: kept at the commit,
-    so that the screens nudged then find them ready instead of each reading them at once. Without
-    them, the screens read them (no query here: a tap's budget). (robust: a cache that fails is a
-    miss for the screens, never an error for a committed write.)"""
-    facts = selectors.version_facts_after(before=before, logged=logged)
-    if facts is not None:
-        key = selectors.version_key(session)
-        transaction.on_commit(lambda: selectors.version_facts_keep(key=key, facts=facts), robust=True)
+    the version before (``before``: its key) when a screen or a writer kept them, made and kept at
+    the commit (the cache is never asked while the row is locked), before the nudge: the screens
+    nudged then find them ready instead of each reading them at once. Without them, the screens
+    read them (no query here: a tap's budget). (robust: a cache that fails is a miss for the
+    screens, never an error for a committed write.)"""
+    key, action = selectors.version_key(session), selectors.logged_action(logged)
+
+    def keep() -> None:
+        facts = selectors.version_facts_after(before=before, action=action)
+        if facts is not None:
+            selectors.version_facts_keep(key=key, facts=facts)
+
+    transaction.on_commit(keep, robust=True)
 
 
 def _wake_bots(session_id: int, version: int) -> None:

@@ -238,6 +238,32 @@ class VersionFactsTests:
                 answer = Client().get(seat_url(seat), **HTMX)
             assert len(fetched.captured_queries) == 1 and label in answer.content.decode()
 
+    def test_the_cache_is_never_asked_while_the_tap_holds_the_row(
+        self, monkeypatch, django_capture_on_commit_callbacks
+    ):
+        """A cache that hangs must not keep the session's row locked: the facts are made at the
+        commit, not in the transaction."""
+        session = played(2)
+        Client().get(seat_url(session.seats.get(index=0)))  # the version's facts are kept
+        asked = []
+        real_get = selectors.cache.get
+
+        def get(key, *args, **kwargs):
+            asked.append((key, len(connection.atomic_blocks) > outside))
+            return real_get(key, *args, **kwargs)
+
+        monkeypatch.setattr(selectors.cache, "get", get)
+        outside = len(connection.atomic_blocks)  # the test's own transaction
+        actor, action = random_move(session, random.Random(4))
+        with django_capture_on_commit_callbacks(execute=True):
+            session_submit_action(
+                session=session, seat=actor, action=action, expected_version=session.version
+            )
+        facts_asked = [inside for key, inside in asked if key.startswith("facts:")]
+        assert facts_asked == [False]  # once, after the commit
+        monkeypatch.undo()
+        assert selectors.cache.get(f"facts:{selectors.version_key(session)}") is not None
+
     def test_a_new_session_keeps_its_first_versions_facts(self, django_capture_on_commit_callbacks):
         with django_capture_on_commit_callbacks(execute=True):
             session = new_session(seed=11)
