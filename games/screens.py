@@ -255,7 +255,8 @@ def session_rows(sessions) -> list[dict]:
 # the same answer for everyone who may see it, at one version. It is rendered once and kept in
 # Django's cache (Redis in production, the local-memory cache without it) by session, version and
 # seat, and by what else it shows that could change without a new version (a night's result
-# recorded; the seats' players are the version's, ``selectors.session_version_facts``). The caller has checked the seat's token or the host before asking:
+# recorded; the seats' players are the version's, ``selectors.session_version_facts``). The caller
+# has checked the seat's token or the host before asking:
 # the key holds the seat (its index, its row and a digest of its token), so one seat's private
 # panel is never another's. What each request has of its own goes into slots, filled per answer:
 # its CSRF token and a fresh idempotency key for its taps.

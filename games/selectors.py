@@ -7,7 +7,7 @@ engine's view for ``None`` (no hand at all).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Annotated, Any, TypedDict
 
 from django.contrib.auth import get_user_model
@@ -145,9 +145,9 @@ def session_last_action(*, session: GameSession) -> SessionAction | None:
 # of an action makes them from the version before's (the same seats, its action first) and keeps
 # them at the commit (games.services), before any screen is nudged; a new session reads its first
 # version's at the commit; a screen that finds none (after an undo, a seat claimed, the cache
-# emptied) reads them and keeps them. Kept in
-# Django's cache by session, version and the row's last write: ``updated`` is in the key, so a
-# version written and rolled back never lends its facts to the version that replaces it.
+# emptied) reads them and keeps them. Kept in Django's cache by session, version and the row's last
+# write: ``updated`` is in the key, so a version written and rolled back never lends its facts to
+# the version that replaces it.
 
 SEAT_LOG = 8  # the newest actions a phone shows ("Latest")
 TABLE_LOG = 30  # the newest actions the table shows
@@ -165,7 +165,7 @@ class LoggedAction:
     version: int
 
 
-LOGGED_FIELDS = ("seq", "seat", "label", "undoable", "version")
+LOGGED_FIELDS = tuple(f.name for f in fields(LoggedAction))  # read as they are named on the row
 
 
 @dataclass(frozen=True)

@@ -397,15 +397,9 @@ def session_create(
     # The first version's facts, read once the night that creates the session has set its seats
     # (a campaign night gives them their Houses' colours and players in the same transaction): the
     # next writers make theirs from them.
-    transaction.on_commit(lambda: _read_version_facts(session), robust=True)
+    transaction.on_commit(lambda: selectors.session_version_facts(session=session), robust=True)
     _after_change(session, rules)
     return session
-
-
-def _read_version_facts(session: GameSession) -> None:
-    selectors.version_facts_keep(
-        key=selectors.version_key(session), facts=selectors.version_facts_read(session=session)
-    )
 
 
 def session_submit_action(
