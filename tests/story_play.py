@@ -39,13 +39,18 @@ def vote_round(session, number: int, side: str) -> dict:
     return state
 
 
-def play_campaign_night(session, night: int) -> dict:
-    """Ten Dilemmas to the lightning space. Card numbers are the night's own (10n+1 to 10n+10); the
-    third card's AYE brings Chronicle sticker ``night`` (row by night), odd nights' fourth card's AYE
-    opens Envelope ``night``; each vote is won by the first voter's side."""
+def play_campaign_cards(session, night: int, cards: range) -> dict:
+    """The draft if it is still on, then the night's cards ``cards`` (1 to 10). Card numbers are the
+    night's own (10n+1 to 10n+10); the third card's AYE brings Chronicle sticker ``night`` (row by
+    night), odd nights' fourth card's AYE opens Envelope ``night``; each vote is won by the first
+    voter's side. Stops early when the reign ends."""
     draft(session)
+    session.refresh_from_db()
+    state = session.state
     sticker_card, envelope_card = 3, 4
-    for k in range(1, CARDS_PER_NIGHT + 1):
+    for k in cards:
+        if state["phase"] != "draw":
+            break
         number = CARDS_PER_NIGHT * night + k
         row = ROWS[(k + night) % 5]
         sticker = (
@@ -68,8 +73,12 @@ def play_campaign_night(session, night: int) -> dict:
         state = vote_round(session, k, side)
         state = play(session, None, "read_outcome", outcome=card[state["winning_side"]])
         state = play(session, None, "to_time_counter")
-        if state["phase"] != "draw":
-            break
+    return state
+
+
+def play_campaign_night(session, night: int, *, first_card: int = 1) -> dict:
+    """The night's cards from ``first_card`` to the lightning space, then the scoring."""
+    state = play_campaign_cards(session, night, range(first_card, CARDS_PER_NIGHT + 1))
     state = play(session, None, "score")
     if state["phase"] == "heir":
         state = play(session, state["moderator"], "choose_heir", heir=state["heir_candidates"][0])
