@@ -142,8 +142,8 @@ def story_card_place(
     actor=None,
 ) -> StoryCard:
     """'Story Legacy': the card joins its storyline (``order``: the order it came in); the setup puts
-    the highest number on top (``selectors.storylines``). An Ending card played for the first time gives its Majority Signer Bonus to every House tied
-    for the most signatures in the storyline (this card included)."""
+    the highest number on top (``selectors.storylines``). An Ending card played for the first time
+    gives its Majority Signer Bonus to every House tied for the most signatures in its storyline."""
     check_house(campaign, signer)
     if not storyline or not storyline.strip():
         raise ValidationError(STORYLINE_REQUIRED)

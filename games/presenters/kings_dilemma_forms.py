@@ -311,8 +311,8 @@ class CardEffectForm(forms.Form):
             self._offer(offered)
 
     def _offer(self, offered: Sequence[dict]) -> None:
-        """Only the effects the table may apply now: once the campaign's six Mystery stickers are
-        attached, none is offered; otherwise only the letters still behind their doors."""
+        """Only the effects the table may apply now: no Mystery sticker once the campaign's six are
+        attached, otherwise only the letters still behind their doors."""
         by_type = {choice["type"]: choice for choice in offered}
         kind, letter = self.fields["kind"], self.fields["letter"]
         assert isinstance(kind, forms.ChoiceField) and isinstance(letter, forms.ChoiceField)

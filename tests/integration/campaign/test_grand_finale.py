@@ -256,3 +256,25 @@ class StorylineOrderTests:
         setup = legacy_setup_compute(campaign=campaign, houses=[anna, ben, chloe])
         assert setup["start"][anna.pk] == {"coins": 12, "power": 9}  # card 12's signer: its bonus
         assert setup["start"][ben.pk] == {"coins": 10, "power": 8}
+
+
+class FinalStandingsApiTests:
+    def test_the_campaign_api_gives_the_final_standings_once_the_sixth_is_attached(self, user):
+        from rest_framework.test import APIClient
+
+        campaign, houses = five_mysteries(user)
+        api = APIClient()
+        api.force_authenticate(user)
+        address = reverse("api:campaign-detail", kwargs={"campaign_id": campaign.pk})
+        assert api.get(address).json()["final_standings"] is None
+        mystery_sticker_attach(campaign=campaign, letter="F")
+        envelope_open(campaign=campaign, number=70)
+        standings = api.get(address).json()["final_standings"]
+        assert (standings["cohesion"], standings["dissent"]) == (3, 2)
+        assert [card["number"] for card in standings["endings"]] == [61, 66]
+        assert {h["name"]: (h["prestige"], h["crave"]) for h in standings["houses"]} == {
+            "Anna": (0, 0),
+            "Ben": (0, 0),
+            "Chloe": (0, 0),
+        }
+        assert standings["grand_finale_game"] is None  # opened from the pages, outside a game
