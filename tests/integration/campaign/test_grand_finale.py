@@ -6,6 +6,7 @@ storyline set up by number ('Setup Story and Event Cards')."""
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
+from rest_framework.test import APIClient
 
 from campaign import selectors
 from campaign.models import CampaignEvent, Envelope, MysterySticker
@@ -15,6 +16,7 @@ from campaign.services.common import CAMPAIGN_CLOSED
 from campaign.services.envelopes import GRAND_FINALE_NOT_YET, envelope_open, story_card_place
 from campaign.services.stickers import MYSTERY_ALL_ATTACHED, mystery_sticker_attach
 from campaign.story_selectors import night_finale
+from games.engines.kernel.errors import RuleError
 from games.engines.kings_dilemma import messages as msg
 from tests.factories import campaign_with_houses
 from tests.kings_dilemma_play import ROWS, draft, play, vote_through
@@ -113,8 +115,6 @@ class LastNightTests:
         assert f"Envelope 70 was opened in game {game.number}" in detail
 
     def test_the_api_saves_the_last_night_without_contents_for_envelope_70(self, user):
-        from rest_framework.test import APIClient
-
         campaign, houses = five_mysteries(user)
         session = game_nights.game_night_start(campaign=campaign, houses=houses, king_name="Last", seed=5)
         last_night(session)
@@ -137,6 +137,11 @@ class LastNightTests:
         body = {"king_name": "After", **{f"seat{i}": h.pk for i, h in enumerate(houses)}}
         response = client.post(reverse("kd-night-start", args=[campaign.pk]), body)
         assert response.status_code == 400 and CAMPAIGN_CLOSED in response.content.decode()
+        api = APIClient()
+        api.force_authenticate(user)
+        address = reverse("api:night-start", kwargs={"campaign_id": campaign.pk})
+        response = api.post(address, {"king_name": "After", "houses": [h.pk for h in houses]}, format="json")
+        assert response.status_code == 400 and response.json()["message"] == CAMPAIGN_CLOSED
         assert campaign.sessions.count() == 1
 
     def test_the_story_of_the_last_night_tells_the_final_standings(self, client, user):
@@ -177,16 +182,12 @@ class SeventhMysteryStickerTests:
         campaign.save(update_fields=["grand_finale_ready", "closed"])
         session = game_nights.game_night_start(campaign=campaign, houses=houses, king_name="K", seed=3)
         assert session.config["mystery_stickers"] == list("ABCDEF")
-        from games.engines.kernel.errors import RuleError
-
         draft(session)
         with pytest.raises(RuleError) as refused:
             play(session, None, "mystery_sticker", letter="G", label="One too many")
         assert refused.value.message == msg.MYSTERY_ALL.format(count=6, envelope=70)
 
     def test_the_pages_and_the_api_refuse_a_seventh(self, client, user):
-        from rest_framework.test import APIClient
-
         campaign, _ = five_mysteries(user)
         mystery_sticker_attach(campaign=campaign, letter="F")
         client.force_login(user)
@@ -226,8 +227,6 @@ class EnvelopeSeventyTests:
         assert campaign.closed
 
     def test_the_api_opens_envelope_70_with_nothing_typed(self, user):
-        from rest_framework.test import APIClient
-
         campaign, _ = five_mysteries(user)
         api = APIClient()
         api.force_authenticate(user)
@@ -260,8 +259,6 @@ class StorylineOrderTests:
 
 class FinalStandingsApiTests:
     def test_the_campaign_api_gives_the_final_standings_once_the_sixth_is_attached(self, user):
-        from rest_framework.test import APIClient
-
         campaign, houses = five_mysteries(user)
         api = APIClient()
         api.force_authenticate(user)
