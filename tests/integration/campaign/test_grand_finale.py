@@ -177,15 +177,18 @@ class SeventhMysteryStickerTests:
 
     def test_the_table_refuses_a_seventh_mystery_sticker(self, user):
         campaign, houses = five_mysteries(user)
-        mystery_sticker_attach(campaign=campaign, letter="F")
-        campaign.grand_finale_ready = campaign.closed = False  # a night begun before the sixth
-        campaign.save(update_fields=["grand_finale_ready", "closed"])
         session = game_nights.game_night_start(campaign=campaign, houses=houses, king_name="K", seed=3)
-        assert session.config["mystery_stickers"] == list("ABCDEF")
+        assert session.config["mystery_stickers"] == list("ABCDE")
         draft(session)
+        play(session, None, "mystery_sticker", letter="F", label="The sixth")
+        version = session.version
         with pytest.raises(RuleError) as refused:
             play(session, None, "mystery_sticker", letter="G", label="One too many")
         assert refused.value.message == msg.MYSTERY_ALL.format(count=6, envelope=70)
+        session.refresh_from_db()
+        assert session.version == version and [m["letter"] for m in session.state["mystery_stickers"]] == [
+            "F"
+        ]
 
     def test_the_pages_and_the_api_refuse_a_seventh(self, client, user):
         campaign, _ = five_mysteries(user)
