@@ -115,7 +115,17 @@ def campaign_detail(campaign: Campaign) -> dict:
         "houses": selectors.houses_by_prestige(campaign=campaign),
         "mystery_stickers": campaign.mystery_stickers.select_related("game"),
         "games": campaign.games.order_by("number"),
+        "final_standings": _final_standings(campaign),
     }
+
+
+def _final_standings(campaign: Campaign) -> dict | None:
+    """Once the sixth Mystery sticker is attached: what the Grand Finale counts (None before)."""
+    if not campaign.grand_finale_ready:
+        return None
+    standings = selectors.final_standings(campaign=campaign)
+    envelope = standings.pop("envelope")
+    return {**standings, "grand_finale_game": envelope.game if envelope else None}
 
 
 # ---- Campaigns ----------------------------------------------------------------------------
@@ -174,6 +184,25 @@ class CampaignDetailApi(CampaignApi):
         houses = RankedHouseSerializer(many=True, help_text="Highest Prestige first (ties: House number).")
         mystery_stickers = MysteryStickerSerializer(many=True)
         games = GameRefSerializer(many=True)
+
+        class FinalStandingsSerializer(serializers.Serializer):
+            class StandingSerializer(HouseRefSerializer):
+                prestige = serializers.IntegerField()
+                crave = serializers.IntegerField()
+
+            houses = StandingSerializer(many=True, help_text="By Prestige (ties: House number).")
+            endings = StoryCardSerializer(many=True, help_text="The Ending cards played.")
+            cohesion = serializers.IntegerField(help_text="The Ending cards' Cohesion, summed.")
+            dissent = serializers.IntegerField(help_text="The Ending cards' Dissent, summed.")
+            grand_finale_game = GameRefSerializer(
+                allow_null=True, help_text="The game that opened Envelope 70 (null: not opened yet)."
+            )
+
+        final_standings = FinalStandingsSerializer(
+            allow_null=True,
+            help_text="Once the sixth Mystery sticker is attached (null before): each House's Prestige and "
+            "Crave and the Ending cards. Envelope 70 tells how they decide the overall winner.",
+        )
 
     @extend_schema(tags=TAGS, summary="One campaign", responses={200: OutputSerializer, **MEMBER_READ})
     def get(self, request, campaign_id: int):

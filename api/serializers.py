@@ -178,7 +178,9 @@ class StoryCardSerializer(serializers.Serializer):
     title = serializers.CharField()
     text = serializers.CharField()
     signer = HouseRefSerializer(allow_null=True)
-    order = serializers.IntegerField(help_text="Position in its storyline; the highest is on top.")
+    order = serializers.IntegerField(
+        help_text="The order its storyline received it; the setup puts the highest number on top."
+    )
     is_ending = serializers.BooleanField()
     cohesion = serializers.IntegerField()
     dissent = serializers.IntegerField()

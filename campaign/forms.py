@@ -15,7 +15,7 @@ from campaign.models import (
 from campaign.services.archive import ARCHIVE_MAX_BYTES
 from campaign.services.members import INVITATION_DAYS
 from config.json_limits import json_loads_strict
-from games.engines.kings_dilemma.data import MYSTERY_LETTERS
+from games.engines.kings_dilemma.data import GRAND_FINALE_ENVELOPE, MYSTERY_LETTERS
 
 
 def _house_field(form: forms.Form, name: str) -> forms.ModelChoiceField:
@@ -234,12 +234,14 @@ class GameNightForm(CampaignBoundForm):
 
 
 class EnvelopeContentsForm(forms.Form):
-    """For each Envelope opened during a game night: its Story card and its 3 Dilemma cards."""
+    """For each Envelope opened during a game night: its Story card and its 3 Dilemma cards.
+    Envelope 70, the Grand Finale, asks for nothing: its events close the campaign."""
 
     def __init__(self, data=None, *, envelopes: list[int]):
         super().__init__(data)
-        self.envelopes = envelopes
-        for n in envelopes:
+        self.finale = GRAND_FINALE_ENVELOPE in envelopes
+        self.envelopes = [n for n in envelopes if n != GRAND_FINALE_ENVELOPE]
+        for n in self.envelopes:
             self.fields[f"e{n}-special"] = forms.BooleanField(
                 required=False, label=f"Envelope {n:02d} is a Special Envelope"
             )

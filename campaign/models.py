@@ -300,7 +300,8 @@ class StoryCard(models.Model):
     envelope = models.ForeignKey(
         Envelope, null=True, blank=True, on_delete=models.SET_NULL, related_name="story_cards"
     )
-    order = models.PositiveSmallIntegerField()  # position in its storyline; the highest is on top
+    # The order its storyline received it; the setup puts the highest number on top (selectors.storylines).
+    order = models.PositiveSmallIntegerField()
     is_ending = models.BooleanField(default=False)
     cohesion = models.PositiveSmallIntegerField(default=0)
     dissent = models.PositiveSmallIntegerField(default=0)

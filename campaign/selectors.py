@@ -28,6 +28,7 @@ from campaign.models import (
     Membership,
     StoryCard,
 )
+from games.engines.kings_dilemma.data import GRAND_FINALE_ENVELOPE
 from games.selectors import seats_of_user
 
 
@@ -119,9 +120,11 @@ def realm_board(*, campaign: Campaign) -> list[dict]:
 
 
 def storylines(*, campaign: Campaign) -> list[dict]:
-    """Story cards by storyline, highest order on top; only the top card's ability is active."""
+    """Story cards by storyline as the next game sets them up ('Setup Story and Event Cards': "ordered
+    by number, with the highest number on top"), whatever order they were opened in; only the top
+    card's ability is active."""
     grouped: dict[str, list[StoryCard]] = defaultdict(list)
-    for card in campaign.story_cards.select_related("signer").order_by("storyline", "-order"):
+    for card in campaign.story_cards.select_related("signer").order_by("storyline", "-number"):
         grouped[card.storyline].append(card)
     return [{"storyline": name, "top": cards[0], "cards": cards} for name, cards in grouped.items()]
 
@@ -161,12 +164,20 @@ def sticker_history(*, campaign: Campaign, number: int) -> QuerySet[CampaignEven
 
 
 def final_standings(*, campaign: Campaign) -> dict:
-    houses = list(house_list(campaign=campaign))
-    endings = campaign.story_cards.filter(is_ending=True)
+    """What the Grand Finale counts ('Triggering the end of the campaign'): each House's Prestige and
+    Crave, and the Ending cards with their Cohesion and Dissent. How they decide the winner is revealed
+    in Envelope 70 only, so the Houses are listed by Prestige (ties: House number), never summed
+    into a winner (docs/rules-decisions.md)."""
+    endings = list(
+        campaign.story_cards.filter(is_ending=True).select_related("signer").order_by("storyline", "number")
+    )
+    finale = campaign.envelopes.filter(number=GRAND_FINALE_ENVELOPE).select_related("game").first()
     return {
-        "houses": sorted(houses, key=lambda h: (h.prestige + h.crave, h.number), reverse=True),
+        "houses": houses_by_prestige(campaign=campaign),
+        "endings": endings,
         "cohesion": sum(card.cohesion for card in endings),
         "dissent": sum(card.dissent for card in endings),
+        "envelope": finale,  # Envelope 70 once opened (its game: the last night)
     }
 
 

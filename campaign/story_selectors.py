@@ -26,7 +26,9 @@ from campaign.models import (
     House,
     StoryLink,
 )
+from campaign.selectors import final_standings
 from games.engines.kernel.errors import RuleError
+from games.engines.kings_dilemma.data import GRAND_FINALE_ENVELOPE
 from games.engines.kings_dilemma.story import house_figures, story_begin, story_fold, story_told
 from games.models import GameSession, SessionAction, SessionSnapshot
 from games.services import MALFORMED, session_snapshots_keep_told
@@ -324,6 +326,14 @@ def night_chapter(
         "ranking": ranking,
         "coins": [{"giver": names[a], "receiver": names[b], "coins": n} for (a, b), n in gifts.items()],
     }
+
+
+def night_finale(*, campaign: Campaign, game: ChronicleGame) -> dict | None:
+    """The campaign's final standings, told with the night that opened Envelope 70, the Grand Finale
+    (None for every other night)."""
+    if not campaign.envelopes.filter(number=GRAND_FINALE_ENVELOPE, game=game).exists():
+        return None
+    return final_standings(campaign=campaign)
 
 
 def game_for_story(*, campaign: Campaign, number: int) -> ChronicleGame | None:

@@ -83,6 +83,7 @@ def night_story_view(request: HttpRequest, pk: int, number: int) -> HttpResponse
         "game": game,
         "story": story_selectors.night_chapter(campaign=campaign, game=game, page=_story_page(request)),
         "scores": story_selectors.game_scores(game=game),
+        "finale": story_selectors.night_finale(campaign=campaign, game=game),
         "link": link,
         # Where the others open it: the address phones reach, as the seat codes (never localhost).
         "share_url": phone_base_url(request) + reverse("shared-story", args=[link.token]) if link else "",
@@ -130,6 +131,7 @@ def shared_story_view(request: HttpRequest, token: str) -> HttpResponse:
             campaign=link.campaign, game=link.game, page=_story_page(request)
         ),
         "scores": story_selectors.game_scores(game=link.game),
+        "finale": story_selectors.night_finale(campaign=link.campaign, game=link.game),
     }
     response = render(request, "campaign/story_shared.html", context)
     response["Referrer-Policy"] = "no-referrer"  # the token stays out of other sites' logs

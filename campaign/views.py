@@ -563,7 +563,9 @@ def game_night_record_view(request: HttpRequest, pk: int, session_id: int) -> Ht
     session = get_object_or_404(campaign.sessions.select_related("chronicle_game"), pk=session_id)
     result = session.state.get("result") or {}
     envelopes = result.get("envelopes", [])
-    form = forms.EnvelopeContentsForm(request.POST or None, envelopes=[e["number"] for e in envelopes])
+    # A night whose only Envelope is 70 posts no field: still a save.
+    posted = request.POST if request.method == "POST" else None
+    form = forms.EnvelopeContentsForm(posted, envelopes=[e["number"] for e in envelopes])
     if request.method == "POST" and form.is_valid():
         game = _run_service(
             form,

@@ -21,7 +21,12 @@ from campaign.services.common import check_effects, check_house, record_event
 from campaign.services.ledger import ledger_add, prestige_check
 from campaign.services.stickers import NOTHING_TO_CORRECT, changes_summary
 from games.engines.kings_dilemma import messages as engine_messages
-from games.engines.kings_dilemma.data import ENVELOPE_COUNT, GRAND_FINALE_ENVELOPE, STARTING_ENVELOPE
+from games.engines.kings_dilemma.data import (
+    ENVELOPE_COUNT,
+    GRAND_FINALE_ENVELOPE,
+    MYSTERY_STICKERS_PER_CAMPAIGN,
+    STARTING_ENVELOPE,
+)
 
 ENVELOPE_NUMBER_RANGE = f"Envelope numbers go from 00 to {ENVELOPE_COUNT - 1:02d}."
 
@@ -31,6 +36,13 @@ ENVELOPE_ALREADY_OPENED = "Envelope {number:02d} has already been opened."
 
 STANDARD_ENVELOPE_CARDS = (
     "A standard Envelope holds 1 Story card and 3 Dilemma cards; got {count} Dilemma cards."
+)
+
+
+GRAND_FINALE_NOT_YET = (
+    f"Envelope {GRAND_FINALE_ENVELOPE} is the Grand Finale: it is opened once the "
+    f"{MYSTERY_STICKERS_PER_CAMPAIGN} Mystery stickers of the campaign are attached "
+    "({count} attached so far)."
 )
 
 
@@ -129,9 +141,9 @@ def story_card_place(
     game: ChronicleGame | None = None,
     actor=None,
 ) -> StoryCard:
-    """'Story Legacy': the card goes on top of its storyline, covering the previous one's ability.
-    An Ending card played for the first time gives its Majority Signer Bonus to every House tied
-    for the most signatures in the storyline (this card included)."""
+    """'Story Legacy': the card joins its storyline (``order``: the order it came in); the setup puts
+    the highest number on top (``selectors.storylines``). An Ending card played for the first time
+    gives its Majority Signer Bonus to every House tied for the most signatures in its storyline."""
     check_house(campaign, signer)
     if not storyline or not storyline.strip():
         raise ValidationError(STORYLINE_REQUIRED)
@@ -186,13 +198,30 @@ def _grand_finale_open(campaign: Campaign, *, game: ChronicleGame | None, actor)
     )
 
 
+def grand_finale_refusal(campaign: Campaign) -> str:
+    """Why Envelope 70 cannot be opened yet ('' once the campaign's six Mystery stickers are attached):
+    'Triggering the end of the campaign' opens it after the sixth, and the campaign closes with it."""
+    count = campaign.mystery_stickers.count()
+    return GRAND_FINALE_NOT_YET.format(count=count) if count < MYSTERY_STICKERS_PER_CAMPAIGN else ""
+
+
 def _standard_contents_check(number: int, dilemma_numbers: list[int]) -> None:
-    """A standard Envelope holds 3 Dilemma cards; Envelope 00, the starting deck, at least one."""
+    """A standard Envelope holds 3 Dilemma cards; Envelope 00, the starting deck, at least one;
+    Envelope 70, the Grand Finale, is no standard Envelope: it holds what it holds."""
+    if number == GRAND_FINALE_ENVELOPE:
+        return
     if number == STARTING_ENVELOPE:
         if not dilemma_numbers:
             raise ValidationError(STARTING_DECK_EMPTY)
     elif len(dilemma_numbers) != 3:
         raise ValidationError(STANDARD_ENVELOPE_CARDS.format(count=len(dilemma_numbers)))
+
+
+def _contents_check(campaign: Campaign, number: int, special: bool, dilemma_numbers: list[int]) -> None:
+    if number == GRAND_FINALE_ENVELOPE and (early := grand_finale_refusal(campaign)):
+        raise ValidationError(early)
+    if not special:
+        _standard_contents_check(number, dilemma_numbers)
 
 
 @transaction.atomic
@@ -212,7 +241,8 @@ def envelope_open(
     """'Open Envelope': a standard Envelope holds 1 Story card (signed by the Leader, placed on its
     storyline) and 3 Dilemma cards shuffled into the Dilemma deck. Envelope 00 ('Before your first
     game') holds a Story card and the starting Dilemma deck: as many Dilemma cards as it brings. A Special Envelope's cards
-    follow their own instructions: Trigger cards go to the deck, Event cards to the Event area."""
+    follow their own instructions: Trigger cards go to the deck, Event cards to the Event area.
+    Envelope 70, the Grand Finale, opens after the sixth Mystery sticker, never checked as standard."""
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     if not isinstance(number, int) or not 0 <= number < ENVELOPE_COUNT:
         raise ValidationError(ENVELOPE_NUMBER_RANGE)
@@ -220,8 +250,7 @@ def envelope_open(
     if campaign.envelopes.filter(number=number).exists():
         raise ValidationError(ENVELOPE_ALREADY_OPENED.format(number=number))
     dilemma_numbers = list(dilemma_numbers or [])
-    if not special:
-        _standard_contents_check(number, dilemma_numbers)
+    _contents_check(campaign, number, special, dilemma_numbers)
     envelope = Envelope.objects.create(
         campaign=campaign, number=number, special=special, opened_by=opened_by, game=game
     )

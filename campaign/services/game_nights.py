@@ -26,6 +26,7 @@ from campaign.services.envelopes import (
     dilemma_card_remember,
     envelope_open,
     game_save,
+    grand_finale_refusal,
 )
 from campaign.services.ledger import ledger_add
 from campaign.services.stickers import (
@@ -35,7 +36,7 @@ from campaign.services.stickers import (
     mystery_sticker_attach,
     sticker_attach,
 )
-from games.engines.kings_dilemma.data import MYSTERY_STICKERS_PER_CAMPAIGN
+from games.engines.kings_dilemma.data import GRAND_FINALE_ENVELOPE, MYSTERY_STICKERS_PER_CAMPAIGN
 from games.services import session_create, session_rules
 
 NIGHT_HOUSES = "A King's Dilemma game has 3 to 5 Houses; {count} were chosen."
@@ -347,14 +348,21 @@ def _night_stickers_write(game: ChronicleGame, result: dict, house_of, actor) ->
 
 def _night_envelopes_write(game: ChronicleGame, result: dict, contents: dict, house_of, actor) -> list[dict]:
     """Tonight's Envelopes with what the table found in them. One the campaign already opened is not
-    opened again: its contents as typed stay in the conflict."""
+    opened again, nor Envelope 70 before the campaign's sixth Mystery sticker (tonight's are written
+    first): its contents as typed stay in the conflict."""
     campaign, conflicts = game.campaign, []
     opened = set(campaign.envelopes.values_list("number", flat=True))
     for envelope in result.get("envelopes", []):
         envelope = {**contents.get(envelope["number"], {}), **envelope}  # the game's number and opener
         opener = house_of(envelope.get("opened_by"))
-        if envelope["number"] in opened:
-            message = ENVELOPE_ALREADY_OPENED.format(number=envelope["number"])
+        message = (
+            ENVELOPE_ALREADY_OPENED.format(number=envelope["number"])
+            if envelope["number"] in opened
+            else grand_finale_refusal(campaign)
+            if envelope["number"] == GRAND_FINALE_ENVELOPE
+            else ""
+        )
+        if message:
             typed = {**envelope, "opened_by_house": _house_words(opener)}
             what = f"Envelope {envelope['number']:02d}{_by(opener, 'opened')}{_contents_words(envelope)}"
             conflicts.append(_conflict("envelope", envelope["number"], message, typed, what))
@@ -528,8 +536,9 @@ def game_night_record(*, session, envelope_contents: dict | None = None, actor=N
         [e["number"] for e in result.get("envelopes", [])],
     )
     conflicts = _night_stickers_write(game, result, house_of, actor)
-    conflicts += _night_envelopes_write(game, result, contents, house_of, actor)
+    # The sixth Mystery sticker before the Envelopes: Envelope 70 opens after it.
     conflicts += _night_mystery_write(game, result, actor)
+    conflicts += _night_envelopes_write(game, result, contents, house_of, actor)
     _night_effects_write(game, result, house_of, actor)
     _night_result_write(game, result, house_of, actor)
     conflicts += _night_save(game, result, actor)

@@ -296,11 +296,30 @@ class CardEffectForm(forms.Form):
         "to_event_area": (),
     }
 
-    def __init__(self, *args, seats: Sequence[tuple[int, str]] = (), **kwargs):
+    def __init__(
+        self,
+        *args,
+        seats: Sequence[tuple[int, str]] = (),
+        offered: Sequence[dict] | None = None,
+        **kwargs,
+    ):
         super().__init__(*args, **kwargs)
         target = self.fields["target"]
         assert isinstance(target, forms.ChoiceField)
         target.choices = [("", "—"), *seats]
+        if offered is not None:
+            self._offer(offered)
+
+    def _offer(self, offered: Sequence[dict]) -> None:
+        """Only the effects the table may apply now: no Mystery sticker once the campaign's six are
+        attached, otherwise only the letters still behind their doors."""
+        by_type = {choice["type"]: choice for choice in offered}
+        kind, letter = self.fields["kind"], self.fields["letter"]
+        assert isinstance(kind, forms.ChoiceField) and isinstance(letter, forms.ChoiceField)
+        kind.choices = [(k, words) for k, words in self.KINDS if k in by_type]
+        mystery = by_type.get("mystery_sticker")
+        letters = mystery["params"]["letter"]["options"] if mystery else []
+        letter.choices = [("", "—"), *[(c, c) for c in letters]]
 
     def clean(self):
         data = self.cleaned_data
@@ -358,7 +377,8 @@ def table_forms(*, facts: SessionFacts, table: dict, bound: dict) -> dict[str, A
         if "read_outcome" in types
         else None,
         "kings_dilemma_effect_form": (
-            bound.get("effect") or CardEffectForm(seats=_seats(facts), initial=initial)
+            bound.get("effect")
+            or CardEffectForm(seats=_seats(facts), offered=table["legal_actions"], initial=initial)
         )
         if types & (TYPED_TABLE_ACTIONS - {"draw_dilemma", "read_outcome"})
         else None,

@@ -10,7 +10,13 @@ from collections.abc import Callable
 
 from games.engines.kernel.choices import Choice, amount, choice, open_to_all, pick, text, typed
 from games.engines.kings_dilemma.data import RESOURCES
-from games.engines.kings_dilemma.realm import HOST_WHATS, MAX_LABEL, PLACES, mystery_attached
+from games.engines.kings_dilemma.realm import (
+    HOST_WHATS,
+    MAX_LABEL,
+    PLACES,
+    mystery_all_attached,
+    mystery_attached,
+)
 from games.engines.kings_dilemma.turn import drafting_seat
 from games.engines.kings_dilemma.voting import SIDES
 
@@ -117,7 +123,7 @@ def _host_effects(state: dict) -> list[Choice]:
         )
     ]
     free = [x for x in state["tracks"]["mystery_letters"] if x not in mystery_attached(state)]
-    if free:
+    if free and not mystery_all_attached(state):
         choices.append(choice("mystery_sticker", None, letter=pick(free), label=text(MAX_LABEL)))
     return choices
 

@@ -106,6 +106,10 @@ HOST_WHAT = "The table can give or take Coins, Power, Prestige or Crave."
 HOST_AMOUNT = "The amount is a whole number from -{most} to {most} other than 0 (negative to take)."
 MYSTERY_LETTER = "Mystery stickers are behind doors A to L."
 MYSTERY_TWICE = "Mystery sticker {letter} was already attached."
+MYSTERY_ALL = (
+    "All {count} Mystery stickers of the campaign are already attached: the last one opens Envelope "
+    "{envelope:02d}, the Grand Finale."
+)
 LIGHTNING_FORMAT = (
     "Say whether the back of the card shows the lightning on its central space (true or false)."
 )
@@ -125,6 +129,10 @@ NEWS_TRACK_END = "{row} stopped at the end of its track ({at}/{top})."
 NEWS_ABDICATES = "Stability reached {at}/{top}: the King abdicates at the end of the round."
 NEWS_STICKER = "{kind} Chronicle sticker {number} goes on the {row} row, signed by {leader} (the Leader)."
 NEWS_ENVELOPE = "{leader} (the Leader) opens Envelope {number:02d}."
+NEWS_GRAND_FINALE = (
+    "The sixth Mystery sticker is attached: {leader} (the Leader) opens Envelope {number:02d} now, the "
+    "Grand Finale."
+)
 NEWS_TIME_COUNTER = "Card {number} goes on the Time Counter ({count}/{spaces})."
 NEWS_LIGHTNING_DEAD = "It lies on the lightning space: the King is dead."
 NEWS_LIGHTNING_LIVES = "It lies on the lightning space, and the King lives on."

@@ -181,10 +181,8 @@ def place_on_time_counter(state: dict) -> None:
 
 def end_round(state: dict) -> None:
     """Step F: the King abdicated or died (the end of the game is triggered), or a new round starts."""
-    attached = len(state["mystery_before"]) + len(state["mystery_stickers"])
-    finale = state["tracks"]["mystery_stickers_per_campaign"]
     grand_finale = state["tracks"]["grand_finale_envelope"]
-    if attached >= finale and grand_finale not in envelopes_taken(state):
+    if mystery_all_attached(state) and grand_finale not in envelopes_taken(state):
         # 'Triggering the end of the campaign': after the resolution of the card that attached the
         # sixth Mystery sticker, Envelope 70 is opened.
         state["envelopes"].append(
@@ -195,6 +193,7 @@ def end_round(state: dict) -> None:
                 "grand_finale": True,
             }
         )
+        tell(state, msg.NEWS_GRAND_FINALE.format(leader=name(state, state["leader"]), number=grand_finale))
     state["card"] = None
     state["outcome"] = None
     state["vote"] = None
@@ -332,6 +331,11 @@ def mystery_attached(state: dict) -> set[str]:
     return set(state["mystery_before"]) | {m["letter"] for m in state["mystery_stickers"]}
 
 
+def mystery_all_attached(state: dict) -> bool:
+    """'You will attach exactly 6 Mystery stickers during your campaign': earlier games' and tonight's."""
+    return len(mystery_attached(state)) >= state["tracks"]["mystery_stickers_per_campaign"]
+
+
 def mystery_sticker(state: dict, action: dict, rng) -> None:
     label = _label(action)
     letter = action.get("letter")
@@ -339,6 +343,13 @@ def mystery_sticker(state: dict, action: dict, rng) -> None:
         raise RuleError(msg.MYSTERY_LETTER)
     if letter in mystery_attached(state):
         raise RuleError(msg.MYSTERY_TWICE.format(letter=letter))
+    if mystery_all_attached(state):
+        tracks = state["tracks"]
+        raise RuleError(
+            msg.MYSTERY_ALL.format(
+                count=tracks["mystery_stickers_per_campaign"], envelope=tracks["grand_finale_envelope"]
+            )
+        )
     dilemma = state["card"]["number"] if state["card"] else None
     state["mystery_stickers"].append({"letter": letter, "dilemma": dilemma, "label": label})
 

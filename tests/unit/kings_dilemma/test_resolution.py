@@ -388,10 +388,30 @@ class HostEffectTests:
         assert error(state, "mystery_sticker", None, letter="Z", label="x") == msg.MYSTERY_LETTER
 
     def test_the_sixth_mystery_sticker_opens_envelope_70_after_the_card(self):
+        """Rulebook 'Triggering the end of the campaign': "after you complete the resolution of the
+        Dilemma card that made you attach that sticker, you must immediately open Envelope 70"."""
         state = voting(config(mystery_stickers=["A", "B", "C", "D", "E"], leader=0, moderator=1))
         state = act(state, "mystery_sticker", None, letter="F", label="Door F")
-        state = act(win(state, "aye"), "to_time_counter", None)
+        state = win(state, "aye")
+        assert state["envelopes"] == []  # not before the resolution is complete
+        state = act(state, "to_time_counter", None)
         assert state["envelopes"] == [{"number": 70, "opened_by": 0, "dilemma": 12, "grand_finale": True}]
+        assert state["news"][-1] == msg.NEWS_GRAND_FINALE.format(leader="Anna", number=70)
+        assert RULES.view(state, None)["news"][-1] == state["news"][-1]  # the host reads it
+
+    def test_a_seventh_mystery_sticker_is_refused_and_never_offered(self):
+        """Rulebook 'Triggering the end of the campaign': "You will attach exactly 6 Mystery stickers
+        during your campaign" (the campaign's earlier ones and tonight's)."""
+        all_six = msg.MYSTERY_ALL.format(count=6, envelope=70)
+        state = win(voting(config(mystery_stickers=["A", "B", "C", "D", "E"])), "aye")
+        offered = [c for c in RULES.legal_actions(state, None) if c["type"] == "mystery_sticker"]
+        assert offered[0]["params"]["letter"]["options"] == list("FGHIJKL")
+        state = act(state, "mystery_sticker", None, letter="F", label="Door F")
+        assert "mystery_sticker" not in {c["type"] for c in RULES.legal_actions(state, None)}
+        assert error(state, "mystery_sticker", None, letter="G", label="Door G") == all_six
+        before = win(voting(config(mystery_stickers=list("ABCDEF"))), "aye")
+        assert "mystery_sticker" not in {c["type"] for c in RULES.legal_actions(before, None)}
+        assert error(before, "mystery_sticker", None, letter="L", label="Door L") == all_six
 
     def test_host_effect_errors(self):
         state = win(voting(), "aye")

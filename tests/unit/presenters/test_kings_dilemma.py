@@ -171,6 +171,26 @@ class TableFormsTests:
             shown == {c["type"] for c in table["legal_actions"]} - TYPED_TABLE_ACTIONS == {"to_time_counter"}
         )
 
+    def test_the_effect_form_stops_offering_mystery_stickers_once_all_six_are_attached(self):
+        """Rulebook 'Triggering the end of the campaign': "You will attach exactly 6 Mystery stickers
+        during your campaign": the host's form offers the letters still behind their doors, then none."""
+
+        def effect_form(mystery_before: list[str]):
+            cfg = {**night(), "mystery_stickers": mystery_before}
+            state = voting(cfg)
+            state = act(act(act(state, "vote", 0, side="aye", power=1), "pass_gather", 1), "pass_gather", 2)
+            state = act(state, "read_outcome", None, outcome=outcome(("wealth", 1)))
+            return PRESENTER.table_forms(facts=facts(), table=self.table(state), bound={})[
+                "kings_dilemma_effect_form"
+            ]
+
+        five = effect_form(list("ABCDE"))
+        assert [c for c, _ in five.fields["letter"].choices] == ["", *"FGHIJKL"]
+        assert "mystery_sticker" in [k for k, _ in five.fields["kind"].choices]
+        six = effect_form(list("ABCDEF"))
+        assert [k for k, _ in six.fields["kind"].choices] == ["move_resource", "adjust", "to_event_area"]
+        assert [c for c, _ in six.fields["letter"].choices] == [""]
+
     @pytest.mark.parametrize("kind", ["draw", "outcome", "effect"])
     def test_a_posted_form_is_composed_by_its_kind(self, kind):
         table = self.table(drafted(night()))
