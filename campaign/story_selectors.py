@@ -26,6 +26,7 @@ from campaign.models import (
     House,
     StoryLink,
 )
+from campaign.selectors import game_result_since, night_stickers_now
 from games.engines.kernel.errors import RuleError
 from games.engines.kings_dilemma.story import house_figures, story_begin, story_fold, story_told
 from games.models import GameSession, SessionAction, SessionSnapshot
@@ -39,6 +40,7 @@ SIDES = {"aye": "AYE", "nay": "NAY"}
 PASSES = {"gather": "passed and gathered Power", "moderator": "passed and became the Moderator"}
 END_WORDS = dict(GameEnd.choices)
 STORY_PAGE_CHAPTERS = 20  # Dilemmas told on one page of a night's story (a night has about ten)
+SCORE_POINTS = ("agenda_points", "open_agenda_points", "coins_points", "power_points")
 FIGURES = ("dilemmas", "led", "moderated", "voted", "won", "coins_given", "coins_received")
 
 
@@ -191,7 +193,7 @@ def _names(story: dict, houses: dict[int, House]) -> list[dict]:
     return named
 
 
-def _chapter(dilemma: dict, names: list[dict]) -> dict:
+def _chapter(dilemma: dict, names: list[dict], stickers_now: dict[int, dict]) -> dict:
     def who(seat):
         return None if seat is None else names[seat]
 
@@ -229,9 +231,7 @@ def _chapter(dilemma: dict, names: list[dict]) -> dict:
         ],
         "note": outcome.get("note", ""),
         "lightning": bool(outcome.get("lightning")),
-        "stickers": [
-            {**s, "row": s["row"].capitalize(), "signer": who(s["signer"])} for s in dilemma["stickers"]
-        ],
+        "stickers": [_sticker_now(s, names, stickers_now) for s in dilemma["stickers"]],
         "envelopes": [{**e, "opened_by": who(e["opened_by"])} for e in dilemma["envelopes"]],
         "effects": [_effect_words(e, names) for e in dilemma["effects"]],
         "coins": [
@@ -292,8 +292,14 @@ def night_chapter(
     dilemmas, where = _page(story["dilemmas"], page)
     houses = {h.pk: h for h in campaign.houses.all()}
     names = _names(story, houses)
+    # What a correction changed is read from the records at each reading, never kept with the story
+    # told from the log (which a correction cannot change): nothing a correction can miss is cached.
+    recorded = game_result_since(game=game) if game.recorded and story["over"] else None
+    stickers_now = night_stickers_now(campaign=campaign, game=game)
     ranking = None
-    if story["over"]:
+    if recorded and recorded["rows"]:
+        ranking = _ranking_now(story, names, recorded["rows"])
+    elif story["over"]:
         ranking = [
             {
                 **row,
@@ -301,6 +307,8 @@ def night_chapter(
                 "secret_agenda": row["secret_agenda"].capitalize(),
                 # Tied winners share the victory; the Moderator chose who married into the royal line.
                 "heir": len(story["winners"]) > 1 and row["seat"] == story["heir"],
+                "was": {},
+                "corrected_on": None,
             }
             for row in story["ranking"]
         ]
@@ -313,10 +321,9 @@ def night_chapter(
         "houses": names,
         "open_agendas": [h for h in names if h["open_agendas"]],  # the Houses that hold any
         "over": story["over"],
-        "chapters": [_chapter(d, names) for d in dilemmas],
+        "chapters": [_chapter(d, names, stickers_now) for d in dilemmas],
         **where,
-        "end": story["end"],
-        "end_words": END_WORDS.get(story["end"] or "", ""),
+        **_end_now(story, game, recorded),
         "resources_final": [
             {"row": row.capitalize(), "position": position}
             for row, position in (story["resources_final"] or {}).items()
@@ -324,6 +331,110 @@ def night_chapter(
         "ranking": ranking,
         "coins": [{"giver": names[a], "receiver": names[b], "coins": n} for (a, b), n in gifts.items()],
     }
+
+
+# ---- what the records say now of a night the table played --------------------------------------------
+
+
+def _house_entry(house: House, names: list[dict]) -> dict:
+    """A House as the story names it: its seat at the table, or none (a House a correction added)."""
+    seated = next((n for n in names if n["house"] == house.pk), None)
+    return seated or {"seat": None, "name": house.name, "house": house.pk, "colour": house.colour}
+
+
+def _rank_words(position: int, last: bool) -> str:
+    return "Last" if last else str(position)
+
+
+def _ranking_now(story: dict, names: list[dict], rows: list[dict]) -> list[dict]:
+    """The night's ranking as the Realm Chronicles hold it now; where a correction made a row differ
+    from what the table played, ``was`` says what the table played (rank, Secret Agenda, points)."""
+    played = {row["house"]: row for row in story["ranking"] or []}
+    ranking = []
+    for entry in rows:
+        score, old = entry["score"], played.get(entry["score"].house_id)
+        was = {}
+        if entry["corrected"] and old is None:
+            was["rank"] = "not at this table"
+        elif entry["corrected"]:
+            shown = {
+                "rank": (_rank_words(old["position"], old["last"]), _rank_words(score.position, score.last)),
+                "secret_agenda": (old["secret_agenda"].capitalize(), score.get_secret_agenda_display()),
+                "total": (str(old["total"]), str(score.total)),
+            }
+            was = {key: then for key, (then, now) in shown.items() if then != now}
+        ranking.append(
+            {
+                **{f: getattr(score, f) for f in (*SCORE_POINTS, "total", "position", "last")},
+                "seat": old["seat"] if old else None,
+                "name": score.house.name,
+                "house": _house_entry(score.house, names),
+                "secret_agenda": score.get_secret_agenda_display(),
+                "heir": old is not None and len(story["winners"]) > 1 and old["seat"] == story["heir"],
+                "was": was,
+                "corrected_on": entry["since"] if was else None,
+            }
+        )
+    return ranking
+
+
+def _end_now(story: dict, game: ChronicleGame, recorded: dict | None) -> dict:
+    """How the reign ended, as recorded now, and how the table played it when a correction changed it."""
+    end = game.end if recorded is not None and game.end else story["end"]
+    changed = end != story["end"] and story["end"] is not None
+    return {
+        "end": end,
+        "end_words": END_WORDS.get(end or "", ""),
+        "end_was": END_WORDS.get(story["end"] or "", "") if changed else "",
+        "end_corrected_on": recorded["end_on"] if changed and recorded is not None else None,
+    }
+
+
+def _sticker_now(told: dict, names: list[dict], stickers_now: dict[int, dict]) -> dict:
+    """A sticker of the night as the board holds it now: corrected (``was``: what the table typed) or
+    removed since, with when."""
+    signer = None if told["signer"] is None else names[told["signer"]]
+    shown = {
+        **told,
+        "row": told["row"].capitalize(),
+        "signer": signer,
+        "was": "",
+        "changed_on": None,
+        "removed": False,
+    }
+    held = stickers_now.get(told["number"])
+    if held is None or held["changed_on"] is None:
+        return shown
+    if held["removed"]:
+        return {**shown, "removed": True, "changed_on": held["changed_on"]}
+    sticker = held["sticker"]
+    if sticker is None:
+        return shown
+    now = {
+        "number": sticker.number,
+        "row": sticker.get_row_display(),
+        "positive": sticker.positive,
+        "signer": None if sticker.signer is None else _house_entry(sticker.signer, names),
+    }
+    was = _sticker_was(shown, now)
+    return {**shown, **now, "was": was, "changed_on": held["changed_on"]} if was else shown
+
+
+def _sticker_was(then: dict, now: dict) -> str:
+    """What the table typed of a sticker where it differs from the board now: 'sticker 31 in the
+    Wealth row, negative, signed by House Anna'."""
+    where = []
+    if then["number"] != now["number"]:
+        where.append(f"sticker {then['number']}")
+    if then["row"] != now["row"]:
+        where.append(f"in the {then['row']} row")
+    parts = [" ".join(where)] if where else []
+    if then["positive"] != now["positive"]:
+        parts.append("positive" if then["positive"] else "negative")
+    house = (then["signer"] or {}).get("house")
+    if house != (now["signer"] or {}).get("house"):
+        parts.append(f"signed by House {then['signer']['name']}" if then["signer"] else "unsigned")
+    return ", ".join(parts)
 
 
 def game_for_story(*, campaign: Campaign, number: int) -> ChronicleGame | None:
