@@ -4,6 +4,7 @@ whatever the number of games (see tests/integration/campaign/test_query_counts.p
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Any
 
 from django.core.cache import cache
 from django.db.models import IntegerField, OuterRef, Prefetch, QuerySet, Subquery, Sum, Value
@@ -170,10 +171,11 @@ def sticker_lives(*, events: QuerySet[CampaignEvent]) -> list[list[CampaignEvent
             lives.append(life)
             continue
         was = data.get("was_number", number)
-        life = current.pop(was, None) if isinstance(was, int) else None
-        if life is None:  # attached before the history began: its life starts here
-            life = []
-            lives.append(life)
+        found = current.pop(was, None) if isinstance(was, int) else None
+        if found is None:  # attached before the history began: its life starts here
+            found = []
+            lives.append(found)
+        life = found
         life.append(event)
         if event.kind != "sticker_removed":
             current[number] = life
@@ -250,13 +252,13 @@ def _corrections_of(game: ChronicleGame) -> tuple[dict[int, object], object]:
 
 def game_result_since(*, game: ChronicleGame) -> dict:
     """A game's table as it stands, each row saying whether a correction made it what it is and
-    when (None: unknown, or as recorded); and the time the end of the reign was last corrected (None: never). Two
-    queries, whatever the number of revisions."""
+    when (None: unknown, or as recorded); and the time the end of the reign was last corrected
+    (None: never). Two queries, whatever the number of revisions."""
     revisions: dict[int, dict[int, ChronicleScore]] = defaultdict(dict)
     for score in game.scores.select_related("house").order_by("revision"):
         revisions[score.revision][score.house_id] = score
     dates, end_on = _corrections_of(game)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for house_id, score in revisions.get(game.revision, {}).items():
         since = game.revision
         while since > 0 and _same_row(revisions[since - 1].get(house_id), score):

@@ -356,7 +356,7 @@ def _ranking_now(story: dict, names: list[dict], rows: list[dict]) -> list[dict]
         was = {}
         if entry["corrected"] and old is None:
             was["rank"] = "not at this table"
-        elif entry["corrected"]:
+        elif entry["corrected"] and old is not None:
             shown = {
                 "rank": (_rank_words(old["position"], old["last"]), _rank_words(score.position, score.last)),
                 "secret_agenda": (old["secret_agenda"].capitalize(), score.get_secret_agenda_display()),
