@@ -170,6 +170,13 @@ class HousePageApi(CampaignApi):
                 allow_null=True, help_text="Its Realm Chronicles row (null: not recorded)."
             )
             figures = FiguresSerializer(allow_null=True, help_text="null: played on paper.")
+            was = serializers.DictField(
+                child=serializers.CharField(),
+                help_text="What the table played where a correction changed the row: rank, secret_agenda, total.",
+            )
+            corrected_on = serializers.DateTimeField(
+                allow_null=True, help_text="When that correction was made."
+            )
 
         class MarkSerializer(serializers.Serializer):
             summary = serializers.CharField()

@@ -234,40 +234,59 @@ def sticker_answers(*, campaign: Campaign, number: int) -> list[dict]:
 RESULT_FIELDS = ("secret_agenda", "total", "position", "last")  # what a story's ranking shows of a row
 
 
-def _corrections_of(game: ChronicleGame) -> tuple[dict[int, object], object]:
-    """When each revision of a game's table was written by a correction (revision -> time: the
-    revision its event names, else its rank among the game's corrections, each of which wrote one),
-    and when the end of the reign was last corrected (None: never)."""
-    events = CampaignEvent.objects.filter(game=game, kind="game_corrected").order_by("created_at", "id")
-    dates: dict[int, object] = {}
-    end_on = None
-    for rank, (data, created_at) in enumerate(events.values_list("data", "created_at"), start=1):
+def _corrections_of(events: QuerySet[CampaignEvent]) -> dict[int, tuple[dict[int, Any], Any]]:
+    """For each game (by id): when each revision of its table was written by a correction (revision
+    -> time: the revision its event names, else its rank among the game's corrections, each of which
+    wrote one), and when the end of its reign was last corrected (None: never)."""
+    found: dict[int, tuple[dict[int, Any], Any]] = {}
+    ranks: dict[int, int] = defaultdict(int)
+    corrections = events.filter(kind="game_corrected").order_by("created_at", "id")
+    for game_id, data, created_at in corrections.values_list("game_id", "data", "created_at"):
+        dates, end_on = found.get(game_id, ({}, None))
         data = data if isinstance(data, dict) else {}
+        ranks[game_id] += 1
         revision = data.get("revision")
-        dates[revision if isinstance(revision, int) else rank] = created_at
+        dates[revision if isinstance(revision, int) else ranks[game_id]] = created_at
         if any(isinstance(c, str) and c.startswith("end: ") for c in data.get("changes") or []):
             end_on = created_at
-    return dates, end_on
+        found[game_id] = (dates, end_on)
+    return found
 
 
-def game_result_since(*, game: ChronicleGame) -> dict:
-    """A game's table as it stands, each row saying whether a correction made it what it is and
-    when (None: unknown, or as recorded); and the time the end of the reign was last corrected
-    (None: never). Two queries, whatever the number of revisions."""
-    revisions: dict[int, dict[int, ChronicleScore]] = defaultdict(dict)
-    for score in game.scores.select_related("house").order_by("revision"):
-        revisions[score.revision][score.house_id] = score
-    dates, end_on = _corrections_of(game)
-    rows: list[dict[str, Any]] = []
-    for house_id, score in revisions.get(game.revision, {}).items():
-        since = game.revision
-        while since > 0 and _same_row(revisions[since - 1].get(house_id), score):
-            since -= 1
-        rows.append(
-            {"score": score, "corrected": since > 0, "since": dates.get(since) if since > 0 else None}
-        )
-    rows.sort(key=lambda r: (r["score"].position, r["score"].house.number))
-    return {"rows": rows, "end_on": end_on}
+def game_results_since(
+    *, campaign: Campaign, game: ChronicleGame | None = None, house: House | None = None
+) -> dict[int, dict]:
+    """Each game's table as it stands (by game id; one game's, one House's rows), each row saying
+    whether a correction made it what it is and when (None: unknown, or as recorded); and when the
+    end of the reign was last corrected (None: never). Two queries, whatever the number of games
+    and revisions."""
+    scores = ChronicleScore.objects.filter(game__campaign=campaign).select_related("house", "game")
+    events = CampaignEvent.objects.filter(campaign=campaign)
+    if game is not None:
+        scores, events = scores.filter(game=game), events.filter(game=game)
+    if house is not None:
+        scores = scores.filter(house=house)
+    revisions: dict[int, dict[int, dict[int, ChronicleScore]]] = defaultdict(lambda: defaultdict(dict))
+    games: dict[int, ChronicleGame] = {}
+    for score in scores.order_by("revision"):
+        revisions[score.game_id][score.revision][score.house_id] = score
+        games[score.game_id] = score.game
+    corrections = _corrections_of(events)
+    results = {}
+    for game_id, table in revisions.items():
+        current = games[game_id].revision
+        dates, end_on = corrections.get(game_id, ({}, None))
+        rows: list[dict[str, Any]] = []
+        for house_id, score in table.get(current, {}).items():
+            since = current
+            while since > 0 and _same_row(table[since - 1].get(house_id), score):
+                since -= 1
+            rows.append(
+                {"score": score, "corrected": since > 0, "since": dates.get(since) if since > 0 else None}
+            )
+        rows.sort(key=lambda r: (r["score"].position, r["score"].house.number))
+        results[game_id] = {"rows": rows, "end_on": end_on}
+    return results
 
 
 def _same_row(old: ChronicleScore | None, new: ChronicleScore) -> bool:

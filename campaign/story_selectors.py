@@ -26,7 +26,7 @@ from campaign.models import (
     House,
     StoryLink,
 )
-from campaign.selectors import game_result_since, night_stickers_now
+from campaign.selectors import game_results_since, night_stickers_now
 from games.engines.kernel.errors import RuleError
 from games.engines.kings_dilemma.story import house_figures, story_begin, story_fold, story_told
 from games.models import GameSession, SessionAction, SessionSnapshot
@@ -294,7 +294,9 @@ def night_chapter(
     names = _names(story, houses)
     # What a correction changed is read from the records at each reading, never kept with the story
     # told from the log (which a correction cannot change): nothing a correction can miss is cached.
-    recorded = game_result_since(game=game) if game.recorded and story["over"] else None
+    recorded = None
+    if game.recorded and story["over"]:
+        recorded = game_results_since(campaign=campaign, game=game).get(game.pk, {"rows": [], "end_on": None})
     stickers_now = night_stickers_now(campaign=campaign, game=game)
     ranking = None
     if recorded and recorded["rows"]:
@@ -346,6 +348,22 @@ def _rank_words(position: int, last: bool) -> str:
     return "Last" if last else str(position)
 
 
+def _row_was(old: dict | None, entry: dict) -> dict[str, str]:
+    """What the table played of a Realm Chronicles row a correction changed (rank, Secret Agenda,
+    points), where it differs from the row now; empty for a row as the table played it."""
+    score = entry["score"]
+    if not entry["corrected"]:
+        return {}
+    if old is None:
+        return {"rank": "not at this table"}
+    shown = {
+        "rank": (_rank_words(old["position"], old["last"]), _rank_words(score.position, score.last)),
+        "secret_agenda": (old["secret_agenda"].capitalize(), score.get_secret_agenda_display()),
+        "total": (str(old["total"]), str(score.total)),
+    }
+    return {key: then for key, (then, now) in shown.items() if then != now}
+
+
 def _ranking_now(story: dict, names: list[dict], rows: list[dict]) -> list[dict]:
     """The night's ranking as the Realm Chronicles hold it now; where a correction made a row differ
     from what the table played, ``was`` says what the table played (rank, Secret Agenda, points)."""
@@ -353,16 +371,7 @@ def _ranking_now(story: dict, names: list[dict], rows: list[dict]) -> list[dict]
     ranking = []
     for entry in rows:
         score, old = entry["score"], played.get(entry["score"].house_id)
-        was = {}
-        if entry["corrected"] and old is None:
-            was["rank"] = "not at this table"
-        elif entry["corrected"] and old is not None:
-            shown = {
-                "rank": (_rank_words(old["position"], old["last"]), _rank_words(score.position, score.last)),
-                "secret_agenda": (old["secret_agenda"].capitalize(), score.get_secret_agenda_display()),
-                "total": (str(old["total"]), str(score.total)),
-            }
-            was = {key: then for key, (then, now) in shown.items() if then != now}
+        was = _row_was(old, entry)
         ranking.append(
             {
                 **{f: getattr(score, f) for f in (*SCORE_POINTS, "total", "position", "last")},
@@ -459,13 +468,6 @@ def story_link_for_token(*, token: str, revoked: bool = False) -> StoryLink | No
 # ---- a House over the campaign --------------------------------------------------------------------
 
 
-def _current_scores(campaign: Campaign, house: House | None = None) -> list[ChronicleScore]:
-    scores = ChronicleScore.objects.filter(game__campaign=campaign).select_related("game", "house")
-    if house is not None:
-        scores = scores.filter(house=house)
-    return [s for s in scores.order_by("game__number", "position") if s.revision == s.game.revision]
-
-
 def house_page(*, campaign: Campaign, house: House) -> dict:
     """Everything about one House across the campaign."""
     ledger = list(house.ledger.select_related("game").order_by("created_at", "id"))
@@ -494,18 +496,29 @@ def house_page(*, campaign: Campaign, house: House) -> dict:
     stories = night_stories(campaign=campaign)
     nights = []
     overall = dict.fromkeys(FIGURES, 0)
-    scores = {s.game_id: s for s in _current_scores(campaign, house)}
+    results = game_results_since(campaign=campaign, house=house)
     for game in campaign.games.order_by("number"):
         story = stories.get(game.pk)
         seat = _seat_of(story, house) if story else None
-        score = scores.get(game.pk)
+        entry = next(iter(results.get(game.pk, {}).get("rows", [])), None)
+        score = entry["score"] if entry else None
         if seat is None and score is None:
             continue
         figures = house_figures(story, seat) if seat is not None and story is not None else None
         if figures:
             for key in FIGURES:
                 overall[key] += figures[key]
-        nights.append({"game": game, "score": score, "figures": figures})
+        played = next((r for r in (story or {}).get("ranking") or [] if r["house"] == house.pk), None)
+        was = _row_was(played, entry) if entry and story and story["ranking"] else {}
+        nights.append(
+            {
+                "game": game,
+                "score": score,
+                "figures": figures,
+                "was": was,
+                "corrected_on": entry["since"] if was and entry else None,
+            }
+        )
     return {
         "house": house,
         "prestige": totals["prestige"],

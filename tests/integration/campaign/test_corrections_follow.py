@@ -276,9 +276,22 @@ class OtherPagesFollowCorrectionsTests:
         )
         url = reverse("house-page", args=[campaign.pk, houses["Charles"].pk])
         page = text(client.get(url).content.decode())
-        assert "Game 1 Aldric 1 Moderate 15 2 +2 +0 " in page
+        day = today()
+        assert (
+            f"Game 1 Aldric 1 Moderate 15 (corrected on {day}, was 13) 2 (corrected on {day}, was 3) +2 +0 "
+        ) in page
         assert "-1 Crave Correction of game 1 (King Aldric 1): position 3 → position 2 (Correction)" in page
         assert "Influence Positive: 13 " in page and "Wealth Positive: none " in page
+
+    def test_the_house_page_api_says_what_the_table_played(self, night):
+        campaign, houses, game = night
+        game_result_correct(game=game, end=game.end, rows=rows_now(game, Charles=2))
+        api = APIClient()
+        api.force_authenticate(campaign.created_by)
+        for name, was in (("Charles", {"rank": "3", "total": "13"}), ("Martina", {})):
+            url = reverse("api:house-page", kwargs={"campaign_id": campaign.pk, "house_id": houses[name].pk})
+            (night_row,) = api.get(url).json()["nights"]
+            assert night_row["was"] == was and (night_row["corrected_on"] is not None) == bool(was)
 
     def test_the_statistics_count_a_corrected_sticker_in_its_new_row(self, client, night):
         campaign, houses, game = night
