@@ -500,8 +500,8 @@ def house_page(*, campaign: Campaign, house: House) -> dict:
     for game in campaign.games.order_by("number"):
         story = stories.get(game.pk)
         seat = _seat_of(story, house) if story else None
-        entry = next(iter(results.get(game.pk, {}).get("rows", [])), None)
-        score = entry["score"] if entry else None
+        recorded = next(iter(results.get(game.pk, {}).get("rows", [])), None)
+        score = recorded["score"] if recorded else None
         if seat is None and score is None:
             continue
         figures = house_figures(story, seat) if seat is not None and story is not None else None
@@ -509,14 +509,14 @@ def house_page(*, campaign: Campaign, house: House) -> dict:
             for key in FIGURES:
                 overall[key] += figures[key]
         played = next((r for r in (story or {}).get("ranking") or [] if r["house"] == house.pk), None)
-        was = _row_was(played, entry) if entry and story and story["ranking"] else {}
+        was = _row_was(played, recorded) if recorded and story and story["ranking"] else {}
         nights.append(
             {
                 "game": game,
                 "score": score,
                 "figures": figures,
                 "was": was,
-                "corrected_on": entry["since"] if was and entry else None,
+                "corrected_on": recorded["since"] if was and recorded else None,
             }
         )
     return {
