@@ -164,6 +164,27 @@ class ResultCorrectionLedgerTests:
         game.refresh_from_db()
         assert game.revision == 0
 
+    def test_the_api_refuses_a_correction_that_changes_nothing_and_writes_nothing(self, night):
+        campaign, houses, game = night
+        api = APIClient()
+        api.force_authenticate(campaign.created_by)
+        counts = (LedgerEntry.objects.count(), CampaignEvent.objects.count(), ChronicleScore.objects.count())
+        rows = [{**row, "house": row["house"].pk} for row in rows_now(game)]
+        url = reverse("api:game-result-correct", kwargs={"campaign_id": campaign.pk, "game_id": game.pk})
+        response = api.post(url, {"end": game.end, "rows": rows, "reason": "again"}, format="json")
+        assert response.status_code == 400
+        assert response.json()["message"] == NOTHING_TO_CORRECT.format(thing="game 1")
+        assert (
+            LedgerEntry.objects.count(),
+            CampaignEvent.objects.count(),
+            ChronicleScore.objects.count(),
+        ) == counts
+        rows[0]["coins_points"] += 2  # 2 Coins more for the leader: no ranking moves
+        assert api.post(url, {"end": game.end, "rows": rows}, format="json").status_code == 200
+        assert LedgerEntry.objects.count() == counts[0] and ChronicleScore.objects.count() == counts[2] + 4
+        game.refresh_from_db()
+        assert game.revision == 1
+
 
 class StoryFollowsCorrectionsTests:
     def test_the_story_ranks_the_corrected_result_and_says_what_the_table_played(self, client, night):
