@@ -221,6 +221,9 @@ def sticker_answers(*, campaign: Campaign, number: int) -> list[dict]:
         answers.append(
             {
                 "number": sticker.number if sticker is not None else None,
+                "label": sticker.number
+                if sticker is not None
+                else first.data.get("was_number", first.data["number"]),
                 "signer": signer,
                 "game": (sticker.game if sticker is not None else None) or first.game,
                 "attached_as": first.data["number"] if first.kind == "sticker_attached" else None,

@@ -380,3 +380,21 @@ class StickerHistoryFollowsCorrectionsTests:
             ("sticker_corrected", "Anna", 1),
             ("sticker_attached", "Anna", 1),
         ]
+
+    def test_a_removed_sticker_still_answers_who_signed_it(self, client):
+        from campaign.services.chronicles import game_begin
+        from tests.factories import campaign_with_houses
+
+        campaign, (anna,) = campaign_with_houses("Anna")
+        game = game_begin(campaign=campaign, king_name="Harald V")
+        sticker = sticker_attach(
+            campaign=campaign, number=31, row="wealth", positive=True, signer=anna, game=game
+        )
+        sticker_remove(sticker=sticker)
+        client.force_login(campaign.created_by)
+        url = reverse("campaign-history", args=[campaign.pk])
+        page = text(client.get(url, {"sticker": 31}).content.decode())
+        assert f"Sticker 31: signed by House Anna in game 1 (King Harald V), removed on {today()}." in page
+        assert "No sticker 7 in this campaign's history." in text(
+            client.get(url, {"sticker": 7}).content.decode()
+        )
