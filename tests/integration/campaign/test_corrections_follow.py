@@ -11,14 +11,20 @@ from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import formats, timezone
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
+from campaign import story_selectors
 from campaign.models import CampaignEvent, ChronicleScore, LedgerEntry
 from campaign.selectors import house_totals, sticker_history
 from campaign.services.chronicles import game_result_correct
 from campaign.services.stickers import NOTHING_TO_CORRECT, sticker_attach, sticker_correct, sticker_remove
 from campaign.services.stories import story_link_create
+from games.engines.kings_dilemma import scoring
+from tests.factories import UserFactory
 from tests.story_play import campaign_of_nights
+from tests.unit.contract import property_examples
 
 pytestmark = [pytest.mark.database, pytest.mark.django_db]
 
@@ -398,3 +404,87 @@ class StickerHistoryFollowsCorrectionsTests:
         assert "No sticker 7 in this campaign's history." in text(
             client.get(url, {"sticker": 7}).content.decode()
         )
+
+
+def check_pages_follow_the_record(campaign, game):
+    """The night's story, its ledgers and History agree with the records as they stand."""
+    game.refresh_from_db()
+    chapter = story_selectors.night_chapter(campaign=campaign, game=game)
+    story = story_selectors.night_stories(campaign=campaign)[game.pk]
+    played = {r["house"]: r for r in story["ranking"]}
+    assert chapter["end"] == game.end and bool(chapter["end_was"]) == (game.end != story["end"])
+    scores = list(game.scores.filter(revision=game.revision).select_related("house"))
+    assert [(r["house"]["house"], r["total"], r["position"], r["last"]) for r in chapter["ranking"]] == [
+        (s.house_id, s.total, s.position, s.last) for s in scores
+    ]
+    for row in chapter["ranking"]:
+        then = played[row["house"]["house"]]
+        assert ("total" in row["was"]) == (then["total"] != row["total"])
+        assert bool(row["was"]) == (row["corrected_on"] is not None)
+    for score in scores:  # the ledger of the night explains its table as it stands
+        entries = LedgerEntry.objects.filter(house=score.house, game=game)
+        rebel = scoring.rebel_crave(game.end, score.secret_agenda)
+        assert sum(e.amount for e in entries if e.kind == "prestige") == score.prestige
+        assert sum(e.amount for e in entries if e.kind == "crave") == score.crave + rebel
+    (told,) = [s for c in chapter["chapters"] for s in c["stickers"]]
+    sticker = campaign.stickers.get(number=told["number"])
+    assert (told["row"], told["positive"], (told["signer"] or {}).get("house")) == (
+        sticker.get_row_display(),
+        sticker.positive,
+        sticker.signer_id,
+    )
+    assert bool(told["was"]) == (told["number"] != 1 or told["row"] != "Wealth")
+    kinds = [e.kind for e in sticker_history(campaign=campaign, number=sticker.number)]
+    assert kinds[-1] == "sticker_attached" and set(kinds[:-1]) <= {"sticker_corrected"}
+
+
+@settings(
+    max_examples=property_examples(2),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(data=st.data())
+def test_random_corrections_keep_every_page_on_the_record(data):
+    """A night played at the table, then random corrections of its result (Coins, the end of the
+    reign, or nothing at all) and of its sticker (number, row): after each, the story, the ledgers
+    and History follow the records, and each correction wrote only what changed."""
+    cache.clear()
+    campaign, houses, (game,) = campaign_of_nights(1, user=UserFactory())
+    check_pages_follow_the_record(campaign, game)
+    for _ in range(data.draw(st.integers(1, 5))):
+        if data.draw(st.booleans()):
+            game.refresh_from_db()
+            coins = {
+                h.name: data.draw(st.integers(0, 8)) for h in data.draw(st.sets(st.sampled_from(houses)))
+            }
+            end = data.draw(st.sampled_from(["king_died", "abdicated_top", "abdicated_bottom"]))
+            before = {s.house_id: s for s in game.scores.filter(revision=game.revision)}
+            last = LedgerEntry.objects.order_by("-id").values_list("id", flat=True).first()
+            try:
+                game_result_correct(game=game, end=end, rows=rows_now(game, **coins))
+            except ValidationError as refused:
+                assert refused.messages == [NOTHING_TO_CORRECT.format(thing="game 1")]
+                assert not LedgerEntry.objects.filter(id__gt=last).exists()
+                continue
+            game.refresh_from_db()
+            written = LedgerEntry.objects.filter(id__gt=last)
+            changed = {
+                (s.house_id, kind)
+                for s in game.scores.filter(revision=game.revision)
+                for kind in ("prestige", "crave")
+                if getattr(s, kind) != getattr(before[s.house_id], kind)
+                or (kind == "crave" and s.secret_agenda == "rebel")
+            }
+            assert {(e.house_id, e.kind) for e in written} <= changed
+            assert written.count() == len({(e.house_id, e.kind) for e in written})
+        else:
+            sticker = campaign.stickers.get()
+            number = data.draw(st.integers(1, 177))  # the night's sticker is the only one on the board
+            row = data.draw(st.sampled_from(["influence", "wealth", "morale", "welfare", "knowledge"]))
+            try:
+                sticker_correct(
+                    sticker=sticker, number=number, row=row, positive=sticker.positive, signer=sticker.signer
+                )
+            except ValidationError as refused:
+                assert refused.messages == [NOTHING_TO_CORRECT.format(thing=f"sticker {number}")]
+        check_pages_follow_the_record(campaign, game)
