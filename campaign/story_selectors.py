@@ -2,7 +2,8 @@
 page per House and the realm's statistics. A fixed number of queries whatever the number of nights:
 the stories of every night are read in one query of sessions and, for those not yet in the cache,
 one query of their logs (a night's story is cached by session and version: a finished night never
-changes, so each is replayed once)."""
+changes, so each is replayed once). What the campaign corrected since (the result, the end of the
+reign, the stickers) is read from the records at each reading, never cached with the story."""
 
 from __future__ import annotations
 
