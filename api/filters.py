@@ -7,6 +7,7 @@ from django import forms
 from drf_spectacular.utils import extend_schema_field
 
 from campaign.models import CampaignEvent, ChronicleGame, GameEnd
+from campaign.selectors import sticker_event_ids
 from games.engines.kings_dilemma.data import DEFAULT_TRACKS
 
 EMPTY_VALUE = "Give a value or leave the parameter out."
@@ -84,7 +85,10 @@ class HistoryFilter(StrictFilterSet):
         method="filter_sticker",
         min_value=1,
         max_value=DEFAULT_TRACKS["stickers"],
-        help_text="Who attached (signed) Chronicle sticker N, in which game.",
+        help_text=(
+            "Who attached (signed) Chronicle sticker N, in which game: the events of each sticker that "
+            "carried the number, then or now (its attachment, corrections and removal)."
+        ),
     )
     since = UtcDateTimeFilter(
         method="filter_since", help_text="Events at or after this time (any UTC offset)."
@@ -99,7 +103,9 @@ class HistoryFilter(StrictFilterSet):
         return queryset.filter(created_at__gte=value)
 
     def filter_sticker(self, queryset, name, value):
-        return queryset.filter(kind="sticker_attached", data__number=value)
+        # Followed through its corrections: a sticker typed 31 and corrected to 13 answers for 13.
+        campaign_events = CampaignEvent.objects.filter(campaign__in=queryset.values("campaign_id"))
+        return queryset.filter(pk__in=sticker_event_ids(events=campaign_events, number=value))
 
 
 class ChronicleFilter(StrictFilterSet):

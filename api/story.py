@@ -38,7 +38,9 @@ class FiguresSerializer(serializers.Serializer):
 
 
 class SeatHouseSerializer(serializers.Serializer):
-    seat = serializers.IntegerField(help_text="Place at the table, clockwise from 0.")
+    seat = serializers.IntegerField(
+        allow_null=True, help_text="Place at the table, clockwise from 0 (null: a House a correction named)."
+    )
     name = serializers.CharField()
     house = serializers.IntegerField(allow_null=True, help_text="The House's id in the campaign.")
     colour = serializers.CharField(help_text="The House's colour, #rrggbb.")
@@ -59,10 +61,17 @@ class MoveSerializer(serializers.Serializer):
 
 
 class StorySticker(serializers.Serializer):
+    """A sticker of the night as the board holds it now (a correction shows here, with ``was``)."""
+
     number = serializers.IntegerField()
     row = serializers.CharField()
     positive = serializers.BooleanField()
-    signer = SeatHouseSerializer()
+    signer = SeatHouseSerializer(allow_null=True)
+    was = serializers.CharField(
+        help_text="What the table typed where a correction changed it ('sticker 31 in the Wealth row'); '' if not."
+    )
+    changed_on = serializers.DateTimeField(allow_null=True, help_text="When it was corrected or removed.")
+    removed = serializers.BooleanField(help_text="Removed since: it was attached by mistake.")
 
 
 class StoryEnvelope(serializers.Serializer):
@@ -113,6 +122,11 @@ class RankSerializer(ScoreSerializer):
     prestige = None  # type: ignore[assignment]
     crave = None  # type: ignore[assignment]
     heir = serializers.BooleanField(help_text="Married into the royal line (tied winners only).")
+    was = serializers.DictField(
+        child=serializers.CharField(),
+        help_text="What the table played where a correction changed the row: rank, secret_agenda, total.",
+    )
+    corrected_on = serializers.DateTimeField(allow_null=True, help_text="When that correction was made.")
 
 
 class ResourceEndSerializer(serializers.Serializer):
@@ -127,8 +141,16 @@ class StorySerializer(serializers.Serializer):
     chapters = ChapterSerializer(many=True)
     end = serializers.CharField(allow_null=True)
     end_words = serializers.CharField()
+    end_was = serializers.CharField(
+        help_text="How the table ended it, where a correction changed it; '' if not."
+    )
+    end_corrected_on = serializers.DateTimeField(allow_null=True)
     resources_final = ResourceEndSerializer(many=True)
-    ranking = RankSerializer(many=True, allow_null=True, help_text="Only once the night is over.")
+    ranking = RankSerializer(
+        many=True,
+        allow_null=True,
+        help_text="Only once the night is over; as the Realm Chronicles hold it now (corrections included).",
+    )
     coins = GiftSerializer(many=True, help_text="The Coins each House gave another over the night.")
 
 
@@ -148,6 +170,13 @@ class HousePageApi(CampaignApi):
                 allow_null=True, help_text="Its Realm Chronicles row (null: not recorded)."
             )
             figures = FiguresSerializer(allow_null=True, help_text="null: played on paper.")
+            was = serializers.DictField(
+                child=serializers.CharField(),
+                help_text="What the table played where a correction changed the row: rank, secret_agenda, total.",
+            )
+            corrected_on = serializers.DateTimeField(
+                allow_null=True, help_text="When that correction was made."
+            )
 
         class MarkSerializer(serializers.Serializer):
             summary = serializers.CharField()

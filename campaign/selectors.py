@@ -4,9 +4,10 @@ whatever the number of games (see tests/integration/campaign/test_query_counts.p
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Any
 
 from django.core.cache import cache
-from django.db.models import IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, Value
+from django.db.models import IntegerField, OuterRef, Prefetch, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -153,14 +154,168 @@ def campaign_history(*, campaign: Campaign, kind: str | None = None) -> QuerySet
     return events.filter(kind=kind) if kind else events
 
 
+STICKER_EVENTS = "sticker_"  # the kinds of the events of one Chronicle sticker (attached, corrected...)
+
+
+def sticker_lives(*, events: QuerySet[CampaignEvent]) -> list[list[CampaignEvent]]:
+    """The events of each Chronicle sticker, oldest first, followed through its corrections: a
+    sticker keeps its identity when its number is corrected (one typed 31 and corrected to 13 is
+    one sticker), and a number freed by a correction or a removal may start another's life."""
+    lives: list[list[CampaignEvent]] = []
+    current: dict[int, list[CampaignEvent]] = {}
+    ordered = events.filter(kind__startswith=STICKER_EVENTS).select_related("actor", "house", "game")
+    for event in ordered.order_by("created_at", "id"):
+        data = event.data if isinstance(event.data, dict) else {}
+        number = data.get("number")
+        if not isinstance(number, int):
+            continue
+        if event.kind == "sticker_attached":
+            life = current[number] = [event]
+            lives.append(life)
+            continue
+        was = data.get("was_number", number)
+        found = current.pop(was, None) if isinstance(was, int) else None
+        if found is None:  # attached before the history began: its life starts here
+            found = []
+            lives.append(found)
+        life = found
+        life.append(event)
+        if event.kind != "sticker_removed":
+            current[number] = life
+    return lives
+
+
+def _carried(life: list[CampaignEvent], number: int) -> bool:
+    return any(number in (e.data.get("number"), e.data.get("was_number")) for e in life)
+
+
+def sticker_event_ids(*, events: QuerySet[CampaignEvent], number: int) -> list[int]:
+    """The events of every sticker that carried ``number``, then or now."""
+    return [e.pk for life in sticker_lives(events=events) if _carried(life, number) for e in life]
+
+
 def sticker_history(*, campaign: Campaign, number: int) -> QuerySet[CampaignEvent]:
-    """Answers 'who signed sticker 43, in which game?', with its corrections (by its number then
-    or now) and its removal."""
-    return campaign_history(campaign=campaign).filter(
-        Q(kind="sticker_attached", data__number=number)
-        | Q(kind__in=("sticker_corrected", "sticker_removed"))
-        & (Q(data__number=number) | Q(data__was_number=number))
-    )
+    """Answers 'who signed sticker 43, in which game?': the events of each sticker that carried the
+    number, then or now, followed through its corrections (asked for 13, a sticker typed 31 and
+    corrected to 13 answers with its attachment as 31, signer and night, and its correction)."""
+    ids = sticker_event_ids(events=campaign.events.all(), number=number)
+    return campaign_history(campaign=campaign).filter(pk__in=ids)
+
+
+def sticker_answers(*, campaign: Campaign, number: int) -> list[dict]:
+    """'Who signed sticker N': for each sticker that carried N, its number now (None: removed), who
+    signed it (as corrected), the night it was signed in, the number it was attached as and when it
+    was last corrected or removed."""
+    answers = []
+    board = {s.number: s for s in campaign.stickers.select_related("signer", "game")}
+    for life in sticker_lives(events=campaign.events.all()):
+        if not life or not _carried(life, number):
+            continue
+        first, last = life[0], life[-1]
+        removed = last.kind == "sticker_removed"
+        sticker = None if removed else board.get(last.data["number"])
+        corrections = [e for e in life if e.kind == "sticker_corrected"]
+        if sticker is not None:
+            signer = f"House {sticker.signer.name}" if sticker.signer else "nobody"
+        else:
+            signer = (last.data.get("before") or {}).get("signer") or (
+                f"House {first.house.name}" if first.house else "nobody"
+            )
+        answers.append(
+            {
+                "number": sticker.number if sticker is not None else None,
+                "label": sticker.number
+                if sticker is not None
+                else first.data.get("was_number", first.data["number"]),
+                "signer": signer,
+                "game": (sticker.game if sticker is not None else None) or first.game,
+                "attached_as": first.data["number"] if first.kind == "sticker_attached" else None,
+                "corrected_on": corrections[-1].created_at if corrections else None,
+                "removed_on": last.created_at if removed else None,
+            }
+        )
+    return answers
+
+
+RESULT_FIELDS = ("secret_agenda", "total", "position", "last")  # what a story's ranking shows of a row
+
+
+def _corrections_of(events: QuerySet[CampaignEvent]) -> dict[int, tuple[dict[int, Any], Any]]:
+    """For each game (by id): when each revision of its table was written by a correction (revision
+    -> time: the revision its event names, else its rank among the game's corrections, each of which
+    wrote one), and when the end of its reign was last corrected (None: never)."""
+    found: dict[int, tuple[dict[int, Any], Any]] = {}
+    ranks: dict[int, int] = defaultdict(int)
+    corrections = events.filter(kind="game_corrected").order_by("created_at", "id")
+    for game_id, data, created_at in corrections.values_list("game_id", "data", "created_at"):
+        dates, end_on = found.get(game_id, ({}, None))
+        data = data if isinstance(data, dict) else {}
+        ranks[game_id] += 1
+        revision = data.get("revision")
+        dates[revision if isinstance(revision, int) else ranks[game_id]] = created_at
+        if any(isinstance(c, str) and c.startswith("end: ") for c in data.get("changes") or []):
+            end_on = created_at
+        found[game_id] = (dates, end_on)
+    return found
+
+
+def game_results_since(
+    *, campaign: Campaign, game: ChronicleGame | None = None, house: House | None = None
+) -> dict[int, dict]:
+    """Each game's table as it stands (by game id; one game's, one House's rows), each row saying
+    whether a correction made it what it is and when (None: unknown, or as recorded); and when the
+    end of the reign was last corrected (None: never). Two queries, whatever the number of games
+    and revisions."""
+    scores = ChronicleScore.objects.filter(game__campaign=campaign).select_related("house", "game")
+    events = CampaignEvent.objects.filter(campaign=campaign)
+    if game is not None:
+        scores, events = scores.filter(game=game), events.filter(game=game)
+    if house is not None:
+        scores = scores.filter(house=house)
+    revisions: dict[int, dict[int, dict[int, ChronicleScore]]] = defaultdict(lambda: defaultdict(dict))
+    games: dict[int, ChronicleGame] = {}
+    for score in scores.order_by("revision"):
+        revisions[score.game_id][score.revision][score.house_id] = score
+        games[score.game_id] = score.game
+    corrections = _corrections_of(events)
+    results = {}
+    for game_id, table in revisions.items():
+        current = games[game_id].revision
+        dates, end_on = corrections.get(game_id, ({}, None))
+        rows: list[dict[str, Any]] = []
+        for house_id, score in table.get(current, {}).items():
+            since = current
+            while since > 0 and _same_row(table[since - 1].get(house_id), score):
+                since -= 1
+            rows.append(
+                {"score": score, "corrected": since > 0, "since": dates.get(since) if since > 0 else None}
+            )
+        rows.sort(key=lambda r: (r["score"].position, r["score"].house.number))
+        results[game_id] = {"rows": rows, "end_on": end_on}
+    return results
+
+
+def _same_row(old: ChronicleScore | None, new: ChronicleScore) -> bool:
+    return old is not None and all(getattr(old, f) == getattr(new, f) for f in RESULT_FIELDS)
+
+
+def night_stickers_now(*, campaign: Campaign, game: ChronicleGame) -> dict[int, dict]:
+    """The Chronicle stickers attached by a night, by the number they were attached as: each as the
+    campaign holds it now (None: removed), with the time it was last corrected or removed."""
+    board = {s.number: s for s in campaign.stickers.select_related("signer")}
+    now = {}
+    for life in sticker_lives(events=campaign.events.all()):
+        first, last = life[0], life[-1]
+        if first.kind != "sticker_attached" or first.game_id != game.pk:
+            continue
+        removed = last.kind == "sticker_removed"
+        corrected = [e for e in life if e.kind in ("sticker_corrected", "sticker_removed")]
+        now[first.data["number"]] = {
+            "sticker": None if removed else board.get(last.data["number"]),
+            "changed_on": corrected[-1].created_at if corrected else None,
+            "removed": removed,
+        }
+    return now
 
 
 def final_standings(*, campaign: Campaign) -> dict:

@@ -2,7 +2,8 @@
 page per House and the realm's statistics. A fixed number of queries whatever the number of nights:
 the stories of every night are read in one query of sessions and, for those not yet in the cache,
 one query of their logs (a night's story is cached by session and version: a finished night never
-changes, so each is replayed once)."""
+changes, so each is replayed once). What the campaign corrected since (the result, the end of the
+reign, the stickers) is read from the records at each reading, never cached with the story."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from campaign.models import (
     House,
     StoryLink,
 )
-from campaign.selectors import final_standings
+from campaign.selectors import final_standings, game_results_since, night_stickers_now
 from games.engines.kernel.errors import RuleError
 from games.engines.kings_dilemma.data import GRAND_FINALE_ENVELOPE
 from games.engines.kings_dilemma.story import house_figures, story_begin, story_fold, story_told
@@ -41,6 +42,7 @@ SIDES = {"aye": "AYE", "nay": "NAY"}
 PASSES = {"gather": "passed and gathered Power", "moderator": "passed and became the Moderator"}
 END_WORDS = dict(GameEnd.choices)
 STORY_PAGE_CHAPTERS = 20  # Dilemmas told on one page of a night's story (a night has about ten)
+SCORE_POINTS = ("agenda_points", "open_agenda_points", "coins_points", "power_points")
 FIGURES = ("dilemmas", "led", "moderated", "voted", "won", "coins_given", "coins_received")
 
 
@@ -193,7 +195,7 @@ def _names(story: dict, houses: dict[int, House]) -> list[dict]:
     return named
 
 
-def _chapter(dilemma: dict, names: list[dict]) -> dict:
+def _chapter(dilemma: dict, names: list[dict], stickers_now: dict[int, dict]) -> dict:
     def who(seat):
         return None if seat is None else names[seat]
 
@@ -231,9 +233,7 @@ def _chapter(dilemma: dict, names: list[dict]) -> dict:
         ],
         "note": outcome.get("note", ""),
         "lightning": bool(outcome.get("lightning")),
-        "stickers": [
-            {**s, "row": s["row"].capitalize(), "signer": who(s["signer"])} for s in dilemma["stickers"]
-        ],
+        "stickers": [_sticker_now(s, names, stickers_now) for s in dilemma["stickers"]],
         "envelopes": [{**e, "opened_by": who(e["opened_by"])} for e in dilemma["envelopes"]],
         "effects": [_effect_words(e, names) for e in dilemma["effects"]],
         "coins": [
@@ -294,8 +294,16 @@ def night_chapter(
     dilemmas, where = _page(story["dilemmas"], page)
     houses = {h.pk: h for h in campaign.houses.all()}
     names = _names(story, houses)
+    # What a correction changed is read from the records at each reading, never kept with the story
+    # told from the log (which a correction cannot change): nothing a correction can miss is cached.
+    recorded = None
+    if game.recorded and story["over"]:
+        recorded = game_results_since(campaign=campaign, game=game).get(game.pk, {"rows": [], "end_on": None})
+    stickers_now = night_stickers_now(campaign=campaign, game=game)
     ranking = None
-    if story["over"]:
+    if recorded and recorded["rows"]:
+        ranking = _ranking_now(story, names, recorded["rows"])
+    elif story["over"]:
         ranking = [
             {
                 **row,
@@ -303,6 +311,8 @@ def night_chapter(
                 "secret_agenda": row["secret_agenda"].capitalize(),
                 # Tied winners share the victory; the Moderator chose who married into the royal line.
                 "heir": len(story["winners"]) > 1 and row["seat"] == story["heir"],
+                "was": {},
+                "corrected_on": None,
             }
             for row in story["ranking"]
         ]
@@ -315,10 +325,9 @@ def night_chapter(
         "houses": names,
         "open_agendas": [h for h in names if h["open_agendas"]],  # the Houses that hold any
         "over": story["over"],
-        "chapters": [_chapter(d, names) for d in dilemmas],
+        "chapters": [_chapter(d, names, stickers_now) for d in dilemmas],
         **where,
-        "end": story["end"],
-        "end_words": END_WORDS.get(story["end"] or "", ""),
+        **_end_now(story, game, recorded),
         "resources_final": [
             {"row": row.capitalize(), "position": position}
             for row, position in (story["resources_final"] or {}).items()
@@ -334,6 +343,117 @@ def night_finale(*, campaign: Campaign, game: ChronicleGame) -> dict | None:
     if not campaign.envelopes.filter(number=GRAND_FINALE_ENVELOPE, game=game).exists():
         return None
     return final_standings(campaign=campaign)
+
+
+# ---- what the records say now of a night the table played --------------------------------------------
+
+
+def _house_entry(house: House, names: list[dict]) -> dict:
+    """A House as the story names it: its seat at the table, or none (a House a correction added)."""
+    seated = next((n for n in names if n["house"] == house.pk), None)
+    return seated or {"seat": None, "name": house.name, "house": house.pk, "colour": house.colour}
+
+
+def _rank_words(position: int, last: bool) -> str:
+    return "Last" if last else str(position)
+
+
+def _row_was(old: dict | None, entry: dict) -> dict[str, str]:
+    """What the table played of a Realm Chronicles row a correction changed (rank, Secret Agenda,
+    points), where it differs from the row now; empty for a row as the table played it."""
+    score = entry["score"]
+    if not entry["corrected"]:
+        return {}
+    if old is None:
+        return {"rank": "not at this table"}
+    shown = {
+        "rank": (_rank_words(old["position"], old["last"]), _rank_words(score.position, score.last)),
+        "secret_agenda": (old["secret_agenda"].capitalize(), score.get_secret_agenda_display()),
+        "total": (str(old["total"]), str(score.total)),
+    }
+    return {key: then for key, (then, now) in shown.items() if then != now}
+
+
+def _ranking_now(story: dict, names: list[dict], rows: list[dict]) -> list[dict]:
+    """The night's ranking as the Realm Chronicles hold it now; where a correction made a row differ
+    from what the table played, ``was`` says what the table played (rank, Secret Agenda, points)."""
+    played = {row["house"]: row for row in story["ranking"] or []}
+    ranking = []
+    for entry in rows:
+        score, old = entry["score"], played.get(entry["score"].house_id)
+        was = _row_was(old, entry)
+        ranking.append(
+            {
+                **{f: getattr(score, f) for f in (*SCORE_POINTS, "total", "position", "last")},
+                "seat": old["seat"] if old else None,
+                "name": score.house.name,
+                "house": _house_entry(score.house, names),
+                "secret_agenda": score.get_secret_agenda_display(),
+                "heir": old is not None and len(story["winners"]) > 1 and old["seat"] == story["heir"],
+                "was": was,
+                "corrected_on": entry["since"] if was else None,
+            }
+        )
+    return ranking
+
+
+def _end_now(story: dict, game: ChronicleGame, recorded: dict | None) -> dict:
+    """How the reign ended, as recorded now, and how the table played it when a correction changed it."""
+    end = game.end if recorded is not None and game.end else story["end"]
+    changed = end != story["end"] and story["end"] is not None
+    return {
+        "end": end,
+        "end_words": END_WORDS.get(end or "", ""),
+        "end_was": END_WORDS.get(story["end"] or "", "") if changed else "",
+        "end_corrected_on": recorded["end_on"] if changed and recorded is not None else None,
+    }
+
+
+def _sticker_now(told: dict, names: list[dict], stickers_now: dict[int, dict]) -> dict:
+    """A sticker of the night as the board holds it now: corrected (``was``: what the table typed) or
+    removed since, with when."""
+    signer = None if told["signer"] is None else names[told["signer"]]
+    shown = {
+        **told,
+        "row": told["row"].capitalize(),
+        "signer": signer,
+        "was": "",
+        "changed_on": None,
+        "removed": False,
+    }
+    held = stickers_now.get(told["number"])
+    if held is None or held["changed_on"] is None:
+        return shown
+    if held["removed"]:
+        return {**shown, "removed": True, "changed_on": held["changed_on"]}
+    sticker = held["sticker"]
+    if sticker is None:
+        return shown
+    now = {
+        "number": sticker.number,
+        "row": sticker.get_row_display(),
+        "positive": sticker.positive,
+        "signer": None if sticker.signer is None else _house_entry(sticker.signer, names),
+    }
+    was = _sticker_was(shown, now)
+    return {**shown, **now, "was": was, "changed_on": held["changed_on"]} if was else shown
+
+
+def _sticker_was(then: dict, now: dict) -> str:
+    """What the table typed of a sticker where it differs from the board now: 'sticker 31 in the
+    Wealth row, negative, signed by House Anna'."""
+    where = []
+    if then["number"] != now["number"]:
+        where.append(f"sticker {then['number']}")
+    if then["row"] != now["row"]:
+        where.append(f"in the {then['row']} row")
+    parts = [" ".join(where)] if where else []
+    if then["positive"] != now["positive"]:
+        parts.append("positive" if then["positive"] else "negative")
+    house = (then["signer"] or {}).get("house")
+    if house != (now["signer"] or {}).get("house"):
+        parts.append(f"signed by House {then['signer']['name']}" if then["signer"] else "unsigned")
+    return ", ".join(parts)
 
 
 def game_for_story(*, campaign: Campaign, number: int) -> ChronicleGame | None:
@@ -356,13 +476,6 @@ def story_link_for_token(*, token: str, revoked: bool = False) -> StoryLink | No
 
 
 # ---- a House over the campaign --------------------------------------------------------------------
-
-
-def _current_scores(campaign: Campaign, house: House | None = None) -> list[ChronicleScore]:
-    scores = ChronicleScore.objects.filter(game__campaign=campaign).select_related("game", "house")
-    if house is not None:
-        scores = scores.filter(house=house)
-    return [s for s in scores.order_by("game__number", "position") if s.revision == s.game.revision]
 
 
 def house_page(*, campaign: Campaign, house: House) -> dict:
@@ -393,18 +506,29 @@ def house_page(*, campaign: Campaign, house: House) -> dict:
     stories = night_stories(campaign=campaign)
     nights = []
     overall = dict.fromkeys(FIGURES, 0)
-    scores = {s.game_id: s for s in _current_scores(campaign, house)}
+    results = game_results_since(campaign=campaign, house=house)
     for game in campaign.games.order_by("number"):
         story = stories.get(game.pk)
         seat = _seat_of(story, house) if story else None
-        score = scores.get(game.pk)
+        recorded = next(iter(results.get(game.pk, {}).get("rows", [])), None)
+        score = recorded["score"] if recorded else None
         if seat is None and score is None:
             continue
         figures = house_figures(story, seat) if seat is not None and story is not None else None
         if figures:
             for key in FIGURES:
                 overall[key] += figures[key]
-        nights.append({"game": game, "score": score, "figures": figures})
+        played = next((r for r in (story or {}).get("ranking") or [] if r["house"] == house.pk), None)
+        was = _row_was(played, recorded) if recorded and story and story["ranking"] else {}
+        nights.append(
+            {
+                "game": game,
+                "score": score,
+                "figures": figures,
+                "was": was,
+                "corrected_on": recorded["since"] if was and recorded else None,
+            }
+        )
     return {
         "house": house,
         "prestige": totals["prestige"],

@@ -170,9 +170,12 @@ def campaign_history_view(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _member_campaign(request, pk)
     events = selectors.campaign_history(campaign=campaign, kind=request.GET.get("kind") or None)
     sticker = request.GET.get("sticker", "")
+    answers = None
     if sticker.isascii() and sticker.isdigit() and len(sticker) <= 3:  # isdigit alone accepts "²"
         events = selectors.sticker_history(campaign=campaign, number=int(sticker))
-    return render(request, "campaign/history.html", {"campaign": campaign, "events": events[:500]})
+        answers = selectors.sticker_answers(campaign=campaign, number=int(sticker))
+    context = {"campaign": campaign, "events": events[:500], "answers": answers}
+    return render(request, "campaign/history.html", context)
 
 
 @login_required

@@ -37,7 +37,7 @@ from campaign.services.common import (
 )
 from campaign.services.houses import alignment_mark
 from campaign.services.ledger import ledger_add, prestige_check
-from campaign.services.stickers import _sticker_info, chronicle_age
+from campaign.services.stickers import NOTHING_TO_CORRECT, _sticker_info, chronicle_age
 from games.engines.kernel.text import has_control_characters
 from games.engines.kings_dilemma import scoring
 from games.engines.kings_dilemma.data import MAX_SEATS, MIN_SEATS, RESOURCE_TRACK_ROWS
@@ -182,33 +182,43 @@ def _validated_rows(
     return clean
 
 
-def _write_scores(
-    game: ChronicleGame, rows: list[dict], actor, sign: int = 1, source=LedgerEntry.Source.GAME_RESULT
-) -> None:
+def _write_scores(game: ChronicleGame, rows: list[dict]) -> None:
+    """The rows of the game's current revision of its Realm Chronicles table."""
     for row in rows:
         ChronicleScore.objects.create(
             game=game, revision=game.revision, **{k: v for k, v in row.items() if k != "rebel_crave"}
         )
+
+
+def _award(game: ChronicleGame, rows: list[dict], actor) -> None:
+    """'Gain Prestige and Crave': each row's award from the table, a ledger entry per kind."""
+    for row in rows:
         for kind in ("prestige", "crave"):
             ledger_add(
                 house=row["house"],
                 kind=kind,
-                amount=sign * row[kind],
-                reason=f"Game {game.number} (King {game.king_name}): position {row['position']}{' (Last)' if row['last'] else ''}",
-                source=source,
+                amount=row[kind],
+                reason=f"Game {game.number} (King {game.king_name}): {_rank_words(row)}",
+                source=LedgerEntry.Source.GAME_RESULT,
                 game=game,
                 actor=actor,
             )
 
 
-def _rebel_crave(game: ChronicleGame, rows: list[dict], actor, sign: int = 1) -> None:
+def _rank_words(row: dict | None) -> str:
+    if row is None:
+        return "not in the result"
+    return f"position {row['position']}{' (Last)' if row['last'] else ''}"
+
+
+def _rebel_crave(game: ChronicleGame, rows: list[dict], actor) -> None:
     # Printed on the Rebel card: +1 Crave when the King abdicated (a ledger entry of its own).
     for row in rows:
         if row["rebel_crave"]:
             ledger_add(
                 house=row["house"],
                 kind="crave",
-                amount=sign * row["rebel_crave"],
+                amount=row["rebel_crave"],
                 reason=f"Rebel, the King abdicated (game {game.number})",
                 source=LedgerEntry.Source.SECRET_AGENDA,
                 game=game,
@@ -242,7 +252,8 @@ def game_result_record(
             raise ValidationError(RESOURCES_FINAL_FORMAT)
         game.resources_final = resources_final
     game.save(update_fields=["end", "recorded", "resources_final"])
-    _write_scores(game, clean, actor)
+    _write_scores(game, clean)
+    _award(game, clean, actor)
     _rebel_crave(game, clean, actor)
     for row in clean:
         alignment_mark(house=row["house"], agenda=row["secret_agenda"], game=game, actor=actor)
@@ -281,9 +292,11 @@ def _alignment_follow(game: ChronicleGame, old: list[dict], clean: list[dict], a
 def game_result_correct(
     *, game: ChronicleGame, end: str, rows: list[dict], reason: str = "", actor=None
 ) -> ChronicleGame:
-    """A correction is recorded, not an overwrite: the old revision stays, its Prestige/Crave are
-    reversed by correction entries and the new revision's are written. Alignment marks follow a
-    changed Secret Agenda unless the old one was unlocked by this very game."""
+    """A correction is recorded, not an overwrite: the old revision stays and the new one is written;
+    the ledger gets only the difference, one entry per House and kind whose award changed (a
+    correction that moves no ranking writes no ledger entry). A correction that changes nothing is
+    refused and writes nothing. Alignment marks follow a changed Secret Agenda unless the old one was
+    unlocked by this very game."""
     game = ChronicleGame.objects.select_for_update().select_related("campaign").get(pk=game.pk)
     if not game.recorded:
         raise ValidationError(RESULT_NOT_RECORDED.format(number=game.number))
@@ -296,35 +309,23 @@ def game_result_correct(
             "last": s.last,
             "prestige": s.prestige,
             "crave": s.crave,
+            "rebel_crave": scoring.rebel_crave(game.end, s.secret_agenda),
         }
         for s in previous
     ]
     clean = _validated_rows(game, end, rows)
     changes = _result_changes(game, end, previous, clean)
-    for row in old:
-        for kind in ("prestige", "crave"):
-            ledger_add(
-                house=row["house"],
-                kind=kind,
-                amount=-row[kind],
-                reason=f"Correction of game {game.number}",
-                source=LedgerEntry.Source.CORRECTION,
-                game=game,
-                actor=actor,
-            )
-    for row in old:
-        row["rebel_crave"] = scoring.rebel_crave(game.end, row["secret_agenda"])
-    _rebel_crave(game, old, actor, sign=-1)
+    if not changes:
+        raise ValidationError(NOTHING_TO_CORRECT.format(thing=f"game {game.number}"))
     _alignment_follow(game, old, clean, actor)
     game.revision += 1
     game.end = end
     game.save(update_fields=["revision", "end"])
-    _write_scores(game, clean, actor)
-    _rebel_crave(game, clean, actor)
-    prestige_check(houses=[row["house"] for row in old + clean])
+    _write_scores(game, clean)
+    changed = _award_differences(game, old, clean, actor)
+    prestige_check(houses=changed)
     summary = f"Game {game.number} corrected (revision {game.revision}){': ' + reason if reason else ''}"
-    if changes:
-        summary += f" ({'; '.join(changes)})"
+    summary += f" ({'; '.join(changes)})"
     record_event(
         game.campaign,
         "game_corrected",
@@ -332,8 +333,51 @@ def game_result_correct(
         actor=actor,
         game=game,
         changes=changes,
+        revision=game.revision,
     )
     return game
+
+
+def _award_differences(game: ChronicleGame, old: list[dict], clean: list[dict], actor) -> list[House]:
+    """The ledger entries of a correction: for each House whose Prestige or Crave award changed
+    (the Rebel's Crave counted in), one entry per kind with the difference. Returns those Houses."""
+    before = {row["house"].pk: row for row in old}
+    after = {row["house"].pk: row for row in clean}
+    changed = []
+    for pk in [*before, *(pk for pk in after if pk not in before)]:
+        was, now = before.get(pk), after.get(pk)
+        house = after[pk]["house"] if now is not None else before[pk]["house"]
+        reason = f"Correction of game {game.number} (King {game.king_name}): {_correction_words(was, now)}"
+        for kind in ("prestige", "crave"):
+            delta = _awarded(now, kind) - _awarded(was, kind)
+            if delta:
+                ledger_add(
+                    house=house,
+                    kind=kind,
+                    amount=delta,
+                    reason=reason[:200],
+                    source=LedgerEntry.Source.CORRECTION,
+                    game=game,
+                    actor=actor,
+                )
+                changed.append(house)
+    return changed
+
+
+def _correction_words(was: dict | None, now: dict | None) -> str:
+    """Why a House's award changed: its rank, else its Secret Agenda (the Rebel), else the end."""
+    if _rank_words(was) != _rank_words(now):
+        return f"{_rank_words(was)} → {_rank_words(now)}"
+    if was is not None and now is not None and was["secret_agenda"] != now["secret_agenda"]:
+        return f"Secret Agenda {_shown('secret_agenda', was['secret_agenda'])} → {_shown('secret_agenda', now['secret_agenda'])}"
+    return "the end of the reign"
+
+
+def _awarded(row: dict | None, kind: str) -> int:
+    """What a row of the table gave its House of ``kind`` (the Rebel's Crave included)."""
+    if row is None:
+        return 0
+    return row[kind] + (row["rebel_crave"] if kind == "crave" else 0)
 
 
 SUMMARY_LENGTH = CampaignEvent._meta.get_field("summary").max_length or 300
