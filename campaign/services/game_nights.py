@@ -203,11 +203,15 @@ def game_night_config(
         "leader": index[setup["leader"]],
         "moderator": index[setup["moderator"]],
         "dilemma_deck": [card.number for card in deck],
-        "known_cards": {
-            str(card.number): {"number": card.number, **card.outcomes} for card in deck if card.outcomes
-        },
+        "known_cards": {str(card.number): known_card(card) for card in deck if card.outcomes},
         **campaign_memory(campaign, cards),
     }
+
+
+def known_card(card: DilemmaCard) -> dict:
+    """A card met before as the engine reads it: the title the table typed is kept beside what was
+    typed of its front and back (the save stores the title apart from the rest)."""
+    return {"number": card.number, **card.outcomes, "title": card.title or card.outcomes.get("title", "")}
 
 
 RESTORED_PLACES = (DilemmaCard.Place.STORY_SLOT, DilemmaCard.Place.EVENT_AREA)

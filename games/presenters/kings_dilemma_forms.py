@@ -41,9 +41,11 @@ class DilemmaCardForm(forms.Form):
     version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     key = forms.CharField(max_length=100, required=False, widget=forms.HiddenInput)
 
-    def __init__(self, *args, known: Sequence[dict] = (), **kwargs):
+    def __init__(self, *args, known: Sequence[dict] = (), undrawable: dict[str, str] | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.known_cards = {card["number"]: card for card in known}
+        # The engine's refusals known from the number alone: asked before the title (``clean``).
+        self.undrawable = {int(n): why for n, why in (undrawable or {}).items()}
         field = self.fields["known"]
         assert isinstance(field, forms.ChoiceField)
         field.choices = [
@@ -113,6 +115,8 @@ class DilemmaCardForm(forms.Form):
         if number is None:
             if "number" not in self.errors:
                 self.add_error("number", NUMBER_NEEDED)
+        elif number in self.undrawable:
+            self.add_error("number", self.undrawable[number])
         elif number not in self.known_cards and not data.get("title"):
             self.add_error("title", TITLE_NEEDED.format(number=number))
         return data
@@ -344,9 +348,12 @@ def table_forms(*, facts: SessionFacts, table: dict, bound: dict) -> dict[str, A
     card, side = view["card"], view["winning_side"]
     won = card["front"][side] if card and side else None
     context = {
-        "kings_dilemma_draw_form": bound.get("draw") or DilemmaCardForm(initial=initial, known=known)
+        "kings_dilemma_draw_form": bound.get("draw")
+        or DilemmaCardForm(initial=initial, known=known, undrawable=view["undrawable"])
         if "draw_dilemma" in types
         else None,
+        # The numbers the draw refuses and why, for the page to say so as the number is typed.
+        "kings_dilemma_undrawable": json.dumps(view["undrawable"]) if view["undrawable"] else "",
         # The fronts of the cards met before, for the page to fill the form in when one is picked.
         "kings_dilemma_known_fronts": json.dumps({c["number"]: front_fill(c) for c in known})
         if known
@@ -374,7 +381,8 @@ def table_forms(*, facts: SessionFacts, table: dict, bound: dict) -> dict[str, A
 
 def compose_form(*, kind: str, data: Any, facts: SessionFacts, table: dict) -> forms.Form | None:
     if kind in ("draw", "draw_known"):  # "draw_known": the earlier page's separate form for a card met before
-        return DilemmaCardForm(data, known=table["view"]["known_fronts"])
+        view = table["view"]
+        return DilemmaCardForm(data, known=view["known_fronts"], undrawable=view["undrawable"])
     if kind == "outcome":
         return OutcomeForm(data)
     if kind == "effect":

@@ -125,6 +125,11 @@ NEWS_TRACK_END = "{row} stopped at the end of its track ({at}/{top})."
 NEWS_ABDICATES = "Stability reached {at}/{top}: the King abdicates at the end of the round."
 NEWS_STICKER = "{kind} Chronicle sticker {number} goes on the {row} row, signed by {leader} (the Leader)."
 NEWS_ENVELOPE = "{leader} (the Leader) opens Envelope {number:02d}."
+# A remembered back never re-adds what is on the board (docs/rules-decisions.md).
+NEWS_STICKER_NOT_AGAIN = (
+    "Chronicle sticker {number} is already on the Realm board: the card does not attach it again."
+)
+NEWS_ENVELOPE_NOT_AGAIN = "Envelope {number:02d} is already open: the card does not open it again."
 NEWS_TIME_COUNTER = "Card {number} goes on the Time Counter ({count}/{spaces})."
 NEWS_LIGHTNING_DEAD = "It lies on the lightning space: the King is dead."
 NEWS_LIGHTNING_LIVES = "It lies on the lightning space, and the King lives on."
