@@ -244,6 +244,9 @@ class KingsDilemmaResult(TypedDict):
     envelopes: list[EnvelopeOpened]
     resolved_dilemmas: list[int]
     event_cards: list[int]
+    cards_to_deck: NotRequired[
+        list[int]
+    ]  # put into the Dilemma deck by a printed effect (not in older results)
     cards_met: dict[str, StoredCard]
     prestige_crave_effects: list[PrestigeCraveEffect]
     mystery_stickers: list[str]

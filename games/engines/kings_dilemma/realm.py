@@ -375,3 +375,22 @@ def to_event_area(state: dict, action: dict, rng) -> None:
     _label(action)
     state["event_cards"].append(state["card"]["number"])
     end_round(state)
+
+
+def to_dilemma_deck(state: dict, action: dict, rng) -> None:
+    """A printed effect puts a card of the campaign's Trash, Event area or Story save slot into the
+    Dilemma deck tonight: from then on it is drawn like any card of the deck (a card met before by its
+    number, under its typed title), and the save puts it in the Dilemma save slot
+    (docs/rules-decisions.md "A card put into the Dilemma deck during a night")."""
+    _label(action)
+    number = card_number(action.get("number"), state["tracks"])
+    place = out_of_deck(state).get(str(number))
+    if place is None:
+        raise RuleError(msg.CARD_NOT_OUT_OF_DECK.format(number=number), {"field": "number"})
+    state["cards_out_of_deck"] = {n: p for n, p in out_of_deck(state).items() if n != str(number)}
+    if number in state["event_cards"]:  # an ongoing Event card set up in the Event area tonight
+        state["event_cards"].remove(number)
+    if number not in state["dilemma_deck"]:
+        state["dilemma_deck"].append(number)
+    state["cards_to_deck"] = [*state.get("cards_to_deck", []), number]
+    tell(state, msg.NEWS_TO_DECK.format(number=number, place=msg.PLACE_NAMES[place]))

@@ -14,10 +14,10 @@ from campaign.services import game_nights
 from campaign.services.envelopes import dilemma_card_remember, envelope_open
 from campaign.services.stickers import sticker_attach
 from games.engines.kings_dilemma import messages as msg
-from games.presenters.kings_dilemma_forms import TITLE_NEEDED
+from games.presenters.kings_dilemma_forms import PUT_BACK_FIRST, TITLE_NEEDED
 from tests.factories import campaign_with_houses
 from tests.integration.games.test_ui_kings_dilemma import compose, seat_page
-from tests.kings_dilemma_play import draft, vote_through
+from tests.kings_dilemma_play import draft, play, play_night, vote_through
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +36,7 @@ def remember_as_the_save_does(campaign, back_aye=None) -> None:
 
 def night_with_card_7(user, back_aye=None, sticker_on_board=False, trashed=None):
     campaign, houses = campaign_with_houses("Anna", "Ben", "Cora", user=user)
-    envelope_open(campaign=campaign, number=0, dilemma_numbers=[2, 7, 9])
+    envelope_open(campaign=campaign, number=0, dilemma_numbers=[2, 7, 19])
     DilemmaCard.objects.filter(campaign=campaign, number=trashed).update(place=DilemmaCard.Place.TRASH)
     remember_as_the_save_does(campaign, back_aye)
     if sticker_on_board:
@@ -106,3 +106,38 @@ class ToldBeforeTypingTests:
         assert response.status_code == 422
         page = text(response.content.decode())
         assert refusal in page and TITLE_NEEDED.format(number=2) not in page
+
+    def test_a_card_put_back_into_the_deck_tonight_is_drawn_under_its_title(self, client, user):
+        """The testers' night: card 7, in the Trash, is put into the deck by a card effect. Before the
+        effect its number is refused at once (with the way back); after it, it is a card met before."""
+        session = night_with_card_7(user, trashed=7)
+        client.force_login(user)
+        response = compose(client, session, compose="draw", number=7)
+        assert response.status_code == 422
+        page = text(response.content.decode())
+        refusal = msg.DILEMMA_NOT_IN_DECK.format(number=7, place=msg.OUT_OF_DECK_PLACES["trash"])
+        assert f"{refusal} {PUT_BACK_FIRST}" in page and TITLE_NEEDED.format(number=7) not in page
+        effect = {"kind": "to_dilemma_deck", "number": 7, "label": "The Exile returns"}
+        assert compose(client, session, compose="effect", **effect).status_code == 200
+        assert "7: The Bread Tax" in table_page(client, session)
+        assert compose(client, session, compose="draw", number=7).status_code == 200
+        session.refresh_from_db()
+        assert session.state["card"]["title"] == "The Bread Tax" and session.state["phase"] == "voting"
+
+    def test_a_card_out_of_the_deck_comes_to_the_night_with_its_title_and_front_only(self, user):
+        back = {"resources": [["wealth", -2]], "sticker": None, "envelope": None, "lightning": False}
+        session = night_with_card_7(user, back_aye={**back, "note": ""}, trashed=7)
+        known = session.config["known_cards"]["7"]
+        assert known["title"] == "The Bread Tax" and known["front"] == FRONT
+        assert known["back"] == {"aye": None, "nay": None}
+
+    def test_the_save_puts_it_in_the_dilemma_save_slot(self, user):
+        """'Final Cleanup' step 1: the Dilemma deck, with the card the effect put there, is saved."""
+        session = night_with_card_7(user, trashed=19)
+        play(session, None, "to_dilemma_deck", number=19, label="The Exile returns")
+        play_night(session, sticker_card=None, envelope_card=None)  # cards 1 to 10, never 19
+        game = game_nights.game_night_record(session=session, actor=user)
+        assert game.conflicts == []
+        card = DilemmaCard.objects.get(campaign=session.campaign, number=19)
+        assert card.place == DilemmaCard.Place.DECK and card.resolved_in is None
+        assert session.campaign.events.filter(kind="dilemma_card_moved", game=game).count() == 1

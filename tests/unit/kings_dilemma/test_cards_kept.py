@@ -138,3 +138,49 @@ class DrawableTests:
         assert "undrawable" not in RULES.view(state, 0)
         state = act(state, "draw_dilemma", None, card={"number": 5, "title": "Plague"})
         assert RULES.view(state, None)["undrawable"] == {}
+
+
+class PutIntoTheDeckTests:
+    """A printed effect puts a card of the Trash, the Event area or the Story save slot into the
+    Dilemma deck during the night (docs/rules-decisions.md "A card put into the Dilemma deck during a
+    night"): from then on the draw and the host's form agree that it can be drawn."""
+
+    def test_a_trashed_card_put_into_the_deck_is_drawn_by_its_number_under_its_title(self):
+        state = drafted(config(known_cards={"7": remembered(None)}, cards_out_of_deck={"7": "trash"}))
+        refusal = msg.DILEMMA_NOT_IN_DECK.format(number=7, place=msg.OUT_OF_DECK_PLACES["trash"])
+        assert RULES.view(state, None)["undrawable"] == {"7": refusal}
+        assert RULES.view(state, None)["known_fronts"] == []
+        offered = [c for c in RULES.choices(state, None) if c["type"] == "to_dilemma_deck"]
+        assert offered[0]["params"]["number"] == {"kind": "pick", "options": [7]}
+        state = act(state, "to_dilemma_deck", None, number=7, label="The Exile returns")
+        assert state["news"] == [msg.NEWS_TO_DECK.format(number=7, place=msg.PLACE_NAMES["trash"])]
+        view = RULES.view(state, None)
+        assert view["undrawable"] == {} and [c["title"] for c in view["known_fronts"]] == ["The Bread Tax"]
+        assert not [c for c in RULES.choices(state, None) if c["type"] == "to_dilemma_deck"]
+        state = act(state, "draw_dilemma", None, card={"number": 7})
+        assert state["card"]["title"] == "The Bread Tax"
+
+    def test_an_ongoing_event_card_put_into_the_deck_leaves_the_event_area(self):
+        state = drafted(config(event_area=[91], cards_out_of_deck={"91": "event_area"}))
+        state = act(state, "to_dilemma_deck", None, number=91, label="Shuffle it into the deck")
+        assert state["event_cards"] == [] and 91 in state["dilemma_deck"]
+        assert state["cards_to_deck"] == [91]
+
+    def test_a_card_not_out_of_the_deck_is_refused(self):
+        state = drafted(config(dilemma_deck=[12], cards_out_of_deck={"7": "trash"}))
+        with pytest.raises(RuleError) as raised:
+            act(state, "to_dilemma_deck", None, number=12, label="By mistake")
+        assert raised.value.message == msg.CARD_NOT_OUT_OF_DECK.format(number=12)
+
+    def test_the_result_tells_the_campaign(self):
+        state = drafted(config(cards_out_of_deck={"7": "trash"}))
+        state = act(state, "to_dilemma_deck", None, number=7, label="The Exile returns")
+        state["time_counter"] = list(range(101, 110))  # the next card lands on the lightning space
+        state = act(state, "draw_dilemma", None, card={"number": 7, "title": "The Bread Tax"})
+        state = to_outcome(state)
+        back = {**outcome(("wealth", 1)), "lightning": True}
+        state = act(state, "read_outcome", None, outcome=back, place="time_counter")
+        state = act(state, "score", None)
+        if state["phase"] == "heir":
+            state = act(state, "choose_heir", state["moderator"], heir=state["heir_candidates"][0])
+        assert state["result"]["cards_to_deck"] == [7] and state["result"]["resolved_dilemmas"][-1] == 7
