@@ -405,7 +405,7 @@ def draw_form(table: dict, data: Any = None, initial: dict | None = None) -> Dil
     """The draw form with what the engine says of the numbers: the cards met before, the numbers it
     refuses and why, and those a printed effect may put back into the deck."""
     view = table["view"]
-    put_back = next(
+    put_back: list[int] = next(
         (a["params"]["number"]["options"] for a in table["legal_actions"] if a["type"] == "to_dilemma_deck"),
         [],
     )
