@@ -14,6 +14,7 @@ from campaign.services import game_nights
 from campaign.services.envelopes import dilemma_card_remember, envelope_open
 from campaign.services.stickers import sticker_attach
 from games.engines.kings_dilemma import messages as msg
+from games.engines.kings_dilemma.story import night_story
 from games.presenters.kings_dilemma_forms import PUT_BACK_FIRST, TITLE_NEEDED
 from tests.factories import campaign_with_houses
 from tests.integration.games.test_ui_kings_dilemma import compose, seat_page
@@ -73,6 +74,9 @@ class TitleKeptTests:
         assert "The table drew Dilemma card 7: The Bread Tax." in session.actions.order_by("-seq")[0].label
         for page in (text(table_page(client, session)), text(seat_page(client, session, 1))):
             assert "Dilemma 7: The Bread Tax" in page and "Dilemma 7: Dilemma 7" not in page
+        payloads = [a.payload for a in session.actions.filter(undone=False).order_by("seq")]
+        story = night_story(session.config, session.seed, payloads)
+        assert [d["title"] for d in story["dilemmas"]] == ["The Bread Tax"]
 
 
 class RememberedBackTests:
