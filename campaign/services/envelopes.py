@@ -414,6 +414,33 @@ def dilemma_card_move(*, card: DilemmaCard, place: str, actor=None) -> DilemmaCa
 
 
 @transaction.atomic
+def dilemma_cards_to_deck(*, game: ChronicleGame, numbers: list[int], actor=None) -> int:
+    """The cards a printed effect put into the Dilemma deck during ``game`` (the table's
+    ``to_dilemma_deck``) go to the Dilemma save slot before the save sorts the rest: out of the Trash
+    they are no longer resolved in any night. Returns how many moved."""
+    campaign = game.campaign
+    moved = 0
+    for card in campaign.dilemma_cards.select_for_update().filter(number__in=numbers):
+        if card.place == DilemmaCard.Place.DECK:
+            continue  # already moved on the campaign page during the night
+        was = card.get_place_display()
+        card.place, card.resolved_in = DilemmaCard.Place.DECK, None
+        card.save(update_fields=["place", "resolved_in"])
+        moved += 1
+        record_event(
+            campaign,
+            "dilemma_card_moved",
+            f"{card} moved by a card effect in game {game.number}: {was} → {card.get_place_display()}",
+            actor=actor,
+            game=game,
+            number=card.number,
+            before=was,
+            after=card.get_place_display(),
+        )
+    return moved
+
+
+@transaction.atomic
 def dilemma_card_remember(
     *, campaign: Campaign, number: int, title: str = "", outcomes: dict, actor=None
 ) -> DilemmaCard:

@@ -24,6 +24,7 @@ from campaign.services.common import STORY_CARD_FIELDS, check_effects, json_valu
 from campaign.services.envelopes import (
     ENVELOPE_ALREADY_OPENED,
     dilemma_card_remember,
+    dilemma_cards_to_deck,
     envelope_open,
     game_save,
     grand_finale_refusal,
@@ -205,10 +206,23 @@ def game_night_config(
         "moderator": index[setup["moderator"]],
         "dilemma_deck": [card.number for card in deck],
         "known_cards": {
-            str(card.number): {"number": card.number, **card.outcomes} for card in deck if card.outcomes
+            str(card.number): known_card(card, back=card.place == DilemmaCard.Place.DECK)
+            for card in cards
+            if card.outcomes
         },
         **campaign_memory(campaign, cards),
     }
+
+
+def known_card(card: DilemmaCard, *, back: bool = True) -> dict:
+    """A card met before as the engine reads it: the title the table typed is kept beside what was
+    typed of its front and back (the save stores the title apart from the rest). A card out of the
+    deck comes without its back (``back=False``): a printed effect may put it back in tonight
+    (``to_dilemma_deck``), and its title and front are all the draw needs; the night stays small."""
+    typed = card.outcomes
+    if not back and "front" in typed:
+        typed = {"front": typed["front"], "back": {"aye": None, "nay": None}}
+    return {"number": card.number, **typed, "title": card.title or card.outcomes.get("title", "")}
 
 
 RESTORED_PLACES = (DilemmaCard.Place.STORY_SLOT, DilemmaCard.Place.EVENT_AREA)
@@ -434,6 +448,7 @@ def _night_save(game: ChronicleGame, result: dict, actor) -> list[dict]:
         kind = kinds.get(number)
         return kind == DilemmaCard.Kind.TRIGGER or (str(number) in met and kind != DilemmaCard.Kind.EVENT)
 
+    dilemma_cards_to_deck(game=game, numbers=list(result.get("cards_to_deck", [])), actor=actor)
     conflicts = game_save(
         game=game,
         resolved=list(result.get("resolved_dilemmas", [])),

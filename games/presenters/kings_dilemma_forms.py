@@ -23,6 +23,9 @@ STICKER_TOKEN_CHOICES = [("", "–"), ("positive", "+"), ("negative", "−")]
 STICKER_WORDS = {"": "no sticker", "positive": "Positive sticker", "negative": "Negative sticker"}
 TITLE_NEEDED = "Card {number} was never met before: type its title as printed on the front."
 NUMBER_NEEDED = "Type the card's number, or pick a card met before."
+PUT_BACK_FIRST = (
+    "If a card effect put it into the Dilemma deck, apply that effect first (Apply a card effect by hand)."
+)
 
 
 def _token_field(choices, label: str) -> forms.ChoiceField:
@@ -41,9 +44,22 @@ class DilemmaCardForm(forms.Form):
     version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     key = forms.CharField(max_length=100, required=False, widget=forms.HiddenInput)
 
-    def __init__(self, *args, known: Sequence[dict] = (), **kwargs):
+    def __init__(
+        self,
+        *args,
+        known: Sequence[dict] = (),
+        undrawable: dict[str, str] | None = None,
+        put_back: Sequence[int] = (),
+        **kwargs,
+    ):
         super().__init__(*args, **kwargs)
         self.known_cards = {card["number"]: card for card in known}
+        # The engine's refusals known from the number alone: asked before the title (``clean``), with
+        # the way back for a card a printed effect may put into the deck (``put_back``).
+        self.undrawable = {
+            int(n): f"{why} {PUT_BACK_FIRST}" if int(n) in put_back else why
+            for n, why in (undrawable or {}).items()
+        }
         field = self.fields["known"]
         assert isinstance(field, forms.ChoiceField)
         field.choices = [
@@ -113,6 +129,8 @@ class DilemmaCardForm(forms.Form):
         if number is None:
             if "number" not in self.errors:
                 self.add_error("number", NUMBER_NEEDED)
+        elif number in self.undrawable:
+            self.add_error("number", self.undrawable[number])
         elif number not in self.known_cards and not data.get("title"):
             self.add_error("title", TITLE_NEEDED.format(number=number))
         return data
@@ -263,6 +281,7 @@ class CardEffectForm(forms.Form):
         ("adjust", "Give or take Coins, Power, Prestige or Crave"),
         ("mystery_sticker", "Attach a Mystery sticker"),
         ("to_event_area", "Send the card to the Event area (Event and Trigger cards)"),
+        ("to_dilemma_deck", "Put a card from the Trash, the Event area or the Story save slot into the deck"),
     ]
     kind = forms.ChoiceField(choices=KINDS)
     label = forms.CharField(max_length=80, help_text="What the card says, in a few words")
@@ -286,6 +305,7 @@ class CardEffectForm(forms.Form):
     letter = forms.ChoiceField(
         required=False, choices=[("", "—"), *[(c, c) for c in "ABCDEFGHIJKL"]], label="Mystery letter"
     )
+    number = forms.IntegerField(required=False, min_value=1, max_value=999, label="Card number")
     version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     key = forms.CharField(max_length=100, required=False, widget=forms.HiddenInput)
 
@@ -294,6 +314,7 @@ class CardEffectForm(forms.Form):
         "adjust": ("target", "what", "amount"),
         "mystery_sticker": ("letter",),
         "to_event_area": (),
+        "to_dilemma_deck": ("number",),
     }
 
     def __init__(
@@ -346,6 +367,7 @@ TYPED_TABLE_ACTIONS = {
     "adjust",
     "mystery_sticker",
     "to_event_area",
+    "to_dilemma_deck",
 }
 
 
@@ -362,10 +384,13 @@ def table_forms(*, facts: SessionFacts, table: dict, bound: dict) -> dict[str, A
     known = view["known_fronts"]
     card, side = view["card"], view["winning_side"]
     won = card["front"][side] if card and side else None
+    draw = (bound.get("draw") or draw_form(table, initial=initial)) if "draw_dilemma" in types else None
     context = {
-        "kings_dilemma_draw_form": bound.get("draw") or DilemmaCardForm(initial=initial, known=known)
-        if "draw_dilemma" in types
-        else None,
+        "kings_dilemma_draw_form": draw,
+        # The numbers the draw refuses and why, for the page to say so as the number is typed.
+        "kings_dilemma_undrawable": json.dumps({str(n): why for n, why in draw.undrawable.items()})
+        if draw and draw.undrawable
+        else "",
         # The fronts of the cards met before, for the page to fill the form in when one is picked.
         "kings_dilemma_known_fronts": json.dumps({c["number"]: front_fill(c) for c in known})
         if known
@@ -392,11 +417,24 @@ def table_forms(*, facts: SessionFacts, table: dict, bound: dict) -> dict[str, A
     return context
 
 
+def draw_form(table: dict, data: Any = None, initial: dict | None = None) -> DilemmaCardForm:
+    """The draw form with what the engine says of the numbers: the cards met before, the numbers it
+    refuses and why, and those a printed effect may put back into the deck."""
+    view = table["view"]
+    put_back: list[int] = next(
+        (a["params"]["number"]["options"] for a in table["legal_actions"] if a["type"] == "to_dilemma_deck"),
+        [],
+    )
+    return DilemmaCardForm(
+        data, initial=initial, known=view["known_fronts"], undrawable=view["undrawable"], put_back=put_back
+    )
+
+
 def compose_form(*, kind: str, data: Any, facts: SessionFacts, table: dict) -> forms.Form | None:
     if kind in ("draw", "draw_known"):  # "draw_known": the earlier page's separate form for a card met before
-        return DilemmaCardForm(data, known=table["view"]["known_fronts"])
+        return draw_form(table, data)
     if kind == "outcome":
         return OutcomeForm(data)
     if kind == "effect":
-        return CardEffectForm(data, seats=_seats(facts))
+        return CardEffectForm(data, seats=_seats(facts), offered=table["legal_actions"])
     return None

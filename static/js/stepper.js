@@ -36,3 +36,15 @@ document.addEventListener("change", (event) => {
   }
   if (!card) for (const name of ["number", "title", "question"]) form.elements[name].value = "";
 });
+
+// The King's Dilemma's draw: a number the draw refuses (already drawn tonight, or out of the Dilemma
+// deck) is refused as it is typed, with the engine's sentence, before the title and the tokens.
+document.addEventListener("input", (event) => {
+  const field = event.target.closest("form[data-undrawable] input[name=number]");
+  if (!field) return;
+  const why = JSON.parse(field.form.dataset.undrawable)[field.value.trim()];
+  const said = field.form.querySelector("[data-number-refusal]");
+  said.textContent = why || "";
+  said.hidden = !why;
+  field.setAttribute("aria-invalid", why ? "true" : "false");
+});

@@ -110,8 +110,9 @@ def normalise_front(raw, tracks: dict) -> dict:
 # ---- The back ------------------------------------------------------------------------------
 
 
-def normalise_outcome(raw, tracks: dict) -> dict:
-    """The winning side's outcome as typed from the back. One with nothing in it is refused."""
+def normalise_outcome(raw, tracks: dict, *, allow_empty: bool = False) -> dict:
+    """The winning side's outcome as typed from the back. One with nothing in it is refused, unless
+    it is a remembered back whose every part is already on the board (``allow_empty``)."""
     if not isinstance(raw, dict):
         raise RuleError(msg.OUTCOME_FORMAT)
     moves = raw.get("resources") or []
@@ -146,15 +147,22 @@ def normalise_outcome(raw, tracks: dict) -> dict:
     if not isinstance(lightning, bool):
         raise RuleError(msg.LIGHTNING_FORMAT)
     note = _text(raw.get("note"), MAX_NOTE, msg.OUTCOME_NOTE)
-    if not (clean_moves or sticker or envelope is not None or note):
-        raise RuleError(msg.OUTCOME_EMPTY)
-    return {
+    outcome = {
         "resources": clean_moves,
         "sticker": sticker,
         "envelope": envelope,
         "lightning": lightning,
         "note": note,
     }
+    if applies_nothing(outcome) and not allow_empty:
+        raise RuleError(msg.OUTCOME_EMPTY)
+    return outcome
+
+
+def applies_nothing(outcome: dict) -> bool:
+    return not (
+        outcome["resources"] or outcome["sticker"] or outcome["envelope"] is not None or outcome["note"]
+    )
 
 
 # ---- Cards met before ------------------------------------------------------------------------

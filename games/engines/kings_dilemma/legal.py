@@ -16,6 +16,7 @@ from games.engines.kings_dilemma.realm import (
     PLACES,
     mystery_all_attached,
     mystery_attached,
+    out_of_deck,
 )
 from games.engines.kings_dilemma.turn import drafting_seat
 from games.engines.kings_dilemma.voting import SIDES
@@ -34,7 +35,13 @@ def draft_choices(state: dict, seat: int | None) -> list[Choice]:
 def draw_choices(state: dict, seat: int | None) -> list[Choice]:
     if seat is not None:
         return []
-    return [choice("draw_dilemma", None, card=typed("dilemma_front"))]
+    return [choice("draw_dilemma", None, card=typed("dilemma_front")), *_to_deck(state)]
+
+
+def _to_deck(state: dict) -> list[Choice]:
+    """A printed effect putting a card out of the deck back in: offered while the campaign has one."""
+    out = sorted(int(n) for n in out_of_deck(state))
+    return [choice("to_dilemma_deck", None, number=pick(out), label=text(MAX_LABEL))] if out else []
 
 
 def _turn_choices(state: dict, seat: int) -> list[Choice]:
@@ -125,7 +132,7 @@ def _host_effects(state: dict) -> list[Choice]:
     free = [x for x in state["tracks"]["mystery_letters"] if x not in mystery_attached(state)]
     if free and not mystery_all_attached(state):
         choices.append(choice("mystery_sticker", None, letter=pick(free), label=text(MAX_LABEL)))
-    return choices
+    return [*choices, *_to_deck(state)]
 
 
 def end_choices(state: dict, seat: int | None) -> list[Choice]:

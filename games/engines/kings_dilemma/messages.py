@@ -50,6 +50,11 @@ OUT_OF_DECK_PLACES = {
     "event_area": "Event area",
     "story_slot": "Story save slot",
 }
+# Short names of the same places, for the table's news.
+PLACE_NAMES = {"trash": "Trash", "event_area": "Event area", "story_slot": "Story save slot"}
+CARD_NOT_OUT_OF_DECK = (
+    "Dilemma card {number} is not in the Trash, the Event area or the Story save slot: draw it as it is."
+)
 CARD_TITLE_MISSING = "Card {number} was never met before: type its title as printed on the front."
 CARD_QUESTION = "The card's question is text of at most 300 characters."
 FRONT_FORMAT = "The {side} Outcome tokens are a list of Resources going up or down and an optional sticker."
@@ -133,6 +138,12 @@ NEWS_GRAND_FINALE = (
     "The sixth Mystery sticker is attached: {leader} (the Leader) opens Envelope {number:02d} now, the "
     "Grand Finale."
 )
+# A remembered back never re-adds what is on the board (docs/rules-decisions.md).
+NEWS_STICKER_NOT_AGAIN = (
+    "Chronicle sticker {number} is already on the Realm board: the card does not attach it again."
+)
+NEWS_ENVELOPE_NOT_AGAIN = "Envelope {number:02d} is already open: the card does not open it again."
+NEWS_TO_DECK = "Card {number} goes from the {place} into the Dilemma deck: it may be drawn tonight."
 NEWS_TIME_COUNTER = "Card {number} goes on the Time Counter ({count}/{spaces})."
 NEWS_LIGHTNING_DEAD = "It lies on the lightning space: the King is dead."
 NEWS_LIGHTNING_LIVES = "It lies on the lightning space, and the King lives on."

@@ -15,6 +15,7 @@ from games.engines.kings_dilemma.cards import public_card
 from games.engines.kings_dilemma.data import RESOURCES
 from games.engines.kings_dilemma.realm import (
     cards_on_lightning,
+    draw_refusal,
     drawn_numbers,
     known_outcome,
     out_of_deck,
@@ -243,6 +244,9 @@ class KingsDilemmaResult(TypedDict):
     envelopes: list[EnvelopeOpened]
     resolved_dilemmas: list[int]
     event_cards: list[int]
+    cards_to_deck: NotRequired[
+        list[int]
+    ]  # put into the Dilemma deck by a printed effect (not in older results)
     cards_met: dict[str, StoredCard]
     prestige_crave_effects: list[PrestigeCraveEffect]
     mystery_stickers: list[str]
@@ -317,6 +321,9 @@ class KingsDilemmaTableView(KingsDilemmaView):
 
     known_outcome: Outcome | None  # the stored back of the winning side, once the vote has ended
     known_fronts: list[PublicCard]  # at the draw, the fronts of the cards met before
+    # At the draw, the numbers the table cannot draw and why (already drawn tonight, or out of the
+    # Dilemma deck): the host's form refuses them at the number, before the front is typed.
+    undrawable: dict[str, str]
 
 
 class KingsDilemmaSeatView(KingsDilemmaView):
@@ -429,6 +436,7 @@ def table_view(state: dict) -> KingsDilemmaTableView:
         "known_outcome": cast(Outcome | None, known_outcome(state)),
         # At the draw, the fronts of the cards met before (never their backs) fill in the host's form.
         "known_fronts": known_fronts(state) if state["phase"] == "draw" else [],
+        "undrawable": undrawable(state) if state["phase"] == "draw" else {},
     }
 
 
@@ -446,3 +454,10 @@ def known_fronts(state: dict) -> list[PublicCard]:
     gone = drawn_numbers(state) | {int(n) for n in out_of_deck(state)}
     cards = state["known_cards"]
     return [public_card(cards[n]) for n in sorted(cards, key=int) if int(n) not in gone]  # type: ignore[misc]
+
+
+def undrawable(state: dict) -> dict[str, str]:
+    """Each number the draw would refuse from the number alone, with the draw's own sentence."""
+    drawn, out = drawn_numbers(state), out_of_deck(state)
+    numbers = sorted(drawn | {int(n) for n in out})
+    return {str(n): refusal for n in numbers if (refusal := draw_refusal(n, drawn=drawn, out=out))}

@@ -11,6 +11,7 @@ from games.engines.kernel.errors import RuleError
 from games.engines.kings_dilemma import messages as msg
 from games.engines.kings_dilemma.board import from_pool, move_resource, resolve_dilemma, tell, to_pool
 from games.engines.kings_dilemma.cards import (
+    applies_nothing,
     card_number,
     normalise_front,
     normalise_outcome,
@@ -52,14 +53,6 @@ def envelopes_taken(state: dict) -> dict[int, int | None]:
     return taken
 
 
-def is_new_to_the_campaign(state: dict, outcome: dict) -> bool:
-    try:
-        expect_new_to_the_campaign(state, outcome)
-    except RuleError:
-        return False
-    return True
-
-
 def expect_new_to_the_campaign(state: dict, outcome: dict) -> None:
     """A Chronicle sticker or an Envelope exists once in the box: one the campaign attached or opened
     in an earlier game, or the table named earlier tonight, is refused (typed wrong)."""
@@ -83,6 +76,19 @@ def expect_new_to_the_campaign(state: dict, outcome: dict) -> None:
         )
 
 
+def draw_refusal(number: int, *, drawn: set[int], out: dict[str, str]) -> str | None:
+    """Why a card number cannot be drawn, known from its number alone: the draw asks this before
+    anything else, and the host's form asks it before the title and the tokens are typed."""
+    if number in drawn:
+        return msg.CARD_ALREADY.format(number=number)
+    place = out.get(str(number))
+    if place is not None:
+        # 'Final Cleanup' step 2: trashed Dilemmas "will never be used again!"; Event cards lie in
+        # the Event area, never in the deck.
+        return msg.DILEMMA_NOT_IN_DECK.format(number=number, place=msg.OUT_OF_DECK_PLACES[place])
+    return None
+
+
 def draw_dilemma(state: dict, action: dict, rng) -> None:
     """The table types the front of the card drawn: number, title, question and the Outcome tokens
     placed on the Balance. A card met before is typed by its number; its back stays unread."""
@@ -90,16 +96,9 @@ def draw_dilemma(state: dict, action: dict, rng) -> None:
     if not isinstance(raw, dict):
         raise RuleError(msg.CARD_FORMAT)
     number = card_number(raw.get("number"), state["tracks"])
-    if number in drawn_numbers(state):
-        raise RuleError(msg.CARD_ALREADY.format(number=number))
-    place = out_of_deck(state).get(str(number))
-    if place is not None:
-        # 'Final Cleanup' step 2: trashed Dilemmas "will never be used again!"; Event cards lie in
-        # the Event area, never in the deck.
-        raise RuleError(
-            msg.DILEMMA_NOT_IN_DECK.format(number=number, place=msg.OUT_OF_DECK_PLACES[place]),
-            {"field": "number"},
-        )
+    refusal = draw_refusal(number, drawn=drawn_numbers(state), out=out_of_deck(state))
+    if refusal is not None:
+        raise RuleError(refusal, {"field": "number"})
     known = state["known_cards"].get(str(number))
     typed_front = any(raw.get(key) for key in ("title", "question", "aye", "nay"))
     if known is not None and not typed_front:
@@ -129,25 +128,55 @@ def read_outcome(state: dict, action: dict, rng) -> None:
     or the stored back of a card met before), then steps B-D are applied. With ``place``
     "time_counter" step E and F follow in the same action (docs/rules-decisions.md); without it (or
     "resolution") the table may still apply printed effects by hand, then places the card."""
-    outcome = normalise_outcome(action.get("outcome"), state["tracks"])
+    card = state["card"]
+    side = state["winning_side"]
+    stored, offered = card["back"].get(side), known_outcome(state)
+    # A remembered back whose every part is already on the board is offered empty: it applies nothing.
+    emptied = offered is not None and offered != stored and applies_nothing(offered)
+    outcome = normalise_outcome(action.get("outcome"), state["tracks"], allow_empty=emptied)
     place = action.get("place", "resolution")
     if place not in PLACES:
         raise RuleError(msg.OUTCOME_PLACE)
     expect_new_to_the_campaign(state, outcome)
-    card = state["card"]
-    side = state["winning_side"]
-    card["back"][side] = outcome
+    as_offered = stored is not None and outcome == offered
+    # The card keeps what its back says, even the parts not applied again tonight.
+    card["back"][side] = stored if as_offered else outcome
     state["cards_met"][str(card["number"])] = card
+    if as_offered:
+        tell_not_again(state, stored)
     resolve_dilemma(state, outcome)
     if place == "time_counter":
         place_on_time_counter(state)
 
 
 def known_outcome(state: dict) -> dict | None:
-    """The stored back of the winning side, offered again once the vote has ended (never before)."""
+    """The stored back of the winning side, offered again once the vote has ended (never before),
+    without what is already on the board (docs/rules-decisions.md "A remembered back")."""
     if state["phase"] != "outcome" or not state["card"]:
         return None
-    return state["card"]["back"].get(state["winning_side"])
+    stored = state["card"]["back"].get(state["winning_side"])
+    return None if stored is None else still_to_apply(state, stored)
+
+
+def still_to_apply(state: dict, outcome: dict) -> dict:
+    """A remembered outcome without its Chronicle sticker if that sticker is already attached, and
+    without its Envelope if that Envelope is already opened (in an earlier game or tonight): each
+    exists once in the box, so that part already happened."""
+    offered = dict(outcome)
+    if outcome["sticker"] is not None and outcome["sticker"]["number"] in stickers_taken(state):
+        offered["sticker"] = None
+    if outcome["envelope"] is not None and outcome["envelope"] in envelopes_taken(state):
+        offered["envelope"] = None
+    return offered
+
+
+def tell_not_again(state: dict, stored: dict) -> None:
+    """The table hears which remembered parts were left out, and why."""
+    offered = still_to_apply(state, stored)
+    if stored["sticker"] is not None and offered["sticker"] is None:
+        tell(state, msg.NEWS_STICKER_NOT_AGAIN.format(number=stored["sticker"]["number"]))
+    if stored["envelope"] is not None and offered["envelope"] is None:
+        tell(state, msg.NEWS_ENVELOPE_NOT_AGAIN.format(number=stored["envelope"]))
 
 
 def _lightning_space(state: dict) -> int:
@@ -212,9 +241,7 @@ def sample(state: dict, choice_: Choice, rng) -> dict | None:
     if choice_["type"] == "draw_dilemma":
         return {"type": "draw_dilemma", "seat": None, "card": synthetic_front(state)}
     if choice_["type"] == "read_outcome":
-        known = known_outcome(state)
-        if known is not None and not is_new_to_the_campaign(state, known):
-            known = None  # its sticker or Envelope was used since: the table types the back again
+        known = known_outcome(state)  # without what is already on the board
         outcome = known if known is not None else synthetic_outcome(state, state["winning_side"])
         action = {"type": "read_outcome", "seat": None, "outcome": outcome}
         place = rng.choice([None, *PLACES])  # absent: as the API accepted it at first
@@ -359,3 +386,22 @@ def to_event_area(state: dict, action: dict, rng) -> None:
     _label(action)
     state["event_cards"].append(state["card"]["number"])
     end_round(state)
+
+
+def to_dilemma_deck(state: dict, action: dict, rng) -> None:
+    """A printed effect puts a card of the campaign's Trash, Event area or Story save slot into the
+    Dilemma deck tonight: from then on it is drawn like any card of the deck (a card met before by its
+    number, under its typed title), and the save puts it in the Dilemma save slot
+    (docs/rules-decisions.md "A card put into the Dilemma deck during a night")."""
+    _label(action)
+    number = card_number(action.get("number"), state["tracks"])
+    place = out_of_deck(state).get(str(number))
+    if place is None:
+        raise RuleError(msg.CARD_NOT_OUT_OF_DECK.format(number=number), {"field": "number"})
+    state["cards_out_of_deck"] = {n: p for n, p in out_of_deck(state).items() if n != str(number)}
+    if number in state["event_cards"]:  # an ongoing Event card set up in the Event area tonight
+        state["event_cards"].remove(number)
+    if number not in state["dilemma_deck"]:
+        state["dilemma_deck"].append(number)
+    state["cards_to_deck"] = [*state.get("cards_to_deck", []), number]
+    tell(state, msg.NEWS_TO_DECK.format(number=number, place=msg.PLACE_NAMES[place]))

@@ -41,7 +41,9 @@ Actions (``seat`` None is the table, i.e. the host's screen):
   "time_counter" also places the card on the Time Counter (steps E and F) in the same action; absent
   or "resolution", the resolution stays open for printed effects applied by hand.
 - ``move_resource`` {row, amount, label}, ``adjust`` {target, what: coins|power|prestige|crave, amount,
-  label}, ``mystery_sticker`` {letter, label}, ``to_event_area`` {label}: the host's hand-applied effects.
+  label}, ``mystery_sticker`` {letter, label}, ``to_event_area`` {label}, ``to_dilemma_deck`` {number,
+  label} (a card of the Trash, Event area or Story save slot put into the deck by a printed effect):
+  the host's hand-applied effects.
 - ``to_time_counter`` (table): step E and F of the Dilemma Resolution.
 - ``score`` (table): reveals the Secret Agendas and scores; ``choose_heir`` {heir}: the Moderator among
   tied winners.
@@ -120,6 +122,7 @@ class KingsDilemmaRules(Rules):
         "adjust": _table(realm.adjust, HOST_PHASES, "give or take by hand"),
         "mystery_sticker": _table(realm.mystery_sticker, HOST_PHASES, "attach a Mystery sticker"),
         "to_event_area": _table(realm.to_event_area, ("resolution",), "send the card to the Event area"),
+        "to_dilemma_deck": _table(realm.to_dilemma_deck, HOST_PHASES, "put a card into the Dilemma deck"),
         "to_time_counter": _table(
             realm.to_time_counter, ("resolution",), "place the card on the Time Counter"
         ),

@@ -224,7 +224,7 @@ def finish(state: dict, heir: int) -> None:
       (Envelope 70 also carries ``grand_finale``), ``resolved_dilemmas`` (the Time Counter, in order),
       ``event_cards``, ``cards_met`` {number: card}, ``prestige_crave_effects`` [{seat, prestige, crave,
       label}], ``mystery_stickers`` [letters], ``resources_final`` {row: position}, ``stability_final``,
-      ``pool_shortfalls``.
+      ``pool_shortfalls``; ``cards_to_deck`` (the cards a printed effect put into the Dilemma deck tonight).
     """
     scores = state["scores"]
     state["result"] = {
@@ -237,6 +237,7 @@ def finish(state: dict, heir: int) -> None:
         "envelopes": list(state["envelopes"]),
         "resolved_dilemmas": list(state["time_counter"]),
         "event_cards": list(state["event_cards"]),
+        "cards_to_deck": list(state.get("cards_to_deck", [])),
         "cards_met": dict(state["cards_met"]),
         "prestige_crave_effects": list(state["prestige_crave_effects"]),
         "mystery_stickers": [m["letter"] for m in state["mystery_stickers"]],

@@ -38,6 +38,7 @@ CHOICE_TITLES = {
     "adjust": "Give or take by hand",
     "mystery_sticker": "Attach a Mystery sticker",
     "to_event_area": "Send the card to the Event area",
+    "to_dilemma_deck": "Put a card into the Dilemma deck",
     "to_time_counter": "Place the card on the Time Counter",
     "score": "Reveal the Secret Agendas and score the game",
     "choose_heir": "As Moderator, choose who marries into the royal line",
@@ -52,6 +53,7 @@ SENTENCES = {
     "pass_gather": "{who} passed and gathers Power (+1 Coin).",
     "pass_moderator": "{who} passed and became the Moderator (+1 Coin).",
     "mystery_sticker": "The table attached Mystery sticker {letter}{label}.",
+    "to_dilemma_deck": "The table put Dilemma card {number} into the Dilemma deck{label}.",
     "score": "The table revealed the Secret Agendas and scored the game.",
 }
 
