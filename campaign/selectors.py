@@ -28,7 +28,11 @@ from campaign.models import (
     Membership,
     StoryCard,
 )
+from games.models import GameSession
 from games.selectors import seats_of_user
+
+NIGHTS_ABANDONED_SHOWN = 5
+NIGHT_GAME = "kings_dilemma"  # a campaign's nights are played with the King's Dilemma engine
 
 
 def campaign_setting(campaign: Campaign, key: str):
@@ -178,6 +182,26 @@ def campaign_chart_svg(*, campaign: Campaign, name: str, size: str = "wide") -> 
     except Exception:  # the cache (Redis) is down: render now
         cached = None
     return cached or CHARTS[name](campaign=campaign, size=size)
+
+
+def night_running(*, campaign: Campaign) -> GameSession | None:
+    """The campaign's game night still running at the table (one at a time), or None."""
+    running = (GameSession.Status.LOBBY, GameSession.Status.ACTIVE)
+    nights = campaign.sessions.filter(game=NIGHT_GAME, status__in=running)
+    return nights.order_by("-pk").first()
+
+
+def nights_abandoned_all(*, campaign: Campaign) -> QuerySet[GameSession]:
+    """The campaign's game nights abandoned before they were saved: each may be resumed."""
+    return campaign.sessions.filter(
+        game=NIGHT_GAME, status=GameSession.Status.ABANDONED, chronicle_game__isnull=True
+    )
+
+
+def nights_abandoned(*, campaign: Campaign) -> list[GameSession]:
+    """The newest of them, for the campaign page."""
+    nights = nights_abandoned_all(campaign=campaign).defer("state")
+    return list(nights.order_by("-last_activity", "-pk")[:NIGHTS_ABANDONED_SHOWN])
 
 
 def campaign_seats_tonight(*, campaign: Campaign, user) -> list:
