@@ -19,7 +19,7 @@ from api.serializers import (
 )
 from api.session_apis import SessionCreateApi, SessionSerializer
 from campaign.access import Need
-from campaign.selectors import nights_abandoned_all
+from campaign.selectors import campaign_nights
 from campaign.services.chronicles import MAX_PLAYERS, MIN_PLAYERS
 from campaign.services.game_nights import game_night_record, game_night_resume, game_night_start
 from campaign.services.stickers import sticker_marks_correct
@@ -116,10 +116,9 @@ class GameNightResumeApi(CampaignApi):
     def post(self, request, campaign_id: int, session_id: int):
         """Resumes a night of the campaign abandoned before it was saved: it goes on where it stopped,
         its log intact. Answers the session. While another night runs (or a game begun on paper has no
-        result), a 400 with code invalid naming it. The campaign's owner only: another member gets 403
-        (code permission_denied), a stranger 404; a session that is not an abandoned night of the
-        campaign is a 404."""
-        session = get_object_or_404(nights_abandoned_all(campaign=self.campaign), pk=session_id)
+        result), a 400 with code invalid naming it; a night not abandoned, or saved, is a 400 too. The
+        campaign's owner only: another member gets 403 (code permission_denied), a stranger 404."""
+        session = get_object_or_404(campaign_nights(campaign=self.campaign), pk=session_id)
         game_night_resume(session=session, actor=request.user)
         return Response(SessionSerializer(session).data)
 

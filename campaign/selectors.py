@@ -191,16 +191,18 @@ def night_running(*, campaign: Campaign) -> GameSession | None:
     return nights.order_by("-pk").first()
 
 
-def nights_abandoned_all(*, campaign: Campaign) -> QuerySet[GameSession]:
-    """The campaign's game nights abandoned before they were saved: each may be resumed."""
-    return campaign.sessions.filter(
-        game=NIGHT_GAME, status=GameSession.Status.ABANDONED, chronicle_game__isnull=True
-    )
+def campaign_nights(*, campaign: Campaign) -> QuerySet[GameSession]:
+    """The campaign's game nights played at the table, whatever their status."""
+    return campaign.sessions.filter(game=NIGHT_GAME)
 
 
 def nights_abandoned(*, campaign: Campaign) -> list[GameSession]:
-    """The newest of them, for the campaign page."""
-    nights = nights_abandoned_all(campaign=campaign).defer("state")
+    """The newest game nights abandoned before they were saved, for the campaign page: each may
+    be resumed where it stopped."""
+    nights = campaign_nights(campaign=campaign).filter(
+        status=GameSession.Status.ABANDONED, chronicle_game__isnull=True
+    )
+    nights = nights.defer("state")
     return list(nights.order_by("-last_activity", "-pk")[:NIGHTS_ABANDONED_SHOWN])
 
 

@@ -595,7 +595,7 @@ def game_night_resume_view(request: HttpRequest, pk: int, session_id: int) -> Ht
     """Resume a night abandoned by mistake (the owner's choice), after a confirmation step: it goes
     on where it stopped."""
     campaign = _member_campaign(request, pk, Need.OWN)
-    session = get_object_or_404(selectors.nights_abandoned_all(campaign=campaign), pk=session_id)
+    session = get_object_or_404(selectors.campaign_nights(campaign=campaign), pk=session_id)
     error = ""
     if request.method == "POST" and request.POST.get("confirm") == "yes":
         try:

@@ -46,7 +46,13 @@ from campaign.services.stickers import (
 )
 from games.engines.kings_dilemma.data import MYSTERY_STICKERS_PER_CAMPAIGN
 from games.engines.kernel.text import has_control_characters
-from games.services import session_create, session_night_saved, session_resume, session_rules
+from games.services import (
+    SESSION_NOT_ABANDONED,
+    session_create,
+    session_night_saved,
+    session_resume,
+    session_rules,
+)
 
 NIGHT_HOUSES = "A King's Dilemma game has 3 to 5 Houses; {count} were chosen."
 
@@ -318,6 +324,8 @@ def game_night_resume(*, session, actor=None):
         raise ValidationError(CAMPAIGN_CLOSED)
     if session.chronicle_game_id is not None:
         raise ValidationError(NIGHT_ALREADY_RECORDED)
+    if session.status != session.Status.ABANDONED:
+        raise ValidationError(SESSION_NOT_ABANDONED.format(status=session.get_status_display().lower()))
     _one_night_at_a_time(campaign)
     return session_resume(session=session)
 
