@@ -44,8 +44,8 @@ from campaign.services.stickers import (
     mystery_sticker_attach,
     sticker_attach,
 )
-from games.engines.kings_dilemma.data import MYSTERY_STICKERS_PER_CAMPAIGN
 from games.engines.kernel.text import has_control_characters
+from games.engines.kings_dilemma.data import MYSTERY_STICKERS_PER_CAMPAIGN
 from games.services import (
     SESSION_NOT_ABANDONED,
     session_create,
@@ -575,7 +575,9 @@ def _night_begin(session, actor) -> ChronicleGame:
     on_board = config.get("stickers_attached")
     if not isinstance(on_board, list):  # a night set up without the list: the stickers older than it
         on_board = list(
-            session.campaign.stickers.filter(attached_at__lte=session.created).values_list("number", flat=True)
+            session.campaign.stickers.filter(attached_at__lte=session.created).values_list(
+                "number", flat=True
+            )
         )
     game = game_begin(
         campaign=session.campaign,

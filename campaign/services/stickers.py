@@ -120,7 +120,11 @@ def _sticker_place(campaign: Campaign, sticker: ChronicleSticker) -> ChronicleSt
 
 @transaction.atomic
 def chronicle_age(
-    *, campaign: Campaign, game: ChronicleGame | None = None, actor=None, numbers: Collection[int] | None = None
+    *,
+    campaign: Campaign,
+    game: ChronicleGame | None = None,
+    actor=None,
+    numbers: Collection[int] | None = None,
 ) -> int:
     """'Chronicle aging': mark 1 space on every attached sticker (up to its last square).
     ``numbers``: only these stickers (a table night, saved: those on the board when it began)."""

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from campaign.demo import demo_campaign_load
 from campaign.forms import ARCHIVE_TOO_LARGE
 from campaign.models import Campaign, CampaignEvent, ChronicleSticker, House, LedgerEntry
+from campaign.selectors import night_running
 from campaign.services.archive import (
     _FIELDS,
     ARCHIVE_MAX_BYTES,
@@ -56,7 +57,6 @@ from campaign.services.archive_values import (
     WHOLE_NUMBER,
 )
 from campaign.services.chronicles import CAMPAIGN_CLOSED, legacy_setup_compute
-from campaign.selectors import night_running
 from campaign.services.game_nights import game_night_start
 from games.engines.kernel.registry import get_game
 from games.engines.kernel.rules import UNKNOWN_ACTION
