@@ -568,9 +568,10 @@ def _night_begin(session, actor) -> ChronicleGame:
     """The night's game, begun at its save: 'Chronicle aging' of the stickers that were on the
     board when the night began (its setup step, written only now), under the next game number."""
     config = session.config
+    played_on: datetime.date | None
     try:
         played_on = datetime.date.fromisoformat(config.get("played_on") or "")
-    except (TypeError, ValueError):
+    except (TypeError, ValueError):  # a night set up without it: the day it was created
         played_on = session.created.date() if session.created else None
     on_board = config.get("stickers_attached")
     if not isinstance(on_board, list):  # a night set up without the list: the stickers older than it
