@@ -19,6 +19,7 @@ from api.serializers import (
 )
 from api.session_apis import SessionCreateApi, SessionSerializer
 from campaign.access import Need
+from campaign.legacy import MAX_SPACES
 from campaign.selectors import campaign_nights
 from campaign.services.chronicles import MAX_PLAYERS, MIN_PLAYERS
 from campaign.services.game_nights import game_night_record, game_night_resume, game_night_start
@@ -127,7 +128,12 @@ class StickerAgingCorrectApi(CampaignApi):
     need = Need.OWN
 
     class InputSerializer(serializers.Serializer):
-        marks = serializers.IntegerField(help_text="Aging marks, from 0 to the sticker's last square (6).")
+        marks = serializers.IntegerField(
+            min_value=0,
+            max_value=MAX_SPACES,
+            help_text="Aging marks, from 0 to the sticker's last square (the campaign's aging squares, 6 "
+            "in the box).",
+        )
 
     @extend_schema(
         tags=TAGS,
