@@ -266,9 +266,7 @@ def _one_night_at_a_time(campaign: Campaign) -> None:
     running = night_running(campaign=campaign)
     if running is not None:
         raise ValidationError(
-            NIGHT_RUNNING.format(session=running.pk, king=running.config.get("king_name", "")),
-            code="night_running",
-            params={"session": running.pk},
+            NIGHT_RUNNING.format(session=running.pk, king=running.config.get("king_name", ""))
         )
     paper = campaign.games.filter(recorded=False, sessions__isnull=True).order_by("number").first()
     if paper is not None:
