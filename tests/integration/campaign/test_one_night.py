@@ -173,6 +173,21 @@ class OneNightAtATimeTests:
         ):
             game_nights.game_night_resume(session=night)
 
+    def test_the_begin_page_and_api_refuse_a_paper_game_while_a_night_runs(self, client, realm, user):
+        campaign, houses = realm
+        night = start(campaign, houses, user)
+        client.force_login(user)
+        refusal = PAPER_GAME_NIGHT_RUNNING.format(session=night.pk)
+        on_page = client.post(f"/campaigns/{campaign.pk}/games/new/", {"king_name": "On paper"})
+        assert on_page.status_code == 400 and refusal in on_page.content.decode()
+        by_api = client.post(
+            f"/api/campaigns/{campaign.pk}/games/begin/",
+            {"king_name": "On paper"},
+            content_type="application/json",
+        )
+        assert by_api.status_code == 400 and by_api.json()["message"] == refusal
+        assert not campaign.games.exists() and marks(campaign) == {12: 0, 13: 2}
+
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
