@@ -47,6 +47,7 @@ from games.services import (
 from games.views import TABLE_CLOSES
 from tests.factories import UserFactory, campaign_with_houses
 from tests.integration.api.test_concurrency import race
+from tests.integration.campaign.test_events import verify_events
 from tests.kings_dilemma_play import draft, play, play_night
 
 pytestmark = [pytest.mark.database, pytest.mark.django_db]
@@ -381,7 +382,8 @@ class AgingCorrectionTests:
     def test_the_owner_corrects_aging_marks_and_history_says_from_what_to_what(self, realm, user):
         campaign, houses = realm
         sticker = campaign.stickers.get(number=13)
-        sticker_marks_correct(sticker=sticker, marks=1, actor=user)
+        with verify_events(campaign, ["sticker_aging_corrected"], actor=user):
+            sticker_marks_correct(sticker=sticker, marks=1, actor=user)
         assert marks(campaign)[13] == 1
         event = CampaignEvent.objects.filter(campaign=campaign).latest("pk")
         assert event.kind == "sticker_aging_corrected" and event.actor == user
