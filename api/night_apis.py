@@ -1,5 +1,6 @@
 """King's Dilemma game nights of a campaign through the API: start one from the campaign's legacy
-setup (the Houses in table order), then save the finished night back into the campaign."""
+setup (the Houses in table order), then save the finished night back into the campaign; resume a
+night abandoned by mistake; correct a sticker's aging marks."""
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
@@ -9,10 +10,20 @@ from rest_framework.response import Response
 from api.base import CampaignApi
 from api.campaign_apis import chronicle
 from api.errors import MEMBER_WRITE
-from api.serializers import CampaignHouseField, ChronicleGameSerializer, NameField, StrictCharField
-from api.session_apis import SessionCreateApi
+from api.serializers import (
+    CampaignHouseField,
+    ChronicleGameSerializer,
+    NameField,
+    StickerSerializer,
+    StrictCharField,
+)
+from api.session_apis import SessionCreateApi, SessionSerializer
+from campaign.access import Need
+from campaign.legacy import MAX_SPACES
+from campaign.selectors import campaign_nights
 from campaign.services.chronicles import MAX_PLAYERS, MIN_PLAYERS
-from campaign.services.game_nights import game_night_record, game_night_start
+from campaign.services.game_nights import game_night_record, game_night_resume, game_night_start
+from campaign.services.stickers import sticker_marks_correct
 
 TAGS = ["campaigns"]
 
@@ -46,9 +57,12 @@ class GameNightStartApi(CampaignApi):
         responses={201: SessionCreateApi.OutputSerializer, **MEMBER_WRITE},
     )
     def post(self, request, campaign_id: int):
-        """Starts a King's Dilemma game night: the campaign's next game with its legacy setup, and a table
-        session with one seat per House in table order. Answers 201 with the session and each seat's
-        token. The owner and players may; a viewer gets 403 (code permission_denied), a stranger 404."""
+        """Starts a King's Dilemma game night: a table session with one seat per House in table order,
+        set up from the campaign's legacy setup (computed: nothing is written into the campaign until
+        the night is saved). Answers 201 with the session and each seat's token. One night of a
+        campaign at a time: while one runs (or a game begun on paper has no result), a 400 with code
+        invalid whose message names the running night. The owner and players may; a viewer gets 403
+        (code permission_denied), a stranger 404."""
         data = self.input(request)
         session = game_night_start(
             campaign=self.campaign,
@@ -89,3 +103,50 @@ class GameNightSaveApi(CampaignApi):
             raise serializers.ValidationError({"envelope_contents": "Keys are Envelope numbers."}) from None
         game = game_night_record(session=session, envelope_contents=contents, actor=request.user)
         return Response(ChronicleGameSerializer(chronicle(self.campaign, game.pk)).data)
+
+
+class GameNightResumeApi(CampaignApi):
+    need = Need.OWN
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Resume a game night abandoned by mistake (it goes on where it stopped)",
+        request=None,
+        responses={200: SessionSerializer, **MEMBER_WRITE},
+    )
+    def post(self, request, campaign_id: int, session_id: int):
+        """Resumes a night of the campaign abandoned before it was saved: it goes on where it stopped,
+        its log intact. Answers the session. While another night runs (or a game begun on paper has no
+        result), a 400 with code invalid naming it; a night not abandoned, or saved, is a 400 too. The
+        campaign's owner only: another member gets 403 (code permission_denied), a stranger 404."""
+        session = get_object_or_404(campaign_nights(campaign=self.campaign), pk=session_id)
+        game_night_resume(session=session, actor=request.user)
+        return Response(SessionSerializer(session).data)
+
+
+class StickerAgingCorrectApi(CampaignApi):
+    need = Need.OWN
+
+    class InputSerializer(serializers.Serializer):
+        marks = serializers.IntegerField(
+            min_value=0,
+            max_value=MAX_SPACES,
+            help_text="Aging marks, from 0 to the sticker's last square (the campaign's aging squares, 6 "
+            "in the box).",
+        )
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Correct the aging marks of a Chronicle sticker",
+        request=InputSerializer,
+        responses={200: StickerSerializer, **MEMBER_WRITE},
+    )
+    def post(self, request, campaign_id: int, sticker_number: int):
+        """Sets a sticker's aging marks (0 to its last square); the history says from what to what.
+        Answers the sticker. Marks out of range, or the marks it already has (nothing to correct: nothing
+        is written), are a 400 with code invalid. The campaign's owner only: another member gets 403
+        (code permission_denied), a stranger 404."""
+        sticker = get_object_or_404(self.campaign.stickers, number=sticker_number)
+        data = self.input(request)
+        corrected = sticker_marks_correct(sticker=sticker, marks=data["marks"], actor=request.user)
+        return Response(StickerSerializer(corrected).data)

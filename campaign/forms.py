@@ -384,6 +384,17 @@ class StickerCorrectForm(StickerForm):
     id_prefix = "fix"
 
 
+class AgingMarksForm(forms.Form):
+    """A sticker's aging marks, counted again (0 to its last square: the service checks the bound)."""
+
+    marks = forms.IntegerField(min_value=0, label="Aging marks", help_text="Marked squares on the sticker")
+
+    def __init__(self, *args, squares: int, **kwargs):
+        kwargs.setdefault("auto_id", "id_fix_%s")
+        super().__init__(*args, **kwargs)
+        self.fields["marks"].widget.attrs["max"] = squares
+
+
 class EnvelopeCorrectForm(CampaignBoundForm):
     id_prefix = "fix"
     house_fields = ("opened_by",)

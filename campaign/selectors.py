@@ -30,7 +30,11 @@ from campaign.models import (
     StoryCard,
 )
 from games.engines.kings_dilemma.data import GRAND_FINALE_ENVELOPE
+from games.models import GameSession
 from games.selectors import seats_of_user
+
+NIGHTS_ABANDONED_SHOWN = 5
+NIGHT_GAME = "kings_dilemma"  # a campaign's nights are played with the King's Dilemma engine
 
 
 def campaign_setting(campaign: Campaign, key: str):
@@ -344,6 +348,28 @@ def campaign_chart_svg(*, campaign: Campaign, name: str, size: str = "wide") -> 
     except Exception:  # the cache (Redis) is down: render now
         cached = None
     return cached or CHARTS[name](campaign=campaign, size=size)
+
+
+def night_running(*, campaign: Campaign) -> GameSession | None:
+    """The campaign's game night still running at the table (one at a time), or None."""
+    running = (GameSession.Status.LOBBY, GameSession.Status.ACTIVE)
+    nights = campaign.sessions.filter(game=NIGHT_GAME, status__in=running)
+    return nights.order_by("-pk").first()
+
+
+def campaign_nights(*, campaign: Campaign) -> QuerySet[GameSession]:
+    """The campaign's game nights played at the table, whatever their status."""
+    return campaign.sessions.filter(game=NIGHT_GAME)
+
+
+def nights_abandoned(*, campaign: Campaign) -> list[GameSession]:
+    """The newest game nights abandoned before they were saved, for the campaign page: each may
+    be resumed where it stopped."""
+    nights = campaign_nights(campaign=campaign).filter(
+        status=GameSession.Status.ABANDONED, chronicle_game__isnull=True
+    )
+    nights = nights.defer("state")
+    return list(nights.order_by("-last_activity", "-pk")[:NIGHTS_ABANDONED_SHOWN])
 
 
 def campaign_seats_tonight(*, campaign: Campaign, user) -> list:

@@ -32,6 +32,11 @@ urlpatterns = [
         views.game_night_record_view,
         name="kd-night-record",
     ),
+    path(
+        "campaigns/<id:pk>/night/<id:session_id>/resume/",
+        views.game_night_resume_view,
+        name="kd-night-resume",
+    ),
     path("campaigns/<id:pk>/games/new/", views.game_begin_view, name="game-begin"),
     path("campaigns/<id:pk>/achievements/new/", views.achievement_create_view, name="achievement-create"),
     path("campaigns/<id:pk>/stories/new/", views.story_card_place_view, name="story-place"),
@@ -51,6 +56,11 @@ urlpatterns += [
         "campaigns/<id:pk>/envelopes/<id:envelope_number>/correct/",
         views.envelope_correct_view,
         name="envelope-correct",
+    ),
+    path(
+        "campaigns/<id:pk>/stickers/<id:sticker_number>/aging/",
+        views.sticker_aging_correct_view,
+        name="sticker-aging-correct",
     ),
     path("campaigns/<id:pk>/cards/<id:card_number>/move/", views.dilemma_card_move_view, name="card-move"),
 ]

@@ -48,9 +48,21 @@ from campaign.services.envelopes import (
     envelope_remove,
     story_card_place,
 )
-from campaign.services.game_nights import NIGHT_CONFLICTS, game_night_record, game_night_start
+from campaign.services.game_nights import (
+    NIGHT_CONFLICTS,
+    NIGHT_RUNNING,
+    game_night_record,
+    game_night_resume,
+    game_night_start,
+)
 from campaign.services.houses import achievement_create, achievement_mark, campaign_create, house_create
-from campaign.services.stickers import mystery_sticker_attach, sticker_attach, sticker_correct, sticker_remove
+from campaign.services.stickers import (
+    mystery_sticker_attach,
+    sticker_attach,
+    sticker_correct,
+    sticker_marks_correct,
+    sticker_remove,
+)
 from config.http import HttpRequest
 from config.network import request_from_this_machine
 from config.uploads import upload_too_large
@@ -61,6 +73,8 @@ DEMO_LOGIN_REFUSED = (
 )
 
 EXPORT_RETRIED = "Export sent again: the archive appears below when it is ready."
+
+NIGHT_RESUMED = "Game night #{session} resumed where it stopped."
 
 
 def _member_campaign(request: HttpRequest, pk: int, need: Need | None = None) -> Campaign:
@@ -159,6 +173,10 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "first_form": forms.FirstEnvelopeForm(campaign=campaign),
         "charts": CHART_DESCRIPTIONS,
         "my_seats": selectors.campaign_seats_tonight(campaign=campaign, user=request.user),
+        "night_running": selectors.night_running(campaign=campaign),
+        "nights_abandoned": selectors.nights_abandoned(campaign=campaign)
+        if role_allows(request.campaign_role, Need.OWN)
+        else [],
         "viewer_note": "" if role_allows(request.campaign_role, Need.PLAY) else VIEWER_READS_ONLY,
     }
     return render(request, "campaign/detail.html", context)
@@ -511,12 +529,15 @@ def game_begin_view(request: HttpRequest, pk: int) -> HttpResponse:
 def game_night_start_view(request: HttpRequest, pk: int) -> HttpResponse:
     """Start a King's Dilemma game night: the campaign's next game, seated in table order."""
     campaign = _member_campaign(request, pk, Need.PLAY)
+    running = selectors.night_running(campaign=campaign)
+    if running is not None:  # one night at a time: the page opens the running one
+        return render(request, "campaign/night_start.html", _running_night(request, campaign, running))
     form = forms.GameNightForm(request.POST or None, campaign=campaign)
     choices = []
     if request.method == "POST" and form.is_valid():
         houses = form.houses()
         try:
-            setup = legacy_setup_compute(campaign=campaign, houses=houses)
+            setup = legacy_setup_compute(campaign=campaign, houses=houses, aged=True)
             names = {h.pk: h.name for h in houses}
             choices = [
                 {
@@ -555,6 +576,40 @@ def game_night_start_view(request: HttpRequest, pk: int) -> HttpResponse:
         },
         status=status,
     )
+
+
+def _running_night(request: HttpRequest, campaign: Campaign, running) -> dict:
+    """The night that runs, for the page that would start another: its table for its host and the
+    campaign's owner (who may abandon it there), the member's own seat otherwise."""
+    may_table = running.host_id == request.user.pk or role_allows(request.campaign_role, Need.OWN)
+    seats = selectors.campaign_seats_tonight(campaign=campaign, user=request.user)
+    return {
+        "campaign": campaign,
+        "running": running,
+        "running_message": NIGHT_RUNNING.format(session=running.pk, king=running.config.get("king_name", "")),
+        "may_table": may_table,
+        "my_seats": [s for s in seats if s.session_id == running.pk],
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def game_night_resume_view(request: HttpRequest, pk: int, session_id: int) -> HttpResponse:
+    """Resume a night abandoned by mistake (the owner's choice), after a confirmation step: it goes
+    on where it stopped."""
+    campaign = _member_campaign(request, pk, Need.OWN)
+    session = get_object_or_404(selectors.campaign_nights(campaign=campaign), pk=session_id)
+    error = ""
+    if request.method == "POST" and request.POST.get("confirm") == "yes":
+        try:
+            game_night_resume(session=session, actor=request.user)
+        except ValidationError as refused:
+            error = " ".join(refused.messages)
+        else:
+            messages.success(request, NIGHT_RESUMED.format(session=session.pk))
+            return redirect("games:session_table", session_id=session.pk)
+    context = {"campaign": campaign, "night": session, "error": error}
+    return render(request, "campaign/night_resume.html", context, status=400 if error else 200)
 
 
 @login_required
@@ -763,6 +818,30 @@ def sticker_correct_view(request: HttpRequest, pk: int, sticker_number: int) -> 
             "Attached by mistake?",
             "It comes off the board; a sticker it covered is visible again. The history keeps both.",
         ),
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def sticker_aging_correct_view(request: HttpRequest, pk: int, sticker_number: int) -> HttpResponse:
+    """A sticker's aging marks counted again (the owner's correction)."""
+    campaign = _member_campaign(request, pk, Need.OWN)
+    sticker = get_object_or_404(campaign.stickers, number=sticker_number)
+    data = request.POST if request.method == "POST" else None
+    squares = selectors.campaign_setting(campaign, "aging_squares")
+    form = forms.AgingMarksForm(data, squares=squares, initial={"marks": sticker.marks})
+    return _correction_page(
+        request,
+        campaign,
+        title=f"Correct the aging marks of Chronicle sticker {sticker.number}",
+        current=f"Recorded now: {sticker.marks} of {squares} squares marked.",
+        form=form,
+        save=(
+            lambda data: sticker_marks_correct(sticker=sticker, marks=data["marks"], actor=request.user),
+            lambda corrected: f"Aging marks of sticker {corrected.number} corrected.",
+        ),
+        back=reverse("campaign-detail", args=[campaign.pk]) + "#board",
+        back_label=campaign.name,
     )
 
 

@@ -36,14 +36,22 @@ def session_seat_infos(session: GameSession) -> dict[int, dict]:
 
 def session_facts(session: GameSession, infos: dict[int, dict]) -> SessionFacts:
     """What a presenter knows of the session besides its views (read with the session row)."""
-    night = session.chronicle_game if session.chronicle_game_id else None
     return SessionFacts(
         id=session.pk,
         version=session.version,
         campaign_id=session.campaign_id,
         seats=infos,
-        night_recorded=None if night is None else bool(night.recorded),
+        night_recorded=_night_recorded(session),
     )
+
+
+def _night_recorded(session: GameSession) -> bool | None:
+    """None for a table without a campaign; a campaign's night is recorded once it is saved as a
+    game of the Realm Chronicles (its game row is written only then)."""
+    if session.campaign_id is None:
+        return None
+    night = session.chronicle_game if session.chronicle_game_id else None
+    return night is not None and bool(night.recorded)
 
 
 # ---- Shared pieces -----------------------------------------------------------------------
@@ -274,9 +282,7 @@ def panel_cache_key(*, session: GameSession, seat: Seat | None) -> str:
     """The seats' infos are the version's (``selectors.session_version_facts``): the version and the
     row's last write stand for them."""
     if seat is None:
-        night = session.chronicle_game if session.chronicle_game_id else None
-        recorded = None if night is None else bool(night.recorded)
-        who, extra = "table", _digest(session.status, recorded)
+        who, extra = "table", _digest(session.status, _night_recorded(session))
     else:
         who, extra = f"seat-{seat.index}-{seat.pk}-{_digest(seat.token)}", _digest(session.status)
     return f"panel:{selectors.version_key(session)}:{who}:{extra}"

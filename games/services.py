@@ -81,6 +81,7 @@ SEAT_JOINED_BY_PHONE = (
 )
 SEAT_IS_A_BOT = "{name} is played by a bot: a bot seat has no code."
 SEAT_CODE_SESSION_OVER = "This session is over: its seats are closed."
+SESSION_NOT_ABANDONED = "Only an abandoned session can be resumed; this one is {status}."
 
 
 class IdempotencyKeyReused(ValidationError):
@@ -618,6 +619,32 @@ def session_abandon(*, session: GameSession) -> GameSession:
 
 
 @transaction.atomic
+def session_resume(*, session: GameSession) -> GameSession:
+    """An abandoned session goes on where it stopped: its log and state are untouched, only its
+    status is running again (who may, and when, is the caller's rule: a campaign's night)."""
+    locked = _lock(session)
+    if locked.status != GameSession.Status.ABANDONED:
+        raise ValidationError(SESSION_NOT_ABANDONED.format(status=locked.get_status_display().lower()))
+    locked.status = GameSession.Status.ACTIVE
+    locked.version += 1
+    locked.last_activity = timezone.now()
+    locked.save()
+    _after_change(locked, session_rules(locked))
+    _sync(session, locked)
+    return session
+
+
+@transaction.atomic
+def session_night_saved(*, session: GameSession, chronicle_game) -> GameSession:
+    """A campaign night's session learns the Realm Chronicles game it was saved as."""
+    locked = _lock(session, without_state=True)
+    locked.chronicle_game = chronicle_game
+    locked.save(update_fields=["chronicle_game", "updated"])
+    session.chronicle_game, session.updated = chronicle_game, locked.updated
+    return session
+
+
+@transaction.atomic
 def session_seat_claim(*, session: GameSession, seat: Seat, user, by_phone: bool = False) -> Seat:
     """A logged-in player links a seat to their account (the token still works for the seat).
     A seat a phone has joined is that phone's: only a claim made with its token (``by_phone``)
@@ -735,11 +762,15 @@ ABANDON_AFTER = datetime.timedelta(hours=12)
 
 def session_cleanup_abandoned(*, older_than: datetime.timedelta = ABANDON_AFTER) -> int:
     """Close sessions nobody has acted in for a while (celery beat). Idempotent: each session is
-    abandoned under its own row lock and skipped if another worker got there first."""
+    abandoned under its own row lock and skipped if another worker got there first. A campaign's
+    night is never closed by the clock: a night stopped late goes on the next evening (its table
+    page says nothing of a closing; a table without a campaign says when it will close)."""
     cutoff = timezone.now() - older_than
     closed = 0
     stale = GameSession.objects.filter(
-        status__in=[GameSession.Status.LOBBY, GameSession.Status.ACTIVE], last_activity__lt=cutoff
+        status__in=[GameSession.Status.LOBBY, GameSession.Status.ACTIVE],
+        last_activity__lt=cutoff,
+        campaign__isnull=True,
     )
     for session_id in stale.values_list("pk", flat=True):
         with transaction.atomic():
@@ -747,6 +778,7 @@ def session_cleanup_abandoned(*, older_than: datetime.timedelta = ABANDON_AFTER)
             if (
                 session.status in (GameSession.Status.LOBBY, GameSession.Status.ACTIVE)
                 and session.last_activity < cutoff
+                and session.campaign_id is None
             ):
                 session_abandon(session=session)
                 closed += 1

@@ -39,6 +39,7 @@ RULE_BROKEN = "{message}"
 ACTION_APPLIED = "Done: {label}."
 UNDONE = "Undone: {label}."
 ABANDONED = "The session was abandoned."
+TABLE_CLOSES = "This table will be closed after {hours} hours without a move."
 CODE_SHOWN = "{name}'s code is on the table again: scan it with the phone."
 CODE_NEW = "{name} has a new code: the old link no longer opens the seat. Scan the new one."
 GAME_OVER = "The game is over."
@@ -105,8 +106,16 @@ def session_table(request: HttpRequest, session_id: int) -> HttpResponse:
     if request.htmx:
         template += "#table-panel"
     else:
-        context.update(_join_context(request, session))
+        context.update(_join_context(request, session), closing_notice=_closing_notice(session))
     return render(request, template, context)
+
+
+def _closing_notice(session: GameSession) -> str:
+    """What the clock will do to a running table: a table without a campaign is closed after a
+    while without a move (``services.session_cleanup_abandoned``); a campaign's night never is."""
+    if session.campaign_id is not None or not session.is_running:
+        return ""
+    return TABLE_CLOSES.format(hours=int(services.ABANDON_AFTER.total_seconds() // 3600))
 
 
 def _plain_panel_fetch(request: HttpRequest) -> bool:
@@ -281,9 +290,12 @@ def seat_page(request: HttpRequest, token: str) -> HttpResponse:
     if request.htmx and _plain_panel_fetch(request):
         return _shared_panel(request, session, seat, "games/seat.html#seat-panel")
     template = "games/seat.html"
+    context = screens.seat_screen(seat=seat, step=request.GET)
     if request.htmx:
         template += "#seat-panel"
-    return render(request, template, screens.seat_screen(seat=seat, step=request.GET))
+    else:
+        context["closing_notice"] = _closing_notice(session)
+    return render(request, template, context)
 
 
 @require_GET

@@ -3,7 +3,9 @@ corrections, and the charts drawn from them."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
+from collections.abc import Collection
 from typing import Any
 
 from django.core.cache import cache
@@ -26,7 +28,7 @@ from campaign.models import (
     LedgerEntry,
     SecretAgenda,
 )
-from campaign.selectors import campaign_setting, houses_by_prestige, storylines
+from campaign.selectors import campaign_setting, houses_by_prestige, night_running, storylines
 from campaign.services.common import (
     CAMPAIGN_CLOSED,
     NAME_CONTROL_CHARACTERS,
@@ -52,6 +54,12 @@ RESULT_PLAYERS = "A game has 3 to 5 Houses; got {count}."
 RESULT_HOUSE_TWICE = "House {house} appears twice in the result."
 
 
+PAPER_GAME_NIGHT_RUNNING = (
+    "Game night #{session} of this campaign runs at the table: save it, or abandon it, before "
+    "beginning a game on paper."
+)
+
+
 RESULT_ALREADY = "Game {number} already has a result: correct it instead."
 
 
@@ -71,14 +79,19 @@ RESOURCES_FINAL_FORMAT = (
 AWARDS_FORMAT = "The engine's awards must give position, last, prestige, crave and rebel_crave per House."
 
 
-def legacy_setup_compute(*, campaign: Campaign, houses: list[House]) -> dict:
+def legacy_setup_compute(*, campaign: Campaign, houses: list[House], aged: bool = False) -> dict:
     """Legacy setup for the participating Houses (read-only): Resource legacy, starting Power
     (8 + abilities + Power legacy, never below 0) and Coins (10 + abilities), Open Agendas, the
-    Secret Agenda draft order (lowest Prestige first), the Leader and the Moderator."""
+    Secret Agenda draft order (lowest Prestige first), the Leader and the Moderator. ``aged``: the
+    board as 'Chronicle aging' leaves it (one more mark on each sticker), computed without writing
+    it: a table night ages the board only when it is saved."""
     for house in houses:
         check_house(campaign, house)
     participants = {h.pk for h in houses}
     stickers = [_sticker_info(s) for s in campaign.stickers.filter(covered=False)]
+    if aged:
+        squares = campaign_setting(campaign, "aging_squares")
+        stickers = [dataclasses.replace(s, marks=min(s.marks + 1, squares)) for s in stickers]
     power_delta = legacy.power_legacy(stickers)
     start = {
         h.pk: {
@@ -115,14 +128,24 @@ def legacy_setup_compute(*, campaign: Campaign, houses: list[House]) -> dict:
 
 @transaction.atomic
 def game_begin(
-    *, campaign: Campaign, king_name: str, played_on: datetime.date | None = None, actor=None
+    *,
+    campaign: Campaign,
+    king_name: str,
+    played_on: datetime.date | None = None,
+    actor=None,
+    aging: Collection[int] | None = None,
 ) -> ChronicleGame:
-    """A new game of the campaign: its Realm Chronicles table, then Chronicle aging."""
+    """A new game of the campaign: its Realm Chronicles table, then Chronicle aging. A game played
+    on paper begins here (never while a table night of the campaign runs); a table night saved
+    (``aging``: the numbers of the stickers on the board when it began) begins here at its save."""
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     if campaign.closed:
         raise ValidationError(CAMPAIGN_CLOSED)
     if has_control_characters(king_name or ""):  # the API and the pages alike
         raise ValidationError(NAME_CONTROL_CHARACTERS)
+    running = night_running(campaign=campaign) if aging is None else None
+    if running is not None:
+        raise ValidationError(PAPER_GAME_NIGHT_RUNNING.format(session=running.pk))
     number = (campaign.games.aggregate(top=Max("number"))["top"] or 0) + 1
     game = ChronicleGame(
         campaign=campaign,
@@ -135,7 +158,7 @@ def game_begin(
     record_event(
         campaign, "game_begun", f"Game {number} begins under King {game.king_name}", actor=actor, game=game
     )
-    chronicle_age(campaign=campaign, game=game, actor=actor)
+    chronicle_age(campaign=campaign, game=game, actor=actor, numbers=aging)
     return game
 
 

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
+from django.db.models import Max
 
 from campaign.access import Need
 from campaign.models import (
@@ -19,8 +20,16 @@ from campaign.models import (
     Membership,
     StoryCard,
 )
+from campaign.selectors import night_running
 from campaign.services.chronicles import game_begin, game_result_record, legacy_setup_compute
-from campaign.services.common import STORY_CARD_FIELDS, check_effects, json_value, record_event
+from campaign.services.common import (
+    CAMPAIGN_CLOSED,
+    NAME_CONTROL_CHARACTERS,
+    STORY_CARD_FIELDS,
+    check_effects,
+    json_value,
+    record_event,
+)
 from campaign.services.envelopes import (
     ENVELOPE_ALREADY_OPENED,
     dilemma_card_remember,
@@ -37,8 +46,15 @@ from campaign.services.stickers import (
     mystery_sticker_attach,
     sticker_attach,
 )
+from games.engines.kernel.text import has_control_characters
 from games.engines.kings_dilemma.data import GRAND_FINALE_ENVELOPE, MYSTERY_STICKERS_PER_CAMPAIGN
-from games.services import session_create, session_rules
+from games.services import (
+    SESSION_NOT_ABANDONED,
+    session_create,
+    session_night_saved,
+    session_resume,
+    session_rules,
+)
 
 NIGHT_HOUSES = "A King's Dilemma game has 3 to 5 Houses; {count} were chosen."
 
@@ -58,6 +74,18 @@ NIGHT_ALREADY_RECORDED = "This game night's result is already in the campaign."
 NIGHT_CONFLICTS = (
     "{count} item(s) of the night conflicted with the campaign and were not written: they are listed "
     "with the night in the Realm Chronicles, as typed, for a correction."
+)
+
+
+NIGHT_RUNNING = (
+    "Game night #{session} (King {king}) of this campaign is running: open it and play on, or its "
+    "host or the campaign's owner abandons it first. One night of a campaign at a time."
+)
+
+
+NIGHT_PAPER_GAME = (
+    "Game {number} (King {king}) was begun on paper and has no result yet: record it on the Realm "
+    "Chronicles before a night at the table."
 )
 
 
@@ -182,7 +210,7 @@ def game_night_config(
         raise ValidationError(NIGHT_HOUSES.format(count=len(houses)))
     if len({h.pk for h in houses}) != len(houses):
         raise ValidationError(NIGHT_HOUSE_TWICE.format(house=houses[0].name))
-    setup = legacy_setup_compute(campaign=campaign, houses=houses)
+    setup = legacy_setup_compute(campaign=campaign, houses=houses, aged=True)
     tokens = _open_agendas(setup, houses, keep)
     index = {h.pk: i for i, h in enumerate(houses)}
     cards = list(campaign.dilemma_cards.order_by("number"))
@@ -247,6 +275,19 @@ def campaign_memory(campaign: Campaign, cards: list[DilemmaCard]) -> dict:
     }
 
 
+def _one_night_at_a_time(campaign: Campaign) -> None:
+    """Refused while a night of the campaign runs at the table, or a game begun on paper waits
+    for its result (its Realm Chronicles table is the campaign's next game already)."""
+    running = night_running(campaign=campaign)
+    if running is not None:
+        raise ValidationError(
+            NIGHT_RUNNING.format(session=running.pk, king=running.config.get("king_name", ""))
+        )
+    paper = campaign.games.filter(recorded=False, sessions__isnull=True).order_by("number").first()
+    if paper is not None:
+        raise ValidationError(NIGHT_PAPER_GAME.format(number=paper.number, king=paper.king_name))
+
+
 @transaction.atomic
 def game_night_start(
     *,
@@ -258,11 +299,21 @@ def game_night_start(
     keep: dict | None = None,
     seed: int | None = None,
 ):
-    """Begin the campaign's next game (its Realm Chronicles table; Chronicle aging), then seat the
-    Houses in table order (clockwise) in a King's Dilemma session. A House played by a member's
-    account gives its seat to that account: the player opens it from their campaign page."""
-    game = game_begin(campaign=campaign, king_name=king_name, played_on=played_on, actor=host)
-    config = game_night_config(campaign=campaign, houses=houses, king_name=game.king_name, keep=keep)
+    """Seat the Houses in table order (clockwise) in a King's Dilemma session, from the legacy
+    setup computed from the campaign (aged as 'Chronicle aging' would age it): nothing of the
+    campaign is written until the night is saved (``game_night_record``), so an abandoned night
+    leaves nothing behind. One night of a campaign at a time (the campaign's row is locked). A
+    House played by a member's account gives its seat to that account."""
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    if campaign.closed:
+        raise ValidationError(CAMPAIGN_CLOSED)
+    if has_control_characters(king_name or ""):  # the API and the pages alike
+        raise ValidationError(NAME_CONTROL_CHARACTERS)
+    _one_night_at_a_time(campaign)
+    number = (campaign.games.aggregate(top=Max("number"))["top"] or 0) + 1
+    king = (king_name or "").strip() or str(number)  # pages write "King 3"; the number is the save's
+    config = game_night_config(campaign=campaign, houses=houses, king_name=king, keep=keep)
+    config["played_on"] = (played_on or datetime.date.today()).isoformat()
     session = session_create(
         game="kings_dilemma",
         seat_names=[h.name for h in houses],
@@ -270,10 +321,26 @@ def game_night_start(
         config=config,
         seed=seed,
         campaign=campaign,
-        chronicle_game=game,
     )
     _seats_of_houses(session=session, campaign=campaign, houses=houses)
     return session
+
+
+@transaction.atomic
+def game_night_resume(*, session, actor=None):
+    """A night abandoned by mistake goes on where it stopped (its log intact): never while another
+    night of the campaign runs, nor once it was saved. Nothing of the campaign is written."""
+    if session.campaign_id is None or session.game != "kings_dilemma":
+        raise ValidationError(NIGHT_NOT_KINGS_DILEMMA)
+    campaign = Campaign.objects.select_for_update().get(pk=session.campaign_id)
+    if campaign.closed:
+        raise ValidationError(CAMPAIGN_CLOSED)
+    if session.chronicle_game_id is not None:
+        raise ValidationError(NIGHT_ALREADY_RECORDED)
+    if session.status != session.Status.ABANDONED:
+        raise ValidationError(SESSION_NOT_ABANDONED.format(status=session.get_status_display().lower()))
+    _one_night_at_a_time(campaign)
+    return session_resume(session=session)
 
 
 def _seats_of_houses(*, session, campaign: Campaign, houses: list[House]) -> None:
@@ -518,9 +585,37 @@ def _night_result_write(game: ChronicleGame, result: dict, house_of, actor) -> N
     )
 
 
+def _night_begin(session, actor) -> ChronicleGame:
+    """The night's game, begun at its save: 'Chronicle aging' of the stickers that were on the
+    board when the night began (its setup step, written only now), under the next game number."""
+    config = session.config
+    played_on: datetime.date | None
+    try:
+        played_on = datetime.date.fromisoformat(config.get("played_on") or "")
+    except (TypeError, ValueError):  # a night set up without it: the day it was created
+        played_on = session.created.date() if session.created else None
+    on_board = config.get("stickers_attached")
+    if not isinstance(on_board, list):  # a night set up without the list: the stickers older than it
+        on_board = list(
+            session.campaign.stickers.filter(attached_at__lte=session.created).values_list(
+                "number", flat=True
+            )
+        )
+    game = game_begin(
+        campaign=session.campaign,
+        king_name=str(config.get("king_name") or ""),
+        played_on=played_on,
+        actor=actor,
+        aging=[n for n in on_board if isinstance(n, int)],
+    )
+    session_night_saved(session=session, chronicle_game=game)
+    return game
+
+
 @transaction.atomic
 def game_night_record(*, session, envelope_contents: dict | None = None, actor=None) -> ChronicleGame:
-    """Write a finished game night into the campaign: stickers (signed by the Leader of the
+    """Write a finished game night into the campaign: its game in the Realm Chronicles (numbered
+    now) with the Chronicle aging of its setup, stickers (signed by the Leader of the
     moment), envelopes and their cards, Mystery stickers, Prestige/Crave effects, the Realm
     Chronicles result (ledger, alignment) and the save-your-game cleanup.
 
@@ -533,11 +628,12 @@ def game_night_record(*, session, envelope_contents: dict | None = None, actor=N
     already in the Trash) is left out, kept as typed in ``game.conflicts`` and told in the history,
     for a correction. What the host types now (``envelope_contents``) is checked as before: a mistake
     there is refused and nothing is written."""
-    game = session.chronicle_game
-    if session.game != "kings_dilemma" or session.campaign_id is None or game is None:
+    if session.game != "kings_dilemma" or session.campaign_id is None:
         raise ValidationError(NIGHT_NOT_KINGS_DILEMMA)
-    game = ChronicleGame.objects.select_for_update().get(pk=game.pk)
-    if game.recorded:
+    Campaign.objects.select_for_update().get(pk=session.campaign_id)  # one save at a time
+    session.refresh_from_db(fields=["chronicle_game"])
+    begun = session.chronicle_game  # a night started before saves began its game: already aged
+    if begun is not None and ChronicleGame.objects.select_for_update().get(pk=begun.pk).recorded:
         raise ValidationError(NIGHT_ALREADY_RECORDED)
     rules = session_rules(session)
     if not rules.is_over(session.state):
@@ -550,6 +646,7 @@ def game_night_record(*, session, envelope_contents: dict | None = None, actor=N
         envelope_contents or {},
         [e["number"] for e in result.get("envelopes", [])],
     )
+    game = begun or _night_begin(session, actor)
     conflicts = _night_stickers_write(game, result, house_of, actor)
     # The sixth Mystery sticker before the Envelopes: Envelope 70 opens after it.
     conflicts += _night_mystery_write(game, result, actor)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
@@ -117,10 +119,20 @@ def _sticker_place(campaign: Campaign, sticker: ChronicleSticker) -> ChronicleSt
 
 
 @transaction.atomic
-def chronicle_age(*, campaign: Campaign, game: ChronicleGame | None = None, actor=None) -> int:
-    """'Chronicle aging': mark 1 space on every attached sticker (up to its last square)."""
+def chronicle_age(
+    *,
+    campaign: Campaign,
+    game: ChronicleGame | None = None,
+    actor=None,
+    numbers: Collection[int] | None = None,
+) -> int:
+    """'Chronicle aging': mark 1 space on every attached sticker (up to its last square).
+    ``numbers``: only these stickers (a table night, saved: those on the board when it began)."""
     squares = campaign_setting(campaign, "aging_squares")
-    stickers = list(campaign.stickers.select_for_update().filter(covered=False))
+    rows = campaign.stickers.select_for_update().filter(covered=False)
+    if numbers is not None:
+        rows = rows.filter(number__in=list(numbers))
+    stickers = list(rows)
     for sticker in stickers:
         sticker.marks = min(sticker.marks + 1, squares)
     ChronicleSticker.objects.bulk_update(stickers, ["marks"])
@@ -132,6 +144,40 @@ def chronicle_age(*, campaign: Campaign, game: ChronicleGame | None = None, acto
         game=game,
     )
     return len(stickers)
+
+
+AGING_MARKS_RANGE = "Sticker {number} has {squares} aging squares: its marks go from 0 to {squares}."
+
+
+AGING_MARKS_UNCHANGED = "Nothing to correct: sticker {number} already has {marks} aging mark(s)."
+
+
+@transaction.atomic
+def sticker_marks_correct(*, sticker: ChronicleSticker, marks: int, actor=None) -> ChronicleSticker:
+    """Aging marks miscounted (a night aged twice, a mark forgotten): set from 0 to the sticker's
+    last square. The history says from what to what; a correction that changes nothing is refused
+    and writes nothing."""
+    campaign = Campaign.objects.select_for_update().get(pk=sticker.campaign_id)
+    sticker = campaign.stickers.select_for_update().get(pk=sticker.pk)
+    squares = campaign_setting(campaign, "aging_squares")
+    if not isinstance(marks, int) or isinstance(marks, bool) or not 0 <= marks <= squares:
+        raise ValidationError(AGING_MARKS_RANGE.format(number=sticker.number, squares=squares))
+    if marks == sticker.marks:
+        raise ValidationError(AGING_MARKS_UNCHANGED.format(number=sticker.number, marks=marks))
+    was = sticker.marks
+    sticker.marks = marks
+    sticker.save(update_fields=["marks"])
+    record_event(
+        campaign,
+        "sticker_aging_corrected",
+        f"Aging marks of Chronicle sticker {sticker.number} corrected: {was} → {marks}",
+        actor=actor,
+        game=sticker.game,
+        number=sticker.number,
+        was_marks=was,
+        marks=marks,
+    )
+    return sticker
 
 
 @transaction.atomic

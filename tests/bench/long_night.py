@@ -131,8 +131,19 @@ def long_night(campaign, houses, host, actions: int):
         _dilemma(night, number)
         if session.last_seq + len(night.rows) >= actions:
             night.write()
-            return session
+            return _with_its_game(session)
         night.play(None, "to_event_area", label="Event")
+
+
+def _with_its_game(session):
+    """A night's story is a page of the campaign once the night is saved as a game of the Realm
+    Chronicles: the long night, still played, gets its game row as its save would write it (so its
+    story is read while it grows, as a night begun before saves wrote the game)."""
+    from campaign.services.chronicles import game_begin
+    from games.services import session_night_saved
+
+    game = game_begin(campaign=session.campaign, king_name=session.config["king_name"], aging=[])
+    return session_night_saved(session=session, chronicle_game=game)
 
 
 def undo_times(session) -> list[float]:

@@ -31,7 +31,12 @@ from api import session_apis
 from api.serializers import NAME_CONTROL_CHARACTERS
 from campaign.forms import ARCHIVE_NOT_JSON
 from campaign.services import archive, common, game_nights
-from campaign.services.chronicles import RESULT_ALREADY, RESULT_HOUSE_TWICE, RESULT_NOT_RECORDED
+from campaign.services.chronicles import (
+    PAPER_GAME_NIGHT_RUNNING,
+    RESULT_ALREADY,
+    RESULT_HOUSE_TWICE,
+    RESULT_NOT_RECORDED,
+)
 from campaign.services.common import CAMPAIGN_CLOSED
 from campaign.services.envelopes import (
     DILEMMA_CARD_TWICE,
@@ -63,6 +68,8 @@ from campaign.services.members import (
     ONE_HOUSE_PER_PLAYER,
 )
 from campaign.services.stickers import (
+    AGING_MARKS_RANGE,
+    AGING_MARKS_UNCHANGED,
     MYSTERY_ALL_ATTACHED,
     MYSTERY_ALREADY,
     NOTHING_TO_CORRECT,
@@ -121,6 +128,14 @@ RULE_REFUSALS = [
         CAMPAIGN_CLOSED,
         game_nights.NIGHT_HOUSE_TWICE,
         game_nights.NIGHT_KEEP_TWO,
+        # One night at a time: the state of the campaign's nights and games on paper.
+        game_nights.NIGHT_RUNNING,
+        game_nights.NIGHT_PAPER_GAME,
+        game_nights.NIGHT_ALREADY_RECORDED,
+        PAPER_GAME_NIGHT_RUNNING,
+        game_services.SESSION_NOT_ABANDONED,
+        AGING_MARKS_RANGE,  # the campaign's aging squares (its settings), within the schema's bound
+        AGING_MARKS_UNCHANGED,
         game_services.SEAT_COUNT,
         game_services.SEAT_NAME_REQUIRED,
         game_services.SEAT_NAME_TWICE,

@@ -24,7 +24,9 @@ class GameNightTests:
         session = game_nights.game_night_start(
             campaign=campaign, houses=houses, king_name="Harald V", host=user, seed=7
         )
-        assert session.chronicle_game.number == 1 and session.config["dilemma_deck"] == [1, 2, 3]
+        # The night's game is written at its save: none while it runs.
+        assert session.chronicle_game is None and not campaign.games.exists()
+        assert session.config["dilemma_deck"] == [1, 2, 3]
         # Leader is the highest Prestige: with all at 0, the highest House number (docs/rules-decisions.md).
         assert session.config["leader"] == 3 and session.config["moderator"] == 0
         state = play_night(session)
@@ -42,6 +44,7 @@ class GameNightTests:
             },
             actor=user,
         )
+        assert game.number == 1 and game.king_name == "Harald V" and session.chronicle_game == game
         sticker = ChronicleSticker.objects.get(number=43)
         assert sticker.signer == houses[leader_when_signed] and sticker.game == game
         slots = selectors.save_slots(campaign=campaign)
@@ -100,7 +103,7 @@ class GameNightTests:
             campaign=campaign, houses=houses, king_name="K" * 80, host=user
         )
         assert [seat.name for seat in session_seats(session=session)] == ["A" * 80, "B" * 80, "C" * 61]
-        assert session.chronicle_game.king_name == "K" * 80
+        assert session.config["king_name"] == "K" * 80
 
 
 class GameNightPageTests:

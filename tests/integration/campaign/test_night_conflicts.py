@@ -2,11 +2,13 @@
 night is always written (what still conflicts is kept as typed, for a correction), and Save Your
 Game is the rulebook's Final Cleanup."""
 
+import datetime
+
 import pytest
 from django.core.exceptions import ValidationError
 
 from campaign import selectors
-from campaign.models import CampaignEvent, ChronicleSticker, DilemmaCard, Envelope
+from campaign.models import CampaignEvent, ChronicleGame, ChronicleSticker, DilemmaCard, Envelope
 from campaign.services import game_nights
 from campaign.services.chronicles import game_begin
 from campaign.services.envelopes import (
@@ -190,7 +192,11 @@ class ConflictTests:
         """Rulebook 'Final Cleanup' step 2: trashed Dilemmas "will never be used again!"; recording
         never moves a trashed Dilemma's ``resolved_in`` to a new night."""
         campaign, houses, session = self.start(user)
-        earlier = game_begin(campaign=campaign, king_name="Old")
+        # An earlier game recorded (a game is not begun on paper while a night runs; the night's own
+        # game is numbered at its save, after it).
+        earlier = ChronicleGame.objects.create(
+            campaign=campaign, number=1, king_name="Old", played_on=datetime.date.today(), recorded=True
+        )
         dilemma_card_remember(campaign=campaign, number=5, title="Plague", outcomes={"note": "old"})
         DilemmaCard.objects.filter(number=5).update(place=DilemmaCard.Place.TRASH, resolved_in=earlier)
         play_night(session)
@@ -204,7 +210,7 @@ class ConflictTests:
         card = DilemmaCard.objects.get(campaign=campaign, number=5)
         assert card.resolved_in == earlier and card.title == "Plague" and card.outcomes == {"note": "old"}
         assert [c["number"] for c in game.conflicts] == [5]
-        assert "resolved in game 2" in game.conflicts[0]["message"]
+        assert game.number == 2 and "resolved in game 1" in game.conflicts[0]["message"]
 
     def test_a_mistake_typed_at_save_time_is_still_refused_and_nothing_is_written(self, user):
         campaign, houses, session = self.start(user)
