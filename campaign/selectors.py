@@ -7,7 +7,7 @@ from collections import defaultdict
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import IntegerField, OuterRef, Prefetch, QuerySet, Subquery, Sum, Value
+from django.db.models import IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -351,9 +351,11 @@ def campaign_chart_svg(*, campaign: Campaign, name: str, size: str = "wide") -> 
 
 
 def night_running(*, campaign: Campaign) -> GameSession | None:
-    """The campaign's game night still running at the table (one at a time), or None."""
+    """The campaign's game night still running at the table (one at a time), or None. A night that
+    is over but not saved still holds the table: the next night's setup needs its result."""
     running = (GameSession.Status.LOBBY, GameSession.Status.ACTIVE)
-    nights = campaign.sessions.filter(game=NIGHT_GAME, status__in=running)
+    over_unsaved = Q(status=GameSession.Status.FINISHED, chronicle_game__isnull=True)
+    nights = campaign.sessions.filter(Q(status__in=running) | over_unsaved, game=NIGHT_GAME)
     return nights.order_by("-pk").first()
 
 

@@ -50,10 +50,10 @@ from campaign.services.envelopes import (
 )
 from campaign.services.game_nights import (
     NIGHT_CONFLICTS,
-    NIGHT_RUNNING,
     game_night_record,
     game_night_resume,
     game_night_start,
+    night_running_words,
 )
 from campaign.services.houses import achievement_create, achievement_mark, campaign_create, house_create
 from campaign.services.stickers import (
@@ -586,7 +586,8 @@ def _running_night(request: HttpRequest, campaign: Campaign, running) -> dict:
     return {
         "campaign": campaign,
         "running": running,
-        "running_message": NIGHT_RUNNING.format(session=running.pk, king=running.config.get("king_name", "")),
+        "running_message": night_running_words(running),
+        "running_over": running.status == running.Status.FINISHED,
         "may_table": may_table,
         "my_seats": [s for s in seats if s.session_id == running.pk],
     }

@@ -77,6 +77,12 @@ NIGHT_CONFLICTS = (
 )
 
 
+NIGHT_AWAITS_SAVE = (
+    "Game night #{session} (King {king}) of this campaign is over and waits for its save: save it from "
+    "its table (Save your game) before the next night begins. One night of a campaign at a time."
+)
+
+
 NIGHT_RUNNING = (
     "Game night #{session} (King {king}) of this campaign is running: open it and play on, or its "
     "host or the campaign's owner abandons it first. One night of a campaign at a time."
@@ -275,14 +281,18 @@ def campaign_memory(campaign: Campaign, cards: list[DilemmaCard]) -> dict:
     }
 
 
+def night_running_words(running) -> str:
+    """Why no other night may start: the night that runs, or the night over that waits for its save."""
+    words = NIGHT_AWAITS_SAVE if running.status == running.Status.FINISHED else NIGHT_RUNNING
+    return words.format(session=running.pk, king=running.config.get("king_name", ""))
+
+
 def _one_night_at_a_time(campaign: Campaign) -> None:
     """Refused while a night of the campaign runs at the table, or a game begun on paper waits
     for its result (its Realm Chronicles table is the campaign's next game already)."""
     running = night_running(campaign=campaign)
     if running is not None:
-        raise ValidationError(
-            NIGHT_RUNNING.format(session=running.pk, king=running.config.get("king_name", ""))
-        )
+        raise ValidationError(night_running_words(running))
     paper = campaign.games.filter(recorded=False, sessions__isnull=True).order_by("number").first()
     if paper is not None:
         raise ValidationError(NIGHT_PAPER_GAME.format(number=paper.number, king=paper.king_name))

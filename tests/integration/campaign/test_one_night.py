@@ -117,6 +117,24 @@ class OneNightAtATimeTests:
         session_abandon(session=start(campaign, houses, user))
         assert start(campaign, houses, user, king_name="Next").status == "active"
 
+    def test_a_night_over_but_not_saved_holds_the_next_until_its_save(self, client, realm, user):
+        """The next night's legacy setup needs this one's result: it waits for the save (and the
+        page shows the night to save, with no Abandon: a night played to its end is saved)."""
+        campaign, houses = realm
+        night = start(campaign, houses, user)
+        play_night(night)
+        night.refresh_from_db()
+        assert night.status == "finished" and night.chronicle_game is None
+        refusal = game_nights.NIGHT_AWAITS_SAVE.format(session=night.pk, king="Olaf")
+        with pytest.raises(ValidationError, match=re.escape(refusal)):
+            start(campaign, houses, user, king_name="Too early")
+        client.force_login(user)
+        html = page(client, f"/campaigns/{campaign.pk}/night/new/")
+        assert refusal in html and f"/play/s/{night.pk}/" in html and "/abandon/" not in html
+        assert "is over and waits for its save" in page(client, f"/campaigns/{campaign.pk}/")
+        game_nights.game_night_record(session=night, envelope_contents={9: {"special": True}}, actor=user)
+        assert start(campaign, houses, user, king_name="Next").status == "active"
+
     def test_the_start_page_opens_the_running_night_instead_of_starting_another(self, client, realm, user):
         campaign, houses = realm
         night = start(campaign, houses, user)
