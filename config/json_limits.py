@@ -40,3 +40,17 @@ def json_depth_exceeds(value, limit: int) -> bool:
             return True
         stack.extend((child, depth + 1) for child in children)
     return False
+
+
+JSON_LONE_SURROGATE = "a \\u escape gives half a character (a lone surrogate), which no text can hold"
+
+
+def json_lone_surrogate(value) -> bool:
+    """True if a text or key of the decoded ``value`` holds a lone surrogate (JSON's "\\ud800"
+    escape): no database stores one (SQLite and PostgreSQL both fail on it), so a request bringing
+    one is refused as it is read, never with a 500 when it is written."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
