@@ -20,6 +20,7 @@ from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from config.celery import app as celery_app
+from config.json_limits import STORED_JSON_MAX_DEPTH, json_depth_exceeds, json_number_out_of_range
 from games import nudges, selectors
 from games.engines.kernel.bots import bot_choose_action
 from games.engines.kernel.choices import unknown_keys
@@ -65,6 +66,7 @@ BOT_KEY_PREFIX = "bot:"
 IDEMPOTENCY_KEY_RESERVED = "Idempotency keys starting with 'bot:' are kept for the bots."
 ACTION_FAILED = "That action could not be applied."
 ACTION_UNKNOWN_KEYS = "This action has no {keys}: send only its type, seat and parameters ({known})."
+ACTION_NOT_STORABLE = "An action nests at most {depth} levels and holds whole numbers of at most 64 bits."
 ACTION_TEXT_CONTROL = (
     "The action's {key} cannot hold control characters (such as NUL, ESC or U+202E) or half a "
     "character (a lone surrogate)."
@@ -212,6 +214,8 @@ def _action_checked(session: GameSession, rules: GameRules, action: dict) -> Non
     """What every tap is held to before the rules see it, whoever sends it (a page, the API, a
     bot): keys the offered choice names, texts the campaign archive takes again (one rule:
     ``has_control_characters``). ValidationError: nothing is written."""
+    if json_depth_exceeds(action, STORED_JSON_MAX_DEPTH) or json_number_out_of_range(action):
+        raise ValidationError(ACTION_NOT_STORABLE.format(depth=STORED_JSON_MAX_DEPTH))
     for key, value in action.items():
         if has_control_characters(key):
             raise ValidationError(ACTION_TEXT_CONTROL.format(key="key"))

@@ -29,6 +29,7 @@ from django.utils.dateparse import parse_datetime
 from campaign.legacy import MAX_SPACES
 from campaign.models import DilemmaCard
 from campaign.services.chronicles import legacy_setup_compute
+from config.json_limits import STORED_JSON_MAX_DEPTH, STORED_JSON_MAX_INT
 from games.engines.kernel.errors import RuleError
 from games.engines.kernel.registry import get_game
 from games.engines.kernel.text import has_control_characters
@@ -81,8 +82,8 @@ TEXT_MAX_CHARS = 5000
 
 # JSON fields (the typed card data, effects, the history's details).
 JSON_MAX_CHARS = 1024 * 1024  # a session's cached state included
-JSON_MAX_DEPTH = 12
-JSON_MAX_INT = 2**63 - 1  # 64 bits: what both databases' JSON and the engines' seeds hold
+JSON_MAX_DEPTH = STORED_JSON_MAX_DEPTH  # what a tap may store (games/services.py), the same
+JSON_MAX_INT = STORED_JSON_MAX_INT
 
 # What the rules allow, beyond the model's own validators (section, field) -> (low, high).
 GAME_NUMBER_MAX = 9999  # far above a campaign's nights; the next night's number must still fit

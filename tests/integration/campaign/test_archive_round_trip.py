@@ -21,7 +21,6 @@ from campaign.models import (
     StoryLink,
 )
 from campaign.services.archive import (
-    _FIELDS,
     ARCHIVE_EXPORT_TOO_LARGE,
     ARCHIVE_MAX_BYTES,
     ARCHIVE_SECTION_ROWS,

@@ -11,8 +11,13 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from config.json_limits import JSON_LONE_SURROGATE
-from games.services import ACTION_TEXT_CONTROL, ACTION_UNKNOWN_KEYS, session_submit_action
+from config.json_limits import JSON_LONE_SURROGATE, STORED_JSON_MAX_DEPTH
+from games.services import (
+    ACTION_NOT_STORABLE,
+    ACTION_TEXT_CONTROL,
+    ACTION_UNKNOWN_KEYS,
+    session_submit_action,
+)
 from tests.integration.games.conftest import acting_seat, new_session
 
 pytestmark = [pytest.mark.database, pytest.mark.django_db]
@@ -55,6 +60,21 @@ class ServiceTests:
                 session=session, seat=seat, action={**place(index), "\ud800": 1}, expected_version=1
             )
         assert error.value.messages == [ACTION_TEXT_CONTROL.format(key="key")]
+
+    @pytest.mark.parametrize(
+        "value",
+        [2**63, -(2**63) - 1, json.loads('{"a": ' * 12 + "1" + "}" * 12)],
+    )
+    def test_a_value_the_archive_could_not_carry_is_refused(self, value):
+        """As deep and as large as the archive's import takes (config/json_limits.py), never more."""
+        session = new_session()
+        index, seat = acting_seat(session)
+        with pytest.raises(ValidationError) as error:
+            session_submit_action(
+                session=session, seat=seat, action=place(index, area=value), expected_version=1
+            )
+        assert error.value.messages == [ACTION_NOT_STORABLE.format(depth=STORED_JSON_MAX_DEPTH)]
+        assert session.actions.count() == 1
 
     def test_the_offered_action_still_applies(self):
         session = new_session()
