@@ -180,6 +180,10 @@ SESSION_DAMAGES = {
         lambda a: a["sessions"][0].update(number=ARCHIVE_SECTION_ROWS["sessions"] + 1),
         "sessions[0].number: must be a whole number from 1",
     ),
+    "a night its log ends, still active": (
+        lambda a: a["sessions"][0].update(status="active"),
+        "sessions[0].status: is active, but its log ends the game",
+    ),
     "sessions in a version 2 archive": (
         lambda a: a.update(version=2),
         "unknown field(s) actions, seats, sessions",
