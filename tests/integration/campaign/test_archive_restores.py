@@ -17,12 +17,14 @@ from rest_framework.test import APIClient
 from campaign.models import Campaign, CampaignEvent, CampaignExport, ChronicleGame, LedgerEntry
 from campaign.services import archive as archive_module
 from campaign.services.archive import (
+    EXPORT_NOT_JSON,
     EXPORT_WOULD_NOT_IMPORT,
     archive_dumps,
     campaign_archive,
     campaign_export_request,
     campaign_export_write,
     campaign_import,
+    campaign_import_check,
 )
 from campaign.services.archive_values import (
     ARCHIVE_VALUE,
@@ -246,6 +248,11 @@ class ExportReReadTests:
         campaign_export_write(export_id=export.pk)
         export.refresh_from_db()
         assert export.status == CampaignExport.Status.FAILED and "KeyError" in export.error
+
+    def test_a_file_that_is_not_json_is_refused_by_the_trial_import(self):
+        with pytest.raises(ValidationError) as error:
+            campaign_import_check(text='{"format": NaN}')
+        assert error.value.messages[0].startswith(EXPORT_NOT_JSON.split("(")[0])
 
     def test_an_export_that_imports_is_ready_and_leaves_nothing_behind(self, user, settings, tmp_path):
         settings.MEDIA_ROOT = tmp_path
