@@ -40,7 +40,7 @@ CARD_FORMAT = (
     "Type the Dilemma card as an object with its number, title and the Outcome tokens of AYE and NAY."
 )
 CARD_NUMBER = "A Dilemma card number is a whole number from 1 to {top}."
-CARD_TITLE = "A card title is text of at most 120 characters."
+CARD_TITLE = "A card title is one line of text of at most 120 characters."
 CARD_ALREADY = "Dilemma card {number} was already drawn this game."
 # Also the campaign's sentence (campaign.services.envelopes): the save slots are the campaign's.
 DILEMMA_NOT_IN_DECK = "Dilemma card {number} is not in the Dilemma deck (it is in the {place})."

@@ -261,6 +261,7 @@ class CardFlowTests:
             ({"number": 99, "title": "  "}, msg.CARD_TITLE_MISSING.format(number=99)),
             ({"number": 9, "title": 5}, msg.CARD_TITLE),
             ({"number": 9, "title": "x" * 121}, msg.CARD_TITLE),
+            ({"number": 9, "title": "Bread\ntaxes"}, msg.CARD_TITLE),  # the campaign keeps it as a name
             ({"number": 9, "title": "x", "question": "?" * 301}, msg.CARD_QUESTION),
             ({"number": 9, "title": "x", "aye": "up"}, msg.FRONT_FORMAT.format(side="AYE")),
             (
