@@ -101,7 +101,7 @@ TIE_SIDE = "The Moderator decides for AYE or NAY."
 LEADER_CANDIDATE = "The Leader token goes to one of the winning side's biggest voters: {names}."
 
 # Host effects
-LABEL = "Type a short label for this effect (1 to 80 characters)."
+LABEL = "Type a short label for this effect (1 to 80 characters, on one line)."
 HOST_WHAT = "The table can give or take Coins, Power, Prestige or Crave."
 HOST_AMOUNT = "The amount is a whole number from -{most} to {most} other than 0 (negative to take)."
 MYSTERY_LETTER = "Mystery stickers are behind doors A to L."

@@ -398,6 +398,8 @@ class HostEffectTests:
         state = win(voting(), "aye")
         assert error(state, "adjust", None, target=0, what="coins", amount=1, label="") == msg.LABEL
         assert error(state, "adjust", None, target=0, what="coins", amount=1, label="x" * 81) == msg.LABEL
+        # A label becomes a ledger entry's reason, which the campaign's archive holds to one line.
+        assert error(state, "adjust", None, target=0, what="coins", amount=1, label="a\nb") == msg.LABEL
         assert error(state, "adjust", None, target=0, what="gold", amount=1, label="x") == msg.HOST_WHAT
         assert error(
             state, "adjust", None, target=0, what="coins", amount=0, label="x"
