@@ -7,10 +7,10 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from campaign.models import House
+from campaign.services.common import TEXT_CONTROL_CHARACTERS
 from games.engines.kernel.text import has_control_characters
 
 NAME_CONTROL_CHARACTERS = "A name cannot hold control characters (such as NUL, ESC or U+202E)."
-TEXT_CONTROL_CHARACTERS = "A text cannot hold control characters (such as NUL, ESC or U+202E)."
 NOT_A_TEXT = "Not a valid string."
 
 

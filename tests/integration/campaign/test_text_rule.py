@@ -6,7 +6,6 @@ character, a bidi control or a lone surrogate in what a player types, with a vis
 import pytest
 from rest_framework.test import APIClient
 
-from api.serializers import TEXT_CONTROL_CHARACTERS as API_TEXT_CONTROL
 from campaign.models import ChronicleSticker
 from campaign.services.common import TEXT_CONTROL_CHARACTERS
 from tests.factories import campaign_with_houses
@@ -23,9 +22,6 @@ def campaign(user):
 
 
 class TextRuleTests:
-    def test_the_form_and_the_api_speak_the_same_sentence(self):
-        assert API_TEXT_CONTROL == TEXT_CONTROL_CHARACTERS
-
     @pytest.mark.parametrize("text", HOSTILE)
     def test_a_form_refuses_a_hostile_title_with_a_visible_message(self, client, user, campaign, text):
         client.force_login(user)
