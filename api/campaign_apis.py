@@ -30,6 +30,7 @@ from api.serializers import (
     StoryCardSerializer,
     StrictBooleanField,
     StrictCharField,
+    TypedTextField,
 )
 from campaign import selectors
 from campaign.access import Need, demo_adds_no_campaign
@@ -367,8 +368,8 @@ class StickerAttachApi(CampaignApi):
         row = serializers.ChoiceField(choices=RESOURCE_ROWS)
         positive = StrictBooleanField()
         signer = CampaignHouseField(allow_null=True, required=False, default=None)
-        title = StrictCharField(max_length=120, allow_blank=True, default="")
-        text = StrictCharField(max_length=2000, allow_blank=True, default="")
+        title = TypedTextField(max_length=120, allow_blank=True, default="")
+        text = TypedTextField(max_length=2000, allow_blank=True, default="")
         game = game_field()
 
     @extend_schema(
@@ -410,9 +411,9 @@ class EnvelopeOpenApi(CampaignApi):
     class InputSerializer(serializers.Serializer):
         class StoryCardSerializer(serializers.Serializer):
             number = bounded_int(min_value=1, max_value=9999)
-            storyline = StrictCharField(max_length=40, allow_blank=True)
-            title = StrictCharField(max_length=120, allow_blank=True, default="")
-            text = StrictCharField(max_length=2000, allow_blank=True, default="")
+            storyline = TypedTextField(max_length=40, allow_blank=True)
+            title = TypedTextField(max_length=120, allow_blank=True, default="")
+            text = TypedTextField(max_length=2000, allow_blank=True, default="")
             signer = CampaignHouseField(
                 allow_null=True, required=False, help_text="Omitted: the House that opened the envelope."
             )
@@ -421,7 +422,7 @@ class EnvelopeOpenApi(CampaignApi):
             dissent = bounded_int(min_value=0, max_value=99, default=0)
             majority_signer_bonus = effects_field("Ending cards: {'prestige': n, 'crave': n}.")
             effects = effects_field("start_power, start_coins, prestige, crave, power, coins.")
-            ability_text = StrictCharField(max_length=2000, allow_blank=True, default="")
+            ability_text = TypedTextField(max_length=2000, allow_blank=True, default="")
 
         number = bounded_int(
             min_value=0,
@@ -507,7 +508,7 @@ class MysteryStickerAttachApi(CampaignApi):
             error_messages={"invalid_choice": MYSTERY_LETTER},
             help_text="A to L (a lower-case letter is read as its capital).",
         )
-        storyline = StrictCharField(max_length=40, allow_blank=True, default="")
+        storyline = TypedTextField(max_length=40, allow_blank=True, default="")
         game = game_field()
 
     @extend_schema(
@@ -619,7 +620,7 @@ class GameResultCorrectApi(CampaignApi):
     need = Need.OWN  # a correction rewrites a recorded night
 
     class InputSerializer(GameResultRecordApi.InputSerializer):
-        reason = StrictCharField(max_length=200, allow_blank=True, default="")
+        reason = TypedTextField(max_length=200, allow_blank=True, default="")
 
     @extend_schema(
         tags=TAGS,

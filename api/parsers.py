@@ -5,7 +5,7 @@ from django.conf import settings
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
-from config.json_limits import json_depth_exceeds, json_loads_strict
+from config.json_limits import JSON_LONE_SURROGATE, json_depth_exceeds, json_loads_strict, json_lone_surrogate
 
 JSON_MAX_DEPTH = 32  # far above any body of the API (an action nests 3 or 4 levels)
 JSON_TOO_DEEP = f"The JSON body nests deeper than {JSON_MAX_DEPTH} levels."
@@ -30,4 +30,6 @@ class ChronicleJSONParser(parsers.JSONParser):
             raise ParseError(JSON_INVALID.format(problem=error)) from None
         if json_depth_exceeds(data, JSON_MAX_DEPTH):
             raise ParseError(JSON_TOO_DEEP)
+        if json_lone_surrogate(data):
+            raise ParseError(JSON_INVALID.format(problem=JSON_LONE_SURROGATE))
         return data

@@ -7,6 +7,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from campaign.models import House
+from campaign.services.common import TEXT_CONTROL_CHARACTERS
 from games.engines.kernel.text import has_control_characters
 
 NAME_CONTROL_CHARACTERS = "A name cannot hold control characters (such as NUL, ESC or U+202E)."
@@ -46,16 +47,31 @@ def _no_control_characters(value: str) -> None:
         raise serializers.ValidationError(NAME_CONTROL_CHARACTERS)
 
 
+def _text_without_control_characters(value: str) -> None:
+    if has_control_characters(value):
+        raise serializers.ValidationError(TEXT_CONTROL_CHARACTERS)
+
+
 class NameField(StrictCharField):
     """A name (campaign, House, player, seat): text without control or bidi characters (the same
     rule as the services; a JSON Schema pattern cannot state it for every generator)."""
+
+    message_check = staticmethod(_no_control_characters)
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         # One sentence for every control character, NUL included (DRF's own says only NUL).
         self.validators = [
             v for v in self.validators if not isinstance(v, ProhibitNullCharactersValidator)
-        ] + [_no_control_characters]
+        ] + [self.message_check]
+
+
+class TypedTextField(NameField):
+    """A text typed from a card or a reason (a sticker's title and text, a Story card's): held to the
+    same rule as a name, the one the campaign archive's import holds it to, so an export of what
+    the API took always imports again."""
+
+    message_check = staticmethod(_text_without_control_characters)
 
 
 class HouseRefSerializer(serializers.Serializer):

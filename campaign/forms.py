@@ -13,6 +13,7 @@ from campaign.models import (
     SecretAgenda,
 )
 from campaign.services.archive import ARCHIVE_MAX_BYTES
+from campaign.services.common import text_checked
 from campaign.services.members import INVITATION_DAYS
 from config.json_limits import json_loads_strict
 from games.engines.kings_dilemma.data import GRAND_FINALE_ENVELOPE, MYSTERY_LETTERS
@@ -25,7 +26,18 @@ def _house_field(form: forms.Form, name: str) -> forms.ModelChoiceField:
     return field
 
 
-class CampaignBoundForm(forms.Form):
+class TextRuleForm(forms.Form):
+    """Every text field is held to the archive's rule (no control or bidi characters): a text a
+    form takes is one the campaign's export carries and its import takes again."""
+
+    def full_clean(self):
+        for field in self.fields.values():  # those a form adds in its __init__ included
+            if type(field) is forms.CharField and text_checked not in field.validators:
+                field.validators.append(text_checked)
+        super().full_clean()
+
+
+class CampaignBoundForm(TextRuleForm):
     """A form about one campaign: its House choices come from that campaign."""
 
     house_fields: tuple[str, ...] = ()
@@ -41,7 +53,7 @@ class CampaignBoundForm(forms.Form):
             _house_field(self, name).queryset = campaign.houses.all()
 
 
-class CampaignForm(forms.Form):
+class CampaignForm(TextRuleForm):
     name = forms.CharField(max_length=120)
 
 
@@ -126,7 +138,7 @@ ARCHIVE_TOO_LARGE = f"The archive is larger than {ARCHIVE_MAX_BYTES // 2**20} MB
 ARCHIVE_NOT_JSON = "The archive is damaged: it is not valid JSON."
 
 
-class CampaignImportForm(forms.Form):
+class CampaignImportForm(TextRuleForm):
     archive = forms.FileField(help_text="A .json archive exported from Chronicle")
     name = forms.CharField(max_length=120, required=False, help_text="Leave empty to keep the archive's name")
 
@@ -176,7 +188,7 @@ class ResultRowForm(forms.Form):
         return data
 
 
-class GameResultForm(forms.Form):
+class GameResultForm(TextRuleForm):
     """The Realm Chronicles table of one game: how it ended and up to 5 rows."""
 
     end = forms.ChoiceField(choices=GameEnd.choices)
@@ -233,7 +245,7 @@ class GameNightForm(CampaignBoundForm):
         return keep
 
 
-class EnvelopeContentsForm(forms.Form):
+class EnvelopeContentsForm(TextRuleForm):
     """For each Envelope opened during a game night: its Story card and its 3 Dilemma cards.
     Envelope 70, the Grand Finale, asks for nothing: its events close the campaign."""
 

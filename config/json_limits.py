@@ -6,6 +6,10 @@ import json
 import math
 
 JSON_NOT_A_NUMBER = "{name} is not a JSON number"
+# What a stored JSON value (an action's payload, a card's typed data) may hold so that the campaign
+# archive carries it and its import takes it again: both read these (campaign/services/archive_values).
+STORED_JSON_MAX_DEPTH = 12
+STORED_JSON_MAX_INT = 2**63 - 1  # 64 bits: what both databases' JSON and the engines' seeds hold
 JSON_NUMBER_TOO_LARGE = "the number {text} is too large"
 
 
@@ -39,4 +43,36 @@ def json_depth_exceeds(value, limit: int) -> bool:
         if depth > limit:
             return True
         stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+JSON_LONE_SURROGATE = "a \\u escape gives half a character (a lone surrogate), which no text can hold"
+
+
+def json_lone_surrogate(value) -> bool:
+    """True if a text or key of the decoded ``value`` holds a lone surrogate (JSON's "\\ud800"
+    escape): no database stores one (SQLite and PostgreSQL both fail on it), so a request bringing
+    one is refused as it is read, never with a 500 when it is written."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def json_number_out_of_range(value) -> bool:
+    """True if a number of ``value`` is not finite or lies past STORED_JSON_MAX_INT either way."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif (
+            isinstance(item, int | float)
+            and not isinstance(item, bool)
+            and (not math.isfinite(item) or abs(item) > STORED_JSON_MAX_INT)
+        ):
+            return True
     return False

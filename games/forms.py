@@ -1,6 +1,6 @@
 from django import forms
 
-from config.json_limits import json_loads_strict
+from config.json_limits import json_loads_strict, json_lone_surrogate
 from games.selectors import game_choices
 
 MAX_SEATS_ON_FORM = 5
@@ -62,6 +62,6 @@ class ActionForm(forms.Form):
             action = json_loads_strict(self.cleaned_data["action"])
         except (ValueError, RecursionError):
             raise forms.ValidationError(ACTION_NOT_JSON) from None
-        if not isinstance(action, dict):
+        if not isinstance(action, dict) or json_lone_surrogate(action):
             raise forms.ValidationError(ACTION_NOT_JSON)
         return action

@@ -20,12 +20,14 @@ from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from config.celery import app as celery_app
+from config.json_limits import STORED_JSON_MAX_DEPTH, json_depth_exceeds, json_number_out_of_range
 from games import nudges, selectors
 from games.engines.kernel.bots import bot_choose_action
+from games.engines.kernel.choices import unknown_keys
 from games.engines.kernel.errors import RuleError
 from games.engines.kernel.registry import get_game
 from games.engines.kernel.rules import GameRules
-from games.engines.kernel.text import has_control_characters
+from games.engines.kernel.text import has_control_characters, json_text_refused
 from games.models import GameSession, Seat, SessionAction, SessionSnapshot, new_seat_token
 
 logger = logging.getLogger(__name__)
@@ -63,6 +65,12 @@ IDEMPOTENCY_KEY_OTHER_BODY = (
 BOT_KEY_PREFIX = "bot:"
 IDEMPOTENCY_KEY_RESERVED = "Idempotency keys starting with 'bot:' are kept for the bots."
 ACTION_FAILED = "That action could not be applied."
+ACTION_UNKNOWN_KEYS = "This action has no {keys}: send only its type, seat and parameters ({known})."
+ACTION_NOT_STORABLE = "An action nests at most {depth} levels and holds whole numbers of at most 64 bits."
+ACTION_TEXT_CONTROL = (
+    "The action's {key} cannot hold control characters (such as NUL, ESC or U+202E) or half a "
+    "character (a lone surrogate)."
+)
 STALE_VERSION = "The table moved on: here is the new state."
 NOTHING_TO_UNDO = "There is nothing to undo."
 LOG_OF_OLDER_RULES = (
@@ -203,9 +211,32 @@ def _wake_bots(session_id: int, version: int) -> None:
     celery_app.tasks[BOT_MOVE_TASK].delay(session_id, version)
 
 
+def _action_checked(session: GameSession, rules: GameRules, action: dict) -> None:
+    """What every tap is held to before the rules see it, whoever sends it (a page, the API, a
+    bot): keys the offered choice names, texts the campaign archive takes again (one rule:
+    ``has_control_characters``). ValidationError: nothing is written."""
+    if json_depth_exceeds(action, STORED_JSON_MAX_DEPTH) or json_number_out_of_range(action):
+        raise ValidationError(ACTION_NOT_STORABLE.format(depth=STORED_JSON_MAX_DEPTH))
+    for key, value in action.items():
+        if has_control_characters(key):
+            raise ValidationError(ACTION_TEXT_CONTROL.format(key="key"))
+        if json_text_refused(value) is not None:
+            raise ValidationError(ACTION_TEXT_CONTROL.format(key=repr(key[:40])))
+    choices = rules.legal_actions(session.state, action.get("seat"))
+    unknown = unknown_keys(choices, action)
+    if unknown:
+        known = sorted({k for c in choices if c["type"] == action["type"] for k in c["params"]})
+        raise ValidationError(
+            ACTION_UNKNOWN_KEYS.format(
+                keys=", ".join(repr(k[:40]) for k in unknown), known=", ".join(["type", "seat", *known])
+            )
+        )
+
+
 def _applied(session: GameSession, rules: GameRules, action: dict) -> tuple[dict, str]:
     """The state after ``action`` (as the database will give it back) and the action's label
     (RuleError: nothing to write)."""
+    _action_checked(session, rules, action)
     try:
         new_state = rules.apply(session.state, action)
     except RuleError:
@@ -462,6 +493,7 @@ def _submit_unchanged(
     try:
         rules = session_rules(session)
         payload = _plain_json({**action, "seat": seat_index}, ACTION_NOT_JSON)
+        _action_checked(session, rules, payload)
         new_state = _plain_json(rules.apply(session.state, payload), ACTION_NOT_JSON)
     except (RuleError, ValidationError, *MALFORMED):
         return None

@@ -52,16 +52,18 @@ from campaign.models import (
 from campaign.selectors import campaign_setting
 from campaign.services.archive_values import (
     ARCHIVE_VALUE,
+    GAME_NUMBER_MAX,
     check_bool,
     check_campaign_ready,
     check_datetime,
     check_field,
+    check_session_consistent,
     check_text,
     replayed_session_state,
 )
 from campaign.services.archive_values import check_effects as check_effect_values
 from campaign.services.common import EFFECT_KEYS, STORY_CARD_FIELDS, record_event, task_named
-from config.json_limits import json_depth_exceeds
+from config.json_limits import json_depth_exceeds, json_loads_strict
 from games.engines.kernel.errors import RuleError
 from games.engines.kernel.registry import get_game, slugs
 from games.engines.kernel.text import has_control_characters
@@ -85,31 +87,6 @@ ARCHIVE_VERSION = 3
 
 
 ARCHIVE_VERSIONS = (1, 2, 3)
-
-
-ARCHIVE_MAX_ROWS = 15_000  # the most rows of a section: far above a finished campaign
-
-
-# The rows each section may hold: what the box allows (12 Houses, 177 stickers, 75 Envelopes, the
-# Mystery letters), or far above a campaign of a hundred nights (a night writes about 30 events, 5
-# to 25 ledger entries, 100 to 250 actions). tests/integration/campaign/test_archive_round_trip.py computes
-# from these limits that the largest export fits ARCHIVE_MAX_BYTES; the export checks it too.
-ARCHIVE_SECTION_ROWS = {
-    "houses": HOUSE_NUMBERS,
-    "achievements": 1_000,
-    "games": 300,
-    "scores": 5_000,
-    "ledger": ARCHIVE_MAX_ROWS,
-    "stickers": STICKER_COUNT,
-    "envelopes": ENVELOPE_COUNT,
-    "story_cards": 1_000,
-    "dilemma_cards": 1_000,
-    "mystery_stickers": len(MYSTERY_LETTERS),
-    "events": ARCHIVE_MAX_ROWS,
-    "sessions": 200,
-    "seats": 1_000,
-    "actions": ARCHIVE_MAX_ROWS,
-}
 
 
 # The largest archive file the import reads (the upload is refused above it).
@@ -277,6 +254,29 @@ _REQUIRED_LINKS = {
 _HEAD = {"name", "settings", "grand_finale_ready", "closed", "created_at"}
 
 
+def _smallest_row(section: str) -> int:
+    """The fewest bytes a row of ``section`` takes in the compact archive: each of its keys with a
+    value of one character (``{"seq":1,"seat":0,...}``), and the comma before the next row."""
+    keys = [*_FIELDS[section][1], *_LINKS[section], *_DATES.get(section, []), *_KEYS.get(section, [])]
+    return sum(len(key) + 4 for key in keys) + 2
+
+
+# The rows each section may hold. What the box allows for its pieces (12 Houses, 177 stickers, 75
+# Envelopes, the Mystery letters); for what grows with the nights played (games, their scores and
+# ledger, the sessions and their logs, the history), as many as an archive of ARCHIVE_MAX_BYTES can
+# hold: the campaign grows, and the limit of its archive with it, so whatever fits the file fits
+# its sections, and a campaign is never refused its export for a count of rows. Games are numbered
+# 1 to GAME_NUMBER_MAX (its next night's number must fit).
+ARCHIVE_SECTION_ROWS = {section: ARCHIVE_MAX_BYTES // _smallest_row(section) for section in _FIELDS}
+ARCHIVE_SECTION_ROWS.update(
+    houses=HOUSE_NUMBERS,
+    stickers=STICKER_COUNT,
+    envelopes=ENVELOPE_COUNT,
+    mystery_stickers=len(MYSTERY_LETTERS),
+    games=min(ARCHIVE_SECTION_ROWS["games"], GAME_NUMBER_MAX),
+)
+
+
 def _plain(obj, fields):
     out = {}
     for name in fields:
@@ -400,8 +400,11 @@ def _session_sections(campaign: Campaign, houses: dict[int, int]) -> dict:
         chronicle_game=_number_of("chronicle_game"),
     )
     for row in rows:
-        for part in ("config", "state"):
-            row[part] = _houses_mapped(row[part], houses.get)
+        row["config"] = _houses_mapped(row["config"], houses.get)
+        # The import replays the log and keeps the replay's state, never the archive's: the
+        # cached state (up to a few hundred KB a night) is not carried, so the file grows with
+        # what was played, not with a copy of it.
+        row["state"] = {}
     return {
         "sessions": rows,
         "seats": _rows(
@@ -900,7 +903,7 @@ def _sessions_import(run: _Importer, archive: dict) -> None:
         where = f"sessions[{i}]"
         session = run.row("sessions", i, data, host=run.owner)
         number = data["number"]
-        if not _is_int(number) or not 1 <= number <= ARCHIVE_MAX_ROWS:
+        if not _is_int(number) or not 1 <= number <= ARCHIVE_SECTION_ROWS["sessions"]:
             raise _damaged(f"{where}.number", "must be a whole number from 1")
         run.once(where, "session", number, f"session {number}")
         if session.game not in games:
@@ -908,11 +911,34 @@ def _sessions_import(run: _Importer, archive: dict) -> None:
         for part in ("config", "state"):
             _houses_mapped(getattr(session, part), _house_number_checked(run, f"{where}.{part}"))
         run.tables["sessions"][number] = session
-    seats: dict[int, set[int]] = {}
+    seats: dict[int, dict[int, Seat]] = {}
     for i, data in enumerate(archive.get("seats", [])):
         seat = run.row("seats", i, data)
         run.once(f"seats[{i}]", "seat", (id(seat.session), seat.index), f"seat {seat.index} of a session")
-        seats.setdefault(id(seat.session), set()).add(seat.index)
+        seats.setdefault(id(seat.session), {})[seat.index] = seat
+    logs = _session_logs_read(run, archive, seats)
+    for i, session in enumerate(run.new["sessions"]):
+        actions = sorted(logs.get(id(session), []), key=lambda a: a.seq)
+        in_force = [action for action in actions if not action.undone]
+        _log_replayed(f"sessions[{i}]", session, in_force)
+        session.state = replayed_session_state(
+            f"sessions[{i}].state",
+            game=session.game,
+            config=session.config,
+            seed=session.seed,
+            log=[action.payload for action in in_force],
+        )
+        check_session_consistent(
+            f"sessions[{i}]",
+            session=session,
+            seats=list(seats.get(id(session), {}).values()),
+            actions=actions,
+            houses=set(run.tables["houses"]),
+        )
+
+
+def _session_logs_read(run: _Importer, archive: dict, seats: dict[int, dict[int, Seat]]) -> dict[int, list]:
+    """Every action of the archive (undone ones included), by its session, each checked on its own."""
     logs: dict[int, list] = {}
     for i, data in enumerate(archive.get("actions", [])):
         where = f"actions[{i}]"
@@ -921,16 +947,10 @@ def _sessions_import(run: _Importer, archive: dict) -> None:
         run.once(where, "action", (key, action.seq), f"action {action.seq} of a session")
         if action.idempotency_key is not None:
             run.once(where, "action key", (key, action.idempotency_key), "an idempotency key of a session")
-        if action.seat is not None and action.seat not in seats.get(key, set()):
+        if action.seat is not None and action.seat not in seats.get(key, {}):
             raise _damaged(f"{where}.seat", f"refers to seat {action.seat}, which is not in its session")
-        if not action.undone:
-            logs.setdefault(key, []).append(action)
-    for i, session in enumerate(run.new["sessions"]):
-        _log_replayed(f"sessions[{i}]", session, sorted(logs.get(id(session), []), key=lambda a: a.seq))
-        log = [action.payload for action in sorted(logs.get(id(session), []), key=lambda a: a.seq)]
-        session.state = replayed_session_state(
-            f"sessions[{i}].state", game=session.game, config=session.config, seed=session.seed, log=log
-        )
+        logs.setdefault(key, []).append(action)
+    return logs
 
 
 def _log_replayed(where: str, session: GameSession, log: list[SessionAction]) -> None:
@@ -1002,6 +1022,9 @@ EXPORT_GAVE_UP = (
     "Press Try again once the worker runs (see the status page)."
 )
 EXPORT_ALREADY_READY = "This export is ready: download it below."
+EXPORT_WOULD_NOT_IMPORT = "Not offered: this export would not import again. {problem}"
+EXPORT_IMPORT_CRASHED = "the import failed on it ({problem})"
+EXPORT_NOT_JSON = "The archive is damaged: it is not valid JSON ({problem})."
 EXPORT_STILL_RUNNING = "This export is still being prepared: wait a moment before trying again."
 EXPORT_TASK = "campaign.tasks.campaign_export_task"  # the task writing an export (sent by name)
 # Sending a task: a brief broker hiccup is retried at once; longer outages are the sweep's.
@@ -1091,10 +1114,49 @@ def _export_refusal(archive: dict, text: str) -> str | None:
     return None
 
 
+class _DryRun(Exception):
+    """Rolls a trial import back (``campaign_import_check``)."""
+
+
+def campaign_import_check(*, text: str) -> None:
+    """Import ``text`` as an uploaded archive is imported (read by the same strict decoder, every
+    check of ``campaign_import``, the rows written and the campaign checked as a whole), then roll
+    it all back: nothing stays. ValidationError: why the import would refuse it."""
+    try:
+        archive = json_loads_strict(text)
+    except (ValueError, RecursionError) as error:
+        raise ValidationError(EXPORT_NOT_JSON.format(problem=error)) from None
+    try:
+        with transaction.atomic():
+            campaign_import(archive=archive, owner=None)
+            raise _DryRun
+    except _DryRun:
+        pass
+
+
+def _export_reread(text: str) -> str | None:
+    """Why the import would refuse this export once written (None: it imports)."""
+    try:
+        campaign_import_check(text=text)
+    except ValidationError as error:
+        return " ".join(error.messages)
+    except Exception as error:  # a crash of the import is a refusal too: never a "ready" file
+        logger.exception("The trial import of an export failed")
+        return EXPORT_IMPORT_CRASHED.format(problem=type(error).__name__)
+    return None
+
+
+def _export_failed(export: CampaignExport, error: str) -> str:
+    CampaignExport.objects.filter(pk=export.pk).update(status=CampaignExport.Status.FAILED, error=error[:300])
+    return ""
+
+
 def campaign_export_write(*, export_id: int) -> str:
     """Write the archive file (idempotent: a ready export is not written again; the file is
     written to a temporary name and renamed, so a killed worker never leaves half a file). An
-    archive the import would refuse is never written: the export fails and says why."""
+    archive the import would refuse is never written: it is imported first, in a transaction
+    rolled back, and if refused the export fails and says why (the owner sees it on the page and
+    in the API) instead of offering a file that would never restore."""
     export = CampaignExport.objects.select_related("campaign").get(pk=export_id)
     if export.status == CampaignExport.Status.READY and export.path:
         return export.path
@@ -1102,9 +1164,10 @@ def campaign_export_write(*, export_id: int) -> str:
     text = archive_dumps(archive)
     problem = _export_refusal(archive, text)
     if problem is not None:
-        error = ARCHIVE_EXPORT_TOO_LARGE.format(problem=problem)[:300]
-        CampaignExport.objects.filter(pk=export.pk).update(status=CampaignExport.Status.FAILED, error=error)
-        return ""
+        return _export_failed(export, ARCHIVE_EXPORT_TOO_LARGE.format(problem=problem))
+    problem = _export_reread(text)
+    if problem is not None:
+        return _export_failed(export, EXPORT_WOULD_NOT_IMPORT.format(problem=problem))
     folder = Path(django_settings.MEDIA_ROOT) / "exports"
     folder.mkdir(parents=True, exist_ok=True)
     name = f"campaign-{export.campaign_id}-export-{export.pk}.json"

@@ -29,6 +29,7 @@ from django.utils.dateparse import parse_datetime
 from campaign.legacy import MAX_SPACES
 from campaign.models import DilemmaCard
 from campaign.services.chronicles import legacy_setup_compute
+from config.json_limits import STORED_JSON_MAX_DEPTH, STORED_JSON_MAX_INT
 from games.engines.kernel.errors import RuleError
 from games.engines.kernel.registry import get_game
 from games.engines.kernel.text import has_control_characters
@@ -81,8 +82,8 @@ TEXT_MAX_CHARS = 5000
 
 # JSON fields (the typed card data, effects, the history's details).
 JSON_MAX_CHARS = 1024 * 1024  # a session's cached state included
-JSON_MAX_DEPTH = 12
-JSON_MAX_INT = 2**63 - 1  # 64 bits: what both databases' JSON and the engines' seeds hold
+JSON_MAX_DEPTH = STORED_JSON_MAX_DEPTH  # what a tap may store (games/services.py), the same
+JSON_MAX_INT = STORED_JSON_MAX_INT
 
 # What the rules allow, beyond the model's own validators (section, field) -> (low, high).
 GAME_NUMBER_MAX = 9999  # far above a campaign's nights; the next night's number must still fit
@@ -373,3 +374,79 @@ def replayed_session_state(where: str, *, game: str, config, seed: int, log: lis
     except Exception as error:  # a payload of the wrong kind
         raise refused(where, SESSION_LOG_REFUSED.format(reason=type(error).__name__)) from None
     return json.loads(json.dumps(replayed))
+
+
+# Why a session's values do not agree with its log, its seats or its campaign (an accepted archive
+# must be able to go on: the next tap, an undo, the save of a night).
+SESSION_LAST_SEQ = "last_seq is {value}, but the last action of its log is number {last}"
+SESSION_VERSION = "version is {value}, but its log has already reached version {least}"
+SESSION_ACTION_SEAT = "action {seq} is logged for seat {seat} but its payload names seat {payload!r}"
+SESSION_SEATS = "its seats are {got}, but its game is set up for {count} (seats 0 to {last})"
+SESSION_OVER = "is {status}, but its log ends the game (a session whose game is over is finished)"
+SESSION_NOT_OVER = "is finished, but its log does not end the game"
+SESSION_BOTS = "has_bots is {value}, but {count} of its seats are played by a bot"
+SESSION_HOUSE = (
+    "config.seats[{index}].house must be the number of a House of the archive, each House once "
+    "(a campaign night's seat is a House); got {value!r}"
+)
+SESSION_STATUSES_OVER = ("finished",)
+
+
+def _session_counters(where: str, session, actions: list) -> None:
+    """The next action is numbered ``last_seq + 1`` and the next version ``version + 1``: a counter
+    below its log would give the next tap a number already taken (a 500 for every tap)."""
+    last = max((action.seq for action in actions), default=0)
+    if session.last_seq != last:
+        raise refused(f"{where}.last_seq", SESSION_LAST_SEQ.format(value=session.last_seq, last=last))
+    # Each action and each undo moved the version on by one; no action is past its session.
+    least = max([len(actions) + sum(1 for a in actions if a.undone), *(a.version for a in actions)])
+    if session.version < least:
+        raise refused(f"{where}.version", SESSION_VERSION.format(value=session.version, least=least))
+    for action in actions:
+        payload_seat = action.payload.get("seat") if isinstance(action.payload, dict) else None
+        if payload_seat != action.seat:
+            raise refused(
+                where, SESSION_ACTION_SEAT.format(seq=action.seq, seat=action.seat, payload=payload_seat)
+            )
+
+
+def _session_seats(where: str, session, seats: list) -> None:
+    count = len(session.config.get("seats") or [])
+    indices = sorted(seat.index for seat in seats)
+    if indices != list(range(count)):
+        raise refused(
+            f"{where}.seats", SESSION_SEATS.format(got=indices or "none", count=count, last=count - 1)
+        )
+    bots = sum(1 for seat in seats if seat.is_bot)
+    if session.has_bots != (bots > 0):
+        raise refused(f"{where}.has_bots", SESSION_BOTS.format(value=session.has_bots, count=bots))
+
+
+def _session_houses(where: str, session, houses: set[int]) -> None:
+    """A King's Dilemma session of a campaign is one of its nights: each seat is one of its Houses
+    (the save writes each seat's result to its House)."""
+    taken: set[int] = set()
+    for index, seat in enumerate(session.config.get("seats") or []):
+        value = seat.get("house") if isinstance(seat, dict) else None
+        if (
+            not (isinstance(value, int) and not isinstance(value, bool))
+            or value not in houses
+            or value in taken
+        ):
+            raise refused(f"{where}.config", SESSION_HOUSE.format(index=index, value=value))
+        taken.add(value)
+
+
+def check_session_consistent(where: str, *, session, seats: list, actions: list, houses: set[int]) -> None:
+    """A session's values agree with its log (``actions``: every action, undone ones included, in
+    order; ``session.state`` already replayed from it), its seats and its campaign's Houses, so an
+    imported session can always go on: the next tap, an undo, and, for a night, its save."""
+    _session_counters(where, session, actions)
+    _session_seats(where, session, seats)
+    if session.game == "kings_dilemma":
+        _session_houses(where, session, houses)
+    over = get_game(session.game).is_over(session.state)
+    if over and session.status not in SESSION_STATUSES_OVER:
+        raise refused(f"{where}.status", SESSION_OVER.format(status=session.status))
+    if not over and session.status == "finished":
+        raise refused(f"{where}.status", SESSION_NOT_OVER)

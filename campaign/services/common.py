@@ -22,6 +22,14 @@ from config.celery import app as celery_app
 from games.engines.kernel.text import has_control_characters
 
 NAME_CONTROL_CHARACTERS = "A name cannot hold control characters (such as NUL, ESC or U+202E)."
+TEXT_CONTROL_CHARACTERS = "A text cannot hold control characters (such as NUL, ESC or U+202E)."
+
+
+def text_checked(value: str) -> None:
+    """A typed text, held to the rule the archive's import holds it to (its one home:
+    ``has_control_characters``): what a form takes, an export carries and the import takes again."""
+    if isinstance(value, str) and has_control_characters(value):
+        raise ValidationError(TEXT_CONTROL_CHARACTERS)
 
 
 HOUSE_NOT_IN_CAMPAIGN = "House {house} is not part of this campaign."

@@ -158,6 +158,20 @@ def action_fits(choice_: Choice, action: Action) -> bool:
     return all(param_fits(param, action[name]) for name, param in params.items())
 
 
+ACTION_KEYS = frozenset({"type", "seat"})  # what every action holds besides its parameters
+
+
+def unknown_keys(choices: list[Choice], action: Action) -> list[str] | None:
+    """The keys of ``action`` that none of the offered choices of its type names (its ``type``,
+    ``seat`` and parameters), sorted; None when no choice of its type is offered (the rules then
+    refuse the action, or take it as their own move says)."""
+    offered = [c for c in choices if c["type"] == action.get("type")]
+    if not offered:
+        return None
+    known = ACTION_KEYS.union(*(c["params"] for c in offered))
+    return sorted(str(key) for key in action if key not in known)
+
+
 def matching_choice(choices: list[Choice], action: Action) -> Choice | None:
     return next((c for c in choices if action_fits(c, action)), None)
 

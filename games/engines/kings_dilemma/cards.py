@@ -32,6 +32,7 @@ import random
 from typing import Any
 
 from games.engines.kernel.errors import RuleError
+from games.engines.kernel.text import LINE_BREAKS
 from games.engines.kings_dilemma import messages as msg
 from games.engines.kings_dilemma.data import RESOURCES
 from games.engines.kings_dilemma.turn import is_int
@@ -51,6 +52,15 @@ def _text(raw, limit: int, message: str) -> str:
     if not isinstance(raw, str) or len(raw.strip()) > limit:
         raise RuleError(message)
     return raw.strip()
+
+
+def _title(raw) -> str:
+    """A card's title: one line (the campaign keeps it as its name, and its archive holds a name to
+    one line: games/engines/kernel/text.py)."""
+    title = _text(raw, MAX_TITLE, msg.CARD_TITLE)
+    if any(char in LINE_BREAKS for char in title):
+        raise RuleError(msg.CARD_TITLE)
+    return title
 
 
 def card_number(raw, tracks: dict) -> int:
@@ -95,7 +105,7 @@ def normalise_front(raw, tracks: dict) -> dict:
     if not isinstance(raw, dict):
         raise RuleError(msg.CARD_FORMAT)
     number = card_number(raw.get("number"), tracks)
-    title = _text(raw.get("title"), MAX_TITLE, msg.CARD_TITLE)
+    title = _title(raw.get("title"))
     if not title:
         raise RuleError(msg.CARD_TITLE_MISSING.format(number=number))
     question = _text(raw.get("question"), MAX_QUESTION, msg.CARD_QUESTION)
@@ -186,7 +196,7 @@ def normalise_known(number: int, raw, tracks: dict) -> dict:
     if not isinstance(raw, dict):
         raise RuleError(msg.KNOWN_CARDS_FORMAT)
     number = card_number(number, tracks)
-    title = _text(raw.get("title"), MAX_TITLE, msg.CARD_TITLE) or f"Dilemma {number}"
+    title = _title(raw.get("title")) or f"Dilemma {number}"
     question = _text(raw.get("question"), MAX_QUESTION, msg.CARD_QUESTION)
     back_raw = raw.get("back") if "front" in raw else {side: raw.get(side) for side in SIDES}
     if not isinstance(back_raw, dict):

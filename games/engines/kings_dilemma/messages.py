@@ -40,7 +40,7 @@ CARD_FORMAT = (
     "Type the Dilemma card as an object with its number, title and the Outcome tokens of AYE and NAY."
 )
 CARD_NUMBER = "A Dilemma card number is a whole number from 1 to {top}."
-CARD_TITLE = "A card title is text of at most 120 characters."
+CARD_TITLE = "A card title is one line of text of at most 120 characters."
 CARD_ALREADY = "Dilemma card {number} was already drawn this game."
 # Also the campaign's sentence (campaign.services.envelopes): the save slots are the campaign's.
 DILEMMA_NOT_IN_DECK = "Dilemma card {number} is not in the Dilemma deck (it is in the {place})."
@@ -106,7 +106,7 @@ TIE_SIDE = "The Moderator decides for AYE or NAY."
 LEADER_CANDIDATE = "The Leader token goes to one of the winning side's biggest voters: {names}."
 
 # Host effects
-LABEL = "Type a short label for this effect (1 to 80 characters)."
+LABEL = "Type a short label for this effect (1 to 80 characters, on one line)."
 HOST_WHAT = "The table can give or take Coins, Power, Prestige or Crave."
 HOST_AMOUNT = "The amount is a whole number from -{most} to {most} other than 0 (negative to take)."
 MYSTERY_LETTER = "Mystery stickers are behind doors A to L."

@@ -8,6 +8,7 @@ from typing import Any
 
 from games.engines.kernel.choices import Choice
 from games.engines.kernel.errors import RuleError
+from games.engines.kernel.text import LINE_BREAKS
 from games.engines.kings_dilemma import messages as msg
 from games.engines.kings_dilemma.board import from_pool, move_resource, resolve_dilemma, tell, to_pool
 from games.engines.kings_dilemma.cards import (
@@ -283,6 +284,8 @@ def sample_host_effect(state: dict, choice_: Choice, rng) -> dict | None:
 def _label(action: dict) -> str:
     label = action.get("label")
     if not isinstance(label, str) or not label.strip() or len(label.strip()) > MAX_LABEL:
+        raise RuleError(msg.LABEL)
+    if any(char in LINE_BREAKS for char in label.strip()):  # kept as a ledger entry's reason: one line
         raise RuleError(msg.LABEL)
     return label.strip()
 

@@ -146,6 +146,11 @@ RULE_REFUSALS = [
         session_apis.NO_NUL,
         NAME_CONTROL_CHARACTERS,
         common.NAME_CONTROL_CHARACTERS,
+        common.TEXT_CONTROL_CHARACTERS,  # as a name's: the pattern says it, generators may not heed it
+        # An action holds what its offered choice names, in texts the archive carries (its state).
+        game_services.ACTION_UNKNOWN_KEYS,
+        game_services.ACTION_TEXT_CONTROL,
+        game_services.ACTION_NOT_STORABLE,
         DILEMMA_CARD_UNKNOWN,
         game_services.SEAT_NAME_INVALID,
         game_services.BOT_SEAT_UNKNOWN,

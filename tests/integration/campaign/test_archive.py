@@ -11,6 +11,7 @@ from campaign.demo import demo_campaign_load
 from campaign.models import Campaign, House
 from campaign.services.archive import (
     ARCHIVE_DAMAGED,
+    ARCHIVE_SECTION_ROWS,
     ARCHIVE_SESSION_LOG,
     ARCHIVE_WRONG_FORMAT,
     archive_dumps,
@@ -175,9 +176,13 @@ SESSION_DAMAGES = {
         lambda a: a["sessions"][0].update(state=[1]),
         "state: must be an object",
     ),
-    "too many sessions": (
-        lambda a: a["sessions"].extend({**a["sessions"][0], "number": n} for n in range(2, 300)),
-        "sessions: more than 200 rows",
+    "a session numbered past the sessions an archive holds": (
+        lambda a: a["sessions"][0].update(number=ARCHIVE_SECTION_ROWS["sessions"] + 1),
+        "sessions[0].number: must be a whole number from 1",
+    ),
+    "a night its log ends, still active": (
+        lambda a: a["sessions"][0].update(status="active"),
+        "sessions[0].status: is active, but its log ends the game",
     ),
     "sessions in a version 2 archive": (
         lambda a: a.update(version=2),

@@ -27,6 +27,7 @@ from campaign.selectors import night_running
 from campaign.services.archive import (
     _FIELDS,
     ARCHIVE_MAX_BYTES,
+    _houses_mapped,
     archive_dumps,
     campaign_archive,
     campaign_import,
@@ -83,10 +84,13 @@ def archive_text(django_db_blocker) -> str:
     and an event with details, so that every section has a row 0."""
     with django_db_blocker.unblock(), transaction.atomic():
         demo = demo_campaign_load()
-        game_night_start(  # its first action, the deal, is logged at once
+        night = game_night_start(  # its first action, the deal, is logged at once
             campaign=demo, houses=list(demo.houses.order_by("number"))[:3], king_name="Crafted", seed=3
         )
         data = json.loads(archive_dumps(campaign_archive(campaign=demo)))
+        # The cached state in full, as an export carried it before (today's writes {}).
+        numbers = {house.pk: house.number for house in demo.houses.all()}
+        data["sessions"][0]["state"] = _houses_mapped(night.state, numbers.get)
         transaction.set_rollback(True)
     data["mystery_stickers"].append({"letter": "B", "storyline": "Crown", "game": 1, "attached_at": NOW})
     data["dilemma_cards"].insert(

@@ -261,6 +261,7 @@ class CardFlowTests:
             ({"number": 99, "title": "  "}, msg.CARD_TITLE_MISSING.format(number=99)),
             ({"number": 9, "title": 5}, msg.CARD_TITLE),
             ({"number": 9, "title": "x" * 121}, msg.CARD_TITLE),
+            ({"number": 9, "title": "Bread\ntaxes"}, msg.CARD_TITLE),  # the campaign keeps it as a name
             ({"number": 9, "title": "x", "question": "?" * 301}, msg.CARD_QUESTION),
             ({"number": 9, "title": "x", "aye": "up"}, msg.FRONT_FORMAT.format(side="AYE")),
             (
@@ -417,6 +418,8 @@ class HostEffectTests:
         state = win(voting(), "aye")
         assert error(state, "adjust", None, target=0, what="coins", amount=1, label="") == msg.LABEL
         assert error(state, "adjust", None, target=0, what="coins", amount=1, label="x" * 81) == msg.LABEL
+        # A label becomes a ledger entry's reason, which the campaign's archive holds to one line.
+        assert error(state, "adjust", None, target=0, what="coins", amount=1, label="a\nb") == msg.LABEL
         assert error(state, "adjust", None, target=0, what="gold", amount=1, label="x") == msg.HOST_WHAT
         assert error(
             state, "adjust", None, target=0, what="coins", amount=0, label="x"
