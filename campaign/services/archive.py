@@ -81,12 +81,13 @@ ARCHIVE_FORMAT = "chronicle-campaign"
 
 
 # Version 2 adds every date (games, stickers, envelopes, Mystery stickers, ledger, events) and the
-# actor of each event; version 3 adds the game sessions (sessions, seats, actions). Versions 1 and
-# 2 (without them) are still read.
-ARCHIVE_VERSION = 3
+# actor of each event; version 3 adds the game sessions (sessions, seats, actions); version 4 leaves
+# a session's cached state out (written as {}: the importer replays its log), so a Chronicle that
+# would trust the state of a version 3 file refuses a version 4 one. Versions 1 to 3 are still read.
+ARCHIVE_VERSION = 4
 
 
-ARCHIVE_VERSIONS = (1, 2, 3)
+ARCHIVE_VERSIONS = (1, 2, 3, 4)
 
 
 # The largest archive file the import reads (the upload is refused above it).
@@ -112,7 +113,7 @@ ARCHIVE_WRONG_FORMAT = "This file is not a Chronicle campaign archive."
 
 
 ARCHIVE_WRONG_VERSION = (
-    "Archive version {version!r} is not supported (this Chronicle reads versions 1, 2 and 3)."
+    "Archive version {version!r} is not supported (this Chronicle reads versions 1 to 4)."
 )
 
 
@@ -191,6 +192,7 @@ _SECTIONS_OF = {
     1: [s for s in _FIELDS if s not in _SESSION_SECTIONS],
     2: [s for s in _FIELDS if s not in _SESSION_SECTIONS],
     3: list(_FIELDS),
+    4: list(_FIELDS),
 }
 
 

@@ -162,7 +162,8 @@ class GrandFinaleTests:
         table.wait_for_url(f"**/campaigns/{campaign.pk}/", timeout=GUARD_MS)
 
         campaign = Campaign.objects.get(pk=campaign.pk)
-        assert campaign.closed and campaign.grand_finale_ready
+        session.refresh_from_db()  # the save names the game it wrote
+        assert campaign.closed and campaign.grand_finale_ready and session.chronicle_game_id
         assert Envelope.objects.get(campaign=campaign, number=70).game_id == session.chronicle_game_id
         page = table.inner_text("body")
         assert "closed: Grand Finale" in page and "Start a game night" not in page

@@ -100,8 +100,8 @@ class LastNightTests:
 
         assert response.status_code == 302, response.content.decode()[-2000:]
         campaign.refresh_from_db()
+        session.refresh_from_db()  # the save names the game it wrote
         game = session.chronicle_game
-        game.refresh_from_db()
         assert campaign.closed and campaign.grand_finale_ready
         assert game.recorded and game.conflicts == []
         assert Envelope.objects.get(campaign=campaign, number=70).game == game
