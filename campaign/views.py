@@ -776,7 +776,8 @@ def game_correct_view(request: HttpRequest, pk: int, number: int) -> HttpRespons
             lambda data: game_result_correct(
                 game=game, end=data["end"], rows=form.result_rows(), reason=data["reason"], actor=request.user
             ),
-            f"Game {game.number} corrected: the ledger keeps the original and the correction.",
+            f"Game {game.number} corrected: the Realm Chronicles keep the table's result and this "
+            "correction; Prestige and Crave moved only where the ranking changed.",
         ),
         back=reverse("campaign-chronicles", args=[campaign.pk]),
         back_label="Realm Chronicles",

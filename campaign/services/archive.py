@@ -112,9 +112,7 @@ ARCHIVE_NOT_AN_OBJECT = "The archive is damaged: it is not a JSON object."
 ARCHIVE_WRONG_FORMAT = "This file is not a Chronicle campaign archive."
 
 
-ARCHIVE_WRONG_VERSION = (
-    "Archive version {version!r} is not supported (this Chronicle reads versions 1 to 4)."
-)
+ARCHIVE_WRONG_VERSION = "Archive version {version!r} is not supported (this Chronicle reads versions 1 to 4)."
 
 
 ARCHIVE_DAMAGED = ARCHIVE_VALUE  # one sentence for every refusal (campaign/services/archive_values.py)

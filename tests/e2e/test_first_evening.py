@@ -119,11 +119,14 @@ class FirstEveningTests:
         page.click("text=Save the correction")
         page.wait_for_url("**/chronicles/", timeout=GUARD_MS)
         text = visible(page)
-        assert "Game 1 corrected: the ledger keeps the original and the correction." in text
+        assert "Game 1 corrected: the Realm Chronicles keep the table's result and this correction" in text
         assert "corrected" in page.inner_text("caption")
         game.refresh_from_db()
         assert game.revision == 1
-        assert LedgerEntry.objects.filter(source=LedgerEntry.Source.CORRECTION).exists()
+        for score in game.scores.filter(revision=1):  # the ledger holds the corrected awards, no more
+            for kind in ("prestige", "crave"):
+                entries = LedgerEntry.objects.filter(house=score.house, game=game, kind=kind)
+                assert sum(e.amount for e in entries) == getattr(score, kind), (score.house, kind)
         screenshot(page, "first-evening-corrected")
 
         # The history keeps the original and the correction, with who made it.
@@ -131,7 +134,6 @@ class FirstEveningTests:
         page.click("nav >> text=History")
         history = visible(page)
         assert "Game 1 corrected (revision 1): Coins miscounted" in history
-        assert "Correction of game 1" in history
         assert "Game 1 recorded" in history
         assert page.locator("tr:has-text('Game 1 corrected') td", has_text="host").count() == 1
         screenshot(page, "first-evening-history")
