@@ -776,7 +776,7 @@ def game_correct_view(request: HttpRequest, pk: int, number: int) -> HttpRespons
             lambda data: game_result_correct(
                 game=game, end=data["end"], rows=form.result_rows(), reason=data["reason"], actor=request.user
             ),
-            f"Game {game.number} corrected: the Realm Chronicles keep the table's result and this "
+            f"Game {game.number} corrected: the Realm Chronicles keep the result played and this "
             "correction; Prestige and Crave moved only where the ranking changed.",
         ),
         back=reverse("campaign-chronicles", args=[campaign.pk]),

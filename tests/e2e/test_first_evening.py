@@ -119,7 +119,7 @@ class FirstEveningTests:
         page.click("text=Save the correction")
         page.wait_for_url("**/chronicles/", timeout=GUARD_MS)
         text = visible(page)
-        assert "Game 1 corrected: the Realm Chronicles keep the table's result and this correction" in text
+        assert "Game 1 corrected: the Realm Chronicles keep the result played and this correction" in text
         assert "corrected" in page.inner_text("caption")
         game.refresh_from_db()
         assert game.revision == 1

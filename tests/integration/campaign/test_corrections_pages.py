@@ -104,7 +104,7 @@ class GameCorrectPageTests:
         )
         assert event.actor == campaign.created_by
         page = client.get(response.url).content.decode()
-        assert "Game 1 corrected: the Realm Chronicles keep the table's result and this correction" in page
+        assert "Game 1 corrected: the Realm Chronicles keep the result played and this correction" in page
         assert "corrected" in page
 
     def test_the_history_names_a_changed_secret_agenda_and_end(self):
