@@ -1,10 +1,10 @@
 """King's Dilemma game nights of a campaign through the API: start one from the campaign's legacy
-setup (the Houses in table order), then save the finished night back into the campaign; resume a
-night abandoned by mistake; correct a sticker's aging marks."""
+setup (the Houses in table order), then save the finished night back into the campaign; abandon a
+night, or resume one abandoned by mistake; correct a sticker's aging marks."""
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 
 from api.base import CampaignApi
@@ -18,12 +18,13 @@ from api.serializers import (
     StrictCharField,
 )
 from api.session_apis import SessionCreateApi, SessionSerializer
-from campaign.access import Need
+from campaign.access import Need, campaign_role, role_allows
 from campaign.legacy import MAX_SPACES
 from campaign.selectors import campaign_nights
 from campaign.services.chronicles import MAX_PLAYERS, MIN_PLAYERS
 from campaign.services.game_nights import game_night_record, game_night_resume, game_night_start
 from campaign.services.stickers import sticker_marks_correct
+from games.services import session_abandon
 
 TAGS = ["campaigns"]
 
@@ -103,6 +104,29 @@ class GameNightSaveApi(CampaignApi):
             raise serializers.ValidationError({"envelope_contents": "Keys are Envelope numbers."}) from None
         game = game_night_record(session=session, envelope_contents=contents, actor=request.user)
         return Response(ChronicleGameSerializer(chronicle(self.campaign, game.pk)).data)
+
+
+NIGHT_ABANDON_NOT_YOURS = "Only the night's host or the campaign's owner abandons a game night."
+
+
+class GameNightAbandonApi(CampaignApi):
+    @extend_schema(
+        tags=TAGS,
+        summary="Abandon a game night before it is saved (the owner may resume it)",
+        request=None,
+        responses={200: SessionSerializer, **MEMBER_WRITE},
+    )
+    def post(self, request, campaign_id: int, session_id: int):
+        """Abandons a night of the campaign that runs: nothing of it was written into the campaign,
+        and the campaign's owner may resume it later. Answers the session. A night over or already
+        abandoned is a 400 with code invalid. Its host or the campaign's owner may: another member
+        gets 403 (code permission_denied), a stranger 404."""
+        session = get_object_or_404(campaign_nights(campaign=self.campaign), pk=session_id)
+        owner = role_allows(campaign_role(campaign=self.campaign, user=request.user), Need.OWN)
+        if session.host_id != request.user.pk and not owner:
+            raise exceptions.PermissionDenied(NIGHT_ABANDON_NOT_YOURS)
+        session_abandon(session=session)
+        return Response(SessionSerializer(session).data)
 
 
 class GameNightResumeApi(CampaignApi):

@@ -147,6 +147,7 @@ API_OWNS = (
     "export/",  # the archive holds the whole campaign, as on the page
     "stickers/<id:sticker_number>/aging/",
     "nights/<id:session_id>/resume/",
+    "nights/<id:session_id>/abandon/",  # its host's or the owner's: the walk's night is the owner's
 )
 PAGE, API = "campaigns/<id:pk>/", "api/campaigns/<id:campaign_id>/"
 CAMPAIGN_ROUTES: dict[str, tuple[str | None, str | None]] = {

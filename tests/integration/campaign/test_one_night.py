@@ -395,6 +395,31 @@ class ResumeTests:
         assert refused.status_code == 400
         assert refused.json()["message"] == game_nights.NIGHT_RUNNING.format(session=other.pk, king="Other")
 
+    def test_the_api_abandons_for_the_host_or_the_owner_only(self, client, realm, user):
+        """A mobile client abandons a night as the table page does: its host or the campaign's
+        owner; another player is refused and the night goes on."""
+        from api.night_apis import NIGHT_ABANDON_NOT_YOURS
+
+        campaign, houses = realm
+        player, host = UserFactory(), UserFactory()
+        invitation_accept(invitation=invitation_create(campaign=campaign, house=houses[1]), user=player)
+        invitation_accept(invitation=invitation_create(campaign=campaign, house=houses[2]), user=host)
+        night = start(campaign, houses, host)
+        url = f"/api/campaigns/{campaign.pk}/nights/{night.pk}/abandon/"
+        client.force_login(player)
+        refused = client.post(url)
+        assert refused.status_code == 403 and refused.json()["message"] == NIGHT_ABANDON_NOT_YOURS
+        night.refresh_from_db()
+        assert night.status == "active"
+        client.force_login(host)
+        done = client.post(url)
+        assert done.status_code == 200 and done.json()["status"] == "abandoned"
+        again = client.post(url)
+        assert again.status_code == 400
+        client.force_login(user)  # the owner resumes it, and may abandon it too
+        assert client.post(f"/api/campaigns/{campaign.pk}/nights/{night.pk}/resume/").status_code == 200
+        assert client.post(url).json()["status"] == "abandoned"
+
 
 class AgingCorrectionTests:
     def test_the_owner_corrects_aging_marks_and_history_says_from_what_to_what(self, realm, user):
