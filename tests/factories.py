@@ -22,6 +22,31 @@ def campaign_with_houses(*names, user=None, name="Test campaign"):
     return campaign, houses
 
 
+def campaign_at_the_last_mystery(*names, user=None, name="Test campaign"):
+    """A campaign with its starting deck (cards 1-10), Ending cards 61 (Crown, Cohesion 3) and 66
+    (Faith, Dissent 2, "Schism") and Mystery stickers A to E: its next night may be its last."""
+    from campaign.services.envelopes import envelope_open, story_card_place
+    from campaign.services.stickers import mystery_sticker_attach
+
+    campaign, houses = campaign_with_houses(*names, user=user, name=name)
+    envelope_open(campaign=campaign, number=0, dilemma_numbers=list(range(1, 11)))
+    story_card_place(
+        campaign=campaign, number=61, storyline="Crown", signer=houses[0], is_ending=True, cohesion=3
+    )
+    story_card_place(
+        campaign=campaign,
+        number=66,
+        storyline="Faith",
+        signer=houses[1],
+        is_ending=True,
+        dissent=2,
+        title="Schism",
+    )
+    for letter in "ABCDE":
+        mystery_sticker_attach(campaign=campaign, letter=letter)
+    return campaign, houses
+
+
 # The rulebook's King Harald V Realm Chronicles table ('Mark scores on the Realm Chronicles'):
 # name, Secret Agenda, Open Agenda, Coins and Power points.
 HARALD = [

@@ -63,6 +63,15 @@ def front(card):
     return typed
 
 
+def end_of_reign(session) -> dict:
+    """The scoring, and the heir the Moderator chooses among tied winners."""
+    state = play(session, None, "score")
+    if state["phase"] == "heir":
+        state = play(session, state["moderator"], "choose_heir", heir=state["heir_candidates"][0])
+    assert state["over"]
+    return state
+
+
 def play_night(session, *, sticker_card=3, envelope_card=4):
     """Ten small alternating Dilemmas to the lightning space, one AYE with a sticker and one with an
     Envelope, each vote won by the first voter's side."""
@@ -89,11 +98,7 @@ def play_night(session, *, sticker_card=3, envelope_card=4):
             state = play(session, state["moderator"], "break_tie", side=side)
         state = play(session, None, "read_outcome", outcome=card[state["winning_side"]])
         state = play(session, None, "to_time_counter")
-    state = play(session, None, "score")
-    if state["phase"] == "heir":
-        state = play(session, state["moderator"], "choose_heir", heir=state["heir_candidates"][0])
-    assert state["over"]
-    return state
+    return end_of_reign(session)
 
 
 # A card the campaign met before: two Resource moves per side and a sticker on its front (issue 26).

@@ -6,7 +6,7 @@ from django.db import transaction
 from campaign.services.chronicles import game_begin, legacy_setup_compute
 from campaign.services.game_nights import game_night_record, game_night_start
 from tests.factories import campaign_with_houses
-from tests.kings_dilemma_play import ROWS, draft, front, outcome, play
+from tests.kings_dilemma_play import ROWS, draft, end_of_reign, front, outcome, play
 
 HOUSES = ("Valentine", "Martina", "Armin", "Charles")
 CARDS_PER_NIGHT = 10
@@ -78,12 +78,8 @@ def play_campaign_cards(session, night: int, cards: range) -> dict:
 
 def play_campaign_night(session, night: int, *, first_card: int = 1) -> dict:
     """The night's cards from ``first_card`` to the lightning space, then the scoring."""
-    state = play_campaign_cards(session, night, range(first_card, CARDS_PER_NIGHT + 1))
-    state = play(session, None, "score")
-    if state["phase"] == "heir":
-        state = play(session, state["moderator"], "choose_heir", heir=state["heir_candidates"][0])
-    assert state["over"]
-    return state
+    play_campaign_cards(session, night, range(first_card, CARDS_PER_NIGHT + 1))
+    return end_of_reign(session)
 
 
 def envelope_contents(state: dict, night: int) -> dict:

@@ -13,13 +13,11 @@ import pytest
 
 from campaign.models import Campaign, Envelope
 from campaign.services import game_nights
-from campaign.services.envelopes import envelope_open, story_card_place
-from campaign.services.stickers import mystery_sticker_attach
 from games.engines.kings_dilemma import messages as msg
 from games.engines.kings_dilemma.turn import to_act
 from tests.e2e.conftest import DESKTOP, PHONE, SCREENSHOT_DIR
 from tests.e2e.table import INTERNAL, open_table_and_phones, reload_session
-from tests.factories import UserFactory, campaign_with_houses
+from tests.factories import UserFactory, campaign_at_the_last_mystery
 from tests.guards import HANG_GUARD_SECONDS
 from tests.integration.campaign.test_night_conflicts import round_
 from tests.kings_dilemma_play import draft
@@ -34,22 +32,7 @@ def the_last_campaign_night():
     """Envelope 00 (cards 1-10), Ending cards 61 (Crown, Cohesion 3) and 66 (Faith, Dissent 2),
     Mystery stickers A to E; the night begun, drafted, nine Dilemmas on the Time Counter."""
     host = UserFactory(username="host")
-    campaign, houses = campaign_with_houses(*HOUSES, user=host, name="The long reign")
-    envelope_open(campaign=campaign, number=0, dilemma_numbers=list(range(1, 11)))
-    story_card_place(
-        campaign=campaign, number=61, storyline="Crown", signer=houses[0], is_ending=True, cohesion=3
-    )
-    story_card_place(
-        campaign=campaign,
-        number=66,
-        storyline="Faith",
-        signer=houses[1],
-        is_ending=True,
-        dissent=2,
-        title="Schism",
-    )
-    for letter in "ABCDE":
-        mystery_sticker_attach(campaign=campaign, letter=letter)
+    campaign, houses = campaign_at_the_last_mystery(*HOUSES, user=host, name="The long reign")
     session = game_nights.game_night_start(
         campaign=campaign, houses=houses, king_name="Harald IX", host=host, seed=3
     )

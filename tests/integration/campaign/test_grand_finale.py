@@ -18,8 +18,8 @@ from campaign.services.stickers import MYSTERY_ALL_ATTACHED, mystery_sticker_att
 from campaign.story_selectors import night_finale
 from games.engines.kernel.errors import RuleError
 from games.engines.kings_dilemma import messages as msg
-from tests.factories import campaign_with_houses
-from tests.kings_dilemma_play import ROWS, draft, play, vote_through
+from tests.factories import campaign_at_the_last_mystery, campaign_with_houses
+from tests.kings_dilemma_play import ROWS, draft, end_of_reign, play, vote_through
 
 pytestmark = [pytest.mark.database, pytest.mark.django_db]
 
@@ -54,32 +54,12 @@ def last_night(session, *, letter="F", envelope_on=None) -> dict:
         if number == 10 and letter:
             play(session, None, "mystery_sticker", letter=letter, label="The last dossier")
         state = play(session, None, "to_time_counter")
-    state = play(session, None, "score")
-    if state["phase"] == "heir":
-        state = play(session, state["moderator"], "choose_heir", heir=state["heir_candidates"][0])
-    assert state["over"]
-    return state
+    return end_of_reign(session)
 
 
 def five_mysteries(user):
     """A campaign with its starting deck, two Ending cards and Mystery stickers A to E."""
-    campaign, houses = campaign_with_houses("Anna", "Ben", "Chloe", user=user)
-    envelope_open(campaign=campaign, number=0, dilemma_numbers=list(range(1, 11)))
-    story_card_place(
-        campaign=campaign, number=61, storyline="Crown", signer=houses[0], is_ending=True, cohesion=3
-    )
-    story_card_place(
-        campaign=campaign,
-        number=66,
-        storyline="Faith",
-        signer=houses[1],
-        is_ending=True,
-        dissent=2,
-        title="Schism",
-    )
-    for letter in "ABCDE":
-        mystery_sticker_attach(campaign=campaign, letter=letter)
-    return campaign, houses
+    return campaign_at_the_last_mystery("Anna", "Ben", "Chloe", user=user)
 
 
 class LastNightTests:

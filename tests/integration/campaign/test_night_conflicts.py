@@ -23,7 +23,7 @@ from games.engines.kernel.errors import RuleError
 from games.engines.kings_dilemma import messages as msg
 from tests.factories import campaign_with_houses
 from tests.integration.games.test_ui_kings_dilemma import compose
-from tests.kings_dilemma_play import ROWS, draft, play, play_night, vote_through
+from tests.kings_dilemma_play import ROWS, draft, end_of_reign, play, play_night, vote_through
 
 pytestmark = [pytest.mark.database, pytest.mark.django_db]
 
@@ -51,11 +51,7 @@ def round_(session, number: int, *, outcome: dict | None = None, placed="to_time
 
 
 def finish(session) -> dict:
-    state = play(session, None, "score")
-    if state["phase"] == "heir":
-        state = play(session, state["moderator"], "choose_heir", heir=state["heir_candidates"][0])
-    assert state["over"]
-    return state
+    return end_of_reign(session)
 
 
 def night(session, numbers, *, event_area=()):

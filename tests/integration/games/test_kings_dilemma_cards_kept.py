@@ -3,11 +3,9 @@ on the picker, the table, the phones and the log; its remembered back never re-a
 board; and the host is told whether a card can be drawn before its front is typed
 (docs/rules-decisions.md)."""
 
-import html
 import re
 
 import pytest
-from django.urls import reverse
 
 from campaign.models import DilemmaCard
 from campaign.services import game_nights
@@ -17,6 +15,7 @@ from games.engines.kings_dilemma import messages as msg
 from games.engines.kings_dilemma.story import night_story
 from games.presenters.kings_dilemma_forms import PUT_BACK_FIRST, TITLE_NEEDED
 from tests.factories import campaign_with_houses
+from tests.integration.games.test_kings_dilemma_table_news import table_page, text
 from tests.integration.games.test_ui_kings_dilemma import compose, seat_page
 from tests.kings_dilemma_play import draft, play, play_night, vote_through
 
@@ -47,14 +46,6 @@ def night_with_card_7(user, back_aye=None, sticker_on_board=False, trashed=None)
     )
     draft(session)
     return session
-
-
-def table_page(client, session) -> str:
-    return client.get(reverse("games:session_table", args=[session.pk])).content.decode()
-
-
-def text(page: str) -> str:
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
 
 
 class TitleKeptTests:
