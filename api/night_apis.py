@@ -18,12 +18,13 @@ from api.serializers import (
     StrictCharField,
 )
 from api.session_apis import SessionCreateApi, SessionSerializer
-from campaign.access import Need, campaign_role, role_allows
+from campaign.access import Need
 from campaign.legacy import MAX_SPACES
 from campaign.selectors import campaign_nights
 from campaign.services.chronicles import MAX_PLAYERS, MIN_PLAYERS
 from campaign.services.game_nights import game_night_record, game_night_resume, game_night_start
 from campaign.services.stickers import sticker_marks_correct
+from games.selectors import session_kept_by
 from games.services import session_abandon
 
 TAGS = ["campaigns"]
@@ -122,8 +123,7 @@ class GameNightAbandonApi(CampaignApi):
         abandoned is a 400 with code invalid. Its host or the campaign's owner may: another member
         gets 403 (code permission_denied), a stranger 404."""
         session = get_object_or_404(campaign_nights(campaign=self.campaign), pk=session_id)
-        owner = role_allows(campaign_role(campaign=self.campaign, user=request.user), Need.OWN)
-        if session.host_id != request.user.pk and not owner:
+        if not session_kept_by(session=session, user=request.user):
             raise exceptions.PermissionDenied(NIGHT_ABANDON_NOT_YOURS)
         session_abandon(session=session)
         return Response(SessionSerializer(session).data)
