@@ -98,7 +98,8 @@ def page_calls(session) -> list[tuple[str, str, dict]]:
 
 def api_calls(campaign, session) -> list[tuple[str, str, dict]]:
     at = {"session_id": session.pk}
-    calls = [("get", reverse("api:session-table", kwargs=at), {})]
+    calls = [("get", reverse(name, kwargs=at), {}) for name in ("api:session-table", "api:session-detail")]
+    calls.append(("get", reverse("api:session-log", kwargs=at), {}))
     calls.append(("post", reverse("api:session-table-action", kwargs=at), {"action": {"type": "x"}}))
     calls.append(("post", reverse("api:session-undo", kwargs=at), {}))
     for index in range(3):  # each House's code (its private view and its actions) and its changes
