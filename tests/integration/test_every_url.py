@@ -167,6 +167,7 @@ CAMPAIGN_ROUTES: dict[str, tuple[str | None, str | None]] = {
     # A player may ask; the night's rule then says whether they take the table (the walk's night is
     # the owner's, who still plays: refused with its reason, nothing written).
     PAGE + "night/<id:session_id>/take-over/": (None, PLAY),
+    API + "nights/<id:session_id>/take-over/": (None, PLAY),
     PAGE + "houses/<id:house_pk>/": (READ, None),
     PAGE + "statistics/": (READ, None),
     PAGE + "statistics/<str:name>.svg": (READ, None),

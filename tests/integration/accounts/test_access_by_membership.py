@@ -226,6 +226,22 @@ class TakeOverTests:
         assert written(session) == before
         assert not CampaignEvent.objects.filter(kind="night_host_changed").exists()
 
+    def test_the_api_takes_it_over_as_the_page_does(self, night):
+        campaign, session, users = night
+        url = reverse("api:night-take-over", kwargs={"campaign_id": campaign.pk, "session_id": session.pk})
+        refused = Client().post(url, **token_headers(users["other"]))
+        assert refused.status_code == 400
+        assert refused.json()["message"] == NIGHT_TAKE_OVER_HOST_PLAYS.format(host=users["host"])
+        assert Client().post(url, **token_headers(users["viewer"])).status_code == 403
+        assert Client().post(url, **token_headers(users["stranger"])).status_code == 404
+        lose_the_table(campaign, users["host"], "demoted")
+        taken = Client().post(url, **token_headers(users["other"]))
+        assert taken.status_code == 200 and taken.json()["id"] == session.pk
+        table = reverse("api:session-table", kwargs={"session_id": session.pk})
+        assert Client().get(table, **token_headers(users["other"])).status_code == 200
+        session.refresh_from_db()
+        assert session.host == users["other"]
+
 
 class InvitationAfterRemovalTests:
     def test_a_removed_member_does_not_join_again_by_an_older_group_invitation(self, night):
