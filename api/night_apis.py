@@ -1,6 +1,6 @@
 """King's Dilemma game nights of a campaign through the API: start one from the campaign's legacy
 setup (the Houses in table order), then save the finished night back into the campaign; abandon a
-night, or resume one abandoned by mistake; correct a sticker's aging marks."""
+night, or resume one abandoned by mistake; take over its table; correct a sticker's aging marks."""
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
@@ -18,12 +18,18 @@ from api.serializers import (
     StrictCharField,
 )
 from api.session_apis import SessionCreateApi, SessionSerializer
-from campaign.access import Need, campaign_role, role_allows
+from campaign.access import Need
 from campaign.legacy import MAX_SPACES
 from campaign.selectors import campaign_nights
 from campaign.services.chronicles import MAX_PLAYERS, MIN_PLAYERS
-from campaign.services.game_nights import game_night_record, game_night_resume, game_night_start
+from campaign.services.game_nights import (
+    game_night_record,
+    game_night_resume,
+    game_night_start,
+    game_night_take_over,
+)
 from campaign.services.stickers import sticker_marks_correct
+from games.selectors import session_kept_by
 from games.services import session_abandon
 
 TAGS = ["campaigns"]
@@ -122,8 +128,7 @@ class GameNightAbandonApi(CampaignApi):
         abandoned is a 400 with code invalid. Its host or the campaign's owner may: another member
         gets 403 (code permission_denied), a stranger 404."""
         session = get_object_or_404(campaign_nights(campaign=self.campaign), pk=session_id)
-        owner = role_allows(campaign_role(campaign=self.campaign, user=request.user), Need.OWN)
-        if session.host_id != request.user.pk and not owner:
+        if not session_kept_by(session=session, user=request.user):
             raise exceptions.PermissionDenied(NIGHT_ABANDON_NOT_YOURS)
         session_abandon(session=session)
         return Response(SessionSerializer(session).data)
@@ -145,6 +150,24 @@ class GameNightResumeApi(CampaignApi):
         campaign's owner only: another member gets 403 (code permission_denied), a stranger 404."""
         session = get_object_or_404(campaign_nights(campaign=self.campaign), pk=session_id)
         game_night_resume(session=session, actor=request.user)
+        return Response(SessionSerializer(session).data)
+
+
+class GameNightTakeOverApi(CampaignApi):
+    @extend_schema(
+        tags=TAGS,
+        summary="Take over the table of the night that runs (you become its host)",
+        request=None,
+        responses={200: SessionSerializer, **MEMBER_WRITE},
+    )
+    def post(self, request, campaign_id: int, session_id: int):
+        """You become the host of the campaign's night that runs: its table, its seats' codes, undo and
+        abandon are yours (its host's phone died, or its host was removed or made a viewer). Answers
+        the session. The owner always may; a player only once the host no longer plays in the campaign,
+        else a 400 with code invalid saying so (as for a night abandoned or saved, or one you host
+        already). A viewer gets 403 (code permission_denied), a stranger 404."""
+        session = get_object_or_404(campaign_nights(campaign=self.campaign), pk=session_id)
+        game_night_take_over(session=session, actor=request.user)
         return Response(SessionSerializer(session).data)
 
 

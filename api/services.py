@@ -51,6 +51,14 @@ def token_revoke(*, token: DeviceToken) -> int:
     return deleted
 
 
+def tokens_revoke_all(*, user) -> int:
+    """Revoke every token of the account (its password was reset or changed: a phone signed in by
+    whoever knew the old one is signed out). Its browser sessions end with the old password anyway
+    (Django checks each session against the password it was opened with)."""
+    deleted, _ = DeviceToken.objects.filter(user=user).delete()
+    return deleted
+
+
 # ---- Sign up through the API: the site's sign-up form (django-allauth), the same rules ---------
 
 SIGNUP_CONFIRM_EMAIL_FIRST = (

@@ -66,6 +66,7 @@ campaign_patterns = [
     path("nights/<id:session_id>/save/", n.GameNightSaveApi.as_view(), name="night-save"),
     path("nights/<id:session_id>/resume/", n.GameNightResumeApi.as_view(), name="night-resume"),
     path("nights/<id:session_id>/abandon/", n.GameNightAbandonApi.as_view(), name="night-abandon"),
+    path("nights/<id:session_id>/take-over/", n.GameNightTakeOverApi.as_view(), name="night-take-over"),
     path("stickers/<id:sticker_number>/aging/", n.StickerAgingCorrectApi.as_view(), name="sticker-aging"),
     path("houses/<id:house_id>/page/", st.HousePageApi.as_view(), name="house-page"),
     path("statistics/", st.StatisticsApi.as_view(), name="statistics"),

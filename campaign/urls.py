@@ -37,6 +37,11 @@ urlpatterns = [
         views.game_night_resume_view,
         name="kd-night-resume",
     ),
+    path(
+        "campaigns/<id:pk>/night/<id:session_id>/take-over/",
+        views.game_night_take_over_view,
+        name="kd-night-take-over",
+    ),
     path("campaigns/<id:pk>/games/new/", views.game_begin_view, name="game-begin"),
     path("campaigns/<id:pk>/achievements/new/", views.achievement_create_view, name="achievement-create"),
     path("campaigns/<id:pk>/stories/new/", views.story_card_place_view, name="story-place"),

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.csp import CSP
 from django.utils.datastructures import MultiValueDict
 from django.views.decorators.csp import csp_override
-from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from campaign import forms, selectors
@@ -53,7 +53,9 @@ from campaign.services.game_nights import (
     game_night_record,
     game_night_resume,
     game_night_start,
+    game_night_take_over,
     night_running_words,
+    night_take_over_refusal,
 )
 from campaign.services.houses import achievement_create, achievement_mark, campaign_create, house_create
 from campaign.services.stickers import (
@@ -67,6 +69,7 @@ from config.http import HttpRequest
 from config.network import request_from_this_machine
 from config.uploads import upload_too_large
 from games.presenters.kings_dilemma import save_words
+from games.selectors import session_kept_by
 
 DEMO_LOGIN_REFUSED = (
     "The demo login works only on the computer that runs Chronicle: log in with your account here."
@@ -75,6 +78,9 @@ DEMO_LOGIN_REFUSED = (
 EXPORT_RETRIED = "Export sent again: the archive appears below when it is ready."
 
 NIGHT_RESUMED = "Game night #{session} resumed where it stopped."
+NIGHT_TAKEN_OVER = (
+    "You host game night #{session} now: its table, its seat codes, undo and abandon are yours."
+)
 
 
 def _member_campaign(request: HttpRequest, pk: int, need: Need | None = None) -> Campaign:
@@ -151,6 +157,7 @@ CHART_DESCRIPTIONS = (
 @require_safe
 def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = _member_campaign(request, pk)
+    running = selectors.night_running(campaign=campaign)
     context = {
         "campaign": campaign,
         "houses": selectors.houses_by_prestige(campaign=campaign),
@@ -173,7 +180,8 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "first_form": forms.FirstEnvelopeForm(campaign=campaign),
         "charts": CHART_DESCRIPTIONS,
         "my_seats": selectors.campaign_seats_tonight(campaign=campaign, user=request.user),
-        "night_running": selectors.night_running(campaign=campaign),
+        "night_running": running,
+        "may_take_over": _may_take_over(request, running),
         "nights_abandoned": selectors.nights_abandoned(campaign=campaign)
         if role_allows(request.campaign_role, Need.OWN)
         else [],
@@ -578,10 +586,33 @@ def game_night_start_view(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+def _may_take_over(request: HttpRequest, running) -> bool:
+    """Whether the page offers "Take over this night's table" (the service decides again on POST)."""
+    if running is None or not role_allows(request.campaign_role, Need.PLAY):
+        return False
+    return night_take_over_refusal(session=running, actor=request.user) is None
+
+
+@login_required
+@require_POST
+def game_night_take_over_view(request: HttpRequest, pk: int, session_id: int) -> HttpResponse:
+    """Take over the table of the night that runs: its host's phone died, or its host was removed or
+    made a viewer and lost it. The owner always may; a player when the host no longer plays."""
+    campaign = _member_campaign(request, pk, Need.PLAY)
+    session = get_object_or_404(selectors.campaign_nights(campaign=campaign), pk=session_id)
+    try:
+        game_night_take_over(session=session, actor=request.user)
+    except ValidationError as refused:
+        messages.error(request, " ".join(refused.messages))
+        return redirect("campaign-detail", pk=campaign.pk)
+    messages.success(request, NIGHT_TAKEN_OVER.format(session=session.pk))
+    return redirect("games:session_table", session_id=session.pk)
+
+
 def _running_night(request: HttpRequest, campaign: Campaign, running) -> dict:
     """The night that runs, for the page that would start another: its table for its host and the
     campaign's owner (who may abandon it there), the member's own seat otherwise."""
-    may_table = running.host_id == request.user.pk or role_allows(request.campaign_role, Need.OWN)
+    may_table = session_kept_by(session=running, user=request.user)
     seats = selectors.campaign_seats_tonight(campaign=campaign, user=request.user)
     return {
         "campaign": campaign,
@@ -589,6 +620,7 @@ def _running_night(request: HttpRequest, campaign: Campaign, running) -> dict:
         "running_message": night_running_words(running),
         "running_over": running.status == running.Status.FINISHED,
         "may_table": may_table,
+        "may_take_over": _may_take_over(request, running),
         "my_seats": [s for s in seats if s.session_id == running.pk],
     }
 

@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db.models import QuerySet
 
-from campaign.access import Role, campaign_role
+from campaign.access import Need, Role, campaign_role_by_id, role_allows
 from games.engines.kernel.choices import Choice
 from games.engines.kernel.registry import get_game, slugs
 from games.engines.kernel.rules import TABLE, GameRules
@@ -350,13 +350,23 @@ def session_table_for(*, session_id: int, user) -> GameSession | None:
 
 def session_table_open_to(*, session: GameSession, user) -> bool:
     """Whether ``user`` may open the session's table (the page, its stream, the API's table views):
-    its host, staff, and for a night of a campaign the campaign's owner (a query only then)."""
+    its host, staff, and for a night of a campaign the campaign's owner (a query only then). A
+    campaign's night is its host's while they play in the campaign, asked at every request: a host
+    removed from it, or made a viewer, loses the table at once."""
     if user is None or not user.is_authenticated:
         return False
-    if session.host_id == user.pk or user.is_staff:
-        return True
-    campaign = session.campaign if session.campaign_id is not None else None
-    return campaign is not None and campaign_role(campaign=campaign, user=user) == Role.OWNER
+    return user.is_staff or session_kept_by(session=session, user=user)
+
+
+def session_kept_by(*, session: GameSession, user) -> bool:
+    """Whether ``user`` keeps the session's table now: its host, and for a night of a campaign its
+    host while a player (or owner) of the campaign, and the campaign's owner."""
+    if user is None or not user.is_authenticated:
+        return False
+    if session.campaign_id is None:
+        return session.host_id == user.pk
+    role = campaign_role_by_id(campaign_id=session.campaign_id, user=user)
+    return role == Role.OWNER or (session.host_id == user.pk and role_allows(role, Need.PLAY))
 
 
 # ---- A player's own seats (issue 24: a night started from the campaign gives each House's seat to

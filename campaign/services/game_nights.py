@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.db.models import Max
 
-from campaign.access import Need
+from campaign.access import VIEWER_READS_ONLY, Need
 from campaign.models import (
     Campaign,
     ChronicleGame,
@@ -96,6 +96,18 @@ NIGHT_PAPER_GAME = (
 
 
 NIGHT_NOT_KINGS_DILEMMA = "This session is not a King's Dilemma game night of a campaign."
+
+
+NIGHT_TAKE_OVER_HOST_PLAYS = (
+    "{host} hosts this night and still plays in this campaign: ask them for the table, or ask the "
+    "campaign's owner to take it over."
+)
+
+
+NIGHT_TAKE_OVER_NOT_RUNNING = "This night is no longer running: there is no table to take over."
+
+
+NIGHT_TAKE_OVER_YOURS = "You already host this night."
 
 
 CONTENTS_NOT_TONIGHT = "envelope_contents: Envelope {number} was not opened tonight (opened: {opened})."
@@ -351,6 +363,58 @@ def game_night_resume(*, session, actor=None):
         raise ValidationError(SESSION_NOT_ABANDONED.format(status=session.get_status_display().lower()))
     _one_night_at_a_time(campaign)
     return session_resume(session=session)
+
+
+def night_take_over_refusal(*, session, actor) -> str | None:
+    """Why ``actor`` may not take the night's table over (None: they may). The owner always may; a
+    player when the host no longer plays in the campaign (removed, or made a viewer); a viewer never
+    (docs/rules-decisions.md, "Who may do what in a campaign")."""
+    if session.status not in (session.Status.LOBBY, session.Status.ACTIVE, session.Status.FINISHED):
+        return NIGHT_TAKE_OVER_NOT_RUNNING
+    if session.chronicle_game_id is not None:
+        return NIGHT_TAKE_OVER_NOT_RUNNING
+    if session.host_id == getattr(actor, "pk", None):
+        return NIGHT_TAKE_OVER_YOURS
+    roles = dict(
+        Membership.objects.filter(
+            campaign_id=session.campaign_id, user_id__in=[actor.pk, session.host_id]
+        ).values_list("user_id", "role")
+    )
+    mine = roles.get(actor.pk)
+    if mine == Membership.Role.OWNER:
+        return None
+    if mine != Membership.Role.PLAYER:
+        return VIEWER_READS_ONLY
+    if roles.get(session.host_id) in Need.PLAY.value:
+        return NIGHT_TAKE_OVER_HOST_PLAYS.format(host=session.host)
+    return None
+
+
+@transaction.atomic
+def game_night_take_over(*, session, actor):
+    """The night's table passes to ``actor``, who becomes its host (its page, seat codes, undo and
+    abandon): when its host's phone died, or when the host was removed or made a viewer and lost the
+    table. Nothing of the game changes; the campaign's history says who took it over from whom."""
+    if session.campaign_id is None or session.game != "kings_dilemma":
+        raise ValidationError(NIGHT_NOT_KINGS_DILEMMA)
+    campaign = Campaign.objects.select_for_update().get(pk=session.campaign_id)
+    locked = type(session).objects.select_for_update(of=("self",)).select_related("host").get(pk=session.pk)
+    refusal = night_take_over_refusal(session=locked, actor=actor)
+    if refusal is not None:
+        raise ValidationError(refusal)
+    was = locked.host
+    locked.host = actor
+    locked.save(update_fields=["host"])
+    session.host = actor
+    record_event(
+        campaign,
+        "night_host_changed",
+        f"{actor} took over the table of game night #{locked.pk} (hosted by {was or 'nobody'})",
+        actor=actor,
+        session=locked.pk,
+        was=was.get_username() if was is not None else "",
+    )
+    return session
 
 
 def _seats_of_houses(*, session, campaign: Campaign, houses: list[House]) -> None:

@@ -54,6 +54,14 @@ ALREADY_MEMBER = "You are already the {role} of {campaign}: you keep that role."
 ALREADY_MEMBER_HOUSE = (
     "You are already the {role} of {campaign}: you keep that role, and now play House {house}."
 )
+REMOVED_SINCE_INVITATION = (
+    "You were removed from {campaign} after this invitation was made: it does not bring you back. "
+    "Ask the campaign's owner for a new one."
+)
+ROLE_SET_SINCE_INVITATION = (
+    "The campaign's owner made you {role} of {campaign} after this invitation was made: you keep "
+    "that role. Ask the owner for a new invitation."
+)
 UNKNOWN_ROLE = "{role!r} is not a role: owner, player or viewer."
 LAST_OWNER_DEMOTE = "{user} is the campaign's only owner: make another member an owner first."
 LAST_OWNER_REMOVE = (
@@ -213,6 +221,7 @@ def invitation_accept(*, invitation: Invitation, user) -> InvitationAcceptance:
         return InvitationAcceptance(
             membership, ALREADY_MEMBER.format(role=role_word(membership.role), campaign=campaign.name)
         )
+    _owner_decided_since(campaign, invitation, user, was=was)
     membership.full_clean()
     membership.save()
     if house is not None:
@@ -221,6 +230,21 @@ def invitation_accept(*, invitation: Invitation, user) -> InvitationAcceptance:
     invitation.save(update_fields=["uses"])
     message = _acceptance_event(campaign, invitation, user, was=was, role=membership.role)
     return InvitationAcceptance(membership, message)
+
+
+def _owner_decided_since(campaign: Campaign, invitation: Invitation, user: User, *, was: str | None) -> None:
+    """An invitation never undoes what the owner decided about this person after it was made: a
+    member removed, or whose role the owner changed, since then is refused (the link may still serve
+    others until it expires). Read from the history: the removal and the owner's role changes."""
+    since = campaign.events.filter(created_at__gte=invitation.created_at, data__user=user.get_username())
+    decided = since.filter(kind="member_removed").exists() or (
+        since.filter(kind="member_role_changed", data__has_key="was").exists()
+    )
+    if not decided:
+        return
+    if was is None:
+        raise ValidationError(REMOVED_SINCE_INVITATION.format(campaign=campaign.name))
+    raise ValidationError(ROLE_SET_SINCE_INVITATION.format(role=a_role(was), campaign=campaign.name))
 
 
 def _acceptance_event(

@@ -25,6 +25,7 @@ from django.shortcuts import resolve_url
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
+from api.night_apis import NIGHT_ABANDON_NOT_YOURS
 from api.services import token_obtain
 from campaign.access import OWNER_ONLY, VIEWER_READS_ONLY
 from campaign.models import (
@@ -35,7 +36,7 @@ from campaign.models import (
     ChronicleGame,
 )
 from campaign.services.archive import campaign_export_request
-from campaign.services.game_nights import game_night_start
+from campaign.services.game_nights import game_night_resume, game_night_start
 from campaign.services.houses import achievement_create, campaign_create
 from campaign.services.members import invitation_accept, invitation_create
 from campaign.services.stories import story_link_create
@@ -87,7 +88,10 @@ def walk(resolver=None, prefix=""):
 # the archive, share links); None: the route does not take that method. Written from the rules,
 # independently of the code's declarations: a new campaign route fails the walk until it is here.
 READ, PLAY, OWN = "read", "play", "own"
-ROLE_MAY = {"owner": {READ, PLAY, OWN}, "player": {READ, PLAY}, "viewer": {READ}, "stranger": set()}
+# "host": the night's host (while a player) or the owner; the walk's night is the owner's, so a
+# player who does not host it is refused with the night's own reason.
+HOST = "host"
+ROLE_MAY = {"owner": {READ, PLAY, OWN, HOST}, "player": {READ, PLAY}, "viewer": {READ}, "stranger": set()}
 CAMPAIGN_PREFIXES = ("campaigns/<id:pk>/", "api/campaigns/<id:campaign_id>/", "achievements/<id:pk>/mark/")
 PAGE_FORMS = (  # a form page is for those who may send it
     "houses/new/",
@@ -147,7 +151,6 @@ API_OWNS = (
     "export/",  # the archive holds the whole campaign, as on the page
     "stickers/<id:sticker_number>/aging/",
     "nights/<id:session_id>/resume/",
-    "nights/<id:session_id>/abandon/",  # its host's or the owner's: the walk's night is the owner's
 )
 PAGE, API = "campaigns/<id:pk>/", "api/campaigns/<id:campaign_id>/"
 CAMPAIGN_ROUTES: dict[str, tuple[str | None, str | None]] = {
@@ -160,6 +163,11 @@ CAMPAIGN_ROUTES: dict[str, tuple[str | None, str | None]] = {
     PAGE + "charts/<str:name>.svg": (READ, None),
     PAGE + "history/": (READ, None),
     PAGE + "chronicles/": (READ, PLAY),  # the Realm Chronicles; a player records a night's result
+    API + "nights/<id:session_id>/abandon/": (None, HOST),
+    # A player may ask; the night's rule then says whether they take the table (the walk's night is
+    # the owner's, who still plays: refused with its reason, nothing written).
+    PAGE + "night/<id:session_id>/take-over/": (None, PLAY),
+    API + "nights/<id:session_id>/take-over/": (None, PLAY),
     PAGE + "houses/<id:house_pk>/": (READ, None),
     PAGE + "statistics/": (READ, None),
     PAGE + "statistics/<str:name>.svg": (READ, None),
@@ -231,7 +239,8 @@ def unexpected(route: str, who: str, method: str, answer: Answer, *, valid: bool
     if who == "stranger":
         return None if status == 404 and not wrote else f"a stranger gets 404, got {status}"
     if checked not in ROLE_MAY[who]:
-        reason = OWNER_ONLY if checked == OWN else VIEWER_READS_ONLY
+        reason = {OWN: OWNER_ONLY, HOST: NIGHT_ABANDON_NOT_YOURS}.get(checked, VIEWER_READS_ONLY)
+        reason = VIEWER_READS_ONLY if who == "viewer" and checked == HOST else reason
         if status != 403:
             return f"refused with 403 expected, got {status}"
         if reason not in answer.text:
@@ -531,6 +540,9 @@ def test_every_url_answers_without_a_server_error_and_as_each_role_may(fx):
             for who, user, headers in identities(fx, route, kwargs):
                 request(fx, failures, route, path, who, user, headers, method)
     Seat.objects.update(joined_at=None)  # the phones of the walk leave: a valid join is the host's
+    fx.night.refresh_from_db()
+    if fx.night.status == GameSession.Status.ABANDONED:  # the owner's empty POST abandoned it
+        game_night_resume(session=fx.night, actor=fx.owner)
     refused: list[str] = []  # a valid form the owner sends must be accepted: the table is right
     assert set(valid_posts(fx)) <= routes, "a valid form for a pattern that is gone"
     for route, path, kwargs in walked:
