@@ -176,7 +176,9 @@ OWNER_MESSAGES = {"account": TOO_MANY_FOR_ACCOUNT, "address": TOO_MANY_FOR_ADDRE
 
 def _owner_caps(request: HttpRequest, account: int | None) -> list[tuple[tuple, int, str]]:
     """Who a stream counts against beyond its table: its account, and its client address."""
-    caps = [(("address", client_address(request)), MAX_STREAMS_PER_ADDRESS, TOO_MANY_FOR_ADDRESS)]
+    caps: list[tuple[tuple, int, str]] = [
+        (("address", client_address(request)), MAX_STREAMS_PER_ADDRESS, TOO_MANY_FOR_ADDRESS)
+    ]
     if account is not None:
         caps.insert(0, (("account", account), MAX_STREAMS_PER_ACCOUNT, TOO_MANY_FOR_ACCOUNT))
     return caps
@@ -199,7 +201,7 @@ class SharedStreamCounts:
         limits = caches["limits"]
         if not isinstance(limits, RedisCache):
             return None
-        return limits._cache.get_client(write=True)  # type: ignore[attr-defined]
+        return limits._cache.get_client(write=True)
 
     def admit(
         self, request: HttpRequest, account: int | None, session_id: int
