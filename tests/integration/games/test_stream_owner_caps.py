@@ -10,6 +10,7 @@ import pytest
 from django.conf import settings
 from django.test import Client as DjangoClient
 
+from api.services import token_obtain
 from config import streams
 from tests.factories import UserFactory
 from tests.guards import HANG_GUARD_SECONDS
@@ -54,6 +55,17 @@ class OwnerCapTests:
         served([*clients, other])
         assert [c.status for c in clients] + [other.status] == [200, 200, 429, 200]
         assert clients[2].body.decode() == streams.TOO_MANY_FOR_ADDRESS
+
+    def test_the_accounts_api_token_and_cookie_count_together(self, served, monkeypatch):  # noqa: F811
+        monkeypatch.setattr(streams, "MAX_STREAMS_PER_ACCOUNT", 1)
+        user = UserFactory()
+        _token, key = token_obtain(user=user, device="phone")
+        api = Stream(f"/api/sessions/{new_session(host=user).pk}/events/", address="10.1.2.5")
+        api.headers = lambda: [(b"host", b"testserver"), (b"authorization", f"Bearer {key}".encode())]
+        clients = [*_tables(user, 1), api]
+        served(clients)
+        assert [c.status for c in clients] == [200, 429]
+        assert api.body.decode() == streams.TOO_MANY_FOR_ACCOUNT
 
     def test_a_refused_stream_holds_no_place(self, served, monkeypatch):  # noqa: F811
         monkeypatch.setattr(streams, "MAX_STREAMS_PER_ACCOUNT", 1)
