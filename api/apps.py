@@ -1,6 +1,13 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
+
+from config.ratelimits import limits_table_create
 
 
 class ApiConfig(AppConfig):
     name = "api"
     verbose_name = "REST API"
+
+    def ready(self) -> None:
+        # The log-in limits' table (config/ratelimits.py) after every migrate, make run's included.
+        post_migrate.connect(limits_table_create, sender=self, dispatch_uid="chronicle-limits-table")

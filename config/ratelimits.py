@@ -27,6 +27,8 @@ from collections.abc import Mapping
 from django.conf import settings
 from django.contrib.auth.signals import user_login_failed
 from django.core.cache import caches
+from django.core.cache.backends.db import DatabaseCache
+from django.core.management import call_command
 from django.dispatch import receiver
 from django_ratelimit.exceptions import Ratelimited
 
@@ -71,6 +73,13 @@ def client_address(request) -> str:
         if not _trusted(address):
             return address
     return remote
+
+
+def limits_table_create(*, using: str = "default", **_signal) -> None:
+    """Create the limits' database table (without Redis) if missing: run after every migrate, so
+    that an install never serves a log-in form without it (createcachetable skips what exists)."""
+    if isinstance(caches[LIMITS_CACHE], DatabaseCache):
+        call_command("createcachetable", database=using, verbosity=0)
 
 
 def _window_keys(scope: str, key: str, window: int) -> list[str]:

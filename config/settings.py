@@ -396,8 +396,8 @@ CACHES = {
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     ),
     # The log-in, sign-up and stream limits (config/ratelimits.py): Redis (shared by the replicas),
-    # else a table of the database (manage.py createcachetable, which make run runs): never the
-    # local memory above, which culls a third of its entries when full and so forgets attempts.
+    # else a table of the database (made by every migrate, make run's included): never the local
+    # memory above, which culls a third of its entries when full and so forgets attempts.
     # MAX_ENTRIES: culling drops expired counters first, never live ones short of a million.
     "limits": (
         {"BACKEND": "config.cache.ResilientRedisCache", "LOCATION": REDIS_URL, "KEY_PREFIX": "limits"}

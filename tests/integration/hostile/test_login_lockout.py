@@ -5,6 +5,7 @@ home while the stranger's own address stays refused."""
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import uuid
@@ -77,6 +78,17 @@ class FloodTests:
         caches = make_run_settings(tmp_path)["CACHES"]
         assert caches["limits"]["BACKEND"] == "django.core.cache.backends.db.DatabaseCache"
         assert caches["default"]["BACKEND"].endswith("LocMemCache")  # the one a flood culls
+
+    def test_make_runs_migrate_makes_the_limits_table(self, tmp_path):
+        env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG"}}
+        database = tmp_path / "db.sqlite3"
+        env |= {"DJANGO_SETTINGS_MODULE": "config.settings", "CHRONICLE_EMBEDDED": "1"}
+        env |= {"CHRONICLE_SECRET_KEY_FILE": str(tmp_path / "key"), "DATABASE_URL": f"sqlite:///{database}"}
+        manage = [sys.executable, str(ROOT / "manage.py"), "migrate", "--noinput", "-v0"]
+        subprocess.run(manage, cwd=ROOT, env=env, check=True, capture_output=True)
+        with sqlite3.connect(database) as db:
+            tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        assert "chronicle_limits" in tables
 
     def test_a_flood_of_fresh_cookies_cannot_empty_the_login_limits(self, tmp_path, settings, clock, member):
         shape = make_run_settings(tmp_path)
