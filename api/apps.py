@@ -1,4 +1,7 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
+
+from config.ratelimits import limits_table_create
 
 
 class ApiConfig(AppConfig):
@@ -8,3 +11,6 @@ class ApiConfig(AppConfig):
     def ready(self) -> None:
         # A password reset or change revokes the account's API tokens (allauth's signals).
         from api import signals  # noqa: F401
+
+        # The log-in limits' table (config/ratelimits.py) after every migrate, make run's included.
+        post_migrate.connect(limits_table_create, sender=self, dispatch_uid="chronicle-limits-table")

@@ -97,7 +97,8 @@ class TokenObtainApi(ChronicleApi):
         description="Logs in with the site's username and password and answers a new token for this device "
         "(each log-in makes one; the others stay). Send it as 'Authorization: Bearer <token>' on every request. "
         "It expires at expires_at (30 days): then log in again. Wrong credentials: 400; too many attempts "
-        "from one address (20 a minute): 429.",
+        "from one address (20 a minute), or 5 wrong passwords for this username from this address in "
+        "5 minutes: 429.",
         request=InputSerializer,
         responses={200: OutputSerializer, **errors(400, 429)},
         auth=[],

@@ -1,5 +1,14 @@
 """Who is asking, and how often: the client address behind a trusted proxy, and the sliding-window
-limit of every login form (the site's, the admin's and the API's token endpoint) and of the sign-up.
+limits of every login form (the site's, the admin's and the API's token endpoint) and of the sign-up.
+
+The counters live in the ``limits`` cache (settings.CACHES): Redis where it is, else a table of the
+database that culls nothing it still counts. Never in a local-memory cache, which a flood of other
+entries (a fresh session cookie each) culls, forgetting the attempts with them.
+
+Two limits guard a log-in: every POST per client address (LOGIN_ATTEMPTS a minute), and the wrong
+passwords for one login (username or e-mail, as typed) from one address (LOGIN_FAILURES in
+LOGIN_FAILURE_WINDOW). The second is counted per (login, address) pair, never per login alone: a
+stranger's wrong passwords lock the stranger's address out of that account, not the member at home.
 
 Behind the TLS proxy that docs/operations.md asks for, REMOTE_ADDR is the proxy's address for every
 client: rate limits keyed on it would lock everyone out together. ``TRUSTED_PROXIES`` (addresses
@@ -10,16 +19,27 @@ ignored. The client is the rightmost forwarded address that is not itself a trus
 from __future__ import annotations
 
 import functools
+import hashlib
 import ipaddress
 import time
+from collections.abc import Mapping
 
 from django.conf import settings
-from django.core.cache import cache
+from django.contrib.auth.signals import user_login_failed
+from django.core.cache import caches
+from django.core.cache.backends.db import DatabaseCache
+from django.core.management import call_command
+from django.dispatch import receiver
 from django_ratelimit.exceptions import Ratelimited
 
 LOGIN_ATTEMPTS = 20  # per client address ...
 LOGIN_WINDOW = 60  # ... in any 60 seconds
-BUCKET = 10  # the window slides by 10-second buckets (atomic cache increments)
+LOGIN_FAILURES = 5  # wrong passwords for one login from one address ...
+LOGIN_FAILURE_WINDOW = 300  # ... in any 5 minutes; then that address is refused for that login
+BUCKET = 10  # the windows slide by 10-second buckets (atomic cache increments)
+LIMITS_CACHE = "limits"
+# The form fields that name the account: allauth's log-in form, the admin's, the API's JSON.
+LOGIN_FIELDS = ("login", "username")
 
 
 def now() -> float:
@@ -55,18 +75,77 @@ def client_address(request) -> str:
     return remote
 
 
-def sliding_window_exceeded(scope: str, key: str, *, limit: int, window: int = LOGIN_WINDOW) -> bool:
-    """Count one attempt of ``key`` and say whether it is over ``limit`` in the last ``window``
-    seconds (to the bucket: attempts fall out of the window 10 seconds at a time, never all at once
-    as with a fixed window)."""
+def limits_table_create(*, using: str = "default", **_signal) -> None:
+    """Create the limits' database table (without Redis) if missing: run after every migrate, so
+    that an install never serves a log-in form without it (createcachetable skips what exists)."""
+    if isinstance(caches[LIMITS_CACHE], DatabaseCache):
+        call_command("createcachetable", database=using, verbosity=0)
+
+
+def _window_keys(scope: str, key: str, window: int) -> list[str]:
     bucket = int(now() // BUCKET)
-    keys = [f"rl:{scope}:{key}:{b}" for b in range(bucket - window // BUCKET + 1, bucket + 1)]
+    return [f"rl:{scope}:{key}:{b}" for b in range(bucket - window // BUCKET + 1, bucket + 1)]
+
+
+def window_count(scope: str, key: str, *, window: int = LOGIN_WINDOW) -> int:
+    """The attempts of ``key`` counted in the last ``window`` seconds (to the bucket)."""
+    return sum(caches[LIMITS_CACHE].get_many(_window_keys(scope, key, window)).values())
+
+
+def window_add(scope: str, key: str, *, window: int = LOGIN_WINDOW) -> list[str]:
+    """Count one attempt of ``key`` in the current bucket; the window's keys."""
+    cache = caches[LIMITS_CACHE]
+    keys = _window_keys(scope, key, window)
     cache.add(keys[-1], 0, timeout=window + BUCKET)
     try:
         cache.incr(keys[-1])
     except ValueError:  # expired between add and incr
         cache.set(keys[-1], 1, timeout=window + BUCKET)
-    return sum(cache.get_many(keys).values()) > limit
+    return keys
+
+
+def sliding_window_exceeded(scope: str, key: str, *, limit: int, window: int = LOGIN_WINDOW) -> bool:
+    """Count one attempt of ``key`` and say whether it is over ``limit`` in the last ``window``
+    seconds (to the bucket: attempts fall out of the window 10 seconds at a time, never all at once
+    as with a fixed window)."""
+    keys = window_add(scope, key, window=window)
+    return sum(caches[LIMITS_CACHE].get_many(keys).values()) > limit
+
+
+def _failure_key(login: str, address: str) -> str:
+    # Hashed: a login is free text (spaces, any length), a cache key is not.
+    typed = login.strip().lower()
+    return hashlib.sha256(f"{typed}\n{address}".encode()).hexdigest()[:32]
+
+
+def login_locked(*, login: str, address: str) -> bool:
+    """Whether ``address`` has had LOGIN_FAILURES wrong passwords for ``login`` in the window."""
+    key = _failure_key(login, address)
+    return window_count("login-failed", key, window=LOGIN_FAILURE_WINDOW) >= LOGIN_FAILURES
+
+
+def login_failure_count(*, login: str, address: str) -> None:
+    window_add("login-failed", _failure_key(login, address), window=LOGIN_FAILURE_WINDOW)
+
+
+@receiver(user_login_failed, dispatch_uid="chronicle-login-failed")
+def _count_login_failure(sender, credentials, request=None, **kwargs) -> None:
+    """Every failed authenticate() of a request (allauth's form, the admin's, the API's token)."""
+    login = credentials.get("username") or credentials.get("email") or credentials.get("login")
+    if request is None or not isinstance(login, str):
+        return
+    login_failure_count(login=login, address=client_address(getattr(request, "_request", request)))
+
+
+def _typed_login(request) -> str | None:
+    """The login a POST names (the API's JSON through DRF's request), or None."""
+    data = request.data if hasattr(request, "data") else request.POST
+    if not isinstance(data, Mapping):
+        return None
+    for field in LOGIN_FIELDS:
+        if isinstance(data.get(field), str) and data[field]:
+            return data[field]
+    return None
 
 
 def posts_rate_limited(scope: str):
@@ -88,6 +167,27 @@ def posts_rate_limited(scope: str):
     return decorate
 
 
+def login_failures_limited(view):
+    """Refuse (429) a log-in POST whose login has had LOGIN_FAILURES wrong passwords from this
+    address; the member's right password from an address with none still logs in."""
+
+    @functools.wraps(view)
+    def limited(request, *args, **kwargs):
+        http_request = getattr(request, "_request", request)
+        if http_request.method == "POST":
+            login = _typed_login(request)
+            if login is not None and login_locked(login=login, address=client_address(http_request)):
+                raise Ratelimited()
+        return view(request, *args, **kwargs)
+
+    return limited
+
+
+def login_rate_limited(view):
+    """Every login form: the POSTs per address, then the wrong passwords per (login, address)."""
+    return _login_posts_limited(login_failures_limited(view))
+
+
 # Every login form (log-in attempts), and the sign-up form (accounts made), each counted apart.
-login_rate_limited = posts_rate_limited("login")
+_login_posts_limited = posts_rate_limited("login")
 signup_rate_limited = posts_rate_limited("signup")

@@ -261,9 +261,11 @@ ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = os.environ.get("CHRONICLE_EMAIL_VERIFICATION", "optional")
 ACCOUNT_LOGOUT_REDIRECT_URL = "home"
 ACCOUNT_PRESERVE_USERNAME_CASING = False
-# The logins and sign-ups are limited per client address by config/ratelimits.py (behind the trusted
-# proxies); allauth keeps its own limits of the rest (password resets, failed logins per account).
-ACCOUNT_RATE_LIMITS = {"login": None, "signup": None, "login_failed": "5/300s/key"}
+# The logins and sign-ups are limited per client address, and the wrong passwords per (login,
+# address), by config/ratelimits.py (behind the trusted proxies): allauth's own count of failed
+# logins per account alone would let a stranger lock a member out. allauth keeps its limits of the
+# rest (password resets, e-mail confirmations).
+ACCOUNT_RATE_LIMITS = {"login": None, "signup": None, "login_failed": None}
 
 # Mail (password resets, address confirmations): to the console unless EMAIL_HOST names an SMTP
 # server (Django's MAILERS; README's settings table).
@@ -392,11 +394,26 @@ CACHES = {
         {"BACKEND": "config.cache.ResilientRedisCache", "LOCATION": REDIS_URL}
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
-    )
+    ),
+    # The log-in, sign-up and stream limits (config/ratelimits.py): Redis (shared by the replicas),
+    # else a table of the database (made by every migrate, make run's included): never the local
+    # memory above, which culls a third of its entries when full and so forgets attempts.
+    # MAX_ENTRIES: culling drops expired counters first, never live ones short of a million.
+    "limits": (
+        {"BACKEND": "config.cache.ResilientRedisCache", "LOCATION": REDIS_URL, "KEY_PREFIX": "limits"}
+        if REDIS_URL
+        else {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "chronicle_limits",
+            "OPTIONS": {"MAX_ENTRIES": 1_000_000},
+        }
+    ),
 }
 
-# Rate limits (login, seat joins): counted in the cache (Redis in production).
+# Rate limits (login, seat joins): counted in the limits cache (Redis in production, a database
+# table otherwise), which no flood of fresh cookies can cull.
 RATELIMIT_VIEW = "config.health.rate_limited"
+RATELIMIT_USE_CACHE = "limits"
 # The proxies (addresses or networks, comma-separated) whose X-Forwarded-For is believed: the rate
 # limits then key on the client address they forward (config/ratelimits.py, docs/operations.md).
 TRUSTED_PROXIES = [p for p in os.environ.get("TRUSTED_PROXIES", "").split(",") if p.strip()]

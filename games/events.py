@@ -215,13 +215,23 @@ async def _stream(
         # A WSGI server (manage.py runserver, the test live server) cannot hold a stream open:
         # 204 tells EventSource not to reconnect, and the page keeps polling ("Live · polling").
         return HttpResponse(status=204)
-    refusal = streams.counts.admit(request, session_id, seat)  # caps per seat and per session: 429
+    account = await sync_to_async(_stream_account)(request)
+    refusal = await streams.admit(request, session_id, seat, account=account)  # the caps' 429
     if refusal is not None:
         return refusal
     response = await sync_to_async(_open_stream)(request, session_id)
     if isinstance(response, StreamingHttpResponse):
         _ensure_redis_fanout()  # on the server's event loop, which serves the stream
     return response  # or django-eventstream's answer to a bad request
+
+
+def _stream_account(request: HttpRequest) -> int | None:
+    """The account a stream counts against (config/streams.py's caps): its API token's, else its
+    session cookie's; None for a phone known by its seat token alone."""
+    user = _user(request)
+    if isinstance(user, Refusal) or not user.is_authenticated:
+        return None
+    return user.pk
 
 
 def _open_stream(request: HttpRequest, session_id: int) -> HttpResponse | StreamingHttpResponse:

@@ -9,7 +9,11 @@
 // - retries a tap whose request could not be sent (no network) when the network is back, with
 //   the same form, so its Idempotency-Key ("key") makes the server apply it once;
 // - says "Offline" as soon as the browser loses the network, and treats a stream silent for longer
-//   than the server's keep-alive (20 s) as down (a Wi-Fi that died without a word), reconnecting it.
+//   than the server's keep-alive (20 s) as down (a Wi-Fi that died without a word), reconnecting it;
+// - when the stream is refused (429: too many for this seat, table, account or address; 503: for
+//   this server), says which in the label ("Live · polling · too many live streams for this seat"):
+//   EventSource hides the answer, so the stream's address is asked once more with fetch (at most
+//   every PROBE_MS, and let go at once if it opens).
 (function () {
   "use strict";
   var STREAM_ID = "live-stream";
@@ -28,6 +32,9 @@
   var overdue = 0; // the timer that refreshes the page if a tap's answer never comes
   var TAP_PATIENCE_MS = 10000;
   var answers = 0; // taps' answers morphed in so far
+  var refused = ""; // the server's words for the refused stream (config/streams.py), or ""
+  var probedAt = 0;
+  var PROBE_MS = 30000;
 
   function liveLink() {
     return document.querySelector("[data-live-stream]");
@@ -52,10 +59,11 @@
       text = "Offline · changes will appear when you are back online";
       title = "This device has no network. Tap to reload.";
     } else {
-      text = pushing ? "Live" : "Live · polling";
+      var cause = pushing ? "" : refused.split(":")[0];
+      text = pushing ? "Live" : "Live · polling" + (cause ? " · " + cause.charAt(0).toLowerCase() + cause.slice(1) : "");
       title = pushing
         ? "Changes appear as they happen. Tap to reload."
-        : "Checking for changes every " + pollSeconds(link) + " seconds. Tap to reload.";
+        : (refused ? refused + " " : "") + "Checking for changes every " + pollSeconds(link) + " seconds. Tap to reload.";
     }
     var away = Boolean(unsent || offline);
     if (link.classList.contains("is-offline") !== away) link.classList.toggle("is-offline", away);
@@ -249,6 +257,7 @@
   });
   document.addEventListener("htmx:sseOpen", function () {
     pushing = true;
+    refused = "";
     lastHeard = Date.now();
     label();
     if (wasDown) checkVersion(); // the stream resumes from its id too; this also covers a lost fetch
@@ -260,7 +269,30 @@
     wasDown = true;
     label();
   }
-  document.addEventListener("htmx:sseError", down);
+  // Why the stream was refused: its address asked once with fetch (a 429 or 503 names its cap in
+  // plain text); a stream that opens instead is let go at once.
+  function probe() {
+    var link = liveLink();
+    if (!link || !window.fetch || !window.AbortController || Date.now() - probedAt < PROBE_MS) return;
+    probedAt = Date.now();
+    var stop = new AbortController();
+    fetch(link.getAttribute("data-live-stream"), { cache: "no-store", credentials: "same-origin", signal: stop.signal })
+      .then(function (response) {
+        if (response.status !== 429 && response.status !== 503) {
+          stop.abort();
+          return;
+        }
+        return response.text().then(function (words) {
+          refused = words.slice(0, 200);
+          label();
+        });
+      })
+      .catch(function () {});
+  }
+  document.addEventListener("htmx:sseError", function () {
+    down();
+    probe();
+  });
   document.addEventListener("htmx:sseClose", down);
 
   // A tap's answer is the new panel (one request per tap): the nudge of its own change, which

@@ -1,6 +1,6 @@
-"""Issue 27, item 3: a page whose event stream is refused (a seat past its cap: 429 with
-Retry-After, config/streams.py) says "Live · polling" and still shows every change, by its poll
-(static/js/live.js). make run's server (uvicorn, SQLite, no Redis) with a seat cap of 0, so that
+"""Issue 27, item 3: a page whose event stream is refused (a seat, or the phones' address, past
+its cap: 429 with Retry-After, config/streams.py) says "Live · polling" with the cap that refused
+it, and still shows every change, by its poll (static/js/live.js). make run's server (uvicorn, SQLite, no Redis) with a seat cap of 0, so that
 every seat stream is refused."""
 
 import pytest
@@ -16,16 +16,29 @@ pytestmark = [pytest.mark.e2e]
 POLLING = "Live · polling"
 
 
-@pytest.fixture(autouse=True)
-def refused_streams(monkeypatch):
-    """Read by ``served_as_make_run`` when it starts the server: every seat stream refused, a quick poll."""
-    monkeypatch.setenv("CHRONICLE_MAX_STREAMS_PER_SEAT", "0")
+CAPS = {
+    # The cap set to 0, and the label that names it (config/streams.py's words, as live.js puts them).
+    "seat": ("CHRONICLE_MAX_STREAMS_PER_SEAT", POLLING + " · too many live streams for this seat"),
+    "address": (
+        "CHRONICLE_MAX_STREAMS_PER_ADDRESS",
+        POLLING + " · too many live streams from this network address",
+    ),
+}
+
+
+@pytest.fixture(autouse=True, params=sorted(CAPS))
+def refused_streams(request, monkeypatch):
+    """Read by ``served_as_make_run`` when it starts the server: every stream refused by one cap
+    (a seat's; the phones' address's), a quick poll. The label the page must show."""
+    variable, label = CAPS[request.param]
+    monkeypatch.setenv(variable, "0")
     monkeypatch.setenv("CHRONICLE_POLL_SECONDS", "0.5")
+    return label
 
 
 class RefusedStreamFallbackTests:
-    def test_a_refused_stream_falls_back_to_polling_and_the_change_still_shows(
-        self, served_as_make_run, new_page
+    def test_a_refused_stream_falls_back_to_polling_names_its_cap_and_the_change_still_shows(
+        self, served_as_make_run, new_page, refused_streams
     ):
         refusals = []
         phones = []
@@ -38,7 +51,7 @@ class RefusedStreamFallbackTests:
         for page in phones:
             page.wait_for_function(
                 "text => document.querySelector('[data-live-stream]').textContent === text",
-                arg=POLLING,
+                arg=refused_streams,
                 timeout=GUARD_MS,
             )
         assert len(refusals) >= len(phones) and set(refusals) == {429}
@@ -52,6 +65,6 @@ class RefusedStreamFallbackTests:
         for page in phones:
             page.wait_for_function(
                 "text => document.querySelector('[data-live-stream]').textContent === text",
-                arg=POLLING,
+                arg=refused_streams,
                 timeout=GUARD_MS,
             )

@@ -13,6 +13,7 @@ import weakref
 
 import pytest
 from asgiref.sync import async_to_sync
+from django.conf import settings
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 
@@ -27,8 +28,8 @@ class Client:
     """One GET of a stream: its status, headers and body so far; ``hang_up`` disconnects it.
     ``stalled``: the client reads nothing once the answer has started (its send never returns)."""
 
-    def __init__(self, path: str, *, stalled: bool = False):
-        self.path, self.stalled = path, stalled
+    def __init__(self, path: str, *, stalled: bool = False, address: str = "10.1.2.3", cookie: str = ""):
+        self.path, self.stalled, self.address, self.cookie = path, stalled, address, cookie
         self.start: dict = {}
         self.body = b""
         self.ended = False  # the server ended the answer (a final body message)
@@ -39,9 +40,17 @@ class Client:
         return {
             "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
             "scheme": "http", "path": self.path, "raw_path": self.path.encode(), "query_string": b"",
-            "root_path": "", "headers": [(b"host", b"testserver")], "client": ("10.1.2.3", 50000),
+            "root_path": "", "headers": self.headers(), "client": (self.address, 50000),
             "server": ("testserver", 80),
         }  # fmt: skip
+
+    def headers(self) -> list[tuple[bytes, bytes]]:
+        if not self.cookie:
+            return [(b"host", b"testserver")]
+        return [
+            (b"host", b"testserver"),
+            (b"cookie", f"{settings.SESSION_COOKIE_NAME}={self.cookie}".encode()),
+        ]
 
     async def receive(self) -> dict:
         if not self.start and not self.body and not self.gone.is_set() and not hasattr(self, "_asked"):
@@ -134,7 +143,7 @@ class StreamCapTests:
         seen: list[dict] = []
         first = Client(_seat_path(session, 0))
         served([first], then=lambda: seen.append(dict(streams.counts.open)))
-        assert seen == [{("seat", session.pk, 0): 1, ("session", session.pk): 1}]
+        assert seen == [{("seat", session.pk, 0): 1, ("session", session.pk): 1, ("address", "10.1.2.3"): 1}]
         again = Client(_seat_path(session, 0))
         served([again])
         assert (first.status, again.status, dict(streams.counts.open)) == (200, 200, {})

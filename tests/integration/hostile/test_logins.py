@@ -1,6 +1,8 @@
 """Login rate limits (issue 14): every login form, the admin's included, and the sign-up (issue 24),
 limited per client address (behind a trusted proxy, the address it forwards), in a sliding window."""
 
+import itertools
+
 import pytest
 from django.test import Client
 
@@ -12,15 +14,21 @@ PROXY = "10.0.0.5"
 LOGINS = ["/accounts/login/", "/accounts/signup/", "/admin/login/", "/api/auth/token/"]
 
 
-def attempt(url, remote="198.51.100.7", forwarded=None):
+_logins = itertools.count()
+
+
+def attempt(url, remote="198.51.100.7", forwarded=None, login=None):
+    """One POST; each names another login unless told (the wrong passwords per login and address
+    have their own, lower, limit: tests/integration/hostile/test_login_lockout.py)."""
+    login = login or f"x{next(_logins)}"
     headers = {"REMOTE_ADDR": remote}
     if forwarded:
         headers["HTTP_X_FORWARDED_FOR"] = forwarded
     if url.startswith("/api/"):
         return Client().post(
-            url, {"username": "x", "password": "y"}, content_type="application/json", **headers
+            url, {"username": login, "password": "y"}, content_type="application/json", **headers
         )
-    return Client().post(url, {"username": "x", "login": "x", "password": "y"}, **headers)
+    return Client().post(url, {"username": login, "login": login, "password": "y"}, **headers)
 
 
 @pytest.fixture
