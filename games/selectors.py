@@ -339,7 +339,7 @@ def session_current_version(*, session_id: int) -> tuple[int, str] | None:
 
 def session_table_for(*, session_id: int, user) -> GameSession | None:
     """The session when ``user`` may open its table screen (every join code is on it): its host,
-    staff, and for a night of a campaign the campaign's owner too (the host's phone died); else
+    and for a night of a campaign the campaign's owner too (the host's phone died); else
     None, as for a session that does not exist."""
     # With its night (the table's forms ask whether its result is recorded): one query.
     session = GameSession.objects.select_related("campaign", "chronicle_game").filter(pk=session_id).first()
@@ -350,10 +350,11 @@ def session_table_for(*, session_id: int, user) -> GameSession | None:
 
 def session_table_open_to(*, session: GameSession, user) -> bool:
     """Whether ``user`` may open the session's table (the page, its stream, the API's table views):
-    its host, staff, and for a night of a campaign the campaign's owner (a query only then)."""
+    its host, and for a night of a campaign the campaign's owner (a query only then). Not staff:
+    they see another group's seat codes only in the admin (kept to this machine under make run)."""
     if user is None or not user.is_authenticated:
         return False
-    if session.host_id == user.pk or user.is_staff:
+    if session.host_id == user.pk:
         return True
     campaign = session.campaign if session.campaign_id is not None else None
     return campaign is not None and campaign_role(campaign=campaign, user=user) == Role.OWNER
