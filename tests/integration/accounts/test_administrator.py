@@ -5,6 +5,7 @@ administrator (config/administrator.py), and staff see a night's seat codes only
 import io
 import re
 import time
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -88,6 +89,11 @@ class AdministratorLinkTests:
         out = io.StringIO()
         call_command("administrator_link", stdout=out)
         assert out.getvalue() == ""
+
+    def test_make_run_calls_the_command_that_prints_it(self):
+        makefile = (Path(__file__).resolve().parents[3] / "Makefile").read_text()
+        recipe = makefile.split("\nrun: install\n", 1)[1].split("\n\n", 1)[0]
+        assert "manage.py administrator_link" in recipe
 
     def test_the_link_makes_one_administrator_and_logs_them_in(self, client):
         link = printed_link()
