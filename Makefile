@@ -20,6 +20,7 @@ run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput -v0
 	$(PY) manage.py load_demo
+	$(PY) manage.py administrator_link
 	CONN_MAX_AGE=0 DATABASE_POOL=1 $(VENV)/bin/uvicorn config.asgi:application --host 0.0.0.0 --port 8000 --lifespan off --timeout-graceful-shutdown 2
 
 test: install

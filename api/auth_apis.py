@@ -18,6 +18,7 @@ from api.base import ChronicleApi
 from api.errors import errors
 from api.models import DeviceToken
 from api.serializers import NameField, StrictCharField
+from config.accounts import DEMO_ONLY_ON_THIS_MACHINE, demo_refused_here
 from config.ratelimits import login_rate_limited, signup_rate_limited
 
 TAGS = ["auth"]
@@ -82,6 +83,12 @@ class TokenObtainApi(ChronicleApi):
         device = _device_field()
         token = None  # type: ignore[assignment]  # AuthTokenSerializer's read-only field: the output has the key
 
+        def validate(self, attrs):
+            attrs = super().validate(attrs)
+            if demo_refused_here(user=attrs["user"], request=self.context.get("request")):
+                raise serializers.ValidationError(DEMO_ONLY_ON_THIS_MACHINE, code="authorization")
+            return attrs
+
     class OutputSerializer(serializers.Serializer):
         token = serializers.CharField(
             help_text="Send it as 'Authorization: Bearer <token>' ('Token <token>' works too)."
@@ -96,9 +103,9 @@ class TokenObtainApi(ChronicleApi):
         summary="Log in: a new token for this device",
         description="Logs in with the site's username and password and answers a new token for this device "
         "(each log-in makes one; the others stay). Send it as 'Authorization: Bearer <token>' on every request. "
-        "It expires at expires_at (30 days): then log in again. Wrong credentials: 400; too many attempts "
-        "from one address (20 a minute), or 5 wrong passwords for this username from this address in "
-        "5 minutes: 429.",
+        "It expires at expires_at (30 days): then log in again. Wrong credentials, or the demo account from "
+        "another device than the one that runs Chronicle: 400; too many attempts from one address (20 a "
+        "minute), or 5 wrong passwords for this username from this address in 5 minutes: 429.",
         request=InputSerializer,
         responses={200: OutputSerializer, **errors(400, 429)},
         auth=[],

@@ -103,10 +103,11 @@ def _confirmation_send(request, user) -> None:
 
 def account_sign_up(*, request, username: str, email: str, password: str):
     """Make an account as the site's sign-up page does: allauth's form with the site's settings
-    (the username rules, the email's, the password validators), its adapter (the first account of
-    a fresh install administers it) and its confirmation mail. Returns the user, or None when the
-    email belongs to an account already and the site hides that (verification mandatory: that
-    account's owner gets a mail instead, as from the page). Refusals: ValidationError by field."""
+    (the username rules, the email's, the password validators), its adapter (config/accounts.py:
+    no account made here administers the install) and its confirmation mail. Returns the user, or
+    None when the email belongs to an account already and the site hides that (verification
+    mandatory: that account's owner gets a mail instead, as from the page). Refusals:
+    ValidationError by field."""
     form = SignupForm(
         data={"username": username, "email": email, "password1": password, "password2": password}
     )

@@ -139,7 +139,7 @@ class IdempotencyKeyRequired(exceptions.APIException):
 
 
 def _is_host(session: GameSession, user) -> bool:
-    """Who keeps the table: its host, staff, and for a campaign's night the campaign's owner (the
+    """Who keeps the table: its host, and for a campaign's night the campaign's owner (the
     host's phone died), as the table page (games.selectors.session_table_open_to)."""
     return selectors.session_table_open_to(session=session, user=user)
 

@@ -11,8 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
 from campaign.models import Campaign, Membership
-
-DEMO_USER = "demo"  # the shared demo login (campaign/demo.py)
+from config.accounts import DEMO_USER  # the shared demo login (campaign/demo.py)
 
 Role = Membership.Role
 

@@ -12,17 +12,17 @@ from campaign.services.envelopes import envelope_open, game_save
 from campaign.services.houses import campaign_create, house_create
 from campaign.services.stickers import sticker_attach
 
-DEMO_PASSWORD = "chronicle-demo"
 DEMO_CAMPAIGN = "Ankist, Thursday group"
 
 
 @transaction.atomic
 def demo_campaign_load() -> Campaign:
-    User = get_user_model()
-    user, created = User.objects.get_or_create(username=DEMO_USER)
-    if created:
-        user.set_password(DEMO_PASSWORD)
-        user.save()
+    """The demo campaign and its account, which has no password (an install that gave it one loses
+    it): only the one-click demo login on the machine that runs Chronicle opens it."""
+    user, _ = get_user_model().objects.get_or_create(username=DEMO_USER)
+    if user.has_usable_password():
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
     existing = Campaign.objects.filter(name=DEMO_CAMPAIGN).first()
     if existing:
         return existing

@@ -1,40 +1,40 @@
-"""Accounts (django-allauth): the adapter that makes the first account of a fresh install its
-administrator and keys allauth's own rate limits on the client address behind a trusted proxy
-(config/ratelimits.py), as the site's login limits are."""
+"""Accounts (django-allauth): the adapter that keys allauth's own rate limits on the client address
+behind a trusted proxy (config/ratelimits.py), as the site's login limits are, and keeps the demo
+account on the machine that runs Chronicle. No sign-up administers the install: its administrator
+is made by the one-time link of ``make run`` or by ``manage.py createsuperuser``
+(config/administrator.py)."""
 
 from __future__ import annotations
 
 from allauth.account.adapter import DefaultAccountAdapter
-from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.core.exceptions import ValidationError
 
+from config.network import request_from_this_machine
 from config.ratelimits import client_address
 
+DEMO_USER = "demo"  # the shared demo login that make run loads (campaign/demo.py)
 
-def user_promote_if_first(*, user) -> bool:
-    """Make ``user`` staff and superuser when no superuser exists yet (a fresh install: its first
-    account may administer it). Says whether it did."""
-    users = get_user_model().objects
-    if users.filter(is_superuser=True).exclude(pk=user.pk).exists():
-        return False  # the usual case, without a lock
-    with transaction.atomic():
-        # Two first sign-ups at once: lock every account (a fresh install has a few), then look
-        # again, so the second waits for the first and sees its promotion (SQLite: settings'
-        # IMMEDIATE transactions already take the write lock).
-        list(users.select_for_update().order_by("pk").values_list("pk", flat=True))
-        if users.filter(is_superuser=True).exclude(pk=user.pk).exists():
-            return False
-        user.is_staff = user.is_superuser = True
-        user.full_clean(exclude=["password"])
-        user.save(update_fields=["is_staff", "is_superuser"])
-        return True
+DEMO_ONLY_ON_THIS_MACHINE = (
+    "The demo account opens only on the computer that runs Chronicle (its home page's demo "
+    "button): log in with your own account, or sign up."
+)
+
+
+def demo_refused_here(*, user, request) -> bool:
+    """Whether ``user`` is the demo account asking from another device than this machine: its
+    one-click login lives on this machine, and no password of it opens it from the network."""
+    return (
+        user is not None
+        and user.get_username() == DEMO_USER
+        and (request is None or not request_from_this_machine(request))
+    )
 
 
 class ChronicleAccountAdapter(DefaultAccountAdapter):
-    def save_user(self, request, user, form, commit=True):
-        user = super().save_user(request, user, form, commit=commit)
-        if commit:
-            user_promote_if_first(user=user)
+    def authenticate(self, request, **credentials):
+        user = super().authenticate(request, **credentials)
+        if demo_refused_here(user=user, request=request):
+            raise ValidationError(DEMO_ONLY_ON_THIS_MACHINE)  # the log-in form shows it
         return user
 
     def get_client_ip(self, request) -> str:

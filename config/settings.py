@@ -249,8 +249,8 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
 # Accounts (django-allauth, config/accounts.py): sign up, log in by username or email, log out,
-# change and reset the password. The first account of a fresh install administers it. Verifying the
-# email address is optional by default (a home network has no mail server): "mandatory" to require it.
+# change and reset the password. No sign-up administers the install (config/administrator.py). Verifying
+# the email address is optional by default (a home network has no mail server): "mandatory" to require it.
 AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",

@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 import config.converters  # noqa: F401  (registers <id:...> before the apps' URLs load)
+from config.administrator import administrator_setup
 from config.health import healthz, ping, status_page
 from config.ratelimits import login_rate_limited, signup_rate_limited
 
@@ -11,6 +12,9 @@ urlpatterns = [
     path("play/", include("games.urls")),
     path("api/", include("api.urls")),
     path("admin/login/", login_rate_limited(admin.site.login)),  # before the admin's own URLs
+    # The one-time link that makes the install's administrator: under /admin/, so kept to this
+    # machine under make run as the admin is (config/admin_guard.py).
+    path("admin/setup/<str:token>/", administrator_setup, name="administrator-setup"),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
     path("ping", ping, name="ping"),

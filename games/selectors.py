@@ -339,7 +339,7 @@ def session_current_version(*, session_id: int) -> tuple[int, str] | None:
 
 def session_table_for(*, session_id: int, user) -> GameSession | None:
     """The session when ``user`` may open its table screen (every join code is on it): its host,
-    staff, and for a night of a campaign the campaign's owner too (the host's phone died); else
+    and for a night of a campaign the campaign's owner too (the host's phone died); else
     None, as for a session that does not exist."""
     # With its night (the table's forms ask whether its result is recorded): one query.
     session = GameSession.objects.select_related("campaign", "chronicle_game").filter(pk=session_id).first()
@@ -350,12 +350,13 @@ def session_table_for(*, session_id: int, user) -> GameSession | None:
 
 def session_table_open_to(*, session: GameSession, user) -> bool:
     """Whether ``user`` may open the session's table (the page, its stream, the API's table views):
-    its host, staff, and for a night of a campaign the campaign's owner (a query only then). A
+    its host, and for a night of a campaign the campaign's owner (a query only then); not staff,
+    who see another group's seat codes only in the admin (kept to this machine under make run). A
     campaign's night is its host's while they play in the campaign, asked at every request: a host
     removed from it, or made a viewer, loses the table at once."""
     if user is None or not user.is_authenticated:
         return False
-    return user.is_staff or session_kept_by(session=session, user=user)
+    return session_kept_by(session=session, user=user)
 
 
 def session_kept_by(*, session: GameSession, user) -> bool:

@@ -52,8 +52,9 @@ REFUSED = 422  # a refused action, rendered in place (base.html lets htmx swap 4
 
 
 def _host_session(request: HttpRequest, session_id: int) -> GameSession:
-    """The session, for its host (or staff) only: the table page shows every join token. A night of
-    a campaign opens for the campaign's owner too (the host's phone died); never for anyone else."""
+    """The session, for its host only (staff use the admin): the table page shows every join
+    token. A night of a campaign opens for the campaign's owner too (the host's phone died); never
+    for anyone else."""
     session = selectors.session_table_for(session_id=session_id, user=request.user)
     if session is None:
         raise Http404

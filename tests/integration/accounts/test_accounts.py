@@ -1,6 +1,6 @@
 """The group's own accounts (issue 24 item 1): sign up, log in by username or email, log out,
-change and reset the password (django-allauth, config/accounts.py); the first account of a fresh
-install administers it; the login page no longer prints the demo password."""
+change and reset the password (django-allauth, config/accounts.py); the login page prints no demo
+password. No sign-up administers the install (tests/integration/accounts/test_administrator.py)."""
 
 import json
 import os
@@ -15,10 +15,7 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.urls import reverse
 
-from campaign.access import DEMO_USER
-from campaign.demo import DEMO_PASSWORD, demo_campaign_load
 from campaign.models import Campaign
-from config.accounts import user_promote_if_first
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -46,33 +43,6 @@ class SignUpTests:
         response = client.post(reverse("campaign-create"), {"name": "Our realm"})
         assert response.status_code == 302
         assert Campaign.objects.get(name="Our realm").created_by.username == "anna"
-
-    def test_the_first_account_administers_the_install_and_the_second_does_not(self, client):
-        sign_up(client)
-        client.logout()
-        sign_up(client, username="ben", email="ben@example.org")
-        users = get_user_model().objects
-        first, second = users.get(username="anna"), users.get(username="ben")
-        assert first.is_superuser and first.is_staff
-        assert not second.is_superuser and not second.is_staff
-
-    def test_the_demo_account_of_make_run_does_not_count_as_the_first(self, client):
-        demo_campaign_load()  # make run loads it before anyone signs up
-        sign_up(client)
-        assert get_user_model().objects.get(username="anna").is_superuser
-        assert not get_user_model().objects.get(username=DEMO_USER).is_superuser
-
-    def test_no_account_is_promoted_when_a_superuser_exists(self, client):
-        get_user_model().objects.create_superuser("root", "root@example.org", PASSWORD)
-        sign_up(client)
-        assert not get_user_model().objects.get(username="anna").is_superuser
-
-    def test_promotion_says_whether_it_happened(self):
-        first, second = UserFactory(), UserFactory()
-        assert user_promote_if_first(user=first) is True
-        assert user_promote_if_first(user=second) is False
-        second.refresh_from_db()
-        assert not second.is_superuser
 
     def test_a_taken_username_is_refused_and_nothing_is_written(self, client):
         UserFactory(username="anna")
@@ -106,7 +76,7 @@ class LogInTests:
     def test_the_login_page_does_not_print_the_demo_password(self, client):
         response = client.get(reverse("login"))
         assert response.status_code == 200
-        assert DEMO_PASSWORD.encode() not in response.content
+        assert b"chronicle-demo" not in response.content  # the password make run once printed
         assert reverse("account_signup").encode() in response.content  # and offers to sign up
 
 

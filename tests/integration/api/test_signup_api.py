@@ -1,7 +1,6 @@
 """Sign up through the API (issue 24 item 5): the site's sign-up rules (django-allauth's form, the
-password validators), a token for the device, the first account of a fresh install administers
-it, the same limit per client address as the sign-up page; every refusal a 400 with its reason and
-no account made."""
+password validators), a token for the device, never the install's administrator, the same limit per
+client address as the sign-up page; every refusal a 400 with its reason and no account made."""
 
 import pytest
 from allauth.account.adapter import DefaultAccountAdapter
@@ -58,18 +57,6 @@ class SignupTests:
         assert client.login(username="anna", password=PASSWORD)
         assert EmailAddress.objects.get(user__username="anna").email == "anna@example.org"
         assert [m.to for m in mail.outbox] == [["anna@example.org"]]
-
-    def test_the_first_account_of_a_fresh_install_administers_it_the_second_does_not(self, anonymous):
-        assert sign_up(anonymous).status_code == 201
-        assert sign_up(anonymous, username="ben", email="ben@example.org").status_code == 201
-        anna, ben = Users.get(username="anna"), Users.get(username="ben")
-        assert anna.is_superuser and anna.is_staff
-        assert not ben.is_superuser and not ben.is_staff
-
-    def test_an_install_with_an_administrator_promotes_nobody(self, anonymous):
-        UserFactory(is_superuser=True, is_staff=True)
-        sign_up(anonymous)
-        assert not Users.get(username="anna").is_superuser
 
     def test_the_username_is_kept_in_lower_case_as_on_the_site(self, anonymous):
         assert sign_up(anonymous, username="Anna").json()["username"] == "anna"
