@@ -7,6 +7,7 @@ posts no lone surrogate: its bytes decode to U+FFFD) and answer with their messa
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Iterator
@@ -20,12 +21,13 @@ from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
 
 from api.serializers import NUMBER_NOT_A_NUMBER
-from campaign.forms import ARCHIVE_NOT_JSON
+from campaign.forms import ARCHIVE_NOT_JSON, KEEP_UNREADABLE
 from campaign.services.archive import campaign_archive
 from config.json_limits import JSON_DUPLICATE_KEY
 from games.forms import ACTION_NOT_JSON
 from games.models import GameSession
 from games.views import REFUSED
+from tests.factories import UserFactory, campaign_with_houses
 from tests.integration.test_every_url import Fixture, build, fillings, valid_posts
 
 pytestmark = [pytest.mark.database, pytest.mark.django_db]
@@ -286,4 +288,23 @@ class PageTests:
         assert page.status_code == 400 and ARCHIVE_NOT_JSON in page.content.decode()
         api = client.post("/api/campaigns/import/", {"archive": SimpleUploadedFile("a.json", twice.encode())})
         assert api.status_code == 400 and ARCHIVE_NOT_JSON in api.json()["message"]
+        assert written() == before
+
+
+class NightStartPageTests:
+    """The night's start page posts each Open Agenda choice as keep-<House id>-<polarity>."""
+
+    @pytest.mark.parametrize("key", ["keep-abc-positive", "keep-1", "keep-\uff11-positive"])
+    def test_a_choice_the_page_never_posts_is_refused_with_a_message(self, key):
+        owner = UserFactory()
+        campaign, houses = campaign_with_houses("Valentine", "Martina", "Armin", user=owner)
+        client = Client()
+        client.force_login(owner)
+        seats = {f"seat{i}": house.pk for i, house in enumerate(houses)}
+        before = written()
+        response = client.post(
+            f"/campaigns/{campaign.pk}/night/new/", {"king_name": "Harald V", **seats, key: "wealth"}
+        )
+        assert response.status_code == 400
+        assert KEEP_UNREADABLE in html.unescape(response.content.decode())
         assert written() == before
