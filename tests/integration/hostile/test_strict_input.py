@@ -93,7 +93,9 @@ def texts_of(node: dict) -> list[tuple[Path, Any]]:
     for path, leaf in leaves(node):
         if leaf.get("type") == "string" and "format" not in leaf:
             places.append((path, "text"))
-        elif leaf.get("type") == "object" and not leaf.get("properties"):
+        elif leaf.get("type") == "object" and (
+            not leaf.get("properties") or leaf.get("additionalProperties") is True
+        ):
             places.extend([(path, "key"), (path, "value")])
     return places
 
