@@ -30,6 +30,7 @@ from api.serializers import (
     StoryCardSerializer,
     StrictBooleanField,
     StrictCharField,
+    StrictIntegerField,
     TypedTextField,
 )
 from campaign import selectors
@@ -74,10 +75,10 @@ TAGS = ["campaigns"]
 RESULT_HOUSES = "A game has 3 to 5 Houses: one row per House that played."
 
 
-def bounded_int(**kwargs) -> serializers.IntegerField:
+def bounded_int(**kwargs) -> StrictIntegerField:
     kwargs.setdefault("min_value", -BIG)
     kwargs.setdefault("max_value", BIG)
-    return serializers.IntegerField(**kwargs)
+    return StrictIntegerField(**kwargs)
 
 
 def range_messages(message: str) -> dict:

@@ -12,7 +12,7 @@ from rest_framework.response import Response
 
 from api.base import CampaignApi, ChronicleApi
 from api.errors import MEMBER_READ, MEMBER_WRITE, errors
-from api.serializers import CampaignHouseField, HouseRefSerializer
+from api.serializers import CampaignHouseField, HouseRefSerializer, StrictIntegerField
 from campaign import selectors
 from campaign.access import Need, campaign_role
 from campaign.models import INVITATION_DAYS_DEFAULT, INVITATION_DAYS_MAX, Invitation, Membership
@@ -113,7 +113,7 @@ class InvitationListApi(CampaignApi):
             default=None,
             help_text="Id of a House without a player: whoever accepts plays it (the invitation then serves once).",
         )
-        days = serializers.IntegerField(
+        days = StrictIntegerField(
             min_value=1,
             max_value=INVITATION_DAYS_MAX,
             default=INVITATION_DAYS_DEFAULT,

@@ -16,6 +16,7 @@ from api.serializers import (
     NameField,
     StickerSerializer,
     StrictCharField,
+    StrictIntegerField,
 )
 from api.session_apis import SessionCreateApi, SessionSerializer
 from campaign.access import Need
@@ -175,7 +176,7 @@ class StickerAgingCorrectApi(CampaignApi):
     need = Need.OWN
 
     class InputSerializer(serializers.Serializer):
-        marks = serializers.IntegerField(
+        marks = StrictIntegerField(
             min_value=0,
             max_value=MAX_SPACES,
             help_text="Aging marks, from 0 to the sticker's last square (the campaign's aging squares, 6 "

@@ -32,6 +32,21 @@ class StrictBooleanField(serializers.BooleanField):
         return data
 
 
+NUMBER_NOT_A_NUMBER = "A whole number is required: a JSON number, not text, a fraction or true/false."
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """An IntegerField that takes only a JSON integer, as the schema says (not "3", 3.0 or true,
+    which DRF's own turns into 3)."""
+
+    default_error_messages = {"not_a_number": NUMBER_NOT_A_NUMBER}
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("not_a_number")
+        return super().to_internal_value(data)
+
+
 class LetterField(serializers.ChoiceField):
     """A letter among capitals (the schema's enum lists each once): a lower-case letter is read as
     its capital, so generators see one enum without duplicate keys."""

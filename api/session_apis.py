@@ -40,7 +40,7 @@ from api.authentication import seat_of_token_player, session_of_token_host
 from api.base import ChronicleApi
 from api.errors import errors
 from api.pagination import ChroniclePagination
-from api.serializers import NameField, StrictBooleanField, StrictCharField
+from api.serializers import NameField, StrictBooleanField, StrictCharField, StrictIntegerField
 from api.view_schema import settings_schema
 from games import selectors, services
 from games.engines.kernel.choices import Choice
@@ -389,7 +389,7 @@ class ActionField(serializers.DictField):
 
 class SubmitInputSerializer(serializers.Serializer):
     action = ActionField(help_text="One of the legal actions ({'type': ..., ...}).")
-    expected_version = serializers.IntegerField(
+    expected_version = StrictIntegerField(
         min_value=0, max_value=2**31 - 1, help_text="The version your view showed."
     )
 
@@ -590,7 +590,7 @@ class SessionCreateApi(ChronicleApi):
             "another type is refused (400, code invalid, extra.fields.config says what).",
         )
         bot_seats = serializers.ListField(
-            child=serializers.IntegerField(min_value=0, max_value=11),
+            child=StrictIntegerField(min_value=0, max_value=11),
             max_length=12,
             default=list,
             help_text="Seat indexes played by bots.",

@@ -205,6 +205,9 @@ class GameResultForm(TextRuleForm):
         return [row.cleaned_data for row in self.rows if row.cleaned_data.get("house")]
 
 
+KEEP_UNREADABLE = "The Open Agenda choices could not be read: reload the page and choose again."
+
+
 class GameNightForm(CampaignBoundForm):
     """Start a King's Dilemma game night: the King's name and the Houses in table order."""
 
@@ -240,7 +243,9 @@ class GameNightForm(CampaignBoundForm):
         keep: dict = {}
         for key in data:
             if key.startswith("keep-"):
-                _, house, polarity = key.split("-", 2)
+                _, house, polarity = [*key.split("-", 2), "", ""][:3]
+                if not house.isascii() or not house.isdigit() or not polarity:  # not the page's
+                    raise forms.ValidationError(KEEP_UNREADABLE)
                 keep.setdefault(int(house), {})[polarity] = data.getlist(key)
         return keep
 

@@ -1,5 +1,5 @@
 """What the API's JSON parser, the pages' JSON fields and the campaign archive reader share: one strict
-decoder (numbers JSON can carry, nothing Python alone would accept) and how deep a decoded value nests
+decoder (numbers JSON can carry, each key once in an object, nothing Python alone would accept) and how deep a decoded value nests
 (hostile input must not set the cost of a request)."""
 
 import json
@@ -11,6 +11,7 @@ JSON_NOT_A_NUMBER = "{name} is not a JSON number"
 STORED_JSON_MAX_DEPTH = 12
 STORED_JSON_MAX_INT = 2**63 - 1  # 64 bits: what both databases' JSON and the engines' seeds hold
 JSON_NUMBER_TOO_LARGE = "the number {text} is too large"
+JSON_DUPLICATE_KEY = "the key {key} appears twice in one object"
 
 
 def _refuse_constant(name: str):
@@ -24,9 +25,23 @@ def _finite_float(text: str) -> float:
     return value
 
 
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
+    # Python keeps the last of two equal keys, another reader may keep the first: what one part
+    # checked would not be what another applies.
+    value: dict = {}
+    for key, item in pairs:
+        if key in value:
+            raise ValueError(JSON_DUPLICATE_KEY.format(key=json.dumps(key)[:40]))
+        value[key] = item
+    return value
+
+
 def json_loads_strict(text: str | bytes):
-    """``json.loads`` refusing NaN, Infinity and numbers that overflow a float (ValueError)."""
-    return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+    """``json.loads`` refusing NaN, Infinity, numbers that overflow a float and a key given twice in
+    one object (ValueError)."""
+    return json.loads(
+        text, parse_constant=_refuse_constant, parse_float=_finite_float, object_pairs_hook=_unique_keys
+    )
 
 
 def json_depth_exceeds(value, limit: int) -> bool:

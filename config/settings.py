@@ -241,8 +241,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Django's four: at least 8 characters, not like the username or email, not a common password, not
+# all digits (sign-up, password change and reset; pages and API alike).
 AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
