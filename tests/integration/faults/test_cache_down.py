@@ -28,9 +28,9 @@ def _closed_port() -> int:
 
 @pytest.fixture
 def cache_down(settings):
-    settings.CACHES = {
-        "default": {"BACKEND": nudges.REDIS_CACHE, "LOCATION": f"redis://127.0.0.1:{_closed_port()}/0"}
-    }
+    down = {"BACKEND": nudges.REDIS_CACHE, "LOCATION": f"redis://127.0.0.1:{_closed_port()}/0"}
+    # Both of production's caches are Redis: the pages' and the limits' (config/ratelimits.py).
+    settings.CACHES = {"default": down, "limits": {**down, "KEY_PREFIX": "limits"}}
     # Django's setting_changed signal gives the cache handler the new backend.
     assert type(caches["default"]).__name__ == nudges.REDIS_CACHE.rsplit(".", 1)[1]
 
