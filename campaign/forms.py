@@ -453,3 +453,12 @@ class InvitationForm(CampaignBoundForm):
 
 class MemberRoleForm(forms.Form):
     role = forms.ChoiceField(choices=Membership.Role.choices)
+
+
+class MemberHouseForm(CampaignBoundForm):
+    house_fields = ("house",)
+    house = forms.ModelChoiceField(queryset=House.objects.none(), required=False, empty_label="(no House)")
+
+
+class MemberNameForm(TextRuleForm):
+    display_name = forms.CharField(max_length=80, required=False, label="Name", strip=True)
