@@ -219,3 +219,21 @@ class DisplayNameTests:
         membership_role_change(membership=anna, role="viewer", actor=user)
         page = client_of(user).get(reverse("campaign-members", args=[campaign.pk])).content.decode()
         assert "Zoé" in page
+
+
+class MigrationTests:
+    def test_members_take_the_name_typed_for_their_house_at_the_migration(self, realm, user):
+        """campaign/migrations/0010: a member who played a House with a typed player's name."""
+        from importlib import import_module
+
+        from django.apps import apps
+
+        migration = import_module("campaign.migrations.0010_membership_display_name")
+        campaign, (smeethe, tork) = realm
+        anna = member(campaign, "player", "anna", smeethe)
+        ben = member(campaign, "player", "ben", tork)
+        Membership.objects.update(display_name="")
+        House.objects.filter(pk=smeethe.pk).update(player_name="Anaïs")
+        migration.names_from_houses(apps, None)
+        assert Membership.objects.get(pk=anna.pk).display_name == "Anaïs"
+        assert Membership.objects.get(pk=ben.pk).display_name == ""  # its player's name is the username
