@@ -15,7 +15,13 @@ from api.errors import MEMBER_READ, MEMBER_WRITE, errors
 from api.serializers import CampaignHouseField, HouseRefSerializer, NameField
 from campaign import selectors
 from campaign.access import Need, campaign_role
-from campaign.models import INVITATION_DAYS_DEFAULT, INVITATION_DAYS_MAX, Invitation, Membership
+from campaign.models import (
+    DISPLAY_NAME_MAX,
+    INVITATION_DAYS_DEFAULT,
+    INVITATION_DAYS_MAX,
+    Invitation,
+    Membership,
+)
 from campaign.services.members import (
     INVITATION_DAYS,
     INVITATION_ROLE,
@@ -228,7 +234,7 @@ class MemberNameApi(CampaignApi):
 
     class InputSerializer(serializers.Serializer):
         display_name = NameField(
-            max_length=Membership._meta.get_field("display_name").max_length,
+            max_length=DISPLAY_NAME_MAX,
             allow_blank=True,
             help_text="The name the group knows them by here (empty: their username).",
         )

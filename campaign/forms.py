@@ -2,6 +2,7 @@ from django import forms
 
 from campaign import selectors
 from campaign.models import (
+    DISPLAY_NAME_MAX,
     INVITATION_DAYS_DEFAULT,
     INVITATION_DAYS_MAX,
     DilemmaCard,
@@ -461,4 +462,4 @@ class MemberHouseForm(CampaignBoundForm):
 
 
 class MemberNameForm(TextRuleForm):
-    display_name = forms.CharField(max_length=80, required=False, label="Name", strip=True)
+    display_name = forms.CharField(max_length=DISPLAY_NAME_MAX, required=False, label="Name", strip=True)

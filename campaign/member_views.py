@@ -158,7 +158,9 @@ def member_house_view(request: HttpRequest, pk: int, member_id: int) -> HttpResp
     membership = get_object_or_404(campaign.memberships.select_related("user"), pk=member_id)
     form = forms.MemberHouseForm(request.POST, campaign=campaign)
     if not form.is_valid():
-        return _members_page(request, campaign, error=" ".join(form.errors.get("house", [])), status=400)
+        return _members_page(
+            request, campaign, error=" ".join(str(m) for m in form.errors.get("house", ())), status=400
+        )
     house = form.cleaned_data["house"]
     try:
         membership = membership_house_set(membership=membership, house=house, actor=request.user)
@@ -180,7 +182,7 @@ def member_name_view(request: HttpRequest, pk: int, member_id: int) -> HttpRespo
     form = forms.MemberNameForm(request.POST)
     if not form.is_valid():
         return _members_page(
-            request, campaign, error=" ".join(form.errors.get("display_name", [])), status=400
+            request, campaign, error=" ".join(str(m) for m in form.errors.get("display_name", ())), status=400
         )
     try:
         membership = membership_name_set(

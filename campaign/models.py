@@ -58,6 +58,9 @@ class Campaign(models.Model):
         return self.name
 
 
+DISPLAY_NAME_MAX = 80  # a member's name in a campaign, as long as a House's player's name
+
+
 class Membership(models.Model):
     class Role(models.TextChoices):
         # Ordered from most to least: the owner organises (members too), a player plays a House and
@@ -71,7 +74,7 @@ class Membership(models.Model):
     role = models.CharField(max_length=10, choices=Role.choices, default=Role.PLAYER)
     # The name the group knows them by in this campaign (accents and all), shown instead of the
     # username; empty: the username. Per campaign, as the owner types the players' names.
-    display_name = models.CharField(max_length=80, blank=True)
+    display_name = models.CharField(max_length=DISPLAY_NAME_MAX, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["campaign", "user"], name="one_membership_per_user")]

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from campaign.access import DEMO_USER
 from campaign.models import (
+    DISPLAY_NAME_MAX,
     INVITATION_DAYS_DEFAULT,
     INVITATION_DAYS_MAX,
     Campaign,
@@ -28,7 +29,6 @@ from games.models import GameSession, Seat
 from games.services import seat_rotate_token
 
 Role = Membership.Role
-DISPLAY_NAME_MAX = Membership._meta.get_field("display_name").max_length
 ROLE_RANK = {Role.OWNER: 3, Role.PLAYER: 2, Role.VIEWER: 1}
 
 INVITATION_ROLE = "An invitation makes a player or a viewer (an owner is made from the member list)."
@@ -127,7 +127,7 @@ def _house_link(house: House, membership: Membership, *, typed_name_kept: bool) 
         membership.display_name = typed
         membership.save(update_fields=["display_name"])
     house.user = user
-    house.player_name = membership.name[: House._meta.get_field("player_name").max_length]
+    house.player_name = membership.name[:DISPLAY_NAME_MAX]
     house.full_clean()
     house.save(update_fields=["user", "player_name"])
 
@@ -393,7 +393,7 @@ def membership_name_set(*, membership: Membership, display_name: str, actor=None
     membership.full_clean()
     membership.save(update_fields=["display_name"])
     membership.campaign.houses.filter(user=membership.user).update(
-        player_name=membership.name[: House._meta.get_field("player_name").max_length]
+        player_name=membership.name[:DISPLAY_NAME_MAX]
     )
     summary = f"{was} is now called {membership.name}"
     record_event(
