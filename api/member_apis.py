@@ -12,18 +12,27 @@ from rest_framework.response import Response
 
 from api.base import CampaignApi, ChronicleApi
 from api.errors import MEMBER_READ, MEMBER_WRITE, errors
-from api.serializers import CampaignHouseField, HouseRefSerializer, StrictIntegerField
+from api.serializers import CampaignHouseField, HouseRefSerializer, NameField, StrictIntegerField
 from campaign import selectors
 from campaign.access import Need, campaign_role
-from campaign.models import INVITATION_DAYS_DEFAULT, INVITATION_DAYS_MAX, Invitation, Membership
+from campaign.models import (
+    DISPLAY_NAME_MAX,
+    INVITATION_DAYS_DEFAULT,
+    INVITATION_DAYS_MAX,
+    Invitation,
+    Membership,
+)
 from campaign.services.members import (
     INVITATION_DAYS,
     INVITATION_ROLE,
     INVITATION_UNKNOWN,
+    NAME_OWN_OR_OWNER,
     invitation_accept,
     invitation_create,
     invitation_problem,
     invitation_revoke,
+    membership_house_set,
+    membership_name_set,
     membership_remove,
     membership_role_change,
 )
@@ -59,6 +68,12 @@ class CampaignRefSerializer(serializers.Serializer):
 class MemberSerializer(serializers.Serializer):
     id = serializers.IntegerField(source="membership.pk", help_text="The member's id in this campaign.")
     username = serializers.CharField(source="user.username")
+    name = serializers.CharField(
+        help_text="What the group calls them: their display name, else their username."
+    )
+    display_name = serializers.CharField(
+        source="membership.display_name", help_text="The name set for them in this campaign (empty: none)."
+    )
     role = serializers.ChoiceField(choices=Membership.Role.choices)
     house = HouseRefSerializer(allow_null=True, help_text="The House they play (null: none).")
 
@@ -187,6 +202,61 @@ class MemberRoleApi(CampaignApi):
         membership = get_object_or_404(self.campaign.memberships, pk=member_id)
         data = self.input(request)
         membership = membership_role_change(membership=membership, role=data["role"], actor=request.user)
+        return Response(MemberSerializer(member_of(self.campaign, membership)).data)
+
+
+class MemberHouseApi(CampaignApi):
+    need = Need.OWN
+
+    class InputSerializer(serializers.Serializer):
+        house = CampaignHouseField(
+            allow_null=True, help_text="Id of the House they play from now on (null: none)."
+        )
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Set the House a member plays, the owner's own included (owner only)",
+        request=InputSerializer,
+        responses={200: MemberSerializer, **MEMBER_WRITE},
+    )
+    def post(self, request, campaign_id: int, member_id: int):
+        """Sets or changes the House a member plays (null: none); the House they played before is
+        freed. A House another member plays, or a viewer, is a 400 with code invalid. The campaign's
+        owner only: another member gets 403 (code permission_denied), a stranger 404."""
+        membership = get_object_or_404(self.campaign.memberships, pk=member_id)
+        data = self.input(request)
+        membership = membership_house_set(membership=membership, house=data["house"], actor=request.user)
+        return Response(MemberSerializer(member_of(self.campaign, membership)).data)
+
+
+class MemberNameApi(CampaignApi):
+    need = Need.READ
+
+    class InputSerializer(serializers.Serializer):
+        display_name = NameField(
+            max_length=DISPLAY_NAME_MAX,
+            allow_blank=True,
+            help_text="The name the group knows them by here (empty: their username).",
+        )
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Set a member's display name (the owner, or the member themself)",
+        request=InputSerializer,
+        responses={200: MemberSerializer, **MEMBER_WRITE},
+    )
+    def post(self, request, campaign_id: int, member_id: int):
+        """Sets the name a member is shown by in this campaign (accents kept; empty: their username).
+        The campaign's owner, or the member themself: another member gets 403 (code
+        permission_denied), a stranger 404."""
+        membership = get_object_or_404(self.campaign.memberships, pk=member_id)
+        owner = campaign_role(campaign=self.campaign, user=request.user) == Membership.Role.OWNER
+        if not owner and membership.user_id != request.user.pk:
+            raise exceptions.PermissionDenied(NAME_OWN_OR_OWNER)
+        data = self.input(request)
+        membership = membership_name_set(
+            membership=membership, display_name=data["display_name"], actor=request.user
+        )
         return Response(MemberSerializer(member_of(self.campaign, membership)).data)
 
 

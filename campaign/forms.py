@@ -2,6 +2,7 @@ from django import forms
 
 from campaign import selectors
 from campaign.models import (
+    DISPLAY_NAME_MAX,
     INVITATION_DAYS_DEFAULT,
     INVITATION_DAYS_MAX,
     DilemmaCard,
@@ -458,3 +459,12 @@ class InvitationForm(CampaignBoundForm):
 
 class MemberRoleForm(forms.Form):
     role = forms.ChoiceField(choices=Membership.Role.choices)
+
+
+class MemberHouseForm(CampaignBoundForm):
+    house_fields = ("house",)
+    house = forms.ModelChoiceField(queryset=House.objects.none(), required=False, empty_label="(no House)")
+
+
+class MemberNameForm(TextRuleForm):
+    display_name = forms.CharField(max_length=DISPLAY_NAME_MAX, required=False, label="Name", strip=True)

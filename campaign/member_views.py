@@ -8,7 +8,7 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -19,12 +19,15 @@ from campaign.access import Need, campaign_role
 from campaign.models import Campaign, Invitation, Membership
 from campaign.services.members import (
     INVITATION_UNKNOWN,
+    NAME_OWN_OR_OWNER,
     UNKNOWN_ROLE,
     a_role,
     invitation_accept,
     invitation_create,
     invitation_problem,
     invitation_revoke,
+    membership_house_set,
+    membership_name_set,
     membership_remove,
     membership_role_change,
     role_word,
@@ -42,6 +45,10 @@ INVITATION_REVOKED_DONE = "Invitation revoked: its link no longer works."
 ROLE_CHANGED = "{user} is now {role}."
 MEMBER_REMOVED = "{user} was removed from the campaign."
 YOU_LEFT = "You left {campaign}."
+HOUSE_SET = "{user} plays House {house}."
+HOUSE_CLEARED = "{user} plays no House."
+NAME_SET = "{user} is now called {name}."
+
 INVITATION_QR_LABEL = "QR code of the invitation link"
 
 
@@ -63,6 +70,8 @@ def _members_page(request: HttpRequest, campaign: Campaign, *, form=None, error:
         "is_owner": owner,
         "error": error,
         "roles": Membership.Role.choices,
+        "houses": campaign.houses.order_by("number") if owner else (),
+        "me": next((m["membership"].pk for m in members if m["user"] == request.user), None),
     }
     if owner:
         pending = []
@@ -135,10 +144,54 @@ def member_role_view(request: HttpRequest, pk: int, member_id: int) -> HttpRespo
     except ValidationError as error:
         return _members_page(request, campaign, error=" ".join(error.messages), status=400)
     role = a_role(membership.role)
-    messages.success(request, ROLE_CHANGED.format(user=membership.user, role=role))
+    messages.success(request, ROLE_CHANGED.format(user=membership.name, role=role))
     if membership.user == request.user and membership.role != Membership.Role.OWNER:
         return redirect("campaign-detail", pk=campaign.pk)  # the member list's tools are the owner's
     return _to_members(campaign)
+
+
+@login_required
+@require_POST
+def member_house_view(request: HttpRequest, pk: int, member_id: int) -> HttpResponse:
+    """The owner chooses the House a member plays (herself included: "I play House X")."""
+    campaign = _member_campaign(request, pk, Need.OWN)
+    membership = get_object_or_404(campaign.memberships.select_related("user"), pk=member_id)
+    form = forms.MemberHouseForm(request.POST, campaign=campaign)
+    if not form.is_valid():
+        return _members_page(
+            request, campaign, error=" ".join(str(m) for m in form.errors.get("house", ())), status=400
+        )
+    house = form.cleaned_data["house"]
+    try:
+        membership = membership_house_set(membership=membership, house=house, actor=request.user)
+    except ValidationError as error:
+        return _members_page(request, campaign, error=" ".join(error.messages), status=400)
+    done = HOUSE_SET.format(user=membership.name, house=house.name) if house else None
+    messages.success(request, done or HOUSE_CLEARED.format(user=membership.name))
+    return _to_members(campaign, f"#member-{membership.pk}")
+
+
+@login_required
+@require_POST
+def member_name_view(request: HttpRequest, pk: int, member_id: int) -> HttpResponse:
+    """A member's display name, set by the owner or by the member themself."""
+    campaign = _member_campaign(request, pk, Need.READ)
+    membership = get_object_or_404(campaign.memberships.select_related("user"), pk=member_id)
+    if request.campaign_role != Membership.Role.OWNER and membership.user != request.user:
+        raise PermissionDenied(NAME_OWN_OR_OWNER)
+    form = forms.MemberNameForm(request.POST)
+    if not form.is_valid():
+        return _members_page(
+            request, campaign, error=" ".join(str(m) for m in form.errors.get("display_name", ())), status=400
+        )
+    try:
+        membership = membership_name_set(
+            membership=membership, display_name=form.cleaned_data["display_name"], actor=request.user
+        )
+    except ValidationError as error:
+        return _members_page(request, campaign, error=" ".join(error.messages), status=400)
+    messages.success(request, NAME_SET.format(user=membership.user.get_username(), name=membership.name))
+    return _to_members(campaign, f"#member-{membership.pk}")
 
 
 @login_required
@@ -153,7 +206,7 @@ def member_remove_view(request: HttpRequest, pk: int, member_id: int) -> HttpRes
     if membership.user == request.user:
         messages.success(request, YOU_LEFT.format(campaign=campaign.name))
         return redirect("home")
-    messages.success(request, MEMBER_REMOVED.format(user=membership.user))
+    messages.success(request, MEMBER_REMOVED.format(user=membership.name))
     return _to_members(campaign)
 
 

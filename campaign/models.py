@@ -58,6 +58,9 @@ class Campaign(models.Model):
         return self.name
 
 
+DISPLAY_NAME_MAX = 80  # a member's name in a campaign, as long as a House's player's name
+
+
 class Membership(models.Model):
     class Role(models.TextChoices):
         # Ordered from most to least: the owner organises (members too), a player plays a House and
@@ -69,12 +72,20 @@ class Membership(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
     role = models.CharField(max_length=10, choices=Role.choices, default=Role.PLAYER)
+    # The name the group knows them by in this campaign (accents and all), shown instead of the
+    # username; empty: the username. Per campaign, as the owner types the players' names.
+    display_name = models.CharField(max_length=DISPLAY_NAME_MAX, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["campaign", "user"], name="one_membership_per_user")]
 
     def __str__(self):
         return f"{self.user} in {self.campaign} ({self.role})"
+
+    @property
+    def name(self) -> str:
+        """What the group calls them: their display name, else their username."""
+        return self.display_name or self.user.get_username()
 
 
 class House(models.Model):

@@ -396,14 +396,14 @@ ROLE_ORDER = {Membership.Role.OWNER: 0, Membership.Role.PLAYER: 1, Membership.Ro
 
 
 def campaign_members(*, campaign: Campaign) -> list[dict]:
-    """Each member with their role and the House they play (None: none): owners first, then
-    players, then viewers, each by name. Two queries."""
+    """Each member with their name (display name, else username), role and the House they play
+    (None: none): owners first, then players, then viewers, each by name. Two queries."""
     houses = {h.user_id: h for h in campaign.houses.exclude(user=None)}
     members = [
-        {"membership": m, "user": m.user, "role": m.role, "house": houses.get(m.user_id)}
+        {"membership": m, "user": m.user, "name": m.name, "role": m.role, "house": houses.get(m.user_id)}
         for m in campaign.memberships.select_related("user")
     ]
-    return sorted(members, key=lambda m: (ROLE_ORDER[m["role"]], m["user"].get_username().lower()))
+    return sorted(members, key=lambda m: (ROLE_ORDER[m["role"]], m["name"].lower()))
 
 
 def invitations_pending(*, campaign: Campaign) -> QuerySet[Invitation]:

@@ -100,6 +100,10 @@ urlpatterns += [
     ),
     path("campaigns/<id:pk>/members/<id:member_id>/role/", member_views.member_role_view, name="member-role"),
     path(
+        "campaigns/<id:pk>/members/<id:member_id>/house/", member_views.member_house_view, name="member-house"
+    ),
+    path("campaigns/<id:pk>/members/<id:member_id>/name/", member_views.member_name_view, name="member-name"),
+    path(
         "campaigns/<id:pk>/members/<id:member_id>/remove/",
         member_views.member_remove_view,
         name="member-remove",

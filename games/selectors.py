@@ -12,9 +12,10 @@ from typing import Annotated, Any, TypedDict
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.db.models import QuerySet
+from django.db.models import OuterRef, QuerySet, Subquery
 
 from campaign.access import Need, Role, campaign_role_by_id, role_allows
+from campaign.models import Membership
 from games.engines.kernel.choices import Choice
 from games.engines.kernel.registry import get_game, slugs
 from games.engines.kernel.rules import TABLE, GameRules
@@ -175,11 +176,12 @@ class VersionFacts:
 
 
 def _player(seat: Seat) -> str:
-    """The account that plays the seat (a campaign night gives each House's seat to its player), when
-    it was read with the seat: never a query of its own."""
+    """The name of who plays the seat (a campaign night gives each House's seat to its player: their
+    display name in the campaign, else their username), when read with the seat: never a query of
+    its own."""
     if seat.user_id is None or not type(seat).user.is_cached(seat) or seat.user is None:
         return ""
-    return seat.user.get_username()
+    return getattr(seat, "member_name", "") or seat.user.get_username()
 
 
 def seat_infos(seats: Iterable[Seat]) -> dict[int, dict]:
@@ -322,7 +324,15 @@ def session_seats(*, session: GameSession) -> QuerySet[Seat]:
     with their players' accounts (one query either way)."""
     if "seats" in getattr(session, "_prefetched_objects_cache", {}):
         return session.seats.all()
-    return session.seats.select_related("user")
+    return session.seats.select_related("user").annotate(member_name=_member_name())
+
+
+def _member_name() -> Subquery:
+    """The display name the seat's player has in the night's campaign (None: none)."""
+    named = Membership.objects.filter(
+        campaign_id=OuterRef("session__campaign_id"), user_id=OuterRef("user_id")
+    )
+    return Subquery(named.values("display_name")[:1])
 
 
 def session_list(*, host=None) -> QuerySet[GameSession]:
@@ -375,7 +385,7 @@ def session_kept_by(*, session: GameSession, user) -> bool:
 
 
 def _players_opening_from_campaign(*, session: GameSession) -> dict[int, str]:
-    """Seat id -> the name of the account that holds the seat of a campaign's night and has not
+    """Seat id -> the name (in the campaign) of the account that holds the seat of a campaign's night and has not
     opened it yet (its code stays on the table beside the name)."""
     if session.campaign_id is None:
         return {}
@@ -386,8 +396,10 @@ def _players_opening_from_campaign(*, session: GameSession) -> dict[int, str]:
     }
     if not seats:
         return {}
+    named = Membership.objects.filter(campaign_id=session.campaign_id, user_id=OuterRef("pk"))
     users = get_user_model().objects.filter(pk__in=set(seats.values()))
-    names = {user.pk: user.get_username() for user in users}
+    users = users.annotate(member_name=Subquery(named.values("display_name")[:1]))
+    names = {user.pk: user.member_name or user.get_username() for user in users}
     return {seat_id: names[user_id] for seat_id, user_id in seats.items() if user_id in names}
 
 

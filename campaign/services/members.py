@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from campaign.access import DEMO_USER
 from campaign.models import (
+    DISPLAY_NAME_MAX,
     INVITATION_DAYS_DEFAULT,
     INVITATION_DAYS_MAX,
     Campaign,
@@ -22,7 +23,8 @@ from campaign.models import (
     Invitation,
     Membership,
 )
-from campaign.services.common import check_house, record_event
+from campaign.services.common import NAME_CONTROL_CHARACTERS, check_house, record_event
+from games.engines.kernel.text import has_control_characters
 from games.models import GameSession, Seat
 from games.services import seat_rotate_token
 
@@ -64,6 +66,9 @@ ROLE_SET_SINCE_INVITATION = (
 )
 UNKNOWN_ROLE = "{role!r} is not a role: owner, player or viewer."
 LAST_OWNER_DEMOTE = "{user} is the campaign's only owner: make another member an owner first."
+VIEWER_PLAYS_NO_HOUSE = "{user} is a viewer: make them a player (or an owner) before they play a House."
+NAME_OWN_OR_OWNER = "Only the campaign's owner, or the member themself, sets a member's name."
+DISPLAY_NAME_LENGTH = f"A member's name is at most {DISPLAY_NAME_MAX} characters."
 LAST_OWNER_REMOVE = (
     "{user} is the campaign's only owner and cannot be removed: make another member an owner first."
 )
@@ -112,10 +117,17 @@ def _house_free_for(house: House, user: User) -> None:
         raise ValidationError(ONE_HOUSE_PER_PLAYER.format(house=other.name))
 
 
-def _house_link(house: House, user: User) -> None:
+def _house_link(house: House, membership: Membership, *, typed_name_kept: bool) -> None:
+    """The member plays the House; the House's player's name is theirs. By an invitation for the
+    House (``typed_name_kept``), a member without a display name takes the player's name the owner
+    typed for it: the group keeps the name it knows."""
+    user = membership.user
+    typed = house.player_name
+    if typed_name_kept and typed and not membership.display_name and typed != user.get_username():
+        membership.display_name = typed
+        membership.save(update_fields=["display_name"])
     house.user = user
-    if not house.player_name:
-        house.player_name = user.get_username()[:80]
+    house.player_name = membership.name[:DISPLAY_NAME_MAX]
     house.full_clean()
     house.save(update_fields=["user", "player_name"])
 
@@ -225,7 +237,7 @@ def invitation_accept(*, invitation: Invitation, user) -> InvitationAcceptance:
     membership.full_clean()
     membership.save()
     if house is not None:
-        _house_link(house, user)
+        _house_link(house, membership, typed_name_kept=True)
     invitation.uses += 1
     invitation.save(update_fields=["uses"])
     message = _acceptance_event(campaign, invitation, user, was=was, role=membership.role)
@@ -323,3 +335,73 @@ def membership_remove(*, membership: Membership, actor=None) -> None:
     record_event(
         campaign, "member_removed", summary, actor=actor, user=user.get_username(), was=membership.role
     )
+
+
+@transaction.atomic
+def membership_house_set(*, membership: Membership, house: House | None, actor=None) -> Membership:
+    """The owner decides which House a member plays (None: none), the owner herself included: one
+    member per House, one House per member, and a viewer plays none. The House they played before
+    is freed, and its seat at a night still running gets a new code."""
+    campaign = Campaign.objects.select_for_update().get(pk=membership.campaign_id)
+    membership = Membership.objects.select_related("user").get(pk=membership.pk)
+    check_house(campaign, house)
+    user = membership.user
+    if house is not None:
+        house = House.objects.select_for_update(of=("self",)).select_related("user").get(pk=house.pk)
+        if house.user_id == user.pk:
+            return membership
+        if membership.role == Role.VIEWER:
+            raise ValidationError(VIEWER_PLAYS_NO_HOUSE.format(user=membership.name))
+        if house.user_id is not None:
+            raise ValidationError(HOUSE_ALREADY_PLAYED.format(house=house.name, user=house.user))
+    unlinked = _houses_unlink(campaign, user)
+    if house is not None:
+        _house_link(house, membership, typed_name_kept=False)
+    if house is None and not unlinked:
+        return membership
+    plays = f"plays House {house.name}" if house is not None else "plays no House"
+    no_longer = f" (no longer House {', '.join(unlinked)})" if unlinked else ""
+    record_event(
+        campaign,
+        "house_player_linked" if house is not None else "house_player_unlinked",
+        f"{membership.name} {plays}{no_longer}",
+        actor=actor,
+        house=house,
+        user=user.get_username(),
+    )
+    return membership
+
+
+@transaction.atomic
+def membership_name_set(*, membership: Membership, display_name: str, actor=None) -> Membership:
+    """The name the group knows a member by in this campaign (empty: their username), set by the
+    owner or the member; the House they play shows it as its player's name."""
+    name = display_name.strip()
+    if len(name) > DISPLAY_NAME_MAX:
+        raise ValidationError(DISPLAY_NAME_LENGTH)
+    if has_control_characters(name):
+        raise ValidationError(NAME_CONTROL_CHARACTERS)
+    membership = (
+        Membership.objects.select_for_update(of=("self",))
+        .select_related("user", "campaign")
+        .get(pk=membership.pk)
+    )
+    if membership.display_name == name:
+        return membership
+    was = membership.name
+    membership.display_name = name
+    membership.full_clean()
+    membership.save(update_fields=["display_name"])
+    membership.campaign.houses.filter(user=membership.user).update(
+        player_name=membership.name[:DISPLAY_NAME_MAX]
+    )
+    summary = f"{was} is now called {membership.name}"
+    record_event(
+        membership.campaign,
+        "member_renamed",
+        summary,
+        actor=actor,
+        user=membership.user.get_username(),
+        display_name=name,
+    )
+    return membership

@@ -38,7 +38,7 @@ from campaign.models import (
 from campaign.services.archive import campaign_export_request
 from campaign.services.game_nights import game_night_resume, game_night_start
 from campaign.services.houses import achievement_create, campaign_create
-from campaign.services.members import invitation_accept, invitation_create
+from campaign.services.members import NAME_OWN_OR_OWNER, invitation_accept, invitation_create
 from campaign.services.stories import story_link_create
 from games.models import GameSession, Seat, SessionAction
 from games.services import session_create
@@ -91,7 +91,15 @@ READ, PLAY, OWN = "read", "play", "own"
 # "host": the night's host (while a player) or the owner; the walk's night is the owner's, so a
 # player who does not host it is refused with the night's own reason.
 HOST = "host"
-ROLE_MAY = {"owner": {READ, PLAY, OWN, HOST}, "player": {READ, PLAY}, "viewer": {READ}, "stranger": set()}
+# "name": a member's display name, set by the owner or the member themself; the walk names the
+# owner, so a player or a viewer is refused with that rule's reason.
+NAME = "name"
+ROLE_MAY = {
+    "owner": {READ, PLAY, OWN, HOST, NAME},
+    "player": {READ, PLAY},
+    "viewer": {READ},
+    "stranger": set(),
+}
 CAMPAIGN_PREFIXES = ("campaigns/<id:pk>/", "api/campaigns/<id:campaign_id>/", "achievements/<id:pk>/mark/")
 PAGE_FORMS = (  # a form page is for those who may send it
     "houses/new/",
@@ -186,11 +194,15 @@ CAMPAIGN_ROUTES: dict[str, tuple[str | None, str | None]] = {
     PAGE + "invitations/<id:invitation_id>/revoke/": (None, OWN),
     PAGE + "members/<id:member_id>/role/": (None, OWN),
     PAGE + "members/<id:member_id>/remove/": (None, OWN),
+    PAGE + "members/<id:member_id>/house/": (None, OWN),
+    PAGE + "members/<id:member_id>/name/": (None, NAME),
     API + "members/": (READ, None),
     API + "invitations/": (OWN, OWN),  # the links are secrets: only the owner lists them
     API + "invitations/<id:invitation_id>/revoke/": (None, OWN),
     API + "members/<id:member_id>/role/": (None, OWN),
     API + "members/<id:member_id>/remove/": (None, OWN),
+    API + "members/<id:member_id>/house/": (None, OWN),
+    API + "members/<id:member_id>/name/": (None, NAME),
 }
 ROLE_WALKERS = ("owner", "player", "viewer", "stranger", "anonymous")
 
@@ -239,7 +251,9 @@ def unexpected(route: str, who: str, method: str, answer: Answer, *, valid: bool
     if who == "stranger":
         return None if status == 404 and not wrote else f"a stranger gets 404, got {status}"
     if checked not in ROLE_MAY[who]:
-        reason = {OWN: OWNER_ONLY, HOST: NIGHT_ABANDON_NOT_YOURS}.get(checked, VIEWER_READS_ONLY)
+        reason = {OWN: OWNER_ONLY, HOST: NIGHT_ABANDON_NOT_YOURS, NAME: NAME_OWN_OR_OWNER}.get(
+            checked, VIEWER_READS_ONLY
+        )
         reason = VIEWER_READS_ONLY if who == "viewer" and checked == HOST else reason
         if status != 403:
             return f"refused with 403 expected, got {status}"
@@ -425,6 +439,9 @@ def valid_posts(fx: Fixture, n: int = 0) -> dict[str, dict]:
         "campaigns/<id:pk>/members/<id:member_id>/role/": {"role": "player"},
         "api/campaigns/<id:campaign_id>/invitations/": {"role": "viewer", "days": 3},
         "api/campaigns/<id:campaign_id>/members/<id:member_id>/role/": {"role": "viewer"},
+        "campaigns/<id:pk>/members/<id:member_id>/name/": {"display_name": "Zoé"},
+        "api/campaigns/<id:campaign_id>/members/<id:member_id>/house/": {"house": None},
+        "api/campaigns/<id:campaign_id>/members/<id:member_id>/name/": {"display_name": "Zoé"},
     }
 
 

@@ -74,12 +74,14 @@ class HousePlayerTests:
         assert "Played by anna" in html and "Played by you" in html and "Played by Grandpa" in html
         assert "Played by ben" not in html
 
-    def test_an_account_beats_a_typed_name(self, client, group):
+    def test_the_name_typed_for_the_player_beats_the_username(self, client, group):
+        """The name the group knows (kept in the House's player's name by the member services)
+        is shown, not the account's username."""
         valentine = group["houses"][0]
         House.objects.filter(pk=valentine.pk).update(player_name="Annie")
         logged_in(client, group["owner"])
         html = client.get(reverse("house-page", args=[group["campaign"].pk, valentine.pk])).content.decode()
-        assert "Played by anna" in html and "Annie" not in html
+        assert "Played by Annie" in html and "Played by anna" not in html
 
 
 class SeatUserTests:

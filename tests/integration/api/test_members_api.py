@@ -60,12 +60,16 @@ class MemberListApiTests:
                 {
                     "id": Membership.objects.get(user=host).pk,
                     "username": "host",
+                    "name": "host",
+                    "display_name": "",
                     "role": "owner",
                     "house": None,
                 },
                 {
                     "id": mine.pk,
                     "username": "anna",
+                    "name": "anna",
+                    "display_name": "",
                     "role": "player",
                     "house": {"id": houses[1].pk, "name": "Tork", "number": 2},
                 },
@@ -157,7 +161,14 @@ class MemberChangeApiTests:
         _, mine = joined(campaign, "player", "anna", houses[0])
         response = api.post(f"{base(campaign)}/members/{mine.pk}/role/", {"role": "viewer"}, format="json")
         assert response.status_code == 200
-        assert response.json() == {"id": mine.pk, "username": "anna", "role": "viewer", "house": None}
+        assert response.json() == {
+            "id": mine.pk,
+            "username": "anna",
+            "name": "anna",
+            "display_name": "",
+            "role": "viewer",
+            "house": None,
+        }
 
     def test_bad_roles_and_the_last_owner_are_refused(self, api, realm, host):
         campaign, _ = realm

@@ -55,7 +55,7 @@ def written() -> tuple:
     """What the member services may write (the pages' and the API's tests use it too)."""
     return (
         list(Invitation.objects.order_by("pk").values_list("pk", "revoked_at", "uses")),
-        list(Membership.objects.order_by("pk").values_list("pk", "user_id", "role")),
+        list(Membership.objects.order_by("pk").values_list("pk", "user_id", "role", "display_name")),
         list(House.objects.order_by("pk").values_list("pk", "user_id", "player_name")),
         CampaignEvent.objects.count(),
     )
