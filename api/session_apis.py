@@ -14,7 +14,6 @@ Unknown session or seat: 404. Not allowed: 403 (401 when anonymous without a sea
 
 import hashlib
 import json
-import secrets
 from collections.abc import Callable
 from types import UnionType
 from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
@@ -46,14 +45,13 @@ from games import selectors, services
 from games.engines.kernel.choices import Choice
 from games.engines.kernel.contract import check_value, settings_type_for
 from games.engines.kernel.registry import get_game
-from games.join_guard import seat_for_join_token
+from games.join_guard import SEAT_TOKEN_HEADER, seat_for_join_token
 from games.models import GameSession, Seat
 from games.presenters import presenter_for
 from games.screens import session_seat_infos
 from games.selectors import SessionView
 
 TAGS = ["sessions"]
-SEAT_TOKEN_HEADER = "X-Seat-Token"
 MAX_ACTION_JSON = 10_000
 
 NOT_YOUR_SEAT = "Only this seat's player can see or act for it."
@@ -148,10 +146,7 @@ def _seat_by_token(request) -> Seat | None:
     """The seat of the request's X-Seat-Token (with its session: one query, once per request)."""
     if not hasattr(request, "_chronicle_token_seat"):
         token = request.headers.get(SEAT_TOKEN_HEADER, "")
-        seat = seat_for_join_token(request, token) if token else None
-        if seat is not None and not secrets.compare_digest(seat.token, token):
-            seat = None
-        request._chronicle_token_seat = seat
+        request._chronicle_token_seat = seat_for_join_token(request, token) if token else None
     return request._chronicle_token_seat
 
 
@@ -926,7 +921,7 @@ class SeatFindApi(ChronicleApi):
     def post(self, request):
         token = self.input(request)["token"]
         seat = seat_for_join_token(request, token)
-        if seat is None or not secrets.compare_digest(seat.token, token):
+        if seat is None:
             raise SeatTokenUnknown()
         return Response(self.OutputSerializer(_seat_found(seat)).data)
 

@@ -25,7 +25,6 @@ import json
 import logging
 import math
 import re
-import secrets
 from dataclasses import dataclass
 
 import redis.asyncio as aioredis
@@ -52,7 +51,7 @@ from config.api_errors import api_error
 from config.health import rate_limited
 from config.ratelimits import LOGIN_WINDOW
 from games import nudges, selectors
-from games.join_guard import seat_for_join_token
+from games.join_guard import SEAT_TOKEN_HEADER, seat_for_join_token
 
 logger = logging.getLogger(__name__)
 
@@ -261,7 +260,6 @@ async def seat_events(request: HttpRequest, token: str) -> HttpResponse | Stream
 # ``Authorization: Bearer``/``Token``), a seat's X-Seat-Token (a phone: no token in the address, which
 # ends up in logs), and a logged-in player holding a seat. Every reader gets the same nudges.
 
-SEAT_TOKEN_HEADER = "X-Seat-Token"
 STREAM_NOT_FOUND = "No such session, or not yours to follow: its host, its seats and their players may."
 STREAM_TOKEN_REFUSED = "The token sent is unknown or expired: log in again for a new one."
 STREAM_NO_CREDENTIALS = "Send the seat's X-Seat-Token, or an API token as 'Authorization: Bearer <token>'."
@@ -290,10 +288,10 @@ def _user(request: HttpRequest):
 
 def _seat_reader(request: HttpRequest, session_id: int, token: str) -> int | Refusal:
     try:
-        seat = seat_for_join_token(request, token)
+        seat = seat_for_join_token(request, token, session_id=session_id)
     except Ratelimited:
         return Refusal(429, TOO_MANY_ATTEMPTS)
-    if seat is None or seat.session_id != session_id or not secrets.compare_digest(seat.token, token):
+    if seat is None:
         return Refusal(404, STREAM_NOT_FOUND)
     return seat.index
 
