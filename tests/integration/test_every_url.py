@@ -44,7 +44,8 @@ from games.models import GameSession, Seat, SessionAction
 from games.services import session_create
 from tests.factories import UserFactory, group_campaign
 
-pytestmark = pytest.mark.django_db
+# On both databases: the role walk is the written table of who may do what (docs/rules-decisions.md).
+pytestmark = [pytest.mark.database, pytest.mark.django_db]
 
 MISSING = 999_999
 CONVERTER = re.compile(r"<(?:(?P<conv>\w+):)?(?P<name>\w+)>")
