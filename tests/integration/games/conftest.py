@@ -135,3 +135,10 @@ def play_verified(verify_nudge):
         return played
 
     return run
+
+
+def without_tokens(html: str, session) -> str:
+    """A page without its session's seat tokens: random, they may hold a card's id by chance."""
+    for token in session.seats.values_list("token", flat=True):
+        html = html.replace(token, "")
+    return html

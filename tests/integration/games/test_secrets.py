@@ -10,7 +10,7 @@ from django.urls import reverse
 from games.models import GameSession
 from games.selectors import session_view_for_seat, session_view_for_table
 from tests.factories import UserFactory
-from tests.integration.games.conftest import NAMES, new_session, play
+from tests.integration.games.conftest import NAMES, new_session, play, without_tokens
 
 pytestmark = pytest.mark.django_db
 
@@ -65,9 +65,12 @@ class SeatSecretsTests:
         while session.status == GameSession.Status.ACTIVE:
             play(session, rng, 15)
             _, _, private = secrets_of_each_seat(session)
-            table_html = client.get(reverse("games:session_table", args=[session.pk])).content.decode()
+            table = client.get(reverse("games:session_table", args=[session.pk])).content.decode()
+            table_html = without_tokens(table, session)
             pages = {
-                s.index: client.get(reverse("games:seat_page", args=[s.token])).content.decode()
+                s.index: without_tokens(
+                    client.get(reverse("games:seat_page", args=[s.token])).content.decode(), session
+                )
                 for s in session.seats.all()
             }
             for a, mine in private.items():
