@@ -41,6 +41,7 @@ LAYERS = {
         "games.presenters",
         "games.nudges",
         "games.join_guard",
+        "games.tonight",
         "campaign.access",
         "campaign.charts",
         "campaign.story_charts",
