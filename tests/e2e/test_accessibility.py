@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from campaign.services.game_nights import game_night_start
-from campaign.services.members import invitation_create
+from campaign.services.members import invitation_accept, invitation_create
 from campaign.services.stories import story_link_create, story_link_revoke
 from games.services import session_abandon, session_create
 from tests.e2e.conftest import DESKTOP, PHONE, login
@@ -77,6 +77,10 @@ def test_problems_reports_a_page_with_a_serious_problem(axe_page, live_server):
 def _pages(live_server) -> tuple[UserFactory, list[tuple[str, str, dict]]]:
     owner = UserFactory(username="axe-owner")
     campaign, houses, games = campaign_of_nights(2, user=owner, name="Accessible realm")
+    last_night = game_night_start(
+        campaign=campaign, houses=houses[:3], king_name="Aldric 3", host=owner, seed=4
+    )
+    session_abandon(session=last_night)  # its seats closed, pointing to tonight's
     night = game_night_start(campaign=campaign, houses=houses[:3], king_name="Aldric 3", host=owner, seed=5)
     ftk = session_create(game="for_the_king", seat_names=["Anna", "Ben", "Carla"], host=owner, seed=5)
     c4 = session_create(game="council_of_four", seat_names=["Anna", "Ben"], host=owner, seed=5)
@@ -90,6 +94,13 @@ def _pages(live_server) -> tuple[UserFactory, list[tuple[str, str, dict]]]:
         ("campaign", f"{c}/", PHONE),
         ("campaign at the table", f"{c}/", DESKTOP),
         ("history", f"{c}/history/", PHONE),
+        ("campaign sheet", f"{c}/sheet/", PHONE),
+        ("campaign sheet at the table", f"{c}/sheet/", DESKTOP),
+        (
+            "last night's closed seat",
+            f"/play/seat/{last_night.seats.order_by('index').first().token}/",
+            PHONE,
+        ),
         ("Realm Chronicles", f"{c}/chronicles/", PHONE),
         ("statistics", f"{c}/statistics/", PHONE),
         ("House page", f"{c}/houses/{houses[0].pk}/", PHONE),
@@ -108,6 +119,16 @@ def _pages(live_server) -> tuple[UserFactory, list[tuple[str, str, dict]]]:
         pages.append((f"{label} table", f"/play/s/{session.pk}/", DESKTOP))
         pages.append((f"{label} seat", f"/play/seat/{seat.token}/", PHONE))
     pages.extend(_played(owner))
+    player = UserFactory(username="axe-player")
+    invitation_accept(
+        invitation=invitation_create(campaign=campaign, role="player", house=houses[0]), user=player
+    )
+    pages.extend(
+        [
+            ("a player's campaign page", f"{c}/", PHONE, player),
+            ("a player's sheet", f"{c}/sheet/", PHONE, player),
+        ]
+    )
     anonymous = [
         ("login", "/accounts/login/"),
         ("sign up", "/accounts/signup/"),
@@ -151,11 +172,12 @@ def test_every_page_type_has_no_critical_or_serious_problem(axe_page, live_serve
         anonymous.goto(live_server.url + path)
         report[label] = problems(anonymous)
     by_viewport = {}
-    for label, path, viewport in pages:
-        key = viewport["width"]
+    for label, path, viewport, *who in pages:
+        user = who[0] if who else owner
+        key = (viewport["width"], user.username)
         if key not in by_viewport:
             by_viewport[key] = axe_page(viewport, scheme)
-            login(by_viewport[key], live_server, owner.username)
+            login(by_viewport[key], live_server, user.username)
         page = by_viewport[key]
         page.goto(live_server.url + path)
         page.wait_for_load_state("domcontentloaded")

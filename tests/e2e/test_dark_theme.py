@@ -1,6 +1,6 @@
 """The dark room: a phone or a laptop set to dark mode gets the dark theme, and a reader can choose
 light, dark or the system's with the control in the top bar; the choice holds from the first paint
-of the next page. Screenshots of the campaign, a table and a phone in the dark at 375 and 1920 px.
+of the next page. Screenshots of the campaign, the tables and phones in each theme at 375 and 1920 px.
 (tests/e2e/test_accessibility.py runs axe on every page state in both themes.)"""
 
 from __future__ import annotations
@@ -54,7 +54,10 @@ def test_the_chosen_theme_holds_on_the_next_page_from_its_first_paint(new_page, 
     assert background(page) == PAPER and page.input_value("#theme-choice") == "system"
 
 
-def test_dark_screenshots_of_the_campaign_a_table_and_a_phone(new_page, live_server, screenshot):
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_screenshots_of_the_campaign_a_table_and_a_phone_in_each_theme(
+    new_page, live_server, screenshot, scheme
+):
     owner = UserFactory(username="dark-owner")
     campaign, houses, _games = campaign_of_nights(2, user=owner, name="Realm by candlelight")
     night = game_night_start(campaign=campaign, houses=houses[:3], king_name="Aldric 3", host=owner, seed=5)
@@ -70,15 +73,15 @@ def test_dark_screenshots_of_the_campaign_a_table_and_a_phone(new_page, live_ser
         ("kings-dilemma-table", f"/play/s/{night.pk}/"),
         ("council-of-four-table", f"/play/s/{c4.pk}/"),
         ("for-the-king-table", f"/play/s/{ftk.pk}/"),
-        ("council-of-four-seat", f"/play/seat/{c4.seats.order_by('index').last().token}/"),
+        ("council-of-four-seat", f"/play/seat/{c4.seats.get(index=1).token}/"),
         ("for-the-king-seat", f"/play/seat/{ftk.seats.order_by('index').first().token}/"),
         ("sessions", "/play/"),
     ]
     for viewport, width in ((PHONE, 375), (DESKTOP, 1920)):
-        page = new_page(viewport, color_scheme="dark")
+        page = new_page(viewport, color_scheme=scheme)
         login(page, live_server, owner.username)
         for name, path in shots:
             page.goto(live_server.url + path)
             page.wait_for_load_state("domcontentloaded")
-            assert background(page) == DARK_PAPER, name
-            screenshot(page, f"dark-{name}-{width}")
+            assert background(page) == (DARK_PAPER if scheme == "dark" else PAPER), name
+            screenshot(page, f"{scheme}-{name}-{width}")
