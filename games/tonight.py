@@ -34,7 +34,8 @@ def seat_tonight(*, seat: Seat, user=None) -> Seat | None:
     running = Seat.objects.filter(
         session__campaign_id=session.campaign_id, session__status=GameSession.Status.ACTIVE
     ).exclude(session=session)
-    accounts = {seat.user_id, user.pk if user is not None and user.is_authenticated else None} - {None}
+    signed_in = user.pk if user is not None and user.is_authenticated else None
+    accounts = [pk for pk in (seat.user_id, signed_in) if pk is not None]
     if accounts:
         same_account = running.filter(user_id__in=accounts).select_related("session").order_by("-session_id")
         if found := same_account.first():
