@@ -1,6 +1,6 @@
 from django.urls import path
 
-from campaign import member_views, story_views, views
+from campaign import member_views, sheet_views, story_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -20,6 +20,7 @@ urlpatterns = [
         name="campaign-export-download",
     ),
     path("campaigns/<id:pk>/charts/<str:name>.svg", views.campaign_chart, name="campaign-chart"),
+    path("campaigns/<id:pk>/sheet/", sheet_views.campaign_sheet_view, name="campaign-sheet"),
     path("campaigns/<id:pk>/history/", views.campaign_history_view, name="campaign-history"),
     path("campaigns/<id:pk>/chronicles/", views.campaign_chronicles, name="campaign-chronicles"),
     path("campaigns/<id:pk>/houses/new/", views.house_create_view, name="house-create"),

@@ -34,6 +34,7 @@ from games.join_guard import seat_for_join_token
 from games.models import GameSession, Seat
 from games.presenters import presenter_for
 from games.presenters.controls import action_from_post
+from games.tonight import tonight_pointer
 
 RULE_BROKEN = "{message}"
 ACTION_APPLIED = "Done: {label}."
@@ -274,7 +275,8 @@ def seat_page(request: HttpRequest, token: str) -> HttpResponse:
     if not selectors.seat_is_open(seat=seat):
         if request.htmx:  # the game ended meanwhile: the whole page becomes the result
             return HttpResponseClientRefresh()
-        return render(request, "games/seat_closed.html", screens.closed_seat_screen(seat=seat))
+        context = {**screens.closed_seat_screen(seat=seat), **tonight_pointer(seat=seat, user=request.user)}
+        return render(request, "games/seat_closed.html", context)
     if request.method == "POST":
         notice, status = _submit(request, session, seat)
         if not request.htmx:

@@ -171,6 +171,7 @@ CAMPAIGN_ROUTES: dict[str, tuple[str | None, str | None]] = {
     API + "exports/<id:export_id>/download/": (OWN, None),
     PAGE + "charts/<str:name>.svg": (READ, None),
     PAGE + "history/": (READ, None),
+    PAGE + "sheet/": (READ, None),  # the printable sheet: what the campaign page shows, on paper
     PAGE + "chronicles/": (READ, PLAY),  # the Realm Chronicles; a player records a night's result
     API + "nights/<id:session_id>/abandon/": (None, HOST),
     # A player may ask; the night's rule then says whether they take the table (the walk's night is
