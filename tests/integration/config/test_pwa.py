@@ -1,18 +1,23 @@
 """The installable app's files (config/pwa.py): the manifest, the service worker, the favicon and the
 offline page answer at the site's root with their content types; every page links the manifest and
-the theme colour; log-out tells the browser to drop its cached pages."""
+the theme colour; log-out tells the browser to drop its cached pages; make run takes its PORT."""
 
 import json
 import re
+import subprocess
+from pathlib import Path
 
 import pytest
 from django.contrib.staticfiles import finders
 
+from config import network
+from config.network import NO_LAN, serving_message
 from config.pwa import BACKGROUND_COLOUR, OFFLINE_TITLE, THEME_COLOUR
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
+ROOT = Path(__file__).resolve().parents[3]
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
@@ -89,3 +94,30 @@ class PageTests:
         assert response.status_code == 302
         assert response["Clear-Site-Data"] == '"cache"'
         assert "Clear-Site-Data" not in client.get("/accounts/logout/")
+
+
+class MakeRunPortTests:
+    """``make run PORT=…`` (8000 by default): uvicorn, the administrator's link and the phones' address
+    it prints all use the port."""
+
+    def recipe(self, *args: str) -> str:
+        out = subprocess.run(
+            ["make", "-n", "run", *args], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout
+        return out
+
+    def test_the_port_is_8000_by_default_and_chosen_with_port(self):
+        assert "--port 8000 " in self.recipe()
+        recipe = self.recipe("PORT=8123")
+        assert "--port 8123 " in recipe and "--port 8000" not in recipe
+        assert "administrator_link --base-url http://localhost:8123" in recipe
+        assert "-m config.network 8123" in recipe
+
+    def test_the_message_names_this_machine_and_the_lan_address_on_the_port(self, monkeypatch):
+        monkeypatch.setattr(network, "lan_addresses", lambda: ("192.168.1.23",))
+        assert serving_message(8123) == (
+            "Chronicle: open http://localhost:8123/ on this machine; phones on this network join at "
+            "http://192.168.1.23:8123/"
+        )
+        monkeypatch.setattr(network, "lan_addresses", lambda: ())
+        assert serving_message(8123).endswith(NO_LAN)
