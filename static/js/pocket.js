@@ -23,10 +23,13 @@
     navigator.serviceWorker.register(script.getAttribute("data-service-worker"), { scope: "/" }).catch(function () {});
   }
 
+  var NEEDS_THE_SERVER = "Not sent: this is an offline copy, and a change needs the server. Reload the page once the server answers.";
+  var offlineCopy = false;
   function offlineCopyLine() {
     var mark = document.querySelector('meta[name="chronicle-offline-copy"]');
     var main = document.querySelector("main");
     if (!mark || !main || document.querySelector(".offline-copy")) return;
+    offlineCopy = true;
     var when = new Date(mark.getAttribute("content"));
     var line = document.createElement("p");
     line.className = "offline-copy";
@@ -38,6 +41,26 @@
       "Offline copy from " + time + ". The server cannot be reached: this is the page as it was then; it updates once the server answers again.";
     main.insertBefore(line, main.firstChild);
   }
+
+  // A form on an offline copy would only meet the browser's error page: it says why it was not sent
+  // (before htmx or the form's own handlers see it). Log-out still forgets the kept pages.
+  document.addEventListener(
+    "submit",
+    function (evt) {
+      if (!offlineCopy) return;
+      evt.preventDefault();
+      evt.stopPropagation();
+      if (isLogout(evt.target)) forgetPages();
+      var line = document.querySelector(".offline-copy");
+      if (line && !line.querySelector(".not-sent")) {
+        var note = document.createElement("span");
+        note.className = "not-sent";
+        note.textContent = " " + NEEDS_THE_SERVER;
+        line.appendChild(note);
+      }
+    },
+    true
+  );
 
   // The offline page lists the pages this device kept, to open them from there.
   function keptPages() {
@@ -70,10 +93,13 @@
     if (worker) worker.postMessage({ type: "forget" });
     return window.caches ? caches.delete(PAGES).catch(function () {}) : Promise.resolve();
   }
+  function isLogout(form) {
+    var logout = script && script.getAttribute("data-logout");
+    return Boolean(logout && form && form.getAttribute && form.getAttribute("action") === logout);
+  }
   document.addEventListener("submit", function (evt) {
     var form = evt.target;
-    var logout = script && script.getAttribute("data-logout");
-    if (!logout || !form || form.getAttribute("action") !== logout || form.hasAttribute("data-forgotten")) return;
+    if (!isLogout(form) || form.hasAttribute("data-forgotten")) return;
     evt.preventDefault();
     form.setAttribute("data-forgotten", "");
     forgetPages().then(function () {

@@ -89,6 +89,10 @@ class OfflineTests:
             line = page.locator(".offline-copy")
             assert line.inner_text().startswith("Offline copy from ")
             assert campaign.name in page.inner_text("main")
+            # A form on the copy says it needs the server instead of leading to the browser's error.
+            page.evaluate("document.querySelector('#sticker-form').requestSubmit()")
+            assert "a change needs the server" in line.inner_text()
+            assert page.url == page_url
             screenshot(page, f"pocket-offline-copy-{name}")
             # A page never read here, and one that changes the campaign, say they need the server.
             page.goto(f"{live_server.url}/campaigns/{campaign.pk}/history/")
