@@ -27,9 +27,10 @@ self.addEventListener("install", function (event) {
     caches
       .open(STATIC)
       .then(function (cache) {
-        return cache.addAll(
+        // One by one: a file missing from a deployment leaves only itself out, not the whole worker.
+        return Promise.all(
           PRECACHED.map(function (url) {
-            return new Request(url, { cache: "reload", credentials: "same-origin" });
+            return cache.add(new Request(url, { cache: "reload", credentials: "same-origin" })).catch(function () {});
           })
         );
       })

@@ -4,13 +4,14 @@ offline with its "Offline copy from" line, a page never read says it needs the s
 log-out nothing of the campaign is kept; the table screen asks for a wake lock while its night runs
 (again when it comes back to the foreground) and lets it go when the game ends; a phone vibrates
 once when its turn comes, never when it is not its turn, marks its tab title while it is, and its
-setting turns that off; Copy puts an invitation's link in the clipboard."""
+setting turns that off; Copy puts an invitation's link, and a story's, in the clipboard."""
 
 import random
 
 import pytest
 
 from campaign.services.members import invitation_create
+from campaign.services.stories import story_link_create
 from games.engines.kernel.bots import bot_choose_action
 from games.engines.kernel.registry import get_game
 from games.models import GameSession
@@ -216,3 +217,12 @@ class CopyTests:
             assert page.evaluate("navigator.clipboard.readText()") == link
             assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
             screenshot(page, f"pocket-copied-{name}")
+        # A story's read-only link too.
+        game = campaign.games.order_by("number").first()
+        story_link_create(game=game, actor=campaign.created_by)
+        page.goto(f"{live_server.url}/campaigns/{campaign.pk}/games/{game.number}/story/")
+        tools = page.locator("#share .share-tools")
+        tools.locator("button:has-text('Copy')").click()
+        tools.locator("[data-share-status]", has_text="Copied").wait_for()
+        link = page.evaluate("navigator.clipboard.readText()")
+        assert link == page.input_value("#share .share-url") and "/stories/" in link
