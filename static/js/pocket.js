@@ -38,7 +38,7 @@
       ? "an earlier visit"
       : when.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
     line.textContent =
-      "Offline copy from " + time + ". The server cannot be reached: this is the page as it was then; it updates once the server answers again.";
+      "Offline copy from " + time + ". The server did not answer: this is the page as it was then. Reload once the server answers.";
     main.insertBefore(line, main.firstChild);
   }
 

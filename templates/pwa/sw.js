@@ -4,7 +4,7 @@
 // - the static files: kept at installation, then network first (a new release is never hidden by
 //   an old copy), the kept copy when the server cannot be reached;
 // - the campaign pages a member reads (KEPT): network first, always the server's answer when it
-//   answers; when it cannot be reached (or takes longer than PATIENCE_MS), the copy kept at the
+//   answers; when it cannot be reached (or is silent for PATIENCE_MS), the copy kept at the
 //   last read, marked for the page to say "Offline copy from <time>" (static/js/pocket.js);
 //   a page never kept, or one that changes the campaign, gets the offline page instead of failing;
 // - log-out (and a "forget" message from the page) drops every kept page: nothing of a member
@@ -70,17 +70,6 @@ self.addEventListener("message", function (event) {
   }
 });
 
-// Rejects once the server has been silent too long (a laptop switched off on a Wi-Fi that stays up).
-function patiently(promise) {
-  return new Promise(function (resolve, reject) {
-    var timer = setTimeout(function () { reject(new Error("no answer")); }, PATIENCE_MS);
-    promise.then(
-      function (value) { clearTimeout(timer); resolve(value); },
-      function (error) { clearTimeout(timer); reject(error); }
-    );
-  });
-}
-
 function isHtml(response) {
   return (response.headers.get("Content-Type") || "").indexOf("text/html") === 0;
 }
@@ -113,26 +102,39 @@ function offlinePage() {
   });
 }
 
+function copyOf(request) {
+  return caches.open(PAGES).then(function (cache) { return cache.match(request, { ignoreVary: true }); });
+}
+
+// Network first. A page kept here is shown as its copy when the server fails, or is silent for
+// PATIENCE_MS; a page never kept waits for the server as long as the browser does.
 function navigate(event, kept) {
   var request = event.request;
-  return patiently(fetch(request)).then(
-    function (response) {
-      if (kept && response.ok && !response.redirected && isHtml(response)) {
-        event.waitUntil(keep(request, response.clone()));
-      } else if (kept) {
-        // Refused, gone, or sent to log in: the server no longer shows it, so neither does the cache.
-        event.waitUntil(caches.open(PAGES).then(function (cache) { return cache.delete(request); }));
-      }
-      return response;
-    },
-    function () {
-      if (!kept) return offlinePage();
-      return caches
-        .open(PAGES)
-        .then(function (cache) { return cache.match(request, { ignoreVary: true }); })
-        .then(function (copy) { return copy ? offlineCopy(copy) : offlinePage(); });
+  var stored = Promise.resolve();
+  var answer = fetch(request).then(function (response) {
+    if (kept && response.ok && !response.redirected && isHtml(response)) {
+      stored = keep(request, response.clone());
+    } else if (kept) {
+      // Refused, gone, or sent to log in: the server no longer shows it, so neither does the cache.
+      stored = caches.open(PAGES).then(function (cache) { return cache.delete(request); });
     }
-  );
+    return response;
+  });
+  // The worker lives until the page is kept, even when its copy was shown before the server answered.
+  event.waitUntil(answer.then(function () { return stored; }, function () {}));
+  if (!kept) return answer.catch(offlinePage);
+  return new Promise(function (resolve) {
+    var timer = setTimeout(function () {
+      copyOf(request).then(function (copy) { if (copy) resolve(offlineCopy(copy)); });
+    }, PATIENCE_MS);
+    answer.then(
+      function (response) { clearTimeout(timer); resolve(response); },
+      function () {
+        clearTimeout(timer);
+        resolve(copyOf(request).then(function (copy) { return copy ? offlineCopy(copy) : offlinePage(); }));
+      }
+    );
+  });
 }
 
 function networkFirst(event, cacheName) {

@@ -10,6 +10,7 @@ import random
 
 import pytest
 
+from campaign.services.houses import house_create
 from campaign.services.members import invitation_create
 from campaign.services.stories import story_link_create
 from games.engines.kernel.bots import bot_choose_action
@@ -59,8 +60,12 @@ VIBRATE_STUB = """(() => {
 
 
 def worker_ready(page) -> None:
+    """The service worker is active and controls the page: it claims the pages open at its
+    activation, but a page whose load was under way then is controlled from its next load."""
     page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")  # claimed at activation
+    if not page.evaluate("() => navigator.serviceWorker.controller !== null"):
+        page.reload()
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
 
 
 def kept(page, url: str) -> None:
@@ -101,9 +106,12 @@ class OfflineTests:
             assert page.locator(f".kept-pages a[href='/campaigns/{campaign.pk}/']").count() == 1
             screenshot(page, f"pocket-offline-page-{name}")
 
+            # Back online, the server's page as it is now, never the copy.
+            house_create(campaign=campaign, name=f"Newcomer{name}", number=10 if name == "phone" else 11)
             page.context.set_offline(False)
             page.goto(page_url)
-            assert page.locator(".offline-copy").count() == 0  # back online: the server's page
+            assert page.locator(".offline-copy").count() == 0
+            assert f"House Newcomer{name}" in page.inner_text("#house-list")
             page.click("button:has-text('Log out')")
             page.wait_for_url(f"{live_server.url}/")
             urls = page.evaluate(KEPT_URLS)
