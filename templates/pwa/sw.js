@@ -112,7 +112,8 @@ function navigate(event, kept) {
   var request = event.request;
   var stored = Promise.resolve();
   var answer = fetch(request).then(function (response) {
-    if (kept && response.ok && !response.redirected && isHtml(response)) {
+    var storable = (response.headers.get("Cache-Control") || "").indexOf("no-store") === -1;
+    if (kept && response.ok && !response.redirected && isHtml(response) && storable) {
       stored = keep(request, response.clone());
     } else if (kept) {
       // Refused, gone, or sent to log in: the server no longer shows it, so neither does the cache.

@@ -86,6 +86,8 @@ class OfflineTests:
             login(page, live_server, "anna")
             page.wait_for_url(f"{live_server.url}/")
             worker_ready(page)
+            form_url = f"{live_server.url}/campaigns/{campaign.pk}/stickers/new/"
+            page.goto(form_url)  # read online, but a form that changes the campaign is never kept
             page.goto(page_url)
             kept(page, page_url)
             assert page.locator(".offline-copy").count() == 0  # the server answered: never a copy
@@ -101,8 +103,9 @@ class OfflineTests:
             assert page.url == page_url
             screenshot(page, f"pocket-offline-copy-{name}")
             # A page never read here, and one that changes the campaign, say they need the server.
-            page.goto(f"{live_server.url}/campaigns/{campaign.pk}/history/")
-            assert "This page needs the server" in page.inner_text("main")
+            for url in (f"{live_server.url}/campaigns/{campaign.pk}/history/", form_url):
+                page.goto(url)
+                assert "This page needs the server" in page.inner_text("main")
             assert page.locator(f".kept-pages a[href='/campaigns/{campaign.pk}/']").count() == 1
             screenshot(page, f"pocket-offline-page-{name}")
 
