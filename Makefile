@@ -1,6 +1,8 @@
 # Two commands do all the set-up on a fresh machine: `make run` and `make test`.
 VENV := .venv
 PY := $(VENV)/bin/python
+# make run PORT=8001: serve on another port (another app holds 8000); the links it prints follow.
+PORT ?= 8000
 STAMP := $(VENV)/.installed
 
 .PHONY: install run test soak lint format bench clean
@@ -20,8 +22,9 @@ run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput -v0
 	$(PY) manage.py load_demo
-	$(PY) manage.py administrator_link
-	CONN_MAX_AGE=0 DATABASE_POOL=1 $(VENV)/bin/uvicorn config.asgi:application --host 0.0.0.0 --port 8000 --lifespan off --timeout-graceful-shutdown 2
+	$(PY) manage.py administrator_link --base-url http://localhost:$(PORT)
+	$(PY) -m config.network $(PORT)
+	CONN_MAX_AGE=0 DATABASE_POOL=1 $(VENV)/bin/uvicorn config.asgi:application --host 0.0.0.0 --port $(PORT) --lifespan off --timeout-graceful-shutdown 2
 
 test: install
 	scripts/test.sh

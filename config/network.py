@@ -80,3 +80,22 @@ def phone_base_url(request: HttpRequest) -> str:
     if is_loopback_host(domain or host) and lan:
         return f"{request.scheme}://{lan[0]}{':' + port if port else ''}"
     return f"{request.scheme}://{host}"
+
+
+PHONES_JOIN = (
+    "Chronicle: open http://localhost:{port}/ on this machine; phones on this network join at {phones}"
+)
+NO_LAN = "no LAN address found: set CHRONICLE_PUBLIC_URL"
+
+
+def serving_message(port: int) -> str:
+    """What ``make run`` prints as it starts: where this machine and the phones open Chronicle."""
+    lan = lan_addresses()
+    phones = f"http://{lan[0]}:{port}/" if lan else NO_LAN
+    return PHONES_JOIN.format(port=port, phones=phones)
+
+
+if __name__ == "__main__":  # make run: python -m config.network PORT
+    import sys
+
+    print(serving_message(int(sys.argv[1])))

@@ -5,6 +5,7 @@ from django.urls import include, path
 import config.converters  # noqa: F401  (registers <id:...> before the apps' URLs load)
 from config.administrator import administrator_setup
 from config.health import healthz, ping, status_page
+from config.pwa import clears_site_data, favicon, manifest, offline, service_worker
 from config.ratelimits import login_rate_limited, signup_rate_limited
 
 urlpatterns = [
@@ -19,11 +20,16 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("ping", ping, name="ping"),
     path("status/", status_page, name="status"),
+    # The installable app (config/pwa.py): at the root, the service worker's scope.
+    path("manifest.webmanifest", manifest, name="manifest"),
+    path("sw.js", service_worker, name="service-worker"),
+    path("favicon.ico", favicon, name="favicon"),
+    path("offline/", offline, name="offline"),
     # Accounts (django-allauth): its login and sign-up rate-limited per client address, before its
     # own URLs; "login" and "logout" are the names the project reverses.
     path("accounts/login/", login_rate_limited(account_views.login), name="login"),
     path("accounts/signup/", signup_rate_limited(account_views.signup), name="account_signup"),
-    path("accounts/logout/", account_views.logout, name="logout"),
+    path("accounts/logout/", clears_site_data(account_views.logout), name="logout"),
     path("accounts/", include("allauth.urls")),
 ]
 

@@ -168,6 +168,7 @@
     }
     restore();
     sync();
+    document.dispatchEvent(new CustomEvent("live:morphed", { detail: { id: targetId } })); // static/js/pocket.js
   }
   // The version poll says the session moved on (its detail names the version).
   document.addEventListener("session-changed", function (evt) {

@@ -1,5 +1,6 @@
 """The Content-Security-Policy holds on the main pages in a real browser: no violation is
-reported while the pages load, forms work in place (htmx) and a phone polls its table."""
+reported while the pages load, the service worker and the manifest load, forms work in place
+(htmx) and a phone polls its table."""
 
 import pytest
 
@@ -55,12 +56,19 @@ class CspTests:
             f"/play/seat/{seat.token}/",
             "/admin/login/",
             "/status/",
+            "/offline/",
         ):
             response = page.goto(f"{live_server.url}{path}")
             assert response.status < 400, path
             page.wait_for_load_state("networkidle")
             found += [f"{path}: {v}" for v in violations(page, messages)]
             messages.clear()
+        # The policy lets the service worker run and the manifest load (config/pwa.py).
+        assert page.evaluate("navigator.serviceWorker.ready.then((r) => r.active.scriptURL)").endswith(
+            "/sw.js"
+        )
+        cdp = page.context.new_cdp_session(page)
+        assert cdp.send("Page.getAppManifest")["errors"] == []
         # htmx works under the policy: a form posted in place on the campaign page.
         page.goto(f"{live_server.url}/campaigns/{campaign.pk}/")
         page.evaluate("window.notReloaded = true")

@@ -590,6 +590,12 @@ def test_every_url_answers_without_a_server_error_and_as_each_role_may(fx):
         ("api/campaigns/<id:campaign_id>/exports/<id:export_id>/download/", "owner", "GET", 200),
         ("api/sessions/<id:session_id>/seats/<id:seat_index>/", "phone", "GET", 200),
         ("admin/campaign/house/<path:object_id>/change/", "superuser", "GET", 200),
+        # The installable app's files answer everyone, and refuse a POST (config/pwa.py).
+        ("manifest.webmanifest", "anonymous", "GET", 200),
+        ("sw.js", "stranger", "GET", 200),
+        ("favicon.ico", "anonymous", "GET", 200),
+        ("offline/", "owner", "GET", 200),
+        ("sw.js", "anonymous", "POST", 405),
     ]:
         assert reached in fx.answers, reached
 
