@@ -25,7 +25,6 @@ import json
 import logging
 import math
 import re
-from dataclasses import dataclass
 
 import redis.asyncio as aioredis
 from asgiref.sync import sync_to_async
@@ -40,18 +39,14 @@ from django_eventstream.storage import EventDoesNotExist, StorageBase
 from django_eventstream.views import events as eventstream_events
 from django_eventstream.views import get_listener_manager
 from django_ratelimit.exceptions import Ratelimited
-from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 
-from api.authentication import ExpiringTokenAuthentication, request_token_key
-from api.exception_handlers import TOO_MANY_ATTEMPTS
 from api.throttles import CallerRateThrottle
 from config import streams
 from config.api_errors import api_error
 from config.health import rate_limited
 from config.ratelimits import LOGIN_WINDOW
-from games import nudges, selectors
-from games.join_guard import SEAT_TOKEN_HEADER, seat_for_join_token
+from games import access, nudges, selectors
 
 logger = logging.getLogger(__name__)
 
@@ -214,7 +209,7 @@ async def _stream(
         # A WSGI server (manage.py runserver, the test live server) cannot hold a stream open:
         # 204 tells EventSource not to reconnect, and the page keeps polling ("Live · polling").
         return HttpResponse(status=204)
-    account = await sync_to_async(_stream_account)(request)
+    account = await sync_to_async(access.request_account)(request)
     refusal = await streams.admit(request, session_id, seat, account=account)  # the caps' 429
     if refusal is not None:
         return refusal
@@ -222,15 +217,6 @@ async def _stream(
     if isinstance(response, StreamingHttpResponse):
         _ensure_redis_fanout()  # on the server's event loop, which serves the stream
     return response  # or django-eventstream's answer to a bad request
-
-
-def _stream_account(request: HttpRequest) -> int | None:
-    """The account a stream counts against (config/streams.py's caps): its API token's, else its
-    session cookie's; None for a phone known by its seat token alone."""
-    user = _user(request)
-    if isinstance(user, Refusal) or not user.is_authenticated:
-        return None
-    return user.pk
 
 
 def _open_stream(request: HttpRequest, session_id: int) -> HttpResponse | StreamingHttpResponse:
@@ -247,7 +233,7 @@ def _open_stream(request: HttpRequest, session_id: int) -> HttpResponse | Stream
 async def seat_events(request: HttpRequest, token: str) -> HttpResponse | StreamingHttpResponse:
     """A phone's stream: its join token is the key (unknown tokens are rate limited, 404)."""
     try:
-        seat = await sync_to_async(seat_for_join_token)(request, token)
+        seat = await sync_to_async(access.seat_for_join_token)(request, token)
     except Ratelimited as refusal:  # answered here: config/streams.py has no rate-limit middleware
         return await sync_to_async(rate_limited)(request, refusal)
     if seat is None:
@@ -256,71 +242,19 @@ async def seat_events(request: HttpRequest, token: str) -> HttpResponse | Stream
 
 
 # ---- The session's stream: the table page's address and the API's ---------------------------
-# Open to the people of the API's table view: the host (session cookie, or an API token sent as
-# ``Authorization: Bearer``/``Token``), a seat's X-Seat-Token (a phone: no token in the address, which
-# ends up in logs), and a logged-in player holding a seat. Every reader gets the same nudges.
+# Open to the readers of ``games.access.session_stream_reader``. Every reader gets the same nudges.
 
-STREAM_NOT_FOUND = "No such session, or not yours to follow: its host, its seats and their players may."
-STREAM_TOKEN_REFUSED = "The token sent is unknown or expired: log in again for a new one."
-STREAM_NO_CREDENTIALS = "Send the seat's X-Seat-Token, or an API token as 'Authorization: Bearer <token>'."
 METHOD_NOT_ALLOWED = 'Method "{method}" not allowed.'
 TOO_MANY_REQUESTS = "Too many requests: wait the Retry-After seconds."
 
 
-@dataclass(frozen=True)
-class Refusal:
-    status: int  # 401, 404 or 429
-    message: str
-    code: str | None = None  # the API's error code, when not the status's own (config/api_errors.py)
-
-
-def _user(request: HttpRequest):
-    """The API token's user when the request sends one (Refusal 401 if unknown or expired), else
-    the session cookie's."""
-    if request_token_key(request) is None:
-        return request.user
-    try:
-        found = ExpiringTokenAuthentication().authenticate(request)
-    except AuthenticationFailed:
-        return Refusal(401, STREAM_TOKEN_REFUSED, "authentication_failed")
-    return request.user if found is None else found[0]
-
-
-def _seat_reader(request: HttpRequest, session_id: int, token: str) -> int | Refusal:
-    try:
-        seat = seat_for_join_token(request, token, session_id=session_id)
-    except Ratelimited:
-        return Refusal(429, TOO_MANY_ATTEMPTS)
-    if seat is None:
-        return Refusal(404, STREAM_NOT_FOUND)
-    return seat.index
-
-
-def session_stream_reader(request: HttpRequest, session_id: int) -> int | None | Refusal:
-    """Who reads the session's stream: a seat's index, None for the table (the host), or a Refusal."""
-    token = request.headers.get(SEAT_TOKEN_HEADER, "")
-    if token:
-        return _seat_reader(request, session_id, token)
-    user = _user(request)
-    if isinstance(user, Refusal):
-        return user
-    if selectors.session_table_for(session_id=session_id, user=user) is not None:
-        return None
-    held = selectors.seat_of_user(user=user, session_id=session_id)
-    if held is not None:
-        return held.index
-    if not user.is_authenticated:
-        return Refusal(401, STREAM_NO_CREDENTIALS)
-    return Refusal(404, STREAM_NOT_FOUND)
-
-
-def _page_refusal(request: HttpRequest, refusal: Refusal) -> HttpResponse:
+def _page_refusal(request: HttpRequest, refusal: access.Refusal) -> HttpResponse:
     if refusal.status == 429:
         return rate_limited(request)
     raise Http404  # the page's stream says nothing more to whoever is not at the table
 
 
-def _api_refusal(request: HttpRequest, refusal: Refusal) -> HttpResponse:
+def _api_refusal(request: HttpRequest, refusal: access.Refusal) -> HttpResponse:
     response = api_error(refusal.message, refusal.status, code=refusal.code)
     if refusal.status == 429:
         response["Retry-After"] = str(LOGIN_WINDOW)
@@ -330,8 +264,8 @@ def _api_refusal(request: HttpRequest, refusal: Refusal) -> HttpResponse:
 async def _session_events(
     request: HttpRequest, session_id: int, refuse
 ) -> HttpResponse | StreamingHttpResponse:
-    reader = await sync_to_async(session_stream_reader)(request, session_id)
-    if isinstance(reader, Refusal):
+    reader = await sync_to_async(access.session_stream_reader)(request, session_id)
+    if isinstance(reader, access.Refusal):
         return await sync_to_async(refuse)(request, reader)
     return await _stream(request, session_id, reader)
 

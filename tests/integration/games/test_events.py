@@ -15,7 +15,7 @@ from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from django.test import AsyncClient
 
-from games import events, nudges, selectors
+from games import access, events, nudges
 from games.services import session_submit_action
 from tests.guards import HANG_GUARD_SECONDS
 from tests.integration.games.conftest import new_session, random_move
@@ -250,7 +250,7 @@ class ServedStreamTests:
         def lost(**kwargs):
             raise OperationalError("server closed the connection unexpectedly")
 
-        monkeypatch.setattr(selectors, "session_for_token", lost)
+        monkeypatch.setattr(access, "session_for_token", lost)
         status, headers, _ = async_to_sync(_served)("/play/seat/any-token/events/")
         assert (status, headers[b"Retry-After"]) == (503, str(RETRY_AFTER_SECONDS).encode())
 

@@ -38,7 +38,7 @@ LAYERS = {
         "*.tasks",
         "games.presenters",
         "games.nudges",
-        "games.join_guard",
+        "games.access",
         "campaign.access",
         "campaign.charts",
         "campaign.story_charts",
