@@ -940,7 +940,7 @@ def _seat_found(seat: Seat) -> dict:
     }
 
 
-# ---- The session's event stream: described here, served by games.events.session_events ----------
+# ---- The session's event stream: described here, served by api.session_stream ------------------
 
 LAST_EVENT_ID = OpenApiParameter(
     "Last-Event-ID",
@@ -987,8 +987,8 @@ STREAM_CAPPED = OpenApiResponse(
 
 
 class SessionEventsApi(ChronicleApi):
-    # Described only: api/urls.py serves this address with the async games.events.session_events
-    # (config/streams.py: outside DRF and the middleware, no thread per open stream).
+    # Described only: api/urls.py serves this address with the async api.session_stream.session_events
+    # (games/live/asgi.py: outside DRF and the middleware, no thread per open stream).
 
     permission_classes = [AllowAny]  # a phone's X-Seat-Token needs no login
 

@@ -1,4 +1,4 @@
-"""Who may do what in a campaign (issue 24). A campaign is seen only by its members: anyone else
+"""Who may do what in a campaign. A campaign is seen only by its members: anyone else
 gets the 404 of a campaign that does not exist, so a stranger cannot even learn that it exists.
 Members have a role (Membership.Role): the owner may do everything, members included; a player
 plays a House, changes the campaign at the table and may host a night; a viewer reads."""
@@ -43,7 +43,7 @@ def is_demo(user) -> bool:
 
 
 def demo_adds_no_campaign(user) -> None:
-    """The demo account is for the demo campaign only: it neither creates nor imports one (issue 24)."""
+    """The demo account is for the demo campaign only: it neither creates nor imports one."""
     if is_demo(user):
         raise PermissionDenied(DEMO_ADDS_NO_CAMPAIGN)
 

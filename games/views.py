@@ -27,10 +27,11 @@ from django_htmx.http import HttpResponseClientRefresh, HttpResponseStopPolling,
 from config.http import HttpRequest
 from config.network import phone_base_url
 from config.qr import qr_svg
-from games import access, nudges, screens, selectors, services
+from games import access, screens, selectors, services
 from games.access import seat_for_join_token
 from games.engines.kernel.errors import RuleError
 from games.forms import ActionForm, SessionCreateForm
+from games.live import nudges
 from games.models import GameSession, Seat
 from games.presenters import presenter_for
 from games.presenters.controls import action_from_post

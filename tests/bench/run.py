@@ -667,7 +667,7 @@ def push_line(label: str, r: dict) -> str:
 
 @section
 def live_push():
-    """Server-sent events (games/events.py): each phone holds its seat's event stream
+    """Server-sent events (games/live/streams.py): each phone holds its seat's event stream
     (`/play/seat/<token>/events/`, as the page opens it; 6 per table: the 5 seats and a second
     phone on seat 0). A driver submits real legal actions through the API, the tables in turn.
     Latency: from just before the submit POST to the moment the last of the table's 6 phones has
@@ -835,7 +835,7 @@ def streams_at_scale():
     (`/proc/<pid>/task`) and resident memory (VmRSS) with one stream open and with 4,000. Then, the
     4,000 closed and a driver submitting a real action every 0.1 s to those tables: 300 panel GETs
     (a seat's panel as its page fetches it, one after another) without, then with 1,000 more clients
-    that open a stream and never read a byte (the smallest receive buffer; config/streams.py cuts a
+    that open a stream and never read a byte (the smallest receive buffer; games/live/caps.py cuts a
     client whose buffers stay full for 30 s)."""
     import tempfile
 

@@ -70,7 +70,7 @@ def server_env() -> dict[str, str]:
         PYTHONUNBUFFERED="1",
         # The bench's clients are one caller making thousands of requests: no API rate limit.
         CHRONICLE_API_RATE="0",
-        # Its thousands of phones all come from this machine's address (config/streams.py's cap
+        # Its thousands of phones all come from this machine's address (games/live/caps.py's cap
         # per client address is for a household or a café).
         CHRONICLE_MAX_STREAMS_PER_ADDRESS="100000",
     )

@@ -142,7 +142,7 @@ class StreamForApiClientsTests:
         assert APIClient().get(f"/play/s/{session.pk}/events/").status_code == 404
 
     def test_the_api_stream_is_served_apart_like_the_pages_streams(self):
-        from config.streams import is_stream
+        from games.live.asgi import is_stream
 
         assert is_stream({"type": "http", "path": "/api/sessions/12/events/", "query_string": b""})
 

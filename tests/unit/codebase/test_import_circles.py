@@ -17,10 +17,13 @@ CIRCLES_BEING_REMOVED: set[frozenset[str]] = set()
 ALLOWED_INSIDE_FUNCTIONS = {
     ("games.apps", "ready", "games.tasks"): "Django ready(): registers the bots' Celery task in every "
     "process, so that the services send it by name (as campaign.apps does for its tasks)",
-    ("games.apps", "ready", "games.nudges"): "Django ready(): the live-update transport is registered "
+    ("games.apps", "ready", "games.live.nudges"): "Django ready(): the live-update transport is registered "
     "at start-up, once the app registry is ready",
-    ("games.apps", "ready", "games.events"): "Django ready(): the event streams, the transport registered "
-    "with the nudges",
+    (
+        "games.apps",
+        "ready",
+        "games.live.streams",
+    ): "Django ready(): the event streams, the transport registered with the nudges",
     ("campaign.apps", "ready", "campaign.tasks"): "Django ready(): registers the campaign's Celery "
     "tasks in every process (web too), so that the services send them by name; the tasks module "
     "imports the services, hence models, which cannot load before the app registry is ready",

@@ -43,5 +43,5 @@ def test_the_schema_s_security_scheme_names_the_rule_s_header():
 def test_the_scan_finds_what_it_looks_for():
     assert RULE in places("def seat_for_join_token")
     asking = set(places("seat_for_join_token"))
-    assert {RULE, Path("games/views.py"), Path("games/events.py")} <= asking  # the rule, pages, streams
+    assert {RULE, Path("games/views.py"), Path("games/live/streams.py")} <= asking  # the rule, pages, streams
     assert any(path.parts[0] == "api" for path in asking)

@@ -4,8 +4,8 @@ After a commit, "session S is now at version N" goes out on channel ``session-{i
 then re-fetches its own view through a normal authenticated request, so secrets never travel in a
 broadcast. A transport is a function ``(channel, message_json) -> None``; ``TRANSPORTS`` lists them
 (the cache one always, Redis pub/sub when ``REDIS_URL`` is set, and the server-sent events of
-``games.events``, which with Redis are fed from that pub/sub in every web process). The last one is
-registered at start-up (``GamesConfig.ready()``, ``register_transport``): ``games.events`` imports
+``games.live.streams``, which with Redis are fed from that pub/sub in every web process). The last one is
+registered at start-up (``GamesConfig.ready()``, ``register_transport``): ``games.live.streams`` imports
 this module, never the other way round.
 """
 
@@ -120,7 +120,7 @@ TRANSPORTS: list[Transport] = [cache_transport, redis_transport]
 
 
 def register_transport(transport: Transport) -> None:
-    """Add a transport once (the server-sent events of ``games.events``, at start-up)."""
+    """Add a transport once (the server-sent events of ``games.live.streams``, at start-up)."""
     if transport not in TRANSPORTS:
         TRANSPORTS.append(transport)
 

@@ -1,9 +1,9 @@
-"""Push: the nudges of ``games.nudges`` as server-sent events (django-eventstream, on ASGI).
+"""Push: the nudges of ``games.live.nudges`` as server-sent events (django-eventstream, on ASGI).
 
 A page opens one event stream on channel ``session-{id}``: a phone with its seat's join token
 (``/play/seat/<token>/events/``), the table screen as its host (``/play/s/<id>/events/``); an API
 client opens ``/api/sessions/<id>/events/`` with the host's API token or its seat's X-Seat-Token
-header (``session_events``). Each event is a nudge, ``{"type": "session_version", "session": id,
+header (api/session_stream.py). Each event is a nudge, ``{"type": "session_version", "session": id,
 "version": n}``, never a view; the page then fetches its own panel with a normal request.
 
 - **Event ids are session versions.** ``VersionStorage`` answers django-eventstream's questions
@@ -23,8 +23,8 @@ import asyncio
 import contextlib
 import json
 import logging
-import math
 import re
+from collections.abc import Callable
 
 import redis.asyncio as aioredis
 from asgiref.sync import sync_to_async
@@ -39,14 +39,10 @@ from django_eventstream.storage import EventDoesNotExist, StorageBase
 from django_eventstream.views import events as eventstream_events
 from django_eventstream.views import get_listener_manager
 from django_ratelimit.exceptions import Ratelimited
-from rest_framework.request import Request
 
-from api.throttles import CallerRateThrottle
-from config import streams
-from config.api_errors import api_error
 from config.health import rate_limited
-from config.ratelimits import LOGIN_WINDOW
-from games import access, nudges, selectors
+from games import access, selectors
+from games.live import caps, nudges
 
 logger = logging.getLogger(__name__)
 
@@ -104,7 +100,7 @@ class VersionStorage(StorageBase):
     """Event ids are session versions; the one event after id ``n`` is the newest version."""
 
     def append_event(self, channel, event_type, data):
-        raise NotImplementedError("nudges are published by games.nudges, not stored")
+        raise NotImplementedError("nudges are published by games.live.nudges, not stored")
 
     def get_current_id(self, channel):
         session_id = _session_id(channel)
@@ -210,7 +206,7 @@ async def _stream(
         # 204 tells EventSource not to reconnect, and the page keeps polling ("Live · polling").
         return HttpResponse(status=204)
     account = await sync_to_async(access.request_account)(request)
-    refusal = await streams.admit(request, session_id, seat, account=account)  # the caps' 429
+    refusal = await caps.admit(request, session_id, seat, account=account)  # the caps' 429
     if refusal is not None:
         return refusal
     response = await sync_to_async(_open_stream)(request, session_id)
@@ -225,7 +221,7 @@ def _open_stream(request: HttpRequest, session_id: int) -> HttpResponse | Stream
     return response
 
 
-# The views are async, so that under ASGI (config/streams.py) an open stream holds no thread: their
+# The views are async, so that under ASGI (games/live/asgi.py) an open stream holds no thread: their
 # sync steps are short calls, each handed to a thread and back.
 
 
@@ -234,7 +230,7 @@ async def seat_events(request: HttpRequest, token: str) -> HttpResponse | Stream
     """A phone's stream: its join token is the key (unknown tokens are rate limited, 404)."""
     try:
         seat = await sync_to_async(access.seat_for_join_token)(request, token)
-    except Ratelimited as refusal:  # answered here: config/streams.py has no rate-limit middleware
+    except Ratelimited as refusal:  # answered here: the stream handler has no rate-limit middleware
         return await sync_to_async(rate_limited)(request, refusal)
     if seat is None:
         raise Http404
@@ -244,9 +240,6 @@ async def seat_events(request: HttpRequest, token: str) -> HttpResponse | Stream
 # ---- The session's stream: the table page's address and the API's ---------------------------
 # Open to the readers of ``games.access.session_stream_reader``. Every reader gets the same nudges.
 
-METHOD_NOT_ALLOWED = 'Method "{method}" not allowed.'
-TOO_MANY_REQUESTS = "Too many requests: wait the Retry-After seconds."
-
 
 def _page_refusal(request: HttpRequest, refusal: access.Refusal) -> HttpResponse:
     if refusal.status == 429:
@@ -254,16 +247,14 @@ def _page_refusal(request: HttpRequest, refusal: access.Refusal) -> HttpResponse
     raise Http404  # the page's stream says nothing more to whoever is not at the table
 
 
-def _api_refusal(request: HttpRequest, refusal: access.Refusal) -> HttpResponse:
-    response = api_error(refusal.message, refusal.status, code=refusal.code)
-    if refusal.status == 429:
-        response["Retry-After"] = str(LOGIN_WINDOW)
-    return response
+Refuse = Callable[[HttpRequest, access.Refusal], HttpResponse]
 
 
-async def _session_events(
-    request: HttpRequest, session_id: int, refuse
+async def session_stream(
+    request: HttpRequest, session_id: int, refuse: Refuse
 ) -> HttpResponse | StreamingHttpResponse:
+    """The session's stream for its readers (``games.access.session_stream_reader``); a refusal
+    answered by ``refuse``, in the words of the address asked (the page's, the API's)."""
     reader = await sync_to_async(access.session_stream_reader)(request, session_id)
     if isinstance(reader, access.Refusal):
         return await sync_to_async(refuse)(request, reader)
@@ -273,29 +264,5 @@ async def _session_events(
 @require_GET
 async def table_events(request: HttpRequest, session_id: int) -> HttpResponse | StreamingHttpResponse:
     """The table screen's stream (/play/s/<id>/events/): its host with the session cookie, as the
-    page opens it; the same readers as the API's address below."""
-    return await _session_events(request, session_id, _page_refusal)
-
-
-async def session_events(request: HttpRequest, session_id: int) -> HttpResponse | StreamingHttpResponse:
-    """The session's stream at /api/sessions/<id>/events/ (described in the schema by
-    api.session_apis.SessionEventsApi): the API's per-caller rate, refusals in its error shape."""
-    if request.method != "GET":
-        response = api_error(METHOD_NOT_ALLOWED.format(method=request.method), 405)
-        response["Allow"] = "GET"
-        return response
-    wait = await sync_to_async(_caller_wait)(request)
-    if wait is not None:
-        response = api_error(TOO_MANY_REQUESTS, 429)
-        response["Retry-After"] = str(wait)
-        return response
-    return await _session_events(request, session_id, _api_refusal)
-
-
-def _caller_wait(request: HttpRequest) -> int | None:
-    """The API's rate per caller (api/throttles.py), counted for the stream as for any request:
-    the seconds to wait when over it, else None."""
-    throttle = CallerRateThrottle()
-    if throttle.allow_request(Request(request), None):
-        return None
-    return math.ceil(throttle.wait() or 1)
+    page opens it; the same readers as the API's address (api/session_stream.py)."""
+    return await session_stream(request, session_id, _page_refusal)
