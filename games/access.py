@@ -22,7 +22,8 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from django.db.models import CharField, Expression, F, Q, QuerySet, Subquery, Value
+from django.db.models import CharField, F, Q, QuerySet, Value
+from django.db.models.expressions import BaseExpression
 from django.http import HttpRequest
 from django_ratelimit.core import is_ratelimited
 from django_ratelimit.exceptions import Ratelimited
@@ -48,7 +49,7 @@ class CampaignNightRule(Protocol):
 class MemberNames(Protocol):
     """The display name a user has in a campaign, as a subquery (None: none)."""
 
-    def __call__(self, *, campaign_id: Any, user_id: Any) -> Subquery: ...
+    def __call__(self, *, campaign_id: Any, user_id: Any) -> BaseExpression: ...
 
 
 class TokenRefused(Exception):
@@ -167,7 +168,7 @@ def session_kept_by(*, session: GameSession, user: Any) -> bool:
     return rule(campaign_id=session.campaign_id, user=user, hosting=session.host_id == user.pk)
 
 
-def member_name(*, campaign_id: Any, user_id: Any) -> Expression:
+def member_name(*, campaign_id: Any, user_id: Any) -> BaseExpression:
     """The display name of a user in a campaign (ids or outer references), as the campaign keeps
     it; None without one (the pages then show the username)."""
     names = hooks.member_names

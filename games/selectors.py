@@ -12,7 +12,8 @@ from typing import Annotated, Any, TypedDict
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.db.models import Expression, OuterRef, QuerySet
+from django.db.models import OuterRef, QuerySet
+from django.db.models.expressions import BaseExpression
 
 from games import access
 from games.engines.kernel.choices import Choice
@@ -316,7 +317,7 @@ def session_seats(*, session: GameSession) -> QuerySet[Seat]:
     return session.seats.select_related("user").annotate(member_name=_member_name())
 
 
-def _member_name() -> Expression:
+def _member_name() -> BaseExpression:
     """The display name the seat's player has in the night's campaign (None: none)."""
     return access.member_name(campaign_id=OuterRef("session__campaign_id"), user_id=OuterRef("user_id"))
 

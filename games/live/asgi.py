@@ -23,7 +23,7 @@ import logging
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 from importlib import import_module
-from typing import cast
+from typing import IO, cast
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -39,6 +39,7 @@ from django.utils.functional import SimpleLazyObject
 
 from config import db_faults
 from games.live import caps
+from games.live.nudges import App, Message, Receive, Scope, Send
 
 logger = logging.getLogger(__name__)
 
@@ -56,10 +57,10 @@ class _Progress:
     cut: bool = False
 
 
-def _guarded_send(send, progress: _Progress):
+def _guarded_send(send: Send, progress: _Progress) -> Send:
     """``send``, with a client whose buffers stay full for caps.SLOW_CLIENT_SECONDS cut off."""
 
-    async def guarded(message) -> None:
+    async def guarded(message: Message) -> None:
         try:
             async with asyncio.timeout(caps.SLOW_CLIENT_SECONDS):
                 await send(message)
@@ -91,7 +92,7 @@ quiet_cut = _QuietCut()
 logging.getLogger("uvicorn.error").addFilter(quiet_cut)
 
 
-def is_stream(scope) -> bool:
+def is_stream(scope: Scope) -> bool:
     """An HTTP request for one of the event streams (with nothing for the input guard to refuse).
     Every request asks: only an address ending as the streams' do is resolved (the pages and the
     API are resolved once, by Django's handler)."""
@@ -119,7 +120,7 @@ class StreamHandler(ASGIHandler):
         self._exception_middleware: list = []
         self._middleware_chain = convert_exception_to_response(self._with_user)
 
-    async def __call__(self, scope, receive, send) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if self.open_streams >= settings.MAX_OPEN_STREAMS:
             caps.log_refusal("process", "Event stream refused: %d open in this process", self.open_streams)
             return await caps.too_many_streams(send)
@@ -136,7 +137,7 @@ class StreamHandler(ASGIHandler):
             if place is not None:
                 await sync_to_async(caps.shared.release)(place)
 
-    async def _served(self, scope, receive, send, progress: _Progress) -> None:
+    async def _served(self, scope: Scope, receive: Receive, send: Send, progress: _Progress) -> None:
         """The stream, ended at its maximum age (a clean end: the browser reconnects at once)."""
         try:
             async with asyncio.timeout(caps.MAX_STREAM_AGE_SECONDS):
@@ -151,7 +152,7 @@ class StreamHandler(ASGIHandler):
         if progress.cut:
             quiet_cut.pending += 1  # the server closes the connection: no error line for it
 
-    async def handle(self, scope, receive, send) -> None:
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Django's ``handle``, lean for an answer that lasts for hours: the request (its META and
         headers, its resolver match and the patterns tried, its session) is let go as soon as the
         view has answered, and the stream is sent from its own generator, one message a part."""
@@ -169,7 +170,9 @@ class StreamHandler(ASGIHandler):
         for response in answered:
             await sync_to_async(response.close)()
 
-    async def _answered(self, scope, body_file, receive, send, answered: list) -> None:
+    async def _answered(
+        self, scope: Scope, body_file: IO[bytes], receive: Receive, send: Send, answered: list
+    ) -> None:
         """The answer sent, while a disconnect is listened for (it ends the stream)."""
         try:
             async with asyncio.TaskGroup() as group:
@@ -180,7 +183,7 @@ class StreamHandler(ASGIHandler):
         except* (_Processed, RequestAborted):
             pass
 
-    async def _answer(self, scope, body_file) -> HttpResponseBase:
+    async def _answer(self, scope: Scope, body_file: IO[bytes]) -> HttpResponseBase:
         """The view's answer; the request is closed at once (its body file with it) and kept by
         nothing: the stream's generator holds only what it reads (games/live/streams.py)."""
         set_script_prefix(get_script_prefix(scope))
@@ -221,7 +224,7 @@ def _headers(response: HttpResponseBase) -> list[tuple[bytes, bytes]]:
     return headers
 
 
-async def _send_lean(response: HttpResponseBase, send) -> None:
+async def _send_lean(response: HttpResponseBase, send: Send) -> None:
     """The answer over ASGI, as Django's ``send_response`` does, without its wrappers around a
     stream's generator: each part is encoded and sent, and held by nothing once sent."""
     await send({"type": "http.response.start", "status": response.status_code, "headers": _headers(response)})
@@ -248,11 +251,11 @@ def _unavailable(request: HttpRequest) -> HttpResponse:
     return db_faults.unavailable(request)
 
 
-def streams_apart(app):
+def streams_apart(app: App) -> App:
     """ASGI middleware: the event streams to ``StreamHandler``, everything else to ``app``."""
     streams = StreamHandler()
 
-    async def application(scope, receive, send):
+    async def application(scope: Scope, receive: Receive, send: Send) -> None:
         if is_stream(scope):
             return await streams(scope, receive, send)
         return await app(scope, receive, send)
@@ -268,7 +271,7 @@ class GZipExceptStreamsMiddleware(GZipMiddleware):
     stream: each event must reach the client as it is sent, not when a compressed block fills up.
     (Under ASGI the streams skip the middleware anyway: ``StreamHandler``; this holds elsewhere.)"""
 
-    def process_response(self, request, response):
+    def process_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
         if response.get("Content-Type", "").startswith(EVENT_STREAM):
             return response
         return super().process_response(request, response)

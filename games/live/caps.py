@@ -56,13 +56,13 @@ class RefusalLog:
     """At most one warning per kind of refusal per ``every`` seconds: a crowd of refusals (or of
     slow clients) does not fill the log. The lines not written are counted in the next one."""
 
-    def __init__(self, every: float = LOG_EVERY_SECONDS, clock=time.monotonic):
+    def __init__(self, every: float = LOG_EVERY_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
         self.every = every
         self.clock = clock
         self.last: dict[str, float] = {}
         self.quiet: Counter[str] = Counter()
 
-    def warn(self, kind: str, message: str, *args) -> None:
+    def warn(self, kind: str, message: str, *args: object) -> None:
         now = self.clock()
         if kind in self.last and now - self.last[kind] < self.every:
             self.quiet[kind] += 1
@@ -81,7 +81,7 @@ refusals = RefusalLog()
 _logged = refusals.last  # the tests of the process cap clear it
 
 
-def log_refusal(kind: str, message: str, *args) -> None:
+def log_refusal(kind: str, message: str, *args: object) -> None:
     refusals.warn(kind, message, *args)
 
 
@@ -169,7 +169,7 @@ class SharedStreamCounts:
 
     PREFIX = "chronicle:streams:"
 
-    def _client(self):
+    def _client(self) -> Any:
         """The Redis of the limits cache (settings.CACHES), or None when they are not in Redis."""
         limits = caches["limits"]
         if not isinstance(limits, RedisCache):

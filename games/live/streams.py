@@ -25,6 +25,7 @@ import json
 import logging
 import re
 from collections.abc import Callable
+from typing import Any
 
 import redis.asyncio as aioredis
 from asgiref.sync import sync_to_async
@@ -86,28 +87,28 @@ class SessionChannelManager(ChannelManagerBase):
     seat's join token, or the host), by the views below, before the stream opens: django-
     eventstream's ``can_read_channel`` sees only the user, and a phone has a token, not a user."""
 
-    def get_channels_for_request(self, request, view_kwargs):
+    def get_channels_for_request(self, request: HttpRequest, view_kwargs: dict[str, Any]) -> set[str]:
         return {nudges.session_channel(view_kwargs["session_id"])}
 
-    def can_read_channel(self, user, channel):
+    def can_read_channel(self, user: Any, channel: str) -> bool:
         return _session_id(channel) is not None
 
-    def is_channel_reliable(self, channel):
+    def is_channel_reliable(self, channel: str) -> bool:
         return True  # resumable: VersionStorage answers from the session version
 
 
 class VersionStorage(StorageBase):
     """Event ids are session versions; the one event after id ``n`` is the newest version."""
 
-    def append_event(self, channel, event_type, data):
+    def append_event(self, channel: str, event_type: str, data: Any) -> Event:
         raise NotImplementedError("nudges are published by games.live.nudges, not stored")
 
-    def get_current_id(self, channel):
+    def get_current_id(self, channel: str) -> int:
         session_id = _session_id(channel)
         version = None if session_id is None else current_version(session_id)
         return version or 0
 
-    def get_events(self, channel, last_id, limit=100):
+    def get_events(self, channel: str, last_id: int, limit: int = 100) -> list[Event]:
         session_id = _session_id(channel)
         version = None if session_id is None else current_version(session_id)
         if session_id is None or version is None:
