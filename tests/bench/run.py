@@ -31,8 +31,8 @@ django.setup()
 from django.db import connection  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
 
-from games import nudges  # noqa: E402
 from games.engines.kernel.choices import random_action  # noqa: E402
+from games.live import nudges  # noqa: E402
 from tests.bench.server import BenchError, request, request_json, served, server_env  # noqa: E402
 
 SECTIONS = []
@@ -935,6 +935,11 @@ from tests.bench.panel_profile import panel_fetch_profile  # noqa: E402
 
 section(panel_fetch_profile)
 
+from tests.bench.before_after import capacity_per_core, tap_cpu_before_after  # noqa: E402
+
+section(tap_cpu_before_after)
+section(capacity_per_core)
+
 
 def machine() -> str:
     memory = "?"
@@ -967,7 +972,7 @@ def machine() -> str:
 # The report's order: what people see first, then the request path, push, capacity, long nights,
 # and the older sections.
 ORDER = (
-    "tap_to_glass", "panel_fetch_profile", "request_path_ratios", "live_push", "capacity_curve",
+    "tap_cpu_before_after", "capacity_per_core", "tap_to_glass", "panel_fetch_profile", "request_path_ratios", "live_push", "capacity_curve",
     "streams_at_scale", "long_night_section", "api_submit_and_read", "live_updates", "session_replay_time",
     "campaign_page_queries", "campaign_over_months",
 )  # fmt: skip
