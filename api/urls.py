@@ -7,13 +7,14 @@ from django.views.decorators.csp import csp_override
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
 from api import archive_apis as arc
-from api import auth_apis, session_stream
+from api import auth_apis
 from api import campaign_apis as c
 from api import correction_apis as fix
 from api import member_apis as m
 from api import night_apis as n
 from api import session_apis as s
 from api import story as st
+from api.session_stream import session_events
 from config.api_errors import api_not_found
 
 # The browsable docs (Swagger UI and ReDoc) come from our own static files (drf-spectacular-sidecar),
@@ -80,7 +81,7 @@ session_patterns = [
     path("table/actions/submit/", s.SessionTableActionApi.as_view(), name="session-table-action"),
     path("undo/", s.SessionUndoApi.as_view(), name="session-undo"),
     path("log/", s.SessionLogApi.as_view(), name="session-log"),
-    path("events/", _documented_stream(session_stream.session_events, s.SessionEventsApi), name="session-events"),
+    path("events/", _documented_stream(session_events, s.SessionEventsApi), name="session-events"),
     path("seats/<id:seat_index>/join/", s.SeatJoinApi.as_view(), name="seat-join"),
     path("seats/<id:seat_index>/show-code/", s.SeatShowCodeApi.as_view(), name="seat-show-code"),
     path("seats/<id:seat_index>/rotate/", s.SeatRotateTokenApi.as_view(), name="seat-rotate"),
