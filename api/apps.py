@@ -12,5 +12,11 @@ class ApiConfig(AppConfig):
         # A password reset or change revokes the account's API tokens (allauth's signals).
         from api import signals  # noqa: F401
 
+        # The table companion reads API tokens through what the API registers: games imports nothing of api.
+        from api.authentication import DeviceTokens
+        from games import access
+
+        access.register_api_tokens(DeviceTokens())
+
         # The log-in limits' table (config/ratelimits.py) after every migrate, make run's included.
         post_migrate.connect(limits_table_create, sender=self, dispatch_uid="chronicle-limits-table")

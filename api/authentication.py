@@ -12,6 +12,7 @@ from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication, get_authorization_header
 
 from api.models import DeviceToken, token_digest
+from games.access import TokenRefused
 
 TOKEN_EXPIRED = "Your token has expired: log in again for a new one."
 TOKEN_INVALID = "Invalid token."
@@ -71,10 +72,9 @@ class ExpiringTokenAuthentication(TokenAuthentication):
         return token.user, token
 
 
-# ---- A logged-in player's token, checked in the query that reads what it acts on -------------
-# (issue 18: a submit in at most 6 queries, the login included.) On a miss (no such token, not
-# this seat's player, expired, inactive) the caller falls back to the usual authentication, which
-# gives the usual answer (401 for a bad token, 403 for another's seat). The token's last use is
+# ---- The tokens as the access rule reads them (games/access.py, registered in api/apps.py) -----
+# A logged-in player's token is checked in the query that reads what it acts on (a submit in at
+# most 6 queries, the login included); the streams learn its account. The token's last use is
 # written as above: a conditional UPDATE at most once a minute.
 
 
@@ -89,63 +89,37 @@ def request_token_key(request) -> str | None:
         return None
 
 
-def _token_columns(prefix: str) -> dict:
-    return {
-        "token_id": F(f"{prefix}__device_tokens__id"),
-        "token_created": F(f"{prefix}__device_tokens__created"),
-        "token_last_used": F(f"{prefix}__device_tokens__last_used"),
-    }
+class DeviceTokens:
+    """What ``games.access`` asks of the API's tokens (its ``ApiTokens``)."""
 
+    def key(self, request) -> str | None:
+        return request_token_key(request)
 
-def _authenticated_by(request, user, row) -> bool:
-    token = DeviceToken(
-        pk=row.token_id, user=user, name="", created=row.token_created, last_used=row.token_last_used
-    )
-    if token_expired(token):
-        return False
-    token_touch(token)
-    request.user, request.auth = user, token
-    return True
+    def user(self, request):
+        if request_token_key(request) is None:
+            return None
+        try:
+            found = ExpiringTokenAuthentication().authenticate(request)
+        except exceptions.AuthenticationFailed:
+            raise TokenRefused from None
+        return None if found is None else found[0]
 
+    def held_by(self, account: str, key: str) -> Q:
+        return Q(**{f"{account}__device_tokens__digest": token_digest(key)})
 
-def seat_of_token_player(request, *, session_id: int, index: int):
-    """The seat (with its session) whose player holds the request's API token, the request then
-    authenticated as that player: one query. None on a miss (nothing authenticated)."""
-    from games.models import Seat
+    def columns(self, account: str) -> dict:
+        return {
+            "token_id": F(f"{account}__device_tokens__id"),
+            "token_created": F(f"{account}__device_tokens__created"),
+            "token_last_used": F(f"{account}__device_tokens__last_used"),
+        }
 
-    key = request_token_key(request)
-    if key is None or "_user" in request.__dict__:
-        return None
-    seat = (
-        Seat.objects.select_related("session", "user")
-        .filter(
-            session_id=session_id,
-            index=index,
-            user__device_tokens__digest=token_digest(key),
-            user__is_active=True,
+    def signed_in(self, request, user, row) -> bool:
+        token = DeviceToken(
+            pk=row.token_id, user=user, name="", created=row.token_created, last_used=row.token_last_used
         )
-        .annotate(**_token_columns("user"))
-        .first()
-    )
-    if seat is None or not _authenticated_by(request, seat.user, seat):
-        return None
-    return seat
-
-
-def session_of_token_host(request, *, session_id: int):
-    """The session whose host holds the request's API token, the request then authenticated as
-    the host: one query. None on a miss (nothing authenticated)."""
-    from games.models import GameSession
-
-    key = request_token_key(request)
-    if key is None or "_user" in request.__dict__:
-        return None
-    session = (
-        GameSession.objects.select_related("host")
-        .filter(pk=session_id, host__device_tokens__digest=token_digest(key), host__is_active=True)
-        .annotate(**_token_columns("host"))
-        .first()
-    )
-    if session is None or not _authenticated_by(request, session.host, session):
-        return None
-    return session
+        if token_expired(token):
+            return False
+        token_touch(token)
+        request.user, request.auth = user, token
+        return True

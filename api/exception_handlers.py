@@ -11,12 +11,10 @@ from rest_framework.response import Response
 from rest_framework.serializers import as_serializer_error
 from rest_framework.views import exception_handler
 
-from config.api_errors import error_body
+from config.api_errors import TOO_MANY_ATTEMPTS, error_body
 from config.ratelimits import LOGIN_WINDOW
 from games.engines.kernel.errors import RuleError
 from games.services import IdempotencyKeyReused, StaleVersion
-
-TOO_MANY_ATTEMPTS = "Too many attempts: wait a minute and try again."
 
 
 def chronicle_exception_handler(exc, context):

@@ -30,7 +30,7 @@ from campaign.services.game_nights import (
     game_night_take_over,
 )
 from campaign.services.stickers import sticker_marks_correct
-from games.selectors import session_kept_by
+from games.access import session_kept_by
 from games.services import session_abandon
 
 TAGS = ["campaigns"]

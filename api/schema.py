@@ -17,12 +17,12 @@ from rest_framework.authentication import SessionAuthentication
 
 from api.errors import RETRY_AFTER, errors
 from api.serializers import NameField
+from games.access import SEAT_TOKEN_HEADER
 from games.engines.kernel.text import BIDI_CONTROLS
-from games.join_guard import SEAT_TOKEN_HEADER
 
 NESTED = {"InputSerializer", "OutputSerializer"}
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
-SEAT_TOKEN = SEAT_TOKEN_HEADER  # the seat operations' header (games/join_guard.py): also a security scheme
+SEAT_TOKEN = SEAT_TOKEN_HEADER  # the seat operations' header (games/access.py): also a security scheme
 
 
 class DeviceTokenScheme(OpenApiAuthenticationExtension):

@@ -35,17 +35,16 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
-from api.authentication import seat_of_token_player, session_of_token_host
 from api.base import ChronicleApi
 from api.errors import errors
 from api.pagination import ChroniclePagination
 from api.serializers import NameField, StrictBooleanField, StrictCharField, StrictIntegerField
 from api.view_schema import settings_schema
-from games import selectors, services
+from games import access, selectors, services
+from games.access import SEAT_TOKEN_HEADER, seat_for_join_token, seat_of_token_player, session_of_token_host
 from games.engines.kernel.choices import Choice
 from games.engines.kernel.contract import check_value, settings_type_for
 from games.engines.kernel.registry import get_game
-from games.join_guard import SEAT_TOKEN_HEADER, seat_for_join_token
 from games.models import GameSession, Seat
 from games.presenters import presenter_for
 from games.screens import session_seat_infos
@@ -138,8 +137,8 @@ class IdempotencyKeyRequired(exceptions.APIException):
 
 def _is_host(session: GameSession, user) -> bool:
     """Who keeps the table: its host, and for a campaign's night the campaign's owner (the
-    host's phone died), as the table page (games.selectors.session_table_open_to)."""
-    return selectors.session_table_open_to(session=session, user=user)
+    host's phone died), as the table page (games.access.session_table_open_to)."""
+    return access.session_table_open_to(session=session, user=user)
 
 
 def _seat_by_token(request) -> Seat | None:
@@ -565,7 +564,7 @@ class MySeatListApi(ChronicleApi):
         responses={200: OutputSerializer(many=True), **errors(401)},
     )
     def get(self, request):
-        seats = selectors.seats_of_user(user=request.user)
+        seats = access.seats_of_user(user=request.user)
         return Response(self.OutputSerializer(seats, many=True).data)
 
 
@@ -884,7 +883,7 @@ class SeatActionSubmitApi(SessionApi):
 
 class SeatFindApi(ChronicleApi):
     # The token travels in the body, never in an address (addresses end up in logs). Unknown tokens
-    # count against the same per-address limit as every other use of a seat token (games.join_guard).
+    # count against the same per-address limit as every other use of a seat token (games.access).
     authentication_classes: list = []
     permission_classes = [AllowAny]
 
@@ -941,7 +940,7 @@ def _seat_found(seat: Seat) -> dict:
     }
 
 
-# ---- The session's event stream: described here, served by games.events.session_events ----------
+# ---- The session's event stream: described here, served by api.session_stream ------------------
 
 LAST_EVENT_ID = OpenApiParameter(
     "Last-Event-ID",
@@ -988,8 +987,8 @@ STREAM_CAPPED = OpenApiResponse(
 
 
 class SessionEventsApi(ChronicleApi):
-    # Described only: api/urls.py serves this address with the async games.events.session_events
-    # (config/streams.py: outside DRF and the middleware, no thread per open stream).
+    # Described only: api/urls.py serves this address with the async api.session_stream.session_events
+    # (games/live/asgi.py: outside DRF and the middleware, no thread per open stream).
 
     permission_classes = [AllowAny]  # a phone's X-Seat-Token needs no login
 

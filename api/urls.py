@@ -14,8 +14,8 @@ from api import member_apis as m
 from api import night_apis as n
 from api import session_apis as s
 from api import story as st
+from api.session_stream import session_events
 from config.api_errors import api_not_found
-from games import events
 
 # The browsable docs (Swagger UI and ReDoc) come from our own static files (drf-spectacular-sidecar),
 # so they work on a home network without internet; their scripts are files (Swagger UI's settings
@@ -30,7 +30,7 @@ DOCS_CSP = csp_override(
 
 
 def _documented_stream(view, api_class):
-    """An event stream, served apart from DRF (config/streams.py: an async view holding no thread),
+    """An event stream, served apart from DRF (games/live/asgi.py: an async view holding no thread),
     described in the schema by ``api_class``: drf-spectacular reads an endpoint's ``cls``."""
     view.cls, view.initkwargs = api_class, {}
     return view
@@ -81,7 +81,7 @@ session_patterns = [
     path("table/actions/submit/", s.SessionTableActionApi.as_view(), name="session-table-action"),
     path("undo/", s.SessionUndoApi.as_view(), name="session-undo"),
     path("log/", s.SessionLogApi.as_view(), name="session-log"),
-    path("events/", _documented_stream(events.session_events, s.SessionEventsApi), name="session-events"),
+    path("events/", _documented_stream(session_events, s.SessionEventsApi), name="session-events"),
     path("seats/<id:seat_index>/join/", s.SeatJoinApi.as_view(), name="seat-join"),
     path("seats/<id:seat_index>/show-code/", s.SeatShowCodeApi.as_view(), name="seat-show-code"),
     path("seats/<id:seat_index>/rotate/", s.SeatRotateTokenApi.as_view(), name="seat-rotate"),

@@ -1,4 +1,4 @@
-"""Who may do what in a campaign (issue 24). A campaign is seen only by its members: anyone else
+"""Who may do what in a campaign. A campaign is seen only by its members: anyone else
 gets the 404 of a campaign that does not exist, so a stranger cannot even learn that it exists.
 Members have a role (Membership.Role): the owner may do everything, members included; a player
 plays a House, changes the campaign at the table and may host a night; a viewer reads."""
@@ -8,6 +8,7 @@ from __future__ import annotations
 from enum import Enum
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import Subquery
 from django.http import Http404
 
 from campaign.models import Campaign, Membership
@@ -42,7 +43,7 @@ def is_demo(user) -> bool:
 
 
 def demo_adds_no_campaign(user) -> None:
-    """The demo account is for the demo campaign only: it neither creates nor imports one (issue 24)."""
+    """The demo account is for the demo campaign only: it neither creates nor imports one."""
     if is_demo(user):
         raise PermissionDenied(DEMO_ADDS_NO_CAMPAIGN)
 
@@ -100,3 +101,20 @@ def campaign_for(*, user, campaign_id: int, need: Need = Need.READ) -> tuple[Cam
     if not role_allows(role, need):
         raise PermissionDenied(need.refusal)
     return campaign, MemberRole(role)
+
+
+# ---- What the table companion asks of a campaign (registered in campaign/apps.py) -------------
+
+
+def night_kept_by(*, campaign_id: int, user, hosting: bool) -> bool:
+    """Whether ``user`` keeps the table of a night of this campaign: its owner, and its host
+    (``hosting``) while a player of the campaign: a host removed from it, or made a viewer, loses
+    the table at once (games.access.session_kept_by asks at every request)."""
+    role = campaign_role_by_id(campaign_id=campaign_id, user=user)
+    return role == Role.OWNER or (hosting and role_allows(role, Need.PLAY))
+
+
+def member_name(*, campaign_id, user_id) -> Subquery:
+    """The display name a user has in a campaign (ids or outer references), None for none."""
+    named = Membership.objects.filter(campaign_id=campaign_id, user_id=user_id)
+    return Subquery(named.values("display_name")[:1])

@@ -7,4 +7,13 @@ class CampaignConfig(AppConfig):
 
     def ready(self) -> None:
         # Registers the Celery tasks in every process (web too): the services send them by name.
-        from campaign import tasks  # noqa: F401
+        # What the table companion asks of a campaign's night, registered from here: games imports
+        # nothing of campaign.
+        from campaign import (
+            access,
+            tasks,  # noqa: F401
+        )
+        from games import access as games_access
+
+        games_access.register_campaign_night_rule(access.night_kept_by)
+        games_access.register_member_names(access.member_name)

@@ -29,9 +29,9 @@ from campaign.models import (
     Membership,
     StoryCard,
 )
+from games.access import seats_of_user
 from games.engines.kings_dilemma.data import GRAND_FINALE_ENVELOPE
 from games.models import GameSession
-from games.selectors import seats_of_user
 
 NIGHTS_ABANDONED_SHOWN = 5
 NIGHT_GAME = "kings_dilemma"  # a campaign's nights are played with the King's Dilemma engine

@@ -68,8 +68,8 @@ from campaign.services.stickers import (
 from config.http import HttpRequest
 from config.network import request_from_this_machine
 from config.uploads import upload_too_large
+from games.access import session_kept_by
 from games.presenters.kings_dilemma import save_words
-from games.selectors import session_kept_by
 
 DEMO_LOGIN_REFUSED = (
     "The demo login works only on the computer that runs Chronicle: log in with your account here."

@@ -12,6 +12,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 API_PREFIX = "/api/"
 NO_SUCH_ENDPOINT = "There is no such API endpoint: see /api/schema/."
 BODY_TOO_LARGE = "The request body is too large (at most 2.5 MB)."
+# A rate limit of attempts (logging in, guessing seat tokens): the API's answer and the streams'.
+TOO_MANY_ATTEMPTS = "Too many attempts: wait a minute and try again."
 
 
 # Every code an error body can carry. The code of a status where nothing more specific is known

@@ -1,4 +1,4 @@
-"""The ASGI application: pages, the API and the live event streams (games/events.py), served by
+"""The ASGI application: pages, the API and the live event streams (games/live/streams.py), served by
 uvicorn (make run) or gunicorn with uvicorn workers (docker/)."""
 
 import os
@@ -18,9 +18,9 @@ from a2wsgi import WSGIMiddleware  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.core.wsgi import get_wsgi_application  # noqa: E402
 
-from config.streams import streams_apart  # noqa: E402
 from config.uploads import body_limit  # noqa: E402
-from games.nudges import after_answer  # noqa: E402  (once Django is set up)
+from games.live.asgi import streams_apart  # noqa: E402  (once Django is set up)
+from games.live.nudges import after_answer  # noqa: E402
 
 # A request whose body, if any, has a declared length (a page, a panel, a tap, the API): Django's
 # WSGI handler on a pool of threads (a2wsgi). What it runs is synchronous; Django's ASGI handler
@@ -55,7 +55,7 @@ def lengths_apart(undeclared, declared):
     return application
 
 
-# A request's nudges go out once its answer is sent (games/nudges.py); a body over the limit is
+# A request's nudges go out once its answer is sent (games/live/nudges.py); a body over the limit is
 # answered 413 while it is being received (config/uploads.py); the event streams are served apart,
-# without an OS thread each (config/streams.py).
+# without an OS thread each (games/live/asgi.py).
 application = after_answer(body_limit(streams_apart(lengths_apart(django_application, pages))))

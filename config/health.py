@@ -14,7 +14,7 @@ from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.shortcuts import render
 
-# How changes reach the pages (games/events.py): pushed, with polling only while a stream is down.
+# How changes reach the pages (games/live/streams.py): pushed, with polling only while a stream is down.
 LIVE_UPDATES = {
     "connected": "pushed to every web process through Redis",
     "not configured": "pushed from this process (one server, no Redis)",

@@ -135,7 +135,7 @@ MIDDLEWARE = [
     "config.db_faults.DatabaseFaultMiddleware",  # first: sees what a view raised (config/db_faults.py)
     "django.middleware.security.SecurityMiddleware",
     # Compresses what every middleware below answered (the API's error shape included), never a stream.
-    "config.streams.GZipExceptStreamsMiddleware",
+    "games.live.asgi.GZipExceptStreamsMiddleware",
     "config.api_errors.ApiErrorShapeMiddleware",
     "config.input_guard.InputGuardMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -385,10 +385,10 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
-# Push (games/events.py): django-eventstream streams channel session-{id} to each page; its event
+# Push (games/live/streams.py): django-eventstream streams channel session-{id} to each page; its event
 # ids are session versions (a reconnecting page catches up from the version it last had).
-EVENTSTREAM_CHANNELMANAGER_CLASS = "games.events.SessionChannelManager"
-EVENTSTREAM_STORAGE_CLASS = "games.events.VersionStorage"
+EVENTSTREAM_CHANNELMANAGER_CLASS = "games.live.streams.SessionChannelManager"
+EVENTSTREAM_STORAGE_CLASS = "games.live.streams.VersionStorage"
 # The fallback while push is down: pages check the version this often. Under a second would let a
 # table of phones flood a home Wi-Fi server; over a minute is no longer "live".
 LIVE_POLL_SECONDS = env_seconds("CHRONICLE_POLL_SECONDS", 2.0, low=0.2, high=60.0)
@@ -426,7 +426,7 @@ RATELIMIT_IP_META_KEY = "config.ratelimits.client_address"
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"] if not REDIS_URL else []
 
 # API tokens expire (seconds; log in again for a new one). docs/api.md.
-# Open event streams per server process (config/streams.py): past it, a new one is answered 503 and
+# Open event streams per server process (games/live/caps.py): past it, a new one is answered 503 and
 # the page polls instead.
 MAX_OPEN_STREAMS = int(os.environ.get("CHRONICLE_MAX_STREAMS", "2000"))
 

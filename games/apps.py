@@ -7,8 +7,9 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         """Wire what the lower modules must not import: the live-update transport of the event
-        streams (games.events imports games.nudges, so nudges learns of it here) and the tasks,
+        streams (games.live.streams imports games.live.nudges, so nudges learns of it here) and the tasks,
         which the services send by name (games.services.BOT_MOVE_TASK)."""
-        from games import events, nudges, tasks  # noqa: F401  # tasks: registered with the Celery app
+        from games import tasks  # noqa: F401  # registered with the Celery app
+        from games.live import nudges, streams
 
-        nudges.register_transport(events.inprocess_transport)
+        nudges.register_transport(streams.inprocess_transport)

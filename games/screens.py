@@ -20,7 +20,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.urls import reverse
 
-from games import nudges, selectors, services
+from games import selectors, services
+from games.live import nudges
 from games.models import GameSession, Seat
 from games.presenters import GENERIC, presenter_for
 from games.presenters.base import Presenter, SessionFacts

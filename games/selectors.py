@@ -12,10 +12,10 @@ from typing import Annotated, Any, TypedDict
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import OuterRef, QuerySet
+from django.db.models.expressions import BaseExpression
 
-from campaign.access import Need, Role, campaign_role_by_id, role_allows
-from campaign.models import Membership
+from games import access
 from games.engines.kernel.choices import Choice
 from games.engines.kernel.registry import get_game, slugs
 from games.engines.kernel.rules import TABLE, GameRules
@@ -274,16 +274,6 @@ def session_action_undoable(*, session: GameSession, action: SessionAction | Log
     return rules.undoable(before, action.payload, rules.apply(before, action.payload))
 
 
-def session_for_token(*, token: str) -> Seat | None:
-    """The seat a join token opens (with its session), or None."""
-    if not token:
-        return None
-    try:  # the token is unique: get() asks for it without the seats' ordering (a join and a sort)
-        return Seat.objects.select_related("session").get(token=token)
-    except Seat.DoesNotExist:
-        return None
-
-
 def seat_is_joined(*, seat: Seat) -> bool:
     """A phone opened the seat with its token, or a player linked it to their account (the API's
     claim). A seat a campaign's night gave to its House's player is joined once a device opened it:
@@ -327,12 +317,9 @@ def session_seats(*, session: GameSession) -> QuerySet[Seat]:
     return session.seats.select_related("user").annotate(member_name=_member_name())
 
 
-def _member_name() -> Subquery:
+def _member_name() -> BaseExpression:
     """The display name the seat's player has in the night's campaign (None: none)."""
-    named = Membership.objects.filter(
-        campaign_id=OuterRef("session__campaign_id"), user_id=OuterRef("user_id")
-    )
-    return Subquery(named.values("display_name")[:1])
+    return access.member_name(campaign_id=OuterRef("session__campaign_id"), user_id=OuterRef("user_id"))
 
 
 def session_list(*, host=None) -> QuerySet[GameSession]:
@@ -347,41 +334,8 @@ def session_current_version(*, session_id: int) -> tuple[int, str] | None:
     return GameSession.objects.filter(pk=session_id).values_list("version", "status").first()
 
 
-def session_table_for(*, session_id: int, user) -> GameSession | None:
-    """The session when ``user`` may open its table screen (every join code is on it): its host,
-    and for a night of a campaign the campaign's owner too (the host's phone died); else
-    None, as for a session that does not exist."""
-    # With its night (the table's forms ask whether its result is recorded): one query.
-    session = GameSession.objects.select_related("campaign", "chronicle_game").filter(pk=session_id).first()
-    if session is None or not session_table_open_to(session=session, user=user):
-        return None
-    return session
-
-
-def session_table_open_to(*, session: GameSession, user) -> bool:
-    """Whether ``user`` may open the session's table (the page, its stream, the API's table views):
-    its host, and for a night of a campaign the campaign's owner (a query only then); not staff,
-    who see another group's seat codes only in the admin (kept to this machine under make run). A
-    campaign's night is its host's while they play in the campaign, asked at every request: a host
-    removed from it, or made a viewer, loses the table at once."""
-    if user is None or not user.is_authenticated:
-        return False
-    return session_kept_by(session=session, user=user)
-
-
-def session_kept_by(*, session: GameSession, user) -> bool:
-    """Whether ``user`` keeps the session's table now: its host, and for a night of a campaign its
-    host while a player (or owner) of the campaign, and the campaign's owner."""
-    if user is None or not user.is_authenticated:
-        return False
-    if session.campaign_id is None:
-        return session.host_id == user.pk
-    role = campaign_role_by_id(campaign_id=session.campaign_id, user=user)
-    return role == Role.OWNER or (session.host_id == user.pk and role_allows(role, Need.PLAY))
-
-
-# ---- A player's own seats (issue 24: a night started from the campaign gives each House's seat to
-# the account that plays it) ----------------------------------------------------------------
+# ---- The players of a campaign's night (a night started from the campaign gives each House's seat
+# to the account that plays it) ------------------------------------------------------------------
 
 
 def _players_opening_from_campaign(*, session: GameSession) -> dict[int, str]:
@@ -396,28 +350,7 @@ def _players_opening_from_campaign(*, session: GameSession) -> dict[int, str]:
     }
     if not seats:
         return {}
-    named = Membership.objects.filter(campaign_id=session.campaign_id, user_id=OuterRef("pk"))
-    users = get_user_model().objects.filter(pk__in=set(seats.values()))
-    users = users.annotate(member_name=Subquery(named.values("display_name")[:1]))
+    named = access.member_name(campaign_id=session.campaign_id, user_id=OuterRef("pk"))
+    users = get_user_model().objects.filter(pk__in=set(seats.values())).annotate(member_name=named)
     names = {user.pk: user.member_name or user.get_username() for user in users}
     return {seat_id: names[user_id] for seat_id, user_id in seats.items() if user_id in names}
-
-
-def seats_of_user(*, user, campaign=None) -> QuerySet[Seat]:
-    """The seats ``user`` holds at sessions still running (of one campaign when given), newest
-    session first, each with its session."""
-    if user is None or not user.is_authenticated:
-        return Seat.objects.none()
-    seats = Seat.objects.filter(user=user, session__status=GameSession.Status.ACTIVE).select_related(
-        "session"
-    )
-    if campaign is not None:
-        seats = seats.filter(session__campaign=campaign)
-    return seats.order_by("-session__last_activity", "session_id", "index")
-
-
-def seat_of_user(*, user, session_id: int) -> Seat | None:
-    """The seat ``user`` holds at this session (running or not), or None."""
-    if user is None or not user.is_authenticated:
-        return None
-    return Seat.objects.filter(user=user, session_id=session_id).select_related("session").first()

@@ -2,7 +2,7 @@
 
 A session's state is the fold of its action log over the engine's setup; the cached ``state`` is
 that fold, kept so reads are cheap. Every change runs in one transaction with the session row
-locked, bumps ``version`` and nudges the clients after the commit (``games.nudges``).
+locked, bumps ``version`` and nudges the clients after the commit (``games.live.nudges``).
 """
 
 from __future__ import annotations
@@ -21,13 +21,14 @@ from django.utils import timezone
 
 from config.celery import app as celery_app
 from config.json_limits import STORED_JSON_MAX_DEPTH, json_depth_exceeds, json_number_out_of_range
-from games import nudges, selectors
+from games import selectors
 from games.engines.kernel.bots import bot_choose_action
 from games.engines.kernel.choices import unknown_keys
 from games.engines.kernel.errors import RuleError
 from games.engines.kernel.registry import get_game
 from games.engines.kernel.rules import GameRules
 from games.engines.kernel.text import has_control_characters, json_text_refused
+from games.live import nudges
 from games.models import GameSession, Seat, SessionAction, SessionSnapshot, new_seat_token
 
 logger = logging.getLogger(__name__)

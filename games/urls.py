@@ -1,6 +1,7 @@
 from django.urls import path
 
-from games import events, views
+from games import views
+from games.live import streams
 
 app_name = "games"
 urlpatterns = [
@@ -21,8 +22,8 @@ urlpatterns = [
         views.session_seat_new_code,
         name="session_seat_new_code",
     ),
-    path("s/<id:session_id>/events/", events.table_events, name="table_events"),
+    path("s/<id:session_id>/events/", streams.table_events, name="table_events"),
     path("seat/<str:token>/", views.seat_page, name="seat_page"),
-    path("seat/<str:token>/events/", events.seat_events, name="seat_events"),
+    path("seat/<str:token>/events/", streams.seat_events, name="seat_events"),
     path("s/<id:session_id>/my-seat/", views.my_seat, name="my_seat"),
 ]

@@ -27,10 +27,11 @@ from django_htmx.http import HttpResponseClientRefresh, HttpResponseStopPolling,
 from config.http import HttpRequest
 from config.network import phone_base_url
 from config.qr import qr_svg
-from games import nudges, screens, selectors, services
+from games import access, screens, selectors, services
+from games.access import seat_for_join_token
 from games.engines.kernel.errors import RuleError
 from games.forms import ActionForm, SessionCreateForm
-from games.join_guard import seat_for_join_token
+from games.live import nudges
 from games.models import GameSession, Seat
 from games.presenters import presenter_for
 from games.presenters.controls import action_from_post
@@ -56,7 +57,7 @@ def _host_session(request: HttpRequest, session_id: int) -> GameSession:
     """The session, for its host only (staff use the admin): the table page shows every join
     token. A night of a campaign opens for the campaign's owner too (the host's phone died); never
     for anyone else."""
-    session = selectors.session_table_for(session_id=session_id, user=request.user)
+    session = access.session_table_for(session_id=session_id, user=request.user)
     if session is None:
         raise Http404
     return session
@@ -307,7 +308,7 @@ def my_seat(request: HttpRequest, session_id: int) -> HttpResponse:
     their campaign gives each House's seat to the account that plays it), without scanning its code:
     it counts as their phone joining, and leads to the seat's own page. Anyone without a seat here,
     anonymous visitors included, gets the 404 of a session that does not exist."""
-    seat = selectors.seat_of_user(user=request.user, session_id=session_id)
+    seat = access.seat_of_user(user=request.user, session_id=session_id)
     if seat is None:
         raise Http404
     if selectors.seat_is_open(seat=seat):

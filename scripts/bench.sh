@@ -2,6 +2,10 @@
 # make bench: the benchmarks against the project's own PostgreSQL and Redis (stopped afterwards).
 #   scripts/bench.sh                       all sections, written to docs/benchmarks.md
 #   scripts/bench.sh live_updates ...      only the named sections, printed (the report is kept)
+#   CHRONICLE_BENCH_QUICK=1 scripts/bench.sh tap_cpu_before_after capacity_per_core
+#                                          a short run of the two one-core sections (does it work?)
+#   CHRONICLE_BENCH_BASE=<commit>          the commit the "before" of tap_cpu_before_after is served
+#                                          from (a temporary git worktree; default 8bd2735)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -f .services/dir ]; then

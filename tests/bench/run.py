@@ -31,8 +31,8 @@ django.setup()
 from django.db import connection  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
 
-from games import nudges  # noqa: E402
 from games.engines.kernel.choices import random_action  # noqa: E402
+from games.live import nudges  # noqa: E402
 from tests.bench.server import BenchError, request, request_json, served, server_env  # noqa: E402
 
 SECTIONS = []
@@ -667,7 +667,7 @@ def push_line(label: str, r: dict) -> str:
 
 @section
 def live_push():
-    """Server-sent events (games/events.py): each phone holds its seat's event stream
+    """Server-sent events (games/live/streams.py): each phone holds its seat's event stream
     (`/play/seat/<token>/events/`, as the page opens it; 6 per table: the 5 seats and a second
     phone on seat 0). A driver submits real legal actions through the API, the tables in turn.
     Latency: from just before the submit POST to the moment the last of the table's 6 phones has
@@ -835,7 +835,7 @@ def streams_at_scale():
     (`/proc/<pid>/task`) and resident memory (VmRSS) with one stream open and with 4,000. Then, the
     4,000 closed and a driver submitting a real action every 0.1 s to those tables: 300 panel GETs
     (a seat's panel as its page fetches it, one after another) without, then with 1,000 more clients
-    that open a stream and never read a byte (the smallest receive buffer; config/streams.py cuts a
+    that open a stream and never read a byte (the smallest receive buffer; games/live/caps.py cuts a
     client whose buffers stay full for 30 s)."""
     import tempfile
 
@@ -935,6 +935,11 @@ from tests.bench.panel_profile import panel_fetch_profile  # noqa: E402
 
 section(panel_fetch_profile)
 
+from tests.bench.before_after import capacity_per_core, tap_cpu_before_after  # noqa: E402
+
+section(tap_cpu_before_after)
+section(capacity_per_core)
+
 
 def machine() -> str:
     memory = "?"
@@ -967,7 +972,7 @@ def machine() -> str:
 # The report's order: what people see first, then the request path, push, capacity, long nights,
 # and the older sections.
 ORDER = (
-    "tap_to_glass", "panel_fetch_profile", "request_path_ratios", "live_push", "capacity_curve",
+    "tap_cpu_before_after", "capacity_per_core", "tap_to_glass", "panel_fetch_profile", "request_path_ratios", "live_push", "capacity_curve",
     "streams_at_scale", "long_night_section", "api_submit_and_read", "live_updates", "session_replay_time",
     "campaign_page_queries", "campaign_over_months",
 )  # fmt: skip

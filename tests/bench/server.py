@@ -70,7 +70,7 @@ def server_env() -> dict[str, str]:
         PYTHONUNBUFFERED="1",
         # The bench's clients are one caller making thousands of requests: no API rate limit.
         CHRONICLE_API_RATE="0",
-        # Its thousands of phones all come from this machine's address (config/streams.py's cap
+        # Its thousands of phones all come from this machine's address (games/live/caps.py's cap
         # per client address is for a household or a café).
         CHRONICLE_MAX_STREAMS_PER_ADDRESS="100000",
     )
@@ -98,11 +98,19 @@ def _stop(proc: subprocess.Popen) -> None:
 
 
 @contextlib.contextmanager
-def served(workers: int = WORKERS, *, kind: str = "asgi", env: dict[str, str] | None = None):
+def served(
+    workers: int = WORKERS,
+    *,
+    kind: str = "asgi",
+    env: dict[str, str] | None = None,
+    root: Path = ROOT,
+    cpus: str | None = None,
+):
     """A server on 127.0.0.1:<free port> for the with-block. ``kind``: "asgi" (docker/'s: gunicorn
     with uvicorn workers serving config.asgi, live event streams included), "wsgi" (gunicorn sync
     workers, config.wsgi) or "embedded" (make run's: one uvicorn process; pass the SQLite
-    DATABASE_URL in ``env``, REDIS_URL is removed)."""
+    DATABASE_URL in ``env``, REDIS_URL is removed). ``root``: the checkout it serves (another
+    commit's, for a figure before a change); ``cpus``: the cores it is pinned to (``taskset -c``)."""
     bin_dir = Path(sys.executable).parent
     if kind == "embedded":
         server_env_ = {k: v for k, v in server_env().items() if k != "REDIS_URL"}
@@ -124,12 +132,15 @@ def served(workers: int = WORKERS, *, kind: str = "asgi", env: dict[str, str] | 
         what = f"gunicorn, {workers} {'uvicorn' if kind == 'asgi' else 'sync'} workers"
     if not Path(command[0]).exists():
         raise BenchError(f"{command[0]} is not installed in the virtualenv.")
+    if cpus is not None:
+        command = ["taskset", "-c", cpus, *command]
+        what += f", pinned to core {cpus}"
     with tempfile.TemporaryDirectory(prefix="chronicle-bench-") as tmp:
         log = Path(tmp) / "server.log"
         with log.open("w") as out:
             proc = subprocess.Popen(
                 command,
-                cwd=ROOT,
+                cwd=root,
                 env=server_env_,
                 stdout=out,
                 stderr=subprocess.STDOUT,

@@ -18,7 +18,7 @@ import uuid
 from tests.bench.server import HOST, BenchError, request
 
 STREAMS = 4000
-STREAM_TABLES = 200  # 5 seats each: 4 streams a seat, 20 a table (under the caps of config/streams.py)
+STREAM_TABLES = 200  # 5 seats each: 4 streams a seat, 20 a table (under the caps of games/live/caps.py)
 SLOW_CLIENTS = 1000
 NORMAL_REQUESTS = 300
 THREADS_TARGET, MEMORY_TARGET_MB = 50, 150

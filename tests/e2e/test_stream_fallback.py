@@ -1,5 +1,5 @@
 """Issue 27, item 3: a page whose event stream is refused (a seat, or the phones' address, past
-its cap: 429 with Retry-After, config/streams.py) says "Live · polling" with the cap that refused
+its cap: 429 with Retry-After, games/live/caps.py) says "Live · polling" with the cap that refused
 it, and still shows every change, by its poll (static/js/live.js). make run's server (uvicorn, SQLite, no Redis) with a seat cap of 0, so that
 every seat stream is refused."""
 
@@ -17,7 +17,7 @@ POLLING = "Live · polling"
 
 
 CAPS = {
-    # The cap set to 0, and the label that names it (config/streams.py's words, as live.js puts them).
+    # The cap set to 0, and the label that names it (games/live/caps.py's words, as live.js puts them).
     "seat": ("CHRONICLE_MAX_STREAMS_PER_SEAT", POLLING + " · too many live streams for this seat"),
     "address": (
         "CHRONICLE_MAX_STREAMS_PER_ADDRESS",

@@ -18,7 +18,7 @@ from campaign.services.archive import campaign_archive, campaign_import
 from campaign.services.chronicles import game_begin
 from campaign.services.game_nights import game_night_start
 from campaign.services.houses import campaign_create
-from games import selectors
+from games import access
 from tests.factories import UserFactory, group_campaign
 
 pytestmark = pytest.mark.django_db
@@ -168,7 +168,7 @@ class NightTableTests:
         stream = reverse("games:table_events", args=[night.pk])
         for who in ("viewer", "stranger"):
             assert page(client, users[who], stream).status_code == 404
-        assert selectors.session_table_for(session_id=night.pk, user=users["owner"]) == night
+        assert access.session_table_for(session_id=night.pk, user=users["owner"]) == night
 
     def test_a_night_without_a_campaign_stays_its_hosts(self, client, group):
         from games.services import session_create

@@ -12,7 +12,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from api.session_apis import SEAT_TOKEN_UNKNOWN
-from games import events
+from games import access
 from games.services import seat_rotate_token
 from tests.factories import UserFactory
 from tests.integration.api.conftest import device_token
@@ -111,7 +111,7 @@ class StreamForApiClientsTests:
         session = new_session()
         token = session.seats.get(index=2).token
         assert APIClient().get(events_url(session), HTTP_X_SEAT_TOKEN=token).status_code == 204
-        assert events.session_stream_reader(_request(HTTP_X_SEAT_TOKEN=token), session.pk) == 2
+        assert access.session_stream_reader(_request(HTTP_X_SEAT_TOKEN=token), session.pk) == 2
 
     def test_another_sessions_seat_or_host_is_404_in_the_error_shape(self, user):
         mine, theirs = new_session(host=user), new_session(host=UserFactory())
@@ -119,7 +119,7 @@ class StreamForApiClientsTests:
         for headers in ({"HTTP_X_SEAT_TOKEN": token}, bearer(user)):
             response = APIClient().get(events_url(theirs), **headers)
             assert response.status_code == 404
-            assert response.json() == {"message": events.STREAM_NOT_FOUND, "code": "not_found", "extra": {}}
+            assert response.json() == {"message": access.STREAM_NOT_FOUND, "code": "not_found", "extra": {}}
 
     def test_a_player_whose_account_holds_a_seat_follows_the_session(self, user):
         session = new_session()
@@ -129,11 +129,11 @@ class StreamForApiClientsTests:
     def test_no_credentials_is_401_and_a_bad_token_401(self):
         session = new_session()
         anonymous = APIClient().get(events_url(session))
-        assert (anonymous.status_code, anonymous.json()["message"]) == (401, events.STREAM_NO_CREDENTIALS)
+        assert (anonymous.status_code, anonymous.json()["message"]) == (401, access.STREAM_NO_CREDENTIALS)
         bad = APIClient().get(events_url(session), HTTP_AUTHORIZATION="Bearer not-a-token")
         assert (bad.status_code, bad.json()["message"], bad.json()["code"]) == (
             401,
-            events.STREAM_TOKEN_REFUSED,
+            access.STREAM_TOKEN_REFUSED,
             "authentication_failed",
         )
 
@@ -142,7 +142,7 @@ class StreamForApiClientsTests:
         assert APIClient().get(f"/play/s/{session.pk}/events/").status_code == 404
 
     def test_the_api_stream_is_served_apart_like_the_pages_streams(self):
-        from config.streams import is_stream
+        from games.live.asgi import is_stream
 
         assert is_stream({"type": "http", "path": "/api/sessions/12/events/", "query_string": b""})
 

@@ -5,7 +5,7 @@ import pytest
 from django.urls import reverse
 
 from campaign.services.game_nights import game_night_start
-from games import selectors
+from games import access
 from tests.factories import UserFactory, campaign_with_houses, group_campaign
 from tests.integration.api.conftest import token_client
 
@@ -29,7 +29,7 @@ def table(session):
 class NightTableApiTests:
     def test_the_campaigns_owner_reads_the_table_view_as_the_table_page_lets_them(self, night):
         session, users = night
-        assert selectors.session_table_for(session_id=session.pk, user=users["owner"]) == session
+        assert access.session_table_for(session_id=session.pk, user=users["owner"]) == session
         answer = token_client(users["owner"]).get(table(session))
         assert answer.status_code == 200 and answer.json()["seat"] is None
         assert token_client(users["player"]).get(table(session)).status_code == 200

@@ -9,11 +9,11 @@ import pytest
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
-from api.exception_handlers import TOO_MANY_ATTEMPTS
 from campaign.models import Campaign
 from campaign.services.game_nights import game_night_start
+from config.api_errors import TOO_MANY_ATTEMPTS
 from config.input_guard import NUL_IN_PARAMETER
-from games.join_guard import MISSES_PER_MINUTE
+from games.access import MISSES_PER_MINUTE
 from tests.integration.api.conftest import host_tokens_back
 
 pytestmark = [pytest.mark.database, pytest.mark.django_db]  # a NUL reached PostgreSQL as a 500

@@ -24,7 +24,7 @@ class ComposeTests:
         assert "pgdata" in COMPOSE["volumes"]
 
     def test_web_serves_the_asgi_application_with_uvicorn_workers(self):
-        """The live event streams need ASGI (games/events.py); gunicorn runs uvicorn workers."""
+        """The live event streams need ASGI (games/live/streams.py); gunicorn runs uvicorn workers."""
         command = command_of("web")
         assert command[0] == "gunicorn"
         module, attr = command[1].split(":")

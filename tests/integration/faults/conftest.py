@@ -236,7 +236,7 @@ def site(own_redis, settings, tmp_path):
     ``site.send_to(queue)`` picks the queue of the test's workers. All restored after."""
     from config import health
     from config.celery import app
-    from games import nudges
+    from games.live import nudges
 
     settings.REDIS_URL = own_redis.url
     settings.CACHES = {"default": {"BACKEND": nudges.REDIS_CACHE, "LOCATION": own_redis.url}}

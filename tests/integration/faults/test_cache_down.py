@@ -11,7 +11,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from config.cache import CACHE_UNREACHABLE
-from games import nudges
+from games.live import nudges
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.django_db]

@@ -17,7 +17,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from config.celery import app
-from games import nudges
+from games.live import nudges
 from games.models import GameSession, Seat, SessionAction
 from games.services import session_create, session_replay
 from tests.factories import UserFactory
@@ -101,7 +101,7 @@ class RedisRestartTests:
         # Down: every action is still applied and committed; the failed nudges are logged.
         server.stop()
         caplog.clear()
-        with caplog.at_level(logging.ERROR, logger="games.nudges"):
+        with caplog.at_level(logging.ERROR, logger="games.live.nudges"):
             for i in range(PER_PHASE):
                 response = table.bump(f"down-{i}")
                 assert response.status_code == 200, response.content

@@ -7,9 +7,9 @@ from contextlib import contextmanager
 
 import pytest
 
-from games import nudges
 from games.engines.kernel.bots import bot_choose_action
 from games.engines.kernel.registry import get_game
+from games.live import nudges
 from games.models import GameSession
 from games.selectors import session_view_for_seat, session_view_for_table
 from games.services import session_create, session_replay, session_submit_action

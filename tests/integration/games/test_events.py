@@ -1,4 +1,4 @@
-"""Push (games/events.py): a session's event stream carries each nudge, to those who may read it.
+"""Push (games/live/streams.py): a session's event stream carries each nudge, to those who may read it.
 
 The streams are served by Django's ASGI handler (AsyncClient), inside ``async_to_sync`` so that the
 views' database work runs in the test's own thread and transaction.
@@ -15,7 +15,8 @@ from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from django.test import AsyncClient
 
-from games import events, nudges, selectors
+from games import access
+from games.live import nudges, streams
 from games.services import session_submit_action
 from tests.guards import HANG_GUARD_SECONDS
 from tests.integration.games.conftest import new_session, random_move
@@ -153,7 +154,7 @@ class SessionStreamTests:
         assert client.get(f"/play/s/{mine.pk}/events/").status_code == 404  # a phone is not the host
 
     def test_only_session_channels_exist(self):
-        manager = events.SessionChannelManager()
+        manager = streams.SessionChannelManager()
         assert manager.can_read_channel(None, "session-12")
         assert not manager.can_read_channel(None, "session-12,session-13")
         assert not manager.can_read_channel(None, "anything")
@@ -207,7 +208,7 @@ async def _served(path: str, cookie: str = "") -> tuple[int, dict[bytes, bytes],
 
 class ServedStreamTests:
     """Issue 27, item 3: under ASGI the streams are served apart from the middleware chain
-    (config/streams.py), and keep every check and answer they had."""
+    (games/live/asgi.py), and keep every check and answer they had."""
 
     def test_a_phone_opens_its_seat_stream_and_resumes_from_its_version(self):
         session = new_session()
@@ -223,7 +224,7 @@ class ServedStreamTests:
         ahead = f"/play/seat/{phone.token}/events/?lastEventId=session-{session.pk}:99"
         assert [e for e, _, _ in _sse([async_to_sync(_served)(ahead)[2]])] == [
             "stream-open",
-            events.RESET_EVENT,
+            streams.RESET_EVENT,
         ]
 
     def test_the_host_reads_the_table_stream_with_the_session_cookie_and_no_one_else(self, user, client):
@@ -250,7 +251,7 @@ class ServedStreamTests:
         def lost(**kwargs):
             raise OperationalError("server closed the connection unexpectedly")
 
-        monkeypatch.setattr(selectors, "session_for_token", lost)
+        monkeypatch.setattr(access, "session_for_token", lost)
         status, headers, _ = async_to_sync(_served)("/play/seat/any-token/events/")
         assert (status, headers[b"Retry-After"]) == (503, str(RETRY_AFTER_SECONDS).encode())
 
@@ -264,23 +265,23 @@ class ServedStreamTests:
         assert NUL_IN_PARAMETER.format(name="lastEventId").replace("'", "&#x27;") in body.decode()
 
     def test_past_the_process_cap_a_stream_is_refused_503_and_logged_once_a_minute(self, settings, caplog):
-        from config import streams
+        from games.live import caps
 
         phone = new_session().seats.get(index=0)
         settings.MAX_OPEN_STREAMS = 1
         assert async_to_sync(_served)(f"/play/seat/{phone.token}/events/")[0] == 200
         assert async_to_sync(_served)(f"/play/seat/{phone.token}/events/")[0] == 200  # the first one closed
         settings.MAX_OPEN_STREAMS = 0
-        streams._logged.clear()
-        with caplog.at_level("WARNING", logger="config.streams"):
+        caps._logged.clear()
+        with caplog.at_level("WARNING", logger="games.live.caps"):
             refusals = [async_to_sync(_served)(f"/play/seat/{phone.token}/events/") for _ in range(3)]
         assert {(status, headers[b"retry-after"], body) for status, headers, body in refusals} == {
-            (503, str(streams.TOO_MANY_RETRY_AFTER_SECONDS).encode(), streams.TOO_MANY_STREAMS.encode())
+            (503, str(caps.TOO_MANY_RETRY_AFTER_SECONDS).encode(), caps.TOO_MANY_STREAMS.encode())
         }
-        assert [r.name for r in caplog.records if r.levelname == "WARNING"] == ["config.streams"]
+        assert [r.name for r in caplog.records if r.levelname == "WARNING"] == ["games.live.caps"]
 
     def test_only_the_stream_addresses_are_served_apart(self):
-        from config.streams import is_stream
+        from games.live.asgi import is_stream
 
         def http(path: str) -> dict:
             return {"type": "http", "path": path, "query_string": b""}
@@ -290,14 +291,14 @@ class ServedStreamTests:
         assert not is_stream({"type": "websocket", "path": "/play/s/12/events/"})
 
     def test_a_page_or_api_address_is_not_resolved_twice_to_tell_it_from_a_stream(self, monkeypatch):
-        from config import streams
+        from games.live import asgi
 
         resolved: list[str] = []
-        real = streams.resolve
-        monkeypatch.setattr(streams, "resolve", lambda path: resolved.append(path) or real(path))
+        real = asgi.resolve
+        monkeypatch.setattr(asgi, "resolve", lambda path: resolved.append(path) or real(path))
         for path in ("/play/seat/abc/", "/api/sessions/3/", "/healthz"):
-            assert not streams.is_stream({"type": "http", "path": path, "query_string": b""})
-        assert streams.is_stream({"type": "http", "path": "/api/sessions/3/events/", "query_string": b""})
+            assert not asgi.is_stream({"type": "http", "path": path, "query_string": b""})
+        assert asgi.is_stream({"type": "http", "path": "/api/sessions/3/events/", "query_string": b""})
         assert resolved == ["/api/sessions/3/events/"]  # Django's handler resolves the others
 
     def test_a_version_read_from_the_database_is_remembered_for_the_next_stream(self):
@@ -305,7 +306,7 @@ class ServedStreamTests:
 
         session = new_session()
         cache.delete(nudges.version_cache_key(session.pk))
-        assert events.current_version(session.pk) == session.version
+        assert streams.current_version(session.pk) == session.version
         assert nudges.cached_version(session.pk) == session.version  # 1,000 phones opening: one read
 
 
@@ -321,7 +322,7 @@ class RedisSessionStreamTests:
         nudges._redis_clients.clear()
         session = new_session()
         phone = session.seats.get(index=2)
-        monkeypatch.setattr(events, "inprocess_transport", lambda channel, message: None)  # Redis only
+        monkeypatch.setattr(streams, "inprocess_transport", lambda channel, message: None)  # Redis only
 
         async def scenario():
             _, stream = await _open(f"/play/seat/{phone.token}/events/?lastEventId=session-{session.pk}:1")
@@ -333,7 +334,7 @@ class RedisSessionStreamTests:
             async with asyncio.timeout(HANG_GUARD_SECONDS):
                 while not (await asyncio.wait({reader}, timeout=0.5))[0]:
                     await sync_to_async(nudges.publish)(session_id=session.pk, version=version)
-            await events.redis_fanout_stop()
+            await streams.redis_fanout_stop()
             return reader.result()
 
         # A transactional test: the scenario may run on a loop of its own thread (the xdist worker's

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from games import nudges
+from games.live import nudges
 from games.services import session_submit_action
 from tests.guards import HANG_GUARD_SECONDS
 from tests.integration.games.conftest import acting_seat, new_session
@@ -50,7 +50,7 @@ class NudgeTests:
 
 class AfterTheAnswerTests:
     """Over ASGI, a request's nudges go out once its answer has been sent: the tapping phone has its
-    answer first, and no answer waits for Redis (games.nudges.after_answer, config/asgi.py)."""
+    answer first, and no answer waits for Redis (games.live.nudges.after_answer, config/asgi.py)."""
 
     @staticmethod
     def served(app, scope_type="http") -> list:

@@ -6,7 +6,7 @@ import random
 import pytest
 from django.urls import reverse
 
-from games import nudges
+from games.live import nudges
 from games.models import GameSession
 from games.services import STALE_VERSION, session_submit_action
 from tests.factories import UserFactory

@@ -5,8 +5,9 @@ import ast
 from pathlib import Path
 
 from config.celery import app as celery_app
-from games import events, nudges, screens, services, tasks
+from games import screens, services, tasks
 from games.engines.kernel.choices import amount, choice
+from games.live import nudges, streams
 from games.presenters import GENERIC
 
 GAMES = Path(services.__file__).resolve().parent
@@ -29,7 +30,7 @@ class ImportCircleTests:
         assert "games.tasks" not in imported_modules(GAMES / "services.py")
 
     def test_the_nudges_never_import_the_event_streams(self):
-        assert "games.events" not in imported_modules(GAMES / "nudges.py")
+        assert "games.live.streams" not in imported_modules(GAMES / "live" / "nudges.py")
 
     def test_an_import_inside_a_function_is_found(self, tmp_path):
         source = tmp_path / "m.py"
@@ -43,11 +44,11 @@ class WiringTests:
         assert sent.name == tasks.bot_move_task.name and sent.run is tasks.bot_move_task.run
 
     def test_the_event_streams_are_a_transport_registered_at_start_up(self):
-        assert events.inprocess_transport in nudges.TRANSPORTS
+        assert streams.inprocess_transport in nudges.TRANSPORTS
 
     def test_the_channel_name_is_built_in_one_place(self):
-        assert events._session_id(nudges.session_channel(42)) == 42
-        assert events.CHANNEL_FORMAT is nudges.CHANNEL_FORMAT
+        assert streams._session_id(nudges.session_channel(42)) == 42
+        assert streams.CHANNEL_FORMAT is nudges.CHANNEL_FORMAT
 
 
 class OpenChoiceTests:

@@ -7,9 +7,9 @@ import re
 import pytest
 from django.core.exceptions import ValidationError
 
-from games import nudges
 from games.engines.kernel.choices import random_action
 from games.engines.kernel.errors import RuleError
+from games.live import nudges
 from games.models import GameSession, Seat, SessionAction
 from games.selectors import session_log, session_view_for_seat
 from games.services import (

@@ -1,6 +1,6 @@
 """Issue 27, item 3: the event streams' caps per seat and per session (429 with Retry-After), the
 client that reads nothing (cut off), the stream's maximum age (ended cleanly, the browser
-reconnects) and the log of refusals (one line per kind a minute) (config/streams.py).
+reconnects) and the log of refusals (one line per kind a minute) (games/live/caps.py).
 
 The streams are served by the ASGI application make run serves (config/asgi.py), driven in the
 test's thread by ``async_to_sync`` so that the views' reads see the test's transaction.
@@ -17,7 +17,7 @@ from django.conf import settings
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 
-from config import streams
+from games.live import asgi, caps
 from tests.guards import HANG_GUARD_SECONDS
 from tests.integration.games.conftest import new_session
 
@@ -104,7 +104,7 @@ def served(monkeypatch):
     test's database connection open)."""
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
-    streams.refusals.clear()
+    caps.refusals.clear()
     try:
         yield lambda clients, then=None: async_to_sync(_run)(clients, then)
     finally:
@@ -120,33 +120,33 @@ class StreamCapTests:
     def test_past_its_seat_cap_a_stream_is_refused_429_and_another_seat_still_opens(
         self, served, monkeypatch
     ):
-        monkeypatch.setattr(streams, "MAX_STREAMS_PER_SEAT", 2)
+        monkeypatch.setattr(caps, "MAX_STREAMS_PER_SEAT", 2)
         session = new_session()
         clients = [Client(_seat_path(session, 0)) for _ in range(3)] + [Client(_seat_path(session, 1))]
         served(clients)
         assert [c.status for c in clients] == [200, 200, 429, 200]
         refused = dict(clients[2].start["headers"])
-        assert refused[b"Retry-After"] == str(streams.TOO_MANY_RETRY_AFTER_SECONDS).encode()
-        assert clients[2].body.decode() == streams.TOO_MANY_FOR_SEAT
+        assert refused[b"Retry-After"] == str(caps.TOO_MANY_RETRY_AFTER_SECONDS).encode()
+        assert clients[2].body.decode() == caps.TOO_MANY_FOR_SEAT
 
     def test_past_its_session_cap_a_stream_is_refused_429(self, served, monkeypatch):
-        monkeypatch.setattr(streams, "MAX_STREAMS_PER_SESSION", 3)
+        monkeypatch.setattr(caps, "MAX_STREAMS_PER_SESSION", 3)
         session, other = new_session(), new_session()
         clients = [Client(_seat_path(session, i)) for i in (0, 1, 2, 0)] + [Client(_seat_path(other, 0))]
         served(clients)
         assert [c.status for c in clients] == [200, 200, 200, 429, 200]
-        assert clients[3].body.decode() == streams.TOO_MANY_FOR_SESSION
+        assert clients[3].body.decode() == caps.TOO_MANY_FOR_SESSION
 
     def test_a_closed_stream_gives_its_place_back(self, served, monkeypatch):
-        monkeypatch.setattr(streams, "MAX_STREAMS_PER_SEAT", 1)
+        monkeypatch.setattr(caps, "MAX_STREAMS_PER_SEAT", 1)
         session = new_session()
         seen: list[dict] = []
         first = Client(_seat_path(session, 0))
-        served([first], then=lambda: seen.append(dict(streams.counts.open)))
+        served([first], then=lambda: seen.append(dict(caps.counts.open)))
         assert seen == [{("seat", session.pk, 0): 1, ("session", session.pk): 1, ("address", "10.1.2.3"): 1}]
         again = Client(_seat_path(session, 0))
         served([again])
-        assert (first.status, again.status, dict(streams.counts.open)) == (200, 200, {})
+        assert (first.status, again.status, dict(caps.counts.open)) == (200, 200, {})
 
 
 class HeldByAStreamTests:
@@ -154,14 +154,14 @@ class HeldByAStreamTests:
         """Its META and headers, resolver match and session are let go once the view answered:
         4,000 open streams each held one (issue 27, item 3)."""
         requests: list[weakref.ref] = []
-        create = streams.StreamHandler.create_request
+        create = asgi.StreamHandler.create_request
 
         def recorded(handler, scope, body_file):
             request, error = create(handler, scope, body_file)
             requests.append(weakref.ref(request))
             return request, error
 
-        monkeypatch.setattr(streams.StreamHandler, "create_request", recorded)
+        monkeypatch.setattr(asgi.StreamHandler, "create_request", recorded)
         session = new_session()
         alive: list[bool] = []
 
@@ -179,25 +179,25 @@ class SlowAndOldStreamTests:
     def test_a_client_that_reads_nothing_is_cut_off_and_its_place_given_back(
         self, served, monkeypatch, caplog
     ):
-        monkeypatch.setattr(streams, "SLOW_CLIENT_SECONDS", 0.2)
+        monkeypatch.setattr(caps, "SLOW_CLIENT_SECONDS", 0.2)
         session = new_session()
         stalled = Client(_seat_path(session, 0), stalled=True)
-        pending = streams.quiet_cut.pending
-        with caplog.at_level("WARNING", logger="config.streams"):
+        pending = asgi.quiet_cut.pending
+        with caplog.at_level("WARNING", logger="games.live.caps"):
             async_to_sync(_served_alone)(stalled)
-        assert stalled.status == 200 and dict(streams.counts.open) == {}
+        assert stalled.status == 200 and dict(caps.counts.open) == {}
         assert [r.getMessage() for r in caplog.records] == [
             "Event stream cut: its client read nothing for 0.2 s"
         ]
-        assert streams.quiet_cut.pending == pending + 1  # the server's own error line is held back
+        assert asgi.quiet_cut.pending == pending + 1  # the server's own error line is held back
 
     def test_a_stream_is_ended_cleanly_at_its_maximum_age(self, served, monkeypatch):
-        monkeypatch.setattr(streams, "MAX_STREAM_AGE_SECONDS", 0.3)
+        monkeypatch.setattr(caps, "MAX_STREAM_AGE_SECONDS", 0.3)
         session = new_session()
         old = Client(_seat_path(session, 0))
         async_to_sync(_served_alone)(old)
         assert old.status == 200 and old.ended and b"event: stream-open" in old.body
-        assert dict(streams.counts.open) == {}
+        assert dict(caps.counts.open) == {}
 
 
 async def _served_alone(client: Client) -> None:
@@ -211,8 +211,8 @@ async def _served_alone(client: Client) -> None:
 class RefusalLogTests:
     def test_one_line_per_kind_a_minute_counting_the_lines_held_back(self, caplog):
         now = [1000.0]
-        log = streams.RefusalLog(every=60.0, clock=lambda: now[0])
-        with caplog.at_level("WARNING", logger="config.streams"):
+        log = caps.RefusalLog(every=60.0, clock=lambda: now[0])
+        with caplog.at_level("WARNING", logger="games.live.caps"):
             for second in range(0, 60, 5):  # 12 refusals of each kind within the minute
                 now[0] = 1000.0 + second
                 log.warn("seat", "seat refused")
@@ -229,9 +229,9 @@ class RefusalLogTests:
         def record(message: str) -> logging.LogRecord:
             return logging.LogRecord("uvicorn.error", logging.ERROR, __file__, 1, message, None, None)
 
-        cut = streams._QuietCut()
-        assert cut.filter(record(streams.UNFINISHED))  # no stream cut: a real error, kept
+        cut = asgi._QuietCut()
+        assert cut.filter(record(asgi.UNFINISHED))  # no stream cut: a real error, kept
         cut.pending = 1
         assert cut.filter(record("Exception in ASGI application"))
-        assert not cut.filter(record(streams.UNFINISHED))
-        assert cut.filter(record(streams.UNFINISHED)) and cut.pending == 0
+        assert not cut.filter(record(asgi.UNFINISHED))
+        assert cut.filter(record(asgi.UNFINISHED)) and cut.pending == 0

@@ -15,8 +15,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from api.exception_handlers import TOO_MANY_ATTEMPTS
 from config import ratelimits
+from config.api_errors import TOO_MANY_ATTEMPTS
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from campaign.models import House
 from campaign.services.chronicles import game_begin
 from campaign.services.common import NAME_CONTROL_CHARACTERS
 from config.input_guard import NUL_IN_PARAMETER, NUL_IN_PATH
-from games import nudges
+from games.live import nudges
 from games.models import GameSession, SessionAction
 from games.services import IDEMPOTENCY_KEY_OTHER_BODY, session_create
 from tests.integration.api.test_sessions import concrete, first_move, phone, session, url  # noqa: F401

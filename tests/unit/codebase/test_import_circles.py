@@ -17,13 +17,22 @@ CIRCLES_BEING_REMOVED: set[frozenset[str]] = set()
 ALLOWED_INSIDE_FUNCTIONS = {
     ("games.apps", "ready", "games.tasks"): "Django ready(): registers the bots' Celery task in every "
     "process, so that the services send it by name (as campaign.apps does for its tasks)",
-    ("games.apps", "ready", "games.nudges"): "Django ready(): the live-update transport is registered "
+    ("games.apps", "ready", "games.live.nudges"): "Django ready(): the live-update transport is registered "
     "at start-up, once the app registry is ready",
-    ("games.apps", "ready", "games.events"): "Django ready(): the event streams, the transport registered "
-    "with the nudges",
+    (
+        "games.apps",
+        "ready",
+        "games.live.streams",
+    ): "Django ready(): the event streams, the transport registered with the nudges",
     ("campaign.apps", "ready", "campaign.tasks"): "Django ready(): registers the campaign's Celery "
     "tasks in every process (web too), so that the services send them by name; the tasks module "
     "imports the services, hence models, which cannot load before the app registry is ready",
+    ("campaign.apps", "ready", "campaign.access"): "Django ready(): the campaign's rule for its nights "
+    "and its members' names, registered with games.access (games imports nothing of campaign)",
+    ("campaign.apps", "ready", "games.access"): "Django ready(): as above",
+    ("api.apps", "ready", "api.authentication"): "Django ready(): the API's tokens, registered with "
+    "games.access (games imports nothing of api); the module reads the models",
+    ("api.apps", "ready", "games.access"): "Django ready(): as above",
     ("api.apps", "ready", "api.signals"): "Django ready(): the receivers of allauth's password signals "
     "(they revoke API tokens) are connected once the app registry is ready",
     ("config.settings", "_env_number", "django.core.exceptions"): "settings are read before Django "
@@ -50,8 +59,6 @@ NOT_YET_MOVED = {
     ("config.health", "beat_state", "config.celery"),
     ("config.health", "service_status", "redis"),
     ("config.health", "rate_limited", "config.ratelimits"),
-    ("api.authentication", "seat_of_token_player", "games.models"),
-    ("api.authentication", "session_of_token_host", "games.models"),
     ("api.parsers", "parse", "django.core.exceptions"),
 }
 

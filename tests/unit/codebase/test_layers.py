@@ -1,5 +1,5 @@
 """Arrows only go down (docs/architecture.md section 1): pages and API -> services and selectors ->
-models -> engines. Every import of the app (at the top of a module or inside a function) is read
+models -> engines, and from a higher app to a lower one (api -> campaign -> games -> config). Every import of the app (at the top of a module or inside a function) is read
 with ``ast`` (module_graph.py) and checked against the layer of the module that makes it; the layers
 are the table of the doc, and a test keeps the two the same."""
 
@@ -26,7 +26,7 @@ LAYERS = {
         "*.admin",
         "*.apps",
         "campaign.management",
-        "games.events",
+        "games.live",
         "config.urls",
         "config.asgi",
         "config.wsgi",
@@ -39,8 +39,8 @@ LAYERS = {
         "campaign.sheet",
         "*.tasks",
         "games.presenters",
-        "games.nudges",
-        "games.join_guard",
+        "games.live.nudges",
+        "games.access",
         "games.tonight",
         "campaign.access",
         "campaign.charts",
@@ -99,6 +99,33 @@ def arrows_going_up(root: Path = ROOT) -> list[str]:
     return sorted(set(wrong))
 
 
+# The apps, bottom to top: an app imports only the apps below it (a night's access reaches games
+# from campaign and api through what they register: games/access.py). The roots that wire every
+# app together (the URLs, the ASGI application, the Celery app) are above them all.
+APPS = ("config", "games", "campaign", "api")
+APP_ROOTS = ("config.urls", "config.asgi", "config.celery")
+
+
+def wrong_app(found: Import, modules: set[str]) -> str | None:
+    """Why this import goes from a lower app to a higher one, or None."""
+    if found.target not in modules or found.source in APP_ROOTS:
+        return None
+    source, target = found.source.partition(".")[0], found.target.partition(".")[0]
+    if APPS.index(target) > APPS.index(source):
+        return f"{source} is below {target}"
+    return None
+
+
+def apps_going_up(root: Path = ROOT) -> list[str]:
+    modules = set(app_modules(root))
+    wrong = []
+    for found in all_imports(root):
+        why = wrong_app(found, modules)
+        if why:
+            wrong.append(f"{found.source} imports {found.target}: {why}")
+    return sorted(set(wrong))
+
+
 def doc_layers(text: str) -> dict[str, tuple[str, ...]]:
     """The layer table of docs/architecture.md: ``| layer | `name`, `name` |`` rows, top to bottom."""
     rows = re.findall(r"^\| \*\*(.+?)\*\* \| (.+?) \|$", text, flags=re.MULTILINE)
@@ -118,6 +145,35 @@ class LayerTests:
 
     def test_arrows_only_go_down(self):
         assert arrows_going_up() == []
+
+    def test_no_app_imports_a_higher_app(self):
+        assert apps_going_up() == []
+
+    def test_an_import_of_a_higher_app_is_reported_but_not_from_the_roots(self, tmp_path):
+        for name, source in {
+            "games/selectors.py": "from campaign.access import Need\n",
+            "games/live/streams.py": "def f():\n    from api import throttles\n",
+            "campaign/access.py": "from games.access import session_kept_by\n",
+            "campaign/views.py": "from api.authentication import request_token_key\n",
+            "api/throttles.py": "from config.ratelimits import client_address\n",
+            "api/authentication.py": "from games import access\n",
+            "config/ratelimits.py": "from games.models import Seat\n",
+            "config/urls.py": "from api import urls\n",
+            "config/asgi.py": "from games.live import asgi\n",
+            "config/celery.py": "from campaign import tasks\n",
+        }.items():
+            (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / name).write_text(source)
+        for package in ("games", "games/live", "campaign", "api", "config"):
+            (tmp_path / package / "__init__.py").touch()
+        for module in ("games/models.py", "games/access.py", "api/urls.py", "campaign/tasks.py"):
+            (tmp_path / module).touch()
+        assert apps_going_up(tmp_path) == [
+            "campaign.views imports api.authentication: campaign is below api",
+            "config.ratelimits imports games.models: config is below games",
+            "games.live.streams imports api.throttles: games is below api",
+            "games.selectors imports campaign.access: games is below campaign",
+        ]
 
     def test_an_arrow_going_up_is_reported(self, tmp_path):
         for name, source in {

@@ -1,4 +1,4 @@
-"""The seat-token rule lives in one place (games/join_guard.py): the phone's pages, the API and the
+"""The seat-token rule lives in one place (games/access.py): the phone's pages, the API and the
 event streams all ask ``seat_for_join_token``, so a change to how a seat's token is read, compared or
 rate limited reaches the three at once."""
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
 APPS = ("api", "campaign", "config", "games")
-RULE = Path("games/join_guard.py")
+RULE = Path("games/access.py")
 # What only the rule itself may do: name the header, compare a seat's token.
 ITS_OWN = ('"X-Seat-Token"', "compare_digest(seat.token")
 
@@ -26,7 +26,7 @@ def places(text: str) -> dict[Path, list[str]]:
 SETTINGS = Path("config/settings.py")
 
 
-def test_only_the_join_guard_names_the_seat_token_header_and_compares_a_seat_s_token():
+def test_only_the_access_rule_names_the_seat_token_header_and_compares_a_seat_s_token():
     for text in ITS_OWN:
         assert set(places(text)) - {SETTINGS} == {RULE}, text
 
@@ -34,7 +34,7 @@ def test_only_the_join_guard_names_the_seat_token_header_and_compares_a_seat_s_t
 def test_the_schema_s_security_scheme_names_the_rule_s_header():
     from django.conf import settings
 
-    from games.join_guard import SEAT_TOKEN_HEADER
+    from games.access import SEAT_TOKEN_HEADER
 
     schemes = settings.SPECTACULAR_SETTINGS["APPEND_COMPONENTS"]["securitySchemes"]
     assert SEAT_TOKEN_HEADER in {scheme.get("name") for scheme in schemes.values()}
@@ -42,4 +42,6 @@ def test_the_schema_s_security_scheme_names_the_rule_s_header():
 
 def test_the_scan_finds_what_it_looks_for():
     assert RULE in places("def seat_for_join_token")
-    assert set(places("seat_for_join_token(")) >= {RULE, Path("games/events.py"), Path("api/session_apis.py")}
+    asking = set(places("seat_for_join_token"))
+    assert {RULE, Path("games/views.py"), Path("games/live/streams.py")} <= asking  # the rule, pages, streams
+    assert any(path.parts[0] == "api" for path in asking)

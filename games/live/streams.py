@@ -1,9 +1,9 @@
-"""Push: the nudges of ``games.nudges`` as server-sent events (django-eventstream, on ASGI).
+"""Push: the nudges of ``games.live.nudges`` as server-sent events (django-eventstream, on ASGI).
 
 A page opens one event stream on channel ``session-{id}``: a phone with its seat's join token
 (``/play/seat/<token>/events/``), the table screen as its host (``/play/s/<id>/events/``); an API
 client opens ``/api/sessions/<id>/events/`` with the host's API token or its seat's X-Seat-Token
-header (``session_events``). Each event is a nudge, ``{"type": "session_version", "session": id,
+header (api/session_stream.py). Each event is a nudge, ``{"type": "session_version", "session": id,
 "version": n}``, never a view; the page then fetches its own panel with a normal request.
 
 - **Event ids are session versions.** ``VersionStorage`` answers django-eventstream's questions
@@ -23,9 +23,9 @@ import asyncio
 import contextlib
 import json
 import logging
-import math
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from typing import Any
 
 import redis.asyncio as aioredis
 from asgiref.sync import sync_to_async
@@ -40,18 +40,10 @@ from django_eventstream.storage import EventDoesNotExist, StorageBase
 from django_eventstream.views import events as eventstream_events
 from django_eventstream.views import get_listener_manager
 from django_ratelimit.exceptions import Ratelimited
-from rest_framework.exceptions import AuthenticationFailed
-from rest_framework.request import Request
 
-from api.authentication import ExpiringTokenAuthentication, request_token_key
-from api.exception_handlers import TOO_MANY_ATTEMPTS
-from api.throttles import CallerRateThrottle
-from config import streams
-from config.api_errors import api_error
 from config.health import rate_limited
-from config.ratelimits import LOGIN_WINDOW
-from games import nudges, selectors
-from games.join_guard import SEAT_TOKEN_HEADER, seat_for_join_token
+from games import access, selectors
+from games.live import caps, nudges
 
 logger = logging.getLogger(__name__)
 
@@ -95,28 +87,28 @@ class SessionChannelManager(ChannelManagerBase):
     seat's join token, or the host), by the views below, before the stream opens: django-
     eventstream's ``can_read_channel`` sees only the user, and a phone has a token, not a user."""
 
-    def get_channels_for_request(self, request, view_kwargs):
+    def get_channels_for_request(self, request: HttpRequest, view_kwargs: dict[str, Any]) -> set[str]:
         return {nudges.session_channel(view_kwargs["session_id"])}
 
-    def can_read_channel(self, user, channel):
+    def can_read_channel(self, user: Any, channel: str) -> bool:
         return _session_id(channel) is not None
 
-    def is_channel_reliable(self, channel):
+    def is_channel_reliable(self, channel: str) -> bool:
         return True  # resumable: VersionStorage answers from the session version
 
 
 class VersionStorage(StorageBase):
     """Event ids are session versions; the one event after id ``n`` is the newest version."""
 
-    def append_event(self, channel, event_type, data):
-        raise NotImplementedError("nudges are published by games.nudges, not stored")
+    def append_event(self, channel: str, event_type: str, data: Any) -> Event:
+        raise NotImplementedError("nudges are published by games.live.nudges, not stored")
 
-    def get_current_id(self, channel):
+    def get_current_id(self, channel: str) -> int:
         session_id = _session_id(channel)
         version = None if session_id is None else current_version(session_id)
         return version or 0
 
-    def get_events(self, channel, last_id, limit=100):
+    def get_events(self, channel: str, last_id: int, limit: int = 100) -> list[Event]:
         session_id = _session_id(channel)
         version = None if session_id is None else current_version(session_id)
         if session_id is None or version is None:
@@ -214,8 +206,8 @@ async def _stream(
         # A WSGI server (manage.py runserver, the test live server) cannot hold a stream open:
         # 204 tells EventSource not to reconnect, and the page keeps polling ("Live · polling").
         return HttpResponse(status=204)
-    account = await sync_to_async(_stream_account)(request)
-    refusal = await streams.admit(request, session_id, seat, account=account)  # the caps' 429
+    account = await sync_to_async(access.request_account)(request)
+    refusal = await caps.admit(request, session_id, seat, account=account)  # the caps' 429
     if refusal is not None:
         return refusal
     response = await sync_to_async(_open_stream)(request, session_id)
@@ -224,22 +216,13 @@ async def _stream(
     return response  # or django-eventstream's answer to a bad request
 
 
-def _stream_account(request: HttpRequest) -> int | None:
-    """The account a stream counts against (config/streams.py's caps): its API token's, else its
-    session cookie's; None for a phone known by its seat token alone."""
-    user = _user(request)
-    if isinstance(user, Refusal) or not user.is_authenticated:
-        return None
-    return user.pk
-
-
 def _open_stream(request: HttpRequest, session_id: int) -> HttpResponse | StreamingHttpResponse:
     response = eventstream_events(request, **{"format-channels": [CHANNEL_FORMAT], "session_id": session_id})
     release_database()  # the access check's reads are done; the stream itself needs none
     return response
 
 
-# The views are async, so that under ASGI (config/streams.py) an open stream holds no thread: their
+# The views are async, so that under ASGI (games/live/asgi.py) an open stream holds no thread: their
 # sync steps are short calls, each handed to a thread and back.
 
 
@@ -247,8 +230,8 @@ def _open_stream(request: HttpRequest, session_id: int) -> HttpResponse | Stream
 async def seat_events(request: HttpRequest, token: str) -> HttpResponse | StreamingHttpResponse:
     """A phone's stream: its join token is the key (unknown tokens are rate limited, 404)."""
     try:
-        seat = await sync_to_async(seat_for_join_token)(request, token)
-    except Ratelimited as refusal:  # answered here: config/streams.py has no rate-limit middleware
+        seat = await sync_to_async(access.seat_for_join_token)(request, token)
+    except Ratelimited as refusal:  # answered here: the stream handler has no rate-limit middleware
         return await sync_to_async(rate_limited)(request, refusal)
     if seat is None:
         raise Http404
@@ -256,82 +239,25 @@ async def seat_events(request: HttpRequest, token: str) -> HttpResponse | Stream
 
 
 # ---- The session's stream: the table page's address and the API's ---------------------------
-# Open to the people of the API's table view: the host (session cookie, or an API token sent as
-# ``Authorization: Bearer``/``Token``), a seat's X-Seat-Token (a phone: no token in the address, which
-# ends up in logs), and a logged-in player holding a seat. Every reader gets the same nudges.
-
-STREAM_NOT_FOUND = "No such session, or not yours to follow: its host, its seats and their players may."
-STREAM_TOKEN_REFUSED = "The token sent is unknown or expired: log in again for a new one."
-STREAM_NO_CREDENTIALS = "Send the seat's X-Seat-Token, or an API token as 'Authorization: Bearer <token>'."
-METHOD_NOT_ALLOWED = 'Method "{method}" not allowed.'
-TOO_MANY_REQUESTS = "Too many requests: wait the Retry-After seconds."
+# Open to the readers of ``games.access.session_stream_reader``. Every reader gets the same nudges.
 
 
-@dataclass(frozen=True)
-class Refusal:
-    status: int  # 401, 404 or 429
-    message: str
-    code: str | None = None  # the API's error code, when not the status's own (config/api_errors.py)
-
-
-def _user(request: HttpRequest):
-    """The API token's user when the request sends one (Refusal 401 if unknown or expired), else
-    the session cookie's."""
-    if request_token_key(request) is None:
-        return request.user
-    try:
-        found = ExpiringTokenAuthentication().authenticate(request)
-    except AuthenticationFailed:
-        return Refusal(401, STREAM_TOKEN_REFUSED, "authentication_failed")
-    return request.user if found is None else found[0]
-
-
-def _seat_reader(request: HttpRequest, session_id: int, token: str) -> int | Refusal:
-    try:
-        seat = seat_for_join_token(request, token, session_id=session_id)
-    except Ratelimited:
-        return Refusal(429, TOO_MANY_ATTEMPTS)
-    if seat is None:
-        return Refusal(404, STREAM_NOT_FOUND)
-    return seat.index
-
-
-def session_stream_reader(request: HttpRequest, session_id: int) -> int | None | Refusal:
-    """Who reads the session's stream: a seat's index, None for the table (the host), or a Refusal."""
-    token = request.headers.get(SEAT_TOKEN_HEADER, "")
-    if token:
-        return _seat_reader(request, session_id, token)
-    user = _user(request)
-    if isinstance(user, Refusal):
-        return user
-    if selectors.session_table_for(session_id=session_id, user=user) is not None:
-        return None
-    held = selectors.seat_of_user(user=user, session_id=session_id)
-    if held is not None:
-        return held.index
-    if not user.is_authenticated:
-        return Refusal(401, STREAM_NO_CREDENTIALS)
-    return Refusal(404, STREAM_NOT_FOUND)
-
-
-def _page_refusal(request: HttpRequest, refusal: Refusal) -> HttpResponse:
+def _page_refusal(request: HttpRequest, refusal: access.Refusal) -> HttpResponse:
     if refusal.status == 429:
         return rate_limited(request)
     raise Http404  # the page's stream says nothing more to whoever is not at the table
 
 
-def _api_refusal(request: HttpRequest, refusal: Refusal) -> HttpResponse:
-    response = api_error(refusal.message, refusal.status, code=refusal.code)
-    if refusal.status == 429:
-        response["Retry-After"] = str(LOGIN_WINDOW)
-    return response
+Refuse = Callable[[HttpRequest, access.Refusal], HttpResponse]
 
 
-async def _session_events(
-    request: HttpRequest, session_id: int, refuse
+async def session_stream(
+    request: HttpRequest, session_id: int, refuse: Refuse
 ) -> HttpResponse | StreamingHttpResponse:
-    reader = await sync_to_async(session_stream_reader)(request, session_id)
-    if isinstance(reader, Refusal):
+    """The session's stream for its readers (``games.access.session_stream_reader``); a refusal
+    answered by ``refuse``, in the words of the address asked (the page's, the API's)."""
+    reader = await sync_to_async(access.session_stream_reader)(request, session_id)
+    if isinstance(reader, access.Refusal):
         return await sync_to_async(refuse)(request, reader)
     return await _stream(request, session_id, reader)
 
@@ -339,29 +265,5 @@ async def _session_events(
 @require_GET
 async def table_events(request: HttpRequest, session_id: int) -> HttpResponse | StreamingHttpResponse:
     """The table screen's stream (/play/s/<id>/events/): its host with the session cookie, as the
-    page opens it; the same readers as the API's address below."""
-    return await _session_events(request, session_id, _page_refusal)
-
-
-async def session_events(request: HttpRequest, session_id: int) -> HttpResponse | StreamingHttpResponse:
-    """The session's stream at /api/sessions/<id>/events/ (described in the schema by
-    api.session_apis.SessionEventsApi): the API's per-caller rate, refusals in its error shape."""
-    if request.method != "GET":
-        response = api_error(METHOD_NOT_ALLOWED.format(method=request.method), 405)
-        response["Allow"] = "GET"
-        return response
-    wait = await sync_to_async(_caller_wait)(request)
-    if wait is not None:
-        response = api_error(TOO_MANY_REQUESTS, 429)
-        response["Retry-After"] = str(wait)
-        return response
-    return await _session_events(request, session_id, _api_refusal)
-
-
-def _caller_wait(request: HttpRequest) -> int | None:
-    """The API's rate per caller (api/throttles.py), counted for the stream as for any request:
-    the seconds to wait when over it, else None."""
-    throttle = CallerRateThrottle()
-    if throttle.allow_request(Request(request), None):
-        return None
-    return math.ceil(throttle.wait() or 1)
+    page opens it; the same readers as the API's address (api/session_stream.py)."""
+    return await session_stream(request, session_id, _page_refusal)

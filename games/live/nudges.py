@@ -4,8 +4,8 @@ After a commit, "session S is now at version N" goes out on channel ``session-{i
 then re-fetches its own view through a normal authenticated request, so secrets never travel in a
 broadcast. A transport is a function ``(channel, message_json) -> None``; ``TRANSPORTS`` lists them
 (the cache one always, Redis pub/sub when ``REDIS_URL`` is set, and the server-sent events of
-``games.events``, which with Redis are fed from that pub/sub in every web process). The last one is
-registered at start-up (``GamesConfig.ready()``, ``register_transport``): ``games.events`` imports
+``games.live.streams``, which with Redis are fed from that pub/sub in every web process). The last one is
+registered at start-up (``GamesConfig.ready()``, ``register_transport``): ``games.live.streams`` imports
 this module, never the other way round.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextvars
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import redis
@@ -25,12 +25,21 @@ from django.core.signing import Signer
 from django.db import transaction
 from django.utils.crypto import constant_time_compare
 
+from games.models import GameSession
+
 logger = logging.getLogger(__name__)
 
 NUDGE_TYPE = "session_version"
 VERSION_CACHE_TIMEOUT = 60 * 60 * 24
 
 Transport = Callable[[str, str], None]
+
+# An ASGI application, as these modules use it.
+Scope = dict[str, Any]
+Message = dict[str, Any]
+Receive = Callable[[], Awaitable[Mapping[str, Any]]]
+Send = Callable[[Message], Awaitable[None]]
+App = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 def poll_key(session_id: int) -> str:
@@ -120,7 +129,7 @@ TRANSPORTS: list[Transport] = [cache_transport, redis_transport]
 
 
 def register_transport(transport: Transport) -> None:
-    """Add a transport once (the server-sent events of ``games.events``, at start-up)."""
+    """Add a transport once (the server-sent events of ``games.live.streams``, at start-up)."""
     if transport not in TRANSPORTS:
         TRANSPORTS.append(transport)
 
@@ -136,7 +145,7 @@ def publish(*, session_id: int, version: int) -> None:
             logger.exception("Nudge transport %r failed for %s", transport, channel)
 
 
-def notify_session_changed(session) -> None:
+def notify_session_changed(session: GameSession) -> None:
     """Register, for after the commit, the nudge for the session's current version."""
     session_id, version = session.pk, session.version
     transaction.on_commit(lambda: _publish_when_answered(session_id, version))
@@ -164,11 +173,11 @@ def _publish_all(pending: dict[int, int]) -> None:
         publish(session_id=session_id, version=version)
 
 
-def after_answer(app):
+def after_answer(app: App) -> App:
     """ASGI middleware: an HTTP request's nudges are published after the app has sent its answer.
     (Django runs the view's sync code with a copy of this context: the dict is shared.)"""
 
-    async def application(scope, receive, send):
+    async def application(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await app(scope, receive, send)
         pending: dict[int, int] = {}
