@@ -33,7 +33,8 @@ from campaign.access import (
 )
 from campaign.charts import CHARTS, SIZES
 from campaign.models import Achievement, Campaign, CampaignExport
-from campaign.services.archive import campaign_export_request, campaign_export_retry, campaign_import
+from campaign.services.archive.export_queue import campaign_export_request, campaign_export_retry
+from campaign.services.archive.restore import campaign_import
 from campaign.services.chronicles import (
     game_begin,
     game_result_correct,

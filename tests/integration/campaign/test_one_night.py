@@ -26,7 +26,8 @@ from campaign.models import (
     StoryCard,
 )
 from campaign.services import game_nights
-from campaign.services.archive import archive_dumps, campaign_archive, campaign_import
+from campaign.services.archive.export import archive_dumps, campaign_archive
+from campaign.services.archive.restore import campaign_import
 from campaign.services.chronicles import PAPER_GAME_NIGHT_RUNNING, game_begin
 from campaign.services.envelopes import envelope_open
 from campaign.services.members import invitation_accept, invitation_create

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaign.models import CampaignEvent, CampaignExport
-from campaign.services.archive import (
+from campaign.services.archive.export_queue import (
     EXPORT_ALREADY_READY,
     EXPORT_GAVE_UP,
     EXPORT_NOT_SENT,

@@ -1,5 +1,5 @@
-"""The checks of every value a campaign archive brings, before anything is written (issue 23, "An
-import that cannot hurt").
+"""The checks of every value a campaign archive brings, before anything is written: an import that
+cannot hurt.
 
 Each value is held to what the rules allow and to what *both* databases and Python can store and
 compute with: an integer within PostgreSQL's range of its column even on SQLite (which stores 64
@@ -362,7 +362,7 @@ def replayed_session_state(where: str, *, game: str, config, seed: int, log: lis
     """A session's cached state is a fold of its log (docs/architecture.md), and the session's pages
     replay the log (its table asks whether the last action may be undone): the log must replay under
     this Chronicle's rules, and the state it replays to is the one kept. The archive's own state is
-    never trusted: an archive written before the engines changed shape (issue 28) holds a state in
+    never trusted: an archive written before the engines changed shape holds a state in
     the old shape, and a crafted one may hold anything."""
     rules = get_game(game)
     try:
