@@ -32,7 +32,7 @@ from campaign.services.members import (
     membership_remove,
     membership_role_change,
 )
-from campaign.views import NIGHT_TAKEN_OVER
+from campaign.views.nights import NIGHT_TAKEN_OVER
 from games.models import GameSession, Seat, SessionAction
 from tests.factories import UserFactory, group_campaign
 from tests.integration.api.conftest import device_token

@@ -37,7 +37,7 @@ from campaign.services.stickers import (
     sticker_attach,
     sticker_marks_correct,
 )
-from campaign.views import NIGHT_RESUMED
+from campaign.views.nights import NIGHT_RESUMED
 from games.models import GameSession
 from games.services import (
     SESSION_NOT_ABANDONED,

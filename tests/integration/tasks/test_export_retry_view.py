@@ -15,7 +15,7 @@ from campaign.services.archive.export_queue import (
     EXPORT_NOT_SENT,
     EXPORT_STILL_RUNNING,
 )
-from campaign.views import EXPORT_RETRIED
+from campaign.views.archive import EXPORT_RETRIED
 from tests.factories import UserFactory, campaign_with_houses
 
 pytestmark = pytest.mark.django_db
