@@ -20,14 +20,13 @@ from campaign.services.chronicles import (
     legacy_setup_compute,
 )
 from campaign.services.game_nights import (
-    NIGHT_CONFLICTS,
-    game_night_record,
     game_night_resume,
     game_night_start,
     game_night_take_over,
     night_running_words,
     night_take_over_refusal,
 )
+from campaign.services.night_saves import NIGHT_CONFLICTS, game_night_record
 from campaign.views.form_pages import (
     member_campaign,
     run_service,

@@ -19,11 +19,7 @@ from django.urls import reverse
 from api.models import DeviceToken
 from campaign.access import VIEWER_READS_ONLY
 from campaign.models import CampaignEvent, Membership
-from campaign.services.game_nights import (
-    NIGHT_TAKE_OVER_HOST_PLAYS,
-    game_night_start,
-    game_night_take_over,
-)
+from campaign.services.game_nights import NIGHT_TAKE_OVER_HOST_PLAYS, game_night_start, game_night_take_over
 from campaign.services.members import (
     REMOVED_SINCE_INVITATION,
     ROLE_SET_SINCE_INVITATION,

@@ -36,7 +36,8 @@ from campaign.services.archive.value_checks import (
     SESSION_VERSION,
     TEXT_CONTROL,
 )
-from campaign.services.game_nights import game_night_config, game_night_record, game_night_start
+from campaign.services.game_nights import game_night_config, game_night_start
+from campaign.services.night_saves import game_night_record
 from games.models import GameSession, Seat, SessionAction
 from tests.factories import campaign_with_houses
 from tests.kings_dilemma_play import draft
