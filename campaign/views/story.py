@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from campaign import story_selectors
+from campaign import statistics_selectors, story_selectors
 from campaign.access import Need
 from campaign.models import Campaign, ChronicleGame
 from campaign.services.stories import story_link_create, story_link_revoke
@@ -48,7 +48,7 @@ def _game(campaign: Campaign, number: int) -> ChronicleGame:
 def house_page_view(request: HttpRequest, pk: int, house_pk: int) -> HttpResponse:
     campaign = member_campaign(request, pk)
     house = get_object_or_404(campaign.houses.select_related("user"), pk=house_pk)  # who plays it
-    page = story_selectors.house_page(campaign=campaign, house=house)
+    page = statistics_selectors.house_page(campaign=campaign, house=house)
     return render(request, "campaign/house_page.html", {"campaign": campaign, **page})
 
 
@@ -56,7 +56,7 @@ def house_page_view(request: HttpRequest, pk: int, house_pk: int) -> HttpRespons
 @require_GET
 def statistics_view(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = member_campaign(request, pk)
-    stats = story_selectors.realm_statistics(campaign=campaign)
+    stats = statistics_selectors.realm_statistics(campaign=campaign)
     context = {"campaign": campaign, "charts": STATISTICS_CHART_TEXT, **stats}
     return render(request, "campaign/statistics.html", context)
 

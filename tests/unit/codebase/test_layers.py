@@ -33,6 +33,7 @@ LAYERS = {
         "*.services",
         "*.selectors",
         "*.story_selectors",
+        "*.statistics_selectors",
         "*.tasks",
         "games.presenters",
         "games.nudges",
