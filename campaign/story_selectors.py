@@ -187,7 +187,7 @@ def seat_names(story: dict, houses: dict[int, House]) -> list[dict]:
                 "name": house.name if house else seat["name"],
                 "house": house.pk if house else None,
                 "colour": house.colour if house else "#5f6b6d",
-                "open_agendas": seat.get("open_agendas") or [],  # a story told before issue 26 has none
+                "open_agendas": seat.get("open_agendas") or [],  # an older story kept none
             }
         )
     return named

@@ -5,7 +5,9 @@ night_saves.py."""
 from __future__ import annotations
 
 import datetime
+from typing import cast
 
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
@@ -22,9 +24,11 @@ from campaign.services.chronicles import legacy_setup_compute
 from campaign.services.common import (
     CAMPAIGN_CLOSED,
     NAME_CONTROL_CHARACTERS,
+    Actor,
     record_event,
 )
 from games.engines.kernel.text import has_control_characters
+from games.models import GameSession
 from games.services import (
     SESSION_NOT_ABANDONED,
     session_create,
@@ -169,7 +173,7 @@ def campaign_memory(campaign: Campaign, cards: list[DilemmaCard]) -> dict:
     }
 
 
-def night_running_words(running) -> str:
+def night_running_words(running: GameSession) -> str:
     """Why no other night may start: the night that runs, or the night over that waits for its save."""
     words = NIGHT_AWAITS_SAVE if running.status == running.Status.FINISHED else NIGHT_RUNNING
     return words.format(session=running.pk, king=running.config.get("king_name", ""))
@@ -192,11 +196,11 @@ def game_night_start(
     campaign: Campaign,
     houses: list[House],
     king_name: str,
-    host=None,
+    host: Actor = None,
     played_on: datetime.date | None = None,
     keep: dict | None = None,
     seed: int | None = None,
-):
+) -> GameSession:
     """Seat the Houses in table order (clockwise) in a King's Dilemma session, from the legacy
     setup computed from the campaign (aged as 'Chronicle aging' would age it): nothing of the
     campaign is written until the night is saved (``game_night_record``), so an abandoned night
@@ -225,7 +229,7 @@ def game_night_start(
 
 
 @transaction.atomic
-def game_night_resume(*, session, actor=None):
+def game_night_resume(*, session: GameSession, actor: Actor = None) -> GameSession:
     """A night abandoned by mistake goes on where it stopped (its log intact): never while another
     night of the campaign runs, nor once it was saved. Nothing of the campaign is written."""
     if session.campaign_id is None or session.game != "kings_dilemma":
@@ -241,7 +245,7 @@ def game_night_resume(*, session, actor=None):
     return session_resume(session=session)
 
 
-def night_take_over_refusal(*, session, actor) -> str | None:
+def night_take_over_refusal(*, session: GameSession, actor: Actor) -> str | None:
     """Why ``actor`` may not take the night's table over (None: they may). The owner always may; a
     player when the host no longer plays in the campaign (removed, or made a viewer); a viewer never
     (docs/rules-decisions.md, "Who may do what in a campaign")."""
@@ -249,14 +253,17 @@ def night_take_over_refusal(*, session, actor) -> str | None:
         return NIGHT_TAKE_OVER_NOT_RUNNING
     if session.chronicle_game_id is not None:
         return NIGHT_TAKE_OVER_NOT_RUNNING
-    if session.host_id == getattr(actor, "pk", None):
+    actor_id = getattr(actor, "pk", None)
+    if session.host_id == actor_id:
         return NIGHT_TAKE_OVER_YOURS
-    roles = dict(
+    roles: dict[int | None, str] = dict(
         Membership.objects.filter(
-            campaign_id=session.campaign_id, user_id__in=[actor.pk, session.host_id]
+            # A session of no campaign (None) has no members: every actor is refused below.
+            campaign_id=session.campaign_id,  # type: ignore[misc]
+            user_id__in=[actor_id, session.host_id],
         ).values_list("user_id", "role")
     )
-    mine = roles.get(actor.pk)
+    mine = roles.get(actor_id)
     if mine == Membership.Role.OWNER:
         return None
     if mine != Membership.Role.PLAYER:
@@ -267,7 +274,7 @@ def night_take_over_refusal(*, session, actor) -> str | None:
 
 
 @transaction.atomic
-def game_night_take_over(*, session, actor):
+def game_night_take_over(*, session: GameSession, actor: Actor) -> GameSession:
     """The night's table passes to ``actor``, who becomes its host (its page, seat codes, undo and
     abandon): when its host's phone died, or when the host was removed or made a viewer and lost the
     table. Nothing of the game changes; the campaign's history says who took it over from whom."""
@@ -278,6 +285,7 @@ def game_night_take_over(*, session, actor):
     refusal = night_take_over_refusal(session=locked, actor=actor)
     if refusal is not None:
         raise ValidationError(refusal)
+    actor = cast(User, actor)  # only a member's account is not refused above
     was = locked.host
     locked.host = actor
     locked.save(update_fields=["host"])
@@ -293,7 +301,7 @@ def game_night_take_over(*, session, actor):
     return session
 
 
-def _seats_of_houses(*, session, campaign: Campaign, houses: list[House]) -> None:
+def _seats_of_houses(*, session: GameSession, campaign: Campaign, houses: list[House]) -> None:
     """Each seat of a campaign night wears its House's colour (campaign.colours, the colour of every
     campaign page and chart: one colour per House), and a seat whose House a member plays (a player
     or the owner, from the House as stored now) belongs to that member's account: their login opens

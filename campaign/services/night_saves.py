@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable
+from typing import Any, cast
 
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
@@ -22,6 +23,7 @@ from campaign.models import (
 from campaign.services.chronicles import game_begin, game_result_record
 from campaign.services.common import (
     STORY_CARD_FIELDS,
+    Actor,
     check_effects,
     json_value,
     record_event,
@@ -44,6 +46,7 @@ from campaign.services.stickers import (
     sticker_attach,
 )
 from games.engines.kings_dilemma.data import GRAND_FINALE_ENVELOPE, MYSTERY_STICKERS_PER_CAMPAIGN
+from games.models import GameSession
 from games.services import (
     session_night_saved,
     session_rules,
@@ -80,9 +83,13 @@ ENVELOPE_CONTENTS = {"special", "story_card", "dilemma_numbers", "trigger_number
 MAX_CARDS_IN_ENVELOPE = 20
 
 
-def _field_value(model, name: str, value):
+# The House of a seat of the night (None for no seat).
+type HouseOfSeat = Callable[[int | None], House | None]
+
+
+def _field_value(model: type[models.Model], name: str, value: Any) -> Any:
     """``value`` checked as the model field ``name`` would store it (type, range, length)."""
-    field = model._meta.get_field(name)
+    field = cast(models.Field, model._meta.get_field(name))  # the contents name plain fields only
     if isinstance(field, models.JSONField):
         check_effects(value if isinstance(value, dict) else {"": value})
         return value
@@ -117,7 +124,7 @@ def envelope_contents_clean(contents: dict, opened_tonight: list[int]) -> dict[i
                 )
             )
 
-        def problem(field, text, number=number):
+        def problem(field: str, text: str, number: int = number) -> ValidationError:
             return ValidationError(CONTENTS_PROBLEM.format(number=number, field=field, problem=text))
 
         if not isinstance(body.get("special", False), bool):
@@ -148,13 +155,20 @@ def envelope_contents_clean(contents: dict, opened_tonight: list[int]) -> dict[i
     return clean
 
 
-def _house_of_seat(session) -> Callable[[int | None], House | None]:
+def _campaign_of(session: GameSession) -> Campaign:
+    """The campaign of a night (``game_night_record`` refuses a session without one first)."""
+    if session.campaign is None:
+        raise ValidationError(NIGHT_NOT_KINGS_DILEMMA)
+    return session.campaign
+
+
+def _house_of_seat(session: GameSession) -> HouseOfSeat:
     seats = session.config["seats"]
-    houses = {h.pk: h for h in session.campaign.houses.filter(pk__in=[s["house"] for s in seats])}
+    houses = {h.pk: h for h in _campaign_of(session).houses.filter(pk__in=[s["house"] for s in seats])}
     return lambda seat_index: None if seat_index is None else houses[seats[seat_index]["house"]]
 
 
-def _conflict(kind: str, number, message: str, typed: dict, what: str) -> dict:
+def _conflict(kind: str, number: object, message: str, typed: dict, what: str) -> dict:
     """One item of the night the campaign could not take, kept as the table typed it (``what`` says
     it in words)."""
     return {"kind": kind, "number": number, "message": message, "typed": typed, "what": what}
@@ -181,7 +195,9 @@ def _contents_words(envelope: dict) -> str:
     return f"; it held {', '.join(parts)}" if parts else ""
 
 
-def _night_stickers_write(game: ChronicleGame, result: dict, house_of, actor) -> list[dict]:
+def _night_stickers_write(
+    game: ChronicleGame, result: dict, house_of: HouseOfSeat, actor: Actor
+) -> list[dict]:
     """Tonight's Chronicle stickers, signed by the Leader of the moment. One the campaign already
     holds (attached from the pages meanwhile, or named twice by an older table) is not attached."""
     campaign, conflicts = game.campaign, []
@@ -211,7 +227,9 @@ def _night_stickers_write(game: ChronicleGame, result: dict, house_of, actor) ->
     return conflicts
 
 
-def _night_envelopes_write(game: ChronicleGame, result: dict, contents: dict, house_of, actor) -> list[dict]:
+def _night_envelopes_write(
+    game: ChronicleGame, result: dict, contents: dict, house_of: HouseOfSeat, actor: Actor
+) -> list[dict]:
     """Tonight's Envelopes with what the table found in them. One the campaign already opened is not
     opened again, nor Envelope 70 before the campaign's sixth Mystery sticker (tonight's are written
     first): its contents as typed stay in the conflict."""
@@ -249,7 +267,7 @@ def _night_envelopes_write(game: ChronicleGame, result: dict, contents: dict, ho
     return conflicts
 
 
-def _night_mystery_write(game: ChronicleGame, result: dict, actor) -> list[dict]:
+def _night_mystery_write(game: ChronicleGame, result: dict, actor: Actor) -> list[dict]:
     campaign, conflicts = game.campaign, []
     for letter in result.get("mystery_stickers", []):
         attached = set(campaign.mystery_stickers.values_list("letter", flat=True))
@@ -269,13 +287,13 @@ def _night_mystery_write(game: ChronicleGame, result: dict, actor) -> list[dict]
     return conflicts
 
 
-def _night_effects_write(game: ChronicleGame, result: dict, house_of, actor) -> None:
+def _night_effects_write(game: ChronicleGame, result: dict, house_of: HouseOfSeat, actor: Actor) -> None:
     """Prestige/Crave the host applied by hand from printed card effects."""
     for effect in result.get("prestige_crave_effects", []):
         for kind in ("prestige", "crave"):
             if effect.get(kind):
                 ledger_add(
-                    house=house_of(effect["seat"]),
+                    house=cast(House, house_of(effect["seat"])),  # an effect always names its seat
                     kind=kind,
                     amount=effect[kind],
                     reason=effect.get("label") or "Card effect",
@@ -285,7 +303,7 @@ def _night_effects_write(game: ChronicleGame, result: dict, house_of, actor) -> 
                 )
 
 
-def _night_save(game: ChronicleGame, result: dict, actor) -> list[dict]:
+def _night_save(game: ChronicleGame, result: dict, actor: Actor) -> list[dict]:
     """'Final Cleanup: Save Your Game!' (``game_save``), then the cards met tonight remembered as the
     table typed them. The Event area holds the ongoing Event cards restored at setup and the cards
     drawn tonight and sent there: Trigger cards (Event cards never lie in the deck), unless the
@@ -322,7 +340,7 @@ def _night_save(game: ChronicleGame, result: dict, actor) -> list[dict]:
     return conflicts
 
 
-def _conflicts_keep(game: ChronicleGame, conflicts: list[dict], actor) -> None:
+def _conflicts_keep(game: ChronicleGame, conflicts: list[dict], actor: Actor) -> None:
     """The conflicts stay on the game (shown with its Realm Chronicles table) and in the history."""
     for conflict in conflicts:
         record_event(
@@ -338,7 +356,7 @@ def _conflicts_keep(game: ChronicleGame, conflicts: list[dict], actor) -> None:
     game.save(update_fields=["conflicts"])
 
 
-def _night_result_write(game: ChronicleGame, result: dict, house_of, actor) -> None:
+def _night_result_write(game: ChronicleGame, result: dict, house_of: HouseOfSeat, actor: Actor) -> None:
     """The Realm Chronicles table with the engine's awards (ledger, alignment)."""
     game_result_record(
         game=game,
@@ -369,7 +387,7 @@ def _night_result_write(game: ChronicleGame, result: dict, house_of, actor) -> N
     )
 
 
-def _night_begin(session, actor) -> ChronicleGame:
+def _night_begin(session: GameSession, actor: Actor) -> ChronicleGame:
     """The night's game, begun at its save: 'Chronicle aging' of the stickers that were on the
     board when the night began (its setup step, written only now), under the next game number."""
     config = session.config
@@ -381,12 +399,12 @@ def _night_begin(session, actor) -> ChronicleGame:
     on_board = config.get("stickers_attached")
     if not isinstance(on_board, list):  # a night set up without the list: the stickers older than it
         on_board = list(
-            session.campaign.stickers.filter(attached_at__lte=session.created).values_list(
-                "number", flat=True
-            )
+            _campaign_of(session)
+            .stickers.filter(attached_at__lte=session.created)
+            .values_list("number", flat=True)
         )
     game = game_begin(
-        campaign=session.campaign,
+        campaign=_campaign_of(session),
         king_name=str(config.get("king_name") or ""),
         played_on=played_on,
         actor=actor,
@@ -397,7 +415,9 @@ def _night_begin(session, actor) -> ChronicleGame:
 
 
 @transaction.atomic
-def game_night_record(*, session, envelope_contents: dict | None = None, actor=None) -> ChronicleGame:
+def game_night_record(
+    *, session: GameSession, envelope_contents: dict | None = None, actor: Actor = None
+) -> ChronicleGame:
     """Write a finished game night into the campaign: its game in the Realm Chronicles (numbered
     now) with the Chronicle aging of its setup, stickers (signed by the Leader of the
     moment), envelopes and their cards, Mystery stickers, Prestige/Crave effects, the Realm

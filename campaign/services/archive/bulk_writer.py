@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import connection, models
+from django.db.backends.utils import CursorWrapper
 
 from campaign.services.archive.format import (
     ARCHIVE_BATCH,
@@ -19,7 +20,7 @@ class AsGiven(models.QuerySet):
     insert): the archive's dates, where an ordinary insert would stamp "now" (auto_now_add) and a
     second pass would have to put them back."""
 
-    def _insert(self, *args, **kwargs):
+    def _insert(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["raw"] = True
         return super()._insert(*args, **kwargs)  # type: ignore[misc]
 
@@ -63,7 +64,7 @@ class Prepared:
             for obj in objs
         ]
 
-    def execute(self, cursor) -> None:
+    def execute(self, cursor: CursorWrapper) -> None:
         for row in self.rows:
             for i in self.links:
                 if isinstance(row[i], models.Model):

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import datetime
 import json
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
@@ -14,6 +16,7 @@ from django.utils import timezone
 from campaign.models import (
     Achievement,
     Campaign,
+    CampaignEvent,
     ChronicleScore,
     LedgerEntry,
 )
@@ -26,8 +29,11 @@ from campaign.services.archive.format import (
 )
 from games.models import Seat, SessionAction
 
+# The House number a row's link names, by the link's field name.
+type HouseOf = Callable[[str], Callable[[Any], int | None]]
 
-def _plain(obj, fields):
+
+def _plain(obj: models.Model, fields: list[str]) -> dict[str, Any]:
     out = {}
     for name in fields:
         value = getattr(obj, name)
@@ -35,18 +41,18 @@ def _plain(obj, fields):
     return out
 
 
-def _number(obj, attr):
+def _number(obj: models.Model, attr: str) -> int | None:
     related = getattr(obj, attr)
     return related.number if related is not None else None
 
 
-def _actor(event) -> str | None:
+def _actor(event: CampaignEvent) -> str | None:
     if event.actor is not None:
         return event.actor.get_username()
     return event.actor_name or None
 
 
-def _rows(section, queryset, **links) -> list[dict]:
+def _rows(section: str, queryset: Iterable[Any], **links: Callable[[Any], Any]) -> list[dict]:
     """The rows of ``section`` in the order they were written (by id): the copy's ids keep it, so a
     page that breaks a tie by id lists them as the original did."""
     _, fields = FIELDS[section]
@@ -56,11 +62,11 @@ def _rows(section, queryset, **links) -> list[dict]:
     return [{**_plain(obj, fields), **{key: fn(obj) for key, fn in links.items()}} for obj in queryset]
 
 
-def _number_of(attr):
+def _number_of(attr: str) -> Callable[[Any], int | None]:
     return lambda obj: _number(obj, attr)
 
 
-def _house_sections(campaign: Campaign, house_of) -> dict:
+def _house_sections(campaign: Campaign, house_of: HouseOf) -> dict:
     return {
         "houses": _rows("houses", campaign.houses.all()),
         "achievements": _rows(
@@ -85,7 +91,7 @@ def _house_sections(campaign: Campaign, house_of) -> dict:
     }
 
 
-def _board_sections(campaign: Campaign, house_of) -> dict:
+def _board_sections(campaign: Campaign, house_of: HouseOf) -> dict:
     return {
         "stickers": _rows(
             "stickers",
@@ -161,7 +167,7 @@ def campaign_archive(*, campaign: Campaign) -> dict:
     the game sessions by their place in the archive."""
     houses = {h.pk: h.number for h in campaign.houses.all()}
 
-    def house_of(attr):
+    def house_of(attr: str) -> Callable[[Any], int | None]:
         return lambda obj: houses.get(getattr(obj, f"{attr}_id"))
 
     return {

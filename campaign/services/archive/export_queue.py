@@ -12,6 +12,7 @@ from pathlib import Path
 
 import redis
 from django.conf import settings as django_settings
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.utils import timezone
@@ -28,7 +29,7 @@ from campaign.services.archive.format import (
     check_top,
 )
 from campaign.services.archive.restore import campaign_import
-from campaign.services.common import record_event, task_named
+from campaign.services.common import Actor, record_event, task_named
 from config.json_limits import json_loads_strict
 
 # Exports that cannot be lost: the request sends the task after its commit; a send that fails
@@ -77,7 +78,8 @@ def campaign_export_enqueue(*, export_id: int) -> bool:
 
 
 @transaction.atomic
-def campaign_export_request(*, campaign: Campaign, requested_by=None) -> CampaignExport:
+def campaign_export_request(*, campaign: Campaign, requested_by: Actor = None) -> CampaignExport:
+    requested_by = requested_by if isinstance(requested_by, User) else None
     export = CampaignExport.objects.create(campaign=campaign, requested_by=requested_by)
     record_event(campaign, "export_requested", "Campaign export requested", actor=requested_by)
     transaction.on_commit(lambda: campaign_export_enqueue(export_id=export.pk), robust=True)
@@ -85,7 +87,7 @@ def campaign_export_request(*, campaign: Campaign, requested_by=None) -> Campaig
 
 
 @transaction.atomic
-def campaign_export_retry(*, export: CampaignExport, actor=None) -> CampaignExport:
+def campaign_export_retry(*, export: CampaignExport, actor: Actor = None) -> CampaignExport:
     """ "Try again" on a stalled or failed export: pending again, its attempts counted afresh, its
     task sent after the commit. A ready export, or one still being prepared, is refused."""
     export = CampaignExport.objects.select_for_update().get(pk=export.pk)

@@ -6,6 +6,9 @@ Also the checks of an archive's top level, shared by the import and by the expor
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.core.exceptions import ValidationError
 
 from campaign.models import (
@@ -235,7 +238,7 @@ ARCHIVE_SECTION_ROWS.update(
 )
 
 
-def houses_mapped(value, house_of):
+def houses_mapped(value: Any, house_of: Callable[[Any], Any]) -> Any:
     """``value`` (a session's config or state) with each House it names (under the key "house")
     mapped by ``house_of``: the engine keeps the campaign's House ids there; the archive keeps House
     numbers. Returns a new value; the one given is left as it was."""
@@ -249,7 +252,7 @@ def houses_mapped(value, house_of):
     return value
 
 
-def damaged(where: str, problem) -> ValidationError:
+def damaged(where: str, problem: object) -> ValidationError:
     if isinstance(problem, ValidationError):
         if hasattr(problem, "error_dict"):
             problem = "; ".join(
@@ -261,7 +264,7 @@ def damaged(where: str, problem) -> ValidationError:
     return ValidationError(ARCHIVE_DAMAGED.format(where=where, problem=problem))
 
 
-def is_int(value) -> bool:
+def is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -269,7 +272,7 @@ def _section_limit(section: str) -> int:
     return ARCHIVE_SECTION_ROWS[section]
 
 
-def check_top(archive) -> int:
+def check_top(archive: object) -> int:
     if not isinstance(archive, dict):
         raise ValidationError(ARCHIVE_NOT_AN_OBJECT)
     if archive.get("format") != ARCHIVE_FORMAT:

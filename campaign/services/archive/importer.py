@@ -5,6 +5,9 @@ inserts (bulk_writer.py), in one short transaction."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import connection, models
 from django.utils import timezone
@@ -37,7 +40,7 @@ from campaign.services.common import EFFECT_KEYS
 from games.models import state_parts
 
 
-def _is_stamp(field) -> bool:
+def _is_stamp(field: object) -> bool:
     return bool(getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False))
 
 
@@ -46,7 +49,7 @@ class Importer:
     objects in memory, linked to one another; nothing touches the database. ``write`` then inserts
     them section by section with bulk inserts, in one short transaction."""
 
-    def __init__(self, campaign: Campaign, version: int, owner):
+    def __init__(self, campaign: Campaign, version: int, owner: User | None) -> None:
 
         self.campaign, self.version, self.owner = campaign, version, owner
         self.tables: dict[str, dict] = {
@@ -62,13 +65,15 @@ class Importer:
         self.covers: list[tuple[ChronicleSticker, ChronicleSticker]] = []
         self.prepared: dict[str, Prepared] = {}
 
-    def once(self, where: str, key: str, value, what: str) -> None:
+    def once(self, where: str, key: str, value: object, what: str) -> None:
         seen = self.seen.setdefault(key, set())
         if value in seen:
             raise damaged(where, ARCHIVE_TWICE.format(what=what))
         seen.add(value)
 
-    def link(self, where: str, data: dict, field: str, table: str, what: str, *, optional=True):
+    def link(
+        self, where: str, data: dict, field: str, table: str, what: str, *, optional: bool = True
+    ) -> Any:
         key = data.get(field)
         if key is None and optional:
             return None
@@ -78,7 +83,7 @@ class Importer:
             raise damaged(where, f"refers to {what} {key!r}, which is not in the archive")
         return self.tables[table][key]
 
-    def row(self, section: str, index: int, data, **extra):
+    def row(self, section: str, index: int, data: Any, **extra: Any) -> Any:
         """One row of ``section``, its links to Houses, games, Envelopes and sessions resolved first."""
         where = f"{section}[{index}]"
         links = {
@@ -93,7 +98,7 @@ class Importer:
             links["campaign"] = self.campaign
         return self.build(section, index, data, **links, **extra)
 
-    def build(self, section: str, index: int, data, **links):
+    def build(self, section: str, index: int, data: Any, **links: Any) -> Any:
         """The new object of one row, checked (types, the model's validators), kept to be written.
         Its links were resolved by ``row`` to objects of this archive: not written yet, they are
         left out of ``full_clean`` (which would look them up in the database)."""

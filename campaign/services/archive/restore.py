@@ -11,6 +11,9 @@ link in one click. The importer hosts the restored sessions, as they host the ca
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from campaign import legacy
@@ -32,7 +35,7 @@ from campaign.services.archive.value_checks import (
     check_datetime,
     check_text,
 )
-from campaign.services.common import record_event
+from campaign.services.common import Actor, record_event
 from games.engines.kernel.text import has_control_characters
 
 
@@ -53,7 +56,7 @@ def _check_head(head: dict) -> dict:
     return {**head, "created_at": created}
 
 
-def _campaign_built(head: dict, owner, name: str | None) -> Campaign:
+def _campaign_built(head: dict, owner: User | None, name: str | None) -> Campaign:
     if name is not None and has_control_characters(name):
         raise damaged("name", "must be a text without control characters")
     campaign = Campaign(
@@ -67,7 +70,7 @@ def _campaign_built(head: dict, owner, name: str | None) -> Campaign:
     return campaign
 
 
-def campaign_import(*, archive, owner=None, name: str | None = None) -> Campaign:
+def campaign_import(*, archive: Any, owner: Actor = None, name: str | None = None) -> Campaign:
     """Import an archive into a new campaign (``owner`` becomes its owner). Every row is checked
     (types, the ranges of the rules, duplicates, links, the sessions' logs) in memory, with no
     transaction open; the first problem refuses the whole archive and nothing is written. Then
@@ -76,6 +79,7 @@ def campaign_import(*, archive, owner=None, name: str | None = None) -> Campaign
     is checked (it can start a night), and a refusal there rolls the whole write back. The demo
     account imports nothing (PermissionDenied, campaign/access.py)."""
     demo_adds_no_campaign(owner)
+    owner = owner if isinstance(owner, User) else None
     version = check_top(archive)
     head = _check_head(archive["campaign"])
     campaign = _campaign_built(head, owner, name)

@@ -4,6 +4,8 @@ a sticker's space, a Mystery sticker's letter, a session's log that replays)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from campaign.models import (
     RESOURCE_ROWS,
     ChronicleSticker,
@@ -158,7 +160,7 @@ def _events_import(run: Importer, archive: dict) -> None:
         )
 
 
-def _house_number_checked(run: Importer, where: str):
+def _house_number_checked(run: Importer, where: str) -> Callable[[int], int]:
     def checked(number: int) -> int:
         if number not in run.tables["houses"]:
             raise damaged(where, f"refers to House {number!r}, which is not in the archive")
