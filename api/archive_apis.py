@@ -23,15 +23,15 @@ from api.serializers import NameField
 from campaign.access import Need
 from campaign.forms import ARCHIVE_NOT_JSON, CampaignImportForm
 from campaign.models import CampaignExport
-from campaign.services.archive import (
+from campaign.services.archive.export_queue import campaign_export_request
+from campaign.services.archive.format import (
     ARCHIVE_FORMAT,
     ARCHIVE_SECTION_ROWS,
     ARCHIVE_VERSION,
     ARCHIVE_WRONG_FORMAT,
     ARCHIVE_WRONG_VERSION,
-    campaign_export_request,
-    campaign_import,
 )
+from campaign.services.archive.restore import campaign_import
 from config.uploads import upload_limit_message, upload_too_large
 
 TAGS = ["archive"]

@@ -23,12 +23,8 @@ from campaign.access import Need
 from campaign.legacy import MAX_SPACES
 from campaign.selectors import campaign_nights
 from campaign.services.chronicles import MAX_PLAYERS, MIN_PLAYERS
-from campaign.services.game_nights import (
-    game_night_record,
-    game_night_resume,
-    game_night_start,
-    game_night_take_over,
-)
+from campaign.services.game_nights import game_night_resume, game_night_start, game_night_take_over
+from campaign.services.night_saves import game_night_record
 from campaign.services.stickers import sticker_marks_correct
 from games.access import session_kept_by
 from games.services import session_abandon

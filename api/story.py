@@ -18,7 +18,7 @@ from api.serializers import (
     ScoreSerializer,
     StickerSerializer,
 )
-from campaign import story_selectors
+from campaign import statistics_selectors, story_selectors
 from campaign.access import Need
 from campaign.models import ChronicleGame
 from campaign.services.stories import story_link_create, story_link_revoke
@@ -205,7 +205,7 @@ class HousePageApi(CampaignApi):
         marks, each night's Secret Agenda and result, and its council figures. Any member may read it; a
         stranger gets 404."""
         house = get_object_or_404(self.campaign.houses, pk=house_id)
-        page = story_selectors.house_page(campaign=self.campaign, house=house)
+        page = statistics_selectors.house_page(campaign=self.campaign, house=house)
         page["stickers"] = [s for row in page["sticker_rows"] for s in row["positive"] + row["negative"]]
         return Response(self.OutputSerializer(page).data)
 
@@ -267,7 +267,9 @@ class StatisticsApi(CampaignApi):
         """The realm's statistics: the Resources at each night's end, how each reign ended, who signed
         most, the Dilemmas met, the Envelopes opened, each House's council figures. Any member may read
         it; a stranger gets 404."""
-        return Response(self.OutputSerializer(story_selectors.realm_statistics(campaign=self.campaign)).data)
+        return Response(
+            self.OutputSerializer(statistics_selectors.realm_statistics(campaign=self.campaign)).data
+        )
 
 
 class GameStoryApi(CampaignApi):

@@ -13,7 +13,7 @@ from campaign.models import (
     ResourceRow,
     SecretAgenda,
 )
-from campaign.services.archive import ARCHIVE_MAX_BYTES
+from campaign.services.archive.format import ARCHIVE_MAX_BYTES
 from campaign.services.common import text_checked
 from campaign.services.members import INVITATION_DAYS
 from config.json_limits import json_loads_strict

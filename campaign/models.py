@@ -131,7 +131,7 @@ class ChronicleGame(models.Model):
     resources_final = models.JSONField(default=dict, blank=True)
     revision = models.PositiveSmallIntegerField(default=0)  # bumped by each correction
     # What the night played at the table could not write into the campaign (it conflicted with it),
-    # kept as typed for a correction: [{"kind", "number", "message", "typed"}] (game_nights.py).
+    # kept as typed for a correction: [{"kind", "number", "message", "typed"}] (night_saves.py).
     conflicts = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

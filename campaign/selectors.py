@@ -390,7 +390,7 @@ def houses_played_by(*, user, campaigns: list[Campaign]) -> dict[int, list[House
     return played
 
 
-# ---- Members and invitations (issue 24) ----------------------------------------------------
+# ---- Members and invitations ---------------------------------------------------------------
 
 ROLE_ORDER = {Membership.Role.OWNER: 0, Membership.Role.PLAYER: 1, Membership.Role.VIEWER: 2}
 

@@ -7,7 +7,7 @@ import pygal
 
 from campaign.charts import SIZES, STYLE, _line_chart, _svg, _whole_numbers
 from campaign.models import Campaign
-from campaign.story_selectors import realm_statistics
+from campaign.statistics_selectors import realm_statistics
 
 
 def _bar_chart(*, size: str, colours: tuple[str, ...]) -> pygal.Bar:

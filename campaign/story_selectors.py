@@ -1,5 +1,6 @@
-"""Reads of a campaign over months: the story of each night (told from its log by the engine), a
-page per House and the realm's statistics. A fixed number of queries whatever the number of nights:
+"""Reads of a campaign over months: the story of each night (told from its log by the engine), in
+words, and what the records say of it now (a House's page and the realm's statistics, which read
+these stories, are statistics_selectors.py). A fixed number of queries whatever the number of nights:
 the stories of every night are read in one query of sessions and, for those not yet in the cache,
 one query of their logs (a night's story is cached by session and version: a finished night never
 changes, so each is replayed once). What the campaign corrected since (the result, the end of the
@@ -17,12 +18,9 @@ from django.core.cache import cache
 from django.db.models import BooleanField, ExpressionWrapper, Q
 
 from campaign.models import (
-    RESOURCE_ROWS,
     Campaign,
-    CampaignEvent,
     ChronicleGame,
     ChronicleScore,
-    ChronicleSticker,
     GameEnd,
     House,
     StoryLink,
@@ -30,7 +28,7 @@ from campaign.models import (
 from campaign.selectors import final_standings, game_results_since, night_stickers_now
 from games.engines.kernel.errors import RuleError
 from games.engines.kings_dilemma.data import GRAND_FINALE_ENVELOPE
-from games.engines.kings_dilemma.story import house_figures, story_begin, story_fold, story_told
+from games.engines.kings_dilemma.story import story_begin, story_fold, story_told
 from games.models import GameSession, SessionAction, SessionSnapshot
 from games.services import MALFORMED, session_snapshots_keep_told
 
@@ -171,14 +169,14 @@ def _fold_from(
     return story_told(checkpoint), keep
 
 
-def _seat_of(story: dict, house: House) -> int | None:
+def seat_of(story: dict, house: House) -> int | None:
     return next((h["seat"] for h in story["houses"] if h["house"] == house.pk), None)
 
 
 # ---- the story of one night, in words --------------------------------------------------------------
 
 
-def _names(story: dict, houses: dict[int, House]) -> list[dict]:
+def seat_names(story: dict, houses: dict[int, House]) -> list[dict]:
     """Each seat's House: its name as the campaign knows it now, and its colour."""
     named = []
     for seat in story["houses"]:
@@ -189,7 +187,7 @@ def _names(story: dict, houses: dict[int, House]) -> list[dict]:
                 "name": house.name if house else seat["name"],
                 "house": house.pk if house else None,
                 "colour": house.colour if house else "#5f6b6d",
-                "open_agendas": seat.get("open_agendas") or [],  # a story told before issue 26 has none
+                "open_agendas": seat.get("open_agendas") or [],  # an older story kept none
             }
         )
     return named
@@ -293,7 +291,7 @@ def night_chapter(
         return None
     dilemmas, where = _page(story["dilemmas"], page)
     houses = {h.pk: h for h in campaign.houses.all()}
-    names = _names(story, houses)
+    names = seat_names(story, houses)
     # What a correction changed is read from the records at each reading, never kept with the story
     # told from the log (which a correction cannot change): nothing a correction can miss is cached.
     recorded = None
@@ -358,7 +356,7 @@ def _rank_words(position: int, last: bool) -> str:
     return "Last" if last else str(position)
 
 
-def _row_was(old: dict | None, entry: dict) -> dict[str, str]:
+def row_was(old: dict | None, entry: dict) -> dict[str, str]:
     """What the table played of a Realm Chronicles row a correction changed (rank, Secret Agenda,
     points), where it differs from the row now; empty for a row as the table played it."""
     score = entry["score"]
@@ -381,7 +379,7 @@ def _ranking_now(story: dict, names: list[dict], rows: list[dict]) -> list[dict]
     ranking = []
     for entry in rows:
         score, old = entry["score"], played.get(entry["score"].house_id)
-        was = _row_was(old, entry)
+        was = row_was(old, entry)
         ranking.append(
             {
                 **{f: getattr(score, f) for f in (*SCORE_POINTS, "total", "position", "last")},
@@ -473,152 +471,6 @@ def story_link_for_token(*, token: str, revoked: bool = False) -> StoryLink | No
     if not revoked:
         links = links.filter(revoked_at__isnull=True)
     return links.select_related("game", "campaign").first()
-
-
-# ---- a House over the campaign --------------------------------------------------------------------
-
-
-def house_page(*, campaign: Campaign, house: House) -> dict:
-    """Everything about one House across the campaign."""
-    ledger = list(house.ledger.select_related("game").order_by("created_at", "id"))
-    totals = {"prestige": 0, "crave": 0}
-    for entry in ledger:
-        totals[entry.kind] += entry.amount
-    stickers = list(house.stickers.select_related("game", "signer").order_by("row", "slot", "number"))
-    rows = []
-    for row in RESOURCE_ROWS:
-        mine = [s for s in stickers if s.row == row]
-        rows.append(
-            {
-                "row": row,
-                "label": row.capitalize(),
-                "positive": [s for s in mine if s.positive],
-                "negative": [s for s in mine if not s.positive],
-            }
-        )
-    marks = list(
-        CampaignEvent.objects.filter(
-            campaign=campaign, house=house, kind__in=["achievement_marked", "achievement_unlocked"]
-        )
-        .select_related("game")
-        .order_by("created_at", "id")
-    )
-    stories = night_stories(campaign=campaign)
-    nights = []
-    overall = dict.fromkeys(FIGURES, 0)
-    results = game_results_since(campaign=campaign, house=house)
-    for game in campaign.games.order_by("number"):
-        story = stories.get(game.pk)
-        seat = _seat_of(story, house) if story else None
-        recorded = next(iter(results.get(game.pk, {}).get("rows", [])), None)
-        score = recorded["score"] if recorded else None
-        if seat is None and score is None:
-            continue
-        figures = house_figures(story, seat) if seat is not None and story is not None else None
-        if figures:
-            for key in FIGURES:
-                overall[key] += figures[key]
-        played = next((r for r in (story or {}).get("ranking") or [] if r["house"] == house.pk), None)
-        was = _row_was(played, recorded) if recorded and story and story["ranking"] else {}
-        nights.append(
-            {
-                "game": game,
-                "score": score,
-                "figures": figures,
-                "was": was,
-                "corrected_on": recorded["since"] if was and recorded else None,
-            }
-        )
-    return {
-        "house": house,
-        "prestige": totals["prestige"],
-        "crave": totals["crave"],
-        "ledger": ledger,
-        "sticker_rows": rows,
-        "stickers_signed": len(stickers),
-        "achievements": list(house.achievements.select_related("unlocked_in").order_by("kind", "id")),
-        "marks": marks,
-        "nights": nights,
-        "figures": overall,
-    }
-
-
-# ---- the realm ---------------------------------------------------------------------------------------
-
-
-def realm_statistics(*, campaign: Campaign) -> dict:
-    """Resources after each night, how each reign ended, who signed most in each row, the Dilemmas
-    met (side chosen, by what Power), the Envelopes opened and by whom, each House's council figures."""
-    houses = list(campaign.houses.order_by("number"))
-    by_pk = {h.pk: h for h in houses}
-    games = list(campaign.games.order_by("number"))
-    stories = night_stories(campaign=campaign)
-    signed = Counter(
-        (row["row"], row["signer"])
-        for row in ChronicleSticker.objects.filter(campaign=campaign).values("row", "signer")
-    )
-    rows = []
-    for row in RESOURCE_ROWS:
-        counts = sorted(
-            ((by_pk[signer], n) for (r, signer), n in signed.items() if r == row and signer in by_pk),
-            key=lambda pair: (-pair[1], pair[0].number),
-        )
-        best = counts[0][1] if counts else 0
-        rows.append(
-            {
-                "row": row,
-                "label": row.capitalize(),
-                "counts": [{"house": h, "count": n} for h, n in counts],
-                "most": [h for h, n in counts if n == best],
-                "total": sum(n for _, n in counts),
-            }
-        )
-    dilemmas = []
-    council = {h.pk: dict.fromkeys(FIGURES, 0) for h in houses}
-    for game in games:
-        story = stories.get(game.pk)
-        if story is None:
-            continue
-        names = _names(story, by_pk)
-        for dilemma in story["dilemmas"]:
-            if dilemma["side"] is None:
-                continue
-            dilemmas.append(
-                {
-                    "game": game,
-                    "number": dilemma["number"],
-                    "title": dilemma["title"],
-                    "side": dilemma["side"],
-                    "side_words": SIDES[dilemma["side"]],
-                    "aye": dilemma["aye"],
-                    "nay": dilemma["nay"],
-                    "power": dilemma[dilemma["side"]],
-                    "undecided": dilemma["undecided"],
-                    "carried_by": [names[s] for s in dilemma["carried_by"]],
-                }
-            )
-        for seat in story["houses"]:
-            if seat["house"] in council:
-                for key, value in house_figures(story, seat["seat"]).items():
-                    council[seat["house"]][key] += value
-    reigns = Counter(g.end for g in games if g.end)
-    return {
-        "houses": houses,
-        "nights": [
-            {
-                "game": g,
-                "end_words": END_WORDS.get(g.end, "Not recorded yet"),
-                "resources": [(g.resources_final or {}).get(row) for row in RESOURCE_ROWS],
-            }
-            for g in games
-        ],
-        "resource_rows": [r.capitalize() for r in RESOURCE_ROWS],
-        "reigns": [{"end": end, "words": END_WORDS[end], "count": reigns[end]} for end in GameEnd.values],
-        "sticker_rows": rows,
-        "dilemmas": dilemmas,
-        "envelopes": list(campaign.envelopes.select_related("opened_by", "game").order_by("number")),
-        "council": [{"house": h, **council[h.pk]} for h in houses],
-    }
 
 
 def game_scores(*, game: ChronicleGame) -> list[ChronicleScore]:

@@ -6,14 +6,15 @@ Each service is called through its module, so a test may replace it there."""
 
 from celery import shared_task
 
-from campaign.services import archive, chronicles
+from campaign.services import chronicles
+from campaign.services.archive import export_queue
 from config.celery import RETRY
 
 
-@shared_task(name=archive.EXPORT_TASK, bind=True, acks_late=True, reject_on_worker_lost=True, **RETRY)
+@shared_task(name=export_queue.EXPORT_TASK, bind=True, acks_late=True, reject_on_worker_lost=True, **RETRY)
 def campaign_export_task(self, export_id: int) -> str:
     try:
-        return archive.campaign_export_write(export_id=export_id)
+        return export_queue.campaign_export_write(export_id=export_id)
     except OSError as exc:  # disk trouble: try again shortly
         raise self.retry(exc=exc, countdown=5) from exc
 
@@ -27,4 +28,4 @@ def campaign_charts_task(self, campaign_id: int) -> list[str]:
 @shared_task(name="campaign.tasks.campaign_export_sweep_task", bind=True, acks_late=True, **RETRY)
 def campaign_export_sweep_task(self) -> dict[str, int]:
     """celery beat: send stale pending exports again, fail those tried too often."""
-    return archive.campaign_export_sweep()
+    return export_queue.campaign_export_sweep()

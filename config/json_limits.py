@@ -7,7 +7,7 @@ import math
 
 JSON_NOT_A_NUMBER = "{name} is not a JSON number"
 # What a stored JSON value (an action's payload, a card's typed data) may hold so that the campaign
-# archive carries it and its import takes it again: both read these (campaign/services/archive_values).
+# archive carries it and its import takes it again: both read these (campaign/services/archive/value_checks.py).
 STORED_JSON_MAX_DEPTH = 12
 STORED_JSON_MAX_INT = 2**63 - 1  # 64 bits: what both databases' JSON and the engines' seeds hold
 JSON_NUMBER_TOO_LARGE = "the number {text} is too large"

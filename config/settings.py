@@ -315,7 +315,7 @@ STORAGES = {
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
 
 # Uploads are refused while being received (config/uploads.py): a file (one campaign archive: the
-# import's ARCHIVE_MAX_BYTES in campaign/services/archive.py, a test checks they agree) up to
+# import's ARCHIVE_MAX_BYTES in campaign/services/archive/format.py, a test checks they agree) up to
 # UPLOAD_MAX_BYTES, a whole request body up to REQUEST_BODY_MAX_BYTES (the file, the other fields and
 # the multipart framing). The ASGI application applies the body limit to every request (config/asgi.py).
 UPLOAD_MAX_BYTES = 32 * 1024 * 1024

@@ -4,7 +4,8 @@ into the campaign (for the House pages, the statistics and the stories: tests, e
 from django.db import transaction
 
 from campaign.services.chronicles import game_begin, legacy_setup_compute
-from campaign.services.game_nights import game_night_record, game_night_start
+from campaign.services.game_nights import game_night_start
+from campaign.services.night_saves import game_night_record
 from tests.factories import campaign_with_houses
 from tests.kings_dilemma_play import ROWS, draft, end_of_reign, front, outcome, play
 

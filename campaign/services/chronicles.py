@@ -33,6 +33,7 @@ from campaign.services.common import (
     CAMPAIGN_CLOSED,
     NAME_CONTROL_CHARACTERS,
     UNKNOWN_AGENDA,
+    Actor,
     check_house,
     record_event,
     task_named,
@@ -132,7 +133,7 @@ def game_begin(
     campaign: Campaign,
     king_name: str,
     played_on: datetime.date | None = None,
-    actor=None,
+    actor: Actor = None,
     aging: Collection[int] | None = None,
 ) -> ChronicleGame:
     """A new game of the campaign: its Realm Chronicles table, then Chronicle aging. A game played
@@ -213,7 +214,7 @@ def _write_scores(game: ChronicleGame, rows: list[dict]) -> None:
         )
 
 
-def _award(game: ChronicleGame, rows: list[dict], actor) -> None:
+def _award(game: ChronicleGame, rows: list[dict], actor: Actor) -> None:
     """'Gain Prestige and Crave': each row's award from the table, a ledger entry per kind."""
     for row in rows:
         for kind in ("prestige", "crave"):
@@ -234,7 +235,7 @@ def _rank_words(row: dict | None) -> str:
     return f"position {row['position']}{' (Last)' if row['last'] else ''}"
 
 
-def _rebel_crave(game: ChronicleGame, rows: list[dict], actor) -> None:
+def _rebel_crave(game: ChronicleGame, rows: list[dict], actor: Actor) -> None:
     # Printed on the Rebel card: +1 Crave when the King abdicated (a ledger entry of its own).
     for row in rows:
         if row["rebel_crave"]:
@@ -257,7 +258,7 @@ def game_result_record(
     rows: list[dict],
     resources_final: dict | None = None,
     awards: list[dict] | None = None,
-    actor=None,
+    actor: Actor = None,
 ) -> ChronicleGame:
     """'Mark scores on the Realm Chronicles', then Prestige/Crave and the House Alignment marks.
     ``rows``: one dict per House with house, secret_agenda, agenda_points, open_agenda_points,
@@ -292,7 +293,7 @@ def game_result_record(
     return game
 
 
-def _alignment_follow(game: ChronicleGame, old: list[dict], clean: list[dict], actor) -> None:
+def _alignment_follow(game: ChronicleGame, old: list[dict], clean: list[dict], actor: Actor) -> None:
     """A corrected Secret Agenda moves its alignment mark from the old agenda to the new one."""
     old_agenda = {r["house"].pk: r["secret_agenda"] for r in old}
     for row in clean:
@@ -313,7 +314,7 @@ def _alignment_follow(game: ChronicleGame, old: list[dict], clean: list[dict], a
 
 @transaction.atomic
 def game_result_correct(
-    *, game: ChronicleGame, end: str, rows: list[dict], reason: str = "", actor=None
+    *, game: ChronicleGame, end: str, rows: list[dict], reason: str = "", actor: Actor = None
 ) -> ChronicleGame:
     """A correction is recorded, not an overwrite: the old revision stays and the new one is written;
     the ledger gets only the difference, one entry per House and kind whose award changed (a
@@ -361,7 +362,7 @@ def game_result_correct(
     return game
 
 
-def _award_differences(game: ChronicleGame, old: list[dict], clean: list[dict], actor) -> list[House]:
+def _award_differences(game: ChronicleGame, old: list[dict], clean: list[dict], actor: Actor) -> list[House]:
     """The ledger entries of a correction: for each House whose Prestige or Crave award changed
     (the Rebel's Crave counted in), one entry per kind with the difference. Returns those Houses."""
     before = {row["house"].pk: row for row in old}

@@ -7,7 +7,7 @@ import datetime
 from typing import Any
 
 from celery import Task
-from django.contrib.auth.models import User
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
@@ -16,10 +16,14 @@ from django.utils.dateparse import parse_datetime
 from campaign.models import (
     Campaign,
     CampaignEvent,
+    ChronicleGame,
     House,
 )
 from config.celery import app as celery_app
 from games.engines.kernel.text import has_control_characters
+
+# Who does something: an account, the anonymous visitor of a page, or nobody (a script, the import).
+type Actor = User | AnonymousUser | None
 
 NAME_CONTROL_CHARACTERS = "A name cannot hold control characters (such as NUL, ESC or U+202E)."
 TEXT_CONTROL_CHARACTERS = "A text cannot hold control characters (such as NUL, ESC or U+202E)."
@@ -62,7 +66,16 @@ UNKNOWN_EFFECT = (
 )
 
 
-def record_event(campaign, kind, summary, *, actor=None, house=None, game=None, **data) -> CampaignEvent:
+def record_event(
+    campaign: Campaign,
+    kind: str,
+    summary: str,
+    *,
+    actor: Actor = None,
+    house: House | None = None,
+    game: ChronicleGame | None = None,
+    **data: Any,
+) -> CampaignEvent:
     return CampaignEvent.objects.create(
         campaign=campaign,
         kind=kind,

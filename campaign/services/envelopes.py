@@ -17,7 +17,7 @@ from campaign.models import (
     LedgerEntry,
     StoryCard,
 )
-from campaign.services.common import check_effects, check_house, record_event
+from campaign.services.common import Actor, check_effects, check_house, record_event
 from campaign.services.ledger import ledger_add, prestige_check
 from campaign.services.stickers import NOTHING_TO_CORRECT, changes_summary
 from games.engines.kings_dilemma import messages as engine_messages
@@ -76,7 +76,9 @@ STORY_CARD_TWICE = "Story card {number} is already in this campaign."
 STORYLINE_REQUIRED = "A Story card needs its storyline."
 
 
-def _dilemma_card_add(*, campaign, number, kind, envelope=None, title="") -> DilemmaCard:
+def _dilemma_card_add(
+    *, campaign: Campaign, number: int, kind: str, envelope: Envelope | None = None, title: str = ""
+) -> DilemmaCard:
     if not isinstance(number, int) or number < 1:
         raise ValidationError(DILEMMA_CARD_UNKNOWN.format(number=number))
     if campaign.dilemma_cards.filter(number=number).exists():
@@ -99,7 +101,7 @@ def _majority_signers(card: StoryCard) -> list[House]:
     return list(card.campaign.houses.filter(pk__in=[h for h, c in counts.items() if c == most]))
 
 
-def _story_card_rewards(card: StoryCard, *, game: ChronicleGame | None, actor) -> None:
+def _story_card_rewards(card: StoryCard, *, game: ChronicleGame | None, actor: Actor) -> None:
     """The signer's Prestige/Crave of the card, and an Ending card's Majority Signer Bonus."""
     rewards = [(card.signer, card.effects, f"Story card {card.number}", LedgerEntry.Source.STORY)]
     if card.is_ending and card.majority_signer_bonus:
@@ -139,7 +141,7 @@ def story_card_place(
     ability_text: str = "",
     envelope: Envelope | None = None,
     game: ChronicleGame | None = None,
-    actor=None,
+    actor: Actor = None,
 ) -> StoryCard:
     """'Story Legacy': the card joins its storyline (``order``: the order it came in); the setup puts
     the highest number on top (``selectors.storylines``). An Ending card played for the first time
@@ -185,7 +187,7 @@ def story_card_place(
     return card
 
 
-def _grand_finale_open(campaign: Campaign, *, game: ChronicleGame | None, actor) -> None:
+def _grand_finale_open(campaign: Campaign, *, game: ChronicleGame | None, actor: Actor) -> None:
     """Envelope 70 closes the campaign."""
     campaign.closed = True
     campaign.save(update_fields=["closed"])
@@ -236,7 +238,7 @@ def envelope_open(
     dilemma_numbers: list[int] | None = None,
     trigger_numbers: list[int] | None = None,
     event_numbers: list[int] | None = None,
-    actor=None,
+    actor: Actor = None,
 ) -> Envelope:
     """'Open Envelope': a standard Envelope holds 1 Story card (signed by the Leader, placed on its
     storyline) and 3 Dilemma cards shuffled into the Dilemma deck. Envelope 00 ('Before your first
@@ -293,7 +295,9 @@ def _envelope_words(envelope: Envelope) -> dict[str, str]:
 
 
 @transaction.atomic
-def envelope_correct(*, envelope: Envelope, opened_by: House | None, special: bool, actor=None) -> Envelope:
+def envelope_correct(
+    *, envelope: Envelope, opened_by: House | None, special: bool, actor: Actor = None
+) -> Envelope:
     """An Envelope recorded wrongly: who opened it, or whether it is a Special Envelope."""
     campaign = Campaign.objects.select_for_update().get(pk=envelope.campaign_id)
     envelope = campaign.envelopes.select_related("opened_by").get(pk=envelope.pk)
@@ -319,7 +323,7 @@ def envelope_correct(*, envelope: Envelope, opened_by: House | None, special: bo
     return envelope
 
 
-def _story_rewards_reverse(card: StoryCard, *, actor) -> None:
+def _story_rewards_reverse(card: StoryCard, *, actor: Actor) -> None:
     """The Prestige/Crave a Story card gave (its ability, an Ending's Majority Signer Bonus) are
     reversed by correction entries: the ledger keeps both."""
     reasons = (f"Story card {card.number}", f"Majority Signer Bonus of Ending card {card.number}")
@@ -354,7 +358,7 @@ def _envelope_cards_played(envelope: Envelope) -> str:
 
 
 @transaction.atomic
-def envelope_remove(*, envelope: Envelope, actor=None) -> None:
+def envelope_remove(*, envelope: Envelope, actor: Actor = None) -> None:
     """An Envelope opened by mistake goes back in the box with its cards: its Dilemma cards leave
     the Dilemma save slot, its Story cards their storylines (the Prestige/Crave they gave is reversed).
     Refused once one of its cards has been played since. The history keeps the opening and the removal."""
@@ -386,7 +390,7 @@ def envelope_remove(*, envelope: Envelope, actor=None) -> None:
 
 
 @transaction.atomic
-def dilemma_card_move(*, card: DilemmaCard, place: str, actor=None) -> DilemmaCard:
+def dilemma_card_move(*, card: DilemmaCard, place: str, actor: Actor = None) -> DilemmaCard:
     """A card put in the wrong save slot moves to the right one (the Dilemma save slot, the Story
     save slot, the Event area or the Trash). Out of the Trash it is no longer resolved in any night."""
     campaign = Campaign.objects.select_for_update().get(pk=card.campaign_id)
@@ -414,7 +418,7 @@ def dilemma_card_move(*, card: DilemmaCard, place: str, actor=None) -> DilemmaCa
 
 
 @transaction.atomic
-def dilemma_cards_to_deck(*, game: ChronicleGame, numbers: list[int], actor=None) -> int:
+def dilemma_cards_to_deck(*, game: ChronicleGame, numbers: list[int], actor: Actor = None) -> int:
     """The cards a printed effect put into the Dilemma deck during ``game`` (the table's
     ``to_dilemma_deck``) go to the Dilemma save slot before the save sorts the rest: out of the Trash
     they are no longer resolved in any night. Returns how many moved."""
@@ -442,7 +446,7 @@ def dilemma_cards_to_deck(*, game: ChronicleGame, numbers: list[int], actor=None
 
 @transaction.atomic
 def dilemma_card_remember(
-    *, campaign: Campaign, number: int, title: str = "", outcomes: dict, actor=None
+    *, campaign: Campaign, number: int, title: str = "", outcomes: dict, actor: Actor = None
 ) -> DilemmaCard:
     """Store what the table typed from a Dilemma card, so it is typed only once."""
     card, _ = DilemmaCard.objects.get_or_create(campaign=campaign, number=number)
@@ -490,7 +494,7 @@ def game_save(
     resolved: list[int],
     event_area_triggers: list[int] | None = None,
     ongoing_events: list[int] | None = None,
-    actor=None,
+    actor: Actor = None,
 ) -> list[dict]:
     """'Final Cleanup: Save Your Game!' (step 3, the Secret Agenda and Vote cards, keeps nothing):
 

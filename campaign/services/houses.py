@@ -17,7 +17,13 @@ from campaign.models import (
     Membership,
 )
 from campaign.selectors import campaign_setting
-from campaign.services.common import NAME_CONTROL_CHARACTERS, UNKNOWN_AGENDA, check_effects, record_event
+from campaign.services.common import (
+    NAME_CONTROL_CHARACTERS,
+    UNKNOWN_AGENDA,
+    Actor,
+    check_effects,
+    record_event,
+)
 from campaign.services.ledger import ledger_add
 from games.engines.kernel.text import has_control_characters
 from games.engines.kings_dilemma.data import HOUSE_NUMBERS
@@ -66,7 +72,9 @@ def campaign_create(*, name: str, created_by: User | AnonymousUser | None = None
 
 
 @transaction.atomic
-def membership_add(*, campaign: Campaign, user, role: str = Membership.Role.PLAYER, actor=None) -> Membership:
+def membership_add(
+    *, campaign: Campaign, user: User, role: str = Membership.Role.PLAYER, actor: Actor = None
+) -> Membership:
     membership, _ = Membership.objects.get_or_create(campaign=campaign, user=user, defaults={"role": role})
     record_event(campaign, "member_added", f"{user} joined the campaign", actor=actor)
     return membership
@@ -74,7 +82,13 @@ def membership_add(*, campaign: Campaign, user, role: str = Membership.Role.PLAY
 
 @transaction.atomic
 def house_create(
-    *, campaign: Campaign, name: str, number: int, player_name: str = "", user=None, actor=None
+    *,
+    campaign: Campaign,
+    name: str,
+    number: int,
+    player_name: str = "",
+    user: User | None = None,
+    actor: Actor = None,
 ) -> House:
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     if not name or not name.strip():
@@ -119,7 +133,7 @@ def achievement_create(
     condition: str = "",
     effects: dict | None = None,
     ability_text: str = "",
-    actor=None,
+    actor: Actor = None,
 ) -> Achievement:
     if not isinstance(spaces, int) or not 1 <= spaces <= 10:
         raise ValidationError(ACHIEVEMENT_SPACES)
@@ -144,7 +158,7 @@ def achievement_create(
     return achievement
 
 
-def _apply_one_time_effects(achievement: Achievement, game, actor) -> None:
+def _apply_one_time_effects(achievement: Achievement, game: ChronicleGame | None, actor: Actor) -> None:
     effects = achievement.effects
     source = (
         LedgerEntry.Source.ALIGNMENT
@@ -166,7 +180,7 @@ def _apply_one_time_effects(achievement: Achievement, game, actor) -> None:
 
 @transaction.atomic
 def achievement_mark(
-    *, achievement: Achievement, count: int = 1, game: ChronicleGame | None = None, actor=None
+    *, achievement: Achievement, count: int = 1, game: ChronicleGame | None = None, actor: Actor = None
 ) -> Achievement:
     """'House Achievements': mark spaces; marking the last one unlocks the ability and applies its
     one-time effects (Prestige/Crave go to the ledger; one-time Power/Coins are recorded in the history)."""
@@ -209,7 +223,7 @@ def achievement_mark(
 
 @transaction.atomic
 def alignment_mark(
-    *, house: House, agenda: str, game: ChronicleGame | None = None, actor=None
+    *, house: House, agenda: str, game: ChronicleGame | None = None, actor: Actor = None
 ) -> Achievement | None:
     """'Update House Alignment': one space for the Secret Agenda played; none if already unlocked."""
     if agenda not in SECRET_AGENDAS:

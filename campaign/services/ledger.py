@@ -12,7 +12,7 @@ from campaign.models import (
     House,
     LedgerEntry,
 )
-from campaign.services.common import record_event
+from campaign.services.common import Actor, record_event
 
 LEDGER_KIND = "Ledger entries are Prestige or Crave."
 PRESTIGE_BELOW_ZERO = (
@@ -29,7 +29,7 @@ def ledger_add(
     reason: str,
     source: str,
     game: ChronicleGame | None = None,
-    actor=None,
+    actor: Actor = None,
 ) -> LedgerEntry | None:
     if kind not in LedgerEntry.Kind.values:
         raise ValidationError(LEDGER_KIND)

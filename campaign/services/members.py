@@ -23,7 +23,7 @@ from campaign.models import (
     Invitation,
     Membership,
 )
-from campaign.services.common import NAME_CONTROL_CHARACTERS, check_house, record_event
+from campaign.services.common import NAME_CONTROL_CHARACTERS, Actor, check_house, record_event
 from games.engines.kernel.text import has_control_characters
 from games.models import GameSession, Seat
 from games.services import seat_rotate_token
@@ -153,7 +153,7 @@ def invitation_create(
     role: str = Invitation.Role.PLAYER,
     house: House | None = None,
     days: int = INVITATION_DAYS_DEFAULT,
-    actor=None,
+    actor: Actor = None,
 ) -> Invitation:
     """A new invitation link, valid ``days`` days (1 to 30)."""
     if role not in Invitation.Role.values:
@@ -185,7 +185,7 @@ def invitation_create(
 
 
 @transaction.atomic
-def invitation_revoke(*, invitation: Invitation, actor=None) -> Invitation:
+def invitation_revoke(*, invitation: Invitation, actor: Actor = None) -> Invitation:
     """The link stops working at once."""
     invitation = (
         Invitation.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=invitation.pk)
@@ -199,18 +199,19 @@ def invitation_revoke(*, invitation: Invitation, actor=None) -> Invitation:
     return invitation
 
 
-def _check_acceptor(user) -> None:
+def _check_acceptor(user: Actor) -> User:
     if not isinstance(user, User) or not user.is_authenticated:
         raise ValidationError(INVITATION_NEEDS_ACCOUNT)
     if user.get_username() == DEMO_USER:
         raise ValidationError(DEMO_CANNOT_JOIN)
+    return user
 
 
 @transaction.atomic
-def invitation_accept(*, invitation: Invitation, user) -> InvitationAcceptance:
+def invitation_accept(*, invitation: Invitation, user: Actor) -> InvitationAcceptance:
     """The user joins the campaign with the invitation's role, or keeps a higher role they have;
     an invitation for a House makes them its player (and is then used up)."""
-    _check_acceptor(user)
+    user = _check_acceptor(user)
     # The campaign's row first: accepts in one campaign are serialised (one House per player).
     campaign = Campaign.objects.select_for_update().get(pk=invitation.campaign_id)
     invitation = (
@@ -289,7 +290,7 @@ def _acceptance_event(
 
 
 @transaction.atomic
-def membership_role_change(*, membership: Membership, role: str, actor=None) -> Membership:
+def membership_role_change(*, membership: Membership, role: str, actor: Actor = None) -> Membership:
     """Make a member owner, player or viewer. The campaign keeps at least one owner; a member made a
     viewer no longer plays their House (a viewer reads, and cannot act for a House)."""
     if role not in Role.values:
@@ -320,7 +321,7 @@ def membership_role_change(*, membership: Membership, role: str, actor=None) -> 
 
 
 @transaction.atomic
-def membership_remove(*, membership: Membership, actor=None) -> None:
+def membership_remove(*, membership: Membership, actor: Actor = None) -> None:
     """The member leaves the campaign (its pages answer them 404 from now on) and no longer plays
     their House; the campaign keeps at least one owner."""
     campaign = Campaign.objects.select_for_update().get(pk=membership.campaign_id)
@@ -338,7 +339,7 @@ def membership_remove(*, membership: Membership, actor=None) -> None:
 
 
 @transaction.atomic
-def membership_house_set(*, membership: Membership, house: House | None, actor=None) -> Membership:
+def membership_house_set(*, membership: Membership, house: House | None, actor: Actor = None) -> Membership:
     """The owner decides which House a member plays (None: none), the owner herself included: one
     member per House, one House per member, and a viewer plays none. The House they played before
     is freed, and its seat at a night still running gets a new code."""
@@ -373,7 +374,7 @@ def membership_house_set(*, membership: Membership, house: House | None, actor=N
 
 
 @transaction.atomic
-def membership_name_set(*, membership: Membership, display_name: str, actor=None) -> Membership:
+def membership_name_set(*, membership: Membership, display_name: str, actor: Actor = None) -> Membership:
     """The name the group knows a member by in this campaign (empty: their username), set by the
     owner or the member; the House they play shows it as its player's name."""
     name = display_name.strip()

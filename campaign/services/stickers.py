@@ -17,7 +17,7 @@ from campaign.models import (
     MysterySticker,
 )
 from campaign.selectors import campaign_setting
-from campaign.services.common import check_house, record_event
+from campaign.services.common import Actor, check_house, record_event
 from games.engines.kings_dilemma.data import MYSTERY_LETTERS, MYSTERY_STICKERS_PER_CAMPAIGN, STICKER_COUNT
 
 STICKER_NUMBER_RANGE = f"Chronicle sticker numbers go from 1 to {STICKER_COUNT}."
@@ -62,7 +62,7 @@ def sticker_attach(
     title: str = "",
     text: str = "",
     game: ChronicleGame | None = None,
-    actor=None,
+    actor: Actor = None,
 ) -> ChronicleSticker:
     """'Apply Chronicle stickers': the leftmost empty space of its row, otherwise over the sticker
     with the most marks (leftmost on a tie); the covered sticker stays in the history."""
@@ -123,7 +123,7 @@ def chronicle_age(
     *,
     campaign: Campaign,
     game: ChronicleGame | None = None,
-    actor=None,
+    actor: Actor = None,
     numbers: Collection[int] | None = None,
 ) -> int:
     """'Chronicle aging': mark 1 space on every attached sticker (up to its last square).
@@ -153,7 +153,7 @@ AGING_MARKS_UNCHANGED = "Nothing to correct: sticker {number} already has {marks
 
 
 @transaction.atomic
-def sticker_marks_correct(*, sticker: ChronicleSticker, marks: int, actor=None) -> ChronicleSticker:
+def sticker_marks_correct(*, sticker: ChronicleSticker, marks: int, actor: Actor = None) -> ChronicleSticker:
     """Aging marks miscounted (a night aged twice, a mark forgotten): set from 0 to the sticker's
     last square. The history says from what to what; a correction that changes nothing is refused
     and writes nothing."""
@@ -182,7 +182,12 @@ def sticker_marks_correct(*, sticker: ChronicleSticker, marks: int, actor=None) 
 
 @transaction.atomic
 def mystery_sticker_attach(
-    *, campaign: Campaign, letter: str, storyline: str = "", game: ChronicleGame | None = None, actor=None
+    *,
+    campaign: Campaign,
+    letter: str,
+    storyline: str = "",
+    game: ChronicleGame | None = None,
+    actor: Actor = None,
 ) -> MysterySticker:
     """'Triggering the end of the campaign': the sixth Mystery sticker makes Envelope 70 due."""
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
@@ -244,7 +249,7 @@ def sticker_correct(
     positive: bool,
     signer: House | None,
     title: str = "",
-    actor=None,
+    actor: Actor = None,
 ) -> ChronicleSticker:
     """A sticker typed wrongly: its number, row, side, signer or title corrected. A new row places it
     as attaching would (the sticker it covered in the old row is visible again); its aging marks stay.
@@ -294,7 +299,7 @@ def sticker_correct(
 
 
 @transaction.atomic
-def sticker_remove(*, sticker: ChronicleSticker, actor=None) -> None:
+def sticker_remove(*, sticker: ChronicleSticker, actor: Actor = None) -> None:
     """A sticker attached by mistake comes off the board; the sticker it covered is visible again.
     Its attachment stays in the history, with this removal."""
     campaign = Campaign.objects.select_for_update().get(pk=sticker.campaign_id)

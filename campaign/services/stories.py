@@ -9,13 +9,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaign.models import ChronicleGame, StoryLink
-from campaign.services.common import record_event
+from campaign.services.common import Actor, record_event
 
 STORY_LINK_NONE = "The story of game {number} has no shared link to revoke."
 
 
 @transaction.atomic
-def story_link_create(*, game: ChronicleGame, actor=None) -> StoryLink:
+def story_link_create(*, game: ChronicleGame, actor: Actor = None) -> StoryLink:
     """The game's live link, made now if it has none (one live link per night: sharing twice gives
     the same link)."""
     game = ChronicleGame.objects.select_for_update().get(pk=game.pk)
@@ -35,7 +35,7 @@ def story_link_create(*, game: ChronicleGame, actor=None) -> StoryLink:
 
 
 @transaction.atomic
-def story_link_revoke(*, game: ChronicleGame, actor=None) -> StoryLink:
+def story_link_revoke(*, game: ChronicleGame, actor: Actor = None) -> StoryLink:
     """The live link stops working at once (its address says it was revoked: 410)."""
     game = ChronicleGame.objects.select_for_update().get(pk=game.pk)
     live = game.story_links.filter(revoked_at__isnull=True).first()

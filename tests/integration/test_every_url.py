@@ -35,7 +35,7 @@ from campaign.models import (
     CampaignExport,
     ChronicleGame,
 )
-from campaign.services.archive import campaign_export_request
+from campaign.services.archive.export_queue import campaign_export_request
 from campaign.services.game_nights import game_night_resume, game_night_start
 from campaign.services.houses import achievement_create, campaign_create
 from campaign.services.members import NAME_OWN_OR_OWNER, invitation_accept, invitation_create

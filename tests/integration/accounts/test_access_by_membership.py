@@ -19,11 +19,7 @@ from django.urls import reverse
 from api.models import DeviceToken
 from campaign.access import VIEWER_READS_ONLY
 from campaign.models import CampaignEvent, Membership
-from campaign.services.game_nights import (
-    NIGHT_TAKE_OVER_HOST_PLAYS,
-    game_night_start,
-    game_night_take_over,
-)
+from campaign.services.game_nights import NIGHT_TAKE_OVER_HOST_PLAYS, game_night_start, game_night_take_over
 from campaign.services.members import (
     REMOVED_SINCE_INVITATION,
     ROLE_SET_SINCE_INVITATION,
@@ -32,7 +28,7 @@ from campaign.services.members import (
     membership_remove,
     membership_role_change,
 )
-from campaign.views import NIGHT_TAKEN_OVER
+from campaign.views.nights import NIGHT_TAKEN_OVER
 from games.models import GameSession, Seat, SessionAction
 from tests.factories import UserFactory, group_campaign
 from tests.integration.api.conftest import device_token

@@ -14,7 +14,8 @@ from django.urls import reverse
 from campaign.access import DEMO_ADDS_NO_CAMPAIGN, DEMO_USER, OWNER_ONLY, VIEWER_READS_ONLY
 from campaign.demo import demo_campaign_load
 from campaign.models import Campaign, ChronicleSticker, Membership, StoryLink
-from campaign.services.archive import campaign_archive, campaign_import
+from campaign.services.archive.export import campaign_archive
+from campaign.services.archive.restore import campaign_import
 from campaign.services.chronicles import game_begin
 from campaign.services.game_nights import game_night_start
 from campaign.services.houses import campaign_create

@@ -7,7 +7,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from api.models import DeviceToken, token_digest
-from campaign.services.archive import campaign_export_request, campaign_export_write
+from campaign.services.archive.export_queue import campaign_export_request, campaign_export_write
 from campaign.services.chronicles import game_begin, game_result_record
 from campaign.services.envelopes import envelope_open
 from campaign.services.members import invitation_accept, invitation_create

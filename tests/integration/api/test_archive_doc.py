@@ -1,5 +1,5 @@
 """docs/archive.md describes the archive the export writes: its tables part is generated from the
-declarations of campaign/services/archive.py (the sections, their fields, links and dates, their row
+declarations of campaign/services/archive/format.py (the sections, their fields, links and dates, their row
 limits), and every top-level key an export writes is named in it.
 
 To regenerate the tables part after a change of the format: CHRONICLE_WRITE_DOCS=1 pytest this file."""
@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from campaign.demo import demo_campaign_load
-from campaign.services import archive
+from campaign.services.archive import export
+from campaign.services.archive import format as archive_format
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "archive.md"
 BEGIN, END = (
@@ -28,17 +29,17 @@ def tables_part() -> str:
     """The tables of the current version, one row per section, from the service's declarations."""
     lines = [
         BEGIN,
-        f"Version {archive.ARCHIVE_VERSION} (versions {', '.join(map(str, archive.ARCHIVE_VERSIONS))} are read).",
+        f"Version {archive_format.ARCHIVE_VERSION} (versions {', '.join(map(str, archive_format.ARCHIVE_VERSIONS))} are read).",
         "",
         "| table | fields | links | dates | at most |",
         "|---|---|---|---|---|",
     ]
-    for section in archive._SECTIONS_OF[archive.ARCHIVE_VERSION]:
-        _, fields = archive._FIELDS[section]
-        keys = archive._KEYS.get(section, [])
+    for section in archive_format.SECTIONS_OF[archive_format.ARCHIVE_VERSION]:
+        _, fields = archive_format.FIELDS[section]
+        keys = archive_format.KEYS.get(section, [])
         lines.append(
-            f"| `{section}` | {_cells([*keys, *fields])} | {_cells(archive._LINKS[section])} "
-            f"| {_cells(archive._DATES.get(section, []))} | {archive.ARCHIVE_SECTION_ROWS[section]:,} |"
+            f"| `{section}` | {_cells([*keys, *fields])} | {_cells(archive_format.LINKS[section])} "
+            f"| {_cells(archive_format.DATES.get(section, []))} | {archive_format.ARCHIVE_SECTION_ROWS[section]:,} |"
         )
     return "\n".join([*lines, END])
 
@@ -58,11 +59,11 @@ def test_the_doc_names_every_top_level_key_an_export_writes():
     text = DOC.read_text()
     missing = unnamed(campaign_archive_keys(), text)
     assert not missing, f"docs/archive.md does not name {missing}"
-    assert f"`{archive.ARCHIVE_FORMAT}`" in text
+    assert f"`{archive_format.ARCHIVE_FORMAT}`" in text
 
 
 def campaign_archive_keys() -> list[str]:
-    keys = [*archive.campaign_archive(campaign=demo_campaign_load())]
+    keys = [*export.campaign_archive(campaign=demo_campaign_load())]
     assert {"format", "version", "campaign", "houses", "actions"} <= set(keys)  # a real export
     return keys
 

@@ -30,7 +30,8 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 from api import session_apis
 from api.serializers import NAME_CONTROL_CHARACTERS
 from campaign.forms import ARCHIVE_NOT_JSON
-from campaign.services import archive, common, game_nights
+from campaign.services import common, game_nights
+from campaign.services.archive import format as archive_format
 from campaign.services.chronicles import (
     PAPER_GAME_NIGHT_RUNNING,
     RESULT_ALREADY,
@@ -171,11 +172,11 @@ RULE_REFUSALS = [
         rules.UNKNOWN_ACTION,  # which actions a game knows (and takes now) is its state's legal_actions
         # An import: what the file holds (a generated file is never an archive).
         ARCHIVE_NOT_JSON,
-        archive.ARCHIVE_NOT_AN_OBJECT,
-        archive.ARCHIVE_WRONG_FORMAT,
-        archive.ARCHIVE_WRONG_VERSION,
-        archive.ARCHIVE_DAMAGED,
-        archive.ARCHIVE_TOO_DEEP,
+        archive_format.ARCHIVE_NOT_AN_OBJECT,
+        archive_format.ARCHIVE_WRONG_FORMAT,
+        archive_format.ARCHIVE_WRONG_VERSION,
+        archive_format.ARCHIVE_DAMAGED,
+        archive_format.ARCHIVE_TOO_DEEP,
         # Sign-up: a username or an email address another account has (allauth's words).
         *(str(DefaultAccountAdapter.error_messages[key]) for key in ("username_taken", "email_taken")),
     )

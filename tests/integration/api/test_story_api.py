@@ -3,7 +3,7 @@
 import pytest
 from django.core.cache import cache
 
-from campaign import story_selectors
+from campaign import statistics_selectors
 from campaign.models import CampaignEvent, StoryLink
 from tests.integration.api.conftest import token_client
 from tests.story_play import campaign_of_nights
@@ -27,7 +27,7 @@ class StoryApiTests:
         response = api.get(f"{base(campaign)}/houses/{houses[1].pk}/page/")
         assert response.status_code == 200
         body = response.json()
-        page = story_selectors.house_page(campaign=campaign, house=houses[1])
+        page = statistics_selectors.house_page(campaign=campaign, house=houses[1])
         assert body["house"]["name"] == "Martina"
         assert body["prestige"] == page["prestige"] and body["crave"] == page["crave"]
         assert body["figures"] == page["figures"]

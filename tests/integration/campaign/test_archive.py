@@ -9,15 +9,14 @@ from django.core.exceptions import ValidationError
 from campaign import selectors
 from campaign.demo import demo_campaign_load
 from campaign.models import Campaign, House
-from campaign.services.archive import (
+from campaign.services.archive.export import archive_dumps, campaign_archive
+from campaign.services.archive.format import (
     ARCHIVE_DAMAGED,
     ARCHIVE_SECTION_ROWS,
     ARCHIVE_SESSION_LOG,
     ARCHIVE_WRONG_FORMAT,
-    archive_dumps,
-    campaign_archive,
-    campaign_import,
 )
+from campaign.services.archive.restore import campaign_import
 from games.engines.kernel.errors import RuleError
 from games.models import GameSession, Seat, SessionAction
 
@@ -100,13 +99,13 @@ class ExportPageTests:
         assert archive["format"] == "chronicle-campaign" and len(archive["houses"]) == 4
 
     def test_the_task_is_idempotent(self, settings, tmp_path):
-        from campaign.services import archive as archive_module
+        from campaign.services.archive import export_queue
 
         settings.MEDIA_ROOT = tmp_path
         campaign = demo_campaign_load()
-        export = archive_module.campaign_export_request(campaign=campaign)
-        first = archive_module.campaign_export_write(export_id=export.pk)
-        assert archive_module.campaign_export_write(export_id=export.pk) == first
+        export = export_queue.campaign_export_request(campaign=campaign)
+        first = export_queue.campaign_export_write(export_id=export.pk)
+        assert export_queue.campaign_export_write(export_id=export.pk) == first
         assert len(list((tmp_path / "exports").iterdir())) == 1
 
     def test_import_page_refuses_a_damaged_file_with_a_message(self, client, user):
@@ -211,12 +210,12 @@ class SessionArchiveTests:
     def test_a_log_that_breaks_the_replay_is_refused(self, user, played, monkeypatch):
         """A log the engine refuses is kept (the rules may have changed since: the night is then
         told as far as it can be); one that breaks the replay itself is refused."""
-        from campaign.services import archive as archive_module
+        from campaign.services.archive import section_importers
 
         def broken(config, seed, actions):
             raise TypeError("a payload of the wrong kind")
 
-        monkeypatch.setattr(archive_module, "night_story", broken)
+        monkeypatch.setattr(section_importers, "night_story", broken)
         before = _counts()
         with pytest.raises(ValidationError) as refused:
             campaign_import(archive=copy.deepcopy(played), owner=user)
@@ -228,5 +227,5 @@ class SessionArchiveTests:
         def refused_by_the_rules(config, seed, actions):
             raise RuleError("You cannot draw a Dilemma card now.")
 
-        monkeypatch.setattr(archive_module, "night_story", refused_by_the_rules)
+        monkeypatch.setattr(section_importers, "night_story", refused_by_the_rules)
         assert campaign_import(archive=played, owner=user).sessions.count() == 1

@@ -24,15 +24,10 @@ from campaign.demo import demo_campaign_load
 from campaign.forms import ARCHIVE_TOO_LARGE
 from campaign.models import Campaign, CampaignEvent, ChronicleSticker, House, LedgerEntry
 from campaign.selectors import night_running
-from campaign.services.archive import (
-    _FIELDS,
-    ARCHIVE_MAX_BYTES,
-    _houses_mapped,
-    archive_dumps,
-    campaign_archive,
-    campaign_import,
-)
-from campaign.services.archive_values import (
+from campaign.services.archive.export import archive_dumps, campaign_archive
+from campaign.services.archive.format import ARCHIVE_MAX_BYTES, FIELDS, houses_mapped
+from campaign.services.archive.restore import campaign_import
+from campaign.services.archive.value_checks import (
     ARCHIVE_VALUE,
     DATE_FORMAT,
     DATE_MAX_YEAR,
@@ -90,7 +85,7 @@ def archive_text(django_db_blocker) -> str:
         data = json.loads(archive_dumps(campaign_archive(campaign=demo)))
         # The cached state in full, as an export carried it before (today's writes {}).
         numbers = {house.pk: house.number for house in demo.houses.all()}
-        data["sessions"][0]["state"] = _houses_mapped(night.state, numbers.get)
+        data["sessions"][0]["state"] = houses_mapped(night.state, numbers.get)
         transaction.set_rollback(True)
     data["mystery_stickers"].append({"letter": "B", "storyline": "Crown", "game": 1, "attached_at": NOW})
     data["dilemma_cards"].insert(
@@ -205,14 +200,14 @@ for value, problem in [
 # Every integer field of every section, past PostgreSQL's column and the 64 bits of SQLite.
 INTEGER_FIELDS = [
     (section, field.name)
-    for section, (model, names) in _FIELDS.items()
+    for section, (model, names) in FIELDS.items()
     for field in (model._meta.get_field(n) for n in names)
     if isinstance(field, models.IntegerField)
 ]
 for section, field in INTEGER_FIELDS:
     # Past the column's end on PostgreSQL (Django's table of ranges), and past 64 bits.
     top = BaseDatabaseOperations.integer_field_ranges[
-        _FIELDS[section][0]._meta.get_field(field).get_internal_type()
+        FIELDS[section][0]._meta.get_field(field).get_internal_type()
     ][1]
     for value in sorted({top + 1, 2**63}):
         CRAFTED[f"{section}.{field} = {value}"] = (

@@ -15,18 +15,17 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from campaign.models import Campaign, CampaignEvent, CampaignExport, ChronicleGame, LedgerEntry
-from campaign.services import archive as archive_module
-from campaign.services.archive import (
+from campaign.services.archive import export_queue
+from campaign.services.archive.export import archive_dumps, campaign_archive
+from campaign.services.archive.export_queue import (
     EXPORT_NOT_JSON,
     EXPORT_WOULD_NOT_IMPORT,
-    archive_dumps,
-    campaign_archive,
     campaign_export_request,
     campaign_export_write,
-    campaign_import,
     campaign_import_check,
 )
-from campaign.services.archive_values import (
+from campaign.services.archive.restore import campaign_import
+from campaign.services.archive.value_checks import (
     ARCHIVE_VALUE,
     SESSION_ACTION_SEAT,
     SESSION_BOTS,
@@ -37,7 +36,8 @@ from campaign.services.archive_values import (
     SESSION_VERSION,
     TEXT_CONTROL,
 )
-from campaign.services.game_nights import game_night_config, game_night_record, game_night_start
+from campaign.services.game_nights import game_night_config, game_night_start
+from campaign.services.night_saves import game_night_record
 from games.models import GameSession, Seat, SessionAction
 from tests.factories import campaign_with_houses
 from tests.kings_dilemma_play import draft
@@ -243,7 +243,7 @@ class ExportReReadTests:
         def crash(**kwargs):
             raise KeyError("boom")
 
-        monkeypatch.setattr(archive_module, "campaign_import", crash)
+        monkeypatch.setattr(export_queue, "campaign_import", crash)
         export = campaign_export_request(campaign=campaign, requested_by=user)
         campaign_export_write(export_id=export.pk)
         export.refresh_from_db()

@@ -18,18 +18,17 @@ from campaign.models import (
     Membership,
     StoryLink,
 )
-from campaign.services.archive import (
+from campaign.services.archive.export import archive_dumps, campaign_archive
+from campaign.services.archive.format import (
     ARCHIVE_EXPORT_TOO_LARGE,
     ARCHIVE_MAX_BYTES,
     ARCHIVE_SECTION_ROWS,
     ARCHIVE_VERSION,
-    _houses_mapped,
-    _smallest_row,
-    archive_dumps,
-    campaign_archive,
-    campaign_import,
+    houses_mapped,
+    smallest_row,
 )
-from campaign.services.archive_values import GAME_NUMBER_MAX
+from campaign.services.archive.restore import campaign_import
+from campaign.services.archive.value_checks import GAME_NUMBER_MAX
 from games.models import GameSession, Seat, SessionAction, SessionSnapshot
 from tests.campaign_pages import normalised, pages_of
 from tests.factories import UserFactory
@@ -114,7 +113,7 @@ class Naming:
             if field.is_relation:
                 value = self.name(field, value)
             elif isinstance(field, models.JSONField) and isinstance(obj, GameSession):
-                value = _houses_mapped(value, self.houses.get)
+                value = houses_mapped(value, self.houses.get)
             out[field.name] = value
         return out
 
@@ -220,7 +219,7 @@ class ArchiveSizeTests:
         for section, limit in ARCHIVE_SECTION_ROWS.items():
             if section in BOX_SECTIONS:
                 continue
-            smallest = _smallest_row(section)
+            smallest = smallest_row(section)
             assert all(len(archive_dumps(row)) + 1 >= smallest for row in archive[section]), section
             if section == "games":
                 assert limit == GAME_NUMBER_MAX
@@ -230,13 +229,13 @@ class ArchiveSizeTests:
     def test_an_export_the_import_would_refuse_is_not_written_and_says_why(
         self, settings, tmp_path, monkeypatch
     ):
-        from campaign.services import archive as archive_module
+        from campaign.services.archive import export_queue
 
         settings.MEDIA_ROOT = tmp_path
         campaign, _, _ = campaign_of_nights(1)
-        monkeypatch.setattr(archive_module, "ARCHIVE_MAX_BYTES", 1000)
-        export = archive_module.campaign_export_request(campaign=campaign)
-        assert archive_module.campaign_export_write(export_id=export.pk) == ""
+        monkeypatch.setattr(export_queue, "ARCHIVE_MAX_BYTES", 1000)
+        export = export_queue.campaign_export_request(campaign=campaign)
+        assert export_queue.campaign_export_write(export_id=export.pk) == ""
         export.refresh_from_db()
         assert export.status == CampaignExport.Status.FAILED
         assert export.error.startswith(ARCHIVE_EXPORT_TOO_LARGE.split("(")[0])

@@ -13,8 +13,9 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from campaign.models import Campaign, CampaignEvent
-from campaign.services import archive as archive_module
-from campaign.services.archive import archive_dumps, campaign_archive, campaign_import
+from campaign.services.archive import importer
+from campaign.services.archive.export import archive_dumps, campaign_archive
+from campaign.services.archive.restore import campaign_import
 from games.engines.kernel.bots import bot_choose_action
 from games.engines.kernel.registry import get_game
 from games.models import GameSession
@@ -45,7 +46,7 @@ class Recorder:
         self.reads_in_transaction: list[bool] = []
         self.write_queries: list[str] = []
         self.write_in_transaction: list[bool] = []
-        row, write = archive_module._Importer.row, archive_module._Importer.write
+        row, write = importer.Importer.row, importer.Importer.write
 
         def recorded_row(importer, *args, **kwargs):
             self.reads_in_transaction.append(connection.in_atomic_block)
@@ -57,8 +58,8 @@ class Recorder:
                 write(importer, *args, **kwargs)
             self.write_queries = [q["sql"] for q in queries.captured_queries]
 
-        monkeypatch.setattr(archive_module._Importer, "row", recorded_row)
-        monkeypatch.setattr(archive_module._Importer, "write", recorded_write)
+        monkeypatch.setattr(importer.Importer, "row", recorded_row)
+        monkeypatch.setattr(importer.Importer, "write", recorded_write)
 
 
 @pytest.mark.database
@@ -149,7 +150,7 @@ class TapsDuringAnImportTests:
             finally:
                 connection.close()
 
-        write = archive_module._Importer.write
+        write = importer.Importer.write
 
         def write_while_tapped(importer, *args, **kwargs):
             """Inside the import's transaction: the inserts, then wait for a tap sent since the
@@ -162,7 +163,7 @@ class TapsDuringAnImportTests:
                     assert sent["in_flight"] or errors, "the phone stopped tapping"
                 sent["during_write"] += 1
 
-        monkeypatch.setattr(archive_module._Importer, "write", write_while_tapped)
+        monkeypatch.setattr(importer.Importer, "write", write_while_tapped)
         thread = threading.Thread(target=phone)
         thread.start()
         try:

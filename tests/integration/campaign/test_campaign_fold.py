@@ -19,9 +19,11 @@ from hypothesis import strategies as st
 from campaign.models import ChronicleGame, ChronicleSticker
 from campaign.services import game_nights
 from campaign.services import stickers as sticker_services
-from campaign.services.archive import archive_dumps, campaign_archive, campaign_import
+from campaign.services.archive.export import archive_dumps, campaign_archive
+from campaign.services.archive.restore import campaign_import
 from campaign.services.chronicles import game_result_correct
-from campaign.services.game_nights import game_night_record, game_night_start
+from campaign.services.game_nights import game_night_start
+from campaign.services.night_saves import game_night_record
 from games.models import GameSession
 from games.services import session_abandon
 from tests.campaign_pages import normalised, pages_of

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 import pytest
 
 from campaign.models import CampaignEvent, LedgerEntry
-from campaign.services.archive import campaign_archive
+from campaign.services.archive.export import campaign_archive
 from campaign.services.chronicles import game_begin, game_result_correct, game_result_record
 from campaign.services.envelopes import dilemma_card_remember, envelope_open, game_save
 from campaign.services.houses import achievement_create, achievement_mark, house_create

@@ -5,7 +5,7 @@ from django.core.exceptions import ValidationError
 
 from campaign import selectors
 from campaign.models import ChronicleScore, ChronicleSticker, LedgerEntry
-from campaign.services import game_nights
+from campaign.services import game_nights, night_saves
 from campaign.services.chronicles import game_begin, game_result_record
 from campaign.services.common import CAMPAIGN_CLOSED
 from campaign.services.envelopes import envelope_open
@@ -34,10 +34,10 @@ class GameNightTests:
         opener = state["result"]["envelopes"][0]["opened_by"]
 
         with pytest.raises(ValidationError, match="1 Story card and 3 Dilemma cards"):
-            game_nights.game_night_record(session=session, actor=user)
+            night_saves.game_night_record(session=session, actor=user)
         assert not ChronicleSticker.objects.exists()  # nothing half-written
 
-        game = game_nights.game_night_record(
+        game = night_saves.game_night_record(
             session=session,
             envelope_contents={
                 9: {"dilemma_numbers": [90, 91, 92], "story_card": {"number": 9, "storyline": "Crown"}}
@@ -68,7 +68,7 @@ class GameNightTests:
         assert remembered["back"]["aye"]["envelope"] == 9 and remembered["back"]["nay"] is None
         assert remembered["front"]["aye"] == {"resources": [["knowledge", "up"]], "sticker": None}
         with pytest.raises(ValidationError, match=game_nights.NIGHT_ALREADY_RECORDED):
-            game_nights.game_night_record(session=session, actor=user)
+            night_saves.game_night_record(session=session, actor=user)
 
     def test_open_agendas_over_two_need_the_house_s_choice(self, user):
         campaign, houses = campaign_with_houses("A", "B", "C", user=user)

@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from campaign import selectors
 from campaign.models import CampaignEvent, Envelope, MysterySticker
-from campaign.services import game_nights
+from campaign.services import game_nights, night_saves
 from campaign.services.chronicles import legacy_setup_compute
 from campaign.services.common import CAMPAIGN_CLOSED
 from campaign.services.envelopes import GRAND_FINALE_NOT_YET, envelope_open, story_card_place
@@ -110,7 +110,7 @@ class LastNightTests:
         campaign, houses = five_mysteries(user)
         session = game_nights.game_night_start(campaign=campaign, houses=houses, king_name="Last", seed=3)
         last_night(session)
-        game_nights.game_night_record(session=session, actor=user)
+        night_saves.game_night_record(session=session, actor=user)
         with pytest.raises(ValidationError, match=CAMPAIGN_CLOSED):
             game_nights.game_night_start(campaign=campaign, houses=houses, king_name="After", seed=4)
         client.force_login(user)
@@ -128,7 +128,7 @@ class LastNightTests:
         campaign, houses = five_mysteries(user)
         session = game_nights.game_night_start(campaign=campaign, houses=houses, king_name="Last", seed=3)
         last_night(session)
-        game = game_nights.game_night_record(session=session, actor=user)
+        game = night_saves.game_night_record(session=session, actor=user)
         finale = night_finale(campaign=campaign, game=game)
         assert finale is not None and (finale["cohesion"], finale["dissent"]) == (3, 2)
         assert [card.number for card in finale["endings"]] == [61, 66]
@@ -143,7 +143,7 @@ class LastNightTests:
         campaign, houses = five_mysteries(user)
         session = game_nights.game_night_start(campaign=campaign, houses=houses, king_name="Last", seed=3)
         last_night(session, letter=None, envelope_on=4)
-        game = game_nights.game_night_record(session=session, actor=user)
+        game = night_saves.game_night_record(session=session, actor=user)
         assert game.recorded
         assert [(c["kind"], c["number"], c["message"]) for c in game.conflicts] == [
             ("envelope", 70, GRAND_FINALE_NOT_YET.format(count=5))

@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from campaign.models import CampaignExport
-from campaign.services.archive import campaign_export_request, campaign_export_write, campaign_import
+from campaign.services.archive.export_queue import campaign_export_request, campaign_export_write
+from campaign.services.archive.restore import campaign_import
 from games.engines.kernel.choices import draw_action
 from games.engines.kernel.registry import get_game
 from games.models import GameSession

@@ -11,7 +11,6 @@ from django.utils import timezone
 from django.utils.html import escape
 
 from campaign.access import DEMO_USER
-from campaign.member_views import INVITATION_MADE, MEMBER_REMOVED
 from campaign.models import House, Invitation, Membership
 from campaign.services.members import (
     DEMO_CANNOT_JOIN,
@@ -27,6 +26,7 @@ from campaign.services.members import (
     invitation_create,
     invitation_revoke,
 )
+from campaign.views.members import INVITATION_MADE, MEMBER_REMOVED
 from config import ratelimits
 from tests.factories import UserFactory, campaign_with_houses
 from tests.integration.campaign.test_members import written

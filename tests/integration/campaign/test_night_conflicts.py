@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 
 from campaign import selectors
 from campaign.models import CampaignEvent, ChronicleGame, ChronicleSticker, DilemmaCard, Envelope
-from campaign.services import game_nights
+from campaign.services import game_nights, night_saves
 from campaign.services.chronicles import game_begin
 from campaign.services.envelopes import (
     ENVELOPE_ALREADY_OPENED,
@@ -17,7 +17,7 @@ from campaign.services.envelopes import (
     envelope_open,
     game_save,
 )
-from campaign.services.game_nights import NIGHT_CONFLICTS
+from campaign.services.night_saves import NIGHT_CONFLICTS
 from campaign.services.stickers import STICKER_ALREADY_ATTACHED, mystery_sticker_attach, sticker_attach
 from games.engines.kernel.errors import RuleError
 from games.engines.kings_dilemma import messages as msg
@@ -135,7 +135,7 @@ class CampaignMemoryTests:
         assert state["result"]["resolved_dilemmas"] == list(range(1, 11))
         session.refresh_from_db()
         assert session_replay(session=session)["result"] == state["result"]
-        assert game_nights.game_night_record(session=session, actor=user).recorded
+        assert night_saves.game_night_record(session=session, actor=user).recorded
 
 
 class ConflictTests:
@@ -157,7 +157,7 @@ class ConflictTests:
         DilemmaCard.objects.filter(campaign=campaign, number=2).update(place=DilemmaCard.Place.TRASH)
         contents = {9: {"dilemma_numbers": [90, 91, 92], "story_card": {"number": 9, "storyline": "Crown"}}}
 
-        game = game_nights.game_night_record(session=session, envelope_contents=contents, actor=user)
+        game = night_saves.game_night_record(session=session, envelope_contents=contents, actor=user)
 
         assert game.recorded and game.scores.count() == 4
         by_kind = {c["kind"]: c for c in game.conflicts}
@@ -196,7 +196,7 @@ class ConflictTests:
         dilemma_card_remember(campaign=campaign, number=5, title="Plague", outcomes={"note": "old"})
         DilemmaCard.objects.filter(number=5).update(place=DilemmaCard.Place.TRASH, resolved_in=earlier)
         play_night(session)
-        game = game_nights.game_night_record(
+        game = night_saves.game_night_record(
             session=session,
             envelope_contents={
                 9: {"dilemma_numbers": [90, 91, 92], "story_card": {"number": 9, "storyline": "Crown"}}
@@ -212,7 +212,7 @@ class ConflictTests:
         campaign, houses, session = self.start(user)
         play_night(session)
         with pytest.raises(ValidationError, match="1 Story card and 3 Dilemma cards"):
-            game_nights.game_night_record(
+            night_saves.game_night_record(
                 session=session, envelope_contents={9: {"dilemma_numbers": [90]}}, actor=user
             )
         assert not ChronicleSticker.objects.filter(campaign=campaign).exists()
@@ -254,7 +254,7 @@ class FinalCleanupTests:
         session.refresh_from_db()
         state = night_after_draft(session, [90, *range(1, 11)], event_area={90})
         assert state["result"]["event_cards"] == [91, 90]
-        game = game_nights.game_night_record(session=session, actor=user)
+        game = night_saves.game_night_record(session=session, actor=user)
         assert game.conflicts == []
         slots = selectors.save_slots(campaign=campaign)
         # Step 1: "Take the Trigger cards that were placed in the Event area ... and shuffle them back

@@ -19,7 +19,7 @@ from campaign.models import (
     Envelope,
     MysterySticker,
 )
-from campaign.services import game_nights
+from campaign.services import game_nights, night_saves
 from campaign.services.envelopes import envelope_open
 from campaign.services.stickers import mystery_sticker_attach, sticker_attach
 from games.engines.kernel.errors import RuleError
@@ -253,7 +253,7 @@ def test_random_nights_are_always_written_into_the_campaign(data, nights, seed):
         table = Table(session, data, fresh)
         result = table.play()
         expected = meddle(data, campaign, houses, result)
-        game = game_nights.game_night_record(
+        game = night_saves.game_night_record(
             session=session, envelope_contents=table.contents(result), actor=user
         )
         check_written(campaign, game, result, expected)

@@ -25,8 +25,9 @@ from campaign.models import (
     MysterySticker,
     StoryCard,
 )
-from campaign.services import game_nights
-from campaign.services.archive import archive_dumps, campaign_archive, campaign_import
+from campaign.services import game_nights, night_saves
+from campaign.services.archive.export import archive_dumps, campaign_archive
+from campaign.services.archive.restore import campaign_import
 from campaign.services.chronicles import PAPER_GAME_NIGHT_RUNNING, game_begin
 from campaign.services.envelopes import envelope_open
 from campaign.services.members import invitation_accept, invitation_create
@@ -36,7 +37,7 @@ from campaign.services.stickers import (
     sticker_attach,
     sticker_marks_correct,
 )
-from campaign.views import NIGHT_RESUMED
+from campaign.views.nights import NIGHT_RESUMED
 from games.models import GameSession
 from games.services import (
     SESSION_NOT_ABANDONED,
@@ -132,7 +133,7 @@ class OneNightAtATimeTests:
         html = page(client, f"/campaigns/{campaign.pk}/night/new/")
         assert refusal in html and f"/play/s/{night.pk}/" in html and "/abandon/" not in html
         assert "is over and waits for its save" in page(client, f"/campaigns/{campaign.pk}/")
-        game_nights.game_night_record(session=night, envelope_contents={9: {"special": True}}, actor=user)
+        night_saves.game_night_record(session=night, envelope_contents={9: {"special": True}}, actor=user)
         assert start(campaign, houses, user, king_name="Next").status == "active"
 
     def test_the_start_page_opens_the_running_night_instead_of_starting_another(self, client, realm, user):
@@ -270,7 +271,7 @@ class NothingWrittenBeforeTheSaveTests:
         night = start(campaign, houses, user)
         play_night(night, envelope_card=None)  # sticker 43 attached tonight
         assert marks(campaign) == {12: 0, 13: 2}
-        game = game_nights.game_night_record(session=night, actor=user)
+        game = night_saves.game_night_record(session=night, actor=user)
         assert marks(campaign) == {12: 1, 13: 3, 43: 0}
         assert game.number == 1 and game.king_name == "Olaf" and game.recorded
         night.refresh_from_db()
@@ -284,7 +285,7 @@ class NothingWrittenBeforeTheSaveTests:
         )
         assert kinds[:3] == ["game_begun", "chronicle_aged", "sticker_attached"]
         with pytest.raises(ValidationError, match=game_nights.NIGHT_ALREADY_RECORDED):
-            game_nights.game_night_record(session=night, actor=user)
+            night_saves.game_night_record(session=night, actor=user)
         assert marks(campaign) == {12: 1, 13: 3, 43: 0}
 
     def test_a_sticker_attached_from_the_pages_during_the_night_is_not_aged_by_it(self, realm, user):
@@ -292,7 +293,7 @@ class NothingWrittenBeforeTheSaveTests:
         night = start(campaign, houses, user)
         sticker_attach(campaign=campaign, number=20, row="knowledge", positive=True, signer=None)
         play_night(night, envelope_card=None)
-        game_nights.game_night_record(session=night, actor=user)
+        night_saves.game_night_record(session=night, actor=user)
         assert marks(campaign) == {12: 1, 13: 3, 20: 0, 43: 0}
 
     def test_the_number_of_the_game_is_taken_at_the_save(self, realm, user):
@@ -300,7 +301,7 @@ class NothingWrittenBeforeTheSaveTests:
         session_abandon(session=start(campaign, houses, user, king_name="Forgotten"))
         night = start(campaign, houses, user, king_name="Kept")
         play_night(night, envelope_card=None)
-        game = game_nights.game_night_record(session=night, actor=user)
+        game = night_saves.game_night_record(session=night, actor=user)
         assert (
             list(campaign.games.values_list("number", "king_name"))
             == [(1, "Kept")]
@@ -315,7 +316,7 @@ class NothingWrittenBeforeTheSaveTests:
         assert copied.chronicle_game is None and not copy.games.exists()
         assert marks(copy) == {12: 0, 13: 2}
         play_night(copied, envelope_card=None)
-        game = game_nights.game_night_record(session=copied, actor=user)
+        game = night_saves.game_night_record(session=copied, actor=user)
         assert marks(copy) == {12: 1, 13: 3, 43: 0} and game.number == 1
         saved = campaign_import(archive=json.loads(archive_dumps(campaign_archive(campaign=copy))))
         assert saved.sessions.get().chronicle_game.number == 1 and marks(saved) == marks(copy)

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 from django.core.cache import cache
 
-from campaign import story_selectors
+from campaign import statistics_selectors, story_selectors
 from campaign.models import CampaignEvent, ChronicleScore, StoryLink
 from campaign.services.chronicles import game_begin, game_result_record
 from campaign.services.game_nights import game_night_start
@@ -56,7 +56,7 @@ class HousePageTests:
     def test_each_figure_matches_the_events_and_the_logs(self, realm):
         campaign, houses, games = realm
         for house in houses:
-            page = story_selectors.house_page(campaign=campaign, house=house)
+            page = statistics_selectors.house_page(campaign=campaign, house=house)
             ledger_events = CampaignEvent.objects.filter(campaign=campaign, house=house, kind="ledger")
             for kind in ("prestige", "crave"):
                 expected = sum(e.data["amount"] for e in ledger_events if e.data["kind_"] == kind)
@@ -91,7 +91,8 @@ class HousePageTests:
             assert page["figures"]["coins_received"] == received
             assert page["figures"]["dilemmas"] == 10 * NIGHTS
         total_given = sum(
-            story_selectors.house_page(campaign=campaign, house=h)["figures"]["coins_given"] for h in houses
+            statistics_selectors.house_page(campaign=campaign, house=h)["figures"]["coins_given"]
+            for h in houses
         )
         assert total_given > 0  # the nights did bargain: the figure is not a zero that cannot fail
 
@@ -119,7 +120,7 @@ class HousePageTests:
             session, log = _log(game)
             assert [d["number"] for d in story["dilemmas"]] == session.state["result"]["resolved_dilemmas"]
         for house in houses:
-            figures = story_selectors.house_page(campaign=campaign, house=house)["figures"]
+            figures = statistics_selectors.house_page(campaign=campaign, house=house)["figures"]
             won = 0
             for game in games:
                 story = stories[game.pk]
@@ -149,7 +150,7 @@ class HousePageTests:
 class StatisticsTests:
     def test_each_figure_matches_the_events(self, realm):
         campaign, houses, games = realm
-        stats = story_selectors.realm_statistics(campaign=campaign)
+        stats = statistics_selectors.realm_statistics(campaign=campaign)
         assert [n["game"].number for n in stats["nights"]] == [g.number for g in games]
         for night, game in zip(stats["nights"], games, strict=True):
             assert night["resources"] == [
@@ -183,7 +184,7 @@ class StatisticsTests:
         assert len(ties) == NIGHTS  # the second card of each night
         council = {c["house"].pk: c for c in stats["council"]}
         for house in houses:
-            figures = story_selectors.house_page(campaign=campaign, house=house)["figures"]
+            figures = statistics_selectors.house_page(campaign=campaign, house=house)["figures"]
             assert {k: council[house.pk][k] for k in figures} == figures
         assert sum(c["led"] for c in stats["council"]) == 10 * NIGHTS
 
@@ -413,5 +414,5 @@ class UnreadableLogTests:
             f"/campaigns/{campaign.pk}/games/2/story/",
         ):
             assert client.get(url).status_code == 200, url
-        stats = story_selectors.realm_statistics(campaign=campaign)
+        stats = statistics_selectors.realm_statistics(campaign=campaign)
         assert {d["game"].number for d in stats["dilemmas"]} == {2}

@@ -4,7 +4,7 @@ circle): every process must have registered those names at start-up, the web pro
 import subprocess
 import sys
 
-from campaign.services.archive import EXPORT_TASK
+from campaign.services.archive.export_queue import EXPORT_TASK
 from campaign.services.chronicles import CHARTS_TASK
 from tests.unit.codebase.module_graph import ROOT, all_imports
 

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from campaign.demo import demo_campaign_load
 from campaign.models import CampaignExport
-from campaign.services.archive import (
+from campaign.services.archive.export_queue import (
     EXPORT_GAVE_UP,
     EXPORT_NOT_SENT,
     campaign_export_request,

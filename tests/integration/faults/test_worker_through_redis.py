@@ -13,7 +13,7 @@ from celery.contrib.testing.worker import start_worker
 
 from campaign.demo import demo_campaign_load
 from campaign.models import CampaignExport
-from campaign.services.archive import campaign_export_request
+from campaign.services.archive.export_queue import campaign_export_request
 from config.celery import app
 from games.engines.kernel.registry import get_game
 from games.models import GameSession, Seat

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from campaign.models import DilemmaCard
-from campaign.services import game_nights
+from campaign.services import game_nights, night_saves
 from campaign.services.envelopes import dilemma_card_remember, envelope_open
 from campaign.services.stickers import sticker_attach
 from games.engines.kings_dilemma import messages as msg
@@ -131,7 +131,7 @@ class ToldBeforeTypingTests:
         session = night_with_card_7(user, trashed=19)
         play(session, None, "to_dilemma_deck", number=19, label="The Exile returns")
         play_night(session, sticker_card=None, envelope_card=None)  # cards 1 to 10, never 19
-        game = game_nights.game_night_record(session=session, actor=user)
+        game = night_saves.game_night_record(session=session, actor=user)
         assert game.conflicts == []
         card = DilemmaCard.objects.get(campaign=session.campaign, number=19)
         assert card.place == DilemmaCard.Place.DECK and card.resolved_in is None

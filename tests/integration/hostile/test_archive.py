@@ -10,11 +10,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from campaign.demo import demo_campaign_load
 from campaign.models import Campaign, CampaignEvent, ChronicleSticker, House
-from campaign.services.archive import (
-    ARCHIVE_TOO_DEEP,
-    campaign_archive,
-    campaign_import,
-)
+from campaign.services.archive.export import campaign_archive
+from campaign.services.archive.format import ARCHIVE_TOO_DEEP
+from campaign.services.archive.restore import campaign_import
 
 pytestmark = [pytest.mark.database, pytest.mark.django_db]
 NOW = "2026-11-23T12:00:00+00:00"

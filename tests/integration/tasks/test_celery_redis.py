@@ -6,7 +6,7 @@ from celery.contrib.testing.worker import start_worker
 
 from campaign.demo import demo_campaign_load
 from campaign.models import CampaignExport
-from campaign.services.archive import campaign_export_request
+from campaign.services.archive.export_queue import campaign_export_request
 from config.celery import app as project_app
 from tests.guards import HANG_GUARD_SECONDS
 

@@ -9,13 +9,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaign.models import CampaignEvent, CampaignExport
-from campaign.services.archive import (
+from campaign.services.archive.export_queue import (
     EXPORT_ALREADY_READY,
     EXPORT_GAVE_UP,
     EXPORT_NOT_SENT,
     EXPORT_STILL_RUNNING,
 )
-from campaign.views import EXPORT_RETRIED
+from campaign.views.archive import EXPORT_RETRIED
 from tests.factories import UserFactory, campaign_with_houses
 
 pytestmark = pytest.mark.django_db

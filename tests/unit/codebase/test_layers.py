@@ -18,9 +18,6 @@ LAYERS = {
         "api",
         "*.views",
         "games.screens",
-        "*.member_views",
-        "*.story_views",
-        "*.sheet_views",
         "*.forms",
         "*.urls",
         "*.admin",
@@ -36,6 +33,7 @@ LAYERS = {
         "*.services",
         "*.selectors",
         "*.story_selectors",
+        "*.statistics_selectors",
         "campaign.sheet",
         "*.tasks",
         "games.presenters",
@@ -137,7 +135,7 @@ class LayerTests:
         assert layer("games.engines.kings_dilemma.voting") == "engines" == layer("campaign.legacy")
         assert layer("campaign.services.stickers") == "services and selectors" == layer("api.services")
         assert layer("games.models") == "models" == layer("api.models")
-        assert layer("api.session_apis") == "pages and API" == layer("campaign.story_views")
+        assert layer("api.session_apis") == "pages and API" == layer("campaign.views.story")
         assert layer("config.json_limits") == FRAMEWORK
 
     def test_the_doc_and_the_test_name_the_same_layers(self):

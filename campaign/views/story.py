@@ -1,6 +1,6 @@
 """The campaign over months: a page per House, the realm's statistics, the story of each night and
-its read-only link. Views read through campaign/story_selectors.py and write through
-campaign/services.py; members only, except the shared story, which shows that one story."""
+its read-only link. Views read through the story selectors and write through
+campaign/services/stories.py; members only, except the shared story, which shows that one story."""
 
 from __future__ import annotations
 
@@ -12,12 +12,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from campaign import story_selectors
+from campaign import statistics_selectors, story_selectors
 from campaign.access import Need
 from campaign.models import Campaign, ChronicleGame
 from campaign.services.stories import story_link_create, story_link_revoke
 from campaign.story_charts import STATISTICS_CHARTS
-from campaign.views import _member_campaign, svg_chart_response
+from campaign.views.campaigns import svg_chart_response
+from campaign.views.form_pages import member_campaign
 from config.http import HttpRequest
 from config.network import phone_base_url
 
@@ -45,17 +46,17 @@ def _game(campaign: Campaign, number: int) -> ChronicleGame:
 @login_required
 @require_GET
 def house_page_view(request: HttpRequest, pk: int, house_pk: int) -> HttpResponse:
-    campaign = _member_campaign(request, pk)
+    campaign = member_campaign(request, pk)
     house = get_object_or_404(campaign.houses.select_related("user"), pk=house_pk)  # who plays it
-    page = story_selectors.house_page(campaign=campaign, house=house)
+    page = statistics_selectors.house_page(campaign=campaign, house=house)
     return render(request, "campaign/house_page.html", {"campaign": campaign, **page})
 
 
 @login_required
 @require_GET
 def statistics_view(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign = _member_campaign(request, pk)
-    stats = story_selectors.realm_statistics(campaign=campaign)
+    campaign = member_campaign(request, pk)
+    stats = statistics_selectors.realm_statistics(campaign=campaign)
     context = {"campaign": campaign, "charts": STATISTICS_CHART_TEXT, **stats}
     return render(request, "campaign/statistics.html", context)
 
@@ -63,7 +64,7 @@ def statistics_view(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def statistics_chart(request: HttpRequest, pk: int, name: str) -> HttpResponse:
-    campaign = _member_campaign(request, pk)
+    campaign = member_campaign(request, pk)
     if name not in STATISTICS_CHARTS:
         raise Http404("No such chart.")
     response = svg_chart_response(request, lambda size: STATISTICS_CHARTS[name](campaign=campaign, size=size))
@@ -75,7 +76,7 @@ def statistics_chart(request: HttpRequest, pk: int, name: str) -> HttpResponse:
 @login_required
 @require_GET
 def night_story_view(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    campaign = _member_campaign(request, pk)
+    campaign = member_campaign(request, pk)
     game = _game(campaign, number)
     link = story_selectors.story_link_live(game=game)
     context = {
@@ -94,7 +95,7 @@ def night_story_view(request: HttpRequest, pk: int, number: int) -> HttpResponse
 @login_required
 @require_POST
 def story_share_view(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    campaign = _member_campaign(request, pk, Need.OWN)
+    campaign = member_campaign(request, pk, Need.OWN)
     game = _game(campaign, number)
     story_link_create(game=game, actor=request.user)
     messages.success(request, STORY_SHARED.format(number=game.number))
@@ -104,7 +105,7 @@ def story_share_view(request: HttpRequest, pk: int, number: int) -> HttpResponse
 @login_required
 @require_POST
 def story_unshare_view(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    campaign = _member_campaign(request, pk, Need.OWN)
+    campaign = member_campaign(request, pk, Need.OWN)
     game = _game(campaign, number)
     try:
         story_link_revoke(game=game, actor=request.user)

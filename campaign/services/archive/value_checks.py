@@ -1,5 +1,5 @@
-"""The checks of every value a campaign archive brings, before anything is written (issue 23, "An
-import that cannot hurt").
+"""The checks of every value a campaign archive brings, before anything is written: an import that
+cannot hurt.
 
 Each value is held to what the rules allow and to what *both* databases and Python can store and
 compute with: an integer within PostgreSQL's range of its column even on SQLite (which stores 64
@@ -27,7 +27,7 @@ from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils.dateparse import parse_datetime
 
 from campaign.legacy import MAX_SPACES
-from campaign.models import DilemmaCard
+from campaign.models import Campaign, DilemmaCard
 from campaign.services.chronicles import legacy_setup_compute
 from config.json_limits import STORED_JSON_MAX_DEPTH, STORED_JSON_MAX_INT
 from games.engines.kernel.errors import RuleError
@@ -41,6 +41,7 @@ from games.engines.kings_dilemma.data import (
     MIN_SEATS,
     MYSTERY_STICKERS_PER_CAMPAIGN,
 )
+from games.models import GameSession
 
 ARCHIVE_VALUE = "The archive is damaged: {where}: {problem}"
 
@@ -324,7 +325,7 @@ def night_problems(seats: list[dict], deck: list[int], known_cards: dict[str, di
     return problems
 
 
-def check_campaign_ready(campaign) -> None:
+def check_campaign_ready(campaign: Campaign) -> None:
     """After every row is in (inside the import's transaction): the Grand Finale flags agree with
     the Mystery stickers, and the engine would set up a night with each House and the deck."""
     count = campaign.mystery_stickers.count()
@@ -358,11 +359,11 @@ def check_campaign_ready(campaign) -> None:
         raise refused("campaign", " ".join(problems))
 
 
-def replayed_session_state(where: str, *, game: str, config, seed: int, log: list) -> dict:
+def replayed_session_state(where: str, *, game: str, config: dict, seed: int, log: list) -> dict:
     """A session's cached state is a fold of its log (docs/architecture.md), and the session's pages
     replay the log (its table asks whether the last action may be undone): the log must replay under
     this Chronicle's rules, and the state it replays to is the one kept. The archive's own state is
-    never trusted: an archive written before the engines changed shape (issue 28) holds a state in
+    never trusted: an archive written before the engines changed shape holds a state in
     the old shape, and a crafted one may hold anything."""
     rules = get_game(game)
     try:
@@ -392,7 +393,7 @@ SESSION_HOUSE = (
 SESSION_STATUSES_OVER = ("finished",)
 
 
-def _session_counters(where: str, session, actions: list) -> None:
+def _session_counters(where: str, session: GameSession, actions: list) -> None:
     """The next action is numbered ``last_seq + 1`` and the next version ``version + 1``: a counter
     below its log would give the next tap a number already taken (a 500 for every tap)."""
     last = max((action.seq for action in actions), default=0)
@@ -410,7 +411,7 @@ def _session_counters(where: str, session, actions: list) -> None:
             )
 
 
-def _session_seats(where: str, session, seats: list) -> None:
+def _session_seats(where: str, session: GameSession, seats: list) -> None:
     count = len(session.config.get("seats") or [])
     indices = sorted(seat.index for seat in seats)
     if indices != list(range(count)):
@@ -422,7 +423,7 @@ def _session_seats(where: str, session, seats: list) -> None:
         raise refused(f"{where}.has_bots", SESSION_BOTS.format(value=session.has_bots, count=bots))
 
 
-def _session_houses(where: str, session, houses: set[int]) -> None:
+def _session_houses(where: str, session: GameSession, houses: set[int]) -> None:
     """A King's Dilemma session of a campaign is one of its nights: each seat is one of its Houses
     (the save writes each seat's result to its House)."""
     taken: set[int] = set()
@@ -437,7 +438,9 @@ def _session_houses(where: str, session, houses: set[int]) -> None:
         taken.add(value)
 
 
-def check_session_consistent(where: str, *, session, seats: list, actions: list, houses: set[int]) -> None:
+def check_session_consistent(
+    where: str, *, session: GameSession, seats: list, actions: list, houses: set[int]
+) -> None:
     """A session's values agree with its log (``actions``: every action, undone ones included, in
     order; ``session.state`` already replayed from it), its seats and its campaign's Houses, so an
     imported session can always go on: the next tap, an undo, and, for a night, its save."""

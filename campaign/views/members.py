@@ -1,4 +1,4 @@
-"""The member list and invitations (issue 24): every member sees who plays; the owner invites by a
+"""The member list and invitations: every member sees who plays; the owner invites by a
 link (and its QR code), changes roles and removes members; whoever opens an invitation signs up or
 logs in, then joins. Views validate, call one service and render; a refusal shows its sentence."""
 
@@ -32,7 +32,7 @@ from campaign.services.members import (
     membership_role_change,
     role_word,
 )
-from campaign.views import _member_campaign
+from campaign.views.form_pages import member_campaign
 from config.http import HttpRequest
 from config.network import phone_base_url
 from config.qr import qr_svg
@@ -90,7 +90,7 @@ def _to_members(campaign: Campaign, anchor: str = "") -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "HEAD"])
 def members_view(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign = _member_campaign(request, pk, Need.READ)
+    campaign = member_campaign(request, pk, Need.READ)
     return _members_page(request, campaign)
 
 
@@ -98,7 +98,7 @@ def members_view(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @invite_rate_limited
 def invitation_create_view(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign = _member_campaign(request, pk, Need.OWN)
+    campaign = member_campaign(request, pk, Need.OWN)
     form = forms.InvitationForm(request.POST, campaign=campaign)
     if form.is_valid():
         try:
@@ -114,7 +114,7 @@ def invitation_create_view(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def invitation_revoke_view(request: HttpRequest, pk: int, invitation_id: int) -> HttpResponse:
-    campaign = _member_campaign(request, pk, Need.OWN)
+    campaign = member_campaign(request, pk, Need.OWN)
     invitation = get_object_or_404(campaign.invitations, pk=invitation_id)
     try:
         invitation_revoke(invitation=invitation, actor=request.user)
@@ -127,7 +127,7 @@ def invitation_revoke_view(request: HttpRequest, pk: int, invitation_id: int) ->
 @login_required
 @require_POST
 def member_role_view(request: HttpRequest, pk: int, member_id: int) -> HttpResponse:
-    campaign = _member_campaign(request, pk, Need.OWN)
+    campaign = member_campaign(request, pk, Need.OWN)
     membership = get_object_or_404(campaign.memberships.select_related("user"), pk=member_id)
     form = forms.MemberRoleForm(request.POST)
     if not form.is_valid():
@@ -154,7 +154,7 @@ def member_role_view(request: HttpRequest, pk: int, member_id: int) -> HttpRespo
 @require_POST
 def member_house_view(request: HttpRequest, pk: int, member_id: int) -> HttpResponse:
     """The owner chooses the House a member plays (herself included: "I play House X")."""
-    campaign = _member_campaign(request, pk, Need.OWN)
+    campaign = member_campaign(request, pk, Need.OWN)
     membership = get_object_or_404(campaign.memberships.select_related("user"), pk=member_id)
     form = forms.MemberHouseForm(request.POST, campaign=campaign)
     if not form.is_valid():
@@ -175,7 +175,7 @@ def member_house_view(request: HttpRequest, pk: int, member_id: int) -> HttpResp
 @require_POST
 def member_name_view(request: HttpRequest, pk: int, member_id: int) -> HttpResponse:
     """A member's display name, set by the owner or by the member themself."""
-    campaign = _member_campaign(request, pk, Need.READ)
+    campaign = member_campaign(request, pk, Need.READ)
     membership = get_object_or_404(campaign.memberships.select_related("user"), pk=member_id)
     if request.campaign_role != Membership.Role.OWNER and membership.user != request.user:
         raise PermissionDenied(NAME_OWN_OR_OWNER)
@@ -197,7 +197,7 @@ def member_name_view(request: HttpRequest, pk: int, member_id: int) -> HttpRespo
 @login_required
 @require_POST
 def member_remove_view(request: HttpRequest, pk: int, member_id: int) -> HttpResponse:
-    campaign = _member_campaign(request, pk, Need.OWN)
+    campaign = member_campaign(request, pk, Need.OWN)
     membership = get_object_or_404(campaign.memberships.select_related("user"), pk=member_id)
     try:
         membership_remove(membership=membership, actor=request.user)
