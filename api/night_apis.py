@@ -31,7 +31,7 @@ from campaign.services.game_nights import (
 )
 from campaign.services.stickers import sticker_marks_correct
 from games.selectors import session_kept_by
-from games.services import session_abandon
+from games.services.sessions import session_abandon
 
 TAGS = ["campaigns"]
 

@@ -20,7 +20,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.urls import reverse
 
-from games import nudges, selectors, services
+from games import nudges, selectors
+from games.engines.kernel.registry import get_game
 from games.models import GameSession, Seat
 from games.presenters import GENERIC, presenter_for
 from games.presenters.base import Presenter, SessionFacts
@@ -82,7 +83,7 @@ def _plain(view: selectors.SessionView) -> dict[str, Any]:
 
 
 def _game_name(session: GameSession) -> str:
-    return services.session_rules(session).name
+    return get_game(session.game).name
 
 
 def _split_open(groups: list[dict]) -> dict:

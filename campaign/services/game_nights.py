@@ -48,13 +48,8 @@ from campaign.services.stickers import (
 )
 from games.engines.kernel.text import has_control_characters
 from games.engines.kings_dilemma.data import GRAND_FINALE_ENVELOPE, MYSTERY_STICKERS_PER_CAMPAIGN
-from games.services import (
-    SESSION_NOT_ABANDONED,
-    session_create,
-    session_night_saved,
-    session_resume,
-    session_rules,
-)
+from games.services.common import session_rules
+from games.services.sessions import SESSION_NOT_ABANDONED, session_create, session_night_saved, session_resume
 
 NIGHT_HOUSES = "A King's Dilemma game has 3 to 5 Houses; {count} were chosen."
 

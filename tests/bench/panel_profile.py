@@ -105,7 +105,8 @@ def panel_fetch_profile():
     a single process, with no other client, so its times are lower than the servers' under load."""
     from django.contrib.auth import get_user_model
 
-    from games.services import session_create, session_submit_action
+    from games.services.sessions import session_create
+    from games.services.taps import session_submit_action
     from tests.integration.games.conftest import random_move
 
     host = get_user_model().objects.create_user(username=f"bench-profile-{time.time_ns()}")

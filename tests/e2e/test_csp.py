@@ -3,7 +3,7 @@ reported while the pages load, forms work in place (htmx) and a phone polls its 
 
 import pytest
 
-from games.services import session_create
+from games.services.sessions import session_create
 from tests.e2e.conftest import login
 from tests.factories import UserFactory, group_campaign
 

@@ -19,7 +19,8 @@ from rest_framework.test import APIClient
 from config.celery import app
 from games import nudges
 from games.models import GameSession, Seat, SessionAction
-from games.services import session_create, session_replay
+from games.services.sessions import session_create
+from games.services.undo import session_replay
 from tests.factories import UserFactory
 from tests.guards import HANG_GUARD_SECONDS
 

@@ -16,7 +16,7 @@ from django.db import close_old_connections
 from django.test import AsyncClient
 
 from games import events, nudges, selectors
-from games.services import session_submit_action
+from games.services.taps import session_submit_action
 from tests.guards import HANG_GUARD_SECONDS
 from tests.integration.games.conftest import new_session, random_move
 

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from games import nudges
-from games.services import session_submit_action
+from games.services.taps import session_submit_action
 from tests.guards import HANG_GUARD_SECONDS
 from tests.integration.games.conftest import acting_seat, new_session
 

@@ -16,7 +16,8 @@ from django.urls import reverse
 from games import screens, selectors
 from games.engines.kernel.choices import random_action
 from games.models import SessionAction
-from games.services import seat_mark_joined, session_seat_claim, session_submit_action
+from games.services.seats import seat_mark_joined, session_seat_claim
+from games.services.taps import session_submit_action
 from tests.factories import UserFactory
 from tests.integration.games.conftest import acting_seat, new_session, play, random_move, rules_of
 

@@ -12,28 +12,24 @@ from games.engines.kernel.choices import random_action
 from games.engines.kernel.errors import RuleError
 from games.models import GameSession, Seat, SessionAction
 from games.selectors import session_log, session_view_for_seat
-from games.services import (
-    ACTION_FAILED,
-    ACTION_NOT_JSON,
-    IDEMPOTENCY_KEY_OTHER_SEAT,
-    NOT_UNDOABLE,
-    NOTHING_TO_UNDO,
-    ONLY_HOST_UNDOES,
+from games.services.bots import session_bot_move
+from games.services.common import ACTION_NOT_JSON, SEAT_NOT_IN_SESSION, UNKNOWN_GAME
+from games.services.seats import session_seat_claim
+from games.services.sessions import (
     SEAT_COUNT,
     SEAT_NAME_REQUIRED,
     SEAT_NAME_TWICE,
-    SEAT_NOT_IN_SESSION,
-    SESSION_NOT_RUNNING,
-    UNKNOWN_GAME,
-    StaleVersion,
     session_abandon,
-    session_bot_move,
     session_create,
-    session_replay,
-    session_seat_claim,
-    session_submit_action,
-    session_undo,
 )
+from games.services.taps import (
+    ACTION_FAILED,
+    IDEMPOTENCY_KEY_OTHER_SEAT,
+    SESSION_NOT_RUNNING,
+    StaleVersion,
+    session_submit_action,
+)
+from games.services.undo import NOT_UNDOABLE, NOTHING_TO_UNDO, ONLY_HOST_UNDOES, session_replay, session_undo
 from tests.factories import UserFactory
 from tests.integration.games.conftest import NAMES, acting_seat, new_session, play, random_move, rules_of
 
