@@ -4,6 +4,7 @@ repeated idempotency key answered by the action it logged."""
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -106,21 +107,6 @@ def _action_checked(session: GameSession, rules: GameRules, action: dict) -> Non
         )
 
 
-def _applied(session: GameSession, rules: GameRules, action: dict) -> tuple[dict, str]:
-    """The state after ``action`` (as the database will give it back) and the action's label
-    (RuleError: nothing to write)."""
-    _action_checked(session, rules, action)
-    try:
-        new_state = rules.apply(session.state, action)
-    except RuleError:
-        raise
-    except MALFORMED as exc:
-        # A malformed action tripped the engine: a 400 for the player, a traceback for us.
-        logger.exception("Engine %s failed on %r", session.game, action)
-        raise RuleError(ACTION_FAILED) from exc
-    return plain_json(new_state, ACTION_NOT_JSON), _label(session, rules, action)
-
-
 MALFORMED = (KeyError, IndexError, TypeError, ValueError, AttributeError)
 
 
@@ -157,29 +143,84 @@ def _changes(session: GameSession, rules: GameRules, new_state: dict) -> dict[st
     }
 
 
-def _log(
-    session: GameSession,
-    changes: dict,
-    *,
-    action: dict,
-    label: str,
-    undoable: bool,
-    seat_index: int | None,
-    key: str | None,
-) -> SessionAction:
+class EngineFailed(RuleError):
+    """A malformed action tripped the engine: a 400 for the player, a traceback for us (logged
+    where the error leaves the service: the locked path, the opening deal)."""
+
+    def __init__(self) -> None:
+        super().__init__(ACTION_FAILED)
+
+
+@dataclass(frozen=True)
+class Tap:
+    """One action as it will be written: the payload, the state after it (as the database will
+    give it back), its label, whether the host may undo it, and the session's new fields."""
+
+    payload: dict
+    state: dict
+    label: str
+    undoable: bool
+    changes: dict[str, Any]
+
+
+def _tap(session: GameSession, rules: GameRules, payload: dict) -> Tap:
+    """``payload`` checked and applied to the session's state as read (nothing written):
+    RuleError (EngineFailed for a malformed action) or ValidationError when refused."""
+    _action_checked(session, rules, payload)
+    try:
+        after = rules.apply(session.state, payload)
+    except RuleError:
+        raise
+    except MALFORMED as exc:
+        raise EngineFailed() from exc
+    state = plain_json(after, ACTION_NOT_JSON)
+    return Tap(
+        payload=payload,
+        state=state,
+        label=_label(session, rules, payload),
+        undoable=_undoable(session, rules, payload, state),
+        changes=_changes(session, rules, state),
+    )
+
+
+def _engine_failure_logged(session: GameSession, payload: dict) -> None:
+    logger.exception("Engine %s failed on %r", session.game, payload)
+
+
+def _written(
+    session: GameSession, tap: Tap, *, seat_index: int | None, key: str | None
+) -> SessionAction | None:
+    """The tap written on the session's row as it was read: one UPDATE conditional on its version
+    (and on the kept part of its state), the INSERT of the action, then ``session`` brought to the
+    new version. None, with nothing written, when the UPDATE matched no row (another writer moved
+    the table on). Under the row's lock, or in the transaction that created it, it always matches."""
+    columns = {**tap.changes, **session.state_columns(tap.state)}  # the kept part as read with the row
+    rows = GameSession.objects.filter(pk=session.pk, version=session.version)
+    if not rows.filter(state_kept_digest=session.state_kept_digest).update(**columns):
+        return None
     logged = SessionAction.objects.create(
         session=session,
-        seq=changes["last_seq"],
+        seq=tap.changes["last_seq"],
         seat=seat_index,
-        payload=action,
-        label=label,
-        undoable=undoable,
+        payload=tap.payload,
+        label=tap.label,
+        undoable=tap.undoable,
         idempotency_key=key,
-        version=changes["version"],
+        version=tap.changes["version"],
     )
-    if logged.seq % SNAPSHOT_EVERY == 0 and "state" in changes:
-        SessionSnapshot.objects.create(session=session, seq=logged.seq, state=changes["state"])
+    if logged.seq % SNAPSHOT_EVERY == 0:
+        SessionSnapshot.objects.create(session=session, seq=logged.seq, state=tap.state)
+    for name, value in tap.changes.items():  # only once both writes are in: a refusal leaves it as read
+        setattr(session, name, value)
+    session.state_kept_digest = columns.get("state_kept_digest", session.state_kept_digest)
     return logged
+
+
+def _told(session: GameSession, rules: GameRules, *, before: str, logged: SessionAction) -> None:
+    """What follows a tap, after the commit: the new version's facts kept, the clients nudged, a
+    bot woken when one can act."""
+    _keep_version_facts(session, before=before, logged=logged)
+    after_change(session, rules)
 
 
 def action_append(
@@ -190,22 +231,17 @@ def action_append(
     seat_index: int | None,
     idempotency_key: str | None = None,
 ) -> SessionAction:
-    """Apply ``action`` to the locked session and log it (RuleError: nothing written)."""
-    new_state, label = _applied(session, rules, action)
-    undoable = _undoable(session, rules, action, new_state)
-    changes = _changes(session, rules, new_state)
-    for name, value in changes.items():
-        setattr(session, name, value)
-    session.save(update_fields=list(changes))
-    return _log(
-        session,
-        changes,
-        action=action,
-        label=label,
-        undoable=undoable,
-        seat_index=seat_index,
-        key=idempotency_key,
-    )
+    """Apply ``action`` to a session its caller alone can write (the one a transaction is
+    creating) and log it, as a tap is (RuleError: nothing written)."""
+    try:
+        tap = _tap(session, rules, action)
+    except EngineFailed:
+        _engine_failure_logged(session, action)
+        raise
+    logged = _written(session, tap, seat_index=seat_index, key=idempotency_key)
+    if logged is None:  # a row nobody else sees yet cannot have moved on
+        raise StaleVersion(session.version)
+    return logged
 
 
 def session_submit_action(
@@ -222,9 +258,11 @@ def session_submit_action(
     table moved on). A stale ``expected_version`` raises StaleVersion; a broken rule raises
     RuleError; either way nothing is written. ``action["seat"]`` is always the submitter's seat.
 
-    A tap at the table as ``session`` was read (its version, state and log) is applied to that
-    state and written by one UPDATE conditional on that version, with no lock to read first
-    (``_submit_unchanged``); everything else, and any doubt, takes the locked path.
+    One write path, tried first without a lock: the action is applied to the state as ``session``
+    was read (``_tap``), written by one UPDATE conditional on that version (``_written``), and
+    followed by the facts kept and the nudge (``_told``). When that cannot answer (the table moved
+    on, a refusal, a key already used), the same steps run again on the row locked, which gives
+    the answer: the stored action of a key, a stale version, or the refusal with the row in hand.
     """
     if idempotency_key is not None and len(idempotency_key) > MAX_IDEMPOTENCY_KEY:
         raise ValidationError(IDEMPOTENCY_KEY_TOO_LONG)
@@ -244,6 +282,10 @@ def session_submit_action(
     return logged
 
 
+def _is_action(action: object) -> bool:
+    return isinstance(action, dict) and isinstance(action.get("type"), str)
+
+
 def _submit_unchanged(
     session: GameSession,
     action: dict,
@@ -252,49 +294,27 @@ def _submit_unchanged(
     seat_index: int | None,
     key: str | None,
 ) -> SessionAction | None:
-    """The common tap, when nothing has changed since ``session`` was read: applied to the state
-    read with it, then one UPDATE conditional on its version (the row lock it takes, and the
-    version every writer bumps, keep concurrent writers apart) and the INSERT of the action.
+    """The common tap, when nothing has changed since ``session`` was read: no lock to read first
+    (the UPDATE's row lock, and the version every writer bumps, keep concurrent writers apart).
+    The engine runs before the transaction begins, so no lock is held while it thinks.
 
     None, with nothing written, whenever the locked path must answer: a version other than the
-    one read, a session not running, an action the rules refuse or that is malformed (the locked
-    path gives the error, with the row in hand), another writer that moved the table on (the
-    UPDATE matched no row), or a key already used (the INSERT broke its unique constraint)."""
-    if not session.is_running or expected_version not in (None, session.version):
-        return None
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+    one read, a session not running, an action the rules refuse or that is malformed, another
+    writer that moved the table on (the UPDATE matched no row), or a key already used (the INSERT
+    broke its unique constraint)."""
+    if not session.is_running or expected_version not in (None, session.version) or not _is_action(action):
         return None
     try:
         rules = session_rules(session)
-        payload = plain_json({**action, "seat": seat_index}, ACTION_NOT_JSON)
-        _action_checked(session, rules, payload)
-        new_state = plain_json(rules.apply(session.state, payload), ACTION_NOT_JSON)
+        tap = _tap(session, rules, plain_json({**action, "seat": seat_index}, ACTION_NOT_JSON))
     except (RuleError, ValidationError, *MALFORMED):
         return None
-    changes = _changes(session, rules, new_state)
-    label = _label(session, rules, payload)
-    undoable = _undoable(session, rules, payload, new_state)
-    columns = {**changes, **session.state_columns(new_state)}  # the kept part as read with the row
+    before = selectors.version_key(session)
     try:
         with transaction.atomic():
-            rows = GameSession.objects.filter(pk=session.pk, version=session.version)
-            if not rows.filter(state_kept_digest=session.state_kept_digest).update(**columns):
-                return None
-            logged = _log(
-                session,
-                changes,
-                action=payload,
-                label=label,
-                undoable=undoable,
-                seat_index=seat_index,
-                key=key,
-            )
-            before = selectors.version_key(session)
-            for name, value in changes.items():
-                setattr(session, name, value)
-            session.state_kept_digest = columns.get("state_kept_digest", session.state_kept_digest)
-            _keep_version_facts(session, before=before, logged=logged)
-            after_change(session, rules)
+            logged = _written(session, tap, seat_index=seat_index, key=key)
+            if logged is not None:
+                _told(session, rules, before=before, logged=logged)
     except IntegrityError:
         return None
     return logged
@@ -309,30 +329,44 @@ def _submit_locked(
     seat_index: int | None,
     key: str | None,
 ) -> SessionAction:
+    """The same steps as ``_submit_unchanged`` on the row locked (its UPDATE always matches), after
+    what only the row in hand can answer: the action a key already logged, a session not running,
+    a stale version."""
     locked = session_locked(session, idempotency_key=key)
     if key and locked.done_id is not None:  # type: ignore[attr-defined]  # annotated by session_locked
-        done = SessionAction.objects.get(pk=locked.done_id)  # type: ignore[attr-defined]  # annotated by session_locked
-        if done.seat != seat_index:
-            raise ValidationError(IDEMPOTENCY_KEY_OTHER_SEAT)
-        if not isinstance(action, dict) or done.payload != plain_json(
-            {**action, "seat": seat_index}, ACTION_NOT_JSON
-        ):
-            raise IdempotencyKeyReused()
-        keep_in_step(session, locked)
-        return done
+        return _done(session, locked, action, seat_index=seat_index)
     if not locked.is_running:
         raise ValidationError(SESSION_NOT_RUNNING.format(status=locked.get_status_display().lower()))
     if expected_version is not None and expected_version != locked.version:
         raise StaleVersion(locked.version)
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+    if not _is_action(action):
         raise ValidationError(ACTION_NOT_AN_OBJECT)
     payload = plain_json({**action, "seat": seat_index}, ACTION_NOT_JSON)
     rules = session_rules(locked)
+    try:
+        tap = _tap(locked, rules, payload)
+    except EngineFailed:
+        _engine_failure_logged(locked, payload)
+        raise
     before = selectors.version_key(locked)
-    logged = action_append(
-        session=locked, rules=rules, action=payload, seat_index=seat_index, idempotency_key=key
-    )
-    _keep_version_facts(locked, before=before, logged=logged)
-    after_change(locked, rules)
+    logged = _written(locked, tap, seat_index=seat_index, key=key)
+    if logged is None:  # the row is locked: nobody can have moved it on
+        raise StaleVersion(locked.version)
+    _told(locked, rules, before=before, logged=logged)
     keep_in_step(session, locked)
     return logged
+
+
+def _done(
+    session: GameSession, locked: GameSession, action: dict, *, seat_index: int | None
+) -> SessionAction:
+    """The action a key already logged, when sent again with the same action by the same seat."""
+    done = SessionAction.objects.get(pk=locked.done_id)  # type: ignore[attr-defined]  # annotated by session_locked
+    if done.seat != seat_index:
+        raise ValidationError(IDEMPOTENCY_KEY_OTHER_SEAT)
+    if not isinstance(action, dict) or done.payload != plain_json(
+        {**action, "seat": seat_index}, ACTION_NOT_JSON
+    ):
+        raise IdempotencyKeyReused()
+    keep_in_step(session, locked)
+    return done
