@@ -27,7 +27,7 @@ from django_htmx.http import HttpResponseClientRefresh, HttpResponseStopPolling,
 from config.http import HttpRequest
 from config.network import phone_base_url
 from config.qr import qr_svg
-from games import nudges, screens, selectors
+from games import nudges, screens, selectors, versions
 from games.engines.kernel.errors import RuleError
 from games.forms import ActionForm, SessionCreateForm
 from games.join_guard import seat_for_join_token
@@ -122,21 +122,22 @@ def _closing_notice(session: GameSession) -> str:
 
 def _plain_panel_fetch(request: HttpRequest) -> bool:
     """A page fetching its panel after a change: no query (a step of a choice), no message waiting
-    to be shown. Its answer is the same for everyone who may see it (screens.shared_panel)."""
+    to be shown. Its answer is the same for everyone who may see it (games.versions)."""
     return not request.GET and not len(messages.get_messages(request))
 
 
 def _shared_panel(
     request: HttpRequest, session: GameSession, seat: Seat | None, template: str
 ) -> HttpResponse:
-    """The panel, from the cache of shared panels; the caller checked the seat's token or the host."""
-
-    def draw(context: dict) -> str:
-        return render_to_string(template, context, request)
-
-    return HttpResponse(
-        screens.shared_panel(session=session, seat=seat, render=draw, csrf_token=get_token(request))
-    )
+    """The panel, from the panels this version's screens share (``games.versions``): drawn once per
+    version and seat, each answer with its own CSRF token and key. The caller checked the seat's
+    token or the host."""
+    html = versions.shared_panel_kept(session=session, seat=seat)
+    if html is None:
+        context = screens.table_screen(session=session) if seat is None else screens.seat_screen(seat=seat)
+        html = render_to_string(template, {**context, **versions.PANEL_SLOTS}, request)
+        versions.shared_panel_keep(session=session, seat=seat, html=html)
+    return HttpResponse(versions.shared_panel_answer(html, csrf_token=get_token(request)))
 
 
 def _join_context(request: HttpRequest, session: GameSession) -> dict:
@@ -245,13 +246,13 @@ def session_version(request: HttpRequest, session_id: int) -> HttpResponse:
         seen = int(request.GET.get("v", ""))
     except ValueError:
         seen = -1
-    if nudges.cached_version(session_id) == seen:
+    if versions.cached_version(session_id) == seen:
         return HttpResponse(status=204)
     row = selectors.session_current_version(session_id=session_id)
     if row is None:
         raise Http404
     version, status = row
-    nudges.remember_version(session_id, version)
+    versions.remember_version(session_id, version)
     if version == seen:
         if status != GameSession.Status.ACTIVE:  # a status read alone, without its row
             return HttpResponseStopPolling()

@@ -43,7 +43,7 @@ def session_seat_claim(*, session: GameSession, seat: Seat, user, by_phone: bool
 
 def _seats_changed(session: GameSession, locked: GameSession) -> None:
     """A seat's player or code changed: the version moves on, so that every screen draws the
-    seats anew (selectors.session_version_facts) and a phone holding an old code finds out at once."""
+    seats anew (versions.session_version_facts) and a phone holding an old code finds out at once."""
     locked.version += 1
     locked.save(update_fields=["version", "updated"])
     nudges.notify_session_changed(locked)

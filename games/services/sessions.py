@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from games import nudges, selectors
+from games import nudges, versions
 from games.engines.kernel.errors import RuleError
 from games.engines.kernel.rules import GameRules
 from games.engines.kernel.text import has_control_characters
@@ -132,7 +132,7 @@ def session_create(
     # The first version's facts, read once the night that creates the session has set its seats
     # (a campaign night gives them their Houses' colours and players in the same transaction): the
     # next writers make theirs from them.
-    transaction.on_commit(lambda: selectors.session_version_facts(session=session), robust=True)
+    transaction.on_commit(lambda: versions.session_version_facts(session=session), robust=True)
     after_change(session, rules)
     return session
 

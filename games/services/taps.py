@@ -12,7 +12,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from config.json_limits import STORED_JSON_MAX_DEPTH, json_depth_exceeds, json_number_out_of_range
-from games import selectors
+from games import versions
 from games.engines.kernel.choices import unknown_keys
 from games.engines.kernel.errors import RuleError
 from games.engines.kernel.rules import GameRules
@@ -66,23 +66,6 @@ class StaleVersion(Exception):
         self.message = message
         self.current_version = current_version
         self.extra = {"version": current_version}
-
-
-def _keep_version_facts(session: GameSession, *, before: str, logged: SessionAction) -> None:
-    """The facts of the version an action just made (its seats, its newest actions), from those of
-    the version before (``before``: its key) when a screen or a writer kept them, made and kept at
-    the commit (the cache is never asked while the row is locked), before the nudge: the screens
-    nudged then find them ready instead of each reading them at once. Without them, the screens
-    read them (no query here: a tap's budget). (robust: a cache that fails is a miss for the
-    screens, never an error for a committed write.)"""
-    key, action = selectors.version_key(session), selectors.logged_action(logged)
-
-    def keep() -> None:
-        facts = selectors.version_facts_after(before=before, action=action)
-        if facts is not None:
-            selectors.version_facts_keep(key=key, facts=facts)
-
-    transaction.on_commit(keep, robust=True)
 
 
 def _action_checked(session: GameSession, rules: GameRules, action: dict) -> None:
@@ -219,7 +202,7 @@ def _written(
 def _told(session: GameSession, rules: GameRules, *, before: str, logged: SessionAction) -> None:
     """What follows a tap, after the commit: the new version's facts kept, the clients nudged, a
     bot woken when one can act."""
-    _keep_version_facts(session, before=before, logged=logged)
+    versions.version_facts_after_commit(session=session, before=before, logged=logged)
     after_change(session, rules)
 
 
@@ -309,7 +292,7 @@ def _submit_unchanged(
         tap = _tap(session, rules, plain_json({**action, "seat": seat_index}, ACTION_NOT_JSON))
     except (RuleError, ValidationError, *MALFORMED):
         return None
-    before = selectors.version_key(session)
+    before = versions.version_key(session)
     try:
         with transaction.atomic():
             logged = _written(session, tap, seat_index=seat_index, key=key)
@@ -348,7 +331,7 @@ def _submit_locked(
     except EngineFailed:
         _engine_failure_logged(locked, payload)
         raise
-    before = selectors.version_key(locked)
+    before = versions.version_key(locked)
     logged = _written(locked, tap, seat_index=seat_index, key=key)
     if logged is None:  # the row is locked: nobody can have moved it on
         raise StaleVersion(locked.version)

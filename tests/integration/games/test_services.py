@@ -7,7 +7,7 @@ import re
 import pytest
 from django.core.exceptions import ValidationError
 
-from games import nudges
+from games import versions
 from games.engines.kernel.choices import random_action
 from games.engines.kernel.errors import RuleError
 from games.models import GameSession, Seat, SessionAction
@@ -75,7 +75,7 @@ class SessionCreateTests:
         with django_capture_on_commit_callbacks(execute=True):
             session = new_session()
         assert len(nudge_log) == 1
-        assert nudges.cached_version(session.pk) == session.version
+        assert versions.cached_version(session.pk) == session.version
 
     def test_an_unknown_game_is_refused(self):
         with pytest.raises(ValidationError, match=re.escape(UNKNOWN_GAME.format(slug="chess"))):

@@ -38,6 +38,7 @@ LAYERS = {
         "*.tasks",
         "games.presenters",
         "games.nudges",
+        "games.versions",
         "games.join_guard",
         "campaign.access",
         "campaign.charts",
