@@ -12,7 +12,7 @@ here for its context and renders it.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, cast
 
 from django.conf import settings
@@ -95,7 +95,7 @@ def _seat_head(seat: Seat) -> dict:
     }
 
 
-def _my_turn(seat: Seat, view) -> bool:
+def _my_turn(seat: Seat, view: object) -> bool:
     """Only the seat the game waits for has its turn (the view's ``to_act``)."""
     return isinstance(view, dict) and seat.index in (view.get("to_act") or [])
 
@@ -214,7 +214,7 @@ def compose_facts(session: GameSession) -> tuple[dict, SessionFacts]:
     return table, session_facts(session, session_seat_infos(session))
 
 
-def join_screen(*, session: GameSession, base: str, qr) -> dict:
+def join_screen(*, session: GameSession, base: str, qr: Callable[[str], str]) -> dict:
     """The join panel: each seat's code while nobody has joined it (never a bot's), its link only
     on request, and the host's tools for a lost phone. ``base``: the address phones reach;
     ``qr(link) -> svg``."""
@@ -234,7 +234,7 @@ def join_screen(*, session: GameSession, base: str, qr) -> dict:
     }
 
 
-def session_rows(sessions) -> list[dict]:
+def session_rows(sessions: Iterable[GameSession]) -> list[dict]:
     """The list of a host's sessions: each with its game's name and its seats' colours."""
     names = {g["slug"]: g["name"] for g in selectors.game_choices()}
     return [

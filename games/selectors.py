@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Annotated, Any, Protocol, TypedDict
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import OuterRef, QuerySet, Subquery
 
 from campaign.access import Need, Role, campaign_role_by_id, role_allows
@@ -19,6 +20,8 @@ from games.engines.kernel.choices import Choice
 from games.engines.kernel.registry import get_game, slugs
 from games.engines.kernel.rules import TABLE, GameRules
 from games.models import GameSession, Seat, SessionAction
+
+AnyUser = User | AnonymousUser | None  # who asks: a request's user, or nobody
 
 OPENS_FROM_CAMPAIGN = "{name} can open it from their campaign page (or scan the code)."
 
@@ -239,8 +242,10 @@ def _member_name() -> Subquery:
     return Subquery(named.values("display_name")[:1])
 
 
-def session_list(*, host=None) -> QuerySet[GameSession]:
+def session_list(*, host: AnyUser = None) -> QuerySet[GameSession]:
     sessions = GameSession.objects.prefetch_related("seats")
+    if isinstance(host, AnonymousUser):  # nobody's list (the pages ask only for a signed-in host's)
+        return sessions.none()
     if host is not None:
         sessions = sessions.filter(host=host)
     return sessions.order_by("-last_activity")
@@ -251,7 +256,7 @@ def session_current_version(*, session_id: int) -> tuple[int, str] | None:
     return GameSession.objects.filter(pk=session_id).values_list("version", "status").first()
 
 
-def session_table_for(*, session_id: int, user) -> GameSession | None:
+def session_table_for(*, session_id: int, user: AnyUser) -> GameSession | None:
     """The session when ``user`` may open its table screen (every join code is on it): its host,
     and for a night of a campaign the campaign's owner too (the host's phone died); else
     None, as for a session that does not exist."""
@@ -262,7 +267,7 @@ def session_table_for(*, session_id: int, user) -> GameSession | None:
     return session
 
 
-def session_table_open_to(*, session: GameSession, user) -> bool:
+def session_table_open_to(*, session: GameSession, user: AnyUser) -> bool:
     """Whether ``user`` may open the session's table (the page, its stream, the API's table views):
     its host, and for a night of a campaign the campaign's owner (a query only then); not staff,
     who see another group's seat codes only in the admin (kept to this machine under make run). A
@@ -273,7 +278,7 @@ def session_table_open_to(*, session: GameSession, user) -> bool:
     return session_kept_by(session=session, user=user)
 
 
-def session_kept_by(*, session: GameSession, user) -> bool:
+def session_kept_by(*, session: GameSession, user: AnyUser) -> bool:
     """Whether ``user`` keeps the session's table now: its host, and for a night of a campaign its
     host while a player (or owner) of the campaign, and the campaign's owner."""
     if user is None or not user.is_authenticated:
@@ -307,7 +312,7 @@ def _players_opening_from_campaign(*, session: GameSession) -> dict[int, str]:
     return {seat_id: names[user_id] for seat_id, user_id in seats.items() if user_id in names}
 
 
-def seats_of_user(*, user, campaign=None) -> QuerySet[Seat]:
+def seats_of_user(*, user: AnyUser, campaign: Any = None) -> QuerySet[Seat]:  # a Campaign
     """The seats ``user`` holds at sessions still running (of one campaign when given), newest
     session first, each with its session."""
     if user is None or not user.is_authenticated:
@@ -320,7 +325,7 @@ def seats_of_user(*, user, campaign=None) -> QuerySet[Seat]:
     return seats.order_by("-session__last_activity", "session_id", "index")
 
 
-def seat_of_user(*, user, session_id: int) -> Seat | None:
+def seat_of_user(*, user: AnyUser, session_id: int) -> Seat | None:
     """The seat ``user`` holds at this session (running or not), or None."""
     if user is None or not user.is_authenticated:
         return None

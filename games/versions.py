@@ -160,7 +160,7 @@ CSRF_SLOT = "csrf-slot-of-a-shared-panel"
 KEY_SLOT = "key-slot-of-a-shared-panel"
 
 
-def _digest(*parts) -> str:
+def _digest(*parts: object) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:24]
 
 

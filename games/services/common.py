@@ -10,7 +10,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import OuterRef, Subquery
+from django.db.models import OuterRef, QuerySet, Subquery
 
 from config.celery import app as celery_app
 from games import nudges
@@ -79,7 +79,7 @@ def session_locked(
     return locked
 
 
-def _done_with(idempotency_key: str, session):
+def _done_with(idempotency_key: str, session: int | OuterRef) -> QuerySet[SessionAction]:
     """The action logged with this key in the session (at most one: a unique constraint)."""
     return SessionAction.objects.filter(session=session, idempotency_key=idempotency_key).order_by()
 

@@ -3,6 +3,7 @@ replaced."""
 
 from __future__ import annotations
 
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -21,7 +22,7 @@ SEAT_CODE_SESSION_OVER = "This session is over: its seats are closed."
 
 
 @transaction.atomic
-def session_seat_claim(*, session: GameSession, seat: Seat, user, by_phone: bool = False) -> Seat:
+def session_seat_claim(*, session: GameSession, seat: Seat, user: User, by_phone: bool = False) -> Seat:
     """A logged-in player links a seat to their account (the token still works for the seat).
     A seat a phone has joined is that phone's: only a claim made with its token (``by_phone``)
     may take it, never the host reading it from the side."""

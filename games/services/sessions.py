@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import datetime
 import secrets
+from typing import Any
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -81,11 +83,11 @@ def session_create(
     *,
     game: str,
     seat_names: list[str],
-    host=None,
+    host: User | AnonymousUser | None = None,
     config: dict | None = None,
     seed: int | None = None,
-    campaign=None,
-    chronicle_game=None,
+    campaign: Any = None,  # a campaign's rows: games names no type of campaign's
+    chronicle_game: Any = None,
     bot_seats: list[int] | None = None,
 ) -> GameSession:
     """Set up a game for the named seats (in table order), deal when the engine hides cards
@@ -113,7 +115,7 @@ def session_create(
         version=0,
         state=state,
         has_bots=bool(bots),
-        host=host,
+        host=host if isinstance(host, User) else None,  # an anonymous caller hosts nothing
         campaign=campaign,
         chronicle_game=chronicle_game,
     )
@@ -168,7 +170,7 @@ def session_resume(*, session: GameSession) -> GameSession:
 
 
 @transaction.atomic
-def session_night_saved(*, session: GameSession, chronicle_game) -> GameSession:
+def session_night_saved(*, session: GameSession, chronicle_game: Any) -> GameSession:  # a ChronicleGame
     """A campaign night's session learns the Realm Chronicles game it was saved as."""
     locked = session_locked(session, without_state=True)
     locked.chronicle_game = chronicle_game

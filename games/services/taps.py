@@ -54,7 +54,7 @@ STALE_VERSION = "The table moved on: here is the new state."
 class IdempotencyKeyReused(ValidationError):
     """A key sent again with another action (the API answers 422, Stripe's rule)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(IDEMPOTENCY_KEY_OTHER_BODY)
 
 

@@ -3,6 +3,7 @@ snapshot; the truth is the log folded over the setup."""
 
 from __future__ import annotations
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -74,7 +75,7 @@ def session_snapshots_keep_told(*, told: dict[int, dict]) -> None:
 
 
 @transaction.atomic
-def session_undo(*, session: GameSession, by) -> GameSession:
+def session_undo(*, session: GameSession, by: User | AnonymousUser | None) -> GameSession:
     """The host drops the last action still in force, when the engine allows it; the state is
     rebuilt by replay from the nearest snapshot. The action stays in the log, marked undone.
 
