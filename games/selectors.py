@@ -289,8 +289,8 @@ def session_kept_by(*, session: GameSession, user: AnyUser) -> bool:
     return role == Role.OWNER or (session.host_id == user.pk and role_allows(role, Need.PLAY))
 
 
-# ---- A player's own seats (issue 24: a night started from the campaign gives each House's seat to
-# the account that plays it) ----------------------------------------------------------------
+# ---- A player's own seats (a night started from the campaign gives each House's seat to the
+# account that plays it) ----------------------------------------------------------------------
 
 
 def _players_opening_from_campaign(*, session: GameSession) -> dict[int, str]:
