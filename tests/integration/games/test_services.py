@@ -1,6 +1,7 @@
 """The session services: create, submit, undo, replay, abandon, bots."""
 
 import copy
+import logging
 import random
 import re
 
@@ -285,6 +286,24 @@ class SessionSubmitActionTests:
                 session=session, seat=seat, action={"type": "place", "area": "favor"}, expected_version=1
             )
         assert snapshot(session) == before
+
+    def test_an_engine_tripped_by_a_malformed_action_is_logged_once(self, monkeypatch, caplog):
+        """The tap's steps run twice (first without the lock, then on the locked row, which answers):
+        the traceback is logged once, where the error leaves the service."""
+        session = new_session()
+        _, seat = acting_seat(session)
+        rules = rules_of(session)
+
+        def crash(state, action):
+            raise KeyError("card")
+
+        monkeypatch.setattr(rules, "apply", crash)
+        with caplog.at_level(logging.ERROR, logger="games.services.taps"), pytest.raises(RuleError):
+            session_submit_action(
+                session=session, seat=seat, action={"type": "place", "area": "favor"}, expected_version=1
+            )
+        logged = [r for r in caplog.records if "failed on" in r.getMessage()]
+        assert len(logged) == 1 and logged[0].exc_info is not None
 
     def test_an_abandoned_session_takes_no_action(self, verify_nudge):
         session = new_session()
