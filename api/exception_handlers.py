@@ -14,7 +14,7 @@ from rest_framework.views import exception_handler
 from config.api_errors import TOO_MANY_ATTEMPTS, error_body
 from config.ratelimits import LOGIN_WINDOW
 from games.engines.kernel.errors import RuleError
-from games.services import IdempotencyKeyReused, StaleVersion
+from games.services.taps import IdempotencyKeyReused, StaleVersion
 
 
 def chronicle_exception_handler(exc, context):

@@ -27,7 +27,7 @@ from campaign.services.game_nights import game_night_resume, game_night_start, g
 from campaign.services.night_saves import game_night_record
 from campaign.services.stickers import sticker_marks_correct
 from games.access import session_kept_by
-from games.services import session_abandon
+from games.services.sessions import session_abandon
 
 TAGS = ["campaigns"]
 

@@ -40,7 +40,7 @@ from api.errors import errors
 from api.pagination import ChroniclePagination
 from api.serializers import NameField, StrictBooleanField, StrictCharField, StrictIntegerField
 from api.view_schema import settings_schema
-from games import access, selectors, services
+from games import access, selectors
 from games.access import SEAT_TOKEN_HEADER, seat_for_join_token, seat_of_token_player, session_of_token_host
 from games.engines.kernel.choices import Choice
 from games.engines.kernel.contract import check_value, settings_type_for
@@ -49,6 +49,16 @@ from games.models import GameSession, Seat
 from games.presenters import presenter_for
 from games.screens import session_seat_infos
 from games.selectors import SessionView
+from games.services.seats import (
+    SEAT_CODE_SESSION_OVER,
+    seat_mark_joined,
+    seat_rotate_token,
+    seat_show_code_again,
+    session_seat_claim,
+)
+from games.services.sessions import session_create
+from games.services.taps import session_submit_action
+from games.services.undo import session_undo
 
 TAGS = ["sessions"]
 MAX_ACTION_JSON = 10_000
@@ -235,7 +245,7 @@ class SessionApi(ChronicleApi):
         """The seat, for its own player; a phone opening it with its token has joined it."""
         seat = self.seat_for(seat_index)
         if _token_seat(self.request, self.session_id) is not None and selectors.seat_is_open(seat=seat):
-            services.seat_mark_joined(seat=seat)
+            seat_mark_joined(seat=seat)
         return seat
 
     def etag(self, what: str, seat: Seat | None = None) -> str:
@@ -378,7 +388,7 @@ class LoggedActionSerializer(serializers.Serializer):
     }
 )
 class ActionField(serializers.DictField):
-    """An action: an object with a 'type' (games/services.py refuses any other)."""
+    """An action: an object with a 'type' (games/services/taps.py refuses any other)."""
 
 
 class SubmitInputSerializer(serializers.Serializer):
@@ -496,7 +506,7 @@ def _submit(request, session: GameSession, seat: Seat | None) -> Response:
         raise IdempotencyKeyRequired()
     if "\x00" in key:
         raise exceptions.ValidationError(NO_NUL.format(what="An idempotency key"))
-    logged = services.session_submit_action(
+    logged = session_submit_action(
         session=session,
         seat=seat,
         action=serializer.validated_data["action"],
@@ -622,7 +632,7 @@ class SessionCreateApi(ChronicleApi):
     )
     def post(self, request):
         data = self.input(request)
-        session = services.session_create(host=request.user, **data)
+        session = session_create(host=request.user, **data)
         return Response(self.OutputSerializer(session).data, status=status.HTTP_201_CREATED)
 
 
@@ -692,7 +702,7 @@ class SessionUndoApi(SessionApi):
     )
     def post(self, request, session_id: int):
         self.require_host()
-        services.session_undo(session=self.session, by=request.user)
+        session_undo(session=self.session, by=request.user)
         return Response(SessionSerializer(self.session).data)
 
 
@@ -752,7 +762,7 @@ class SeatJoinApi(SessionApi):
         if not (_is_host(self.session, request.user) or own):
             _refuse(request, ASK_THE_HOST)
         if not selectors.seat_is_open(seat=seat):
-            raise exceptions.ValidationError(services.SEAT_CODE_SESSION_OVER)
+            raise exceptions.ValidationError(SEAT_CODE_SESSION_OVER)
         data = self.input(request)
         by_phone = _token_seat(request, self.session.pk) is not None and own
         if not own and selectors.seat_is_joined(seat=seat):
@@ -760,11 +770,9 @@ class SeatJoinApi(SessionApi):
         if data["claim"]:
             if not request.user.is_authenticated:
                 raise exceptions.ValidationError(LOG_IN_TO_CLAIM)
-            seat = services.session_seat_claim(
-                session=self.session, seat=seat, user=request.user, by_phone=by_phone
-            )
+            seat = session_seat_claim(session=self.session, seat=seat, user=request.user, by_phone=by_phone)
         if by_phone:
-            services.seat_mark_joined(seat=seat)
+            seat_mark_joined(seat=seat)
         return Response(self.OutputSerializer(seat).data)
 
 
@@ -803,7 +811,7 @@ def _seat_code_schema(summary: str, description: str):
 )
 class SeatShowCodeApi(_SeatCodeApi):
     def change(self, seat: Seat) -> Seat:
-        return services.seat_show_code_again(seat=seat)
+        return seat_show_code_again(seat=seat)
 
 
 @_seat_code_schema(
@@ -813,7 +821,7 @@ class SeatShowCodeApi(_SeatCodeApi):
 )
 class SeatRotateTokenApi(_SeatCodeApi):
     def change(self, seat: Seat) -> Seat:
-        return services.seat_rotate_token(seat=seat)
+        return seat_rotate_token(seat=seat)
 
 
 class SeatViewApi(SessionApi):

@@ -30,7 +30,8 @@ from games.engines.kernel.errors import RuleError
 from games.engines.kings_dilemma.data import GRAND_FINALE_ENVELOPE
 from games.engines.kings_dilemma.story import story_begin, story_fold, story_told
 from games.models import GameSession, SessionAction, SessionSnapshot
-from games.services import MALFORMED, session_snapshots_keep_told
+from games.services.taps import MALFORMED
+from games.services.undo import session_snapshots_keep_told
 
 logger = logging.getLogger(__name__)
 STORY_CACHE = "night-story-v1-{session}-{version}"

@@ -1,7 +1,7 @@
 """A game session at the table: its seats and the append-only log of actions (docs/architecture.md section 4).
 
 The cached ``state`` is a fold of the log over the engine's setup; it can always be rebuilt
-(``games.services.session_replay``). Only ``games.services`` writes these models.
+(``games.services.undo.session_replay``). Only ``games.services`` writes these models.
 """
 
 import hashlib
@@ -144,7 +144,7 @@ class GameSession(models.Model):
     updated = models.DateTimeField(auto_now=True)
     last_activity = models.DateTimeField(default=timezone.now)
     # Facts about the log and the seats kept on the row a submit locks, so the lock reads them with
-    # the row itself (games.services._lock): the sequence number of the last logged action (undone
+    # the row itself (games.services.common.session_locked): the sequence number of the last logged action (undone
     # ones included: undo never removes an action), and whether a bot plays a seat (fixed when the
     # session is created).
     last_seq = models.PositiveIntegerField(default=0, help_text="Sequence number of the last logged action.")
@@ -268,7 +268,7 @@ class SessionAction(models.Model):
     idempotency_key = models.CharField(max_length=100, null=True, blank=True)  # noqa: DJ001
     version = models.PositiveIntegerField(help_text="Session version right after this action.")
     undone = models.BooleanField(default=False)
-    # Asked of the engine as the action was applied (games.services._undoable): False once it
+    # Asked of the engine as the action was applied (games.services.taps._undoable): False once it
     # revealed something hidden. NULL: logged before this was recorded; asked of a replay instead.
     undoable = models.BooleanField(
         null=True,
@@ -293,7 +293,7 @@ class SessionAction(models.Model):
 
 
 class SessionSnapshot(models.Model):
-    """The state after one logged action, kept every ``games.services.SNAPSHOT_EVERY`` actions so
+    """The state after one logged action, kept every ``games.services.taps.SNAPSHOT_EVERY`` actions so
     an undo replays from the nearest one, not from the setup: a long night undoes as fast as a
     short one. A cache of the log, never its truth: dropped when an undo reaches back past it,
     never exported (an imported night replays from its setup once). A reader's fold of the log (the

@@ -3,36 +3,34 @@
 
 Each screen is built from one read of the session (the row the page already holds, its seats with
 their players, the newest actions of its log: never the whole log) and one computation of each
-view (``games.selectors``). The presenters get plain data (the views, the seats' infos,
+view (``games.selectors``); what a version keeps (its facts, the panels its screens share) is
+``games.versions``. The presenters get plain data (the views, the seats' infos,
 ``SessionFacts``) and do no I/O. A page view parses the request, calls a service, asks a screen
 here for its context and renders it.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, cast
 
 from django.conf import settings
-from django.core.cache import cache
 from django.urls import reverse
 
-from games import selectors, services
+from games import selectors, versions
+from games.engines.kernel.registry import get_game
 from games.live import nudges
 from games.models import GameSession, Seat
 from games.presenters import GENERIC, presenter_for
 from games.presenters.base import Presenter, SessionFacts
 from games.presenters.common import ink_on, key_words, render_value, seat_hex, seat_name
-from games.selectors import SEAT_LOG, seat_infos
 
 # ---- The seats, as the presenters know them -----------------------------------------------
 
 
 def session_seat_infos(session: GameSession) -> dict[int, dict]:
-    return seat_infos(selectors.session_seats(session=session))
+    return versions.seat_infos(selectors.session_seats(session=session))
 
 
 def session_facts(session: GameSession, infos: dict[int, dict]) -> SessionFacts:
@@ -42,17 +40,8 @@ def session_facts(session: GameSession, infos: dict[int, dict]) -> SessionFacts:
         version=session.version,
         campaign_id=session.campaign_id,
         seats=infos,
-        night_recorded=_night_recorded(session),
+        night_recorded=versions.night_recorded(session),
     )
-
-
-def _night_recorded(session: GameSession) -> bool | None:
-    """None for a table without a campaign; a campaign's night is recorded once it is saved as a
-    game of the Realm Chronicles (its game row is written only then)."""
-    if session.campaign_id is None:
-        return None
-    night = session.chronicle_game if session.chronicle_game_id else None
-    return night is not None and bool(night.recorded)
 
 
 # ---- Shared pieces -----------------------------------------------------------------------
@@ -83,7 +72,7 @@ def _plain(view: selectors.SessionView) -> dict[str, Any]:
 
 
 def _game_name(session: GameSession) -> str:
-    return services.session_rules(session).name
+    return get_game(session.game).name
 
 
 def _split_open(groups: list[dict]) -> dict:
@@ -107,7 +96,7 @@ def _seat_head(seat: Seat) -> dict:
     }
 
 
-def _my_turn(seat: Seat, view) -> bool:
+def _my_turn(seat: Seat, view: object) -> bool:
     """Only the seat the game waits for has its turn (the view's ``to_act``)."""
     return isinstance(view, dict) and seat.index in (view.get("to_act") or [])
 
@@ -134,7 +123,7 @@ def seat_screen(
     ``step``: the values a step-by-step choice carries (the page's query); ``infos``: the seats'
     infos when already read."""
     session = seat.session
-    facts = selectors.session_version_facts(session=session)
+    facts = versions.session_version_facts(session=session)
     infos = facts.infos if infos is None else infos
     mine = _plain(selectors.session_view_for_seat(session=session, seat=seat))
     view = mine["view"]
@@ -152,7 +141,7 @@ def seat_screen(
         "to_act": _names_of(mine["active_seats"], infos),
         "my_turn": _my_turn(seat, view),
         **_split_open(groups),
-        "log": facts.latest[:SEAT_LOG],
+        "log": facts.latest[: versions.SEAT_LOG],
         "action_url": url,
         "panel_url": url,
         "panel_id": "seat-panel",
@@ -190,7 +179,7 @@ def table_screen(
 ) -> dict:
     """The host's panel: the table view (computed once), the table's choices and forms, the newest
     actions and the one Undo would drop. ``bound``: refused forms, shown again as typed."""
-    shared = selectors.session_version_facts(session=session)
+    shared = versions.session_version_facts(session=session)
     infos = shared.infos if infos is None else infos
     table = _plain(selectors.session_view_for_table(session=session))
     presenter = presenter_for(session.game)
@@ -226,7 +215,7 @@ def compose_facts(session: GameSession) -> tuple[dict, SessionFacts]:
     return table, session_facts(session, session_seat_infos(session))
 
 
-def join_screen(*, session: GameSession, base: str, qr) -> dict:
+def join_screen(*, session: GameSession, base: str, qr: Callable[[str], str]) -> dict:
     """The join panel: each seat's code while nobody has joined it (never a bot's), its link only
     on request, and the host's tools for a lost phone. ``base``: the address phones reach;
     ``qr(link) -> svg``."""
@@ -246,7 +235,7 @@ def join_screen(*, session: GameSession, base: str, qr) -> dict:
     }
 
 
-def session_rows(sessions) -> list[dict]:
+def session_rows(sessions: Iterable[GameSession]) -> list[dict]:
     """The list of a host's sessions: each with its game's name and its seats' colours."""
     names = {g["slug"]: g["name"] for g in selectors.game_choices()}
     return [
@@ -257,48 +246,3 @@ def session_rows(sessions) -> list[dict]:
         }
         for s in sessions
     ]
-
-
-# ---- Panels shared by several screens ------------------------------------------------------
-# The table's panel (the host's screen, a campaign owner's), a seat's panel opened on two devices:
-# the same answer for everyone who may see it, at one version. It is rendered once and kept in
-# Django's cache (Redis in production, the local-memory cache without it) by session, version and
-# seat, and by what else it shows that could change without a new version (a night's result
-# recorded; the seats' players are the version's, ``selectors.session_version_facts``). The caller
-# has checked the seat's token or the host before asking:
-# the key holds the seat (its index, its row and a digest of its token), so one seat's private
-# panel is never another's. What each request has of its own goes into slots, filled per answer:
-# its CSRF token and a fresh idempotency key for its taps.
-
-PANEL_CACHE_SECONDS = 300
-CSRF_SLOT = "csrf-slot-of-a-shared-panel"
-KEY_SLOT = "key-slot-of-a-shared-panel"
-
-
-def _digest(*parts) -> str:
-    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:24]
-
-
-def panel_cache_key(*, session: GameSession, seat: Seat | None) -> str:
-    """The seats' infos are the version's (``selectors.session_version_facts``): the version and the
-    row's last write stand for them."""
-    if seat is None:
-        who, extra = "table", _digest(session.status, _night_recorded(session))
-    else:
-        who, extra = f"seat-{seat.index}-{seat.pk}-{_digest(seat.token)}", _digest(session.status)
-    return f"panel:{selectors.version_key(session)}:{who}:{extra}"
-
-
-def shared_panel(
-    *, session: GameSession, seat: Seat | None, render: Callable[[dict], str], csrf_token: str
-) -> str:
-    """The panel's HTML for one answer: from the cache when this version was drawn already for this
-    seat (None: the table), else drawn (``render(context) -> html``) and kept. Only for a plain
-    panel fetch (no step of a choice, no message or notice of its own)."""
-    key = panel_cache_key(session=session, seat=seat)
-    html = cache.get(key)
-    if html is None:
-        context = table_screen(session=session) if seat is None else seat_screen(seat=seat)
-        html = render({**context, "csrf_token": CSRF_SLOT, "key": KEY_SLOT})
-        cache.set(key, html, PANEL_CACHE_SECONDS)
-    return html.replace(CSRF_SLOT, csrf_token).replace(KEY_SLOT, secrets.token_urlsafe(12))

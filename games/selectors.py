@@ -1,4 +1,5 @@
-"""Read-only views of game sessions. Selectors never write.
+"""Read-only views of game sessions. Selectors never write (not even a cache: what a version keeps
+is ``games.versions``).
 
 A seat sees the engine's view for that seat (its own hand, nobody else's); the table sees the
 engine's view for ``None`` (no hand at all).
@@ -6,12 +7,11 @@ engine's view for ``None`` (no hand at all).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields
-from typing import Annotated, Any, TypedDict
+from collections.abc import Sequence
+from typing import Annotated, Any, Protocol, TypedDict
 
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import OuterRef, QuerySet
 from django.db.models.expressions import BaseExpression
 
@@ -20,7 +20,8 @@ from games.engines.kernel.choices import Choice
 from games.engines.kernel.registry import get_game, slugs
 from games.engines.kernel.rules import TABLE, GameRules
 from games.models import GameSession, Seat, SessionAction
-from games.presenters.common import seat_hex
+
+AnyUser = User | AnonymousUser | None  # who asks: a request's user, or nobody
 
 OPENS_FROM_CAMPAIGN = "{name} can open it from their campaign page (or scan the code)."
 
@@ -139,126 +140,32 @@ def session_last_action(*, session: GameSession) -> SessionAction | None:
     return session.actions.filter(undone=False).order_by("-seq").first()
 
 
-# ---- What every screen of one version shares -------------------------------------------------
-# The seats (what a presenter knows of each) and the newest actions in force change only with a new
-# version (a seat claimed by an account moves the version on too: services.session_seat_claim), so
-# the screens of one version (each seat's phone, the table) read them once between them. The writer
-# of an action makes them from the version before's (the same seats, its action first) and keeps
-# them at the commit (games.services), before any screen is nudged; a new session reads its first
-# version's at the commit; a screen that finds none (after an undo, a seat claimed, the cache
-# emptied) reads them and keeps them. Kept in Django's cache by session, version and the row's last
-# write: ``updated`` is in the key, so a version written and rolled back never lends its facts to
-# the version that replaces it.
+class LoggedRow(Protocol):
+    """An action of the log as read: its row, or as the screens keep it (``games.versions.LoggedAction``)."""
 
-SEAT_LOG = 8  # the newest actions a phone shows ("Latest")
-TABLE_LOG = 30  # the newest actions the table shows
-FACTS_CACHE_SECONDS = 300
+    @property
+    def seq(self) -> int: ...
 
-
-@dataclass(frozen=True, slots=True)
-class LoggedAction:
-    """An action of the log as the screens show it: never its payload (light to keep and read)."""
-
-    seq: int
-    seat: int | None
-    label: str
-    undoable: bool | None
-    version: int
-
-
-LOGGED_FIELDS = tuple(f.name for f in fields(LoggedAction))  # read as they are named on the row
-
-
-@dataclass(frozen=True)
-class VersionFacts:
-    infos: dict[int, dict]  # seat index -> what a presenter knows of the seat (``seat_infos``)
-    latest: tuple[LoggedAction, ...]  # the TABLE_LOG newest actions in force, newest first
-
-
-def _player(seat: Seat) -> str:
-    """The name of who plays the seat (a campaign night gives each House's seat to its player: their
-    display name in the campaign, else their username), when read with the seat: never a query of
-    its own."""
-    if seat.user_id is None or not type(seat).user.is_cached(seat) or seat.user is None:
-        return ""
-    return getattr(seat, "member_name", "") or seat.user.get_username()
-
-
-def seat_infos(seats: Iterable[Seat]) -> dict[int, dict]:
-    """Index -> what a presenter knows of a seat (index, name, colour, bot, player), from seats read
-    once (``session_seats``)."""
-    return {
-        s.index: {
-            "index": s.index,
-            "name": s.name,
-            "hex": seat_hex(s.colour),
-            "is_bot": s.is_bot,
-            "player": _player(s),
-        }
-        for s in seats
-    }
-
-
-def version_key(session: GameSession) -> str:
-    """The session at its version, as written: what a panel or the facts of a version are kept by."""
-    written = session.updated.timestamp() if session.updated else ""
-    return f"{session.pk}:{session.version}:{written}"
-
-
-def version_facts_read(*, session: GameSession) -> VersionFacts:
-    """The version's facts from the database (two queries): the seats with their players, and the
-    newest actions in force up to this version."""
-    latest = session.actions.filter(undone=False, version__lte=session.version).order_by("-seq")
-    return VersionFacts(
-        infos=seat_infos(session_seats(session=session)),
-        latest=tuple(LoggedAction(*row) for row in latest.values_list(*LOGGED_FIELDS)[:TABLE_LOG]),
-    )
-
-
-def logged_action(logged: SessionAction) -> LoggedAction:
-    return LoggedAction(*(getattr(logged, name) for name in LOGGED_FIELDS))
-
-
-def version_facts_after(*, before: str, action: LoggedAction) -> VersionFacts | None:
-    """The facts of the version ``action`` made, from those of the version before it (``before``:
-    its ``version_key``) when they are kept: the same seats, ``action`` first. None otherwise."""
-    kept = cache.get(f"facts:{before}")
-    if kept is None:
-        return None
-    return VersionFacts(infos=kept.infos, latest=(action, *kept.latest[: TABLE_LOG - 1]))
-
-
-def version_facts_keep(*, key: str, facts: VersionFacts) -> None:
-    cache.set(f"facts:{key}", facts, FACTS_CACHE_SECONDS)
-
-
-def session_version_facts(*, session: GameSession) -> VersionFacts:
-    """The facts of the session's version: as kept by its writer or an earlier screen, else read
-    and kept."""
-    key = version_key(session)
-    facts = cache.get(f"facts:{key}")
-    if facts is None:
-        facts = version_facts_read(session=session)
-        version_facts_keep(key=key, facts=facts)
-    return facts
+    @property
+    def undoable(self) -> bool | None: ...
 
 
 def session_undoable_action(
-    *, session: GameSession, latest: Sequence[LoggedAction] | None = None
-) -> SessionAction | LoggedAction | None:
+    *, session: GameSession, latest: Sequence[LoggedRow] | None = None
+) -> SessionAction | LoggedRow | None:
     """The action Undo would drop, when the engine allows it (the automatic deal never; nothing
     once the game is over: a finished session is never reopened). ``latest``: the newest actions
-    in force when already read (``VersionFacts.latest``)."""
+    in force when already read (``games.versions.VersionFacts.latest``)."""
     if not session.is_running:
         return None
-    last: SessionAction | LoggedAction | None
+    last: SessionAction | LoggedRow | None
     last = session_last_action(session=session) if latest is None else next(iter(latest), None)
     if last is None or (last.seq == 1 and _rules(session).opening_action is not None):
         return None  # the opening action (the deal) is never undone
     return last if session_action_undoable(session=session, action=last) else None
 
 
-def session_action_undoable(*, session: GameSession, action: SessionAction | LoggedAction) -> bool:
+def session_action_undoable(*, session: GameSession, action: SessionAction | LoggedRow) -> bool:
     """Whether the host may undo ``action``, the last one in force: as recorded when it was applied
     (never once it revealed something hidden). An action logged before that was recorded is asked
     of the engine with the state before it, from a replay of the log up to it."""
@@ -322,8 +229,10 @@ def _member_name() -> BaseExpression:
     return access.member_name(campaign_id=OuterRef("session__campaign_id"), user_id=OuterRef("user_id"))
 
 
-def session_list(*, host=None) -> QuerySet[GameSession]:
+def session_list(*, host: AnyUser = None) -> QuerySet[GameSession]:
     sessions = GameSession.objects.prefetch_related("seats")
+    if isinstance(host, AnonymousUser):  # nobody's list (the pages ask only for a signed-in host's)
+        return sessions.none()
     if host is not None:
         sessions = sessions.filter(host=host)
     return sessions.order_by("-last_activity")

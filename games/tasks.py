@@ -20,7 +20,7 @@ def bot_move_task(self, session_id: int, version: int | None = None) -> int:
 
     ``version``: the session version the task was sent for. A task delivered again (a worker
     killed before the ack) then plays nothing once the table has moved on."""
-    from games.services import session_bot_move
+    from games.services.bots import session_bot_move
 
     running: set[int] = _local.__dict__.setdefault("running", set())
     pending: set[int] = _local.__dict__.setdefault("pending", set())
@@ -48,7 +48,7 @@ def bot_move_task(self, session_id: int, version: int | None = None) -> int:
 @shared_task(bind=True, acks_late=True, **RETRY)
 def session_cleanup_task(self) -> int:
     """celery beat: close abandoned sessions."""
-    from games.services import session_cleanup_abandoned
+    from games.services.sessions import session_cleanup_abandoned
 
     return session_cleanup_abandoned()
 
@@ -59,6 +59,6 @@ def session_bots_wake_task(self) -> int:
     was down (idle that long), so they play again within seconds of Redis coming back."""
     from django.conf import settings
 
-    from games.services import session_bots_wake
+    from games.services.bots import session_bots_wake
 
     return session_bots_wake(idle_for=datetime.timedelta(seconds=settings.CHRONICLE_BOTS_WAKE_SECONDS))

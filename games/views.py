@@ -27,7 +27,7 @@ from django_htmx.http import HttpResponseClientRefresh, HttpResponseStopPolling,
 from config.http import HttpRequest
 from config.network import phone_base_url
 from config.qr import qr_svg
-from games import access, screens, selectors, services
+from games import access, screens, selectors, versions
 from games.access import seat_for_join_token
 from games.engines.kernel.errors import RuleError
 from games.forms import ActionForm, SessionCreateForm
@@ -35,6 +35,7 @@ from games.live import nudges
 from games.models import GameSession, Seat
 from games.presenters import presenter_for
 from games.presenters.controls import action_from_post
+from games.services import common, seats, sessions, taps, undo
 from games.tonight import tonight_pointer
 
 RULE_BROKEN = "{message}"
@@ -77,7 +78,7 @@ def session_list(request: HttpRequest) -> HttpResponse:
     form = SessionCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            session = services.session_create(
+            session = sessions.session_create(
                 game=form.cleaned_data["game"],
                 seat_names=form.cleaned_data["seat_names"],
                 bot_seats=form.cleaned_data["bot_seats"],
@@ -115,29 +116,30 @@ def session_table(request: HttpRequest, session_id: int) -> HttpResponse:
 
 def _closing_notice(session: GameSession) -> str:
     """What the clock will do to a running table: a table without a campaign is closed after a
-    while without a move (``services.session_cleanup_abandoned``); a campaign's night never is."""
+    while without a move (``sessions.session_cleanup_abandoned``); a campaign's night never is."""
     if session.campaign_id is not None or not session.is_running:
         return ""
-    return TABLE_CLOSES.format(hours=int(services.ABANDON_AFTER.total_seconds() // 3600))
+    return TABLE_CLOSES.format(hours=int(sessions.ABANDON_AFTER.total_seconds() // 3600))
 
 
 def _plain_panel_fetch(request: HttpRequest) -> bool:
     """A page fetching its panel after a change: no query (a step of a choice), no message waiting
-    to be shown. Its answer is the same for everyone who may see it (screens.shared_panel)."""
+    to be shown. Its answer is the same for everyone who may see it (games.versions)."""
     return not request.GET and not len(messages.get_messages(request))
 
 
 def _shared_panel(
     request: HttpRequest, session: GameSession, seat: Seat | None, template: str
 ) -> HttpResponse:
-    """The panel, from the cache of shared panels; the caller checked the seat's token or the host."""
-
-    def draw(context: dict) -> str:
-        return render_to_string(template, context, request)
-
-    return HttpResponse(
-        screens.shared_panel(session=session, seat=seat, render=draw, csrf_token=get_token(request))
-    )
+    """The panel, from the panels this version's screens share (``games.versions``): drawn once per
+    version and seat, each answer with its own CSRF token and key. The caller checked the seat's
+    token or the host."""
+    html = versions.shared_panel_kept(session=session, seat=seat)
+    if html is None:
+        context = screens.table_screen(session=session) if seat is None else screens.seat_screen(seat=seat)
+        html = render_to_string(template, {**context, **versions.PANEL_SLOTS}, request)
+        versions.shared_panel_keep(session=session, seat=seat, html=html)
+    return HttpResponse(versions.shared_panel_answer(html, csrf_token=get_token(request)))
 
 
 def _join_context(request: HttpRequest, session: GameSession) -> dict:
@@ -168,7 +170,7 @@ def session_undo(request: HttpRequest, session_id: int) -> HttpResponse:
     session = _host_session(request, session_id)
     last = selectors.session_last_action(session=session)
     try:
-        services.session_undo(session=session, by=request.user)
+        undo.session_undo(session=session, by=request.user)
     except ValidationError as exc:
         messages.error(request, _error_text(exc))
     else:
@@ -185,13 +187,13 @@ def session_abandon(request: HttpRequest, session_id: int) -> HttpResponse:
     session = _host_session(request, session_id)
     if request.method == "POST" and request.POST.get("confirm") == "yes":
         try:
-            services.session_abandon(session=session)
+            sessions.session_abandon(session=session)
         except ValidationError as exc:
             messages.error(request, _error_text(exc))
         else:
             messages.success(request, ABANDONED)
         return redirect("games:session_table", session_id=session.pk)
-    game_name = services.session_rules(session).name
+    game_name = common.session_rules(session).name
     return render(request, "games/abandon.html", {"session": session, "game_name": game_name})
 
 
@@ -219,7 +221,7 @@ def _seat_code_change(request, session_id: int, seat_index: int, change, done: s
 @require_POST
 def session_seat_show_code(request: HttpRequest, session_id: int, seat_index: int) -> HttpResponse:
     """The host shows a seat's code again (its phone was closed or lost at the table)."""
-    return _seat_code_change(request, session_id, seat_index, services.seat_show_code_again, CODE_SHOWN)
+    return _seat_code_change(request, session_id, seat_index, seats.seat_show_code_again, CODE_SHOWN)
 
 
 @login_required
@@ -230,7 +232,7 @@ def session_seat_new_code(request: HttpRequest, session_id: int, seat_index: int
     if request.POST.get("confirm") != "yes":
         seat = _host_seat(request, session_id, seat_index)
         return render(request, "games/seat_new_code.html", {"session": seat.session, "seat": seat})
-    return _seat_code_change(request, session_id, seat_index, services.seat_rotate_token, CODE_NEW)
+    return _seat_code_change(request, session_id, seat_index, seats.seat_rotate_token, CODE_NEW)
 
 
 @require_GET
@@ -246,13 +248,13 @@ def session_version(request: HttpRequest, session_id: int) -> HttpResponse:
         seen = int(request.GET.get("v", ""))
     except ValueError:
         seen = -1
-    if nudges.cached_version(session_id) == seen:
+    if versions.cached_version(session_id) == seen:
         return HttpResponse(status=204)
     row = selectors.session_current_version(session_id=session_id)
     if row is None:
         raise Http404
     version, status = row
-    nudges.remember_version(session_id, version)
+    versions.remember_version(session_id, version)
     if version == seen:
         if status != GameSession.Status.ACTIVE:  # a status read alone, without its row
             return HttpResponseStopPolling()
@@ -290,7 +292,7 @@ def seat_page(request: HttpRequest, token: str) -> HttpResponse:
             screens.seat_screen(seat=seat, notice=notice),
             status=status,
         )
-    services.seat_mark_joined(seat=seat)
+    seats.seat_mark_joined(seat=seat)
     if request.htmx and _plain_panel_fetch(request):
         return _shared_panel(request, session, seat, "games/seat.html#seat-panel")
     template = "games/seat.html"
@@ -312,7 +314,7 @@ def my_seat(request: HttpRequest, session_id: int) -> HttpResponse:
     if seat is None:
         raise Http404
     if selectors.seat_is_open(seat=seat):
-        services.seat_mark_joined(seat=seat)
+        seats.seat_mark_joined(seat=seat)
     return redirect("games:seat_page", token=seat.token)
 
 
@@ -339,7 +341,7 @@ def _submit_choice(request: HttpRequest, session: GameSession, seat: Seat | None
         action = action_from_post(choices, request.POST.get("choice", ""), request.POST.getlist)
     except ValueError as exc:
         if request.POST.get("version") != str(session.version):  # the table moved on meanwhile
-            return _notice(request, services.STALE_VERSION, "warning", 200)
+            return _notice(request, taps.STALE_VERSION, "warning", 200)
         text = str(exc) if str(exc) and not str(exc).startswith("invalid literal") else ACTION_UNREADABLE
         return _notice(request, text, "error", REFUSED)
     key = (request.POST.get("key") or "")[:100]
@@ -354,10 +356,10 @@ def _submit_action(request, session, seat, action: dict, version: int, key: str 
     and a clear message (200); a refused action its sentence (422). Without htmx the notice also
     goes to the messages framework for the page after the redirect."""
     try:
-        logged = services.session_submit_action(
+        logged = taps.session_submit_action(
             session=session, seat=seat, action=action, expected_version=version, idempotency_key=key or None
         )
-    except services.StaleVersion as exc:
+    except taps.StaleVersion as exc:
         session.refresh_from_db()  # the table moved on: show the new state (an applied action
         return _notice(request, exc.message, "warning", 200)  # brings ``session`` up to date itself)
     except RuleError as exc:

@@ -1,7 +1,7 @@
 """Playing a King's Dilemma game night through the session services, for tests."""
 
 from games.selectors import session_seats
-from games.services import session_submit_action
+from games.services.taps import session_submit_action
 
 
 def play(session, seat_index, type_, **fields):

@@ -29,11 +29,7 @@ from campaign.services.common import (
 )
 from games.engines.kernel.text import has_control_characters
 from games.models import GameSession
-from games.services import (
-    SESSION_NOT_ABANDONED,
-    session_create,
-    session_resume,
-)
+from games.services.sessions import SESSION_NOT_ABANDONED, session_create, session_resume
 
 NIGHT_HOUSES = "A King's Dilemma game has 3 to 5 Houses; {count} were chosen."
 

@@ -26,7 +26,7 @@ from campaign.models import (
 from campaign.services.common import NAME_CONTROL_CHARACTERS, Actor, check_house, record_event
 from games.engines.kernel.text import has_control_characters
 from games.models import GameSession, Seat
-from games.services import seat_rotate_token
+from games.services.seats import seat_rotate_token
 
 Role = Membership.Role
 ROLE_RANK = {Role.OWNER: 3, Role.PLAYER: 2, Role.VIEWER: 1}

@@ -25,12 +25,12 @@ from django.core.signing import Signer
 from django.db import transaction
 from django.utils.crypto import constant_time_compare
 
+from games import versions
 from games.models import GameSession
 
 logger = logging.getLogger(__name__)
 
 NUDGE_TYPE = "session_version"
-VERSION_CACHE_TIMEOUT = 60 * 60 * 24
 
 Transport = Callable[[str, str], None]
 
@@ -58,10 +58,6 @@ CHANNEL_FORMAT = "session-{session_id}"
 
 def session_channel(session_id: int) -> str:
     return CHANNEL_FORMAT.format(session_id=session_id)
-
-
-def version_cache_key(session_id: int) -> str:
-    return f"session-version-{session_id}"
 
 
 def nudge_payload(*, session_id: int, version: int) -> dict:
@@ -96,10 +92,10 @@ def cache_transport(channel: str, message: str) -> None:
     if _cache_on_nudge_redis():
         return
     data = json.loads(message)
-    key = version_cache_key(data["session"])
+    key = versions.version_cache_key(data["session"])
     current = cache.get(key)
     if current is None or current < data["version"]:  # versions only grow: never go back
-        cache.set(key, data["version"], VERSION_CACHE_TIMEOUT)
+        cache.set(key, data["version"], versions.VERSION_CACHE_TIMEOUT)
 
 
 _redis_clients: dict[str, Any] = {}
@@ -118,9 +114,9 @@ def redis_transport(channel: str, message: str) -> None:
         client.publish(channel, message)
         return
     data = json.loads(message)
-    key = cache.make_and_validate_key(version_cache_key(data["session"]))
+    key = cache.make_and_validate_key(versions.version_cache_key(data["session"]))
     pipe = client.pipeline(transaction=False)
-    pipe.eval(KEEP_NEWER_VERSION, 1, key, data["version"], VERSION_CACHE_TIMEOUT)
+    pipe.eval(KEEP_NEWER_VERSION, 1, key, data["version"], versions.VERSION_CACHE_TIMEOUT)
     pipe.publish(channel, message)
     pipe.execute()
 
@@ -190,20 +186,3 @@ def after_answer(app: App) -> App:
                 await sync_to_async(_publish_all, thread_sensitive=False)(pending)
 
     return application
-
-
-def cached_version(session_id: int) -> int | None:
-    """The cached version, or None (a miss, or the cache is down: the caller reads the database)."""
-    try:
-        return cache.get(version_cache_key(session_id))
-    except Exception:  # Redis down: polling falls back to the database
-        logger.warning("Version cache unreachable for session-%s", session_id, exc_info=True)
-        return None
-
-
-def remember_version(session_id: int, version: int) -> None:
-    """Fill the cache after a miss (the polling endpoint read the version from the database)."""
-    try:
-        cache.add(version_cache_key(session_id), version, VERSION_CACHE_TIMEOUT)
-    except Exception:  # Redis down: the next poll reads the database again
-        logger.warning("Version cache unreachable for session-%s", session_id, exc_info=True)

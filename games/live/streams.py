@@ -42,7 +42,7 @@ from django_eventstream.views import get_listener_manager
 from django_ratelimit.exceptions import Ratelimited
 
 from config.health import rate_limited
-from games import access, selectors
+from games import access, selectors, versions
 from games.live import caps, nudges
 
 logger = logging.getLogger(__name__)
@@ -62,14 +62,14 @@ def current_version(session_id: int) -> int | None:
     """The session's version: from the cache the nudges keep, else one indexed read (and the
     database connection is given back at once: see ``release_database``), remembered in the cache
     as the polling endpoint does: a crowd of streams opening at one table reads the database once."""
-    version = nudges.cached_version(session_id)
+    version = versions.cached_version(session_id)
     if version is not None:
         return version
     row = selectors.session_current_version(session_id=session_id)
     release_database()
     if row is None:
         return None
-    nudges.remember_version(session_id, row[0])
+    versions.remember_version(session_id, row[0])
     return row[0]
 
 

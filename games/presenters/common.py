@@ -79,7 +79,7 @@ def generic_label(action: dict) -> str:
 
 # ---- Colours -----------------------------------------------------------------------------
 
-# Seat colours (services.SEAT_COLOURS) as inks that read on paper (yellow is a dark mustard). A seat
+# Seat colours (services.sessions.SEAT_COLOURS) as inks that read on paper (yellow is a dark mustard). A seat
 # of a campaign night holds its House's colour itself, "#rrggbb" (campaign.colours): shown as it is.
 SEAT_HEX = {
     "red": "#b3261e",

@@ -34,7 +34,7 @@ SETTLE = 0.3  # after a tap, before the bench reads the pages' times (a slower p
 CREATE_TABLE = """
 import json, sys
 from django.contrib.auth import get_user_model
-from games.services import session_create
+from games.services.sessions import session_create
 seed = int(sys.argv[1])
 host = get_user_model().objects.create_user(username=f"bench-host-{seed}", password="bench-pass-1234")
 s = session_create(game="for_the_king", seat_names=["Anna", "Ben", "Cleo", "Dario", "Emma"], host=host, seed=seed)

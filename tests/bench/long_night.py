@@ -11,7 +11,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.test import Client
 
-from games.services import SNAPSHOT_EVERY
+from games.services.taps import SNAPSHOT_EVERY
 
 SIZES = (50, 3000)
 REPEAT = 7
@@ -31,7 +31,7 @@ class Night:
     the payloads; the action undone is played through the service)."""
 
     def __init__(self, session):
-        from games.services import session_rules
+        from games.services.common import session_rules
 
         self.session = session
         self.rules = session_rules(session)
@@ -140,7 +140,7 @@ def _with_its_game(session):
     Chronicles: the long night, still played, gets its game row as its save would write it (so its
     story is read while it grows, as a night begun before saves wrote the game)."""
     from campaign.services.chronicles import game_begin
-    from games.services import session_night_saved
+    from games.services.sessions import session_night_saved
 
     game = game_begin(campaign=session.campaign, king_name=session.config["king_name"], aging=[])
     return session_night_saved(session=session, chronicle_game=game)
@@ -148,7 +148,7 @@ def _with_its_game(session):
 
 def undo_times(session) -> list[float]:
     """REPEAT undos of a Resource moved by hand (each played again first, through the service)."""
-    from games.services import session_undo
+    from games.services.undo import session_undo
     from tests.kings_dilemma_play import play
 
     times = []

@@ -21,10 +21,10 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 # is its own: what a stage below it took is not counted twice.
 STAGES = (
     ("games.views", "seat_for_join_token", "the seat by its token, with its session row (one query)"),
-    ("games.selectors", "session_version_facts", "the version's seats and newest actions (as kept)"),
+    ("games.versions", "session_version_facts", "the version's seats and newest actions (as kept)"),
     ("games.screens", "seat_screen", "the seat's view, its presenter's words and controls"),
     ("games.views", "render_to_string", "the panel's template drawn"),
-    ("games.screens", "cache", "the panel cache (read; written after a drawing)"),
+    ("games.versions", "cache", "the cache of facts and panels (read; written after a drawing)"),
 )
 REST = "the rest: middleware, URL, handler, test client"
 
@@ -53,7 +53,7 @@ class Stages:
 
 
 class _TimedCache:
-    """The cache as games.screens uses it (get, set), timed as one stage."""
+    """The cache as games.versions uses it (get, set), timed as one stage."""
 
     def __init__(self, cache, stages: Stages, name: str) -> None:
         self._cache = cache
@@ -105,7 +105,8 @@ def panel_fetch_profile():
     a single process, with no other client, so its times are lower than the servers' under load."""
     from django.contrib.auth import get_user_model
 
-    from games.services import session_create, session_submit_action
+    from games.services.sessions import session_create
+    from games.services.taps import session_submit_action
     from tests.integration.games.conftest import random_move
 
     host = get_user_model().objects.create_user(username=f"bench-profile-{time.time_ns()}")

@@ -76,7 +76,7 @@ def run_threads(targets) -> None:
 
 def new_table(seats: int, seed: int):
     """A For the King session created through the service (cards dealt: version 1)."""
-    from games.services import session_create
+    from games.services.sessions import session_create
 
     names = ["Anna", "Ben", "Cleo", "Dario", "Emma"][:seats]
     return session_create(game="for_the_king", seat_names=names, seed=seed)
@@ -270,7 +270,9 @@ def session_replay_time():
     (load the log, fold it over the setup, JSON round-trip), and by the engine alone (setup and
     `apply` over payloads already in memory). Median of 7 runs each."""
     from games.models import GameSession
-    from games.services import session_replay, session_rules, session_submit_action
+    from games.services.common import session_rules
+    from games.services.taps import session_submit_action
+    from games.services.undo import session_replay
 
     session = new_table(REPLAY_SEATS, seed=4242)
     rules = session_rules(session)
@@ -574,7 +576,7 @@ def new_table_dict(seats: int, seed: int) -> dict:
 
 def table_dict(t) -> dict:
     """What the bench clients know of a table: id, version, seat tokens, the seat to act."""
-    from games.services import session_rules
+    from games.services.common import session_rules
 
     return {
         "id": t.pk,

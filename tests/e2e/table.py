@@ -36,7 +36,7 @@ def open_table_and_phones(live_server, new_page, session, host):
 
 def start_session(live_server, new_page, *, game: str, names: list[str], seed: int):
     """A host starts a session of ``game``; its table screen and every seat's phone are open."""
-    from games.services import session_create
+    from games.services.sessions import session_create
     from tests.factories import UserFactory
 
     host = UserFactory(username="host")

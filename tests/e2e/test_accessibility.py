@@ -19,7 +19,7 @@ import pytest
 from campaign.services.game_nights import game_night_start
 from campaign.services.members import invitation_accept, invitation_create
 from campaign.services.stories import story_link_create, story_link_revoke
-from games.services import session_abandon, session_create
+from games.services.sessions import session_abandon, session_create
 from tests.e2e.conftest import DESKTOP, PHONE, login
 from tests.factories import UserFactory
 from tests.integration.games.conftest import play

@@ -4,7 +4,7 @@ reported while the pages load, the service worker and the manifest load, forms w
 
 import pytest
 
-from games.services import session_create
+from games.services.sessions import session_create
 from tests.e2e.conftest import login
 from tests.factories import UserFactory, group_campaign
 

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from campaign.services.game_nights import game_night_start
-from games.services import session_create
+from games.services.sessions import session_create
 from tests.e2e.conftest import DESKTOP, PHONE, login
 from tests.factories import UserFactory
 from tests.integration.games.conftest import play

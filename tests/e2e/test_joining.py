@@ -11,7 +11,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from config.network import lan_addresses
 from games.models import Seat
-from games.services import session_create
+from games.services.sessions import session_create
 from tests.e2e.conftest import DESKTOP, PHONE, login
 from tests.factories import UserFactory
 

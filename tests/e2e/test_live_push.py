@@ -29,7 +29,7 @@ GUARD_MS = HANG_GUARD_SECONDS * 1000
 CATCH_UP_MS = 1000  # the one timed assertion of issue 18: back online, the new state within 1 s
 CREATE_SESSION = """
 import json
-from games.services import session_create
+from games.services.sessions import session_create
 s = session_create(game="for_the_king", seat_names=["Anna", "Bruno", "Chiara"], seed=7)
 print(json.dumps({"id": s.pk, "tokens": [seat.token for seat in s.seats.order_by("index")]}))
 """

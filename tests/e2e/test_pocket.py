@@ -16,7 +16,8 @@ from campaign.services.stories import story_link_create
 from games.engines.kernel.bots import bot_choose_action
 from games.engines.kernel.registry import get_game
 from games.models import GameSession
-from games.services import session_abandon, session_create, session_submit_action
+from games.services.sessions import session_abandon, session_create
+from games.services.taps import session_submit_action
 from tests.e2e.conftest import DESKTOP, PHONE, login
 from tests.e2e.table import reload_session
 from tests.factories import UserFactory, group_campaign

@@ -8,7 +8,7 @@ import pytest
 
 from games.engines.kernel.bots import bot_choose_action
 from games.engines.kernel.registry import get_game
-from games.services import session_submit_action
+from games.services.taps import session_submit_action
 from tests.e2e.table import GUARD_MS, reload_session, screen, start_session
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

@@ -7,7 +7,8 @@ import pytest
 from games.engines.kernel.bots import bot_choose_action
 from games.engines.kernel.registry import get_game
 from games.models import GameSession
-from games.services import session_create, session_submit_action
+from games.services.sessions import session_create
+from games.services.taps import session_submit_action
 from tests.e2e.conftest import DESKTOP, PHONE, login
 from tests.factories import UserFactory
 

@@ -17,7 +17,7 @@ import pytest
 import games.views
 from games.engines.kernel.bots import bot_choose_action
 from games.engines.kernel.registry import get_game
-from games.services import STALE_VERSION, session_submit_action
+from games.services.taps import STALE_VERSION, session_submit_action
 from tests.e2e.conftest import PHONE
 from tests.e2e.table import GUARD_MS, reload_session, screen, start_session, wait_applied
 from tests.guards import HANG_GUARD_SECONDS

@@ -41,7 +41,7 @@ from campaign.services.houses import achievement_create, campaign_create
 from campaign.services.members import NAME_OWN_OR_OWNER, invitation_accept, invitation_create
 from campaign.services.stories import story_link_create
 from games.models import GameSession, Seat, SessionAction
-from games.services import session_create
+from games.services.sessions import session_create
 from tests.factories import UserFactory, group_campaign
 
 # On both databases: the role walk is the written table of who may do what (docs/rules-decisions.md).

@@ -1,4 +1,4 @@
-"""What the tap checks before the rules see an action (games/services.py ``_action_checked``), from the
+"""What the tap checks before the rules see an action (games/services/taps.py ``_action_checked``), from the
 kernel: the keys the offered choices name (``choices.unknown_keys``) and the one text rule
 (``text.has_control_characters``, ``text.json_text_refused``). Every action the kernel draws for a
 bot, in random games of every registered engine, passes both: the check never refuses a legal tap."""

@@ -16,7 +16,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from config.administrator import LINK_MAX_AGE, LINK_REFUSED, administrator_link_token
-from games.services import session_create
+from games.services.sessions import session_create
 from tests.integration.api.test_concurrency import race
 
 pytestmark = pytest.mark.django_db

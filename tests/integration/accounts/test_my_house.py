@@ -16,7 +16,7 @@ from campaign.services import game_nights
 from campaign.services.houses import campaign_create, house_create, membership_add
 from games.models import Seat
 from games.selectors import OPENS_FROM_CAMPAIGN
-from games.services import seat_rotate_token
+from games.services.seats import seat_rotate_token
 from tests.factories import UserFactory
 from tests.kings_dilemma_play import draft, play
 
@@ -147,7 +147,7 @@ class MySeatTests:
 
     def test_another_members_seat_is_not_theirs_after_a_new_code(self, client, group, night):
         """The host gives Anna's seat a new code (a lost phone): the account is unlinked with the old
-        code (games.services.seat_rotate_token), so her campaign page no longer opens it."""
+        code (games.services.seats.seat_rotate_token), so her campaign page no longer opens it."""
         seat_rotate_token(seat=Seat.objects.get(session=night, index=0))
         logged_in(client, group["anna"])
         assert client.get(my_seat_url(night)).status_code == 404
@@ -215,7 +215,7 @@ class TablePanelTests:
         self, client, group, django_capture_on_commit_callbacks
     ):
         """The first version's facts are read at the commit, once the night gave the seats their
-        Houses' players (games.services.session_create), not before."""
+        Houses' players (games.services.sessions.session_create), not before."""
         with django_capture_on_commit_callbacks(execute=True):
             started = game_nights.game_night_start(
                 campaign=group["campaign"],

@@ -172,7 +172,7 @@ class NightTableTests:
         assert access.session_table_for(session_id=night.pk, user=users["owner"]) == night
 
     def test_a_night_without_a_campaign_stays_its_hosts(self, client, group):
-        from games.services import session_create
+        from games.services.sessions import session_create
 
         _campaign, users = group
         session = session_create(game="for_the_king", seat_names=["A", "B"], host=users["player"], seed=1)

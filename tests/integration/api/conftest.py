@@ -12,7 +12,7 @@ from campaign.services.chronicles import game_begin, game_result_record
 from campaign.services.envelopes import envelope_open
 from campaign.services.members import invitation_accept, invitation_create
 from campaign.services.stickers import sticker_attach
-from games.services import session_create
+from games.services.sessions import session_create
 from tests.factories import HARALD, HARALD_AGENDAS, UserFactory, campaign_with_houses
 from tests.factories import harald_rows as factory_harald_rows
 

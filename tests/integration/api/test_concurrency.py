@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from games.models import SessionAction
 from games.selectors import session_view_for_seat
-from games.services import session_create
+from games.services.sessions import session_create
 from tests.integration.api.test_sessions import concrete
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]

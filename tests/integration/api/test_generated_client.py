@@ -168,7 +168,7 @@ def played(generated_client, live_server, settings, monkeypatch, tmp_path_factor
     """Each game's Tally, played once per run (shared by the workers). The API's rate per caller is off:
     a whole game is hundreds of requests by one token in half a minute (test_throttles.py covers it)."""
     settings.API_RATE = ""
-    monkeypatch.setattr("games.services.secrets", SessionSeed)
+    monkeypatch.setattr("games.services.sessions.secrets", SessionSeed)
     base = tmp_path_factory.getbasetemp()
     shared = (base if worker_id == "master" else base.parent) / "generated-client-games"
 

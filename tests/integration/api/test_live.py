@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 
 from api.session_apis import SEAT_TOKEN_UNKNOWN
 from games import access
-from games.services import seat_rotate_token
+from games.services.seats import seat_rotate_token
 from tests.factories import UserFactory
 from tests.integration.api.conftest import device_token
 from tests.integration.games.conftest import new_session

@@ -22,7 +22,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from games.models import GameSession
-from games.services import session_replay
+from games.services.undo import session_replay
 from tests.factories import UserFactory
 from tests.guards import HANG_GUARD_SECONDS
 

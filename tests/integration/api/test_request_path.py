@@ -21,7 +21,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from games.models import SessionAction
-from games.services import session_create
+from games.services.sessions import session_create
 from tests.factories import UserFactory
 from tests.integration.api.conftest import fresh_key, token_client
 

@@ -77,8 +77,24 @@ from campaign.services.stickers import (
     STICKER_ALREADY_ATTACHED,
 )
 from campaign.services.stories import STORY_LINK_NONE
-from games import services as game_services
 from games.engines.kernel import rules
+from games.services.sessions import (
+    BOT_SEAT_UNKNOWN,
+    CONFIG_SEATS,
+    SEAT_COUNT,
+    SEAT_NAME_INVALID,
+    SEAT_NAME_REQUIRED,
+    SEAT_NAME_TWICE,
+    SESSION_NOT_ABANDONED,
+    SETUP_REFUSED,
+)
+from games.services.taps import (
+    ACTION_NOT_STORABLE,
+    ACTION_TEXT_CONTROL,
+    ACTION_UNKNOWN_KEYS,
+    IDEMPOTENCY_KEY_OTHER_BODY,
+    SESSION_NOT_RUNNING,
+)
 from tests.integration.api.conftest import host_tokens_back
 
 pytestmark = [pytest.mark.database, pytest.mark.django_db]
@@ -134,14 +150,14 @@ RULE_REFUSALS = [
         game_nights.NIGHT_PAPER_GAME,
         game_nights.NIGHT_ALREADY_RECORDED,
         PAPER_GAME_NIGHT_RUNNING,
-        game_services.SESSION_NOT_ABANDONED,
+        SESSION_NOT_ABANDONED,
         AGING_MARKS_RANGE,  # the campaign's aging squares (its settings), within the schema's bound
         AGING_MARKS_UNCHANGED,
-        game_services.SEAT_COUNT,
-        game_services.SEAT_NAME_REQUIRED,
-        game_services.SEAT_NAME_TWICE,
-        game_services.SESSION_NOT_RUNNING,
-        game_services.IDEMPOTENCY_KEY_OTHER_BODY,
+        SEAT_COUNT,
+        SEAT_NAME_REQUIRED,
+        SEAT_NAME_TWICE,
+        SESSION_NOT_RUNNING,
+        IDEMPOTENCY_KEY_OTHER_BODY,
         "{x} cannot be undone{y}",
         "Invalid pk {x} - object does not exist.",
         session_apis.NO_NUL,
@@ -149,15 +165,15 @@ RULE_REFUSALS = [
         common.NAME_CONTROL_CHARACTERS,
         common.TEXT_CONTROL_CHARACTERS,  # as a name's: the pattern says it, generators may not heed it
         # An action holds what its offered choice names, in texts the archive carries (its state).
-        game_services.ACTION_UNKNOWN_KEYS,
-        game_services.ACTION_TEXT_CONTROL,
-        game_services.ACTION_NOT_STORABLE,
+        ACTION_UNKNOWN_KEYS,
+        ACTION_TEXT_CONTROL,
+        ACTION_NOT_STORABLE,
         DILEMMA_CARD_UNKNOWN,
-        game_services.SEAT_NAME_INVALID,
-        game_services.BOT_SEAT_UNKNOWN,
-        game_services.SETUP_REFUSED,  # an engine's config rule (e.g. a House's Power beyond the box)
+        SEAT_NAME_INVALID,
+        BOT_SEAT_UNKNOWN,
+        SETUP_REFUSED,  # an engine's config rule (e.g. a House's Power beyond the box)
         session_apis.CONFIG_WRONG,  # another game's settings than the body's game (a rule across fields)
-        game_services.CONFIG_SEATS,  # settings for another number of seats than seat_names
+        CONFIG_SEATS,  # settings for another number of seats than seat_names
         STORY_LINK_NONE,
         # Members and invitations: the state of an invitation, a House or the campaign's owners.
         INVITATION_ALREADY_REVOKED,

@@ -57,7 +57,7 @@ from campaign.services.game_nights import game_night_start
 from games.engines.kernel.registry import get_game
 from games.engines.kernel.rules import UNKNOWN_ACTION
 from games.models import GameSession
-from games.services import session_abandon
+from games.services.sessions import session_abandon
 from tests.unit.contract import property_examples
 
 pytestmark = [pytest.mark.database, pytest.mark.django_db]

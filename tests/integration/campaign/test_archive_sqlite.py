@@ -20,7 +20,7 @@ from games.engines.kernel.bots import bot_choose_action
 from games.engines.kernel.registry import get_game
 from games.models import GameSession
 from games.selectors import session_seats
-from games.services import session_create
+from games.services.sessions import session_create
 from tests.factories import UserFactory
 from tests.story_play import campaign_of_nights
 

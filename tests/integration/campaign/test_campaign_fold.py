@@ -25,7 +25,7 @@ from campaign.services.chronicles import game_result_correct
 from campaign.services.game_nights import game_night_start
 from campaign.services.night_saves import game_night_record
 from games.models import GameSession
-from games.services import session_abandon
+from games.services.sessions import session_abandon
 from tests.campaign_pages import normalised, pages_of
 from tests.factories import UserFactory, campaign_with_houses
 from tests.story_play import (

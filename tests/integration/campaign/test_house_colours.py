@@ -11,7 +11,7 @@ from campaign import charts
 from campaign.colours import house_colour
 from campaign.services import game_nights
 from campaign.services.envelopes import envelope_open
-from games.services import SEAT_COLOURS, session_create
+from games.services.sessions import SEAT_COLOURS, session_create
 from tests.factories import campaign_with_houses
 
 pytestmark = [pytest.mark.database, pytest.mark.django_db]

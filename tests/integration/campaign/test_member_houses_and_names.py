@@ -26,7 +26,8 @@ from campaign.services.members import (
     membership_name_set,
     membership_role_change,
 )
-from games.selectors import seat_infos, session_join_cards, session_seats
+from games.selectors import session_join_cards, session_seats
+from games.versions import seat_infos
 from tests.factories import UserFactory, campaign_with_houses
 from tests.integration.api.conftest import token_client
 from tests.integration.campaign.test_members import refused, written

@@ -113,7 +113,7 @@ class CampaignMemoryTests:
             assert session.version == version and session.state["phase"] == "outcome"
 
     def test_an_old_session_without_the_campaign_s_keys_loads_and_replays(self, user):
-        from games.services import session_replay
+        from games.services.undo import session_replay
 
         campaign, houses = campaign_with_houses("Anna", "Ben", "Chloe", user=user)
         session = game_nights.game_night_start(campaign=campaign, houses=houses, king_name="K", seed=3)

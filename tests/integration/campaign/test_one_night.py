@@ -39,7 +39,7 @@ from campaign.services.stickers import (
 )
 from campaign.views.nights import NIGHT_RESUMED
 from games.models import GameSession
-from games.services import (
+from games.services.sessions import (
     SESSION_NOT_ABANDONED,
     session_abandon,
     session_cleanup_abandoned,

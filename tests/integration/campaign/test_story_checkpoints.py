@@ -12,7 +12,7 @@ from campaign import story_selectors
 from campaign.story_selectors import STORY_FOLD, night_stories
 from games.engines.kings_dilemma.story import night_story
 from games.models import SessionSnapshot
-from games.services import SNAPSHOT_EVERY
+from games.services.taps import SNAPSHOT_EVERY
 from tests.bench.long_night import long_night
 from tests.factories import campaign_with_houses
 from tests.kings_dilemma_play import play

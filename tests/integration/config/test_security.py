@@ -61,7 +61,7 @@ class CsrfTests:
 @pytest.mark.django_db
 class SeatTokenGuessingTests:
     def test_unknown_join_tokens_are_rate_limited_but_a_real_one_is_not(self, client):
-        from games.services import session_create
+        from games.services.sessions import session_create
 
         session = session_create(game="for_the_king", seat_names=["A", "B", "C"])
         seat = session.seats.get(index=0)
@@ -73,7 +73,7 @@ class SeatTokenGuessingTests:
     def test_the_api_answers_429_to_token_guessing(self):
         from rest_framework.test import APIClient
 
-        from games.services import session_create
+        from games.services.sessions import session_create
 
         session = session_create(game="for_the_king", seat_names=["A", "B", "C"])
         api = APIClient()

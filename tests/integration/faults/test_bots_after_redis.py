@@ -13,7 +13,9 @@ from django.conf import settings as django_settings
 from django.utils import timezone
 
 from games.models import GameSession, Seat
-from games.services import session_create, session_replay, session_submit_action
+from games.services.sessions import session_create
+from games.services.taps import session_submit_action
+from games.services.undo import session_replay
 from games.tasks import session_bots_wake_task
 from tests.integration.faults.conftest import forget_celery_connections, wait_for
 

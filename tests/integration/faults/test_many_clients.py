@@ -15,7 +15,9 @@ import pytest
 from django.db import connection
 
 from games.models import GameSession
-from games.services import StaleVersion, session_create, session_replay, session_submit_action
+from games.services.sessions import session_create
+from games.services.taps import StaleVersion, session_submit_action
+from games.services.undo import session_replay
 from tests.guards import HANG_GUARD_SECONDS
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]

@@ -17,9 +17,11 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from config.celery import app
+from games import versions
 from games.live import nudges
 from games.models import GameSession, Seat, SessionAction
-from games.services import session_create, session_replay
+from games.services.sessions import session_create
+from games.services.undo import session_replay
 from tests.factories import UserFactory
 from tests.guards import HANG_GUARD_SECONDS
 
@@ -95,7 +97,7 @@ class RedisRestartTests:
             assert table.bump(f"up-{i}").status_code == 200
         assert _nudges(pubsub, PER_PHASE) == list(range(1, PER_PHASE + 1))
         pubsub.close()
-        assert nudges.cached_version(pk) == PER_PHASE
+        assert versions.cached_version(pk) == PER_PHASE
         assert table.poll(PER_PHASE).status_code == 204
 
         # Down: every action is still applied and committed; the failed nudges are logged.
@@ -119,7 +121,7 @@ class RedisRestartTests:
             assert table.bump(f"back-{i}").status_code == 200
         assert _nudges(pubsub, PER_PHASE) == list(range(2 * PER_PHASE + 1, 3 * PER_PHASE + 1))
         pubsub.close()
-        assert nudges.cached_version(pk) == 3 * PER_PHASE
+        assert versions.cached_version(pk) == 3 * PER_PHASE
         assert table.poll(3 * PER_PHASE).status_code == 204
 
         # Nothing lost, nothing twice.

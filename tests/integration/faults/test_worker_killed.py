@@ -17,7 +17,9 @@ import pytest
 from campaign.demo import demo_campaign_load
 from campaign.models import CampaignExport
 from games.models import GameSession, Seat, SessionAction
-from games.services import session_create, session_replay, session_submit_action
+from games.services.sessions import session_create
+from games.services.taps import session_submit_action
+from games.services.undo import session_replay
 from tests.integration.faults.conftest import kill, wait_for
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]

@@ -17,7 +17,9 @@ from campaign.services.archive.export_queue import campaign_export_request
 from config.celery import app
 from games.engines.kernel.registry import get_game
 from games.models import GameSession, Seat
-from games.services import session_create, session_replay, session_submit_action
+from games.services.sessions import session_create
+from games.services.taps import session_submit_action
+from games.services.undo import session_replay
 from games.tasks import bot_move_task
 from tests.guards import HANG_GUARD_SECONDS
 from tests.integration.faults.conftest import forget_celery_connections, wait_for

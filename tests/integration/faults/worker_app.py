@@ -9,7 +9,7 @@ It is ``config.celery.app`` with, from the environment:
 - ``CHRONICLE_FAULT_DIR``: where the worker says it is ready and which tasks it finished, and
   where the block hook leaves its marker;
 - ``CHRONICLE_FAULT_BLOCK`` = ``<service>:<phase>``: the first call of that service (``bot`` =
-  ``games.services.session_bot_move``, ``export`` = ``campaign.services.archive.export_queue.campaign_export_write``)
+  ``games.services.bots.session_bot_move``, ``export`` = ``campaign.services.archive.export_queue.campaign_export_write``)
   stops mid-task, ``in_transaction`` (its writes not yet committed) or ``after_commit`` (committed,
   not yet acknowledged), and sleeps (at most ``CHRONICLE_FAULT_BLOCK_SECONDS``) until the test
   kills the worker. A marker file makes it block once only, so the next worker runs through.
@@ -74,8 +74,8 @@ def _install_block(spec: str) -> None:
     from django.db import transaction
 
     from campaign.services.archive import export_queue
-    from games import services as game_services
     from games.engines.kernel import registry
+    from games.services import bots as game_bots
 
     # The fake engine of the session tests (it never needs a deal; seats take turns).
     registry.EXTRA_MODULES.setdefault("counting", "tests.integration.games.fake_engine")
@@ -83,7 +83,7 @@ def _install_block(spec: str) -> None:
         return
     what, phase = spec.split(":")
     module, name = {
-        "bot": (game_services, "session_bot_move"),
+        "bot": (game_bots, "session_bot_move"),
         "export": (export_queue, "campaign_export_write"),
     }[what]
     original = getattr(module, name)

@@ -12,7 +12,9 @@ from games.engines.kernel.registry import get_game
 from games.live import nudges
 from games.models import GameSession
 from games.selectors import session_view_for_seat, session_view_for_table
-from games.services import session_create, session_replay, session_submit_action
+from games.services.sessions import session_create
+from games.services.taps import session_submit_action
+from games.services.undo import session_replay
 
 GAME = "for_the_king"
 NAMES = ["Anna", "Bruno", "Chiara"]

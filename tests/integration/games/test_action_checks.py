@@ -12,7 +12,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from config.json_limits import JSON_LONE_SURROGATE, STORED_JSON_MAX_DEPTH
-from games.services import (
+from games.services.taps import (
     ACTION_NOT_STORABLE,
     ACTION_TEXT_CONTROL,
     ACTION_UNKNOWN_KEYS,

@@ -30,7 +30,7 @@ def counting(monkeypatch):
 
 
 def start(host):
-    from games.services import session_create
+    from games.services.sessions import session_create
 
     return session_create(game="counting", seat_names=["Anna", "Bruno"], host=host, seed=1)
 

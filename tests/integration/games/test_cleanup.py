@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from config.celery import app
 from games.models import GameSession
-from games.services import session_cleanup_abandoned, session_create
+from games.services.sessions import session_cleanup_abandoned, session_create
 from games.tasks import session_cleanup_task
 
 pytestmark = [pytest.mark.database, pytest.mark.django_db]
@@ -36,7 +36,7 @@ class BotKeyTests:
     def test_a_player_cannot_take_a_bot_s_idempotency_key(self):
         from django.core.exceptions import ValidationError
 
-        from games.services import IDEMPOTENCY_KEY_RESERVED, session_submit_action
+        from games.services.taps import IDEMPOTENCY_KEY_RESERVED, session_submit_action
 
         session = session_create(game="for_the_king", seat_names=["A", "B", "C"])
         seat = session.seats.get(index=0)
@@ -55,7 +55,7 @@ class BotWakeTests:
     def test_a_bot_whose_wake_up_was_lost_is_woken_and_plays_once(self):
         from unittest import mock
 
-        from games.services import session_bots_wake
+        from games.services.bots import session_bots_wake
 
         # The broker is unreachable when the bot's turn comes: its wake-up is lost.
         with mock.patch("games.tasks.bot_move_task.delay", side_effect=ConnectionError("broker down")):

@@ -6,7 +6,8 @@ import pytest
 from django.db import connection
 
 from games.models import GameSession, SessionAction
-from games.services import StaleVersion, session_create, session_submit_action
+from games.services.sessions import session_create
+from games.services.taps import StaleVersion, session_submit_action
 from tests.integration.games.conftest import acting_seat, new_session
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]

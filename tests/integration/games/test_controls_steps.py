@@ -29,7 +29,8 @@ from games.presenters.controls import (
     action_from_post,
 )
 from games.presenters.council_of_four_steps import MAX_OFFERS, STEP_GONE
-from games.services import session_create, session_submit_action
+from games.services.sessions import session_create
+from games.services.taps import session_submit_action
 from tests.integration.games.conftest import play, random_move
 
 pytestmark = pytest.mark.django_db

@@ -15,9 +15,9 @@ from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from django.test import AsyncClient
 
-from games import access
+from games import access, versions
 from games.live import nudges, streams
-from games.services import session_submit_action
+from games.services.taps import session_submit_action
 from tests.guards import HANG_GUARD_SECONDS
 from tests.integration.games.conftest import new_session, random_move
 
@@ -305,9 +305,9 @@ class ServedStreamTests:
         from django.core.cache import cache
 
         session = new_session()
-        cache.delete(nudges.version_cache_key(session.pk))
+        cache.delete(versions.version_cache_key(session.pk))
         assert streams.current_version(session.pk) == session.version
-        assert nudges.cached_version(session.pk) == session.version  # 1,000 phones opening: one read
+        assert versions.cached_version(session.pk) == session.version  # 1,000 phones opening: one read
 
 
 @pytest.mark.redis

@@ -8,7 +8,8 @@ from django.urls import reverse
 
 from games.engines.kernel import registry
 from games.models import GameSession
-from games.services import GAME_OVER_NO_UNDO, session_submit_action, session_undo
+from games.services.taps import session_submit_action
+from games.services.undo import GAME_OVER_NO_UNDO, session_undo
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +21,7 @@ def counting(monkeypatch):
 
 
 def start(host=None):
-    from games.services import session_create
+    from games.services.sessions import session_create
 
     return session_create(game="counting", seat_names=["Anna", "Bruno"], host=host, seed=1)
 

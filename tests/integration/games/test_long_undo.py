@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.models import GameSession
-from games.services import session_replay, session_undo
+from games.services.undo import session_replay, session_undo
 from tests.bench.long_night import long_night
 from tests.factories import campaign_with_houses
 from tests.kings_dilemma_play import play

@@ -6,8 +6,9 @@ import time
 
 import pytest
 
+from games import versions
 from games.live import nudges
-from games.services import session_submit_action
+from games.services.taps import session_submit_action
 from tests.guards import HANG_GUARD_SECONDS
 from tests.integration.games.conftest import acting_seat, new_session
 
@@ -35,7 +36,7 @@ class NudgeTests:
     def test_the_cache_never_goes_back_to_an_older_version(self):
         nudges.publish(session_id=5, version=7)
         nudges.publish(session_id=5, version=6)  # a late callback of an older commit
-        assert nudges.cached_version(5) == 7
+        assert versions.cached_version(5) == 7
 
     def test_a_failing_transport_does_not_stop_the_others(self, monkeypatch):
         sent = []
@@ -159,7 +160,7 @@ class RedisNudgeTests:
         nudges.publish(session_id=session_id, version=2)  # a late callback of an older commit
         monkeypatch.undo()
 
-        assert nudges.cached_version(session_id) == 3  # the cache never goes back
+        assert versions.cached_version(session_id) == 3  # the cache never goes back
         got = []
         guard = time.monotonic() + HANG_GUARD_SECONDS
         while len(got) < 3 and time.monotonic() < guard:
@@ -169,6 +170,6 @@ class RedisNudgeTests:
         pubsub.close()
         assert got == [1, 3, 2]  # every nudge published, in order
         redis.Redis.from_url(redis_url).delete(
-            nudges.cache.make_and_validate_key(nudges.version_cache_key(session_id))
+            nudges.cache.make_and_validate_key(versions.version_cache_key(session_id))
         )
         nudges._redis_clients.clear()

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from games.live import nudges
 from games.models import GameSession
-from games.services import STALE_VERSION, session_submit_action
+from games.services.taps import STALE_VERSION, session_submit_action
 from tests.factories import UserFactory
 from tests.integration.games.conftest import acting_seat, new_session, play, without_tokens
 

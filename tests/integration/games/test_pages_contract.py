@@ -8,7 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games.services import session_create
+from games.services.sessions import session_create
 from tests.factories import UserFactory
 from tests.integration.games.conftest import play
 

@@ -13,10 +13,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import screens, selectors
+from games import screens, versions
 from games.engines.kernel.choices import random_action
 from games.models import SessionAction
-from games.services import seat_mark_joined, session_seat_claim, session_submit_action
+from games.services.seats import seat_mark_joined, session_seat_claim
+from games.services.taps import session_submit_action
 from tests.factories import UserFactory
 from tests.integration.games.conftest import acting_seat, new_session, play, random_move, rules_of
 
@@ -54,19 +55,19 @@ def panel_reads(client, url) -> tuple[int, int]:
     limited (LIMIT: rows past it are never read); the rows are those the screens were given."""
     cache.clear()
     read = []
-    original = selectors.version_facts_read
+    original = versions.version_facts_read
 
     def counting(**kwargs):
         facts = original(**kwargs)
         read.append(len(facts.latest))
         return facts
 
-    selectors.version_facts_read = counting
+    versions.version_facts_read = counting
     try:
         with CaptureQueriesContext(connection) as queries:
             response = client.get(url, **HTMX)
     finally:
-        selectors.version_facts_read = original
+        versions.version_facts_read = original
     assert response.status_code == 200 and b"panel" in response.content
     of_the_log = [q["sql"] for q in queries.captured_queries if '"games_sessionaction"' in q["sql"]]
     assert of_the_log and all(" LIMIT " in sql for sql in of_the_log)
@@ -97,10 +98,10 @@ class PanelCostTests:
         short_seat, long_seat = short.seats.get(index=0), long.seats.get(index=0)
         client.get(seat_url(short_seat))  # joined: later fetches write nothing
         client.get(seat_url(long_seat))
-        assert long.actions.count() > 2 * selectors.TABLE_LOG
+        assert long.actions.count() > 2 * versions.TABLE_LOG
         queries, rows = panel_reads(client, seat_url(long_seat))
         assert queries == panel_reads(client, seat_url(short_seat))[0]
-        assert rows == selectors.TABLE_LOG  # the newest actions only (the table's), not the whole log
+        assert rows == versions.TABLE_LOG  # the newest actions only (the table's), not the whole log
 
     def test_the_table_panel_costs_the_same_queries_after_a_long_night(self, client):
         host = UserFactory()
@@ -108,7 +109,7 @@ class PanelCostTests:
         short, long = played(2, host=host), played(60, host=host)
         queries, rows = panel_reads(client, table_url(long))
         assert queries == panel_reads(client, table_url(short))[0]
-        assert rows == selectors.TABLE_LOG
+        assert rows == versions.TABLE_LOG
 
 
 class SharedPanelTests:
@@ -131,7 +132,7 @@ class SharedPanelTests:
         tablet.get(seat_url(seat))  # each device has its CSRF cookie
         first = phone.get(seat_url(seat), **HTMX).content.decode()
         second = tablet.get(seat_url(seat), **HTMX).content.decode()
-        assert screens.CSRF_SLOT not in second and screens.KEY_SLOT not in second
+        assert versions.CSRF_SLOT not in second and versions.KEY_SLOT not in second
         assert KEY_FIELD.search(first).group(1) != KEY_FIELD.search(second).group(1)
         _, action = random_move(session, random.Random(1))
         answer = tablet.post(
@@ -204,7 +205,7 @@ class SharedPanelTests:
 
 class VersionFactsTests:
     """The seats' infos and the newest actions are read once per version, by the first screen that
-    draws it (games.screens.version_facts)."""
+    draws it (games.versions.session_version_facts)."""
 
     def test_the_second_seat_of_a_version_reads_only_its_own_row(self, client):
         session = played(2)
@@ -246,13 +247,13 @@ class VersionFactsTests:
         session = played(2)
         Client().get(seat_url(session.seats.get(index=0)))  # the version's facts are kept
         asked = []
-        real_get = selectors.cache.get
+        real_get = versions.cache.get
 
         def get(key, *args, **kwargs):
             asked.append((key, len(connection.atomic_blocks) > outside))
             return real_get(key, *args, **kwargs)
 
-        monkeypatch.setattr(selectors.cache, "get", get)
+        monkeypatch.setattr(versions.cache, "get", get)
         outside = len(connection.atomic_blocks)  # the test's own transaction
         actor, action = random_move(session, random.Random(4))
         with django_capture_on_commit_callbacks(execute=True):
@@ -262,7 +263,7 @@ class VersionFactsTests:
         facts_asked = [inside for key, inside in asked if key.startswith("facts:")]
         assert facts_asked == [False]  # once, after the commit
         monkeypatch.undo()
-        assert selectors.cache.get(f"facts:{selectors.version_key(session)}") is not None
+        assert versions.cache.get(f"facts:{versions.version_key(session)}") is not None
 
     def test_a_new_session_keeps_its_first_versions_facts(self, django_capture_on_commit_callbacks):
         with django_capture_on_commit_callbacks(execute=True):

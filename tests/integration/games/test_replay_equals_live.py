@@ -8,7 +8,7 @@ import pytest
 
 from games.engines.kernel.registry import slugs
 from games.models import GameSession
-from games.services import session_undo
+from games.services.undo import session_undo
 
 from .conftest import new_session
 

@@ -11,8 +11,9 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from api.session_apis import SEAT_TAKEN_BY_PHONE
-from games import services
 from games.models import GameSession, Seat
+from games.services import seats as seat_services
+from games.services import undo
 from tests.factories import UserFactory
 from tests.integration.games.conftest import new_session, play
 from tests.integration.games.test_secrets import secrets_of_each_seat
@@ -105,7 +106,7 @@ class TableJoinPanelTests:
     def test_a_bot_seat_gets_no_code(self, hosted):
         _, _, seats = hosted
         with pytest.raises(ValidationError, match="played by a bot"):
-            services.seat_rotate_token(seat=seats[2])
+            seat_services.seat_rotate_token(seat=seats[2])
         assert Seat.objects.get(pk=seats[2].pk).token == seats[2].token
 
     def test_another_user_cannot_change_a_seats_code(self, client, hosted):
@@ -152,7 +153,7 @@ class FinishedSessionSeatTests:
         api.force_authenticate(host)
         refused = api.post(reverse("api:session-undo", kwargs={"session_id": session.pk}))
         assert refused.status_code == 400
-        assert refused.json()["message"] == services.GAME_OVER_NO_UNDO
+        assert refused.json()["message"] == undo.GAME_OVER_NO_UNDO
         session.refresh_from_db()
         assert session.status == GameSession.Status.FINISHED
 
@@ -178,7 +179,9 @@ class SeatCodeApiTests:
             not in api.post(self.url("seat-join", session, 1), {}, format="json").content.decode()
         )
         with pytest.raises(ValidationError, match="joined by a phone"):
-            services.session_seat_claim(session=session, seat=Seat.objects.get(pk=seats[1].pk), user=host)
+            seat_services.session_seat_claim(
+                session=session, seat=Seat.objects.get(pk=seats[1].pk), user=host
+            )
 
     def test_a_phone_logged_in_claims_its_own_joined_seat(self, hosted):
         _, session, seats = hosted

@@ -10,7 +10,7 @@ from django.utils.html import escape
 
 from campaign.services import game_nights
 from campaign.services.houses import campaign_create, house_create
-from games.services import session_abandon
+from games.services.sessions import session_abandon
 from games.tonight import TONIGHT_SAME_HOUSE, TONIGHT_SIGN_IN, TONIGHT_YOURS
 from tests.factories import UserFactory
 

@@ -1,39 +1,36 @@
 """The session services: create, submit, undo, replay, abandon, bots."""
 
 import copy
+import logging
 import random
 import re
 
 import pytest
 from django.core.exceptions import ValidationError
 
+from games import versions
 from games.engines.kernel.choices import random_action
 from games.engines.kernel.errors import RuleError
-from games.live import nudges
 from games.models import GameSession, Seat, SessionAction
 from games.selectors import session_log, session_view_for_seat
-from games.services import (
-    ACTION_FAILED,
-    ACTION_NOT_JSON,
-    IDEMPOTENCY_KEY_OTHER_SEAT,
-    NOT_UNDOABLE,
-    NOTHING_TO_UNDO,
-    ONLY_HOST_UNDOES,
+from games.services.bots import session_bot_move
+from games.services.common import ACTION_NOT_JSON, SEAT_NOT_IN_SESSION, UNKNOWN_GAME
+from games.services.seats import session_seat_claim
+from games.services.sessions import (
     SEAT_COUNT,
     SEAT_NAME_REQUIRED,
     SEAT_NAME_TWICE,
-    SEAT_NOT_IN_SESSION,
-    SESSION_NOT_RUNNING,
-    UNKNOWN_GAME,
-    StaleVersion,
     session_abandon,
-    session_bot_move,
     session_create,
-    session_replay,
-    session_seat_claim,
-    session_submit_action,
-    session_undo,
 )
+from games.services.taps import (
+    ACTION_FAILED,
+    IDEMPOTENCY_KEY_OTHER_SEAT,
+    SESSION_NOT_RUNNING,
+    StaleVersion,
+    session_submit_action,
+)
+from games.services.undo import NOT_UNDOABLE, NOTHING_TO_UNDO, ONLY_HOST_UNDOES, session_replay, session_undo
 from tests.factories import UserFactory
 from tests.integration.games.conftest import NAMES, acting_seat, new_session, play, random_move, rules_of
 
@@ -79,7 +76,7 @@ class SessionCreateTests:
         with django_capture_on_commit_callbacks(execute=True):
             session = new_session()
         assert len(nudge_log) == 1
-        assert nudges.cached_version(session.pk) == session.version
+        assert versions.cached_version(session.pk) == session.version
 
     def test_an_unknown_game_is_refused(self):
         with pytest.raises(ValidationError, match=re.escape(UNKNOWN_GAME.format(slug="chess"))):
@@ -289,6 +286,24 @@ class SessionSubmitActionTests:
                 session=session, seat=seat, action={"type": "place", "area": "favor"}, expected_version=1
             )
         assert snapshot(session) == before
+
+    def test_an_engine_tripped_by_a_malformed_action_is_logged_once(self, monkeypatch, caplog):
+        """The tap's steps run twice (first without the lock, then on the locked row, which answers):
+        the traceback is logged once, where the error leaves the service."""
+        session = new_session()
+        _, seat = acting_seat(session)
+        rules = rules_of(session)
+
+        def crash(state, action):
+            raise KeyError("card")
+
+        monkeypatch.setattr(rules, "apply", crash)
+        with caplog.at_level(logging.ERROR, logger="games.services.taps"), pytest.raises(RuleError):
+            session_submit_action(
+                session=session, seat=seat, action={"type": "place", "area": "favor"}, expected_version=1
+            )
+        logged = [r for r in caplog.records if "failed on" in r.getMessage()]
+        assert len(logged) == 1 and logged[0].exc_info is not None
 
     def test_an_abandoned_session_takes_no_action(self, verify_nudge):
         session = new_session()

@@ -8,10 +8,12 @@ import random
 import pytest
 from django.core.exceptions import ValidationError
 
-from games import services
 from games.engines.kernel.registry import slugs
 from games.models import GameSession, SessionSnapshot
-from games.services import session_replay, session_rules, session_submit_action, session_undo
+from games.services import taps
+from games.services.common import session_rules
+from games.services.taps import session_submit_action
+from games.services.undo import session_replay, session_undo
 
 from .conftest import new_session, random_move
 
@@ -30,7 +32,7 @@ def folded(session, *, upto: int) -> dict:
 
 @pytest.fixture
 def every_three(monkeypatch):
-    monkeypatch.setattr(services, "SNAPSHOT_EVERY", 3)
+    monkeypatch.setattr(taps, "SNAPSHOT_EVERY", 3)
 
 
 @pytest.mark.parametrize("game", slugs())

@@ -15,7 +15,8 @@ from django.test.utils import CaptureQueriesContext
 from games import models as game_models
 from games.engines.kernel.registry import get_game, slugs
 from games.models import KEPT_MARK, GameSession, state_parts
-from games.services import session_replay, session_submit_action, session_undo
+from games.services.taps import session_submit_action
+from games.services.undo import session_replay, session_undo
 from tests.bench.long_night import long_night
 from tests.factories import campaign_with_houses
 from tests.integration.games.test_replay_equals_live import ReplayEqualsLiveTests as _ReplayEqualsLive
@@ -195,7 +196,7 @@ class ActionIndexTests:
 
 class EnginesFoldPlainJsonTests:
     """The undo writes the replayed state as it is, with no JSON round trip
-    (games.services._replay_from_snapshot): every engine folds plain JSON into plain JSON."""
+    (games.services.undo._replay_from_snapshot): every engine folds plain JSON into plain JSON."""
 
     @pytest.mark.parametrize("game", slugs())
     def test_a_replayed_state_is_what_the_database_gives_back(self, game):

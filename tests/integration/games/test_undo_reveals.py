@@ -11,7 +11,8 @@ from django.urls import reverse
 
 from games.models import SessionAction
 from games.selectors import session_undoable_action, session_view_for_table
-from games.services import NOT_UNDOABLE, session_submit_action, session_undo
+from games.services.taps import session_submit_action
+from games.services.undo import NOT_UNDOABLE, session_undo
 from tests.factories import UserFactory
 from tests.integration.api.conftest import token_client
 from tests.integration.games.conftest import acting_seat, new_session, random_move

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 
 class UndoMessageTests:
     def test_a_label_with_its_own_full_stop_is_undone_with_one(self, client):
-        from games.services import session_submit_action
+        from games.services.taps import session_submit_action
 
         host = UserFactory()
         session = new_session(game="council_of_four", host=host, seed=3)

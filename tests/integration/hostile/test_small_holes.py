@@ -16,7 +16,8 @@ from campaign.services.common import NAME_CONTROL_CHARACTERS
 from config.input_guard import NUL_IN_PARAMETER, NUL_IN_PATH
 from games.live import nudges
 from games.models import GameSession, SessionAction
-from games.services import IDEMPOTENCY_KEY_OTHER_BODY, session_create
+from games.services.sessions import session_create
+from games.services.taps import IDEMPOTENCY_KEY_OTHER_BODY
 from tests.integration.api.test_sessions import concrete, first_move, phone, session, url  # noqa: F401
 
 pytestmark = pytest.mark.django_db

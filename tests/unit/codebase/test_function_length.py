@@ -4,7 +4,10 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
-WRITERS = [*sorted((ROOT / "campaign" / "services").glob("*.py")), ROOT / "games" / "services.py"]
+WRITERS = [
+    *sorted((ROOT / "campaign" / "services").glob("*.py")),
+    *sorted((ROOT / "games" / "services").glob("*.py")),
+]
 MAX_LINES = 60
 
 

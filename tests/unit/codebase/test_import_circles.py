@@ -43,10 +43,10 @@ ALLOWED_INSIDE_FUNCTIONS = {
     "before Django's settings)",
     ("config.celery", "beat_heartbeat_task", "django.conf"): "Celery task body: as above",
     ("config.celery", "beat_heartbeat_task", "django.core.cache"): "Celery task body: as above",
-    ("games.tasks", "bot_move_task", "games.services"): "Celery task body (STYLE 1: the service "
+    ("games.tasks", "bot_move_task", "games.services.bots"): "Celery task body (STYLE 1: the service "
     "imported in the body); goes with the games services<->tasks circle",
-    ("games.tasks", "session_cleanup_task", "games.services"): "Celery task body: as above",
-    ("games.tasks", "session_bots_wake_task", "games.services"): "Celery task body: as above",
+    ("games.tasks", "session_cleanup_task", "games.services.sessions"): "Celery task body: as above",
+    ("games.tasks", "session_bots_wake_task", "games.services.bots"): "Celery task body: as above",
     ("games.tasks", "session_bots_wake_task", "django.conf"): "Celery task body: as above",
 }
 

@@ -38,6 +38,7 @@ LAYERS = {
         "*.tasks",
         "games.presenters",
         "games.live.nudges",
+        "games.versions",
         "games.access",
         "games.tonight",
         "campaign.access",

@@ -14,7 +14,7 @@ SHARED = [
     ROOT / "games" / "views.py",
     ROOT / "games" / "screens.py",
     ROOT / "games" / "selectors.py",
-    ROOT / "games" / "services.py",
+    *sorted((ROOT / "games" / "services").glob("*.py")),
     # The presenters' shared parts (each game's own presenter modules sit beside them).
     PRESENTERS / "__init__.py",
     PRESENTERS / "base.py",
