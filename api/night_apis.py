@@ -18,7 +18,8 @@ from api.serializers import (
     StrictCharField,
     StrictIntegerField,
 )
-from api.session_apis import SessionCreateApi, SessionSerializer
+from api.sessions.serializers import SessionSerializer
+from api.sessions.views import SessionCreateApi
 from campaign.access import Need
 from campaign.legacy import MAX_SPACES
 from campaign.selectors import campaign_nights

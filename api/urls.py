@@ -12,8 +12,10 @@ from api import campaign_apis as c
 from api import correction_apis as fix
 from api import member_apis as m
 from api import night_apis as n
-from api import session_apis as s
 from api import story as st
+from api.sessions import seat_views as seats
+from api.sessions import stream
+from api.sessions import views as s
 from config.api_errors import api_not_found
 from games import events
 
@@ -81,13 +83,19 @@ session_patterns = [
     path("table/actions/submit/", s.SessionTableActionApi.as_view(), name="session-table-action"),
     path("undo/", s.SessionUndoApi.as_view(), name="session-undo"),
     path("log/", s.SessionLogApi.as_view(), name="session-log"),
-    path("events/", _documented_stream(events.session_events, s.SessionEventsApi), name="session-events"),
-    path("seats/<id:seat_index>/join/", s.SeatJoinApi.as_view(), name="seat-join"),
-    path("seats/<id:seat_index>/show-code/", s.SeatShowCodeApi.as_view(), name="seat-show-code"),
-    path("seats/<id:seat_index>/rotate/", s.SeatRotateTokenApi.as_view(), name="seat-rotate"),
-    path("seats/<id:seat_index>/", s.SeatViewApi.as_view(), name="seat-view"),
-    path("seats/<id:seat_index>/actions/", s.SeatLegalActionsApi.as_view(), name="seat-legal-actions"),
-    path("seats/<id:seat_index>/actions/submit/", s.SeatActionSubmitApi.as_view(), name="seat-action-submit"),
+    path(
+        "events/", _documented_stream(events.session_events, stream.SessionEventsApi), name="session-events"
+    ),
+    path("seats/<id:seat_index>/join/", seats.SeatJoinApi.as_view(), name="seat-join"),
+    path("seats/<id:seat_index>/show-code/", seats.SeatShowCodeApi.as_view(), name="seat-show-code"),
+    path("seats/<id:seat_index>/rotate/", seats.SeatRotateTokenApi.as_view(), name="seat-rotate"),
+    path("seats/<id:seat_index>/", seats.SeatViewApi.as_view(), name="seat-view"),
+    path("seats/<id:seat_index>/actions/", seats.SeatLegalActionsApi.as_view(), name="seat-legal-actions"),
+    path(
+        "seats/<id:seat_index>/actions/submit/",
+        seats.SeatActionSubmitApi.as_view(),
+        name="seat-action-submit",
+    ),
 ]
 
 api_patterns: list[URLPattern | URLResolver] = [
@@ -102,7 +110,7 @@ api_patterns: list[URLPattern | URLResolver] = [
     path("sessions/create/", s.SessionCreateApi.as_view(), name="session-create"),
     path("sessions/<id:session_id>/", include(session_patterns)),
     path("sessions/mine/", s.MySeatListApi.as_view(), name="my-seat-list"),
-    path("seats/find/", s.SeatFindApi.as_view(), name="seat-find"),
+    path("seats/find/", seats.SeatFindApi.as_view(), name="seat-find"),
     path("auth/signup/", auth_apis.SignupApi.as_view(), name="signup"),
 ]
 

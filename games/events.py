@@ -345,7 +345,7 @@ async def table_events(request: HttpRequest, session_id: int) -> HttpResponse | 
 
 async def session_events(request: HttpRequest, session_id: int) -> HttpResponse | StreamingHttpResponse:
     """The session's stream at /api/sessions/<id>/events/ (described in the schema by
-    api.session_apis.SessionEventsApi): the API's per-caller rate, refusals in its error shape."""
+    api.sessions.stream.SessionEventsApi): the API's per-caller rate, refusals in its error shape."""
     if request.method != "GET":
         response = api_error(METHOD_NOT_ALLOWED.format(method=request.method), 405)
         response["Allow"] = "GET"

@@ -107,7 +107,7 @@ class LayerTests:
         assert layer("games.engines.kings_dilemma.voting") == "engines" == layer("campaign.legacy")
         assert layer("campaign.services.stickers") == "services and selectors" == layer("api.services")
         assert layer("games.models") == "models" == layer("api.models")
-        assert layer("api.session_apis") == "pages and API" == layer("campaign.story_views")
+        assert layer("api.sessions.views") == "pages and API" == layer("campaign.story_views")
         assert layer("config.json_limits") == FRAMEWORK
 
     def test_the_doc_and_the_test_name_the_same_layers(self):
