@@ -10,7 +10,7 @@ class ApiConfig(AppConfig):
 
     def ready(self) -> None:
         # A password reset or change revokes the account's API tokens (allauth's signals).
-        from api import signals  # noqa: F401
+        from api.accounts import signals  # noqa: F401
 
         # The log-in limits' table (config/ratelimits.py) after every migrate, make run's included.
         post_migrate.connect(limits_table_create, sender=self, dispatch_uid="chronicle-limits-table")

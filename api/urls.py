@@ -7,12 +7,12 @@ from django.views.decorators.csp import csp_override
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
 from api import archive_apis as arc
-from api import auth_apis
 from api import campaign_apis as c
 from api import correction_apis as fix
 from api import member_apis as m
 from api import night_apis as n
 from api import story as st
+from api.accounts import views as accounts
 from api.sessions import seat_views as seats
 from api.sessions import stream
 from api.sessions import views as s
@@ -99,10 +99,10 @@ session_patterns = [
 ]
 
 api_patterns: list[URLPattern | URLResolver] = [
-    path("auth/token/", auth_apis.TokenObtainApi.as_view(), name="token-obtain"),
-    path("auth/token/revoke/", auth_apis.TokenRevokeApi.as_view(), name="token-revoke"),
-    path("auth/devices/", auth_apis.DeviceListApi.as_view(), name="device-list"),
-    path("auth/devices/<id:device_id>/revoke/", auth_apis.DeviceRevokeApi.as_view(), name="device-revoke"),
+    path("auth/token/", accounts.TokenObtainApi.as_view(), name="token-obtain"),
+    path("auth/token/revoke/", accounts.TokenRevokeApi.as_view(), name="token-revoke"),
+    path("auth/devices/", accounts.DeviceListApi.as_view(), name="device-list"),
+    path("auth/devices/<id:device_id>/revoke/", accounts.DeviceRevokeApi.as_view(), name="device-revoke"),
     path("campaigns/", c.CampaignListApi.as_view(), name="campaign-list"),
     path("campaigns/create/", c.CampaignCreateApi.as_view(), name="campaign-create"),
     path("campaigns/<id:campaign_id>/", include(campaign_patterns)),
@@ -111,7 +111,7 @@ api_patterns: list[URLPattern | URLResolver] = [
     path("sessions/<id:session_id>/", include(session_patterns)),
     path("sessions/mine/", s.MySeatListApi.as_view(), name="my-seat-list"),
     path("seats/find/", seats.SeatFindApi.as_view(), name="seat-find"),
-    path("auth/signup/", auth_apis.SignupApi.as_view(), name="signup"),
+    path("auth/signup/", accounts.SignupApi.as_view(), name="signup"),
 ]
 
 # Members and invitations (issue 24).

@@ -4,9 +4,9 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from api.accounts.services import token_obtain
 from api.exception_handlers import TOO_MANY_ATTEMPTS
 from api.models import DeviceToken, token_digest
-from api.services import token_obtain
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from api.accounts.services import DEVICE_UNNAMED
 from api.authentication import LAST_USED_EVERY, TOKEN_EXPIRED
 from api.models import DeviceToken
-from api.services import DEVICE_UNNAMED
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -215,7 +215,7 @@ class DeviceNameTests:
     def test_the_service_refuses_one_too(self, anna):
         from django.core.exceptions import ValidationError
 
-        from api.services import token_obtain
+        from api.accounts.services import token_obtain
 
         with pytest.raises(ValidationError):
             token_obtain(user=anna, device="phone\x1b")

@@ -10,9 +10,9 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core import mail
 from django.urls import reverse
 
+from api.accounts.services import SIGNUP_CONFIRM_EMAIL_FIRST
 from api.exception_handlers import TOO_MANY_ATTEMPTS
 from api.models import DeviceToken
-from api.services import SIGNUP_CONFIRM_EMAIL_FIRST
 from config.ratelimits import LOGIN_ATTEMPTS, LOGIN_WINDOW
 from tests.factories import UserFactory
 

@@ -24,8 +24,8 @@ ALLOWED_INSIDE_FUNCTIONS = {
     ("campaign.apps", "ready", "campaign.tasks"): "Django ready(): registers the campaign's Celery "
     "tasks in every process (web too), so that the services send them by name; the tasks module "
     "imports the services, hence models, which cannot load before the app registry is ready",
-    ("api.apps", "ready", "api.signals"): "Django ready(): the receivers of allauth's password signals "
-    "(they revoke API tokens) are connected once the app registry is ready",
+    ("api.apps", "ready", "api.accounts.signals"): "Django ready(): the receivers of allauth's "
+    "password signals (they revoke API tokens) are connected once the app registry is ready",
     ("config.settings", "_env_number", "django.core.exceptions"): "settings are read before Django "
     "is set up; only a bad value needs the exception",
     ("config.settings", "env_rate", "django.core.exceptions"): "settings: as above",

@@ -105,7 +105,9 @@ def doc_layers(text: str) -> dict[str, tuple[str, ...]]:
 class LayerTests:
     def test_the_layers_are_found(self):
         assert layer("games.engines.kings_dilemma.voting") == "engines" == layer("campaign.legacy")
-        assert layer("campaign.services.stickers") == "services and selectors" == layer("api.services")
+        assert (
+            layer("campaign.services.stickers") == "services and selectors" == layer("api.accounts.services")
+        )
         assert layer("games.models") == "models" == layer("api.models")
         assert layer("api.sessions.views") == "pages and API" == layer("campaign.story_views")
         assert layer("config.json_limits") == FRAMEWORK

@@ -42,4 +42,8 @@ def test_the_schema_s_security_scheme_names_the_rule_s_header():
 
 def test_the_scan_finds_what_it_looks_for():
     assert RULE in places("def seat_for_join_token")
-    assert set(places("seat_for_join_token(")) >= {RULE, Path("games/events.py"), Path("api/sessions/callers.py")}
+    assert set(places("seat_for_join_token(")) >= {
+        RULE,
+        Path("games/events.py"),
+        Path("api/sessions/callers.py"),
+    }

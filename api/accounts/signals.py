@@ -4,7 +4,7 @@ site's pages, through django-allauth) revokes every API token of the account."""
 from allauth.account.signals import password_changed, password_reset, password_set
 from django.dispatch import receiver
 
-from api.services import tokens_revoke_all
+from api.accounts.services import tokens_revoke_all
 
 
 @receiver(password_reset, dispatch_uid="api-tokens-revoked-on-password-reset")

@@ -12,7 +12,7 @@ from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
-from api import selectors, services
+from api.accounts import selectors, services
 from api.authentication import token_expires_at
 from api.base import ChronicleApi
 from api.errors import errors
