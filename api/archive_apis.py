@@ -1,8 +1,9 @@
 """A campaign's archive through the API: the owner asks for an export, polls it and downloads the
 file; anyone logged in (but the demo account) imports an archive into a new campaign. The same
 services and limits as the pages (campaign/views.py): the export is written by its Celery task, the
-upload is refused while it is received past UPLOAD_MAX_BYTES, the file is read by the import page's
-form, and ``campaign_import`` writes all or nothing. The format: docs/archive.md."""
+upload is refused while it is received past UPLOAD_MAX_BYTES, the file is read as the import page
+reads it (campaign/services/archive_upload.py), and ``campaign_import`` writes all or nothing. The
+format: docs/archive.md."""
 
 from pathlib import Path
 
@@ -11,7 +12,6 @@ from django.core.exceptions import ValidationError
 from django.http import FileResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from django.utils.datastructures import MultiValueDict
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import exceptions, parsers, serializers, status
@@ -21,7 +21,6 @@ from api.base import CampaignApi, ChronicleApi
 from api.errors import MEMBER_READ, MEMBER_WRITE, ErrorSerializer, errors
 from api.serializers import NameField
 from campaign.access import Need
-from campaign.forms import ARCHIVE_NOT_JSON, CampaignImportForm
 from campaign.models import CampaignExport
 from campaign.services.archive import (
     ARCHIVE_FORMAT,
@@ -32,6 +31,7 @@ from campaign.services.archive import (
     campaign_export_request,
     campaign_import,
 )
+from campaign.services.archive_upload import ARCHIVE_NOT_JSON, archive_upload_read
 from config.uploads import upload_limit_message, upload_too_large
 
 TAGS = ["archive"]
@@ -241,15 +241,16 @@ class CampaignImportApi(ChronicleApi):
         return Response(out.data, status=status.HTTP_201_CREATED)
 
     def input(self, request) -> dict:
-        """The upload read by the import page's form: its size limit and its JSON reading."""
-        files = request.FILES
+        """The upload read as the import page reads it: its size limit and its JSON reading."""
+        request.FILES  # noqa: B018  # parsed first: the upload's limit is known once it is read
         if upload_too_large(request):
             limit = settings.UPLOAD_MAX_BYTES
             raise ArchiveRefused(upload_limit_message(), "too_large", 413, limit=limit)
         data = super().input(request)
-        form = CampaignImportForm(data={}, files=MultiValueDict({"archive": [files["archive"]]}))
-        if not form.is_valid() and "archive" in form.errors:
-            message = " ".join(str(m) for m in form.errors["archive"])
+        try:
+            archive = archive_upload_read(upload=data["archive"])
+        except ValidationError as error:
+            message = " ".join(error.messages)
             code = "archive_damaged" if message == ARCHIVE_NOT_JSON else "too_large"
-            raise ArchiveRefused(message, code, 400 if code == "archive_damaged" else 413)
-        return {**data, "archive": form.cleaned_data["archive"]}
+            raise ArchiveRefused(message, code, 400 if code == "archive_damaged" else 413) from None
+        return {**data, "archive": archive}

@@ -34,6 +34,7 @@ from campaign.access import (
 from campaign.charts import CHARTS, SIZES
 from campaign.models import Achievement, Campaign, CampaignExport
 from campaign.services.archive import campaign_export_request, campaign_export_retry, campaign_import
+from campaign.services.archive_upload import ARCHIVE_TOO_LARGE
 from campaign.services.chronicles import (
     game_begin,
     game_result_correct,
@@ -468,7 +469,7 @@ def campaign_import_view(request: HttpRequest) -> HttpResponse:
         # The upload stopped at the limit (config/uploads.py): the file never arrived whole.
         form = forms.CampaignImportForm(request.POST, MultiValueDict())
         form.is_valid()
-        form.errors["archive"] = form.error_class([forms.ARCHIVE_TOO_LARGE])
+        form.errors["archive"] = form.error_class([ARCHIVE_TOO_LARGE])
         context = {"form": form, "title": "Import a campaign", "multipart": True}
         return render(request, "campaign/form.html", context, status=413)
     if request.method == "POST" and form.is_valid():

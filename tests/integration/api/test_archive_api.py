@@ -11,7 +11,6 @@ from django.urls import reverse
 from api.archive_apis import EXPORT_GONE, EXPORT_NOT_READY
 from campaign.access import OWNER_ONLY
 from campaign.demo import demo_campaign_load
-from campaign.forms import ARCHIVE_NOT_JSON
 from campaign.models import Campaign, CampaignEvent, CampaignExport, House, LedgerEntry
 from campaign.services.archive import (
     ARCHIVE_WRONG_FORMAT,
@@ -19,6 +18,7 @@ from campaign.services.archive import (
     archive_dumps,
     campaign_archive,
 )
+from campaign.services.archive_upload import ARCHIVE_NOT_JSON
 from campaign.services.archive_values import FINALE_MISMATCH, MYSTERY_STICKERS_PER_CAMPAIGN
 from campaign.services.houses import campaign_create
 from config.uploads import upload_limit_message

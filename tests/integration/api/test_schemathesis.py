@@ -30,8 +30,8 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 from api.serializers import NAME_CONTROL_CHARACTERS
 from api.sessions import serializers as session_serializers
 from api.sessions import views as session_views
-from campaign.forms import ARCHIVE_NOT_JSON
 from campaign.services import archive, common, game_nights
+from campaign.services.archive_upload import ARCHIVE_NOT_JSON
 from campaign.services.chronicles import (
     PAPER_GAME_NIGHT_RUNNING,
     RESULT_ALREADY,

@@ -21,7 +21,6 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from campaign.demo import demo_campaign_load
-from campaign.forms import ARCHIVE_TOO_LARGE
 from campaign.models import Campaign, CampaignEvent, ChronicleSticker, House, LedgerEntry
 from campaign.selectors import night_running
 from campaign.services.archive import (
@@ -32,6 +31,7 @@ from campaign.services.archive import (
     campaign_archive,
     campaign_import,
 )
+from campaign.services.archive_upload import ARCHIVE_TOO_LARGE
 from campaign.services.archive_values import (
     ARCHIVE_VALUE,
     DATE_FORMAT,

@@ -21,8 +21,9 @@ from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
 
 from api.serializers import NUMBER_NOT_A_NUMBER
-from campaign.forms import ARCHIVE_NOT_JSON, KEEP_UNREADABLE
+from campaign.forms import KEEP_UNREADABLE
 from campaign.services.archive import campaign_archive
+from campaign.services.archive_upload import ARCHIVE_NOT_JSON
 from config.json_limits import JSON_DUPLICATE_KEY
 from games.forms import ACTION_NOT_JSON
 from games.models import GameSession
