@@ -6,13 +6,13 @@ from django.utils.csp import CSP
 from django.views.decorators.csp import csp_override
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
-from api import archive_apis as arc
 from api import campaign_apis as c
 from api import correction_apis as fix
 from api import member_apis as m
 from api import night_apis as n
 from api import story as st
 from api.accounts import views as accounts
+from api.archive import views as arc
 from api.sessions import seat_views as seats
 from api.sessions import stream
 from api.sessions import views as s

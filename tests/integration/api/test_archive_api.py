@@ -8,7 +8,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from api.archive_apis import EXPORT_GONE, EXPORT_NOT_READY
+from api.archive.views import EXPORT_GONE, EXPORT_NOT_READY
 from campaign.access import OWNER_ONLY
 from campaign.demo import demo_campaign_load
 from campaign.models import Campaign, CampaignEvent, CampaignExport, House, LedgerEntry
