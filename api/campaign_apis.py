@@ -9,9 +9,7 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 
 from api.base import CampaignApi, CampaignPagedApi, ChronicleApi
-from api.errors import MEMBER_READ, MEMBER_WRITE, errors
-from api.filters import ChronicleFilter, HistoryFilter
-from api.serializers import (
+from api.campaigns.serializers import (
     AchievementSerializer,
     CampaignGameField,
     CampaignHouseField,
@@ -23,16 +21,20 @@ from api.serializers import (
     HouseRefSerializer,
     HouseSerializer,
     LedgerEntrySerializer,
-    LetterField,
     MysteryStickerSerializer,
-    NameField,
     StickerSerializer,
     StoryCardSerializer,
+)
+from api.errors import MEMBER_READ, MEMBER_WRITE, errors
+from api.fields import (
+    LetterField,
+    NameField,
     StrictBooleanField,
     StrictCharField,
     StrictIntegerField,
     TypedTextField,
 )
+from api.filters import ChronicleFilter, HistoryFilter
 from campaign import selectors
 from campaign.access import Need, demo_adds_no_campaign
 from campaign.legacy import MAX_SPACES

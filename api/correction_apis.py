@@ -10,14 +10,14 @@ from rest_framework.response import Response
 
 from api.base import CampaignApi
 from api.campaign_apis import TAGS, StickerAttachApi
-from api.errors import MEMBER_WRITE
-from api.serializers import (
+from api.campaigns.serializers import (
     CampaignHouseField,
     DilemmaCardSerializer,
     EnvelopeSerializer,
     StickerSerializer,
-    StrictBooleanField,
 )
+from api.errors import MEMBER_WRITE
+from api.fields import StrictBooleanField
 from campaign.access import Need
 from campaign.models import DilemmaCard
 from campaign.services.envelopes import dilemma_card_move, envelope_correct, envelope_remove

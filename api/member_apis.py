@@ -11,8 +11,9 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 
 from api.base import CampaignApi, ChronicleApi
+from api.campaigns.serializers import CampaignHouseField, HouseRefSerializer
 from api.errors import MEMBER_READ, MEMBER_WRITE, errors
-from api.serializers import CampaignHouseField, HouseRefSerializer, NameField, StrictIntegerField
+from api.fields import NameField, StrictIntegerField
 from campaign import selectors
 from campaign.access import Need, campaign_role
 from campaign.models import (

@@ -9,15 +9,9 @@ from rest_framework.response import Response
 
 from api.base import CampaignApi
 from api.campaign_apis import chronicle
+from api.campaigns.serializers import CampaignHouseField, ChronicleGameSerializer, StickerSerializer
 from api.errors import MEMBER_WRITE
-from api.serializers import (
-    CampaignHouseField,
-    ChronicleGameSerializer,
-    NameField,
-    StickerSerializer,
-    StrictCharField,
-    StrictIntegerField,
-)
+from api.fields import NameField, StrictCharField, StrictIntegerField
 from api.sessions.serializers import SessionSerializer
 from api.sessions.views import SessionCreateApi
 from campaign.access import Need

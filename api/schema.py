@@ -16,7 +16,7 @@ from rest_framework import serializers
 from rest_framework.authentication import SessionAuthentication
 
 from api.errors import RETRY_AFTER, errors
-from api.serializers import NameField
+from api.fields import NameField
 from games.engines.kernel.text import BIDI_CONTROLS
 from games.join_guard import SEAT_TOKEN_HEADER
 

@@ -8,8 +8,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 
 from api.base import CampaignApi
-from api.errors import MEMBER_READ, MEMBER_WRITE
-from api.serializers import (
+from api.campaigns.serializers import (
     AchievementSerializer,
     EnvelopeSerializer,
     GameRefSerializer,
@@ -18,6 +17,7 @@ from api.serializers import (
     ScoreSerializer,
     StickerSerializer,
 )
+from api.errors import MEMBER_READ, MEMBER_WRITE
 from campaign import story_selectors
 from campaign.access import Need
 from campaign.models import ChronicleGame

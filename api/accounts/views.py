@@ -16,8 +16,8 @@ from api.accounts import selectors, services
 from api.authentication import token_expires_at
 from api.base import ChronicleApi
 from api.errors import errors
+from api.fields import NameField, StrictCharField
 from api.models import DeviceToken
-from api.serializers import NameField, StrictCharField
 from config.accounts import DEMO_ONLY_ON_THIS_MACHINE, demo_refused_here
 from config.ratelimits import login_rate_limited, signup_rate_limited
 

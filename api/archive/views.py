@@ -19,7 +19,7 @@ from rest_framework.response import Response
 
 from api.base import CampaignApi, ChronicleApi
 from api.errors import MEMBER_READ, MEMBER_WRITE, ErrorSerializer, errors
-from api.serializers import NameField
+from api.fields import NameField
 from campaign.access import Need
 from campaign.models import CampaignExport
 from campaign.services.archive import (

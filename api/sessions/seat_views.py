@@ -10,7 +10,7 @@ from rest_framework.response import Response
 
 from api.base import ChronicleApi
 from api.errors import errors
-from api.serializers import StrictBooleanField, StrictCharField
+from api.fields import StrictBooleanField, StrictCharField
 from api.sessions.callers import (
     SEAT_TOKEN,
     SessionApi,

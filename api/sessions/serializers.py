@@ -9,7 +9,7 @@ from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from api.serializers import StrictCharField, StrictIntegerField
+from api.fields import StrictCharField, StrictIntegerField
 from games import selectors
 from games.engines.kernel.choices import Choice
 from games.models import Seat

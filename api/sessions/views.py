@@ -12,8 +12,8 @@ from rest_framework.response import Response
 
 from api.base import ChronicleApi
 from api.errors import errors
+from api.fields import NameField, StrictCharField, StrictIntegerField
 from api.pagination import ChroniclePagination
-from api.serializers import NameField, StrictCharField, StrictIntegerField
 from api.sessions.callers import SEAT_TOKEN, SessionApi
 from api.sessions.etags import ETAG, IF_NONE_MATCH, NOT_MODIFIED, with_etag
 from api.sessions.serializers import (

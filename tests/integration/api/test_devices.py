@@ -204,7 +204,7 @@ class DeviceTokenAdminTests:
 
 class DeviceNameTests:
     def test_a_device_name_with_control_characters_is_a_400_and_no_token(self, anna):
-        from api.serializers import NAME_CONTROL_CHARACTERS
+        from api.fields import NAME_CONTROL_CHARACTERS
 
         body = {"username": "anna", "password": "secret-pass", "device": "phone\u202e"}
         response = APIClient().post(OBTAIN, body, format="json")

@@ -27,7 +27,7 @@ from schemathesis import GenerationMode
 from schemathesis.openapi.checks import RejectedPositiveData
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
-from api.serializers import NAME_CONTROL_CHARACTERS
+from api.fields import NAME_CONTROL_CHARACTERS
 from api.sessions import serializers as session_serializers
 from api.sessions import views as session_views
 from campaign.services import archive, common, game_nights

@@ -20,7 +20,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
 
-from api.serializers import NUMBER_NOT_A_NUMBER
+from api.fields import NUMBER_NOT_A_NUMBER
 from campaign.forms import KEEP_UNREADABLE
 from campaign.services.archive import campaign_archive
 from campaign.services.archive_upload import ARCHIVE_NOT_JSON
