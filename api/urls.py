@@ -6,13 +6,14 @@ from django.utils.csp import CSP
 from django.views.decorators.csp import csp_override
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
-from api import campaign_apis as c
-from api import correction_apis as fix
-from api import member_apis as m
-from api import night_apis as n
-from api import story as st
 from api.accounts import views as accounts
 from api.archive import views as arc
+from api.campaigns import board, chronicles, houses
+from api.campaigns import corrections as fix
+from api.campaigns import members as m
+from api.campaigns import nights as n
+from api.campaigns import story as st
+from api.campaigns import views as c
 from api.sessions import seat_views as seats
 from api.sessions import stream
 from api.sessions import views as s
@@ -40,22 +41,28 @@ def _documented_stream(view, api_class):
 
 campaign_patterns = [
     path("", c.CampaignDetailApi.as_view(), name="campaign-detail"),
-    path("houses/", c.HouseListApi.as_view(), name="house-list"),
-    path("houses/create/", c.HouseCreateApi.as_view(), name="house-create"),
-    path("houses/<id:house_id>/", c.HouseDetailApi.as_view(), name="house-detail"),
-    path("achievements/<id:achievement_id>/mark/", c.AchievementMarkApi.as_view(), name="achievement-mark"),
-    path("board/", c.RealmBoardApi.as_view(), name="realm-board"),
-    path("stickers/attach/", c.StickerAttachApi.as_view(), name="sticker-attach"),
-    path("envelopes/", c.EnvelopeListApi.as_view(), name="envelope-list"),
-    path("envelopes/open/", c.EnvelopeOpenApi.as_view(), name="envelope-open"),
-    path("storylines/", c.StorylineListApi.as_view(), name="storyline-list"),
-    path("save-slots/", c.SaveSlotsApi.as_view(), name="save-slots"),
-    path("mystery-stickers/attach/", c.MysteryStickerAttachApi.as_view(), name="mystery-attach"),
-    path("games/", c.GameListApi.as_view(), name="game-list"),
-    path("games/begin/", c.GameBeginApi.as_view(), name="game-begin"),
-    path("games/<id:game_id>/", c.GameDetailApi.as_view(), name="game-detail"),
-    path("games/<id:game_id>/result/", c.GameResultRecordApi.as_view(), name="game-result-record"),
-    path("games/<id:game_id>/result/correct/", c.GameResultCorrectApi.as_view(), name="game-result-correct"),
+    path("houses/", houses.HouseListApi.as_view(), name="house-list"),
+    path("houses/create/", houses.HouseCreateApi.as_view(), name="house-create"),
+    path("houses/<id:house_id>/", houses.HouseDetailApi.as_view(), name="house-detail"),
+    path(
+        "achievements/<id:achievement_id>/mark/", houses.AchievementMarkApi.as_view(), name="achievement-mark"
+    ),
+    path("board/", board.RealmBoardApi.as_view(), name="realm-board"),
+    path("stickers/attach/", board.StickerAttachApi.as_view(), name="sticker-attach"),
+    path("envelopes/", board.EnvelopeListApi.as_view(), name="envelope-list"),
+    path("envelopes/open/", board.EnvelopeOpenApi.as_view(), name="envelope-open"),
+    path("storylines/", board.StorylineListApi.as_view(), name="storyline-list"),
+    path("save-slots/", board.SaveSlotsApi.as_view(), name="save-slots"),
+    path("mystery-stickers/attach/", board.MysteryStickerAttachApi.as_view(), name="mystery-attach"),
+    path("games/", chronicles.GameListApi.as_view(), name="game-list"),
+    path("games/begin/", chronicles.GameBeginApi.as_view(), name="game-begin"),
+    path("games/<id:game_id>/", chronicles.GameDetailApi.as_view(), name="game-detail"),
+    path("games/<id:game_id>/result/", chronicles.GameResultRecordApi.as_view(), name="game-result-record"),
+    path(
+        "games/<id:game_id>/result/correct/",
+        chronicles.GameResultCorrectApi.as_view(),
+        name="game-result-correct",
+    ),
     path("history/", c.HistoryListApi.as_view(), name="history"),
     path("stickers/<id:sticker_number>/correct/", fix.StickerCorrectApi.as_view(), name="sticker-correct"),
     path("stickers/<id:sticker_number>/remove/", fix.StickerRemoveApi.as_view(), name="sticker-remove"),

@@ -6,8 +6,10 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from api.fields import StrictPrimaryKeyField
+from api.fields import StrictIntegerField, StrictPrimaryKeyField
 from campaign.models import House
+
+BIG = 1_000_000  # integers are bounded so no input reaches the database out of range
 
 
 class HouseRefSerializer(serializers.Serializer):
@@ -185,3 +187,23 @@ class CampaignGameField(StrictPrimaryKeyField):
 
     def get_queryset(self):
         return self.context["campaign"].games.all()
+
+
+def bounded_int(**kwargs) -> StrictIntegerField:
+    kwargs.setdefault("min_value", -BIG)
+    kwargs.setdefault("max_value", BIG)
+    return StrictIntegerField(**kwargs)
+
+
+def range_messages(message: str) -> dict:
+    """The service's own sentence for a number out of its range (the schema states the range)."""
+    return {"min_value": message, "max_value": message}
+
+
+def game_field(**kwargs) -> CampaignGameField:
+    return CampaignGameField(
+        required=False,
+        allow_null=True,
+        help_text="Id of the game in which it happens; omitted: the latest game; null: between games.",
+        **kwargs,
+    )

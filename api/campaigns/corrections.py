@@ -9,13 +9,14 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 
 from api.base import CampaignApi
-from api.campaign_apis import TAGS, StickerAttachApi
+from api.campaigns.board import StickerAttachApi
 from api.campaigns.serializers import (
     CampaignHouseField,
     DilemmaCardSerializer,
     EnvelopeSerializer,
     StickerSerializer,
 )
+from api.campaigns.views import TAGS
 from api.errors import MEMBER_WRITE
 from api.fields import StrictBooleanField
 from campaign.access import Need

@@ -8,7 +8,7 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 
 from api.base import CampaignApi
-from api.campaign_apis import chronicle
+from api.campaigns.chronicles import chronicle
 from api.campaigns.serializers import CampaignHouseField, ChronicleGameSerializer, StickerSerializer
 from api.errors import MEMBER_WRITE
 from api.fields import NameField, StrictCharField, StrictIntegerField
