@@ -37,8 +37,8 @@ from campaign.services.members import (
     membership_remove,
     membership_role_change,
 )
+from config.network import phone_base_url
 from config.ratelimits import posts_rate_limited
-from games.views import phone_base_url
 
 TAGS = ["members"]
 
