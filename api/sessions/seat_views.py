@@ -34,7 +34,6 @@ from api.sessions.views import TAGS
 from games import selectors, services
 from games.models import Seat
 from games.presenters import presenter_for
-from games.screens import session_seat_infos
 
 ASK_THE_HOST = "Ask the host for this seat's link (its join token)."
 LOG_IN_TO_CLAIM = "Log in to join a seat with your account."
@@ -186,7 +185,8 @@ class SeatLegalActionsApi(SessionApi):
 
     def choices(self, seat: Seat) -> dict:
         view = self.seat_view(seat)
-        words = presenter_for(self.session.game).words(view["view"], session_seat_infos(self.session))
+        infos = selectors.seat_infos(selectors.session_seats(session=self.session))
+        words = presenter_for(self.session.game).words(view["view"], infos)
         choices = [{"choice": choice, "title": words.title(choice)} for choice in view["legal_actions"]]
         data = {"version": view["version"], "seat": seat.index, "choices": choices}
         return self.OutputSerializer(data).data
