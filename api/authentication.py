@@ -4,14 +4,19 @@ using its session. A token's last use is written at most once a minute (LAST_USE
 conditional UPDATE, so most requests pay nothing for it."""
 
 import datetime
+from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db.models import F, Q
+from django.http import HttpRequest
 from django.utils import timezone
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication, get_authorization_header
+from rest_framework.request import Request
 
 from api.models import DeviceToken, token_digest
+from games.models import GameSession, Seat
 
 TOKEN_EXPIRED = "Your token has expired: log in again for a new one."
 TOKEN_INVALID = "Invalid token."
@@ -19,11 +24,11 @@ USER_INACTIVE = "User inactive or deleted."
 LAST_USED_EVERY = datetime.timedelta(seconds=60)
 
 
-def token_expires_at(token) -> datetime.datetime:
+def token_expires_at(token: DeviceToken) -> datetime.datetime:
     return token.created + datetime.timedelta(seconds=settings.API_TOKEN_LIFETIME)
 
 
-def token_expired(token) -> bool:
+def token_expired(token: DeviceToken) -> bool:
     return timezone.now() >= token_expires_at(token)
 
 
@@ -47,8 +52,8 @@ TOKEN_PREFIXES = (b"token", b"bearer")
 class ExpiringTokenAuthentication(TokenAuthentication):
     model = DeviceToken
 
-    def authenticate(self, request):
-        parts = get_authorization_header(request).split()
+    def authenticate(self, request: HttpRequest | Request) -> tuple[User, DeviceToken] | None:
+        parts = get_authorization_header(request).split()  # type: ignore[arg-type]  # as request_token_key
         if not parts or parts[0].lower() not in TOKEN_PREFIXES:
             return None
         if len(parts) != 2:
@@ -59,7 +64,7 @@ class ExpiringTokenAuthentication(TokenAuthentication):
             raise exceptions.AuthenticationFailed(TOKEN_INVALID) from None
         return self.authenticate_credentials(key)
 
-    def authenticate_credentials(self, key):
+    def authenticate_credentials(self, key: str) -> tuple[User, DeviceToken]:
         token = DeviceToken.objects.select_related("user").filter(digest=token_digest(key)).first()
         if token is None:
             raise exceptions.AuthenticationFailed(TOKEN_INVALID)
@@ -78,9 +83,9 @@ class ExpiringTokenAuthentication(TokenAuthentication):
 # written as above: a conditional UPDATE at most once a minute.
 
 
-def request_token_key(request) -> str | None:
+def request_token_key(request: HttpRequest | Request) -> str | None:
     """The key of an ``Authorization: Token <key>`` (or ``Bearer <key>``) header, or None."""
-    parts = get_authorization_header(request).split()
+    parts = get_authorization_header(request).split()  # type: ignore[arg-type]  # reads META, a Django request's too
     if len(parts) != 2 or parts[0].lower() not in TOKEN_PREFIXES:
         return None
     try:
@@ -97,7 +102,7 @@ def _token_columns(prefix: str) -> dict:
     }
 
 
-def _authenticated_by(request, user, row) -> bool:
+def _authenticated_by(request: Request, user: User, row: Any) -> bool:
     token = DeviceToken(
         pk=row.token_id, user=user, name="", created=row.token_created, last_used=row.token_last_used
     )
@@ -108,11 +113,9 @@ def _authenticated_by(request, user, row) -> bool:
     return True
 
 
-def seat_of_token_player(request, *, session_id: int, index: int):
+def seat_of_token_player(request: Request, *, session_id: int, index: int) -> Seat | None:
     """The seat (with its session) whose player holds the request's API token, the request then
     authenticated as that player: one query. None on a miss (nothing authenticated)."""
-    from games.models import Seat
-
     key = request_token_key(request)
     if key is None or "_user" in request.__dict__:
         return None
@@ -127,16 +130,14 @@ def seat_of_token_player(request, *, session_id: int, index: int):
         .annotate(**_token_columns("user"))
         .first()
     )
-    if seat is None or not _authenticated_by(request, seat.user, seat):
+    if seat is None or seat.user is None or not _authenticated_by(request, seat.user, seat):
         return None
     return seat
 
 
-def session_of_token_host(request, *, session_id: int):
+def session_of_token_host(request: Request, *, session_id: int) -> GameSession | None:
     """The session whose host holds the request's API token, the request then authenticated as
     the host: one query. None on a miss (nothing authenticated)."""
-    from games.models import GameSession
-
     key = request_token_key(request)
     if key is None or "_user" in request.__dict__:
         return None
@@ -146,6 +147,6 @@ def session_of_token_host(request, *, session_id: int):
         .annotate(**_token_columns("host"))
         .first()
     )
-    if session is None or not _authenticated_by(request, session.host, session):
+    if session is None or session.host is None or not _authenticated_by(request, session.host, session):
         return None
     return session

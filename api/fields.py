@@ -2,6 +2,8 @@
 JSON number, a boolean a JSON boolean) and texts held to the archive's rule (no control or bidi
 characters)."""
 
+from typing import Any
+
 from django.core.validators import ProhibitNullCharactersValidator
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
@@ -17,7 +19,7 @@ NOT_A_TEXT = "Not a valid string."
 class StrictCharField(serializers.CharField):
     """A CharField that refuses numbers and booleans instead of turning them into text."""
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):
             self.fail("invalid")
         return super().to_internal_value(data)
@@ -26,7 +28,7 @@ class StrictCharField(serializers.CharField):
 class StrictBooleanField(serializers.BooleanField):
     """A BooleanField that takes only true and false, as the schema says (not 1, "yes" or "on")."""
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> bool:
         if not isinstance(data, bool):
             self.fail("invalid", input=data)
         return data
@@ -41,7 +43,7 @@ class StrictIntegerField(serializers.IntegerField):
 
     default_error_messages = {"not_a_number": NUMBER_NOT_A_NUMBER}
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> int:
         if isinstance(data, bool) or not isinstance(data, int):
             self.fail("not_a_number")
         return super().to_internal_value(data)
@@ -51,7 +53,7 @@ class LetterField(serializers.ChoiceField):
     """A letter among capitals (the schema's enum lists each once): a lower-case letter is read as
     its capital, so generators see one enum without duplicate keys."""
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, str):
             data = data.upper()
         return super().to_internal_value(data)
@@ -73,7 +75,7 @@ class NameField(StrictCharField):
 
     message_check = staticmethod(_no_control_characters)
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         # One sentence for every control character, NUL included (DRF's own says only NUL).
         self.validators = [
@@ -94,12 +96,12 @@ class StrictPrimaryKeyField(serializers.PrimaryKeyRelatedField):
     """An id is a JSON integer, as the schema says (not "7", 7.0 or true; nor "" for null, which
     DRF's related fields take)."""
 
-    def run_validation(self, data=serializers.empty):
+    def run_validation(self, data: Any = serializers.empty) -> Any:
         if data == "":
             self.fail("incorrect_type", data_type="str")
         return super().run_validation(data)
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, bool) or not isinstance(data, int):
             self.fail("incorrect_type", data_type=type(data).__name__)
         return super().to_internal_value(data)

@@ -32,7 +32,7 @@ DOCS_CSP = csp_override(
 )
 
 
-def _documented_stream(view, api_class):
+def _documented_stream(view: Any, api_class: type) -> Any:
     """An event stream, served apart from DRF (config/streams.py: an async view holding no thread),
     described in the schema by ``api_class``: drf-spectacular reads an endpoint's ``cls``."""
     view.cls, view.initkwargs = api_class, {}

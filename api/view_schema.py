@@ -298,7 +298,7 @@ def _drop_unused(result: dict[str, Any], names: list[str]) -> None:
             result["components"]["schemas"].pop(name, None)
 
 
-def typed_contract_hook(result, generator, request, public):
+def typed_contract_hook(result: dict, generator: Any, request: Any, public: bool) -> dict:
     """drf-spectacular postprocessing: the typed views, parameters, entries and settings."""
     schemas = result["components"]["schemas"]
     components = Components()

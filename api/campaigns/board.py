@@ -3,6 +3,7 @@ the Envelopes, the storylines, the save slots and the Mystery stickers."""
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.base import CampaignApi
@@ -54,7 +55,7 @@ class RealmBoardApi(CampaignApi):
         summary="The Realm board: the five Chronicle rows with their stickers",
         responses={200: OutputSerializer(many=True), **MEMBER_READ},
     )
-    def get(self, request, campaign_id: int):
+    def get(self, request: Request, campaign_id: int) -> Response:
         """The Realm board: the five Chronicle rows, each a list of spaces holding the visible sticker or
         null. Any member may read it; a stranger gets 404."""
         rows = [
@@ -85,7 +86,7 @@ class StickerAttachApi(CampaignApi):
         request=InputSerializer,
         responses={201: StickerSerializer, **MEMBER_WRITE},
     )
-    def post(self, request, campaign_id: int):
+    def post(self, request: Request, campaign_id: int) -> Response:
         """Attaches a Chronicle sticker, placed by the rules (the leftmost empty space of its row, else
         over the oldest); answers 201 with the sticker and its space. A sticker already on the board is
         a 400 with code invalid. The owner and players may; a viewer gets 403 (code
@@ -101,7 +102,7 @@ class EnvelopeListApi(CampaignApi):
         summary="The opened envelopes",
         responses={200: EnvelopeSerializer(many=True), **MEMBER_READ},
     )
-    def get(self, request, campaign_id: int):
+    def get(self, request: Request, campaign_id: int) -> Response:
         """The Envelopes opened so far, with who opened them and in which game. Any member may read it; a
         stranger gets 404."""
         envelopes = self.campaign.envelopes.select_related("opened_by", "game")
@@ -164,7 +165,7 @@ class EnvelopeOpenApi(CampaignApi):
         request=InputSerializer,
         responses={201: OutputSerializer, **MEMBER_WRITE},
     )
-    def post(self, request, campaign_id: int):
+    def post(self, request: Request, campaign_id: int) -> Response:
         """Opens an Envelope: its Story card goes on its storyline and its Dilemma cards into the save
         slots; answers 201 with the Envelope. An Envelope opened already is a 400 with code invalid.
         The owner and players may; a viewer gets 403 (code permission_denied), a stranger 404."""
@@ -184,7 +185,7 @@ class StorylineListApi(CampaignApi):
         summary="Story cards by storyline",
         responses={200: OutputSerializer(many=True), **MEMBER_READ},
     )
-    def get(self, request, campaign_id: int):
+    def get(self, request: Request, campaign_id: int) -> Response:
         """The Story cards by storyline, the active (top) card first. Any member may read it; a stranger
         gets 404."""
         return Response(self.OutputSerializer(selectors.storylines(campaign=self.campaign), many=True).data)
@@ -202,7 +203,7 @@ class SaveSlotsApi(CampaignApi):
         summary="The save slots: Dilemma deck, Event area, Story save slot, Trash",
         responses={200: OutputSerializer, **MEMBER_READ},
     )
-    def get(self, request, campaign_id: int):
+    def get(self, request: Request, campaign_id: int) -> Response:
         """The save slots: the Dilemma deck, the Event area, the Story save slot and the Trash, each a list
         of cards. Any member may read it; a stranger gets 404."""
         return Response(self.OutputSerializer(selectors.save_slots(campaign=self.campaign)).data)
@@ -224,7 +225,7 @@ class MysteryStickerAttachApi(CampaignApi):
         request=InputSerializer,
         responses={201: MysteryStickerSerializer, **MEMBER_WRITE},
     )
-    def post(self, request, campaign_id: int):
+    def post(self, request: Request, campaign_id: int) -> Response:
         """Attaches a Mystery sticker (a letter A to L) on a storyline; the sixth makes Envelope 70, the
         Grand Finale, due. Answers 201. A letter attached already is a 400 with code invalid. The
         owner and players may; a viewer gets 403 (code permission_denied), a stranger 404."""

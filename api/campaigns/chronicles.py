@@ -4,6 +4,7 @@ on paper, its result recorded and corrected."""
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.base import CampaignApi, CampaignPagedApi
@@ -54,7 +55,7 @@ class GameListApi(CampaignPagedApi):
         summary="The Realm Chronicles: one table per game (paginated, filterable)",
         responses={200: ChronicleGameSerializer(many=True), **errors(400, 401, 403, 404)},
     )
-    def get(self, request, campaign_id: int):
+    def get(self, request: Request, campaign_id: int) -> Response:
         """The Realm Chronicles, one table per game, oldest first; paginated (limit, offset) and filtered
         by the query parameters. Any member may read it; a stranger gets 404."""
         wanted = set(self.filter_queryset(self.campaign.games.all()).values_list("pk", flat=True))
@@ -68,7 +69,7 @@ class GameDetailApi(CampaignApi):
         summary="One Realm Chronicles table",
         responses={200: ChronicleGameSerializer, **MEMBER_READ},
     )
-    def get(self, request, campaign_id: int, game_id: int):
+    def get(self, request: Request, campaign_id: int, game_id: int) -> Response:
         """One game's Realm Chronicles table: its King, how the reign ended and each House's score. Any
         member may read it; a stranger gets 404. A game of another campaign is 404."""
         game = get_object_or_404(self.campaign.games, pk=game_id)
@@ -86,7 +87,7 @@ class GameBeginApi(CampaignApi):
         request=InputSerializer,
         responses={201: ChronicleGameSerializer, **MEMBER_WRITE},
     )
-    def post(self, request, campaign_id: int):
+    def post(self, request: Request, campaign_id: int) -> Response:
         """Begins the campaign's next game: its Realm Chronicles table, then Chronicle aging on the board;
         answers 201 with the game. The owner and players may; a viewer gets 403 (code
         permission_denied), a stranger 404."""
@@ -121,7 +122,7 @@ class GameResultRecordApi(CampaignApi):
         request=InputSerializer,
         responses={200: ChronicleGameSerializer, **MEMBER_WRITE},
     )
-    def post(self, request, campaign_id: int, game_id: int):
+    def post(self, request: Request, campaign_id: int, game_id: int) -> Response:
         """Records a game's result, one row per House that played: the ranking, Prestige and Crave and
         alignment marks follow from it; answers the scored table. A result recorded already is a 400
         with code invalid (correct it instead). The owner and players may; a viewer gets 403 (code
@@ -144,7 +145,7 @@ class GameResultCorrectApi(CampaignApi):
         request=InputSerializer,
         responses={200: ChronicleGameSerializer, **MEMBER_WRITE},
     )
-    def post(self, request, campaign_id: int, game_id: int):
+    def post(self, request: Request, campaign_id: int, game_id: int) -> Response:
         """Corrects a recorded result: a new revision of the table with its reason; the old one stays and
         the ledger is rebalanced by correction entries. Answers the table. The campaign's owner only:
         another member gets 403 (code permission_denied), a stranger 404."""

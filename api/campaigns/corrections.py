@@ -6,6 +6,7 @@ correction rewrites what the group recorded: the campaign's owner only (a player
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.base import CampaignApi
@@ -40,7 +41,7 @@ class StickerCorrectApi(CampaignApi):
         request=InputSerializer,
         responses={200: StickerSerializer, **MEMBER_WRITE},
     )
-    def post(self, request, campaign_id: int, sticker_number: int):
+    def post(self, request: Request, campaign_id: int, sticker_number: int) -> Response:
         """Corrects a Chronicle sticker typed wrongly (its number, row, side, signer or title); answers the
         sticker. Correcting to a number already on the board is a 400 with code invalid. The
         campaign's owner only: another member gets 403 (code permission_denied), a stranger 404."""
@@ -58,7 +59,7 @@ class StickerRemoveApi(CampaignApi):
         request=None,
         responses=REMOVED,
     )
-    def post(self, request, campaign_id: int, sticker_number: int):
+    def post(self, request: Request, campaign_id: int, sticker_number: int) -> Response:
         """Removes a sticker attached by mistake; a sticker it covered is visible again. Answers 204. The
         campaign's owner only: another member gets 403 (code permission_denied), a stranger 404."""
         sticker = get_object_or_404(self.campaign.stickers, number=sticker_number)
@@ -79,7 +80,7 @@ class EnvelopeCorrectApi(CampaignApi):
         request=InputSerializer,
         responses={200: EnvelopeSerializer, **MEMBER_WRITE},
     )
-    def post(self, request, campaign_id: int, envelope_number: int):
+    def post(self, request: Request, campaign_id: int, envelope_number: int) -> Response:
         """Corrects an Envelope recorded wrongly (who opened it, Special or not); answers the Envelope. The
         campaign's owner only: another member gets 403 (code permission_denied), a stranger 404."""
         envelope = get_object_or_404(self.campaign.envelopes, number=envelope_number)
@@ -96,7 +97,7 @@ class EnvelopeRemoveApi(CampaignApi):
         request=None,
         responses=REMOVED,
     )
-    def post(self, request, campaign_id: int, envelope_number: int):
+    def post(self, request: Request, campaign_id: int, envelope_number: int) -> Response:
         """Removes an Envelope opened by mistake, with its cards; answers 204. Refused (400, code
         invalid) once one of its cards was played. The campaign's owner only: another member gets
         403 (code permission_denied), a stranger 404."""
@@ -117,7 +118,7 @@ class DilemmaCardMoveApi(CampaignApi):
         request=InputSerializer,
         responses={200: DilemmaCardSerializer, **MEMBER_WRITE},
     )
-    def post(self, request, campaign_id: int, card_number: int):
+    def post(self, request: Request, campaign_id: int, card_number: int) -> Response:
         """Moves a card put in the wrong save slot to its right place (deck, story_slot, event_area or
         trash); answers the card. The campaign's owner only: another member gets 403 (code
         permission_denied), a stranger 404."""

@@ -4,6 +4,7 @@ ledger, a new House, an achievement's spaces marked."""
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.base import CampaignApi
@@ -25,6 +26,7 @@ from campaign.legacy import MAX_SPACES
 from campaign.models import (
     Achievement,
     Campaign,
+    House,
 )
 from campaign.services.houses import (
     HOUSE_NUMBER_RANGE,
@@ -35,7 +37,7 @@ from campaign.services.houses import (
 )
 
 
-def house_with_totals(campaign: Campaign, house_id: int):
+def house_with_totals(campaign: Campaign, house_id: int) -> House:
     return get_object_or_404(selectors.house_list(campaign=campaign), pk=house_id)
 
 
@@ -45,7 +47,7 @@ class HouseListApi(CampaignApi):
         summary="Houses with Prestige, Crave, achievements and alignment",
         responses={200: HouseSerializer(many=True), **MEMBER_READ},
     )
-    def get(self, request, campaign_id: int):
+    def get(self, request: Request, campaign_id: int) -> Response:
         """Every House of the campaign with its Prestige, Crave, achievements and alignment marks. Any
         member may read it; a stranger gets 404."""
         return Response(HouseSerializer(selectors.house_list(campaign=self.campaign), many=True).data)
@@ -62,11 +64,11 @@ class HouseDetailApi(CampaignApi):
         summary="One House with its Prestige/Crave ledger",
         responses={200: OutputSerializer, **MEMBER_READ},
     )
-    def get(self, request, campaign_id: int, house_id: int):
+    def get(self, request: Request, campaign_id: int, house_id: int) -> Response:
         """One House with its Prestige/Crave ledger (each entry with its reason). Any member may read it; a
         stranger gets 404. A House of another campaign is 404."""
         house = house_with_totals(self.campaign, house_id)
-        house.ledger_entries = house.ledger.select_related("game")
+        house.ledger_entries = house.ledger.select_related("game")  # type: ignore[attr-defined]  # read by the serializer
         return Response(self.OutputSerializer(house).data)
 
 
@@ -87,7 +89,7 @@ class HouseCreateApi(CampaignApi):
         request=InputSerializer,
         responses={201: HouseSerializer, **MEMBER_WRITE},
     )
-    def post(self, request, campaign_id: int):
+    def post(self, request: Request, campaign_id: int) -> Response:
         """Adds a House (name, House number, optional player name); answers 201 with it. A number already
         taken or a full table is a 400 with code invalid. The owner and players may; a viewer gets
         403 (code permission_denied), a stranger 404."""
@@ -115,7 +117,7 @@ class AchievementMarkApi(CampaignApi):
         request=InputSerializer,
         responses={200: AchievementSerializer, **MEMBER_WRITE},
     )
-    def post(self, request, campaign_id: int, achievement_id: int):
+    def post(self, request: Request, campaign_id: int, achievement_id: int) -> Response:
         """Marks spaces of an achievement (count) in a game; answers the achievement with its marked
         spaces. Marking past its last space is a 400 with code invalid. The owner and players may; a
         viewer gets 403 (code permission_denied), a stranger 404."""

@@ -2,12 +2,15 @@
 Input/OutputSerializer; these are the pieces they are built from), and the fields that take a
 campaign's House or game by its id."""
 
+from typing import Any
+
+from django.db.models import QuerySet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from api.fields import StrictIntegerField, StrictPrimaryKeyField
-from campaign.models import House
+from campaign.models import CampaignEvent, ChronicleGame, House
 
 BIG = 1_000_000  # integers are bounded so no input reaches the database out of range
 
@@ -75,12 +78,12 @@ class HouseSerializer(serializers.Serializer):
     alignment = serializers.SerializerMethodField()
 
     @extend_schema_field(AchievementSerializer(many=True))
-    def get_achievements(self, house: House):
+    def get_achievements(self, house: House) -> Any:
         chosen = [a for a in house.achievements.all() if a.kind != "alignment"]
         return AchievementSerializer(chosen, many=True).data
 
     @extend_schema_field(AchievementSerializer(many=True))
-    def get_alignment(self, house: House):
+    def get_alignment(self, house: House) -> Any:
         chosen = [a for a in house.achievements.all() if a.kind == "alignment"]
         return AchievementSerializer(chosen, many=True).data
 
@@ -169,7 +172,7 @@ class EventSerializer(serializers.Serializer):
     game = GameRefSerializer(allow_null=True)
     created_at = serializers.DateTimeField()
 
-    def get_actor(self, event) -> str | None:
+    def get_actor(self, event: CampaignEvent) -> str | None:
         """Who made the change: a user here, or by name one of an imported campaign's history."""
         return event.actor.get_username() if event.actor is not None else (event.actor_name or None)
 
@@ -177,7 +180,7 @@ class EventSerializer(serializers.Serializer):
 class CampaignHouseField(StrictPrimaryKeyField):
     """The id of a House of the campaign in the serializer context (others: 'does not exist')."""
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[House]:
         return self.context["campaign"].houses.all()
 
 
@@ -185,11 +188,11 @@ class CampaignHouseField(StrictPrimaryKeyField):
 class CampaignGameField(StrictPrimaryKeyField):
     """The id of a game (Realm Chronicles table) of the campaign in the serializer context."""
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[ChronicleGame]:
         return self.context["campaign"].games.all()
 
 
-def bounded_int(**kwargs) -> StrictIntegerField:
+def bounded_int(**kwargs: Any) -> StrictIntegerField:
     kwargs.setdefault("min_value", -BIG)
     kwargs.setdefault("max_value", BIG)
     return StrictIntegerField(**kwargs)
@@ -200,7 +203,7 @@ def range_messages(message: str) -> dict:
     return {"min_value": message, "max_value": message}
 
 
-def game_field(**kwargs) -> CampaignGameField:
+def game_field(**kwargs: Any) -> CampaignGameField:
     return CampaignGameField(
         required=False,
         allow_null=True,

@@ -6,6 +6,7 @@ module: the campaigns themselves and their history."""
 from django.core.exceptions import PermissionDenied
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, serializers, status
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.base import CampaignApi, CampaignPagedApi, ChronicleApi
@@ -81,12 +82,12 @@ class CampaignListApi(ChronicleApi):
         summary="The campaigns you belong to",
         responses={200: OutputSerializer(many=True), **errors(401)},
     )
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         """Lists every campaign you are a member of, with your role in it (owner, player or viewer) and the
         Houses you play there. An empty list if you belong to none."""
         campaigns = list(selectors.campaign_list_for_user(user=request.user))
         roles = dict(
-            Membership.objects.filter(user=request.user, campaign__in=campaigns).values_list(
+            Membership.objects.filter(user=request.user, campaign__in=campaigns).values_list(  # type: ignore[misc]  # a logged-in user
                 "campaign_id", "role"
             )
         )
@@ -134,7 +135,7 @@ class CampaignDetailApi(CampaignApi):
         )
 
     @extend_schema(tags=TAGS, summary="One campaign", responses={200: OutputSerializer, **MEMBER_READ})
-    def get(self, request, campaign_id: int):
+    def get(self, request: Request, campaign_id: int) -> Response:
         """One campaign: its Houses ordered by Prestige, its Mystery stickers and its games. Any member may
         read it; a stranger gets 404."""
         return Response(self.OutputSerializer(campaign_detail(self.campaign)).data)
@@ -150,7 +151,7 @@ class CampaignCreateApi(ChronicleApi):
         request=InputSerializer,
         responses={201: CampaignDetailApi.OutputSerializer, **errors(400, 401, 403)},
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         """Creates a new, empty campaign and makes you its owner; answers 201 with it. Add Houses next. The
         demo account cannot create campaigns (403)."""
         try:
@@ -172,7 +173,7 @@ class HistoryListApi(CampaignPagedApi):
         summary="The campaign history, newest first (paginated, filterable)",
         responses={200: EventSerializer(many=True), **errors(400, 401, 403, 404)},
     )
-    def get(self, request, campaign_id: int):
+    def get(self, request: Request, campaign_id: int) -> Response:
         """The campaign's history, newest first: every change with who made it, when and in which game;
         paginated and filtered by the query parameters. Any member may read it; a stranger gets 404."""
         events = self.filter_queryset(selectors.campaign_history(campaign=self.campaign))

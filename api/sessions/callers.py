@@ -12,11 +12,15 @@ Unknown session or seat: 404. Not allowed: 403 (401 when anonymous without a sea
 session views of the API ask only this module who is calling.
 """
 
+from typing import Any, NoReturn
+
+from django.contrib.auth.models import AnonymousUser, User
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import exceptions
 from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
 
 from api.authentication import seat_of_token_player, session_of_token_host
 from api.base import ChronicleApi
@@ -38,38 +42,38 @@ SEAT_TOKEN = OpenApiParameter(
 )
 
 
-def is_host(session: GameSession, user) -> bool:
+def is_host(session: GameSession, user: User | AnonymousUser) -> bool:
     """Who keeps the table: its host, and for a campaign's night the campaign's owner (the
     host's phone died), as the table page (games.selectors.session_table_open_to)."""
     return selectors.session_table_open_to(session=session, user=user)
 
 
-def _seat_by_token(request) -> Seat | None:
+def _seat_by_token(request: Request) -> Seat | None:
     """The seat of the request's X-Seat-Token (with its session: one query, once per request)."""
     if not hasattr(request, "_chronicle_token_seat"):
         token = request.headers.get(SEAT_TOKEN_HEADER, "")
-        request._chronicle_token_seat = seat_for_join_token(request, token) if token else None
-    return request._chronicle_token_seat
+        request._chronicle_token_seat = seat_for_join_token(request, token) if token else None  # type: ignore[attr-defined]  # kept on the request
+    return request._chronicle_token_seat  # type: ignore[attr-defined]  # set above
 
 
-def header_seat(request, session_id: int) -> Seat | None:
+def header_seat(request: Request, session_id: int) -> Seat | None:
     """The seat of the request's X-Seat-Token when it is one of this session's."""
     seat = _seat_by_token(request)
     return seat if seat is not None and seat.session_id == session_id else None
 
 
-def seat_of_scanned_code(request, token: str) -> Seat | None:
+def seat_of_scanned_code(request: Request, token: str) -> Seat | None:
     """The seat a scanned code (its join token, sent in a body) opens, or None."""
     return seat_for_join_token(request, token)
 
 
-def refuse(request, message: str):
+def refuse(request: Request, message: str) -> NoReturn:
     if not request.user.is_authenticated and not request.headers.get(SEAT_TOKEN_HEADER):
         raise exceptions.NotAuthenticated()
     raise exceptions.PermissionDenied(message)
 
 
-def may_act_for(request, session: GameSession, seat: Seat) -> bool:
+def may_act_for(request: Request, session: GameSession, seat: Seat) -> bool:
     token_seat = header_seat(request, session.pk)
     if token_seat is not None:
         return token_seat.pk == seat.pk
@@ -88,12 +92,12 @@ class SessionApi(ChronicleApi):
     session_id: int
     _session: GameSession | None = None
 
-    def perform_authentication(self, request):
+    def perform_authentication(self, request: Request) -> None:
         """Lazy (DRF's documented way): a logged-in player's or host's API token is checked in the
         query that reads the seat or the session (``seat_for``, ``require_host``); anything else
         authenticates as usual on the first use of ``request.user``."""
 
-    def initial(self, request, *args, **kwargs):
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         super().initial(request, *args, **kwargs)
         self.session_id = kwargs["session_id"]
         token_seat = header_seat(request, self.session_id)

@@ -7,6 +7,7 @@ from django.utils.http import parse_etags
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import status
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 IF_NONE_MATCH = OpenApiParameter(
@@ -27,13 +28,13 @@ ETAG = OpenApiParameter(
 NOT_MODIFIED = OpenApiResponse(description="Nothing changed since the ETag sent in If-None-Match: no body.")
 
 
-def etag_matches(request, etag: str) -> bool:
+def etag_matches(request: Request, etag: str) -> bool:
     """Whether If-None-Match names ``etag`` (the weak comparison: W/ prefixes aside) or is ``*``."""
     sent = parse_etags(request.headers.get("If-None-Match", ""))
     return "*" in sent or etag.removeprefix("W/") in {tag.removeprefix("W/") for tag in sent}
 
 
-def with_etag(request, etag: str, build: Callable[[], Any]) -> Response:
+def with_etag(request: Request, etag: str, build: Callable[[], Any]) -> Response:
     """304 when the client has ``etag`` already (``build`` is not called), else ``build()``'s data."""
     if etag_matches(request, etag):
         return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})

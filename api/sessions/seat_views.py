@@ -1,11 +1,14 @@
 """A session's seats through the API: joining one, its code shown again or replaced, its view, its
 choices and its actions, and finding a seat from a scanned code."""
 
+from collections.abc import Callable
+
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import exceptions, serializers
 from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.base import ChronicleApi
@@ -72,7 +75,7 @@ class SeatJoinApi(SessionApi):
         parameters=[SEAT_TOKEN],
         responses={200: OutputSerializer, **errors(400, 401, 403, 404)},
     )
-    def post(self, request, session_id: int, seat_index: int):
+    def post(self, request: Request, session_id: int, seat_index: int) -> Response:
         seat = get_object_or_404(Seat, session=self.session, index=seat_index)
         seat.session = self.session
         own = may_act_for(request, self.session, seat)
@@ -104,14 +107,14 @@ class _SeatCodeApi(SessionApi):
     def change(self, seat: Seat) -> Seat:
         raise NotImplementedError
 
-    def post(self, request, session_id: int, seat_index: int):
+    def post(self, request: Request, session_id: int, seat_index: int) -> Response:
         self.require_host()
         seat = get_object_or_404(Seat, session=self.session, index=seat_index)
         seat.session = self.session
         return Response(self.OutputSerializer(self.change(seat)).data)
 
 
-def _seat_code_schema(summary: str, description: str):
+def _seat_code_schema(summary: str, description: str) -> Callable[[type], type]:
     return extend_schema_view(
         post=extend_schema(
             tags=TAGS,
@@ -155,7 +158,7 @@ class SeatViewApi(SessionApi):
         parameters=[SEAT_TOKEN, IF_NONE_MATCH, ETAG],
         responses={200: ViewSerializer, 304: NOT_MODIFIED, **errors(401, 403, 404)},
     )
-    def get(self, request, session_id: int, seat_index: int):
+    def get(self, request: Request, session_id: int, seat_index: int) -> Response:
         seat = self.open_seat_for(seat_index)
         return with_etag(request, self.etag("view", seat), lambda: view_data(self.seat_view(seat)))
 
@@ -179,7 +182,7 @@ class SeatLegalActionsApi(SessionApi):
         parameters=[SEAT_TOKEN, IF_NONE_MATCH, ETAG],
         responses={200: OutputSerializer, 304: NOT_MODIFIED, **errors(401, 403, 404)},
     )
-    def get(self, request, session_id: int, seat_index: int):
+    def get(self, request: Request, session_id: int, seat_index: int) -> Response:
         seat = self.open_seat_for(seat_index)
         return with_etag(request, self.etag("actions", seat), lambda: self.choices(seat))
 
@@ -204,7 +207,7 @@ class SeatActionSubmitApi(SessionApi):
         parameters=[SEAT_TOKEN, IDEMPOTENCY_KEY],
         responses={200: SubmitOutputSerializer, **errors(400, 401, 403, 404, 409)},
     )
-    def post(self, request, session_id: int, seat_index: int):
+    def post(self, request: Request, session_id: int, seat_index: int) -> Response:
         seat = self.open_seat_for(seat_index)
         return submit_action(request, self.session, seat)
 
@@ -245,7 +248,7 @@ class SeatFindApi(ChronicleApi):
         request=InputSerializer,
         responses={200: OutputSerializer, **errors(400, 404, 429)},
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         token = self.input(request)["token"]
         seat = seat_of_scanned_code(request, token)
         if seat is None:

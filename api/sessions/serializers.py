@@ -20,7 +20,7 @@ NO_NUL = "{what} cannot contain NUL characters."
 TOO_BIG = "An action is at most 10000 characters of JSON."
 
 
-def json_without_nul(value, what: str):
+def json_without_nul(value: Any, what: str) -> str:
     text = json.dumps(value)
     if "\\u0000" in text:
         raise serializers.ValidationError(NO_NUL.format(what=what))
@@ -83,7 +83,7 @@ class ChoiceSerializer(serializers.Serializer):
     )
 
 
-def unwrapped(hint) -> tuple[Any, str, bool]:
+def unwrapped(hint: Any) -> tuple[Any, str, bool]:
     """(the type, its help text, whether it may be null) of a declared field."""
     help_text = ""
     if get_origin(hint) is Annotated:
@@ -94,7 +94,7 @@ def unwrapped(hint) -> tuple[Any, str, bool]:
     return hint, help_text, False
 
 
-def _field_for(hint) -> serializers.Field:
+def _field_for(hint: Any) -> serializers.Field:
     """The serializer field of a field declared in ``games.selectors.SessionView``."""
     kind, help_text, nullable = unwrapped(hint)
     options: dict[str, Any] = {"help_text": help_text} if help_text else {}

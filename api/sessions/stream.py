@@ -4,6 +4,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions
 from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
 
 from api.base import ChronicleApi
 from api.errors import errors
@@ -79,5 +81,5 @@ class SessionEventsApi(ChronicleApi):
             **{(code, "text/plain"): STREAM_CAPPED for code in (429, 503)},
         },
     )
-    def get(self, request, session_id: int):
+    def get(self, request: Request, session_id: int) -> Response:
         raise exceptions.NotFound()  # never routed here: see the comment above

@@ -2,6 +2,7 @@
 
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import exceptions, status
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.sessions.serializers import NO_NUL, SubmitInputSerializer
@@ -29,7 +30,7 @@ class IdempotencyKeyRequired(exceptions.APIException):
     default_code = "idempotency_key_required"
 
 
-def submit_action(request, session: GameSession, seat: Seat | None) -> Response:
+def submit_action(request: Request, session: GameSession, seat: Seat | None) -> Response:
     serializer = SubmitInputSerializer(data=request.data)
     serializer.is_valid(raise_exception=True)
     key = request.headers.get("Idempotency-Key", "")

@@ -12,13 +12,14 @@ from typing import Any, get_args, get_origin
 
 from api.sessions.serializers import SESSION_VIEW_FIELDS, ParamSerializer, unwrapped
 from games.engines.kernel.choices import Choice
+from games.models import SessionAction
 from games.selectors import SessionView
 
 PARAM_KEYS = tuple(ParamSerializer._declared_fields)  # kind, min, max, options, max_length, schema, nonzero
 PARAM_INTEGERS = frozenset({"min", "max", "max_length"})
 
 
-def _int(value):
+def _int(value: Any) -> int | None:
     return None if value is None else int(value)
 
 
@@ -56,11 +57,11 @@ def _choice_data(choice: dict) -> dict:
     return data
 
 
-def _str(value):
+def _str(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
-def _reader(hint) -> Callable[[Any], Any]:
+def _reader(hint: Any) -> Callable[[Any], Any]:
     """How ``view_data`` reads a declared field, as its serializer field would."""
     kind, _, _ = unwrapped(hint)
     origin = get_origin(kind) or kind
@@ -74,7 +75,7 @@ def _reader(hint) -> Callable[[Any], Any]:
     return scalars[kind]
 
 
-def _bool(value):
+def _bool(value: Any) -> bool | None:
     return None if value is None else bool(value)
 
 
@@ -86,7 +87,7 @@ def view_data(view: SessionView) -> dict:
     return {name: read(view[name]) for name, read in VIEW_READERS.items()}  # type: ignore[literal-required]  # the declared names
 
 
-def submit_data(logged, view: SessionView) -> dict:
+def submit_data(logged: SessionAction, view: SessionView) -> dict:
     """``SubmitOutputSerializer({"action": logged, "view": view}).data``, cheaply."""
     action = {
         "seq": _int(logged.seq),

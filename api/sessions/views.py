@@ -4,10 +4,12 @@ call each is api/sessions/callers.py's."""
 
 import hashlib
 import json
+from typing import Any
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.base import ChronicleApi
@@ -55,7 +57,7 @@ class TableGameListApi(ChronicleApi):
         "when you create a session). Any logged-in user.",
         responses={200: OutputSerializer(many=True), **errors(401)},
     )
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         found = [
             {**game, "config_schema": settings_schema(get_game(game["slug"]))}
             for game in selectors.game_choices()
@@ -85,7 +87,7 @@ class MySeatListApi(ChronicleApi):
         "each at /api/sessions/{session}/seats/{seat_index}/ with your login: no seat token needed.",
         responses={200: OutputSerializer(many=True), **errors(401)},
     )
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         seats = selectors.seats_of_user(user=request.user)
         return Response(self.OutputSerializer(seats, many=True).data)
 
@@ -112,7 +114,7 @@ class SessionCreateApi(ChronicleApi):
             help_text="Seat indexes played by bots.",
         )
 
-        def __init__(self, *args, **kwargs):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self.fields["game"].choices = [g["slug"] for g in selectors.game_choices()]  # type: ignore[attr-defined]  # a ChoiceField
 
@@ -142,7 +144,7 @@ class SessionCreateApi(ChronicleApi):
         request=InputSerializer,
         responses={201: OutputSerializer, **errors(400, 401)},
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = self.input(request)
         session = services.session_create(host=request.user, **data)
         return Response(self.OutputSerializer(session).data, status=status.HTTP_201_CREATED)
@@ -158,7 +160,7 @@ class SessionDetailApi(SessionApi):
         parameters=[SEAT_TOKEN, IF_NONE_MATCH, ETAG],
         responses={200: SessionSerializer, 304: NOT_MODIFIED, **errors(401, 403, 404)},
     )
-    def get(self, request, session_id: int):
+    def get(self, request: Request, session_id: int) -> Response:
         self.require_at_table()
         data = SessionSerializer(self.session).data
         # Seats join and are claimed without moving the version: this ETag follows the answer itself.
@@ -176,7 +178,7 @@ class SessionTableApi(SessionApi):
         parameters=[SEAT_TOKEN, IF_NONE_MATCH, ETAG],
         responses={200: ViewSerializer, 304: NOT_MODIFIED, **errors(401, 403, 404)},
     )
-    def get(self, request, session_id: int):
+    def get(self, request: Request, session_id: int) -> Response:
         self.require_at_table()
         return with_etag(
             request,
@@ -197,7 +199,7 @@ class SessionTableActionApi(SessionApi):
         parameters=[IDEMPOTENCY_KEY],
         responses={200: SubmitOutputSerializer, **errors(400, 401, 403, 404, 409)},
     )
-    def post(self, request, session_id: int):
+    def post(self, request: Request, session_id: int) -> Response:
         self.require_host()
         return submit_action(request, self.session, None)
 
@@ -212,7 +214,7 @@ class SessionUndoApi(SessionApi):
         request=None,
         responses={200: SessionSerializer, **errors(400, 401, 403, 404)},
     )
-    def post(self, request, session_id: int):
+    def post(self, request: Request, session_id: int) -> Response:
         self.require_host()
         services.session_undo(session=self.session, by=request.user)
         return Response(SessionSerializer(self.session).data)
@@ -235,7 +237,7 @@ class SessionLogApi(SessionApi, GenericAPIView):
         parameters=[QuerySerializer, SEAT_TOKEN],
         responses={200: LoggedActionSerializer(many=True), **errors(400, 401, 403, 404)},
     )
-    def get(self, request, session_id: int):
+    def get(self, request: Request, session_id: int) -> Response:
         self.require_at_table()
         query = self.QuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)

@@ -50,9 +50,6 @@ NOT_YET_MOVED = {
     ("config.health", "beat_state", "config.celery"),
     ("config.health", "service_status", "redis"),
     ("config.health", "rate_limited", "config.ratelimits"),
-    ("api.authentication", "seat_of_token_player", "games.models"),
-    ("api.authentication", "session_of_token_host", "games.models"),
-    ("api.parsers", "parse", "django.core.exceptions"),
 }
 
 
