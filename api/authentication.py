@@ -77,7 +77,7 @@ class ExpiringTokenAuthentication(TokenAuthentication):
 
 
 # ---- A logged-in player's token, checked in the query that reads what it acts on -------------
-# (issue 18: a submit in at most 6 queries, the login included.) On a miss (no such token, not
+# (A submit stays within 6 queries, the login included.) On a miss (no such token, not
 # this seat's player, expired, inactive) the caller falls back to the usual authentication, which
 # gives the usual answer (401 for a bad token, 403 for another's seat). The token's last use is
 # written as above: a conditional UPDATE at most once a minute.

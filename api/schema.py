@@ -3,7 +3,7 @@
 becomes a component named after its view (``StickerAttachApi.InputSerializer`` ->
 ``StickerAttachRequest``), so the many nested classes of the same name never collide.
 
-The statuses every operation can answer whatever its view (issue 25) are declared here, once,
+The statuses every operation can answer whatever its view are declared here, once,
 rather than in each view's ``responses=``: see ``common_statuses``."""
 
 import inspect
@@ -92,8 +92,8 @@ class ChronicleAutoSchema(AutoSchema):
         return operation
 
 
-# What a text field of a body refuses, as JSON Schema patterns (issue 25: schema-valid text was
-# refused): a NUL (DRF's ProhibitNullCharactersValidator); in a name, every control character and
+# What a text field of a body refuses, as JSON Schema patterns (so that a text the schema
+# allows is never refused): a NUL (DRF's ProhibitNullCharactersValidator); in a name, every control character and
 # bidi control (games/engines/kernel/text.py: categories Cc and Cs and BIDI_CONTROLS), once the ends are
 # stripped of whitespace (what Python's str.strip() removes); and, where a blank text is refused, a
 # text of whitespace only.

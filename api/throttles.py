@@ -1,4 +1,4 @@
-"""The API's rate limit per caller (issue 25): each API token, each logged-in browser, each seat
+"""The API's rate limit per caller: each API token, each logged-in browser, each seat
 token and otherwise each client address has its own bucket, so one runaway client never slows the
 others, and a 429 says when to come back (Retry-After, set by DRF from the throttle's wait)."""
 

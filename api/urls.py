@@ -121,7 +121,7 @@ api_patterns: list[URLPattern | URLResolver] = [
     path("auth/signup/", accounts.SignupApi.as_view(), name="signup"),
 ]
 
-# Members and invitations (issue 24).
+# Members and invitations.
 campaign_patterns += [
     path("members/", m.MemberListApi.as_view(), name="member-list"),
     path("members/<id:member_id>/role/", m.MemberRoleApi.as_view(), name="member-role"),
@@ -136,7 +136,7 @@ api_patterns += [
     path("invitations/<str:token>/accept/", m.InvitationAcceptApi.as_view(), name="invitation-accept"),
 ]
 
-# A campaign's archive: export (the owner) and import (issue 29).
+# A campaign's archive: export (the owner) and import.
 campaign_patterns += [
     path("export/", arc.CampaignExportRequestApi.as_view(), name="campaign-export"),
     path("exports/<id:export_id>/", arc.CampaignExportStatusApi.as_view(), name="campaign-export-status"),

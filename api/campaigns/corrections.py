@@ -1,4 +1,4 @@
-"""Corrections of a campaign entered wrongly (issue 23), through the same services as the pages: a
+"""Corrections of a campaign entered wrongly, through the same services as the pages: a
 Chronicle sticker (corrected or removed), an Envelope (corrected or removed), a card moved to
 another save slot. Each writes its event in the history; a refusal is a 400 with its reason. A
 correction rewrites what the group recorded: the campaign's owner only (a player gets 403)."""

@@ -1,4 +1,4 @@
-"""Members and invitations for mobile clients (issue 24 items 3 and 5): every member lists the
+"""Members and invitations for mobile clients: every member lists the
 members; the owner invites (the answer carries the link and its token), lists and revokes the
 invitations, changes roles and removes members; anyone logged in reads an invitation and accepts it.
 One view per operation: validate, call one service or selector, serialize."""

@@ -1,4 +1,4 @@
-"""The campaign over months for mobile clients (issue 16): a House's page, the realm's statistics,
+"""The campaign over months for mobile clients: a House's page, the realm's statistics,
 the story of a night and its read-only link. One view per operation; members of the campaign only."""
 
 from django.shortcuts import get_object_or_404

@@ -23,7 +23,7 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 
 
 class IdempotencyKeyRequired(exceptions.APIException):
-    """A submit without its Idempotency-Key (shared decision 5): 400, code idempotency_key_required."""
+    """A submit without its Idempotency-Key (a retry must never apply an action twice): 400, code idempotency_key_required."""
 
     status_code = status.HTTP_400_BAD_REQUEST
     default_detail = IDEMPOTENCY_KEY_REQUIRED
