@@ -1,8 +1,9 @@
 """Who is calling a session's API, and what they may do. Who may:
 
 - the host (the logged-in user who created the session; for a campaign's night, while a player
-  of the campaign, and its owner too, as on the table page): the table view, the table's actions, undo (the host only),
-  every seat's join token; never a seat's private view unless it is the host's own seat;
+  of the campaign, and its owner too, as on the table page): the table view, the table's actions,
+  undo (the host only), every seat's join token; never a seat's private view unless it is the
+  host's own seat;
 - a seat: the holder of its secret join token (``X-Seat-Token`` header, no login needed: an
   anonymous phone) or the logged-in user who joined it; that seat's view, legal actions and
   actions only (another seat is 403);
