@@ -2,6 +2,7 @@
 DRF's one-per-user tokens are no longer used (moved to device tokens), so their admin is gone."""
 
 from django.contrib import admin
+from django.http import HttpRequest
 from rest_framework.authtoken.models import TokenProxy
 
 from api.models import DeviceToken
@@ -18,8 +19,8 @@ class DeviceTokenAdmin(admin.ModelAdmin):
     fields = ("user", "name", "created", "last_used")
     readonly_fields = fields
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False

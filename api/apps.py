@@ -10,7 +10,7 @@ class ApiConfig(AppConfig):
 
     def ready(self) -> None:
         # A password reset or change revokes the account's API tokens (allauth's signals).
-        from api import signals  # noqa: F401
+        from api.accounts import signals  # noqa: F401
 
         # The table companion reads API tokens through what the API registers: games imports nothing of api.
         from api.authentication import DeviceTokens

@@ -4,12 +4,16 @@ using its session. A token's last use is written at most once a minute (LAST_USE
 conditional UPDATE, so most requests pay nothing for it."""
 
 import datetime
+from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db.models import F, Q
+from django.http import HttpRequest
 from django.utils import timezone
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication, get_authorization_header
+from rest_framework.request import Request
 
 from api.models import DeviceToken, token_digest
 from games.access import TokenRefused
@@ -20,11 +24,11 @@ USER_INACTIVE = "User inactive or deleted."
 LAST_USED_EVERY = datetime.timedelta(seconds=60)
 
 
-def token_expires_at(token) -> datetime.datetime:
+def token_expires_at(token: DeviceToken) -> datetime.datetime:
     return token.created + datetime.timedelta(seconds=settings.API_TOKEN_LIFETIME)
 
 
-def token_expired(token) -> bool:
+def token_expired(token: DeviceToken) -> bool:
     return timezone.now() >= token_expires_at(token)
 
 
@@ -48,8 +52,8 @@ TOKEN_PREFIXES = (b"token", b"bearer")
 class ExpiringTokenAuthentication(TokenAuthentication):
     model = DeviceToken
 
-    def authenticate(self, request):
-        parts = get_authorization_header(request).split()
+    def authenticate(self, request: HttpRequest | Request) -> tuple[User, DeviceToken] | None:
+        parts = get_authorization_header(request).split()  # type: ignore[arg-type]  # as request_token_key
         if not parts or parts[0].lower() not in TOKEN_PREFIXES:
             return None
         if len(parts) != 2:
@@ -60,7 +64,7 @@ class ExpiringTokenAuthentication(TokenAuthentication):
             raise exceptions.AuthenticationFailed(TOKEN_INVALID) from None
         return self.authenticate_credentials(key)
 
-    def authenticate_credentials(self, key):
+    def authenticate_credentials(self, key: str) -> tuple[User, DeviceToken]:
         token = DeviceToken.objects.select_related("user").filter(digest=token_digest(key)).first()
         if token is None:
             raise exceptions.AuthenticationFailed(TOKEN_INVALID)
@@ -78,9 +82,9 @@ class ExpiringTokenAuthentication(TokenAuthentication):
 # written as above: a conditional UPDATE at most once a minute.
 
 
-def request_token_key(request) -> str | None:
+def request_token_key(request: HttpRequest | Request) -> str | None:
     """The key of an ``Authorization: Token <key>`` (or ``Bearer <key>``) header, or None."""
-    parts = get_authorization_header(request).split()
+    parts = get_authorization_header(request).split()  # type: ignore[arg-type]  # reads META, a Django request's too
     if len(parts) != 2 or parts[0].lower() not in TOKEN_PREFIXES:
         return None
     try:
@@ -92,10 +96,10 @@ def request_token_key(request) -> str | None:
 class DeviceTokens:
     """What ``games.access`` asks of the API's tokens (its ``ApiTokens``)."""
 
-    def key(self, request) -> str | None:
+    def key(self, request: HttpRequest | Request) -> str | None:
         return request_token_key(request)
 
-    def user(self, request):
+    def user(self, request: HttpRequest | Request) -> User | None:
         if request_token_key(request) is None:
             return None
         try:
@@ -107,19 +111,20 @@ class DeviceTokens:
     def held_by(self, account: str, key: str) -> Q:
         return Q(**{f"{account}__device_tokens__digest": token_digest(key)})
 
-    def columns(self, account: str) -> dict:
+    def columns(self, account: str) -> dict[str, F]:
         return {
             "token_id": F(f"{account}__device_tokens__id"),
             "token_created": F(f"{account}__device_tokens__created"),
             "token_last_used": F(f"{account}__device_tokens__last_used"),
         }
 
-    def signed_in(self, request, user, row) -> bool:
+    def signed_in(self, request: HttpRequest | Request, user: User, row: Any) -> bool:
         token = DeviceToken(
             pk=row.token_id, user=user, name="", created=row.token_created, last_used=row.token_last_used
         )
         if token_expired(token):
             return False
         token_touch(token)
-        request.user, request.auth = user, token
+        request.user = user
+        request.auth = token  # type: ignore[union-attr]  # DRF's Request here: the API's views ask
         return True

@@ -1,9 +1,14 @@
 """Base classes of the API views: JSON in, one error shape out, campaign membership checked once."""
 
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from rest_framework import exceptions, serializers
 from rest_framework.generics import GenericAPIView
+from rest_framework.request import Request
+from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.pagination import ChroniclePagination
@@ -13,7 +18,7 @@ from campaign.access import Need, campaign_for
 from campaign.models import Campaign, ChronicleGame
 
 
-def member_campaign(*, user, campaign_id: int, need: Need = Need.READ) -> Campaign:
+def member_campaign(*, user: User | AnonymousUser, campaign_id: int, need: Need = Need.READ) -> Campaign:
     """The campaign, for a member whose role allows ``need``: a stranger gets 404 (as for an
     unknown id, the same answer as the campaign pages), a short role 403 with the reason."""
     try:
@@ -33,7 +38,7 @@ class ChronicleApi(APIView):
     def get_serializer_context(self) -> dict:
         return {"request": self.request}
 
-    def input(self, request) -> dict:
+    def input(self, request: Request) -> dict:
         """The body, validated by the view's InputSerializer (a 400 with the reason otherwise)."""
         serializer = self.InputSerializer(data=request.data, context=self.get_serializer_context())
         serializer.is_valid(raise_exception=True)
@@ -47,7 +52,7 @@ class CampaignApi(ChronicleApi):
     campaign: Campaign
     need: Need | None = None
 
-    def initial(self, request, *args, **kwargs):
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         super().initial(request, *args, **kwargs)
         need = self.need or (Need.READ if request.method in ("GET", "HEAD", "OPTIONS") else Need.PLAY)
         self.campaign = member_campaign(user=request.user, campaign_id=kwargs["campaign_id"], need=need)
@@ -55,7 +60,7 @@ class CampaignApi(ChronicleApi):
     def get_serializer_context(self) -> dict:
         return {"request": self.request, "campaign": self.campaign}
 
-    def input(self, request) -> dict:
+    def input(self, request: Request) -> dict:
         """As ChronicleApi.input; a write about a game left out of the body is about the latest."""
         data = super().input(request)
         if "game" in self.InputSerializer().fields:
@@ -74,6 +79,6 @@ class CampaignPagedApi(CampaignApi, GenericAPIView):
 
     pagination_class = ChroniclePagination
 
-    def paginated(self, items, serializer_class):
+    def paginated(self, items: Any, serializer_class: type[serializers.Serializer]) -> Response:
         page = self.paginate_queryset(items)
         return self.get_paginated_response(serializer_class(page, many=True).data)

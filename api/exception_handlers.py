@@ -2,6 +2,8 @@
 lists the codes): 400 for rule and validation errors (``extra.fields`` maps each refused field to its
 messages), 409 with ``extra.current_version`` for a stale session version, 429 when rate-limited."""
 
+from typing import Any
+
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
@@ -17,7 +19,7 @@ from games.engines.kernel.errors import RuleError
 from games.services.taps import IdempotencyKeyReused, StaleVersion
 
 
-def chronicle_exception_handler(exc, context):
+def chronicle_exception_handler(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, RuleError):
         return Response(error_body(exc.message, 400, "rule_broken", exc.extra), status=400)
     if isinstance(exc, StaleVersion):  # the client acted on an old version of the table
@@ -36,8 +38,8 @@ def chronicle_exception_handler(exc, context):
     if isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied()
     response = exception_handler(exc, context)
-    if response is None:
-        return None  # unknown errors stay 500
+    if response is None or not isinstance(exc, exceptions.APIException):
+        return None  # unknown errors stay 500 (DRF answers only its own exceptions, those above included)
     code = getattr(exc, "default_code", None)
     if isinstance(exc.detail, dict | list):
         fields = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
@@ -48,7 +50,7 @@ def chronicle_exception_handler(exc, context):
     return response
 
 
-def _first_message(detail) -> str:
+def _first_message(detail: Any) -> str:
     if isinstance(detail, dict):
         for key, value in detail.items():
             inner = _first_message(value)

@@ -1,5 +1,11 @@
+from typing import TYPE_CHECKING, Any
+
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.request import Request
+
+if TYPE_CHECKING:  # DRF's settings import this module while rest_framework.views loads
+    from rest_framework.views import APIView
 
 MAX_OFFSET = 1_000_000
 PAGE_PARAMETER = "{name} is a whole number of at least {low}."
@@ -12,7 +18,7 @@ class ChroniclePagination(LimitOffsetPagination):
     default_limit = 50
     max_limit = 200
 
-    def _number(self, request, name: str, low: int) -> int | None:
+    def _number(self, request: Request, name: str, low: int) -> int | None:
         if name not in request.query_params:
             return None
         raw = request.query_params[name]
@@ -20,14 +26,14 @@ class ChroniclePagination(LimitOffsetPagination):
             raise ValidationError({name: [PAGE_PARAMETER.format(name=name, low=low)]})
         return int(raw)
 
-    def get_limit(self, request) -> int:
+    def get_limit(self, request: Request) -> int:
         limit = self._number(request, self.limit_query_param, 1)
         return self.default_limit if limit is None else min(limit, self.max_limit)
 
-    def get_offset(self, request) -> int:
+    def get_offset(self, request: Request) -> int:
         return min(self._number(request, self.offset_query_param, 0) or 0, MAX_OFFSET)
 
-    def get_schema_operation_parameters(self, view):
+    def get_schema_operation_parameters(self, view: "APIView") -> list[dict[str, Any]]:
         parameters = super().get_schema_operation_parameters(view)
         for parameter in parameters:
             low = 1 if parameter["name"] == self.limit_query_param else 0

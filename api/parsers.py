@@ -1,7 +1,11 @@
 """The API's JSON parser: DRF's, refusing what would crash or burden the server. JSON that nests
 deeper than a few dozen levels (or so deep that Python's decoder recurses out) is a 400."""
 
+from collections.abc import Mapping
+from typing import IO, Any
+
 from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
@@ -13,14 +17,17 @@ JSON_INVALID = "JSON parse error - {problem}"
 
 
 class ChronicleJSONParser(parsers.JSONParser):
-    def parse(self, stream, media_type=None, parser_context=None):
+    def parse(
+        self,
+        stream: IO[Any] | None,
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> Any:
         parser_context = parser_context or {}
         encoding = parser_context.get("encoding", settings.DEFAULT_CHARSET)
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         raw = stream.read(limit + 1) if stream is not None else b""
         if limit is not None and len(raw) > limit:
-            from django.core.exceptions import RequestDataTooBig
-
             raise RequestDataTooBig()
         try:
             data = json_loads_strict(raw.decode(encoding))

@@ -3,11 +3,12 @@
 becomes a component named after its view (``StickerAttachApi.InputSerializer`` ->
 ``StickerAttachRequest``), so the many nested classes of the same name never collide.
 
-The statuses every operation can answer whatever its view (issue 25) are declared here, once,
+The statuses every operation can answer whatever its view are declared here, once,
 rather than in each view's ``responses=``: see ``common_statuses``."""
 
 import inspect
 import re
+from typing import TYPE_CHECKING, Any, Literal
 
 from django.core.validators import ProhibitNullCharactersValidator
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
@@ -16,9 +17,12 @@ from rest_framework import serializers
 from rest_framework.authentication import SessionAuthentication
 
 from api.errors import RETRY_AFTER, errors
-from api.serializers import NameField
+from api.fields import NameField
 from games.access import SEAT_TOKEN_HEADER
 from games.engines.kernel.text import BIDI_CONTROLS
+
+if TYPE_CHECKING:  # DRF's settings import this module while rest_framework.views loads
+    from rest_framework.views import APIView
 
 NESTED = {"InputSerializer", "OutputSerializer"}
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
@@ -32,7 +36,7 @@ class DeviceTokenScheme(OpenApiAuthenticationExtension):
     target_class = "api.authentication.ExpiringTokenAuthentication"
     name = "deviceToken"
 
-    def get_security_definition(self, auto_schema):
+    def get_security_definition(self, auto_schema: AutoSchema) -> dict:
         return {
             "type": "http",
             "scheme": "bearer",
@@ -53,12 +57,16 @@ class ChronicleAutoSchema(AutoSchema):
         doc = getattr(method, "__doc__", None) or type(self.view).__dict__.get("__doc__")
         return inspect.cleandoc(doc) if doc else ""
 
-    def get_serializer_name(self, serializer, direction) -> str:
+    def get_serializer_name(
+        self, serializer: serializers.Serializer, direction: Literal["request", "response"]
+    ) -> str:
         parts = type(serializer).__qualname__.split(".")
         names = [p.removesuffix("Serializer").removesuffix("Api") for p in parts if p not in NESTED]
         return "".join(names) or super().get_serializer_name(serializer, direction)
 
-    def _map_serializer_field(self, field, direction, bypass_extensions=False):
+    def _map_serializer_field(
+        self, field: serializers.Field, direction: str, bypass_extensions: bool = False
+    ) -> dict:
         schema = super()._map_serializer_field(field, direction, bypass_extensions)
         if direction == "request" and isinstance(field, serializers.CharField) and "pattern" not in schema:
             pattern = text_pattern(field)
@@ -66,7 +74,9 @@ class ChronicleAutoSchema(AutoSchema):
                 schema["pattern"] = pattern
         return schema
 
-    def get_operation(self, path, path_regex, path_prefix, method, registry):
+    def get_operation(
+        self, path: str, path_regex: str, path_prefix: str, method: str, registry: Any
+    ) -> dict | None:
         operation = super().get_operation(path, path_regex, path_prefix, method, registry)
         if operation is None:
             return None
@@ -82,8 +92,8 @@ class ChronicleAutoSchema(AutoSchema):
         return operation
 
 
-# What a text field of a body refuses, as JSON Schema patterns (issue 25: schema-valid text was
-# refused): a NUL (DRF's ProhibitNullCharactersValidator); in a name, every control character and
+# What a text field of a body refuses, as JSON Schema patterns (so that a text the schema
+# allows is never refused): a NUL (DRF's ProhibitNullCharactersValidator); in a name, every control character and
 # bidi control (games/engines/kernel/text.py: categories Cc and Cs and BIDI_CONTROLS), once the ends are
 # stripped of whitespace (what Python's str.strip() removes); and, where a blank text is refused, a
 # text of whitespace only.
@@ -112,7 +122,7 @@ def text_pattern(field: serializers.CharField) -> str | None:
     return f"^[{WHITESPACE}]*{text}[{WHITESPACE}]*$"
 
 
-def common_statuses(view, operation: dict, method: str) -> set[int]:
+def common_statuses(view: "APIView", operation: dict, method: str) -> set[int]:
     """What an operation may answer before or besides its view's own refusals:
 
     - 400: a NUL character in the address or a query parameter (config/input_guard.py);

@@ -6,15 +6,17 @@ from django.utils.csp import CSP
 from django.views.decorators.csp import csp_override
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
-from api import archive_apis as arc
-from api import auth_apis
-from api import campaign_apis as c
-from api import correction_apis as fix
-from api import member_apis as m
-from api import night_apis as n
-from api import session_apis as s
-from api import story as st
-from api.session_stream import session_events
+from api.accounts import views as accounts
+from api.archive import views as arc
+from api.campaigns import board, chronicles, houses
+from api.campaigns import corrections as fix
+from api.campaigns import members as m
+from api.campaigns import nights as n
+from api.campaigns import story as st
+from api.campaigns import views as c
+from api.sessions import seat_views as seats
+from api.sessions import stream, stream_events
+from api.sessions import views as s
 from config.api_errors import api_not_found
 
 # The browsable docs (Swagger UI and ReDoc) come from our own static files (drf-spectacular-sidecar),
@@ -29,7 +31,7 @@ DOCS_CSP = csp_override(
 )
 
 
-def _documented_stream(view, api_class):
+def _documented_stream(view: Any, api_class: type) -> Any:
     """An event stream, served apart from DRF (games/live/asgi.py: an async view holding no thread),
     described in the schema by ``api_class``: drf-spectacular reads an endpoint's ``cls``."""
     view.cls, view.initkwargs = api_class, {}
@@ -38,22 +40,28 @@ def _documented_stream(view, api_class):
 
 campaign_patterns = [
     path("", c.CampaignDetailApi.as_view(), name="campaign-detail"),
-    path("houses/", c.HouseListApi.as_view(), name="house-list"),
-    path("houses/create/", c.HouseCreateApi.as_view(), name="house-create"),
-    path("houses/<id:house_id>/", c.HouseDetailApi.as_view(), name="house-detail"),
-    path("achievements/<id:achievement_id>/mark/", c.AchievementMarkApi.as_view(), name="achievement-mark"),
-    path("board/", c.RealmBoardApi.as_view(), name="realm-board"),
-    path("stickers/attach/", c.StickerAttachApi.as_view(), name="sticker-attach"),
-    path("envelopes/", c.EnvelopeListApi.as_view(), name="envelope-list"),
-    path("envelopes/open/", c.EnvelopeOpenApi.as_view(), name="envelope-open"),
-    path("storylines/", c.StorylineListApi.as_view(), name="storyline-list"),
-    path("save-slots/", c.SaveSlotsApi.as_view(), name="save-slots"),
-    path("mystery-stickers/attach/", c.MysteryStickerAttachApi.as_view(), name="mystery-attach"),
-    path("games/", c.GameListApi.as_view(), name="game-list"),
-    path("games/begin/", c.GameBeginApi.as_view(), name="game-begin"),
-    path("games/<id:game_id>/", c.GameDetailApi.as_view(), name="game-detail"),
-    path("games/<id:game_id>/result/", c.GameResultRecordApi.as_view(), name="game-result-record"),
-    path("games/<id:game_id>/result/correct/", c.GameResultCorrectApi.as_view(), name="game-result-correct"),
+    path("houses/", houses.HouseListApi.as_view(), name="house-list"),
+    path("houses/create/", houses.HouseCreateApi.as_view(), name="house-create"),
+    path("houses/<id:house_id>/", houses.HouseDetailApi.as_view(), name="house-detail"),
+    path(
+        "achievements/<id:achievement_id>/mark/", houses.AchievementMarkApi.as_view(), name="achievement-mark"
+    ),
+    path("board/", board.RealmBoardApi.as_view(), name="realm-board"),
+    path("stickers/attach/", board.StickerAttachApi.as_view(), name="sticker-attach"),
+    path("envelopes/", board.EnvelopeListApi.as_view(), name="envelope-list"),
+    path("envelopes/open/", board.EnvelopeOpenApi.as_view(), name="envelope-open"),
+    path("storylines/", board.StorylineListApi.as_view(), name="storyline-list"),
+    path("save-slots/", board.SaveSlotsApi.as_view(), name="save-slots"),
+    path("mystery-stickers/attach/", board.MysteryStickerAttachApi.as_view(), name="mystery-attach"),
+    path("games/", chronicles.GameListApi.as_view(), name="game-list"),
+    path("games/begin/", chronicles.GameBeginApi.as_view(), name="game-begin"),
+    path("games/<id:game_id>/", chronicles.GameDetailApi.as_view(), name="game-detail"),
+    path("games/<id:game_id>/result/", chronicles.GameResultRecordApi.as_view(), name="game-result-record"),
+    path(
+        "games/<id:game_id>/result/correct/",
+        chronicles.GameResultCorrectApi.as_view(),
+        name="game-result-correct",
+    ),
     path("history/", c.HistoryListApi.as_view(), name="history"),
     path("stickers/<id:sticker_number>/correct/", fix.StickerCorrectApi.as_view(), name="sticker-correct"),
     path("stickers/<id:sticker_number>/remove/", fix.StickerRemoveApi.as_view(), name="sticker-remove"),
@@ -81,20 +89,28 @@ session_patterns = [
     path("table/actions/submit/", s.SessionTableActionApi.as_view(), name="session-table-action"),
     path("undo/", s.SessionUndoApi.as_view(), name="session-undo"),
     path("log/", s.SessionLogApi.as_view(), name="session-log"),
-    path("events/", _documented_stream(session_events, s.SessionEventsApi), name="session-events"),
-    path("seats/<id:seat_index>/join/", s.SeatJoinApi.as_view(), name="seat-join"),
-    path("seats/<id:seat_index>/show-code/", s.SeatShowCodeApi.as_view(), name="seat-show-code"),
-    path("seats/<id:seat_index>/rotate/", s.SeatRotateTokenApi.as_view(), name="seat-rotate"),
-    path("seats/<id:seat_index>/", s.SeatViewApi.as_view(), name="seat-view"),
-    path("seats/<id:seat_index>/actions/", s.SeatLegalActionsApi.as_view(), name="seat-legal-actions"),
-    path("seats/<id:seat_index>/actions/submit/", s.SeatActionSubmitApi.as_view(), name="seat-action-submit"),
+    path(
+        "events/",
+        _documented_stream(stream_events.session_events, stream.SessionEventsApi),
+        name="session-events",
+    ),
+    path("seats/<id:seat_index>/join/", seats.SeatJoinApi.as_view(), name="seat-join"),
+    path("seats/<id:seat_index>/show-code/", seats.SeatShowCodeApi.as_view(), name="seat-show-code"),
+    path("seats/<id:seat_index>/rotate/", seats.SeatRotateTokenApi.as_view(), name="seat-rotate"),
+    path("seats/<id:seat_index>/", seats.SeatViewApi.as_view(), name="seat-view"),
+    path("seats/<id:seat_index>/actions/", seats.SeatLegalActionsApi.as_view(), name="seat-legal-actions"),
+    path(
+        "seats/<id:seat_index>/actions/submit/",
+        seats.SeatActionSubmitApi.as_view(),
+        name="seat-action-submit",
+    ),
 ]
 
 api_patterns: list[URLPattern | URLResolver] = [
-    path("auth/token/", auth_apis.TokenObtainApi.as_view(), name="token-obtain"),
-    path("auth/token/revoke/", auth_apis.TokenRevokeApi.as_view(), name="token-revoke"),
-    path("auth/devices/", auth_apis.DeviceListApi.as_view(), name="device-list"),
-    path("auth/devices/<id:device_id>/revoke/", auth_apis.DeviceRevokeApi.as_view(), name="device-revoke"),
+    path("auth/token/", accounts.TokenObtainApi.as_view(), name="token-obtain"),
+    path("auth/token/revoke/", accounts.TokenRevokeApi.as_view(), name="token-revoke"),
+    path("auth/devices/", accounts.DeviceListApi.as_view(), name="device-list"),
+    path("auth/devices/<id:device_id>/revoke/", accounts.DeviceRevokeApi.as_view(), name="device-revoke"),
     path("campaigns/", c.CampaignListApi.as_view(), name="campaign-list"),
     path("campaigns/create/", c.CampaignCreateApi.as_view(), name="campaign-create"),
     path("campaigns/<id:campaign_id>/", include(campaign_patterns)),
@@ -102,11 +118,11 @@ api_patterns: list[URLPattern | URLResolver] = [
     path("sessions/create/", s.SessionCreateApi.as_view(), name="session-create"),
     path("sessions/<id:session_id>/", include(session_patterns)),
     path("sessions/mine/", s.MySeatListApi.as_view(), name="my-seat-list"),
-    path("seats/find/", s.SeatFindApi.as_view(), name="seat-find"),
-    path("auth/signup/", auth_apis.SignupApi.as_view(), name="signup"),
+    path("seats/find/", seats.SeatFindApi.as_view(), name="seat-find"),
+    path("auth/signup/", accounts.SignupApi.as_view(), name="signup"),
 ]
 
-# Members and invitations (issue 24).
+# Members and invitations.
 campaign_patterns += [
     path("members/", m.MemberListApi.as_view(), name="member-list"),
     path("members/<id:member_id>/role/", m.MemberRoleApi.as_view(), name="member-role"),
@@ -121,7 +137,7 @@ api_patterns += [
     path("invitations/<str:token>/accept/", m.InvitationAcceptApi.as_view(), name="invitation-accept"),
 ]
 
-# A campaign's archive: export (the owner) and import (issue 29).
+# A campaign's archive: export (the owner) and import.
 campaign_patterns += [
     path("export/", arc.CampaignExportRequestApi.as_view(), name="campaign-export"),
     path("exports/<id:export_id>/", arc.CampaignExportStatusApi.as_view(), name="campaign-export-status"),

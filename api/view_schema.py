@@ -1,4 +1,4 @@
-"""The engines' declared types as OpenAPI components, written once (issue 29: a typed contract).
+"""The engines' declared types as OpenAPI components, written once: the API's typed contract.
 
 Each engine declares its views, result, settings and typed entries as TypedDicts
 (games.engines.kernel.contract); :class:`Components` turns each into one component named after it
@@ -34,8 +34,8 @@ KERNEL = "games.engines.kernel"
 SCALARS = {int: "integer", str: "string", bool: "boolean", float: "number"}
 NAME_TWICE = "Two declared types would both be the component {name!r}."
 
-# The kernel's payment option (shared decision 1), written from the decision until the kernel's
-# TypedDict lands: then it is read from games.engines.kernel.choices.Payment.
+# The kernel's payment option (a way to pay: its cards, their cost), written here until the
+# kernel declares it as a TypedDict: then it is read from games.engines.kernel.choices.Payment.
 PAYMENT_FALLBACK: dict[str, Any] = {
     "type": "object",
     "description": "One way to pay: the cards to give, the Coins this costs in total, words for a button.",
@@ -298,7 +298,7 @@ def _drop_unused(result: dict[str, Any], names: list[str]) -> None:
             result["components"]["schemas"].pop(name, None)
 
 
-def typed_contract_hook(result, generator, request, public):
+def typed_contract_hook(result: dict, generator: Any, request: Any, public: bool) -> dict:
     """drf-spectacular postprocessing: the typed views, parameters, entries and settings."""
     schemas = result["components"]["schemas"]
     components = Components()

@@ -13,10 +13,9 @@ from campaign.models import (
     ResourceRow,
     SecretAgenda,
 )
-from campaign.services.archive.format import ARCHIVE_MAX_BYTES
+from campaign.services.archive.upload import archive_upload_read
 from campaign.services.common import text_checked
 from campaign.services.members import INVITATION_DAYS
-from config.json_limits import json_loads_strict
 from games.engines.kings_dilemma.data import GRAND_FINALE_ENVELOPE, MYSTERY_LETTERS
 
 
@@ -135,22 +134,12 @@ class AchievementMarkForm(forms.Form):
     count = forms.IntegerField(min_value=1, max_value=10, initial=1)
 
 
-ARCHIVE_TOO_LARGE = f"The archive is larger than {ARCHIVE_MAX_BYTES // 2**20} MB."
-ARCHIVE_NOT_JSON = "The archive is damaged: it is not valid JSON."
-
-
 class CampaignImportForm(TextRuleForm):
     archive = forms.FileField(help_text="A .json archive exported from Chronicle")
     name = forms.CharField(max_length=120, required=False, help_text="Leave empty to keep the archive's name")
 
     def clean_archive(self):
-        upload = self.cleaned_data["archive"]
-        if upload.size > ARCHIVE_MAX_BYTES:
-            raise forms.ValidationError(ARCHIVE_TOO_LARGE)
-        try:
-            return json_loads_strict(upload.read(ARCHIVE_MAX_BYTES + 1).decode("utf-8"))
-        except (UnicodeDecodeError, ValueError, RecursionError):
-            raise forms.ValidationError(ARCHIVE_NOT_JSON) from None
+        return archive_upload_read(upload=self.cleaned_data["archive"])
 
 
 class GameBeginForm(CampaignBoundForm):

@@ -39,7 +39,7 @@ ERROR_CODES = {
     "throttled": "Too many requests: wait the Retry-After seconds.",
     "service_unavailable": "The database was unreachable for a moment: try again after Retry-After.",
     "server_error": "Something broke on our side.",
-    # A campaign's archive (api/archive_apis.py).
+    # A campaign's archive (api/archive/views.py).
     "archive_damaged": (
         "The archive file is damaged (not JSON, or a part the import refuses): the message says where."
     ),

@@ -52,7 +52,7 @@ class ActionForm(forms.Form):
     """One button on a phone: the action as JSON, the version it was rendered at, and a key so a
     double tap applies once."""
 
-    # The API's limit (api/session_apis.py MAX_ACTION_JSON): the page is no back door around it.
+    # The API's limit (api/sessions/serializers.py MAX_ACTION_JSON): the page is no back door around it.
     action = forms.CharField(max_length=10_000)
     version = forms.IntegerField(min_value=0)
     key = forms.CharField(max_length=100, required=False)

@@ -46,7 +46,7 @@ def _rules(session: GameSession) -> GameRules:
 
 class SessionView(TypedDict):
     """What one seat (or the table) may see of a session, declared once: ``_view`` builds it, and the
-    API's ``ViewSerializer`` and ``view_data`` (api/session_apis.py) follow from this declaration
+    API's ``ViewSerializer`` and ``view_data`` (api/sessions/) follow from this declaration
     (the words beside a type are its help text in the API schema). A new field is one line here
     and its value in ``_view``."""
 

@@ -22,6 +22,7 @@ from campaign.access import (
 from campaign.models import CampaignExport
 from campaign.services.archive.export_queue import campaign_export_request, campaign_export_retry
 from campaign.services.archive.restore import campaign_import
+from campaign.services.archive.upload import ARCHIVE_TOO_LARGE
 from campaign.views.form_pages import (
     member_campaign,
     run_service,
@@ -75,7 +76,7 @@ def campaign_import_view(request: HttpRequest) -> HttpResponse:
         # The upload stopped at the limit (config/uploads.py): the file never arrived whole.
         form = forms.CampaignImportForm(request.POST, MultiValueDict())
         form.is_valid()
-        form.errors["archive"] = form.error_class([forms.ARCHIVE_TOO_LARGE])
+        form.errors["archive"] = form.error_class([ARCHIVE_TOO_LARGE])
         context = {"form": form, "title": "Import a campaign", "multipart": True}
         return render(request, "campaign/form.html", context, status=413)
     if request.method == "POST" and form.is_valid():

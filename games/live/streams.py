@@ -3,7 +3,7 @@
 A page opens one event stream on channel ``session-{id}``: a phone with its seat's join token
 (``/play/seat/<token>/events/``), the table screen as its host (``/play/s/<id>/events/``); an API
 client opens ``/api/sessions/<id>/events/`` with the host's API token or its seat's X-Seat-Token
-header (api/session_stream.py). Each event is a nudge, ``{"type": "session_version", "session": id,
+header (api/sessions/stream_events.py). Each event is a nudge, ``{"type": "session_version", "session": id,
 "version": n}``, never a view; the page then fetches its own panel with a normal request.
 
 - **Event ids are session versions.** ``VersionStorage`` answers django-eventstream's questions
@@ -265,5 +265,5 @@ async def session_stream(
 @require_GET
 async def table_events(request: HttpRequest, session_id: int) -> HttpResponse | StreamingHttpResponse:
     """The table screen's stream (/play/s/<id>/events/): its host with the session cookie, as the
-    page opens it; the same readers as the API's address (api/session_stream.py)."""
+    page opens it; the same readers as the API's address (api/sessions/stream_events.py)."""
     return await session_stream(request, session_id, _page_refusal)

@@ -25,8 +25,8 @@ from django.shortcuts import resolve_url
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from api.night_apis import NIGHT_ABANDON_NOT_YOURS
-from api.services import token_obtain
+from api.accounts.services import token_obtain
+from api.campaigns.nights import NIGHT_ABANDON_NOT_YOURS
 from campaign.access import OWNER_ONLY, VIEWER_READS_ONLY
 from campaign.models import (
     Achievement,

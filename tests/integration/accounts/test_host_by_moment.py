@@ -10,7 +10,7 @@ import pytest
 from allauth.account.signals import password_reset
 from django.test import Client, RequestFactory
 
-from api.services import token_obtain
+from api.accounts.services import token_obtain
 from campaign.services.members import membership_remove, membership_role_change
 from games.models import GameSession
 from tests.integration.test_every_url import Fixture, targets, written

@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from api.session_apis import SEAT_TAKEN_BY_PHONE
+from api.sessions.seat_views import SEAT_TAKEN_BY_PHONE
 from campaign.models import House, Membership
 from campaign.services import game_nights
 from campaign.services.houses import campaign_create, house_create, membership_add

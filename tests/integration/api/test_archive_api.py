@@ -8,13 +8,13 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from api.archive_apis import EXPORT_GONE, EXPORT_NOT_READY
+from api.archive.views import EXPORT_GONE, EXPORT_NOT_READY
 from campaign.access import OWNER_ONLY
 from campaign.demo import demo_campaign_load
-from campaign.forms import ARCHIVE_NOT_JSON
 from campaign.models import Campaign, CampaignEvent, CampaignExport, House, LedgerEntry
 from campaign.services.archive.export import archive_dumps, campaign_archive
 from campaign.services.archive.format import ARCHIVE_WRONG_FORMAT, ARCHIVE_WRONG_VERSION
+from campaign.services.archive.upload import ARCHIVE_NOT_JSON
 from campaign.services.archive.value_checks import FINALE_MISMATCH, MYSTERY_STICKERS_PER_CAMPAIGN
 from campaign.services.houses import campaign_create
 from config.uploads import upload_limit_message

@@ -4,8 +4,8 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from api.accounts.services import token_obtain
 from api.models import DeviceToken, token_digest
-from api.services import token_obtain
 from config.api_errors import TOO_MANY_ATTEMPTS
 from tests.factories import UserFactory
 

@@ -7,7 +7,7 @@ House, achievement or game in the URL) 404."""
 import pytest
 from django.urls import reverse
 
-from api.campaign_apis import RESULT_HOUSES
+from api.campaigns.chronicles import RESULT_HOUSES
 from campaign import access, selectors
 from campaign.models import ChronicleSticker, Envelope, LedgerEntry, MysterySticker
 from campaign.services.chronicles import (

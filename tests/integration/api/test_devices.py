@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from api.accounts.services import DEVICE_UNNAMED
 from api.authentication import LAST_USED_EVERY, TOKEN_EXPIRED
 from api.models import DeviceToken
-from api.services import DEVICE_UNNAMED
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -204,7 +204,7 @@ class DeviceTokenAdminTests:
 
 class DeviceNameTests:
     def test_a_device_name_with_control_characters_is_a_400_and_no_token(self, anna):
-        from api.serializers import NAME_CONTROL_CHARACTERS
+        from api.fields import NAME_CONTROL_CHARACTERS
 
         body = {"username": "anna", "password": "secret-pass", "device": "phone\u202e"}
         response = APIClient().post(OBTAIN, body, format="json")
@@ -215,7 +215,7 @@ class DeviceNameTests:
     def test_the_service_refuses_one_too(self, anna):
         from django.core.exceptions import ValidationError
 
-        from api.services import token_obtain
+        from api.accounts.services import token_obtain
 
         with pytest.raises(ValidationError):
             token_obtain(user=anna, device="phone\x1b")

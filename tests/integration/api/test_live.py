@@ -11,7 +11,7 @@ from django.test import AsyncClient
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from api.session_apis import SEAT_TOKEN_UNKNOWN
+from api.sessions.seat_views import SEAT_TOKEN_UNKNOWN
 from games import access
 from games.services.seats import seat_rotate_token
 from tests.factories import UserFactory

@@ -1,5 +1,5 @@
 """The table of a campaign's night through the API: its host's and, as on the table page, the
-campaign owner's when the host's phone dies; nobody else's (api/session_apis.py)."""
+campaign owner's when the host's phone dies; nobody else's (api/sessions/callers.py)."""
 
 import pytest
 from django.urls import reverse

@@ -8,8 +8,8 @@ from django.core.management import call_command
 from django.urls import reverse
 from rest_framework import serializers
 
+from api.fields import LetterField, NameField
 from api.schema import text_pattern
-from api.serializers import LetterField, NameField
 
 
 class SchemaTests:

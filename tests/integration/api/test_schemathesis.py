@@ -27,11 +27,12 @@ from schemathesis import GenerationMode
 from schemathesis.openapi.checks import RejectedPositiveData
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
-from api import session_apis
-from api.serializers import NAME_CONTROL_CHARACTERS
-from campaign.forms import ARCHIVE_NOT_JSON
+from api.fields import NAME_CONTROL_CHARACTERS
+from api.sessions import serializers as session_serializers
+from api.sessions import views as session_views
 from campaign.services import common, game_nights
 from campaign.services.archive import format as archive_format
+from campaign.services.archive.upload import ARCHIVE_NOT_JSON
 from campaign.services.chronicles import (
     PAPER_GAME_NIGHT_RUNNING,
     RESULT_ALREADY,
@@ -160,7 +161,7 @@ RULE_REFUSALS = [
         IDEMPOTENCY_KEY_OTHER_BODY,
         "{x} cannot be undone{y}",
         "Invalid pk {x} - object does not exist.",
-        session_apis.NO_NUL,
+        session_serializers.NO_NUL,
         NAME_CONTROL_CHARACTERS,
         common.NAME_CONTROL_CHARACTERS,
         common.TEXT_CONTROL_CHARACTERS,  # as a name's: the pattern says it, generators may not heed it
@@ -172,7 +173,7 @@ RULE_REFUSALS = [
         SEAT_NAME_INVALID,
         BOT_SEAT_UNKNOWN,
         SETUP_REFUSED,  # an engine's config rule (e.g. a House's Power beyond the box)
-        session_apis.CONFIG_WRONG,  # another game's settings than the body's game (a rule across fields)
+        session_views.CONFIG_WRONG,  # another game's settings than the body's game (a rule across fields)
         CONFIG_SEATS,  # settings for another number of seats than seat_names
         STORY_LINK_NONE,
         # Members and invitations: the state of an invitation, a House or the campaign's owners.

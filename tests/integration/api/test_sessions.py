@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from api.session_apis import IDEMPOTENCY_KEY_REQUIRED
+from api.sessions.submit import IDEMPOTENCY_KEY_REQUIRED
 from games.models import GameSession, SessionAction
 from tests.factories import UserFactory
 from tests.integration.api.conftest import fresh_key, token_client

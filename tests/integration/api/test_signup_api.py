@@ -10,8 +10,8 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core import mail
 from django.urls import reverse
 
+from api.accounts.services import SIGNUP_CONFIRM_EMAIL_FIRST
 from api.models import DeviceToken
-from api.services import SIGNUP_CONFIRM_EMAIL_FIRST
 from config.api_errors import TOO_MANY_ATTEMPTS
 from config.ratelimits import LOGIN_ATTEMPTS, LOGIN_WINDOW
 from tests.factories import UserFactory

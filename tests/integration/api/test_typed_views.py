@@ -12,7 +12,8 @@ import pytest
 from django.urls import reverse
 from drf_spectacular.generators import SchemaGenerator
 
-from api.session_apis import CONFIG_WRONG, view_data
+from api.sessions.view_data import view_data
+from api.sessions.views import CONFIG_WRONG
 from api.view_schema import game_prefix, json_schema
 from games import selectors
 from games.engines.kernel.choices import random_action
@@ -62,7 +63,7 @@ def errors_of(name: str, data) -> list[str]:
 
 def answers(session: GameSession, seats: int) -> list[dict]:
     """What the API answers for the table and each seat, as view_data reads it: a seat's own view
-    while the session runs, the closed seat's once it is over (api/session_apis.py ``seat_view``)."""
+    while the session runs, the closed seat's once it is over (api/sessions/callers.py ``seat_view``)."""
     views = [selectors.session_view_for_table(session=session)]
     for index in range(seats):
         seat = Seat(session=session, index=index)

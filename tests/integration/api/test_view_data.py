@@ -1,4 +1,4 @@
-"""The answers of every tap are built without DRF's field machinery (api/session_apis.py
+"""The answers of every tap are built without DRF's field machinery (api/sessions/view_data.py
 ``view_data``, ``submit_data``): byte for byte what the declared serializers give, on every game,
 for every seat, the table and a closed seat, from the first action to the result."""
 
@@ -9,14 +9,8 @@ import pytest
 from rest_framework import serializers
 from rest_framework.renderers import JSONRenderer
 
-from api.session_apis import (
-    SubmitOutputSerializer,
-    ViewSerializer,
-    _field_for,
-    _reader,
-    submit_data,
-    view_data,
-)
+from api.sessions.serializers import SubmitOutputSerializer, ViewSerializer, _field_for
+from api.sessions.view_data import _reader, submit_data, view_data
 from games import selectors
 from games.engines.kernel.bots import bot_choose_action
 from games.engines.kernel.registry import get_game

@@ -21,12 +21,12 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from campaign.demo import demo_campaign_load
-from campaign.forms import ARCHIVE_TOO_LARGE
 from campaign.models import Campaign, CampaignEvent, ChronicleSticker, House, LedgerEntry
 from campaign.selectors import night_running
 from campaign.services.archive.export import archive_dumps, campaign_archive
 from campaign.services.archive.format import ARCHIVE_MAX_BYTES, FIELDS, houses_mapped
 from campaign.services.archive.restore import campaign_import
+from campaign.services.archive.upload import ARCHIVE_TOO_LARGE
 from campaign.services.archive.value_checks import (
     ARCHIVE_VALUE,
     DATE_FORMAT,

@@ -399,7 +399,7 @@ class ResumeTests:
     def test_the_api_abandons_for_the_host_or_the_owner_only(self, client, realm, user):
         """A mobile client abandons a night as the table page does: its host or the campaign's
         owner; another player is refused and the night goes on."""
-        from api.night_apis import NIGHT_ABANDON_NOT_YOURS
+        from api.campaigns.nights import NIGHT_ABANDON_NOT_YOURS
 
         campaign, houses = realm
         player, host = UserFactory(), UserFactory()

@@ -74,7 +74,7 @@ class DatabaseRestartTests:
             terminate_this_connection()
             return original(**kwargs)
 
-        monkeypatch.setattr("api.campaign_apis.campaign_create", terminating)
+        monkeypatch.setattr("api.campaigns.views.campaign_create", terminating)
         response = api.post("/api/campaigns/create/", {"name": "Lost"}, format="json")
         assert response.status_code == 503
         assert response.json()["message"] == DATABASE_UNAVAILABLE

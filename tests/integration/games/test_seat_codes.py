@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from api.session_apis import SEAT_TAKEN_BY_PHONE
+from api.sessions.seat_views import SEAT_TAKEN_BY_PHONE
 from games.models import GameSession, Seat
 from games.services import seats as seat_services
 from games.services import undo

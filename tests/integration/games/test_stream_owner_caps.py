@@ -10,7 +10,7 @@ import pytest
 from django.conf import settings
 from django.test import Client as DjangoClient
 
-from api.services import token_obtain
+from api.accounts.services import token_obtain
 from games.live import caps
 from tests.factories import UserFactory
 from tests.guards import HANG_GUARD_SECONDS

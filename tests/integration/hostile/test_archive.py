@@ -138,10 +138,10 @@ class HostileArchiveTests:
         assert counts() == before
 
     def test_the_import_page_refuses_an_archive_over_the_size_limit(self, client, user, settings):
-        from campaign import forms
+        from campaign.services.archive.format import ARCHIVE_MAX_BYTES
 
         client.force_login(user)
-        body = b'{"format": "chronicle-campaign", "pad": "' + b"x" * forms.ARCHIVE_MAX_BYTES + b'"}'
+        body = b'{"format": "chronicle-campaign", "pad": "' + b"x" * ARCHIVE_MAX_BYTES + b'"}'
         response = client.post("/campaigns/import/", {"archive": SimpleUploadedFile("a.json", body)})
         assert response.status_code == 413  # refused while being received (config/uploads.py)
         assert "larger than" in response.content.decode()

@@ -9,7 +9,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from api.filters import TIME_OUT_OF_RANGE
+from api.campaigns.filters import TIME_OUT_OF_RANGE
 from campaign.models import House
 from campaign.services.chronicles import game_begin
 from campaign.services.common import NAME_CONTROL_CHARACTERS

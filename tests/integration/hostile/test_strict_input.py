@@ -20,9 +20,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
 
-from api.serializers import NUMBER_NOT_A_NUMBER
-from campaign.forms import ARCHIVE_NOT_JSON, KEEP_UNREADABLE
+from api.fields import NUMBER_NOT_A_NUMBER
+from campaign.forms import KEEP_UNREADABLE
 from campaign.services.archive.export import campaign_archive
+from campaign.services.archive.upload import ARCHIVE_NOT_JSON
 from config.json_limits import JSON_DUPLICATE_KEY
 from games.forms import ACTION_NOT_JSON
 from games.models import GameSession

@@ -125,6 +125,28 @@ def apps_going_up(root: Path = ROOT) -> list[str]:
     return sorted(set(wrong))
 
 
+# The pages' own modules: the API serves the same services and selectors as the pages, never
+# through a page's module (its forms, its screens, its view helpers), so either can change alone.
+PAGE_MODULES = ("*.views", "*.member_views", "*.story_views", "*.forms", "games.screens", "*.templatetags")
+
+
+def is_page_module(module: str) -> bool:
+    return not covers("api", module) and any(covers(name, module) for name in PAGE_MODULES)
+
+
+def api_imports_of_pages(root: Path = ROOT) -> list[str]:
+    """Every import of a page module of the project made by a module of the API (a library's forms,
+    allauth's, are not pages of ours)."""
+    modules = set(app_modules(root))
+    return sorted(
+        {
+            f"{found.source} imports {found.target}: the API imports no page module"
+            for found in all_imports(root)
+            if covers("api", found.source) and found.target in modules and is_page_module(found.target)
+        }
+    )
+
+
 def doc_layers(text: str) -> dict[str, tuple[str, ...]]:
     """The layer table of docs/architecture.md: ``| layer | `name`, `name` |`` rows, top to bottom."""
     rows = re.findall(r"^\| \*\*(.+?)\*\* \| (.+?) \|$", text, flags=re.MULTILINE)
@@ -134,9 +156,11 @@ def doc_layers(text: str) -> dict[str, tuple[str, ...]]:
 class LayerTests:
     def test_the_layers_are_found(self):
         assert layer("games.engines.kings_dilemma.voting") == "engines" == layer("campaign.legacy")
-        assert layer("campaign.services.stickers") == "services and selectors" == layer("api.services")
+        assert (
+            layer("campaign.services.stickers") == "services and selectors" == layer("api.accounts.services")
+        )
         assert layer("games.models") == "models" == layer("api.models")
-        assert layer("api.session_apis") == "pages and API" == layer("campaign.views.story")
+        assert layer("api.sessions.views") == "pages and API" == layer("campaign.views.story")
         assert layer("config.json_limits") == FRAMEWORK
 
     def test_the_doc_and_the_test_name_the_same_layers(self):
@@ -172,6 +196,32 @@ class LayerTests:
             "config.ratelimits imports games.models: config is below games",
             "games.live.streams imports api.throttles: games is below api",
             "games.selectors imports campaign.access: games is below campaign",
+        ]
+
+    def test_the_api_imports_no_page_module(self):
+        assert api_imports_of_pages() == []
+
+    def test_an_api_import_of_a_page_module_is_reported(self, tmp_path):
+        for name, source in {
+            "api/sessions/views.py": "from api.sessions import callers\nfrom games import screens\n",
+            "api/sessions/callers.py": "def f():\n    from games.views import seat_page\n",
+            "api/campaigns/members.py": "from campaign.forms import InvitationForm\nfrom campaign import selectors\n",
+            "api/campaigns/story.py": "from campaign.story_views import story_page\n",
+            "api/urls.py": "from api.campaigns import views\n",
+            "api/accounts/services.py": "from allauth.account.forms import SignupForm\n",
+            "games/views.py": "from games import screens\n",
+            "games/screens.py": "",
+            "campaign/forms.py": "",
+            "campaign/story_views.py": "",
+            "campaign/selectors.py": "",
+        }.items():
+            (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / name).write_text(source)
+        assert api_imports_of_pages(tmp_path) == [
+            "api.campaigns.members imports campaign.forms: the API imports no page module",
+            "api.campaigns.story imports campaign.story_views: the API imports no page module",
+            "api.sessions.callers imports games.views: the API imports no page module",
+            "api.sessions.views imports games.screens: the API imports no page module",
         ]
 
     def test_an_arrow_going_up_is_reported(self, tmp_path):

@@ -1,5 +1,5 @@
 """The session's event stream at /api/sessions/<id>/events/ (described in the schema by
-api.session_apis.SessionEventsApi): the stream of ``games.live.streams``, behind the API's rate per
+api.sessions.stream.SessionEventsApi): the stream of ``games.live.streams``, behind the API's rate per
 caller and with its refusals in the API's error shape."""
 
 from __future__ import annotations

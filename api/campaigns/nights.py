@@ -5,20 +5,16 @@ night, or resume one abandoned by mistake; take over its table; correct a sticke
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, serializers, status
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.base import CampaignApi
-from api.campaign_apis import chronicle
+from api.campaigns.chronicles import chronicle
+from api.campaigns.serializers import CampaignHouseField, ChronicleGameSerializer, StickerSerializer
 from api.errors import MEMBER_WRITE
-from api.serializers import (
-    CampaignHouseField,
-    ChronicleGameSerializer,
-    NameField,
-    StickerSerializer,
-    StrictCharField,
-    StrictIntegerField,
-)
-from api.session_apis import SessionCreateApi, SessionSerializer
+from api.fields import NameField, StrictCharField, StrictIntegerField
+from api.sessions.serializers import SessionSerializer
+from api.sessions.views import SessionCreateApi
 from campaign.access import Need
 from campaign.legacy import MAX_SPACES
 from campaign.selectors import campaign_nights
@@ -60,7 +56,7 @@ class GameNightStartApi(CampaignApi):
         request=InputSerializer,
         responses={201: SessionCreateApi.OutputSerializer, **MEMBER_WRITE},
     )
-    def post(self, request, campaign_id: int):
+    def post(self, request: Request, campaign_id: int) -> Response:
         """Starts a King's Dilemma game night: a table session with one seat per House in table order,
         set up from the campaign's legacy setup (computed: nothing is written into the campaign until
         the night is saved). Answers 201 with the session and each seat's token. One night of a
@@ -94,7 +90,7 @@ class GameNightSaveApi(CampaignApi):
         request=InputSerializer,
         responses={200: ChronicleGameSerializer, **MEMBER_WRITE},
     )
-    def post(self, request, campaign_id: int, session_id: int):
+    def post(self, request: Request, campaign_id: int, session_id: int) -> Response:
         """Writes a finished night into the campaign ('Final Cleanup: Save your game!'): its result,
         stickers, Envelopes and cards. Answers the game; what conflicts with the campaign is left out
         and listed in its conflicts. A night not finished is a 400 with code invalid. The owner and
@@ -119,7 +115,7 @@ class GameNightAbandonApi(CampaignApi):
         request=None,
         responses={200: SessionSerializer, **MEMBER_WRITE},
     )
-    def post(self, request, campaign_id: int, session_id: int):
+    def post(self, request: Request, campaign_id: int, session_id: int) -> Response:
         """Abandons a night of the campaign that runs: nothing of it was written into the campaign,
         and the campaign's owner may resume it later. Answers the session. A night over or already
         abandoned is a 400 with code invalid. Its host or the campaign's owner may: another member
@@ -140,7 +136,7 @@ class GameNightResumeApi(CampaignApi):
         request=None,
         responses={200: SessionSerializer, **MEMBER_WRITE},
     )
-    def post(self, request, campaign_id: int, session_id: int):
+    def post(self, request: Request, campaign_id: int, session_id: int) -> Response:
         """Resumes a night of the campaign abandoned before it was saved: it goes on where it stopped,
         its log intact. Answers the session. While another night runs (or a game begun on paper has no
         result), a 400 with code invalid naming it; a night not abandoned, or saved, is a 400 too. The
@@ -157,7 +153,7 @@ class GameNightTakeOverApi(CampaignApi):
         request=None,
         responses={200: SessionSerializer, **MEMBER_WRITE},
     )
-    def post(self, request, campaign_id: int, session_id: int):
+    def post(self, request: Request, campaign_id: int, session_id: int) -> Response:
         """You become the host of the campaign's night that runs: its table, its seats' codes, undo and
         abandon are yours (its host's phone died, or its host was removed or made a viewer). Answers
         the session. The owner always may; a player only once the host no longer plays in the campaign,
@@ -185,7 +181,7 @@ class StickerAgingCorrectApi(CampaignApi):
         request=InputSerializer,
         responses={200: StickerSerializer, **MEMBER_WRITE},
     )
-    def post(self, request, campaign_id: int, sticker_number: int):
+    def post(self, request: Request, campaign_id: int, sticker_number: int) -> Response:
         """Sets a sticker's aging marks (0 to its last square); the history says from what to what.
         Answers the sticker. Marks out of range, or the marks it already has (nothing to correct: nothing
         is written), are a 400 with code invalid. The campaign's owner only: another member gets 403

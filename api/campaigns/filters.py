@@ -1,9 +1,11 @@
 """Filters of the growing lists (history, Realm Chronicles): query parameters, validated (400)."""
 
 import datetime
+from typing import Any
 
 import django_filters
 from django import forms
+from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema_field
 
 from campaign.models import CampaignEvent, ChronicleGame, GameEnd
@@ -38,7 +40,7 @@ class IntegerFilter(django_filters.NumberFilter):
 
     field_class = forms.IntegerField
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("min_value", 1)
         kwargs.setdefault("max_value", 2**53)
         super().__init__(*args, **kwargs)
@@ -53,7 +55,7 @@ class UtcDateTimeField(django_filters.fields.IsoDateTimeField):
     """An ISO 8601 time with any offset, read in UTC: one whose UTC value falls outside the years
     a date can hold (0001-01-01T00:00+14:00) is a 400, never an overflow."""
 
-    def to_python(self, value):
+    def to_python(self, value: Any) -> datetime.datetime | None:
         parsed = super().to_python(value)
         if parsed is None:
             return None
@@ -67,7 +69,7 @@ class UtcDateTimeFilter(django_filters.IsoDateTimeFilter):
     field_class = UtcDateTimeField
 
 
-def text_filter(*, max_length: int, **kwargs) -> django_filters.CharFilter:
+def text_filter(*, max_length: int, **kwargs: Any) -> django_filters.CharFilter:
     """A text query parameter of at most ``max_length`` characters, without NUL (the schema says
     both)."""
     schema = {"type": "string", "maxLength": max_length, "pattern": "^[^\\x00]*$"}
@@ -98,11 +100,11 @@ class HistoryFilter(StrictFilterSet):
         model = CampaignEvent
         fields = ["kind", "house", "game", "sticker", "since"]
 
-    def filter_since(self, queryset, name, value):
+    def filter_since(self, queryset: QuerySet, name: str, value: datetime.datetime) -> QuerySet:
         # PostgreSQL refuses offsets beyond ±15:59 that ISO 8601 allows: the field reads it in UTC.
         return queryset.filter(created_at__gte=value)
 
-    def filter_sticker(self, queryset, name, value):
+    def filter_sticker(self, queryset: QuerySet, name: str, value: int) -> QuerySet:
         # Followed through its corrections: a sticker typed 31 and corrected to 13 answers for 13.
         campaign_events = CampaignEvent.objects.filter(campaign__in=queryset.values("campaign_id"))
         return queryset.filter(pk__in=sticker_event_ids(events=campaign_events, number=value))

@@ -1,4 +1,4 @@
-"""Members and invitations for mobile clients (issue 24 items 3 and 5): every member lists the
+"""Members and invitations for mobile clients: every member lists the
 members; the owner invites (the answer carries the link and its token), lists and revokes the
 invitations, changes roles and removes members; anyone logged in reads an invitation and accepts it.
 One view per operation: validate, call one service or selector, serialize."""
@@ -8,17 +8,20 @@ from django.urls import reverse
 from django.utils.decorators import method_decorator
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, serializers, status
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.base import CampaignApi, ChronicleApi
+from api.campaigns.serializers import CampaignHouseField, HouseRefSerializer
 from api.errors import MEMBER_READ, MEMBER_WRITE, errors
-from api.serializers import CampaignHouseField, HouseRefSerializer, NameField, StrictIntegerField
+from api.fields import NameField, StrictIntegerField
 from campaign import selectors
 from campaign.access import Need, campaign_role
 from campaign.models import (
     DISPLAY_NAME_MAX,
     INVITATION_DAYS_DEFAULT,
     INVITATION_DAYS_MAX,
+    Campaign,
     Invitation,
     Membership,
 )
@@ -36,8 +39,8 @@ from campaign.services.members import (
     membership_remove,
     membership_role_change,
 )
+from config.network import phone_base_url
 from config.ratelimits import posts_rate_limited
-from games.views import phone_base_url
 
 TAGS = ["members"]
 
@@ -45,7 +48,7 @@ TAGS = ["members"]
 invite_rate_limited = method_decorator(posts_rate_limited("invite"))
 
 
-def invitation_link(request, invitation: Invitation) -> str:
+def invitation_link(request: Request, invitation: Invitation) -> str:
     """The invitation page's address as phones on the same network reach it (the web page the
     link opens signs up or logs in, then joins)."""
     return phone_base_url(request._request) + reverse("invitation", args=[invitation.token])
@@ -95,7 +98,7 @@ class InvitationSerializer(serializers.Serializer):
         return invitation_link(self.context["request"], invitation)
 
 
-def member_of(campaign, membership: Membership) -> dict:
+def member_of(campaign: Campaign, membership: Membership) -> dict:
     return next(
         m for m in selectors.campaign_members(campaign=campaign) if m["membership"].pk == membership.pk
     )
@@ -107,7 +110,7 @@ class MemberListApi(CampaignApi):
         summary="The members: owners, then players, then viewers, with the House each plays",
         responses={200: MemberSerializer(many=True), **MEMBER_READ},
     )
-    def get(self, request, campaign_id: int):
+    def get(self, request: Request, campaign_id: int) -> Response:
         """The members of the campaign, owners first, each with their role and the House they play. Any
         member may read it; a stranger gets 404."""
         return Response(MemberSerializer(selectors.campaign_members(campaign=self.campaign), many=True).data)
@@ -142,7 +145,7 @@ class InvitationListApi(CampaignApi):
         operation_id="invitation_list",
         responses={200: InvitationSerializer(many=True), **MEMBER_READ},
     )
-    def get(self, request, campaign_id: int):
+    def get(self, request: Request, campaign_id: int) -> Response:
         """The invitations that can still be accepted, each with its link and token. The campaign's owner
         only: another member gets 403 (code permission_denied), a stranger 404."""
         pending = selectors.invitations_pending(campaign=self.campaign)
@@ -156,7 +159,7 @@ class InvitationListApi(CampaignApi):
         responses={201: InvitationSerializer, **MEMBER_WRITE, **errors(429)},
     )
     @invite_rate_limited
-    def post(self, request, campaign_id: int):
+    def post(self, request: Request, campaign_id: int) -> Response:
         """Creates an invitation link, for a player (optionally of a House) or a viewer, valid for some
         days; answers 201 with its link to share. The campaign's owner only: another member gets 403
         (code permission_denied), a stranger 404."""
@@ -175,7 +178,7 @@ class InvitationRevokeApi(CampaignApi):
         request=None,
         responses={200: InvitationSerializer, **MEMBER_WRITE},
     )
-    def post(self, request, campaign_id: int, invitation_id: int):
+    def post(self, request: Request, campaign_id: int, invitation_id: int) -> Response:
         """Revokes an invitation: its link stops working; answers the invitation. The campaign's owner
         only: another member gets 403 (code permission_denied), a stranger 404."""
         invitation = get_object_or_404(self.campaign.invitations, pk=invitation_id)
@@ -195,7 +198,7 @@ class MemberRoleApi(CampaignApi):
         request=InputSerializer,
         responses={200: MemberSerializer, **MEMBER_WRITE},
     )
-    def post(self, request, campaign_id: int, member_id: int):
+    def post(self, request: Request, campaign_id: int, member_id: int) -> Response:
         """Changes a member's role (owner, player or viewer); answers the member. Demoting the last owner
         is a 400 with code invalid. The campaign's owner only: another member gets 403 (code
         permission_denied), a stranger 404."""
@@ -219,7 +222,7 @@ class MemberHouseApi(CampaignApi):
         request=InputSerializer,
         responses={200: MemberSerializer, **MEMBER_WRITE},
     )
-    def post(self, request, campaign_id: int, member_id: int):
+    def post(self, request: Request, campaign_id: int, member_id: int) -> Response:
         """Sets or changes the House a member plays (null: none); the House they played before is
         freed. A House another member plays, or a viewer, is a 400 with code invalid. The campaign's
         owner only: another member gets 403 (code permission_denied), a stranger 404."""
@@ -245,7 +248,7 @@ class MemberNameApi(CampaignApi):
         request=InputSerializer,
         responses={200: MemberSerializer, **MEMBER_WRITE},
     )
-    def post(self, request, campaign_id: int, member_id: int):
+    def post(self, request: Request, campaign_id: int, member_id: int) -> Response:
         """Sets the name a member is shown by in this campaign (accents kept; empty: their username).
         The campaign's owner, or the member themself: another member gets 403 (code
         permission_denied), a stranger 404."""
@@ -269,7 +272,7 @@ class MemberRemoveApi(CampaignApi):
         request=None,
         responses={204: None, **MEMBER_WRITE},
     )
-    def post(self, request, campaign_id: int, member_id: int):
+    def post(self, request: Request, campaign_id: int, member_id: int) -> Response:
         """Removes a member from the campaign: it answers them 404 from now on. Answers 204. Removing the
         last owner is a 400 with code invalid. The campaign's owner only: another member gets 403
         (code permission_denied), a stranger 404."""
@@ -309,7 +312,7 @@ class InvitationDetailApi(ChronicleApi):
         summary="What an invitation invites to (anyone logged in who holds its token)",
         responses={200: OutputSerializer, **errors(401, 404)},
     )
-    def get(self, request, token: str):
+    def get(self, request: Request, token: str) -> Response:
         """What an invitation invites to (campaign, role, House, expiry) and whether it can still be
         accepted (state, problem); anyone logged in who holds its token may ask. An unknown token is
         404."""
@@ -340,7 +343,7 @@ class InvitationAcceptApi(ChronicleApi):
         responses={200: OutputSerializer, **errors(400, 401, 404, 429)},
     )
     @invite_rate_limited
-    def post(self, request, token: str):
+    def post(self, request: Request, token: str) -> Response:
         """Accepts an invitation: you join the campaign with its role (a member keeps a higher role). An
         expired, revoked or used invitation, or the demo account, is a 400 with the reason; an unknown
         token is 404."""

@@ -2,6 +2,9 @@
 (each log-in a new one, named after its device), list one's devices, revoke one, or the current one.
 The browser uses its session (log in at /accounts/login/)."""
 
+from typing import Any
+
+from django.contrib.auth.models import User
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.validators import EmailValidator
 from django.shortcuts import get_object_or_404
@@ -10,14 +13,15 @@ from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import exceptions, serializers, status
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
 from rest_framework.response import Response
 
-from api import selectors, services
+from api.accounts import selectors, services
 from api.authentication import token_expires_at
 from api.base import ChronicleApi
 from api.errors import errors
+from api.fields import NameField, StrictCharField
 from api.models import DeviceToken
-from api.serializers import NameField, StrictCharField
 from config.accounts import DEMO_ONLY_ON_THIS_MACHINE, demo_refused_here
 from config.ratelimits import login_rate_limited, signup_rate_limited
 
@@ -28,7 +32,7 @@ TAGS = ["auth"]
 class UsernameField(serializers.RegexField):
     """Django's username rule (UnicodeUsernameValidator), stated in the schema; text only, as typed."""
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(
             r"^[\w.@+-]+\Z",
             max_length=150,
@@ -37,7 +41,7 @@ class UsernameField(serializers.RegexField):
             **kwargs,
         )
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):
             self.fail("invalid")
         return super().to_internal_value(data)
@@ -49,12 +53,12 @@ NO_TOKEN_TO_REVOKE = (
 )
 
 
-def current_token(request) -> DeviceToken | None:
+def current_token(request: Request) -> DeviceToken | None:
     """The token the request authenticated with (None: a browser session)."""
     return request.auth if isinstance(request.auth, DeviceToken) else None
 
 
-def _device_field():
+def _device_field() -> NameField:
     return NameField(
         max_length=100,
         required=False,
@@ -63,7 +67,7 @@ def _device_field():
     )
 
 
-def _token_answer(user, token: DeviceToken, key: str) -> dict:
+def _token_answer(user: User, token: DeviceToken, key: str) -> dict:
     return {
         "token": key,
         "id": token.pk,
@@ -83,7 +87,7 @@ class TokenObtainApi(ChronicleApi):
         device = _device_field()
         token = None  # type: ignore[assignment]  # AuthTokenSerializer's read-only field: the output has the key
 
-        def validate(self, attrs):
+        def validate(self, attrs: dict) -> dict:
             attrs = super().validate(attrs)
             if demo_refused_here(user=attrs["user"], request=self.context.get("request")):
                 raise serializers.ValidationError(DEMO_ONLY_ON_THIS_MACHINE, code="authorization")
@@ -111,7 +115,7 @@ class TokenObtainApi(ChronicleApi):
         auth=[],
     )
     @method_decorator(login_rate_limited)
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         serializer = self.InputSerializer(data=request.data, context={"request": request})
         serializer.is_valid(raise_exception=True)
         user = serializer.validated_data["user"]
@@ -165,7 +169,7 @@ class SignupApi(ChronicleApi):
         auth=[],
     )
     @method_decorator(signup_rate_limited)
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = self.input(request)
         user = services.account_sign_up(
             request=request._request,
@@ -191,7 +195,7 @@ class TokenRevokeApi(ChronicleApi):
         request=None,
         responses={204: None, **errors(400, 401)},
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         token = current_token(request)
         if token is None:
             raise exceptions.ValidationError(NO_TOKEN_TO_REVOKE)
@@ -217,7 +221,7 @@ class DeviceListApi(ChronicleApi):
         "last used, when it expires, and which one this request carries (current). Use an id to revoke one.",
         responses={200: OutputSerializer(many=True), **errors(401)},
     )
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         current = current_token(request)
         rows = [
             {
@@ -242,7 +246,7 @@ class DeviceRevokeApi(ChronicleApi):
         request=None,
         responses={204: None, **errors(401, 404)},
     )
-    def post(self, request, device_id: int):
+    def post(self, request: Request, device_id: int) -> Response:
         token = get_object_or_404(selectors.device_list(user=request.user), pk=device_id)
         services.token_revoke(token=token)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -10,8 +10,10 @@ from allauth.account.forms import SignupForm
 from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth import password_validation
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.http import HttpRequest
 from django.utils import timezone
 
 from api.models import DeviceToken, token_digest, token_key_new
@@ -24,7 +26,7 @@ DEVICE_UNNAMED = "Unnamed device"
 
 
 @transaction.atomic
-def token_obtain(*, user, device: str = "") -> tuple[DeviceToken, str]:
+def token_obtain(*, user: User, device: str = "") -> tuple[DeviceToken, str]:
     """A new token for this device (every log-in makes one; the others stay) and its key, which
     only this answer carries (the table keeps its digest). The user's expired tokens go."""
     if has_control_characters(device):
@@ -51,7 +53,7 @@ def token_revoke(*, token: DeviceToken) -> int:
     return deleted
 
 
-def tokens_revoke_all(*, user) -> int:
+def tokens_revoke_all(*, user: User) -> int:
     """Revoke every token of the account (its password was reset or changed: a phone signed in by
     whoever knew the old one is signed out). Its browser sessions end with the old password anyway
     (Django checks each session against the password it was opened with)."""
@@ -81,7 +83,7 @@ def signup_password_min_length() -> int:
     return 1
 
 
-def _signup_errors(form) -> dict[str, list[str]]:
+def _signup_errors(form: SignupForm) -> dict[str, list[str]]:
     """The form's refusals under the API's field names (password1 -> password)."""
     errors: dict[str, list[str]] = {}
     for field, messages in form.errors.items():
@@ -89,7 +91,7 @@ def _signup_errors(form) -> dict[str, list[str]]:
     return errors
 
 
-def _confirmation_send(request, user) -> None:
+def _confirmation_send(request: HttpRequest, user: User) -> None:
     """The email confirmation the site's sign-up sends (verification optional or mandatory). A mail
     server down does not undo the account: its owner asks for another link from the site."""
     address = EmailAddress.objects.filter(user=user).order_by("-primary").first()
@@ -101,7 +103,7 @@ def _confirmation_send(request, user) -> None:
         logger.warning("The confirmation mail of account %s could not be sent.", user.pk, exc_info=True)
 
 
-def account_sign_up(*, request, username: str, email: str, password: str):
+def account_sign_up(*, request: HttpRequest, username: str, email: str, password: str) -> User | None:
     """Make an account as the site's sign-up page does: allauth's form with the site's settings
     (the username rules, the email's, the password validators), its adapter (config/accounts.py:
     no account made here administers the install) and its confirmation mail. Returns the user, or

@@ -1,15 +1,15 @@
-"""The campaign over months for mobile clients (issue 16): a House's page, the realm's statistics,
+"""The campaign over months for mobile clients: a House's page, the realm's statistics,
 the story of a night and its read-only link. One view per operation; members of the campaign only."""
 
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.base import CampaignApi
-from api.errors import MEMBER_READ, MEMBER_WRITE
-from api.serializers import (
+from api.campaigns.serializers import (
     AchievementSerializer,
     EnvelopeSerializer,
     GameRefSerializer,
@@ -18,9 +18,10 @@ from api.serializers import (
     ScoreSerializer,
     StickerSerializer,
 )
+from api.errors import MEMBER_READ, MEMBER_WRITE
 from campaign import statistics_selectors, story_selectors
 from campaign.access import Need
-from campaign.models import ChronicleGame
+from campaign.models import Campaign, ChronicleGame, StoryLink
 from campaign.services.stories import story_link_create, story_link_revoke
 from config.network import phone_base_url
 
@@ -154,11 +155,11 @@ class StorySerializer(serializers.Serializer):
     coins = GiftSerializer(many=True, help_text="The Coins each House gave another over the night.")
 
 
-def _game(campaign, game_id: int) -> ChronicleGame:
+def _game(campaign: Campaign, game_id: int) -> ChronicleGame:
     return get_object_or_404(ChronicleGame, campaign=campaign, pk=game_id)
 
 
-def _link_url(request, link) -> str | None:
+def _link_url(request: Request, link: StoryLink | None) -> str | None:
     return phone_base_url(request) + reverse("shared-story", args=[link.token]) if link else None
 
 
@@ -200,7 +201,7 @@ class HousePageApi(CampaignApi):
         summary="A House across the campaign",
         responses={200: OutputSerializer, **MEMBER_READ},
     )
-    def get(self, request, campaign_id: int, house_id: int):
+    def get(self, request: Request, campaign_id: int, house_id: int) -> Response:
         """A House across the campaign: its ledger with reasons, stickers signed, achievements, alignment
         marks, each night's Secret Agenda and result, and its council figures. Any member may read it; a
         stranger gets 404."""
@@ -263,7 +264,7 @@ class StatisticsApi(CampaignApi):
         summary="The realm's statistics",
         responses={200: OutputSerializer, **MEMBER_READ},
     )
-    def get(self, request, campaign_id: int):
+    def get(self, request: Request, campaign_id: int) -> Response:
         """The realm's statistics: the Resources at each night's end, how each reign ended, who signed
         most, the Dilemmas met, the Envelopes opened, each House's council figures. Any member may read
         it; a stranger gets 404."""
@@ -284,7 +285,7 @@ class GameStoryApi(CampaignApi):
         summary="The story of a night",
         responses={200: OutputSerializer, **MEMBER_READ},
     )
-    def get(self, request, campaign_id: int, game_id: int):
+    def get(self, request: Request, campaign_id: int, game_id: int) -> Response:
         """The story of a night told from its log: each Dilemma with its votes and outcome, the end of the
         reign and the ranking (once the night is over); link is its read-only link or null. Any member
         may read it; a stranger gets 404."""
@@ -305,7 +306,7 @@ class StoryLinkOutput(serializers.Serializer):
     revoked_at = serializers.DateTimeField(allow_null=True)
 
 
-def _link_data(request, link) -> dict:
+def _link_data(request: Request, link: StoryLink) -> dict:
     url = phone_base_url(request) + reverse("shared-story", args=[link.token])
     return {"game": link.game, "url": url, "created_at": link.created_at, "revoked_at": link.revoked_at}
 
@@ -319,7 +320,7 @@ class StoryLinkCreateApi(CampaignApi):
         request=None,
         responses={201: StoryLinkOutput, **MEMBER_WRITE},
     )
-    def post(self, request, campaign_id: int, game_id: int):
+    def post(self, request: Request, campaign_id: int, game_id: int) -> Response:
         """Shares a night's story by a read-only link that needs no account; answers 201 with it (the live
         link if already shared). The campaign's owner only: another member gets 403 (code
         permission_denied), a stranger 404."""
@@ -336,7 +337,7 @@ class StoryLinkRevokeApi(CampaignApi):
         request=None,
         responses={200: StoryLinkOutput, **MEMBER_WRITE},
     )
-    def post(self, request, campaign_id: int, game_id: int):
+    def post(self, request: Request, campaign_id: int, game_id: int) -> Response:
         """Revokes a night's read-only link: its address answers 410 from now on. None live is a 400. The
         campaign's owner only: another member gets 403 (code permission_denied), a stranger 404."""
         link = story_link_revoke(game=_game(self.campaign, game_id), actor=request.user)

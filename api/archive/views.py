@@ -1,27 +1,28 @@
 """A campaign's archive through the API: the owner asks for an export, polls it and downloads the
 file; anyone logged in (but the demo account) imports an archive into a new campaign. The same
 services and limits as the pages (campaign/views.py): the export is written by its Celery task, the
-upload is refused while it is received past UPLOAD_MAX_BYTES, the file is read by the import page's
-form, and ``campaign_import`` writes all or nothing. The format: docs/archive.md."""
+upload is refused while it is received past UPLOAD_MAX_BYTES, the file is read as the import page
+reads it (campaign/services/archive_upload.py), and ``campaign_import`` writes all or nothing. The
+format: docs/archive.md."""
 
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.http import FileResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from django.utils.datastructures import MultiValueDict
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import exceptions, parsers, serializers, status
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.base import CampaignApi, ChronicleApi
 from api.errors import MEMBER_READ, MEMBER_WRITE, ErrorSerializer, errors
-from api.serializers import NameField
+from api.fields import NameField
 from campaign.access import Need
-from campaign.forms import ARCHIVE_NOT_JSON, CampaignImportForm
 from campaign.models import CampaignExport
 from campaign.services.archive.export_queue import campaign_export_request
 from campaign.services.archive.format import (
@@ -32,6 +33,7 @@ from campaign.services.archive.format import (
     ARCHIVE_WRONG_VERSION,
 )
 from campaign.services.archive.restore import campaign_import
+from campaign.services.archive.upload import ARCHIVE_NOT_JSON, archive_upload_read
 from config.uploads import upload_limit_message, upload_too_large
 
 TAGS = ["archive"]
@@ -45,7 +47,7 @@ NAME_HELP = "The new campaign's name; left out or empty: the name the archive ho
 class ArchiveRefused(exceptions.APIException):
     """A refusal with its own code (config/api_errors.py), its sentence the service's or the form's."""
 
-    def __init__(self, message: str, code: str, status_code: int = 400, **extra):
+    def __init__(self, message: str, code: str, status_code: int = 400, **extra: Any) -> None:
         super().__init__(message)
         self.status_code, self.default_code, self.extra = status_code, code, extra
 
@@ -117,7 +119,7 @@ class CampaignExportRequestApi(CampaignApi):
         request=None,
         responses={202: CampaignExportSerializer, **MEMBER_WRITE},
     )
-    def post(self, request, campaign_id: int):
+    def post(self, request: Request, campaign_id: int) -> Response:
         """Starts writing an archive of the whole campaign (every House, sticker, Envelope, card,
         game, history entry and table session) in the background, and answers at once (202) with
         the export's `id`, `status` "pending" and its `status_url`. Ask the `status_url` every few
@@ -139,7 +141,7 @@ class CampaignExportStatusApi(CampaignApi):
         summary="An export's status: pending, ready (with its download URL) or failed (with the reason)",
         responses={200: CampaignExportSerializer, **MEMBER_READ},
     )
-    def get(self, request, campaign_id: int, export_id: int):
+    def get(self, request: Request, campaign_id: int, export_id: int) -> Response:
         """The export's `status`: "pending" while it is written (ask again in a few seconds),
         "ready" with its `download_url`, or "failed" with the `reason`. Owner only; an export of
         another campaign is 404."""
@@ -172,7 +174,7 @@ class CampaignExportDownloadApi(CampaignApi):
             **MEMBER_READ,
         },
     )
-    def get(self, request, campaign_id: int, export_id: int):
+    def get(self, request: Request, campaign_id: int, export_id: int) -> FileResponse:
         """The archive file of a ready export, as a JSON attachment: keep it as it is to import it
         again later (`POST /api/campaigns/import/`). Owner only. Not ready yet or failed: 409
         (code export_not_ready, `extra.status`); the file removed from the server: 410 (code
@@ -222,7 +224,7 @@ class CampaignImportApi(ChronicleApi):
             **errors(401, 403),
         },
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         """Creates a new campaign from an archive file (multipart/form-data: the file in `archive`,
         optionally a `name`); you become its owner. Answers 201 with the new campaign's `id`. The
         whole archive is checked first: a damaged, foreign or too large file is refused (400 with
@@ -240,16 +242,17 @@ class CampaignImportApi(ChronicleApi):
         out = self.OutputSerializer({"id": campaign.pk, "name": campaign.name})
         return Response(out.data, status=status.HTTP_201_CREATED)
 
-    def input(self, request) -> dict:
-        """The upload read by the import page's form: its size limit and its JSON reading."""
-        files = request.FILES
+    def input(self, request: Request) -> dict:
+        """The upload read as the import page reads it: its size limit and its JSON reading."""
+        request.FILES  # noqa: B018  # parsed first: the upload's limit is known once it is read
         if upload_too_large(request):
             limit = settings.UPLOAD_MAX_BYTES
             raise ArchiveRefused(upload_limit_message(), "too_large", 413, limit=limit)
         data = super().input(request)
-        form = CampaignImportForm(data={}, files=MultiValueDict({"archive": [files["archive"]]}))
-        if not form.is_valid() and "archive" in form.errors:
-            message = " ".join(str(m) for m in form.errors["archive"])
+        try:
+            archive = archive_upload_read(upload=data["archive"])
+        except ValidationError as error:
+            message = " ".join(error.messages)
             code = "archive_damaged" if message == ARCHIVE_NOT_JSON else "too_large"
-            raise ArchiveRefused(message, code, 400 if code == "archive_damaged" else 413)
-        return {**data, "archive": form.cleaned_data["archive"]}
+            raise ArchiveRefused(message, code, 400 if code == "archive_damaged" else 413) from None
+        return {**data, "archive": archive}

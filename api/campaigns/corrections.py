@@ -1,4 +1,4 @@
-"""Corrections of a campaign entered wrongly (issue 23), through the same services as the pages: a
+"""Corrections of a campaign entered wrongly, through the same services as the pages: a
 Chronicle sticker (corrected or removed), an Envelope (corrected or removed), a card moved to
 another save slot. Each writes its event in the history; a refusal is a 400 with its reason. A
 correction rewrites what the group recorded: the campaign's owner only (a player gets 403)."""
@@ -6,18 +6,20 @@ correction rewrites what the group recorded: the campaign's owner only (a player
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.base import CampaignApi
-from api.campaign_apis import TAGS, StickerAttachApi
-from api.errors import MEMBER_WRITE
-from api.serializers import (
+from api.campaigns.board import StickerAttachApi
+from api.campaigns.serializers import (
     CampaignHouseField,
     DilemmaCardSerializer,
     EnvelopeSerializer,
     StickerSerializer,
-    StrictBooleanField,
 )
+from api.campaigns.views import TAGS
+from api.errors import MEMBER_WRITE
+from api.fields import StrictBooleanField
 from campaign.access import Need
 from campaign.models import DilemmaCard
 from campaign.services.envelopes import dilemma_card_move, envelope_correct, envelope_remove
@@ -39,7 +41,7 @@ class StickerCorrectApi(CampaignApi):
         request=InputSerializer,
         responses={200: StickerSerializer, **MEMBER_WRITE},
     )
-    def post(self, request, campaign_id: int, sticker_number: int):
+    def post(self, request: Request, campaign_id: int, sticker_number: int) -> Response:
         """Corrects a Chronicle sticker typed wrongly (its number, row, side, signer or title); answers the
         sticker. Correcting to a number already on the board is a 400 with code invalid. The
         campaign's owner only: another member gets 403 (code permission_denied), a stranger 404."""
@@ -57,7 +59,7 @@ class StickerRemoveApi(CampaignApi):
         request=None,
         responses=REMOVED,
     )
-    def post(self, request, campaign_id: int, sticker_number: int):
+    def post(self, request: Request, campaign_id: int, sticker_number: int) -> Response:
         """Removes a sticker attached by mistake; a sticker it covered is visible again. Answers 204. The
         campaign's owner only: another member gets 403 (code permission_denied), a stranger 404."""
         sticker = get_object_or_404(self.campaign.stickers, number=sticker_number)
@@ -78,7 +80,7 @@ class EnvelopeCorrectApi(CampaignApi):
         request=InputSerializer,
         responses={200: EnvelopeSerializer, **MEMBER_WRITE},
     )
-    def post(self, request, campaign_id: int, envelope_number: int):
+    def post(self, request: Request, campaign_id: int, envelope_number: int) -> Response:
         """Corrects an Envelope recorded wrongly (who opened it, Special or not); answers the Envelope. The
         campaign's owner only: another member gets 403 (code permission_denied), a stranger 404."""
         envelope = get_object_or_404(self.campaign.envelopes, number=envelope_number)
@@ -95,7 +97,7 @@ class EnvelopeRemoveApi(CampaignApi):
         request=None,
         responses=REMOVED,
     )
-    def post(self, request, campaign_id: int, envelope_number: int):
+    def post(self, request: Request, campaign_id: int, envelope_number: int) -> Response:
         """Removes an Envelope opened by mistake, with its cards; answers 204. Refused (400, code
         invalid) once one of its cards was played. The campaign's owner only: another member gets
         403 (code permission_denied), a stranger 404."""
@@ -116,7 +118,7 @@ class DilemmaCardMoveApi(CampaignApi):
         request=InputSerializer,
         responses={200: DilemmaCardSerializer, **MEMBER_WRITE},
     )
-    def post(self, request, campaign_id: int, card_number: int):
+    def post(self, request: Request, campaign_id: int, card_number: int) -> Response:
         """Moves a card put in the wrong save slot to its right place (deck, story_slot, event_area or
         trash); answers the card. The campaign's owner only: another member gets 403 (code
         permission_denied), a stranger 404."""

@@ -1,92 +1,18 @@
 """Read serializers shared by several campaign endpoints (each view keeps its own nested
-Input/OutputSerializer; these are the pieces they are built from)."""
+Input/OutputSerializer; these are the pieces they are built from), and the fields that take a
+campaign's House or game by its id."""
 
-from django.core.validators import ProhibitNullCharactersValidator
+from typing import Any
+
+from django.db.models import QuerySet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from campaign.models import House
-from campaign.services.common import TEXT_CONTROL_CHARACTERS
-from games.engines.kernel.text import has_control_characters
+from api.fields import StrictIntegerField, StrictPrimaryKeyField
+from campaign.models import CampaignEvent, ChronicleGame, House
 
-NAME_CONTROL_CHARACTERS = "A name cannot hold control characters (such as NUL, ESC or U+202E)."
-NOT_A_TEXT = "Not a valid string."
-
-
-class StrictCharField(serializers.CharField):
-    """A CharField that refuses numbers and booleans instead of turning them into text."""
-
-    def to_internal_value(self, data):
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
-
-
-class StrictBooleanField(serializers.BooleanField):
-    """A BooleanField that takes only true and false, as the schema says (not 1, "yes" or "on")."""
-
-    def to_internal_value(self, data):
-        if not isinstance(data, bool):
-            self.fail("invalid", input=data)
-        return data
-
-
-NUMBER_NOT_A_NUMBER = "A whole number is required: a JSON number, not text, a fraction or true/false."
-
-
-class StrictIntegerField(serializers.IntegerField):
-    """An IntegerField that takes only a JSON integer, as the schema says (not "3", 3.0 or true,
-    which DRF's own turns into 3)."""
-
-    default_error_messages = {"not_a_number": NUMBER_NOT_A_NUMBER}
-
-    def to_internal_value(self, data):
-        if isinstance(data, bool) or not isinstance(data, int):
-            self.fail("not_a_number")
-        return super().to_internal_value(data)
-
-
-class LetterField(serializers.ChoiceField):
-    """A letter among capitals (the schema's enum lists each once): a lower-case letter is read as
-    its capital, so generators see one enum without duplicate keys."""
-
-    def to_internal_value(self, data):
-        if isinstance(data, str):
-            data = data.upper()
-        return super().to_internal_value(data)
-
-
-def _no_control_characters(value: str) -> None:
-    if has_control_characters(value):
-        raise serializers.ValidationError(NAME_CONTROL_CHARACTERS)
-
-
-def _text_without_control_characters(value: str) -> None:
-    if has_control_characters(value):
-        raise serializers.ValidationError(TEXT_CONTROL_CHARACTERS)
-
-
-class NameField(StrictCharField):
-    """A name (campaign, House, player, seat): text without control or bidi characters (the same
-    rule as the services; a JSON Schema pattern cannot state it for every generator)."""
-
-    message_check = staticmethod(_no_control_characters)
-
-    def __init__(self, **kwargs):
-        super().__init__(**kwargs)
-        # One sentence for every control character, NUL included (DRF's own says only NUL).
-        self.validators = [
-            v for v in self.validators if not isinstance(v, ProhibitNullCharactersValidator)
-        ] + [self.message_check]
-
-
-class TypedTextField(NameField):
-    """A text typed from a card or a reason (a sticker's title and text, a Story card's): held to the
-    same rule as a name, the one the campaign archive's import holds it to, so an export of what
-    the API took always imports again."""
-
-    message_check = staticmethod(_text_without_control_characters)
+BIG = 1_000_000  # integers are bounded so no input reaches the database out of range
 
 
 class HouseRefSerializer(serializers.Serializer):
@@ -152,12 +78,12 @@ class HouseSerializer(serializers.Serializer):
     alignment = serializers.SerializerMethodField()
 
     @extend_schema_field(AchievementSerializer(many=True))
-    def get_achievements(self, house: House):
+    def get_achievements(self, house: House) -> Any:
         chosen = [a for a in house.achievements.all() if a.kind != "alignment"]
         return AchievementSerializer(chosen, many=True).data
 
     @extend_schema_field(AchievementSerializer(many=True))
-    def get_alignment(self, house: House):
+    def get_alignment(self, house: House) -> Any:
         chosen = [a for a in house.achievements.all() if a.kind == "alignment"]
         return AchievementSerializer(chosen, many=True).data
 
@@ -246,31 +172,15 @@ class EventSerializer(serializers.Serializer):
     game = GameRefSerializer(allow_null=True)
     created_at = serializers.DateTimeField()
 
-    def get_actor(self, event) -> str | None:
+    def get_actor(self, event: CampaignEvent) -> str | None:
         """Who made the change: a user here, or by name one of an imported campaign's history."""
         return event.actor.get_username() if event.actor is not None else (event.actor_name or None)
-
-
-@extend_schema_field(OpenApiTypes.INT)
-class StrictPrimaryKeyField(serializers.PrimaryKeyRelatedField):
-    """An id is a JSON integer, as the schema says (not "7", 7.0 or true; nor "" for null, which
-    DRF's related fields take)."""
-
-    def run_validation(self, data=serializers.empty):
-        if data == "":
-            self.fail("incorrect_type", data_type="str")
-        return super().run_validation(data)
-
-    def to_internal_value(self, data):
-        if isinstance(data, bool) or not isinstance(data, int):
-            self.fail("incorrect_type", data_type=type(data).__name__)
-        return super().to_internal_value(data)
 
 
 class CampaignHouseField(StrictPrimaryKeyField):
     """The id of a House of the campaign in the serializer context (others: 'does not exist')."""
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[House]:
         return self.context["campaign"].houses.all()
 
 
@@ -278,5 +188,25 @@ class CampaignHouseField(StrictPrimaryKeyField):
 class CampaignGameField(StrictPrimaryKeyField):
     """The id of a game (Realm Chronicles table) of the campaign in the serializer context."""
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[ChronicleGame]:
         return self.context["campaign"].games.all()
+
+
+def bounded_int(**kwargs: Any) -> StrictIntegerField:
+    kwargs.setdefault("min_value", -BIG)
+    kwargs.setdefault("max_value", BIG)
+    return StrictIntegerField(**kwargs)
+
+
+def range_messages(message: str) -> dict:
+    """The service's own sentence for a number out of its range (the schema states the range)."""
+    return {"min_value": message, "max_value": message}
+
+
+def game_field(**kwargs: Any) -> CampaignGameField:
+    return CampaignGameField(
+        required=False,
+        allow_null=True,
+        help_text="Id of the game in which it happens; omitted: the latest game; null: between games.",
+        **kwargs,
+    )
