@@ -1,4 +1,4 @@
-"""/admin/ from this machine only (issue 24): under the embedded default ``make run`` serves the whole
+"""/admin/ from this machine only: under the embedded default ``make run`` serves the whole
 home network, and the admin is no business of the phones at the table. Others get the site's 404, as
 if there were no admin. ``ADMIN_FROM_NETWORK`` (CHRONICLE_ADMIN_FROM_NETWORK) opens it: the default
 in production, where every peer is the TLS proxy (docs/operations.md)."""

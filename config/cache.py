@@ -1,6 +1,6 @@
 """The shared cache (Redis in production) as something a request may lose: while Redis is
 unreachable every read is a miss and every write is dropped, with a warning in the log, so logins,
-rate limits, charts and pages keep answering (issue 25). Rate limits then count nothing: they fail
+rate limits, charts and pages keep answering. Rate limits then count nothing: they fail
 open for the length of the outage rather than locking everyone out."""
 
 from __future__ import annotations

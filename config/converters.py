@@ -1,6 +1,6 @@
 """The ``<id:...>`` path converter: a database id as the URL carries it. At most 18 digits, so every
 id it passes fits a signed 64-bit integer on SQLite and PostgreSQL alike (a larger one is a 404,
-never an overflow inside the database driver: issue 25)."""
+never an overflow inside the database driver)."""
 
 from django.urls import register_converter
 

@@ -1,5 +1,5 @@
 """A database connection lost in the middle of a request (PostgreSQL restarted, a pooled connection
-dropped) costs no request (issue 25): a read is run once more on a fresh connection; a write, which
+dropped) costs no request: a read is run once more on a fresh connection; a write, which
 may or may not have committed, is answered 503 with Retry-After (an action sent again with its
 Idempotency-Key is applied once). Nothing else is caught: other errors stay errors."""
 

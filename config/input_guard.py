@@ -1,6 +1,6 @@
 """One guard for what arrives in a URL before any view reads it: a NUL character in the path or in a
 query parameter (PostgreSQL cannot store or compare one) is a 400 that names the parameter, the
-same on SQLite and PostgreSQL (issue 25)."""
+same on SQLite and PostgreSQL."""
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render

@@ -1,4 +1,4 @@
-"""Uploads are refused while they are being received, never after (issue 23: a 500 MB upload was
+"""Uploads are refused while they are being received, never after (a 500 MB upload was once
 received in full before the 10 MB check refused it).
 
 Two layers, because Django reads a body differently under each server:
