@@ -245,15 +245,18 @@ def _applied(session: GameSession, rules: GameRules, action: dict) -> tuple[dict
         # A malformed action tripped the engine: a 400 for the player, a traceback for us.
         logger.exception("Engine %s failed on %r", session.game, action)
         raise RuleError(ACTION_FAILED) from exc
-    return _plain_json(new_state, ACTION_NOT_JSON), _label(session, rules, action)
+    after = _plain_json(new_state, ACTION_NOT_JSON)
+    return after, _label(session, rules, action, after)
 
 
 MALFORMED = (KeyError, IndexError, TypeError, ValueError, AttributeError)
 
 
-def _label(session: GameSession, rules: GameRules, action: dict) -> str:
+def _label(session: GameSession, rules: GameRules, action: dict, new_state: dict) -> str:
+    """The log's words for ``action``, which takes the session's state to ``new_state``."""
     try:
-        return rules.describe(session.state, action)[: SessionAction._meta.get_field("label").max_length]
+        said = rules.describe(session.state, action, new_state)
+        return said[: SessionAction._meta.get_field("label").max_length]
     except Exception:  # a label must never lose an action
         logger.exception("Engine %s could not describe %r", session.game, action)
         return str(action.get("type", "?")).replace("_", " ")
@@ -498,7 +501,7 @@ def _submit_unchanged(
     except (RuleError, ValidationError, *MALFORMED):
         return None
     changes = _changes(session, rules, new_state)
-    label = _label(session, rules, payload)
+    label = _label(session, rules, payload, new_state)
     undoable = _undoable(session, rules, payload, new_state)
     columns = {**changes, **session.state_columns(new_state)}  # the kept part as read with the row
     try:

@@ -13,6 +13,7 @@ import random
 
 from games.engines.kernel.choices import draw_action
 from games.engines.kernel.contract import check_result, check_view, view_type_for
+from games.engines.kernel.errors import RuleError
 from games.engines.kernel.rules import TABLE
 
 
@@ -90,3 +91,14 @@ def play_many_games(rules, configs_and_seeds, *, step_check=None, end_check=None
             end_check(state)
         ended += rules.is_over(state)
     return ended
+
+
+def described(rules, state, action):
+    """The log's words for ``action`` from ``state``, as the session says them: applied first, then
+    described from the states before and after it. The words of an action a crafted state cannot
+    take are said as if it changed nothing (the state after is the state before)."""
+    try:
+        after = rules.apply(state, action)
+    except RuleError:
+        after = state
+    return rules.describe(state, action, after)

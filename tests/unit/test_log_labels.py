@@ -39,7 +39,7 @@ def record(rules, seats: int, seed: int) -> dict:
         action = _next_action(rules, state, random.Random(f"{seed}:{step}"))
         after = rules.apply(state, action)
         actions.append(action)
-        labels.append(rules.describe(state, action))
+        labels.append(rules.describe(state, action, after))
         state = after
     return {"game": rules.slug, "config": config, "seed": seed, "actions": actions, "labels": labels}
 
@@ -60,7 +60,7 @@ class LogLabelTests:
         state = rules.setup(played["config"], played["seed"])
         for action, label in zip(played["actions"], played["labels"], strict=True):
             after = rules.apply(state, action)
-            assert rules.describe(state, action) == label, f"step {state['step']}: {action}"
+            assert rules.describe(state, action, after) == label, f"step {state['step']}: {action}"
             state = after
 
     def test_the_recorded_games_cover_the_log_s_extra_lines(self, played):

@@ -121,15 +121,15 @@ TURN_PASSED_DREW = "{label}; the turn passes to {who}, who drew a Politics card"
 NOTHING_TO_DRAW = "{label}; the turn passes to {who} (no Politics card left to draw)"
 
 
-def describe(state: dict, action: dict, after: dict | None = None) -> str:
+def describe(state: dict, action: dict, after: dict) -> str:
     """The action in the game's words, from the state before it. A drawn card is never named;
-    the cards played to a Balcony are shown face up on the table, so their colours are. With
+    the cards played to a Balcony are shown face up on the table, so their colours are. From
     ``after`` (the state the action led to), the next turn's draw it made is said too."""
     try:
         said = _describe(state, action)
     except (RuleError, KeyError, TypeError, ValueError, IndexError, AttributeError):
         return str(action.get("type") or "?").replace("_", " ")
-    if after is None or after.get("over") or after.get("phase") == "deal":
+    if after.get("over") or after.get("phase") == "deal":
         return said
     seat = after["current"]
     who = after["seats"][seat]["name"]

@@ -155,8 +155,7 @@ class KingsDilemmaRules(Rules):
         state["news"] = []
         super().apply_in_place(state, action)
 
-    def describe(self, state: dict, action: dict) -> str:
-        return sentences.label(state, action, self.apply)
+    describe = staticmethod(sentences.describe)  # what was done, then one line per consequence
 
 
 RULES = KingsDilemmaRules()

@@ -78,8 +78,7 @@ def check_choices(state: dict) -> None:
                 assert state["bidding"]["high_bid"] < bounds["min"] <= bounds["max"]
             action = draw_action(RULES, state, offer, rng)
             assert action_fits(offer, action), (offer, action)
-            assert RULES.describe(state, action)
-            RULES.apply(state, action)
+            assert RULES.describe(state, action, RULES.apply(state, action))
 
 
 def cautious(state, options, rng):
