@@ -8,6 +8,7 @@ Actions are dicts with a ``type`` and a ``seat`` (an int, or ``None`` for the ta
 from __future__ import annotations
 
 import copy
+import random
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -21,6 +22,11 @@ __all__ = ["TABLE", "Move", "Rules", "GameRules", "ALWAYS", "always"]
 
 State = dict[str, Any]
 Action = dict[str, Any]
+# A game's bot: policy(state, seat, legal_actions, rng) -> one of them (None: draw one at random).
+BotPolicy = Callable[[State, int | None, list[Choice], random.Random], Action | None]
+# A game's own draw of a concrete action of a choice (a card typed by the host): sample(state, choice,
+# rng) -> an action, or None to draw each parameter's value independently.
+Sampler = Callable[[State, Choice, random.Random], Action | None]
 # When an action shows something that was hidden: a function of the state before it, the action and
 # the state after it (both states are the engine's own, never changed by the function).
 Reveal = Callable[[State, Action, State], bool]
@@ -59,6 +65,10 @@ class GameRules(Protocol):
     opening_action: Action | None
     table_view_type: type
     seat_view_type: type
+    settings_type: type | None
+    bot_excluded: frozenset[str]
+    bot_policy: BotPolicy | None
+    sample: Sampler | None
 
     def setup(self, config: dict[str, Any], seed: int) -> State: ...
     def legal_actions(self, state: State, seat: int | None) -> list[Choice]: ...
@@ -88,6 +98,8 @@ class Rules:
     # player_view.py): the table's, and a seat's (with ``private``).
     table_view_type: type = BaseView
     seat_view_type: type = BaseView
+    # The declared settings (the session's ``config``) when not its ``setup.py``'s ``SETTINGS``.
+    settings_type: type | None = None
     moves: dict[str, Move | Callable[[State, Action, Any], None]] = {}
     # The game's refusal words (its messages module): the kernel's guard speaks them.
     words: object = None
@@ -107,8 +119,10 @@ class Rules:
     # Words for each choice's button, by action type (the game's ``sentences.CHOICE_TITLES``):
     # ``legal_actions`` gives every choice of a listed type its ``title``.
     choice_titles: dict[str, str] = {}
-    # A game's bot: policy(state, seat, legal_actions, rng) -> one of them (None: pick at random).
-    bot_policy: Callable[[State, int | None, list[Choice], Any], Action | None] | None = None
+    # A game's bot (``BotPolicy``; None: a bot draws at random).
+    bot_policy: BotPolicy | None = None
+    # A game's draw of a concrete action (``Sampler``) when its choices hold what only it can make.
+    sample: Sampler | None = None
 
     def apply(self, state: State, action: Action) -> State:
         new = copy.deepcopy(state)
