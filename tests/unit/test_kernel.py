@@ -9,7 +9,7 @@ import pytest
 from games.engines.kernel.describe import sentence
 from games.engines.kernel.errors import RuleError
 from games.engines.kernel.registry import games
-from games.engines.kernel.rules import TABLE, GameRules, Rules
+from games.engines.kernel.rules import TABLE, GameRules, Rules, plain_copy
 from games.engines.kernel.turns import ANY_SEAT, WORDS, expect_turn, turn_guard
 
 STATE = {"phase": "voting", "seats": [{"name": "Anna"}, {"name": "Bruno"}]}
@@ -105,3 +105,22 @@ class DeclaredHooksTests:
             for match in read.finditer(path.read_text())
         ]
         assert found == []
+
+
+class PlainCopyTests:
+    def test_a_copy_equals_its_original_and_shares_nothing_with_it(self):
+        shared = {"cards": [1, 2]}
+        state = {
+            "seed": 1,
+            "seats": [{"name": "Anna", "hand": ["c1"]}],
+            "a": shared,
+            "b": shared,
+            "t": (1, [2]),
+        }
+        copied = plain_copy(state)
+        assert copied == state
+        copied["seats"][0]["hand"].append("c2")
+        copied["a"]["cards"].append(3)
+        copied["t"][1].append(3)
+        assert state["seats"][0]["hand"] == ["c1"] and shared == {"cards": [1, 2]} and state["t"] == (1, [2])
+        assert copied["b"] == {"cards": [1, 2]}  # two parts of the copy share nothing either

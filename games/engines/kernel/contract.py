@@ -79,21 +79,33 @@ def _item_typeddicts(annotation: Any) -> list[type]:
     return []
 
 
+@functools.cache
+def _inner_types(view_type: type) -> tuple[tuple[str, type | None, type | None], ...]:
+    """The keys of a declared type whose values are declared too, in key order: each with the
+    TypedDict its value may be and the TypedDict of its items when it is a list."""
+    inner = []
+    for key, hint in sorted(hints_of(view_type).items()):
+        nested, items = _typeddicts_in(hint), _item_typeddicts(hint)
+        if nested or items:
+            inner.append((key, nested[0] if nested else None, items[0] if items else None))
+    return tuple(inner)
+
+
 def _check(view_type: type, value: Any, where: str) -> list[str]:
     if not isinstance(value, dict):
         return [f"{where or 'the view'} is not an object"]
-    wrong = [f"{where}{key}: missing" for key in sorted(required_keys(view_type) - set(value))]
-    wrong += [f"{where}{key}: not declared" for key in sorted(set(value) - declared_keys(view_type))]
-    hints = hints_of(view_type)
-    for key in sorted(set(value) & declared_keys(view_type)):
-        inner = value[key]
-        nested = _typeddicts_in(hints[key])
-        if nested and isinstance(inner, dict):
-            wrong += _check(nested[0], inner, f"{where}{key}.")
-        items = _item_typeddicts(hints[key])
-        if items and isinstance(inner, list):
+    keys = value.keys()
+    required, declared = required_keys(view_type), declared_keys(view_type)
+    wrong = [f"{where}{key}: missing" for key in sorted(required - keys)] if not required <= keys else []
+    if not keys <= declared:
+        wrong += [f"{where}{key}: not declared" for key in sorted(keys - declared)]
+    for key, nested, items in _inner_types(view_type):
+        inner = value.get(key)
+        if nested is not None and isinstance(inner, dict):
+            wrong += _check(nested, inner, f"{where}{key}.")
+        if items is not None and isinstance(inner, list):
             for index, item in enumerate(inner):
-                wrong += _check(items[0], item, f"{where}{key}[{index}].")
+                wrong += _check(items, item, f"{where}{key}[{index}].")
     return wrong
 
 

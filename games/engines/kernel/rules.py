@@ -39,6 +39,21 @@ def always(before: State, action: Action, after: State) -> bool:
 
 ALWAYS: Reveal = always
 
+
+def plain_copy(value: Any) -> Any:
+    """A deep copy of a plain JSON value (dicts, lists, text, numbers), several times quicker than
+    ``copy.deepcopy`` on a state of 200 KB; anything else is deep-copied as usual. Like the database's
+    copy, it shares nothing with the original, not even between two of its own parts."""
+    kind = type(value)
+    if kind is dict:
+        return {key: plain_copy(item) for key, item in value.items()}
+    if kind is list:
+        return [plain_copy(item) for item in value]
+    if kind in (str, int, float, bool) or value is None:
+        return value
+    return copy.deepcopy(value)
+
+
 GAME_IS_OVER = "The game is over."
 UNKNOWN_ACTION = "There is no action called {type!r} in this game."
 ACTION_NOT_A_DICT = "An action must be an object with a 'type'."
@@ -125,7 +140,7 @@ class Rules:
     sample: Sampler | None = None
 
     def apply(self, state: State, action: Action) -> State:
-        new = copy.deepcopy(state)
+        new = plain_copy(state)
         self.apply_in_place(new, action)
         return new
 
