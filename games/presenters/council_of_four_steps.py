@@ -123,7 +123,9 @@ class Step:
         bonus = bonus_text(tile["bonus"])
         return names, bonus, chips
 
-    def offer_group(self, choice: Choice, fields: list[tuple[str, str]], offers, step: dict, extra: int = 0):
+    def offer_group(
+        self, choice: Choice, fields: list[tuple[str, str]], offers: list[dict], step: dict, extra: int = 0
+    ) -> dict:
         """The payments as one button each (cheapest first), tabs by number of cards when many."""
         cheapest: dict[int, int] = {}
         for o in offers:  # sorted cheapest first: the first offer of each size is its cheapest

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from games.engines.kernel.choices import Choice
 from games.engines.kernel.words import count
 from games.engines.kings_dilemma.data import DEFAULT_TRACKS
 from games.engines.kings_dilemma.scoring import open_agenda_words
@@ -238,10 +239,10 @@ class KingsDilemmaWords(Words):
         super().__init__(names)
         self.view = view
 
-    def param_label(self, choice, name: str) -> str:
+    def param_label(self, choice: Choice, name: str) -> str:
         return PARAMS.get(name, super().param_label(choice, name))
 
-    def option(self, choice, name: str, value: Any) -> str:
+    def option(self, choice: Choice, name: str, value: Any) -> str:
         kind = choice["type"]
         if name == "side":
             return f"VOTE {SIDE[value]}" if kind == "vote" else f"{SIDE[value]} wins"
@@ -331,7 +332,7 @@ PRESENTER = KingsDilemmaPresenter()
 def save_words(result: dict, seat_names: list[str]) -> dict:
     """What "Save your game" will write into the campaign, in words."""
 
-    def who(index) -> str:
+    def who(index: Any) -> str:
         return seat_names[index] if isinstance(index, int) and 0 <= index < len(seat_names) else "nobody"
 
     stickers = [

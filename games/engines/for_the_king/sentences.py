@@ -51,15 +51,15 @@ DREW_NEXT = "{label}; {adviser} drew the next card"
 NEW_ADVISER_DREW = "{label}; {adviser} is the Adviser and drew the top card of the deck"
 
 
-def describe(state: dict, action: dict, after: dict) -> str:
+def describe(before: dict, action: dict, after: dict) -> str:
     """The action in the game's words, from the state before it (the state after it gives a vaguer
     label, never a leak). Never names a hidden card. The Adviser's compulsory draw that ended it is
     said too, from ``after``, the state it led to (never the card drawn: only its Adviser sees it)."""
-    said = _describe(state, action)
-    if not drew_a_card(state, action, after):
+    said = _describe(before, action)
+    if not drew_a_card(before, action, after):
         return said
     adviser = after["adviser"]
-    if adviser == state.get("adviser"):
+    if adviser == before.get("adviser"):
         return DREW_NEXT.format(label=said, adviser=name(after, adviser))
     return NEW_ADVISER_DREW.format(label=said, adviser=name(after, adviser))
 

@@ -140,7 +140,7 @@ class Rules:
     sample: Sampler | None = None
 
     def apply(self, state: State, action: Action) -> State:
-        new = plain_copy(state)
+        new: State = plain_copy(state)
         self.apply_in_place(new, action)
         return new
 

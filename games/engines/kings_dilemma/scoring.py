@@ -3,6 +3,7 @@ Chronicles ranking and the Prestige/Crave table, and the result the campaign rec
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from games.engines.kernel.errors import RuleError
@@ -188,7 +189,7 @@ def compute_scores(state: dict) -> dict:
     return {"seats": rows, "winners": [i for i, r in enumerate(rows) if r["position"] == 1]}
 
 
-def score(state: dict, action: dict, rng) -> None:
+def score(state: dict, action: dict, rng: random.Random) -> None:
     """Reveal the Secret Agendas and score. Tied winners share the victory; the Moderator chooses
     which of them marries into the royal line."""
     state["scores"] = compute_scores(state)
@@ -200,7 +201,7 @@ def score(state: dict, action: dict, rng) -> None:
         finish(state, winners[0])
 
 
-def choose_heir(state: dict, action: dict, rng) -> None:
+def choose_heir(state: dict, action: dict, rng: random.Random) -> None:
     """The Moderator chooses which of the tied winners marries into the royal line."""
     heir: Any = action.get("heir")
     if isinstance(heir, bool) or heir not in state["heir_candidates"]:

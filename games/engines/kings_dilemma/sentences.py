@@ -13,7 +13,7 @@ from games.engines.kings_dilemma.turn import name
 LABEL_MOST = 1000  # the log's label (games.models.SessionAction.label)
 
 
-def _side(side) -> str:
+def _side(side: Any) -> str:
     return str(side).upper()
 
 
@@ -74,7 +74,7 @@ def done(state: dict, action: dict) -> str:
     except TypeError:
         who = "?"
 
-    def house(index) -> str:
+    def house(index: Any) -> str:
         try:
             return name(state, index)
         except (TypeError, IndexError):
