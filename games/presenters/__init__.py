@@ -16,7 +16,7 @@ from games.presenters.base import Presenter
 from games.presenters.controls import Words
 
 
-class GenericPresenter(Presenter):
+class GenericPresenter(Presenter[dict[str, Any]]):
     """For games with no presenter of their own (the test engines): the view dict, tidily."""
 
 
@@ -29,7 +29,7 @@ class LabellerWords(Words):
     A choice without parameters is its one action: its button says the labeller's words (with what
     it costs); any other choice is titled by the engine (``Choice.title``)."""
 
-    def __init__(self, labeller: Labeller, view: dict, names: dict[int, dict]) -> None:
+    def __init__(self, labeller: Labeller, view: Any, names: dict[int, dict]) -> None:
         super().__init__(names)
         self.labeller, self.view = labeller, view
 
@@ -49,14 +49,14 @@ GENERIC = GenericPresenter()
 PRESENTERS_PACKAGE = "games.presenters"
 
 
-def presenter_for(slug: str) -> Presenter:
+def presenter_for(slug: str) -> Presenter[Any]:
     """The presenter of a game, found by its slug: ``games/presenters/<slug>.py`` defines
     ``PRESENTER``. A game with no such module gets the generic presenter; an error inside a
     presenter's module is raised, never hidden."""
     name = f"{PRESENTERS_PACKAGE}.{slug}"
     if not slug.isidentifier() or find_spec(name) is None:
         return GENERIC
-    presenter: Presenter = import_module(name).PRESENTER
+    presenter: Presenter[Any] = import_module(name).PRESENTER
     return presenter
 
 

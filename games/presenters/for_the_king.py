@@ -266,12 +266,12 @@ def _ftk_result(result: ForTheKingResult, names: dict[int, dict]) -> dict:
     }
 
 
-def _private_of(view: dict) -> ForTheKingPrivate | None:
+def _private_of(view: ForTheKingTableView) -> ForTheKingPrivate | None:
     """A seat view's private part (None on the table's view, which has none)."""
     return cast(ForTheKingSeatView, view)["private"] if "private" in view else None
 
 
-def _ftk_private(view: dict) -> dict | None:
+def _ftk_private(view: ForTheKingTableView) -> dict | None:
     private = _private_of(view)
     if private is None:
         return None
@@ -302,9 +302,9 @@ def _ftk_sorted(faces: list[CardFace]) -> list[dict]:
     )
 
 
-def _ftk_cards_by_id(view: dict) -> dict[str, dict]:
+def _ftk_cards_by_id(view: ForTheKingTableView) -> dict[str, dict]:
     """Every card this viewer can see, by id (to name the cards in a button)."""
-    table = cast(ForTheKingTableView, view)
+    table = view
     private = _private_of(view)
     faces: list[CardFace | None] = [*table["middle"], table["offer"]]
     if private is not None:
@@ -330,10 +330,10 @@ def _king_change_words(view: ForTheKingTableView, action: dict) -> str:
 BUTTONS = {kind: CHOICE_TITLES[kind] for kind in ("deal", "reveal", "pass")}
 
 
-def _ftk_label(action: dict, view: dict, names: dict[int, dict]) -> tuple[str, str]:
+def _ftk_label(action: dict, view: ForTheKingTableView, names: dict[int, dict]) -> tuple[str, str]:
     """A button's words and its group ('bid' buttons sit in a compact grid)."""
     kind = action.get("type")
-    table = cast(ForTheKingTableView, view)
+    table = view
     cards = _ftk_cards_by_id(view)
 
     def card_label(card_id: Any) -> str:
@@ -364,14 +364,14 @@ KING_TILE_GONE = "That Primary Duty tile is not offered: choose again."
 
 
 def _ftk_king_steps(
-    choices: list, view: dict, words: Words, step: Mapping[str, str] | None
+    choices: list, view: ForTheKingTableView, words: Words, step: Mapping[str, str] | None
 ) -> list[dict] | None:
     """A King card with many ways to use it (two tiles: up to 30), asked in two screens: one of
     its Primary Duty tiles, then the ways to use the card that change that tile. None: no need."""
     king = next((c for c in choices if c["type"] == "king_card"), None)
     if king is None or len(king["params"]["changes"]["options"]) <= KING_AT_ONCE:
         return None
-    table = cast(ForTheKingTableView, view)
+    table = view
     options = king["params"]["changes"]["options"]
     duties = {g["office"]: g for g in table["government"]}
     offices = [o for o in duties if any(ch["office"] == o for option in options for ch in option)]
@@ -403,8 +403,8 @@ def _ftk_king_steps(
     return ([step_note(KING_TILE_GONE, "error")] if office else []) + groups
 
 
-def _owed(view: dict) -> int | None:
-    payment = cast(ForTheKingTableView, view)["payment"]
+def _owed(view: ForTheKingTableView) -> int | None:
+    payment = view["payment"]
     return payment["owed"] if payment else None
 
 
@@ -435,20 +435,20 @@ class ForTheKingWords(LabellerWords):
         return super().option(choice, name, value)
 
 
-class ForTheKingPresenter(Presenter):
+class ForTheKingPresenter(Presenter[ForTheKingTableView]):
     template_folder = "games/for_the_king"
 
-    def present(self, view: dict, names: dict[int, dict], result: dict | None) -> dict:
-        return _ftk_present(cast(ForTheKingTableView, view), names, cast(ForTheKingResult | None, result))
+    def present(self, view: ForTheKingTableView, names: dict[int, dict], result: dict | None) -> dict:
+        return _ftk_present(view, names, cast(ForTheKingResult | None, result))
 
-    def private(self, view: dict) -> dict | None:
+    def private(self, view: ForTheKingTableView) -> dict | None:
         return _ftk_private(view)
 
-    def words(self, view: dict, names: dict[int, dict]) -> ForTheKingWords:
+    def words(self, view: ForTheKingTableView, names: dict[int, dict]) -> ForTheKingWords:
         return ForTheKingWords(_ftk_label, view, names)
 
     def controls(
-        self, choices: list, view: dict, names: dict[int, dict], step: Mapping[str, str] | None
+        self, choices: list, view: ForTheKingTableView, names: dict[int, dict], step: Mapping[str, str] | None
     ) -> list[dict]:
         """The phone's controls: a payment in one submit; a King card with many uses in two steps."""
         words = self.words(view, names)

@@ -4,6 +4,7 @@ Chronicles ranking and the Prestige/Crave table, and the result the campaign rec
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from games.engines.kernel.errors import RuleError
@@ -61,7 +62,7 @@ def open_agenda_points(tokens: list[dict], resources: dict[str, int], tracks: di
 OPEN_AGENDA_PLACES = {True: ("highest", "second highest"), False: ("lowest", "second lowest")}
 
 
-def open_agenda_words(token: dict, tracks: dict = DEFAULT_TRACKS) -> dict:
+def open_agenda_words(token: Mapping[str, Any], tracks: dict = DEFAULT_TRACKS) -> dict:
     """An Open Agenda token as a player reads it in front of a House screen, with what it scores at
     the end (rulebook 'B. Open Agenda tokens', points from the data file): ``name`` ("Positive
     Wealth"), ``short`` ("Positive Wealth (up to 3 points)", "Negative Morale (loses up to 3
