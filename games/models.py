@@ -21,7 +21,7 @@ def new_seat_token() -> str:
     return secrets.token_urlsafe(24)
 
 
-# The cached state in two columns (issue 27, item 4): a top-level key whose JSON is this long or
+# The cached state in two columns: a top-level key whose JSON is this long or
 # longer (a King's Dilemma night's cards met, its shortfalls) lives in ``state_kept``, written only
 # when that part changed; the rest in ``state``, with KEPT_MARK naming the kept part's digest.
 STATE_KEPT_FROM = 2048

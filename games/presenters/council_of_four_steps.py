@@ -1,4 +1,4 @@
-"""Council of Four on a phone, step by step (issue 17): a decision never asks more than one screen.
+"""Council of Four on a phone, step by step: a decision never asks more than one screen.
 
 The seat page reads the step from its query (``?step=acquire_permit&balcony=coast&permit=C03&n=3``):
 links carry the values chosen so far (plain links without JavaScript, htmx swaps the panel with it),

@@ -409,7 +409,7 @@ def _owed(view: ForTheKingTableView) -> int | None:
 
 
 class ForTheKingWords(LabellerWords):
-    """A payment is one button per set of Gold cards the engine offers (DESIGN 8, 'Paying Gold'):
+    """A payment is one button per set of Gold cards the engine offers:
     its cards by their values, and the Gold it pays."""
 
     def payment_title(self, choice: Choice, name: str) -> str:

@@ -76,8 +76,8 @@ HOW_MANY = ("none", "one", "two", "three", "four", "all five")
 
 
 def agenda_short(agenda: str) -> str:
-    """A Secret Agenda on a draft button, in two short sentences (issue 26: "Opulent: rows 9-17 ->
-    0/4/7/10/14/15 · Coins 6/4/2" read as a code): what its Resources score, then its Coins."""
+    """A Secret Agenda on a draft button, in two short sentences (not a code such as "Opulent: rows
+    9-17 -> 0/4/7/10/14/15 · Coins 6/4/2"): what its Resources score, then its Coins."""
     card = DEFAULT_TRACKS["secret_agendas"].get(agenda, {})
     coins = card.get("coins", [])
     places = ("Most Coins", "second", "third")

@@ -56,7 +56,7 @@ def calls_the_bid(before: dict, action: dict, after: dict) -> bool:
 
 def pay_gold(state: dict, action: dict, rng: random.Random) -> None:
     """'End of a round': discard Gold cards face up until they reach the bid; no change is given,
-    and no card may be left out while still reaching the bid (DESIGN 8, 'Paying Gold')."""
+    and no card may be left out while still reaching the bid."""
     seat = action["seat"]
     chosen = action.get("cards")
     if not isinstance(chosen, list) or not chosen or not all(isinstance(c, str) for c in chosen):

@@ -64,7 +64,7 @@ def drew_a_card(before: dict, action: dict, after: dict) -> bool:
 
 def place_reveals(before: dict, action: dict, after: dict) -> bool:
     """'Distribute Cards': a card placed in the middle is face up; a King card kept in front of
-    yourself is revealed at once ('Receiving King cards', DESIGN 8); the next card drawn is seen by
+    yourself is revealed at once ('Receiving King cards'); the next card drawn is seen by
     the Adviser. Face down, with no card drawn after it, a card stays hidden."""
     return (
         action.get("area") == "middle" or after["king_card"] is not None or drew_a_card(before, action, after)

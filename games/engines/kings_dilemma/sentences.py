@@ -56,7 +56,7 @@ SENTENCES = {
 
 
 def _coins(amount: Any) -> str:
-    """ "1 Coin", "3 Coins" (issue 26: "paid 1 Coins")."""
+    """ "1 Coin", "3 Coins" (never "paid 1 Coins")."""
     return count(amount, "Coin") if isinstance(amount, int) else f"{amount} Coins"
 
 
