@@ -1,6 +1,9 @@
 """Admin for sessions: read-mostly, since only games.services writes them (the log is append-only)."""
 
+from typing import Any
+
 from django.contrib import admin
+from django.http import HttpRequest
 
 from games.models import GameSession, Seat, SessionAction
 
@@ -21,7 +24,7 @@ class SessionActionInline(admin.TabularInline):
     can_delete = False
     show_change_link = True
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
@@ -71,11 +74,11 @@ class SessionActionAdmin(admin.ModelAdmin):
         "created",
     )
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

@@ -1,3 +1,5 @@
+from typing import Any
+
 from django import forms
 
 from config.json_limits import json_loads_strict, json_lone_surrogate
@@ -18,7 +20,7 @@ def _choice_field(form: forms.Form, name: str) -> forms.ChoiceField:
 class SessionCreateForm(forms.Form):
     game = forms.ChoiceField(choices=())
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         _choice_field(self, "game").choices = [
             (g["slug"], f"{g['name']} ({g['min_seats']}–{g['max_seats']} players)") for g in game_choices()
@@ -29,10 +31,10 @@ class SessionCreateForm(forms.Form):
             )
             self.fields[f"bot_{i}"] = forms.BooleanField(label="bot", required=False)
 
-    def seat_rows(self):
+    def seat_rows(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
         return [(self[f"seat_{i}"], self[f"bot_{i}"]) for i in range(1, MAX_SEATS_ON_FORM + 1)]
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         data = self.cleaned_data
         names: list[str] = []
         bots: list[int] = []
@@ -57,7 +59,7 @@ class ActionForm(forms.Form):
     version = forms.IntegerField(min_value=0)
     key = forms.CharField(max_length=100, required=False)
 
-    def clean_action(self):
+    def clean_action(self) -> dict[str, Any]:
         try:
             action = json_loads_strict(self.cleaned_data["action"])
         except (ValueError, RecursionError):

@@ -7,7 +7,7 @@ The cached ``state`` is a fold of the log over the engine's setup; it can always
 import hashlib
 import json
 import secrets
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Self
 
 import orjson
 from django.conf import settings
@@ -21,7 +21,7 @@ def new_seat_token() -> str:
     return secrets.token_urlsafe(24)
 
 
-# The cached state in two columns (a long night rewrote 200 KB per tap): a top-level key whose JSON is this long or
+# The cached state in two columns: a top-level key whose JSON is this long or
 # longer (a King's Dilemma night's cards met, its shortfalls) lives in ``state_kept``, written only
 # when that part changed; the rest in ``state``, with KEPT_MARK naming the kept part's digest.
 STATE_KEPT_FROM = 2048
@@ -54,7 +54,7 @@ class StateField(models.JSONField):
     JSONField itself; integers stay integers within 64 bits, all the databases and the engines'
     bounds allow."""
 
-    def from_db_value(self, value, expression, connection):
+    def from_db_value(self, value: Any, expression: Any, connection: Any) -> Any:
         if isinstance(value, str) and self.decoder is None and not isinstance(expression, KeyTransform):
             try:
                 return orjson.loads(value)
@@ -94,10 +94,10 @@ def state_joined(small: Any, kept: Any) -> Any:
 class GameSessionQuerySet(models.QuerySet):
     """``only("state")`` reads the kept part with it, ``defer("state")`` leaves it too."""
 
-    def only(self, *fields):
+    def only(self, *fields: Any) -> Self:
         return super().only(*fields, *(KEPT_COLUMNS if "state" in fields else ()))
 
-    def defer(self, *fields):
+    def defer(self, *fields: Any) -> Self:
         return super().defer(*fields, *(("state_kept",) if "state" in fields else ()))
 
 
@@ -159,7 +159,7 @@ class GameSession(models.Model):
     def __str__(self) -> str:
         return f"{self.game} #{self.pk} ({self.status}, v{self.version})"
 
-    def save(self, **kwargs):
+    def save(self, **kwargs: Any) -> None:
         """``state`` written in its two columns (``state_parts``), the kept part only when its digest
         differs from the one stored (read with the row, also when it was read without its state)."""
         fields = kwargs.get("update_fields")
@@ -181,7 +181,7 @@ class GameSession(models.Model):
         self.state = whole
 
     @classmethod
-    def from_db(cls, db, field_names, values, **kwargs):
+    def from_db(cls, db: str | None, field_names: Any, values: Any, **kwargs: Any) -> Self:
         """The row with its whole ``state`` (``state_joined``)."""
         session = super().from_db(db, field_names, values, **kwargs)
         small = session.__dict__.get("state")
@@ -193,7 +193,9 @@ class GameSession(models.Model):
             session.state = state_joined(small, session.state_kept)
         return session
 
-    def refresh_from_db(self, using=None, fields=None, from_queryset=None):
+    def refresh_from_db(
+        self, using: str | None = None, fields: Any = None, from_queryset: Any = None
+    ) -> None:
         """``state`` (the deferred loading of it too) is read with its kept part."""
         if fields is not None and "state" in fields:
             fields = {*fields, *KEPT_COLUMNS}
@@ -207,7 +209,7 @@ class GameSession(models.Model):
             return {"state": parts.small}
         return dict(zip(STATE_COLUMNS, parts, strict=True))
 
-    def _written(self, fields, *, changed: bool) -> set[str]:
+    def _written(self, fields: Any, *, changed: bool) -> set[str]:
         """The fields a save of this row writes: those named (all it read when none are), with the
         kept part's columns when it changed, without them when it did not."""
         if fields is None:
@@ -317,5 +319,5 @@ class SessionSnapshot(models.Model):
             models.UniqueConstraint(fields=["session", "seq"], name="games_snapshot_unique_seq"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"Session {self.session_id} after action {self.seq}"

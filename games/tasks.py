@@ -3,7 +3,7 @@
 import datetime
 import threading
 
-from celery import shared_task
+from celery import Task, shared_task
 
 from config.celery import RETRY
 
@@ -15,7 +15,7 @@ _local = threading.local()
 
 
 @shared_task(name="games.tasks.bot_move_task", bind=True, acks_late=True, reject_on_worker_lost=True, **RETRY)
-def bot_move_task(self, session_id: int, version: int | None = None) -> int:
+def bot_move_task(self: Task, session_id: int, version: int | None = None) -> int:
     """Play the bots' moves for a session; returns how many were played in this call.
 
     ``version``: the session version the task was sent for. A task delivered again (a worker
@@ -46,7 +46,7 @@ def bot_move_task(self, session_id: int, version: int | None = None) -> int:
 
 
 @shared_task(bind=True, acks_late=True, **RETRY)
-def session_cleanup_task(self) -> int:
+def session_cleanup_task(self: Task) -> int:
     """celery beat: close abandoned sessions."""
     from games.services.sessions import session_cleanup_abandoned
 
@@ -54,7 +54,7 @@ def session_cleanup_task(self) -> int:
 
 
 @shared_task(bind=True, acks_late=True, **RETRY)
-def session_bots_wake_task(self) -> int:
+def session_bots_wake_task(self: Task) -> int:
     """celery beat, every CHRONICLE_BOTS_WAKE_SECONDS: wake bots whose turn came while the broker
     was down (idle that long), so they play again within seconds of Redis coming back."""
     from django.conf import settings

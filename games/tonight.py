@@ -11,13 +11,14 @@ from django.urls import reverse
 from django.utils.http import urlencode
 
 from games.models import GameSession, Seat
+from games.selectors import AnyUser
 
 TONIGHT_YOURS = "Tonight's game is running and you have a seat at it."
 TONIGHT_SIGN_IN = "Tonight's game is running and this seat's player has a seat at it: sign in to open it."
 TONIGHT_SAME_HOUSE = "Tonight's game is running: {name}'s seat opens from its code on the table screen."
 
 
-def _house(session: GameSession, index: int):
+def _house(session: GameSession, index: int) -> object:
     """The House a seat of a campaign's night plays (its session's setup names it), or None."""
     seats = (session.config or {}).get("seats")
     if isinstance(seats, list) and 0 <= index < len(seats) and isinstance(seats[index], dict):
@@ -25,7 +26,7 @@ def _house(session: GameSession, index: int):
     return None
 
 
-def seat_tonight(*, seat: Seat, user=None) -> Seat | None:
+def seat_tonight(*, seat: Seat, user: AnyUser = None) -> Seat | None:
     """The seat at a running session of ``seat``'s campaign held by the same account (the seat's,
     or the signed-in ``user``'s), else by the same House; None outside a campaign or when none."""
     session = seat.session
@@ -49,7 +50,7 @@ def seat_tonight(*, seat: Seat, user=None) -> Seat | None:
     return None
 
 
-def tonight_pointer(*, seat: Seat, user) -> dict:
+def tonight_pointer(*, seat: Seat, user: AnyUser) -> dict:
     """What a closed seat's page says of tonight's seat: ``{"tonight": {"text", "url"}}`` or nothing."""
     found = seat_tonight(seat=seat, user=user)
     if found is None:

@@ -14,6 +14,8 @@ dict. Nothing here asks which game a session plays.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -206,7 +208,9 @@ def _host_seat(request: HttpRequest, session_id: int, seat_index: int) -> Seat:
     return seat
 
 
-def _seat_code_change(request, session_id: int, seat_index: int, change, done: str) -> HttpResponse:
+def _seat_code_change(
+    request: HttpRequest, session_id: int, seat_index: int, change: Callable[..., object], done: str
+) -> HttpResponse:
     seat = _host_seat(request, session_id, seat_index)
     try:
         change(seat=seat)
@@ -351,7 +355,9 @@ def _submit_choice(request: HttpRequest, session: GameSession, seat: Seat | None
 ACTION_UNREADABLE = "That could not be read: reload the page and try again."
 
 
-def _submit_action(request, session, seat, action: dict, version: int, key: str | None) -> tuple[dict, int]:
+def _submit_action(
+    request: HttpRequest, session: GameSession, seat: Seat | None, action: dict, version: int, key: str | None
+) -> tuple[dict, int]:
     """Apply an action and say what happened: (notice, status). A stale version shows the new state
     and a clear message (200); a refused action its sentence (422). Without htmx the notice also
     goes to the messages framework for the page after the redirect."""
@@ -372,7 +378,7 @@ def _submit_action(request, session, seat, action: dict, version: int, key: str 
     )
 
 
-def _notice(request, text: str, level: str, status: int) -> tuple[dict, int]:
+def _notice(request: HttpRequest, text: str, level: str, status: int) -> tuple[dict, int]:
     if not request.htmx:
         messages.add_message(request, getattr(messages, level.upper()), text)
     return {"text": text, "level": level}, status

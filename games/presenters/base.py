@@ -29,30 +29,33 @@ class SessionFacts:
     night_recorded: bool | None = None  # a campaign night: its result is in the campaign (None: no night)
 
 
-class Presenter:
-    """The generic presenter: no words of its own, the view drawn tidily as it is."""
+class Presenter[View: Mapping[str, Any]]:
+    """The generic presenter: no words of its own, the view drawn tidily as it is. A game's presenter
+    names its engine's declared view (``Presenter[<Game>TableView]``), so mypy checks every key it
+    reads against the engine's declaration. ``View``: what the table's view and a seat's share, as the
+    engine declares it (a TypedDict of its ``player_view.py``); a seat's adds its ``private``."""
 
     # Where the game's partials live: ``<folder>/_seat.html`` (the middle of a phone's panel),
     # ``<folder>/_table.html`` (the middle of the host's panel) and, with a presented result,
     # ``<folder>/_result.html`` (the closed seat's page).
     template_folder = GENERIC_TEMPLATES
 
-    def present(self, view: dict, names: dict[int, dict], result: dict | None) -> dict | None:
+    def present(self, view: View, names: dict[int, dict], result: dict | None) -> dict | None:
         """What the game's templates draw; ``None``: the generic templates draw the raw view."""
         return None
 
-    def private(self, view: dict) -> dict | None:
+    def private(self, view: View) -> dict | None:
         return None
 
-    def words(self, view: dict, names: dict[int, dict]) -> Words:
+    def words(self, view: View, names: dict[int, dict]) -> Words:
         return Words(names)
 
     def controls(
-        self, choices: list[dict], view: dict, names: dict[int, dict], step: Mapping[str, str] | None
+        self, choices: list[dict], view: View, names: dict[int, dict], step: Mapping[str, str] | None
     ) -> list[dict]:
         """The control groups of a screen (``step``: the values chosen so far, from the page's
         query, for a game that asks its decisions step by step)."""
-        to_act = view.get("to_act") if isinstance(view, dict) else None
+        to_act = view.get("to_act")
         return build_controls(
             cast(list[Choice], choices), self.words(view, names), to_act if isinstance(to_act, list) else None
         )

@@ -4,6 +4,7 @@ functions of plain data: no model, no query (the seats' infos are read by ``game
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
@@ -11,11 +12,11 @@ from django.utils.safestring import SafeString, mark_safe
 # ---- A small generic renderer of view dicts (definition lists and tables) ----------------
 
 
-def key_words(key) -> str:
+def key_words(key: Any) -> str:
     return str(key).replace("_", " ").capitalize()
 
 
-def _scalar(value) -> str:
+def _scalar(value: Any) -> str:
     if value is None:
         return "—"
     if value is True:
@@ -25,7 +26,7 @@ def _scalar(value) -> str:
     return str(value)
 
 
-def render_value(value) -> SafeString:
+def render_value(value: Any) -> SafeString:
     """Any JSON value as readable HTML: dicts as definition lists, lists of dicts as tables."""
     if isinstance(value, dict):
         if not value:
@@ -59,7 +60,7 @@ def render_value(value) -> SafeString:
     return format_html("{}", _scalar(value))
 
 
-def phrase(value) -> str:
+def phrase(value: Any) -> str:
     """A parameter of an action in words (never JSON)."""
     if isinstance(value, dict):
         return ", ".join(f"{key_words(k).lower()} {phrase(v)}" for k, v in value.items())
@@ -123,7 +124,7 @@ def ink_on(hex_colour: str) -> str:
     return WHITE if on_white >= on_ink else INK
 
 
-def seat_name(names: dict[int, dict], index) -> str:
+def seat_name(names: dict[int, dict], index: Any) -> str:
     if index is None:
         return "the table"
     info = names.get(index)

@@ -277,7 +277,7 @@ def action_from_post(choices: list[Choice], kind: str, getlist: Callable[[str], 
 STEP_BACK = "Back to your actions"
 
 
-def step_query(**values) -> str:
+def step_query(**values: Any) -> str:
     """The query of a step's link: ``?step=acquire_permit&balcony=coast`` (None values left out)."""
     return "?" + urlencode({k: v for k, v in values.items() if v is not None})
 

@@ -7,7 +7,7 @@ seat, ``CouncilOfFourSeatView`` with its ``private`` hand); prices come from the
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from games.engines.council_of_four.board import (
     ADDITIONAL_MAIN_SERVANTS,
@@ -20,6 +20,7 @@ from games.engines.council_of_four.board import (
 )
 from games.engines.council_of_four.merchants import servants_to_place
 from games.engines.council_of_four.payments import permit_payment_cost, queen_cost
+from games.engines.council_of_four.player_view import CouncilOfFourSeatView, CouncilOfFourTableView
 from games.engines.council_of_four.sentences import CHOICE_TITLES
 from games.engines.kernel.words import count, with_article
 from games.presenters import LabellerWords
@@ -94,7 +95,7 @@ def _city(city: Mapping[str, Any], names: dict[int, dict]) -> dict:
     }
 
 
-def _map(view: Mapping[str, Any], names: dict[int, dict]) -> dict:
+def _map(view: CouncilOfFourTableView, names: dict[int, dict]) -> dict:
     band = MAP_W / len(REGIONS)
     roads = [
         {"x1": CITY_XY[a][0], "y1": CITY_XY[a][1], "x2": CITY_XY[b][0], "y2": CITY_XY[b][1]}
@@ -108,7 +109,7 @@ def _map(view: Mapping[str, Any], names: dict[int, dict]) -> dict:
     return {"w": MAP_W, "h": MAP_H, "regions": regions, "roads": roads, "cities": cities}
 
 
-def _balconies(view: Mapping[str, Any]) -> list[dict]:
+def _balconies(view: CouncilOfFourTableView) -> list[dict]:
     """The four Balconies, the Queen's last, their Councilors the newest first."""
     return [
         {
@@ -119,7 +120,7 @@ def _balconies(view: Mapping[str, Any]) -> list[dict]:
     ]
 
 
-def _reserve(view: Mapping[str, Any]) -> list[dict]:
+def _reserve(view: CouncilOfFourTableView) -> list[dict]:
     """The Councilors beside the board, in the board's colour order."""
     return [
         {"colour": c, "count": view["councilors"][c], "hex": councilor_hex(c)}
@@ -137,14 +138,14 @@ def _permit(tile: Mapping[str, Any]) -> dict:
     }
 
 
-def _permits(view: Mapping[str, Any]) -> list[dict]:
+def _permits(view: CouncilOfFourTableView) -> list[dict]:
     return [
         {"region": region.capitalize(), "tiles": [_permit(t) for t in shown["face_up"]]}
         for region, shown in view["permits"].items()
     ]
 
 
-def _players(view: Mapping[str, Any], names: dict[int, dict]) -> list[dict]:
+def _players(view: CouncilOfFourTableView, names: dict[int, dict]) -> list[dict]:
     return [
         {
             **names.get(p["index"], {"name": p["name"], "hex": UNKNOWN_SEAT_HEX}),
@@ -176,7 +177,7 @@ def _result(result: Mapping[str, Any], names: dict[int, dict]) -> dict:
     return {"rows": rows, "winners": [seat_name(names, i) for i in result["winners"]]}
 
 
-def present(view: Mapping[str, Any], names: dict[int, dict], result: Mapping[str, Any] | None) -> dict:
+def present(view: CouncilOfFourTableView, names: dict[int, dict], result: Mapping[str, Any] | None) -> dict:
     """Map, Balconies, face-up Permits and tracks from a Council of Four view (table or seat)."""
     return {
         "doing": doing(view, names),
@@ -214,7 +215,7 @@ def _mains(n: int) -> str:
     return count(n, "Main action")
 
 
-def doing(view: Mapping[str, Any], names: dict[int, dict]) -> str:
+def doing(view: CouncilOfFourTableView, names: dict[int, dict]) -> str:
     """What the table waits for, in a sentence."""
     turn = view["turn"]
     if view["over"]:
@@ -233,7 +234,7 @@ def doing(view: Mapping[str, Any], names: dict[int, dict]) -> str:
     return f"{turn['name']}'s turn: {todo} left.{last}"
 
 
-def prompt(view: Mapping[str, Any]) -> str:
+def prompt(view: CouncilOfFourTableView) -> str:
     """What the seat whose turn it is may do now."""
     if view["pending"]:
         return PROMPT_PENDING[view["pending"]["kind"]]
@@ -257,13 +258,15 @@ def _priced(colours: str, cost: int | None) -> str:
     return f"{colours}, {coins(cost)}" if cost is not None else colours
 
 
-def _card_colours(view: Mapping[str, Any], cards: list[str]) -> str:
+def _card_colours(view: CouncilOfFourTableView, cards: list[str]) -> str:
     """The colours of cards of the viewing seat's hand ("black + joker")."""
-    hand = {card["id"]: card["colour"] for card in view["private"]["hand"]} if view["you"] is not None else {}
+    if view["you"] is None:
+        return " + ".join("?" for _ in cards)
+    hand = {card["id"]: card["colour"] for card in cast(CouncilOfFourSeatView, view)["private"]["hand"]}
     return " + ".join(hand.get(c, "?") for c in cards)
 
 
-def _acquire_label(action: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+def _acquire_label(action: Mapping[str, Any], view: CouncilOfFourTableView) -> str:
     cards = action.get("cards") or []
     cost = permit_payment_cost(view, action["balcony"], cards)
     return (
@@ -272,7 +275,7 @@ def _acquire_label(action: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     )
 
 
-def _queen_label(action: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+def _queen_label(action: Mapping[str, Any], view: CouncilOfFourTableView) -> str:
     cards = action.get("cards") or []
     roads = DISTANCES[view["queen"]].get(action["city"], 0)
     move = count(roads, "road") if roads else "the Queen stays"
@@ -297,7 +300,7 @@ FIXED_LABELS = {
 }
 
 
-def _c4_label(action: dict, view: Mapping[str, Any], names: dict[int, dict]) -> tuple[str, str]:
+def _c4_label(action: dict, view: CouncilOfFourTableView, names: dict[int, dict]) -> tuple[str, str]:
     """Council of Four buttons in the rulebook's words, with what they cost (the engine's prices)."""
     kind = action.get("type")
     if kind in FIXED_LABELS:
@@ -334,21 +337,21 @@ def _choice_label(action: dict) -> tuple[str, str]:
     return generic_label(action), "main"
 
 
-def _c4_private(view: Mapping[str, Any]) -> dict | None:
+def _c4_private(view: CouncilOfFourTableView) -> dict | None:
     """The viewing seat's Politics cards (None at the table)."""
     if view["you"] is None:
         return None
     hand = [
         {"id": card["id"], "colour": card["colour"], "hex": councilor_hex(card["colour"])}
-        for card in view["private"]["hand"]
+        for card in cast(CouncilOfFourSeatView, view)["private"]["hand"]
     ]
     return {"hand": hand}
 
 
-def city_with_servants(letter: str, view: Mapping[str, Any]) -> str:
+def city_with_servants(letter: str, view: CouncilOfFourTableView) -> str:
     """A city to place a Merchant in, with the Servants it costs (RULES FOR PLACING A MERCHANT)."""
     city = next(c for c in view["cities"] if c["letter"] == letter)
-    cost = servants_to_place(city["merchants"], city["neutral"], view["you"])
+    cost = servants_to_place(city["merchants"], city["neutral"], cast(int, view["you"]))  # a seat builds
     return f"{city_name(letter)} (return {servants(cost)})" if cost else city_name(letter)
 
 
@@ -388,20 +391,24 @@ class CouncilOfFourWords(LabellerWords):
         return words(value) if words else str(super().option(choice, name, value))
 
 
-class CouncilOfFourPresenter(Presenter):
+class CouncilOfFourPresenter(Presenter[CouncilOfFourTableView]):
     template_folder = "games/council_of_four"
 
-    def present(self, view: dict, names: dict[int, dict], result: dict | None) -> dict:
+    def present(self, view: CouncilOfFourTableView, names: dict[int, dict], result: dict | None) -> dict:
         return present(view, names, result)
 
-    def private(self, view: dict) -> dict | None:
+    def private(self, view: CouncilOfFourTableView) -> dict | None:
         return _c4_private(view)
 
-    def words(self, view: dict, names: dict[int, dict]) -> Words:
+    def words(self, view: CouncilOfFourTableView, names: dict[int, dict]) -> Words:
         return CouncilOfFourWords(_c4_label, view, names)
 
     def controls(
-        self, choices: list, view: dict, names: dict[int, dict], step: Mapping[str, str] | None
+        self,
+        choices: list,
+        view: CouncilOfFourTableView,
+        names: dict[int, dict],
+        step: Mapping[str, str] | None,
     ) -> list[dict]:
         """The phone's controls, asked step by step (games/presenters/council_of_four_steps.py)."""
         words = self.words(view, names)

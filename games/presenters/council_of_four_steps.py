@@ -1,4 +1,4 @@
-"""Council of Four on a phone, step by step (issue 17): a decision never asks more than one screen.
+"""Council of Four on a phone, step by step: a decision never asks more than one screen.
 
 The seat page reads the step from its query (``?step=acquire_permit&balcony=coast&permit=C03&n=3``):
 links carry the values chosen so far (plain links without JavaScript, htmx swaps the panel with it),
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from typing import cast
 
 from games.engines.council_of_four.board import (
     ADDITIONAL_MAIN_SERVANTS,
@@ -39,6 +40,7 @@ from games.engines.council_of_four.board import (
 )
 from games.engines.council_of_four.merchants import servants_to_place
 from games.engines.council_of_four.payments import road_coins
+from games.engines.council_of_four.player_view import CouncilOfFourSeatView, CouncilOfFourTableView
 from games.engines.council_of_four.sentences import shape_words
 from games.engines.kernel.choices import Choice
 from games.presenters.controls import Words, build_controls
@@ -67,10 +69,10 @@ def _roads(coins: int) -> str:
 class Step:
     """The seat's view and choices, read once for every step."""
 
-    def __init__(self, choices: list[Choice], view: dict, words: Words):
+    def __init__(self, choices: list[Choice], view: CouncilOfFourSeatView, words: Words) -> None:
         self.choices, self.view, self.words = choices, view, words
         self.councilor_hex, self.city_hex = COUNCILOR_HEX, CITY_HEX
-        self.seat: int = view["you"]
+        self.seat: int = cast(int, view["you"])  # a seat's own view names it
         self.coins: int = view["seats"][self.seat]["coins"]
         self.hand = [card["id"] for card in view["private"]["hand"]]
         self.cities = {city["letter"]: city for city in view["cities"]}
@@ -123,7 +125,9 @@ class Step:
         bonus = bonus_text(tile["bonus"])
         return names, bonus, chips
 
-    def offer_group(self, choice: Choice, fields: list[tuple[str, str]], offers, step: dict, extra: int = 0):
+    def offer_group(
+        self, choice: Choice, fields: list[tuple[str, str]], offers: list[dict], step: dict, extra: int = 0
+    ) -> dict:
         """The payments as one button each (cheapest first), tabs by number of cards when many."""
         cheapest: dict[int, int] = {}
         for o in offers:  # sorted cheapest first: the first offer of each size is its cheapest
@@ -342,11 +346,13 @@ def _queen_step(s: Step, step: dict) -> list[dict] | None:
     ]
 
 
-def c4_controls(choices: list[Choice], view: dict, words: Words, step: Mapping[str, str]) -> list[dict]:
+def c4_controls(
+    choices: list[Choice], view: CouncilOfFourTableView, words: Words, step: Mapping[str, str]
+) -> list[dict]:
     """The groups the phone shows now: the menu, or the step the query asks for."""
     if not any(c["type"] in STEPS or c["type"] in QUICK_BUTTONS for c in choices):
         return build_controls(choices, words)
-    s = Step(choices, view, words)
+    s = Step(choices, cast(CouncilOfFourSeatView, view), words)  # a seat's screen: its own view
     wanted = {k: str(step[k]) for k in ("step", "balcony", "permit", "city", "n") if step.get(k)}
     kind = wanted.get("step")
     if kind is None:

@@ -6,7 +6,8 @@ views, seat names and plain facts."""
 
 from __future__ import annotations
 
-from typing import cast
+from collections.abc import Mapping
+from typing import Any, cast
 
 from games.engines.for_the_king.cards import GOLD, GOVERNMENT, KING_EFFECT_WORDS, label
 from games.engines.for_the_king.player_view import (
@@ -19,11 +20,12 @@ from games.engines.for_the_king.player_view import (
 )
 from games.engines.for_the_king.sentences import CHOICE_TITLES
 from games.engines.kernel.choices import Choice
+from games.engines.kernel.choices import Payment as PaymentOption
 from games.engines.kernel.words import count
 from games.presenters import LabellerWords
 from games.presenters.base import Presenter
 from games.presenters.common import generic_label, seat_name
-from games.presenters.controls import build_controls, step_back, step_links, step_note, step_query
+from games.presenters.controls import Words, build_controls, step_back, step_links, step_note, step_query
 
 OFFICE_HEX = {
     "blue": "#2a5ea8",
@@ -264,12 +266,12 @@ def _ftk_result(result: ForTheKingResult, names: dict[int, dict]) -> dict:
     }
 
 
-def _private_of(view: dict) -> ForTheKingPrivate | None:
+def _private_of(view: ForTheKingTableView) -> ForTheKingPrivate | None:
     """A seat view's private part (None on the table's view, which has none)."""
     return cast(ForTheKingSeatView, view)["private"] if "private" in view else None
 
 
-def _ftk_private(view: dict) -> dict | None:
+def _ftk_private(view: ForTheKingTableView) -> dict | None:
     private = _private_of(view)
     if private is None:
         return None
@@ -300,9 +302,9 @@ def _ftk_sorted(faces: list[CardFace]) -> list[dict]:
     )
 
 
-def _ftk_cards_by_id(view: dict) -> dict[str, dict]:
+def _ftk_cards_by_id(view: ForTheKingTableView) -> dict[str, dict]:
     """Every card this viewer can see, by id (to name the cards in a button)."""
-    table = cast(ForTheKingTableView, view)
+    table = view
     private = _private_of(view)
     faces: list[CardFace | None] = [*table["middle"], table["offer"]]
     if private is not None:
@@ -328,13 +330,13 @@ def _king_change_words(view: ForTheKingTableView, action: dict) -> str:
 BUTTONS = {kind: CHOICE_TITLES[kind] for kind in ("deal", "reveal", "pass")}
 
 
-def _ftk_label(action: dict, view: dict, names: dict[int, dict]) -> tuple[str, str]:
+def _ftk_label(action: dict, view: ForTheKingTableView, names: dict[int, dict]) -> tuple[str, str]:
     """A button's words and its group ('bid' buttons sit in a compact grid)."""
     kind = action.get("type")
-    table = cast(ForTheKingTableView, view)
+    table = view
     cards = _ftk_cards_by_id(view)
 
-    def card_label(card_id) -> str:
+    def card_label(card_id: Any) -> str:
         card = cards.get(card_id)
         return card["label"] if card else "a card"
 
@@ -361,13 +363,15 @@ KING_AT_ONCE = 6  # more ways to use a King card than this: the Duty tile first,
 KING_TILE_GONE = "That Primary Duty tile is not offered: choose again."
 
 
-def _ftk_king_steps(choices: list, view: dict, words, step) -> list[dict] | None:
+def _ftk_king_steps(
+    choices: list, view: ForTheKingTableView, words: Words, step: Mapping[str, str] | None
+) -> list[dict] | None:
     """A King card with many ways to use it (two tiles: up to 30), asked in two screens: one of
     its Primary Duty tiles, then the ways to use the card that change that tile. None: no need."""
     king = next((c for c in choices if c["type"] == "king_card"), None)
     if king is None or len(king["params"]["changes"]["options"]) <= KING_AT_ONCE:
         return None
-    table = cast(ForTheKingTableView, view)
+    table = view
     options = king["params"]["changes"]["options"]
     duties = {g["office"]: g for g in table["government"]}
     offices = [o for o in duties if any(ch["office"] == o for option in options for ch in option)]
@@ -399,20 +403,20 @@ def _ftk_king_steps(choices: list, view: dict, words, step) -> list[dict] | None
     return ([step_note(KING_TILE_GONE, "error")] if office else []) + groups
 
 
-def _owed(view: dict) -> int | None:
-    payment = cast(ForTheKingTableView, view)["payment"]
+def _owed(view: ForTheKingTableView) -> int | None:
+    payment = view["payment"]
     return payment["owed"] if payment else None
 
 
 class ForTheKingWords(LabellerWords):
-    """A payment is one button per set of Gold cards the engine offers (DESIGN 8, 'Paying Gold'):
+    """A payment is one button per set of Gold cards the engine offers:
     its cards by their values, and the Gold it pays."""
 
-    def payment_title(self, choice, name):
+    def payment_title(self, choice: Choice, name: str) -> str:
         owed = _owed(self.view)
         return f"Pay {owed} Gold" if owed else self.title(choice)
 
-    def payment(self, choice, name, option):
+    def payment(self, choice: Choice, name: str, option: PaymentOption) -> dict:
         cards = _ftk_cards_by_id(self.view)
         shown = [cards[c] for c in option["cards"] if c in cards]
         if len(shown) != len(option["cards"]):
@@ -424,26 +428,28 @@ class ForTheKingWords(LabellerWords):
             "chips": [GOLD_HEX for _ in shown],
         }
 
-    def option(self, choice, name, value):
+    def option(self, choice: Choice, name: str, value: Any) -> str:
         if choice["type"] == "discard":  # the title says what happens to it
             card = _ftk_cards_by_id(self.view).get(value)
             return card["label"] if card else "a card"
         return super().option(choice, name, value)
 
 
-class ForTheKingPresenter(Presenter):
+class ForTheKingPresenter(Presenter[ForTheKingTableView]):
     template_folder = "games/for_the_king"
 
-    def present(self, view: dict, names: dict[int, dict], result: dict | None) -> dict:
-        return _ftk_present(cast(ForTheKingTableView, view), names, cast(ForTheKingResult | None, result))
+    def present(self, view: ForTheKingTableView, names: dict[int, dict], result: dict | None) -> dict:
+        return _ftk_present(view, names, cast(ForTheKingResult | None, result))
 
-    def private(self, view: dict) -> dict | None:
+    def private(self, view: ForTheKingTableView) -> dict | None:
         return _ftk_private(view)
 
-    def words(self, view: dict, names: dict[int, dict]) -> ForTheKingWords:
+    def words(self, view: ForTheKingTableView, names: dict[int, dict]) -> ForTheKingWords:
         return ForTheKingWords(_ftk_label, view, names)
 
-    def controls(self, choices: list, view: dict, names: dict[int, dict], step) -> list[dict]:
+    def controls(
+        self, choices: list, view: ForTheKingTableView, names: dict[int, dict], step: Mapping[str, str] | None
+    ) -> list[dict]:
         """The phone's controls: a payment in one submit; a King card with many uses in two steps."""
         words = self.words(view, names)
         return _ftk_king_steps(choices, view, words, step) or build_controls(choices, words)

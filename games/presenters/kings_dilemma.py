@@ -5,10 +5,17 @@ games.engines.kings_dilemma.player_view: the table's and a seat's views, a seat'
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
+from games.engines.kernel.choices import Choice
 from games.engines.kernel.words import count
 from games.engines.kings_dilemma.data import DEFAULT_TRACKS
+from games.engines.kings_dilemma.player_view import (
+    FrontSide,
+    KingsDilemmaSeatView,
+    KingsDilemmaView,
+    Outcome,
+)
 from games.engines.kings_dilemma.scoring import open_agenda_words
 from games.presenters import kings_dilemma_forms
 from games.presenters.base import Presenter, SessionFacts
@@ -69,8 +76,8 @@ HOW_MANY = ("none", "one", "two", "three", "four", "all five")
 
 
 def agenda_short(agenda: str) -> str:
-    """A Secret Agenda on a draft button, in two short sentences (issue 26: "Opulent: rows 9-17 ->
-    0/4/7/10/14/15 · Coins 6/4/2" read as a code): what its Resources score, then its Coins."""
+    """A Secret Agenda on a draft button, in two short sentences (not a code such as "Opulent: rows
+    9-17 -> 0/4/7/10/14/15 · Coins 6/4/2"): what its Resources score, then its Coins."""
     card = DEFAULT_TRACKS["secret_agendas"].get(agenda, {})
     coins = card.get("coins", [])
     places = ("Most Coins", "second", "third")
@@ -90,17 +97,17 @@ def agenda_short(agenda: str) -> str:
     return f"{agenda.capitalize()}: {goal}. {money}."
 
 
-def _tokens(front_side: dict) -> list[str]:
+def _tokens(front_side: FrontSide) -> list[str]:
     words = [f"{_resource(row)} {'▲ up' if d == 'up' else '▼ down'}" for row, d in front_side["resources"]]
     if front_side["sticker"]:
         words.append(f"{front_side['sticker'].capitalize()} Chronicle sticker")
     return words or ["no token shown"]
 
 
-def _outcome_words(outcome: dict | None) -> list[str]:
+def _outcome_words(outcome: Outcome | None) -> list[str]:
     if not outcome:
         return []
-    words = [f"{_resource(row)} {amount:+d}" for row, amount in outcome["resources"]]
+    words = [f"{_resource(str(row))} {amount:+d}" for row, amount in outcome["resources"]]
     sticker = outcome["sticker"]
     if sticker:
         kind = "Positive" if sticker["positive"] else "Negative"
@@ -114,14 +121,14 @@ def _outcome_words(outcome: dict | None) -> list[str]:
     return words
 
 
-def _name(view: dict, names: Mapping[int, dict], index: int | None) -> str:
+def _name(view: KingsDilemmaView, names: Mapping[int, dict], index: int | None) -> str:
     if index is None:
         return "the table"
     info = names.get(index)
     return info["name"] if info else view["seats"][index]["name"]
 
 
-def waiting_sentence(view: dict, names: dict[int, dict]) -> str:
+def waiting_sentence(view: KingsDilemmaView, names: dict[int, dict]) -> str:
     """Who must act, in words ("Waiting for House Solad to vote")."""
     acting = view["to_act"]
     if not acting:
@@ -150,7 +157,7 @@ def waiting_sentence(view: dict, names: dict[int, dict]) -> str:
     return f"Waiting for {who} to {what}."
 
 
-def _houses(view: dict, names: dict[int, dict]) -> list[dict]:
+def _houses(view: KingsDilemmaView, names: dict[int, dict]) -> list[dict]:
     vote = view["vote"]
     houses = []
     for s in view["seats"]:
@@ -176,7 +183,7 @@ def _houses(view: dict, names: dict[int, dict]) -> list[dict]:
     return houses
 
 
-def result_words(view: dict, names: dict[int, dict], result: dict) -> dict:
+def result_words(view: KingsDilemmaView, names: dict[int, dict], result: dict) -> dict:
     """The end of the game in words: how the reign ended, the ranking, points by kind, awards, ties."""
     rows = []
     for index, seat in enumerate(result["seats"]):
@@ -220,7 +227,7 @@ def result_words(view: dict, names: dict[int, dict], result: dict) -> dict:
     }
 
 
-def _card(view: dict) -> dict | None:
+def _card(view: KingsDilemmaView) -> dict | None:
     card = view["card"]
     if not card:
         return None
@@ -234,14 +241,14 @@ def _card(view: dict) -> dict | None:
 
 
 class KingsDilemmaWords(Words):
-    def __init__(self, view: dict, names: dict[int, dict]):
+    def __init__(self, view: KingsDilemmaView, names: dict[int, dict]):
         super().__init__(names)
         self.view = view
 
-    def param_label(self, choice, name: str) -> str:
+    def param_label(self, choice: Choice, name: str) -> str:
         return PARAMS.get(name, super().param_label(choice, name))
 
-    def option(self, choice, name: str, value: Any) -> str:
+    def option(self, choice: Choice, name: str, value: Any) -> str:
         kind = choice["type"]
         if name == "side":
             return f"VOTE {SIDE[value]}" if kind == "vote" else f"{SIDE[value]} wins"
@@ -254,10 +261,10 @@ class KingsDilemmaWords(Words):
         return super().option(choice, name, value)
 
 
-class KingsDilemmaPresenter(Presenter):
+class KingsDilemmaPresenter(Presenter[KingsDilemmaView]):
     template_folder = "games/kings_dilemma"
 
-    def present(self, view: dict, names: dict[int, dict], result: dict | None) -> dict:
+    def present(self, view: KingsDilemmaView, names: dict[int, dict], result: dict | None) -> dict:
         board = view["board"]
         rows = board["resource_rows"]
         vote = view["vote"]
@@ -296,11 +303,11 @@ class KingsDilemmaPresenter(Presenter):
             "news": list(view["news"]),
         }
 
-    def private(self, view: dict) -> dict | None:
+    def private(self, view: KingsDilemmaView) -> dict | None:
         """Behind the viewing House's screen (the table's view has no ``private``)."""
         if view["you"] is None:
             return None
-        mine = view["private"]
+        mine = cast(KingsDilemmaSeatView, view)["private"]
         return {
             "power": mine["power"],
             "coins": mine["coins"],
@@ -310,7 +317,7 @@ class KingsDilemmaPresenter(Presenter):
             "open_agendas": [open_agenda_words(t) for t in view["seats"][view["you"]]["open_agendas"]],
         }
 
-    def words(self, view: dict, names: dict[int, dict]) -> Words:
+    def words(self, view: KingsDilemmaView, names: dict[int, dict]) -> Words:
         return KingsDilemmaWords(view, names)
 
     # The host types what the physical cards say: those table choices get forms of their own.
@@ -331,7 +338,7 @@ PRESENTER = KingsDilemmaPresenter()
 def save_words(result: dict, seat_names: list[str]) -> dict:
     """What "Save your game" will write into the campaign, in words."""
 
-    def who(index) -> str:
+    def who(index: Any) -> str:
         return seat_names[index] if isinstance(index, int) and 0 <= index < len(seat_names) else "nobody"
 
     stickers = [

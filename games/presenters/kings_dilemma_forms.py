@@ -28,7 +28,7 @@ PUT_BACK_FIRST = (
 )
 
 
-def _token_field(choices, label: str) -> forms.ChoiceField:
+def _token_field(choices: Any, label: str) -> forms.ChoiceField:
     return forms.ChoiceField(required=False, choices=choices, label=label, widget=forms.RadioSelect)
 
 
@@ -46,12 +46,12 @@ class DilemmaCardForm(forms.Form):
 
     def __init__(
         self,
-        *args,
+        *args: Any,
         known: Sequence[dict] = (),
         undrawable: dict[str, str] | None = None,
         put_back: Sequence[int] = (),
-        **kwargs,
-    ):
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.known_cards = {card["number"]: card for card in known}
         # The engine's refusals known from the number alone: asked before the title (``clean``), with
@@ -121,7 +121,7 @@ class DilemmaCardForm(forms.Form):
             (data.get(name) or "") == (value or "") for name, value in stored.items() if name != "number"
         )
 
-    def clean(self):
+    def clean(self) -> Any:
         data = self.cleaned_data
         if data.get("number") is None and data.get("known") is not None:
             data["number"] = data["known"]
@@ -197,7 +197,7 @@ class OutcomeForm(forms.Form):
     version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     key = forms.CharField(max_length=100, required=False, widget=forms.HiddenInput)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for i in range(1, MOVE_ROWS + 1):
             self.fields[f"move_{i}_row"] = forms.ChoiceField(
@@ -239,7 +239,7 @@ class OutcomeForm(forms.Form):
             initial[f"move_{i}_row"], initial[f"move_{i}_amount"] = row, amount
         return initial
 
-    def clean(self):
+    def clean(self) -> Any:
         data = self.cleaned_data
         moves = []
         for i in range(1, MOVE_ROWS + 1):
@@ -319,11 +319,11 @@ class CardEffectForm(forms.Form):
 
     def __init__(
         self,
-        *args,
+        *args: Any,
         seats: Sequence[tuple[int, str]] = (),
         offered: Sequence[dict] | None = None,
-        **kwargs,
-    ):
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         target = self.fields["target"]
         assert isinstance(target, forms.ChoiceField)
@@ -342,7 +342,7 @@ class CardEffectForm(forms.Form):
         letters = mystery["params"]["letter"]["options"] if mystery else []
         letter.choices = [("", "—"), *[(c, c) for c in letters]]
 
-    def clean(self):
+    def clean(self) -> Any:
         data = self.cleaned_data
         for name in self.NEEDS.get(data.get("kind") or "", ()):
             if data.get(name) in (None, ""):

@@ -93,9 +93,11 @@ def _action_checked(session: GameSession, rules: GameRules, action: dict) -> Non
 MALFORMED = (KeyError, IndexError, TypeError, ValueError, AttributeError)
 
 
-def _label(session: GameSession, rules: GameRules, action: dict) -> str:
+def _label(session: GameSession, rules: GameRules, action: dict, new_state: dict) -> str:
+    """The log's words for ``action``, which takes the session's state to ``new_state``."""
     try:
-        return rules.describe(session.state, action)[: SessionAction._meta.get_field("label").max_length]
+        said = rules.describe(session.state, action, new_state)
+        return said[: SessionAction._meta.get_field("label").max_length]
     except Exception:  # a label must never lose an action
         logger.exception("Engine %s could not describe %r", session.game, action)
         return str(action.get("type", "?")).replace("_", " ")
@@ -160,7 +162,7 @@ def _tap(session: GameSession, rules: GameRules, payload: dict) -> Tap:
     return Tap(
         payload=payload,
         state=state,
-        label=_label(session, rules, payload),
+        label=_label(session, rules, payload, state),
         undoable=_undoable(session, rules, payload, state),
         changes=_changes(session, rules, state),
     )

@@ -7,12 +7,12 @@ honours the game's declared shape (``games.engines.kernel.contract``), and repla
 reproduces the state.
 """
 
-import copy
 import json
 import random
 
 from games.engines.kernel.choices import draw_action
 from games.engines.kernel.contract import check_result, check_view, view_type_for
+from games.engines.kernel.errors import RuleError
 from games.engines.kernel.rules import TABLE
 
 
@@ -35,7 +35,7 @@ def play_random_game(rules, config, seed, *, max_steps=2000, check=None, pick=No
     log = []
     seats = [TABLE, *range(len(state["seats"]))]
     for _ in range(max_steps):
-        json.dumps(state)
+        text = json.dumps(state)  # serialisable, and what apply must leave as it found it
         if check:
             check(state)
         for viewer in seats:
@@ -47,9 +47,8 @@ def play_random_game(rules, config, seed, *, max_steps=2000, check=None, pick=No
         assert options, f"nobody can act but the game is not over (step {state['step']})"
         seat, action = _draw(rules, state, options, rng, pick)
         assert action["seat"] == seat
-        before = copy.deepcopy(state)
         new = rules.apply(state, action)
-        assert state == before, f"apply changed its input ({action['type']})"
+        assert json.dumps(state) == text, f"apply changed its input ({action['type']})"
         assert new is not state
         state = new
         log.append(action)
@@ -90,3 +89,14 @@ def play_many_games(rules, configs_and_seeds, *, step_check=None, end_check=None
             end_check(state)
         ended += rules.is_over(state)
     return ended
+
+
+def described(rules, state, action):
+    """The log's words for ``action`` from ``state``, as the session says them: applied first, then
+    described from the states before and after it. The words of an action a crafted state cannot
+    take are said as if it changed nothing (the state after is the state before)."""
+    try:
+        after = rules.apply(state, action)
+    except RuleError:
+        after = state
+    return rules.describe(state, action, after)

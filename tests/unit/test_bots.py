@@ -21,8 +21,7 @@ SEEDS = range(30)
 
 def random_player(rules, state, seat, rng):
     """The random bot: any legal action but the excluded ones (the hook without a policy)."""
-    excluded = getattr(rules, "bot_excluded", frozenset())
-    choices = [c for c in rules.legal_actions(state, seat) if c["type"] not in excluded]
+    choices = [c for c in rules.legal_actions(state, seat) if c["type"] not in rules.bot_excluded]
     return draw_action(rules, state, rng.choice(choices), rng) if choices else None
 
 
@@ -61,7 +60,11 @@ def seats(count: int) -> dict:
 
 
 class FakeRules:
+    """The hooks a bot reads, as ``GameRules`` declares them."""
+
     bot_excluded = frozenset({"gift"})
+    bot_policy = None
+    sample = None
 
     def __init__(self, actions, policy=None):
         self.actions = actions

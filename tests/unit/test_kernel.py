@@ -1,11 +1,15 @@
 """The kernel every engine speaks (games/engines/kernel/): the one turn guard and the opening action."""
 
+import re
+from pathlib import Path
+from typing import get_type_hints
+
 import pytest
 
 from games.engines.kernel.describe import sentence
 from games.engines.kernel.errors import RuleError
 from games.engines.kernel.registry import games
-from games.engines.kernel.rules import TABLE
+from games.engines.kernel.rules import TABLE, GameRules, Rules, plain_copy
 from games.engines.kernel.turns import ANY_SEAT, WORDS, expect_turn, turn_guard
 
 STATE = {"phase": "voting", "seats": [{"name": "Anna"}, {"name": "Bruno"}]}
@@ -72,3 +76,51 @@ class SentenceTests:
     def test_an_action_type_without_a_fixed_sentence_is_left_to_the_engine(self):
         assert sentence({"pass": "{who} passed"}, {"type": "place"}, who="Anna") is None
         assert sentence({"pass": "{who} passed"}, {"type": 3}, who="Anna") is None
+
+
+HOOKS = ("sample", "bot_policy", "bot_excluded", "settings_type")
+
+
+class DeclaredHooksTests:
+    """The rules protocol declares every hook the web half and the kernel read, with a default on the
+    engines' base class, so a hook is read as an attribute (mypy checks it), never by ``getattr``."""
+
+    @pytest.mark.parametrize("hook", HOOKS)
+    def test_each_hook_is_declared_with_a_default(self, hook):
+        assert hook in get_type_hints(GameRules)
+        assert hook in vars(Rules)
+
+    @pytest.mark.parametrize("rules", games(), ids=lambda r: r.slug)
+    def test_every_engine_has_each_hook(self, rules):
+        for hook in HOOKS:
+            getattr(rules, hook)  # an attribute of every engine: never missing
+
+    def test_no_application_module_reads_a_hook_by_getattr(self):
+        root = Path(__file__).resolve().parents[2]
+        read = re.compile(r"getattr\([^,]+,\s*[\"'](?:" + "|".join(HOOKS) + r")[\"']")
+        found = [
+            f"{path.relative_to(root)}: {match.group(0)}"
+            for folder in ("games", "api", "campaign")
+            for path in (root / folder).rglob("*.py")
+            for match in read.finditer(path.read_text())
+        ]
+        assert found == []
+
+
+class PlainCopyTests:
+    def test_a_copy_equals_its_original_and_shares_nothing_with_it(self):
+        shared = {"cards": [1, 2]}
+        state = {
+            "seed": 1,
+            "seats": [{"name": "Anna", "hand": ["c1"]}],
+            "a": shared,
+            "b": shared,
+            "t": (1, [2]),
+        }
+        copied = plain_copy(state)
+        assert copied == state
+        copied["seats"][0]["hand"].append("c2")
+        copied["a"]["cards"].append(3)
+        copied["t"][1].append(3)
+        assert state["seats"][0]["hand"] == ["c1"] and shared == {"cards": [1, 2]} and state["t"] == (1, [2])
+        assert copied["b"] == {"cards": [1, 2]}  # two parts of the copy share nothing either

@@ -62,10 +62,11 @@ def sentences_of_a_game(rules, seats: int, seed: int) -> list[str]:
         else:
             seat = rules.view(state, None)["to_act"][0]  # who the game waits for (not a gift of Coins)
             action = bot_choose_action(rules, state, seat, rng)
-        said.append(rules.describe(state, action))
+        after = rules.apply(state, action)
+        said.append(rules.describe(state, action, after))
         if button is not None and action["seat"] is not None:
             said.append(button(action, rules.view(state, action["seat"]), names)[0])
-        state = rules.apply(state, action)
+        state = after
     raise AssertionError(f"the game did not end within {STEP_CAP} steps")
 
 

@@ -3,6 +3,7 @@ private copy the kernel made, or raises RuleError with a sentence a player under
 declared in ``rules.py`` with its guard (the phase and the seat that acts), which the kernel checks
 before the body runs: a body checks only what is its own (a Main action left, a bonus waiting...)."""
 
+import random
 from typing import Any
 
 from games.engines.council_of_four import messages as msg
@@ -55,7 +56,7 @@ from games.engines.kernel.errors import RuleError
 # The table's first action
 
 
-def deal(state: dict, action: dict, rng) -> None:
+def deal(state: dict, action: dict, rng: random.Random) -> None:
     """The random part of the setup: Politics deck and hands, Balconies, Permit decks and the
     face-up Permits, City tokens, and with two players the neutral Merchants."""
     # City tokens: one face up on every city but the grey one.
@@ -101,7 +102,7 @@ def deal(state: dict, action: dict, rng) -> None:
 # Checks shared by several actions
 
 
-def _balcony(value, *, regions_only: bool = False) -> str:
+def _balcony(value: Any, *, regions_only: bool = False) -> str:
     allowed = REGIONS if regions_only else BALCONIES
     if not isinstance(value, str) or value not in allowed:
         raise RuleError(
@@ -110,13 +111,13 @@ def _balcony(value, *, regions_only: bool = False) -> str:
     return value
 
 
-def _colour(state: dict, value) -> str:
+def _colour(state: dict, value: Any) -> str:
     if not isinstance(value, str) or state["councilors"].get(value, 0) < 1:
         raise RuleError(msg.NO_SUCH_COUNCILOR.format(colour=value))
     return value
 
 
-def _city(value) -> str:
+def _city(value: Any) -> str:
     if not isinstance(value, str) or value not in CITIES:
         raise RuleError(msg.UNKNOWN_CITY.format(city=value))
     return value
@@ -135,7 +136,7 @@ def _pay(state: dict, seat: int, cards: list[str], coins: int) -> None:
 # Main actions
 
 
-def elect(state: dict, action: dict, rng) -> None:
+def elect(state: dict, action: dict, rng: random.Random) -> None:
     seat = action["seat"]
     expect_main_left(state)
     balcony = _balcony(action.get("balcony"))
@@ -146,7 +147,7 @@ def elect(state: dict, action: dict, rng) -> None:
     settle(state, rng)
 
 
-def acquire_permit(state: dict, action: dict, rng) -> None:
+def acquire_permit(state: dict, action: dict, rng: random.Random) -> None:
     seat = action["seat"]
     expect_main_left(state)
     region = _balcony(action.get("balcony"), regions_only=True)
@@ -161,7 +162,7 @@ def acquire_permit(state: dict, action: dict, rng) -> None:
     settle(state, rng)
 
 
-def build(state: dict, action: dict, rng) -> None:
+def build(state: dict, action: dict, rng: random.Random) -> None:
     seat = action["seat"]
     expect_main_left(state)
     permit = action.get("permit")
@@ -180,7 +181,7 @@ def build(state: dict, action: dict, rng) -> None:
     settle(state, rng)
 
 
-def queen_build(state: dict, action: dict, rng) -> None:
+def queen_build(state: dict, action: dict, rng: random.Random) -> None:
     seat = action["seat"]
     expect_main_left(state)
     city = _city(action.get("city"))
@@ -196,7 +197,7 @@ def queen_build(state: dict, action: dict, rng) -> None:
 # Quick actions
 
 
-def engage_servant(state: dict, action: dict, rng) -> None:
+def engage_servant(state: dict, action: dict, rng: random.Random) -> None:
     seat = action["seat"]
     expect_quick_left(state)
     player = state["seats"][seat]
@@ -215,7 +216,7 @@ def _spend_servants(state: dict, seat: int, cost: int) -> None:
     player["servants"] -= cost
 
 
-def change_permits(state: dict, action: dict, rng) -> None:
+def change_permits(state: dict, action: dict, rng: random.Random) -> None:
     seat = action["seat"]
     expect_quick_left(state)
     region = _balcony(action.get("region"), regions_only=True)
@@ -230,7 +231,7 @@ def change_permits(state: dict, action: dict, rng) -> None:
     settle(state, rng)
 
 
-def send_servant(state: dict, action: dict, rng) -> None:
+def send_servant(state: dict, action: dict, rng: random.Random) -> None:
     seat = action["seat"]
     expect_quick_left(state)
     balcony = _balcony(action.get("balcony"))
@@ -241,7 +242,7 @@ def send_servant(state: dict, action: dict, rng) -> None:
     settle(state, rng)
 
 
-def additional_main(state: dict, action: dict, rng) -> None:
+def additional_main(state: dict, action: dict, rng: random.Random) -> None:
     seat = action["seat"]
     expect_quick_left(state)
     _spend_servants(state, seat, ADDITIONAL_MAIN_SERVANTS)
@@ -250,7 +251,7 @@ def additional_main(state: dict, action: dict, rng) -> None:
     settle(state, rng)
 
 
-def end_turn(state: dict, action: dict, rng) -> None:
+def end_turn(state: dict, action: dict, rng: random.Random) -> None:
     expect_no_bonus_waiting(state)
     if state["turn"]["mains_done"] < 1:
         raise RuleError(msg.MAIN_ACTION_FIRST)
@@ -267,7 +268,7 @@ def _pending(state: dict, action: dict, kind: str) -> dict:
     return head
 
 
-def choose_city_bonus(state: dict, action: dict, rng) -> None:
+def choose_city_bonus(state: dict, action: dict, rng: random.Random) -> None:
     head = _pending(state, action, CITY_TOKEN)
     seat = head["seat"]
     options = city_token_options(state, seat)
@@ -286,7 +287,7 @@ def choose_city_bonus(state: dict, action: dict, rng) -> None:
     settle(state, rng)
 
 
-def choose_permit_bonus(state: dict, action: dict, rng) -> None:
+def choose_permit_bonus(state: dict, action: dict, rng: random.Random) -> None:
     head = _pending(state, action, PERMIT_BONUS)
     seat = head["seat"]
     permit = action.get("permit")
@@ -297,7 +298,7 @@ def choose_permit_bonus(state: dict, action: dict, rng) -> None:
     settle(state, rng)
 
 
-def take_free_permit(state: dict, action: dict, rng) -> None:
+def take_free_permit(state: dict, action: dict, rng: random.Random) -> None:
     head = _pending(state, action, FREE_PERMIT)
     permit = action.get("permit")
     if not isinstance(permit, str) or not any(permit in state["face_up"][r] for r in REGIONS):

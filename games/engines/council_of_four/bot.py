@@ -16,6 +16,7 @@ the Queen it pays with its cheapest cards (every Councilor a coloured card match
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from itertools import combinations
 
@@ -168,7 +169,7 @@ def _city_bonus(state: dict, choice_: Choice) -> dict:
     return {**_plain(choice_), "cities": list(best)}
 
 
-def choose(state: dict, seat: int | None, choices: list[Choice], rng) -> dict | None:
+def choose(state: dict, seat: int | None, choices: list[Choice], rng: random.Random) -> dict | None:
     """The policy the engine's ``bot_policy`` hook calls: a concrete action of one of ``choices``
     (deterministic: ``rng`` unused). None leaves the kernel to draw one at random."""
     if seat is None or not choices:

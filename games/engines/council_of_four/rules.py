@@ -91,14 +91,7 @@ class CouncilOfFourRules(Rules):
     choice_titles = sentences.CHOICE_TITLES
     view = staticmethod(view)
     to_act = staticmethod(to_act)
-
-    def describe(self, state: dict, action: dict) -> str:
-        """The action in words, and the next turn's draw it made (never the card drawn)."""
-        try:
-            after = self.apply(state, action)
-        except Exception:  # a label must never lose an action: without the draw's words then
-            return sentences.describe(state, action)
-        return sentences.describe(state, action, after)
+    describe = staticmethod(sentences.describe)  # the action, and the next turn's draw it made
 
 
 RULES = CouncilOfFourRules()

@@ -83,19 +83,19 @@ def bonus_words(bonus: dict) -> str:
     return ", ".join(parts)
 
 
-def _who(state: dict, seat) -> str:
+def _who(state: dict, seat: Any) -> str:
     try:
         return state["seats"][seat]["name"]
     except (IndexError, TypeError, KeyError):
         return "Someone"
 
 
-def _cards(cards) -> str:
+def _cards(cards: Any) -> str:
     colours = [CARDS.get(c, "?") for c in cards or []]
     return f"{count(len(colours), 'Politics card')} ({', '.join(colours)})"
 
 
-def permit_words(permit_id, *, bonus: bool = True) -> str:
+def permit_words(permit_id: str, *, bonus: bool = True) -> str:
     """A Permit as a player reads it on the tile: its cities and its bonus ("the Permit for Arkon
     and Burgen (2 Coins)"), never the data file's id. ``bonus=False``: its cities only (a Permit
     used to build, whose bonus was taken when it was acquired)."""
@@ -121,22 +121,22 @@ TURN_PASSED_DREW = "{label}; the turn passes to {who}, who drew a Politics card"
 NOTHING_TO_DRAW = "{label}; the turn passes to {who} (no Politics card left to draw)"
 
 
-def describe(state: dict, action: dict, after: dict | None = None) -> str:
+def describe(before: dict, action: dict, after: dict) -> str:
     """The action in the game's words, from the state before it. A drawn card is never named;
-    the cards played to a Balcony are shown face up on the table, so their colours are. With
+    the cards played to a Balcony are shown face up on the table, so their colours are. From
     ``after`` (the state the action led to), the next turn's draw it made is said too."""
     try:
-        said = _describe(state, action)
+        said = _describe(before, action)
     except (RuleError, KeyError, TypeError, ValueError, IndexError, AttributeError):
         return str(action.get("type") or "?").replace("_", " ")
-    if after is None or after.get("over") or after.get("phase") == "deal":
+    if after.get("over") or after.get("phase") == "deal":
         return said
     seat = after["current"]
     who = after["seats"][seat]["name"]
-    drew = len(after["seats"][seat]["hand"]) > len(state["seats"][seat]["hand"])
-    if state.get("phase") == "deal":
+    drew = len(after["seats"][seat]["hand"]) > len(before["seats"][seat]["hand"])
+    if before.get("phase") == "deal":
         return FIRST_DRAW.format(label=said, who=who)
-    if seat == state.get("current"):
+    if seat == before.get("current"):
         return said
     if not drew:
         return NOTHING_TO_DRAW.format(label=said, who=who)

@@ -11,6 +11,8 @@ Phases (``state["phase"]``) and who acts in each:
 - ``over``: nobody (the final scoring is in ``state["result"]``).
 """
 
+import random
+
 from games.engines.council_of_four import messages as msg
 from games.engines.council_of_four.bonuses import PENDING_WORDS, pending_options
 from games.engines.council_of_four.pieces import draw_card
@@ -82,7 +84,7 @@ def use_quick(state: dict) -> None:
     state["turn"]["quick_left"] -= 1
 
 
-def settle(state: dict, rng) -> None:
+def settle(state: dict, rng: random.Random) -> None:
     """After an action: drop bonus choices nothing qualifies for (the bonus is lost), then end the
     turn by itself once both the Main and the Quick actions are used up (the next player's draw
     then happens by itself: ``start_turn``)."""
@@ -95,7 +97,7 @@ def settle(state: dict, rng) -> None:
         end_turn(state, rng)
 
 
-def start_turn(state: dict, seat: int, rng) -> None:
+def start_turn(state: dict, seat: int, rng: random.Random) -> None:
     """'Phase 1: Draw a Card': compulsory and without a choice, so it happens by itself as the turn
     starts (no tap; the log says it with the action that passed the turn). With no Politics card
     left anywhere the draw is skipped (docs/rules-decisions.md)."""
@@ -105,7 +107,7 @@ def start_turn(state: dict, seat: int, rng) -> None:
     draw_card(state, seat, rng)
 
 
-def end_turn(state: dict, rng) -> None:
+def end_turn(state: dict, rng: random.Random) -> None:
     """The turn passes to the left; the game ends when it comes back to whoever placed their last
     Merchant (END OF THE GAME)."""
     following = next_seat(state, state["current"])

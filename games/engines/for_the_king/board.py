@@ -1,6 +1,8 @@
 """The Government board: Primary and Secondary Duty tiles, and what King cards do to them."""
 
+from collections.abc import Iterable
 from itertools import combinations, permutations
+from typing import Any
 
 from games.engines.for_the_king import messages as msg
 from games.engines.for_the_king.cards import CARDS, KING, KING_EFFECT_WORDS, kind
@@ -42,7 +44,7 @@ def set_primary(state: dict, office: str, value: int) -> None:
     }
 
 
-def _within(duties: dict, changes) -> bool:
+def _within(duties: dict, changes: Iterable[tuple[str, int]]) -> bool:
     return all(LOWEST <= duties[office]["primary"] + change <= HIGHEST for office, change in changes)
 
 
@@ -71,7 +73,7 @@ def as_action_changes(changes: tuple[tuple[str, int], ...]) -> list[dict]:
     return [{"office": office, "change": change} for office, change in changes]
 
 
-def parse_changes(state: dict, raw) -> tuple[tuple[str, int], ...]:
+def parse_changes(state: dict, raw: Any) -> tuple[tuple[str, int], ...]:
     """Check the shape of a King card action's ``changes`` and return it in board order."""
     if not isinstance(raw, list):
         raise RuleError(msg.KING_CHANGES_FORMAT)
@@ -94,7 +96,7 @@ def parse_changes(state: dict, raw) -> tuple[tuple[str, int], ...]:
     return tuple(sorted(changes, key=lambda oc: order[oc[0]]))
 
 
-def use_king_card(state: dict, card_id: str, raw_changes) -> None:
+def use_king_card(state: dict, card_id: str, raw_changes: Any) -> None:
     changes = parse_changes(state, raw_changes)
     if changes not in king_options(state, card_id):
         words = KING_EFFECT_WORDS[CARDS[card_id]["effect"]]

@@ -15,6 +15,9 @@ office a rival leads" is an office where it holds little or nothing.
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
 from games.engines.for_the_king.cards import CARDS, GOLD, GOVERNMENT, KING, gold_value
 from games.engines.for_the_king.turn import limits
 from games.engines.kernel.choices import Choice
@@ -190,11 +193,11 @@ def _discard(state: dict, seat: int, choice_: Choice) -> dict:
     return _act(choice_, card=weakest)
 
 
-def _act(choice_: Choice, **values) -> dict:
+def _act(choice_: Choice, **values: Any) -> dict:
     return {"type": choice_["type"], "seat": choice_["seat"], **values}
 
 
-def choose(state: dict, seat: int | None, choices: list[Choice], rng) -> dict | None:
+def choose(state: dict, seat: int | None, choices: list[Choice], rng: random.Random) -> dict | None:
     """The policy the engine's ``bot_policy`` hook calls: a concrete action of one of ``choices``
     (``rng`` unused: the bot is deterministic). ``None`` lets the hook draw at random."""
     if seat is None or not choices:

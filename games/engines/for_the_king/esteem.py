@@ -1,6 +1,8 @@
 """The Gain Esteem phase: reveal a Favor card, Raise or Pass, the winner pays. The kernel checks each
 move's phase and seat (``rules.py``) before its body runs."""
 
+import random
+
 from games.engines.for_the_king import messages as msg
 from games.engines.for_the_king.board import receive
 from games.engines.for_the_king.cards import CARDS, GOLD, gold_value, kind
@@ -12,7 +14,7 @@ from games.engines.kernel.errors import RuleError
 BID_CAP_ABOVE_MEANS = 2
 
 
-def reveal(state: dict, action: dict, rng) -> None:
+def reveal(state: dict, action: dict, rng: random.Random) -> None:
     """'Gain Esteem' step 1: the first player reveals the top card of the Favor deck."""
     state["offer"] = state["favor_deck"].pop(0)
     state["bidding"] = new_bidding(state, excluded=[])
@@ -20,7 +22,7 @@ def reveal(state: dict, action: dict, rng) -> None:
     advance(state, rng)
 
 
-def bid(state: dict, action: dict, rng) -> None:
+def bid(state: dict, action: dict, rng: random.Random) -> None:
     """'Bid': the first bid is 1 or more, each later bid strictly greater."""
     seat = action["seat"]
     amount = action.get("amount")
@@ -38,7 +40,7 @@ def bid(state: dict, action: dict, rng) -> None:
     advance(state, rng)
 
 
-def pass_(state: dict, action: dict, rng) -> None:
+def pass_(state: dict, action: dict, rng: random.Random) -> None:
     """'Pass': you are out of the bidding for this round."""
     seat = action["seat"]
     bidding = state["bidding"]
@@ -52,9 +54,9 @@ def calls_the_bid(before: dict, action: dict, after: dict) -> bool:
     return after["phase"] in ("pay_gold", "cannot_pay")
 
 
-def pay_gold(state: dict, action: dict, rng) -> None:
+def pay_gold(state: dict, action: dict, rng: random.Random) -> None:
     """'End of a round': discard Gold cards face up until they reach the bid; no change is given,
-    and no card may be left out while still reaching the bid (DESIGN 8, 'Paying Gold')."""
+    and no card may be left out while still reaching the bid."""
     seat = action["seat"]
     chosen = action.get("cards")
     if not isinstance(chosen, list) or not chosen or not all(isinstance(c, str) for c in chosen):
@@ -78,7 +80,7 @@ def pay_gold(state: dict, action: dict, rng) -> None:
     advance(state, rng)
 
 
-def discard(state: dict, action: dict, rng) -> None:
+def discard(state: dict, action: dict, rng: random.Random) -> None:
     """'End of a round', Gold card won: discard as many cards as the bid, face down, one by one."""
     seat = action["seat"]
     hand = state["seats"][seat]["hand"]
@@ -104,7 +106,7 @@ def take_offer(state: dict) -> None:
         next_round(state)
 
 
-def draw_random_card(state: dict, action: dict, rng) -> None:
+def draw_random_card(state: dict, action: dict, rng: random.Random) -> None:
     """'If you don't have enough cards to pay': the player to your left draws a random card from your
     hand and discards it face down; then the others bid again for the same card."""
     loser = state["payment"]["seat"]

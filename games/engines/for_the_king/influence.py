@@ -1,6 +1,7 @@
 """The deal and the Share Influence phase (and the use of King cards, in either phase). The kernel
 checks each move's phase and seat (``rules.py``) before its body runs."""
 
+import random
 from typing import Any
 
 from games.engines.for_the_king import messages as msg
@@ -13,7 +14,7 @@ from games.engines.kernel.errors import RuleError
 RANDOM_REMOVALS = {2: 22, 3: 13, 4: 8, 5: 0}
 
 
-def deal(state: dict, action: dict, rng) -> None:
+def deal(state: dict, action: dict, rng: random.Random) -> None:
     """'Setup' steps 4 to 7: marked cards and random cards back to the box, a face-down deck, a
     random first Adviser."""
     count = len(state["seats"])
@@ -35,7 +36,7 @@ def deal(state: dict, action: dict, rng) -> None:
 AREA_FULL = {"personal": msg.PERSONAL_FULL, "middle": msg.MIDDLE_FULL, "favor": msg.FAVOR_FULL}
 
 
-def place(state: dict, action: dict, rng) -> None:
+def place(state: dict, action: dict, rng: random.Random) -> None:
     """'Distribute Cards': in front of yourself, in the middle (face up) or on the Favor deck; the
     next card is then drawn by itself (``advance``) while the Adviser has cards to distribute."""
     area = action.get("area")
@@ -63,14 +64,14 @@ def drew_a_card(before: dict, action: dict, after: dict) -> bool:
 
 def place_reveals(before: dict, action: dict, after: dict) -> bool:
     """'Distribute Cards': a card placed in the middle is face up; a King card kept in front of
-    yourself is revealed at once ('Receiving King cards', DESIGN 8); the next card drawn is seen by
+    yourself is revealed at once ('Receiving King cards'); the next card drawn is seen by
     the Adviser. Face down, with no card drawn after it, a card stays hidden."""
     return (
         action.get("area") == "middle" or after["king_card"] is not None or drew_a_card(before, action, after)
     )
 
 
-def choose(state: dict, action: dict, rng) -> None:
+def choose(state: dict, action: dict, rng: random.Random) -> None:
     """'Choose Central Cards': each opponent, from the Adviser's left, takes one middle card."""
     card_id: Any = action.get("card")
     if card_id not in state["middle"]:
@@ -81,7 +82,7 @@ def choose(state: dict, action: dict, rng) -> None:
     advance(state, rng)
 
 
-def king_card(state: dict, action: dict, rng) -> None:
+def king_card(state: dict, action: dict, rng: random.Random) -> None:
     """'Receiving King cards': change Primary Duty tiles as the card shows, then it goes back to
     the box."""
     pending = state["king_card"]

@@ -48,7 +48,7 @@ def bidding_choices(state: dict, seat: int | None) -> list[Choice]:
 
 
 def pay_gold_choices(state: dict, seat: int | None) -> list[Choice]:
-    """The sets of Gold cards that reach the bid without overpaying (DESIGN 8, 'Paying Gold'): one
+    """The sets of Gold cards that reach the bid without overpaying (the rulebook's 'End of a round'): one
     option per mix of values (Gold cards of one value are alike), the least Gold first."""
     assert seat is not None
     paid = gold_payments(state["seats"][seat]["hand"], state["payment"]["owed"])

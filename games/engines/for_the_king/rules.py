@@ -81,10 +81,7 @@ class ForTheKingRules(Rules):
     choice_titles = sentences.CHOICE_TITLES
     view = staticmethod(player_view.view)
     to_act = staticmethod(turn.to_act)
-
-    def describe(self, state: dict, action: dict) -> str:
-        """The action in words, and the compulsory draw it ended with (sentences.py)."""
-        return sentences.describe(state, action, self.apply)
+    describe = staticmethod(sentences.describe)  # the action, and the compulsory draw it ended with
 
 
 RULES = ForTheKingRules()

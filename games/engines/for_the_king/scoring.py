@@ -1,5 +1,7 @@
 """'End of the Game': Duty tiles to the strongest players of each office, then the ranking."""
 
+from collections.abc import Iterable
+
 from games.engines.for_the_king.cards import CARDS, GOVERNMENT, OFFICE_COLOURS, TIE_BREAK_OFFICES, gold_value
 
 NO_LETTER = "~"  # sorts after every letter: no card of that office
@@ -47,7 +49,7 @@ def tie_break_key(state: dict, seat: int, score: int) -> tuple:
     return tuple(key)
 
 
-def _names(state: dict, seats) -> str:
+def _names(state: dict, seats: Iterable[int]) -> str:
     names = [state["seats"][s]["name"] for s in seats]
     return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
 

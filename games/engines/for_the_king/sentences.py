@@ -1,7 +1,6 @@
 """The log's words: every action of For the King (and Me) said from the state before it, never naming
 a hidden card."""
 
-from collections.abc import Callable
 from typing import Any
 
 from games.engines.for_the_king.cards import CARDS, gold_value, label
@@ -52,24 +51,15 @@ DREW_NEXT = "{label}; {adviser} drew the next card"
 NEW_ADVISER_DREW = "{label}; {adviser} is the Adviser and drew the top card of the deck"
 
 
-def describe(state: dict, action: dict, apply: Callable[[dict, dict], dict]) -> str:
+def describe(before: dict, action: dict, after: dict) -> str:
     """The action in the game's words, from the state before it (the state after it gives a vaguer
     label, never a leak). Never names a hidden card. The Adviser's compulsory draw that ended it is
-    said too, from the state ``apply`` leads to (never the card drawn: only its Adviser sees it)."""
-    try:
-        after = apply(state, action)
-    except Exception:  # a label must never lose an action: without the draw's words then
-        return _describe(state, action)
-    return describe_after(state, action, after)
-
-
-def describe_after(state: dict, action: dict, after: dict) -> str:
-    """The action's words, and the compulsory draw it ended with (``after``: the state it led to)."""
-    said = _describe(state, action)
-    if not drew_a_card(state, action, after):
+    said too, from ``after``, the state it led to (never the card drawn: only its Adviser sees it)."""
+    said = _describe(before, action)
+    if not drew_a_card(before, action, after):
         return said
     adviser = after["adviser"]
-    if adviser == state.get("adviser"):
+    if adviser == before.get("adviser"):
         return DREW_NEXT.format(label=said, adviser=name(after, adviser))
     return NEW_ADVISER_DREW.format(label=said, adviser=name(after, adviser))
 

@@ -17,6 +17,8 @@ each phase exactly one seat acts (``to_act``), until the game is over:
 - ``over`` (``end``): nobody.
 """
 
+import random
+
 from games.engines.for_the_king.cards import GOLD, gold_value, kind
 from games.engines.for_the_king.scoring import finish
 from games.engines.kernel.turns import TABLE
@@ -101,7 +103,7 @@ def to_act(state: dict) -> list[int | None]:
 # ---------------------------------------------------------------- moving on
 
 
-def advance(state: dict, rng) -> None:
+def advance(state: dict, rng: random.Random) -> None:
     """Move on until some seat has a decision to take (or the game is over)."""
     while True:
         phase = state["phase"]
@@ -141,7 +143,7 @@ def _distribute_done(state: dict) -> bool:
     return True
 
 
-def _after_choosing(state: dict, rng) -> None:
+def _after_choosing(state: dict, rng: random.Random) -> None:
     state["choosers"] = []
     if state["deck"]:
         _next_adviser(state)
@@ -156,7 +158,7 @@ def _next_adviser(state: dict) -> None:
     state["phase"] = "distribute"
 
 
-def _start_gain_esteem(state: dict, rng) -> None:
+def _start_gain_esteem(state: dict, rng: random.Random) -> None:
     """'Gain Esteem Phase': shuffle the Favor deck, personal decks become hands, the player to the
     left of the last Adviser is the first player."""
     rng.shuffle(state["favor_deck"])

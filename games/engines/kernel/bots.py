@@ -7,20 +7,17 @@ action of a random choice (``choices.draw_action``). The choice depends only on 
 """
 
 import random
-from collections.abc import Callable
 
 from games.engines.kernel.choices import Choice, draw_action, matching_choice
 from games.engines.kernel.rules import Action, GameRules, State
 
-BotPolicy = Callable[[State, int | None, list[Choice], random.Random], Action | None]
-
 
 def bot_choose_action(rules: GameRules, state: State, seat: int | None, rng: random.Random) -> Action | None:
-    excluded: frozenset[str] = getattr(rules, "bot_excluded", frozenset())
+    excluded = rules.bot_excluded
     choices = [c for c in rules.legal_actions(state, seat) if c["type"] not in excluded]
     if not choices:
         return None
-    policy: BotPolicy | None = getattr(rules, "bot_policy", None)
+    policy = rules.bot_policy
     if policy is not None:
         chosen = policy(state, seat, choices, rng)
         if chosen is not None and _offered(choices, chosen):

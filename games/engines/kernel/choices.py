@@ -207,7 +207,7 @@ def draw_action(rules: Any, state: dict[str, Any], choice_: Choice, rng: random.
     it can generate (a card typed by the host: a ``typed`` parameter) gives its
     rules object ``sample(state, choice, rng) -> action | None``; ``None`` means "draw each value
     independently". Every action drawn applies without ``RuleError``."""
-    sampler = getattr(rules, "sample", None)
+    sampler = rules.sample
     if sampler is not None:
         drawn: Action | None = sampler(state, choice_, rng)
         if drawn is not None:

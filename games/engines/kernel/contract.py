@@ -10,6 +10,7 @@ the same meaning in every game. ``check_view`` compares a view with its declarat
 TypedDicts included: a key missing or a key never declared is a broken contract.
 """
 
+import functools
 import importlib
 import types
 import typing
@@ -35,10 +36,22 @@ def _is_optional(view_type: type, key: str, hint: Any) -> bool:
     return not getattr(owner, "__total__", True)
 
 
+# A declared type never changes once its module is imported: its hints are read once per type (a test
+# run checks hundreds of thousands of views), and callers never change what these return.
+
+
+@functools.cache
+def hints_of(view_type: type) -> dict[str, Any]:
+    """``get_type_hints`` of a declared type, read once."""
+    return get_type_hints(view_type)
+
+
+@functools.cache
 def declared_keys(view_type: type) -> frozenset[str]:
-    return frozenset(get_type_hints(view_type)) if is_typeddict(view_type) else frozenset()
+    return frozenset(hints_of(view_type)) if is_typeddict(view_type) else frozenset()
 
 
+@functools.cache
 def required_keys(view_type: type) -> frozenset[str]:
     if not is_typeddict(view_type):
         return frozenset()
@@ -66,21 +79,33 @@ def _item_typeddicts(annotation: Any) -> list[type]:
     return []
 
 
+@functools.cache
+def _inner_types(view_type: type) -> tuple[tuple[str, type | None, type | None], ...]:
+    """The keys of a declared type whose values are declared too, in key order: each with the
+    TypedDict its value may be and the TypedDict of its items when it is a list."""
+    inner = []
+    for key, hint in sorted(hints_of(view_type).items()):
+        nested, items = _typeddicts_in(hint), _item_typeddicts(hint)
+        if nested or items:
+            inner.append((key, nested[0] if nested else None, items[0] if items else None))
+    return tuple(inner)
+
+
 def _check(view_type: type, value: Any, where: str) -> list[str]:
     if not isinstance(value, dict):
         return [f"{where or 'the view'} is not an object"]
-    wrong = [f"{where}{key}: missing" for key in sorted(required_keys(view_type) - set(value))]
-    wrong += [f"{where}{key}: not declared" for key in sorted(set(value) - declared_keys(view_type))]
-    hints = get_type_hints(view_type)
-    for key in sorted(set(value) & declared_keys(view_type)):
-        inner = value[key]
-        nested = _typeddicts_in(hints[key])
-        if nested and isinstance(inner, dict):
-            wrong += _check(nested[0], inner, f"{where}{key}.")
-        items = _item_typeddicts(hints[key])
-        if items and isinstance(inner, list):
+    keys = value.keys()
+    required, declared = required_keys(view_type), declared_keys(view_type)
+    wrong = [f"{where}{key}: missing" for key in sorted(required - keys)] if not required <= keys else []
+    if not keys <= declared:
+        wrong += [f"{where}{key}: not declared" for key in sorted(keys - declared)]
+    for key, nested, items in _inner_types(view_type):
+        inner = value.get(key)
+        if nested is not None and isinstance(inner, dict):
+            wrong += _check(nested, inner, f"{where}{key}.")
+        if items is not None and isinstance(inner, list):
             for index, item in enumerate(inner):
-                wrong += _check(items[0], item, f"{where}{key}[{index}].")
+                wrong += _check(items, item, f"{where}{key}[{index}].")
     return wrong
 
 
@@ -105,7 +130,7 @@ def view_type_for(rules: Any, seat: int | None) -> type:
 
 def result_type_for(rules: Any) -> type | None:
     """The declared shape of a game's result: the TypedDict of its table view's ``result`` key."""
-    hint = get_type_hints(rules.table_view_type).get("result")
+    hint = hints_of(rules.table_view_type).get("result")
     found = _typeddicts_in(hint) if hint is not None else []
     return found[0] if found else None
 
@@ -128,9 +153,7 @@ def _engine_module(rules: Any, name: str) -> Any:
 
 def settings_type_for(rules: Any) -> type | None:
     """The declared settings of a game (its ``setup.py`` ``SETTINGS``), None when it declares none."""
-    declared = getattr(rules, "settings_type", None) or getattr(
-        _engine_module(rules, "setup"), "SETTINGS", None
-    )
+    declared = rules.settings_type or getattr(_engine_module(rules, "setup"), "SETTINGS", None)
     return typing.cast(type | None, declared)
 
 
@@ -212,7 +235,7 @@ def _typeddict_wrong(declared: type, value: Any, where: str) -> list[str]:
     prefix = f"{where}." if where else ""
     wrong = [f"{prefix}{key}: missing" for key in sorted(required_keys(declared) - set(value))]
     wrong += [f"{prefix}{key}: not declared" for key in sorted(set(value) - declared_keys(declared), key=str)]
-    hints = get_type_hints(declared)
+    hints = hints_of(declared)
     for key in sorted(set(value) & declared_keys(declared)):
         wrong += check_value(hints[key], value[key], f"{prefix}{key}")
     return wrong

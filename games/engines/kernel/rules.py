@@ -8,6 +8,7 @@ Actions are dicts with a ``type`` and a ``seat`` (an int, or ``None`` for the ta
 from __future__ import annotations
 
 import copy
+import random
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -21,6 +22,11 @@ __all__ = ["TABLE", "Move", "Rules", "GameRules", "ALWAYS", "always"]
 
 State = dict[str, Any]
 Action = dict[str, Any]
+# A game's bot: policy(state, seat, legal_actions, rng) -> one of them (None: draw one at random).
+BotPolicy = Callable[[State, int | None, list[Choice], random.Random], Action | None]
+# A game's own draw of a concrete action of a choice (a card typed by the host): sample(state, choice,
+# rng) -> an action, or None to draw each parameter's value independently.
+Sampler = Callable[[State, Choice, random.Random], Action | None]
 # When an action shows something that was hidden: a function of the state before it, the action and
 # the state after it (both states are the engine's own, never changed by the function).
 Reveal = Callable[[State, Action, State], bool]
@@ -32,6 +38,25 @@ def always(before: State, action: Action, after: State) -> bool:
 
 
 ALWAYS: Reveal = always
+
+
+# The values a copy may share with its original: nothing changes them in place.
+ATOMIC: frozenset[type] = frozenset({str, int, float, bool, type(None)})
+
+
+def plain_copy(value: Any) -> Any:
+    """A deep copy of a plain JSON value (dicts, lists, text, numbers), several times quicker than
+    ``copy.deepcopy`` on a state of 200 KB; anything else is deep-copied as usual. Like the database's
+    copy, it shares nothing with the original, not even between two of its own parts."""
+    kind = type(value)
+    if kind is dict:
+        return {key: item if type(item) in ATOMIC else plain_copy(item) for key, item in value.items()}
+    if kind is list:
+        return [item if type(item) in ATOMIC else plain_copy(item) for item in value]
+    if kind in ATOMIC:
+        return value
+    return copy.deepcopy(value)
+
 
 GAME_IS_OVER = "The game is over."
 UNKNOWN_ACTION = "There is no action called {type!r} in this game."
@@ -59,6 +84,10 @@ class GameRules(Protocol):
     opening_action: Action | None
     table_view_type: type
     seat_view_type: type
+    settings_type: type | None
+    bot_excluded: frozenset[str]
+    bot_policy: BotPolicy | None
+    sample: Sampler | None
 
     def setup(self, config: dict[str, Any], seed: int) -> State: ...
     def legal_actions(self, state: State, seat: int | None) -> list[Choice]: ...
@@ -67,7 +96,7 @@ class GameRules(Protocol):
     def view(self, state: State, seat: int | None) -> dict[str, Any]: ...
     def is_over(self, state: State) -> bool: ...
     def result(self, state: State) -> dict[str, Any] | None: ...
-    def describe(self, state: State, action: Action) -> str: ...
+    def describe(self, before: State, action: Action, after: State) -> str: ...
     def reveals(self, before: State, action: Action, after: State) -> bool: ...
     def undoable(self, before: State, action: Action, after: State) -> bool: ...
     def active_seats(self, state: State) -> list[int | None]: ...
@@ -88,6 +117,8 @@ class Rules:
     # player_view.py): the table's, and a seat's (with ``private``).
     table_view_type: type = BaseView
     seat_view_type: type = BaseView
+    # The declared settings (the session's ``config``) when not its ``setup.py``'s ``SETTINGS``.
+    settings_type: type | None = None
     moves: dict[str, Move | Callable[[State, Action, Any], None]] = {}
     # The game's refusal words (its messages module): the kernel's guard speaks them.
     words: object = None
@@ -107,11 +138,13 @@ class Rules:
     # Words for each choice's button, by action type (the game's ``sentences.CHOICE_TITLES``):
     # ``legal_actions`` gives every choice of a listed type its ``title``.
     choice_titles: dict[str, str] = {}
-    # A game's bot: policy(state, seat, legal_actions, rng) -> one of them (None: pick at random).
-    bot_policy: Callable[[State, int | None, list[Choice], Any], Action | None] | None = None
+    # A game's bot (``BotPolicy``; None: a bot draws at random).
+    bot_policy: BotPolicy | None = None
+    # A game's draw of a concrete action (``Sampler``) when its choices hold what only it can make.
+    sample: Sampler | None = None
 
     def apply(self, state: State, action: Action) -> State:
-        new = copy.deepcopy(state)
+        new: State = plain_copy(state)
         self.apply_in_place(new, action)
         return new
 
@@ -170,5 +203,8 @@ class Rules:
     def active_seats(self, state: State) -> list[int | None]:
         return self.to_act(state)
 
-    def describe(self, state: State, action: Action) -> str:
+    def describe(self, before: State, action: Action, after: State) -> str:
+        """The log's words for ``action``, which took ``before`` to ``after`` (both the caller's, never
+        changed): a game words what was done from the one and what it led to from the other, so no
+        engine applies an action again to say it."""
         return str(action.get("type", "?")).replace("_", " ")

@@ -94,6 +94,10 @@ def turn_guard(words: object, *, phase_key: str = "phase") -> Callable[..., Any]
 Acting = int | str | None | Callable[[dict[str, Any]], int | None]
 
 
+# A move's body: ``run(state, action, rng)``.
+MoveBody = Callable[[dict[str, Any], dict[str, Any], Any], None]
+
+
 @dataclass(frozen=True)
 class Move:
     """A move and its guard: the phases it may be played in (None: any), who acts (``acting``), the
@@ -101,7 +105,7 @@ class Move:
     another seat must act. ``run(state, action, rng)`` mutates a private copy of the state or raises
     RuleError; it runs only once the guard passed."""
 
-    run: Callable[[dict[str, Any], dict[str, Any], Any], None]
+    run: MoveBody
     phases: tuple[str, ...] | None
     acting: Acting
     what: str

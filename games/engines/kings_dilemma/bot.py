@@ -18,6 +18,7 @@ Secret and Open Agendas.
 from __future__ import annotations
 
 import copy
+import random
 
 from games.engines.kernel.choices import Choice
 from games.engines.kings_dilemma.board import move_resource
@@ -105,7 +106,7 @@ def _own_side(state: dict, seat: int) -> str:
     return side or "aye"
 
 
-def choose(state: dict, seat: int | None, choices: list[Choice], rng) -> dict | None:
+def choose(state: dict, seat: int | None, choices: list[Choice], rng: random.Random) -> dict | None:
     """The policy the engine's ``bot_policy`` hook calls: a concrete action of one of ``choices``."""
     if seat is None or not choices:
         return None

@@ -46,7 +46,7 @@ MAX_NOTE = 200
 MAX_MOVES = 8  # resource moves on one side of a card: the back has room for a few
 
 
-def _text(raw, limit: int, message: str) -> str:
+def _text(raw: Any, limit: int, message: str) -> str:
     if raw is None:
         return ""
     if not isinstance(raw, str) or len(raw.strip()) > limit:
@@ -54,7 +54,7 @@ def _text(raw, limit: int, message: str) -> str:
     return raw.strip()
 
 
-def _title(raw) -> str:
+def _title(raw: Any) -> str:
     """A card's title: one line (the campaign keeps it as its name, and its archive holds a name to
     one line: games/engines/kernel/text.py)."""
     title = _text(raw, MAX_TITLE, msg.CARD_TITLE)
@@ -63,7 +63,7 @@ def _title(raw) -> str:
     return title
 
 
-def card_number(raw, tracks: dict) -> int:
+def card_number(raw: Any, tracks: dict) -> int:
     top = tracks["dilemma_card_max"]
     if not is_int(raw, 1, top):
         raise RuleError(msg.CARD_NUMBER.format(top=top))
@@ -73,7 +73,7 @@ def card_number(raw, tracks: dict) -> int:
 # ---- The front -----------------------------------------------------------------------------
 
 
-def front_side(raw, side: str) -> dict:
+def front_side(raw: Any, side: str) -> dict:
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
@@ -99,7 +99,7 @@ def front_side(raw, side: str) -> dict:
     return {"resources": clean, "sticker": sticker}
 
 
-def normalise_front(raw, tracks: dict) -> dict:
+def normalise_front(raw: Any, tracks: dict) -> dict:
     """The front as typed at the draw: number, title (required the first time), question and the
     Outcome tokens of each side (possibly none: "not all consequences will be explicitly indicated")."""
     if not isinstance(raw, dict):
@@ -120,7 +120,7 @@ def normalise_front(raw, tracks: dict) -> dict:
 # ---- The back ------------------------------------------------------------------------------
 
 
-def normalise_outcome(raw, tracks: dict, *, allow_empty: bool = False) -> dict:
+def normalise_outcome(raw: Any, tracks: dict, *, allow_empty: bool = False) -> dict:
     """The winning side's outcome as typed from the back. One with nothing in it is refused, unless
     it is a remembered back whose every part is already on the board (``allow_empty``)."""
     if not isinstance(raw, dict):
@@ -190,7 +190,7 @@ def _front_from_back(outcome: dict) -> dict:
     }
 
 
-def normalise_known(number: int, raw, tracks: dict) -> dict:
+def normalise_known(number: int, raw: Any, tracks: dict) -> dict:
     """A card the campaign met before. The older stored form ``{"aye": OUTCOME, "nay": OUTCOME}`` (both
     backs typed at once) is read too."""
     if not isinstance(raw, dict):

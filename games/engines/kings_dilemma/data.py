@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 from pathlib import Path
+from typing import Any
 
 from games.engines.kernel.errors import RuleError
 from games.engines.kings_dilemma import messages as msg
@@ -53,7 +54,7 @@ def _merge(base: dict, override: dict) -> dict:
     return merged
 
 
-def _int(value, low: int = 0, high: int | None = None) -> bool:
+def _int(value: Any, low: int = 0, high: int | None = None) -> bool:
     if not isinstance(value, int) or isinstance(value, bool) or value < low:
         return False
     return high is None or value <= high
@@ -63,7 +64,7 @@ def _fail(what: str, why: str) -> RuleError:
     return RuleError(msg.TRACKS_FORMAT.format(what=what, why=why))
 
 
-def tracks_for(override) -> dict:
+def tracks_for(override: Any) -> dict:
     """The data file with ``override`` merged in, checked enough that the engine cannot break on it."""
     if override is None:
         override = {}
@@ -127,7 +128,7 @@ def tracks_for(override) -> dict:
     return tracks
 
 
-def _ints(values, length: int | None, signed: bool = False) -> bool:
+def _ints(values: Any, length: int | None, signed: bool = False) -> bool:
     if not isinstance(values, list) or (length is not None and len(values) != length):
         return False
     return all(isinstance(v, int) and not isinstance(v, bool) and (signed or v >= 0) for v in values)

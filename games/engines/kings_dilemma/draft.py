@@ -3,6 +3,8 @@ Agenda at random, unseen; then each House, lowest Prestige first, keeps one of t
 
 from __future__ import annotations
 
+import random
+
 from games.engines.kernel.errors import RuleError
 from games.engines.kings_dilemma import messages as msg
 from games.engines.kings_dilemma.turn import drafting_seat
@@ -14,7 +16,7 @@ def draft_order(state: dict) -> list[int]:
     return sorted(range(len(seats)), key=lambda i: (seats[i]["prestige"], seats[i]["house_number"]))
 
 
-def deal(state: dict, action: dict, rng) -> None:
+def deal(state: dict, action: dict, rng: random.Random) -> None:
     """Step 6: one Secret Agenda removed at random and never shown; the draft begins."""
     agendas = list(state["tracks"]["secret_agendas"])
     removed = rng.choice(agendas)
@@ -25,7 +27,7 @@ def deal(state: dict, action: dict, rng) -> None:
     state["phase"] = "draft"
 
 
-def choose_secret_agenda(state: dict, action: dict, rng) -> None:
+def choose_secret_agenda(state: dict, action: dict, rng: random.Random) -> None:
     """The drafting House keeps one of the cards offered; the rest go to the next House."""
     seat = action["seat"]
     agenda = action.get("agenda")

@@ -125,7 +125,7 @@ OUTCOME_PLACE = (
     "After the outcome the card is placed on the Time Counter (time_counter) or left open (resolution)."
 )
 
-# What just happened: one line per consequence, on the table's banner and in the log (issue 26)
+# What just happened: one line per consequence, on the table's banner and in the log
 NEWS_MOVE = "{row} {amount:+d}: the marker moves {before} → {after}{stability}."
 NEWS_MOMENTUM = "{row} {amount:+d} with Momentum: the marker moves {before} → {after}{stability}."
 NEWS_AGAINST = "{row} {amount:+d} against its Momentum: the marker moves {before} → {after} and turns {arrow}{stability}."

@@ -4,6 +4,7 @@ stickers, envelopes, the Time Counter, the King's death) and the host's hand-app
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from games.engines.kernel.choices import Choice
@@ -90,7 +91,7 @@ def draw_refusal(number: int, *, drawn: set[int], out: dict[str, str]) -> str | 
     return None
 
 
-def draw_dilemma(state: dict, action: dict, rng) -> None:
+def draw_dilemma(state: dict, action: dict, rng: random.Random) -> None:
     """The table types the front of the card drawn: number, title, question and the Outcome tokens
     placed on the Balance. A card met before is typed by its number; its back stays unread."""
     raw = action.get("card")
@@ -124,7 +125,7 @@ def draw_dilemma(state: dict, action: dict, rng) -> None:
 PLACES = ("time_counter", "resolution")
 
 
-def read_outcome(state: dict, action: dict, rng) -> None:
+def read_outcome(state: dict, action: dict, rng: random.Random) -> None:
     """Step A: the card is turned over on the winning side and its outcome read (typed by the table,
     or the stored back of a card met before), then steps B-D are applied. With ``place``
     "time_counter" step E and F follow in the same action (docs/rules-decisions.md); without it (or
@@ -188,7 +189,7 @@ def cards_on_lightning(state: dict) -> int:
     return max(0, len(state["time_counter"]) - _lightning_space(state) + 1)
 
 
-def to_time_counter(state: dict, action: dict, rng) -> None:
+def to_time_counter(state: dict, action: dict, rng: random.Random) -> None:
     """Step E: the card goes next to the top empty space. Step F: on the lightning space, the King
     dies if the back shows the lightning on its central space, or if it is the fifth card there."""
     place_on_time_counter(state)
@@ -237,7 +238,7 @@ def end_round(state: dict) -> None:
         state["phase"] = "draw"
 
 
-def sample(state: dict, choice_: Choice, rng) -> dict | None:
+def sample(state: dict, choice_: Choice, rng: random.Random) -> dict | None:
     """Concrete values for typed cards and constrained host effects (bots, property tests)."""
     if choice_["type"] == "draw_dilemma":
         return {"type": "draw_dilemma", "seat": None, "card": synthetic_front(state)}
@@ -250,7 +251,7 @@ def sample(state: dict, choice_: Choice, rng) -> dict | None:
     return sample_host_effect(state, choice_, rng)
 
 
-def sample_host_effect(state: dict, choice_: Choice, rng) -> dict | None:
+def sample_host_effect(state: dict, choice_: Choice, rng: random.Random) -> dict | None:
     """Values that constrain each other: a move of 1 or more spaces, an adjustment that takes no more
     than a House holds."""
     if choice_["type"] == "move_resource":
@@ -290,7 +291,7 @@ def _label(action: dict) -> str:
     return label.strip()
 
 
-def host_move_resource(state: dict, action: dict, rng) -> None:
+def host_move_resource(state: dict, action: dict, rng: random.Random) -> None:
     """A printed effect moving a Resource, applied like a card outcome (with Momentum and Stability)."""
     _label(action)
     row: Any = action.get("row")
@@ -303,7 +304,7 @@ def host_move_resource(state: dict, action: dict, rng) -> None:
     move_resource(state, row, amount)
 
 
-def adjust(state: dict, action: dict, rng) -> None:
+def adjust(state: dict, action: dict, rng: random.Random) -> None:
     """Give (amount > 0) or take (amount < 0) Coins or Power (from/to the general pool), Prestige or
     Crave (recorded for the campaign's ledger)."""
     label = _label(action)
@@ -366,7 +367,7 @@ def mystery_all_attached(state: dict) -> bool:
     return len(mystery_attached(state)) >= state["tracks"]["mystery_stickers_per_campaign"]
 
 
-def mystery_sticker(state: dict, action: dict, rng) -> None:
+def mystery_sticker(state: dict, action: dict, rng: random.Random) -> None:
     label = _label(action)
     letter = action.get("letter")
     if not isinstance(letter, str) or len(letter) != 1 or letter not in state["tracks"]["mystery_letters"]:
@@ -384,14 +385,14 @@ def mystery_sticker(state: dict, action: dict, rng) -> None:
     state["mystery_stickers"].append({"letter": letter, "dilemma": dilemma, "label": label})
 
 
-def to_event_area(state: dict, action: dict, rng) -> None:
+def to_event_area(state: dict, action: dict, rng: random.Random) -> None:
     """Event and Trigger cards never go on the Time Counter: the Event area instead."""
     _label(action)
     state["event_cards"].append(state["card"]["number"])
     end_round(state)
 
 
-def to_dilemma_deck(state: dict, action: dict, rng) -> None:
+def to_dilemma_deck(state: dict, action: dict, rng: random.Random) -> None:
     """A printed effect puts a card of the campaign's Trash, Event area or Story save slot into the
     Dilemma deck tonight: from then on it is drawn like any card of the deck (a card met before by its
     number, under its typed title), and the save puts it in the Dilemma save slot

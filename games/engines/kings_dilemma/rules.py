@@ -63,7 +63,7 @@ Moderator's Coin...). The table's banner shows them, and the log's label carries
 from __future__ import annotations
 
 from games.engines.kernel.rules import ALWAYS, TABLE, Move, Rules
-from games.engines.kernel.turns import ANY_SEAT
+from games.engines.kernel.turns import ANY_SEAT, MoveBody
 from games.engines.kings_dilemma import bot, draft, legal, messages, realm, scoring, sentences, setup, voting
 from games.engines.kings_dilemma.player_view import KingsDilemmaSeatView, KingsDilemmaTableView, view
 from games.engines.kings_dilemma.turn import (
@@ -78,17 +78,17 @@ from games.engines.kings_dilemma.turn import (
 VOTING = ("voting",)
 
 
-def _voting_turn(run, what: str) -> Move:
+def _voting_turn(run: MoveBody, what: str) -> Move:
     """A move of the seat whose voting turn it is."""
     return Move(run, phases=VOTING, acting=voter, what=what, not_yours=messages.NOT_YOUR_VOTE)
 
 
-def _moderators(run, phase: str, what: str) -> Move:
+def _moderators(run: MoveBody, phase: str, what: str) -> Move:
     """A decision of the Moderator's."""
     return Move(run, phases=(phase,), acting=moderator, what=what, not_yours=messages.MODERATOR_ONLY)
 
 
-def _table(run, phases: tuple[str, ...], what: str) -> Move:
+def _table(run: MoveBody, phases: tuple[str, ...], what: str) -> Move:
     return Move(run, phases=phases, acting=TABLE, what=what)
 
 
@@ -155,8 +155,7 @@ class KingsDilemmaRules(Rules):
         state["news"] = []
         super().apply_in_place(state, action)
 
-    def describe(self, state: dict, action: dict) -> str:
-        return sentences.label(state, action, self.apply)
+    describe = staticmethod(sentences.describe)  # what was done, then one line per consequence
 
 
 RULES = KingsDilemmaRules()

@@ -3,6 +3,8 @@ Chronicles ranking and the Prestige/Crave table, and the result the campaign rec
 
 from __future__ import annotations
 
+import random
+from collections.abc import Mapping
 from typing import Any
 
 from games.engines.kernel.errors import RuleError
@@ -60,7 +62,7 @@ def open_agenda_points(tokens: list[dict], resources: dict[str, int], tracks: di
 OPEN_AGENDA_PLACES = {True: ("highest", "second highest"), False: ("lowest", "second lowest")}
 
 
-def open_agenda_words(token: dict, tracks: dict = DEFAULT_TRACKS) -> dict:
+def open_agenda_words(token: Mapping[str, Any], tracks: dict = DEFAULT_TRACKS) -> dict:
     """An Open Agenda token as a player reads it in front of a House screen, with what it scores at
     the end (rulebook 'B. Open Agenda tokens', points from the data file): ``name`` ("Positive
     Wealth"), ``short`` ("Positive Wealth (up to 3 points)", "Negative Morale (loses up to 3
@@ -188,7 +190,7 @@ def compute_scores(state: dict) -> dict:
     return {"seats": rows, "winners": [i for i, r in enumerate(rows) if r["position"] == 1]}
 
 
-def score(state: dict, action: dict, rng) -> None:
+def score(state: dict, action: dict, rng: random.Random) -> None:
     """Reveal the Secret Agendas and score. Tied winners share the victory; the Moderator chooses
     which of them marries into the royal line."""
     state["scores"] = compute_scores(state)
@@ -200,7 +202,7 @@ def score(state: dict, action: dict, rng) -> None:
         finish(state, winners[0])
 
 
-def choose_heir(state: dict, action: dict, rng) -> None:
+def choose_heir(state: dict, action: dict, rng: random.Random) -> None:
     """The Moderator chooses which of the tied winners marries into the royal line."""
     heir: Any = action.get("heir")
     if isinstance(heir, bool) or heir not in state["heir_candidates"]:

@@ -1,10 +1,8 @@
-"""The log's words: ``describe(state, action)`` labels an action from the state before it (never naming
-a Secret Agenda), and ``label`` adds one line per consequence the action had (``state["news"]``)."""
+"""The log's words: ``describe(before, action, after)`` labels an action from the state before it (never
+naming a Secret Agenda), with one line per consequence the action had (the state after's ``news``)."""
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Callable
 from contextlib import suppress
 from typing import Any
 
@@ -12,11 +10,10 @@ from games.engines.kernel.describe import sentence
 from games.engines.kernel.words import count
 from games.engines.kings_dilemma.turn import name
 
-logger = logging.getLogger(__name__)
 LABEL_MOST = 1000  # the log's label (games.models.SessionAction.label)
 
 
-def _side(side) -> str:
+def _side(side: Any) -> str:
     return str(side).upper()
 
 
@@ -59,7 +56,7 @@ SENTENCES = {
 
 
 def _coins(amount: Any) -> str:
-    """ "1 Coin", "3 Coins" (issue 26: "paid 1 Coins")."""
+    """ "1 Coin", "3 Coins" (never "paid 1 Coins")."""
     return count(amount, "Coin") if isinstance(amount, int) else f"{amount} Coins"
 
 
@@ -68,8 +65,8 @@ def _amount(amount: Any, what: str) -> str:
     return _coins(amount) if what == "Coins" else f"{amount} {what}"
 
 
-def describe(state: dict, action: dict) -> str:
-    """A label for the log, from the state before the action. Never names a Secret Agenda."""
+def done(state: dict, action: dict) -> str:
+    """What was done, from the state before the action. Never names a Secret Agenda."""
     kind = action.get("type", "?")
     seat = action.get("seat")
     try:
@@ -77,7 +74,7 @@ def describe(state: dict, action: dict) -> str:
     except TypeError:
         who = "?"
 
-    def house(index) -> str:
+    def house(index: Any) -> str:
         try:
             return name(state, index)
         except (TypeError, IndexError):
@@ -136,16 +133,11 @@ def describe(state: dict, action: dict) -> str:
     return str(kind).replace("_", " ")
 
 
-def label(state: dict, action: dict, apply: Callable[[dict, dict], dict]) -> str:
-    """The log's label: what was done, then one line per consequence (as long as the label holds
-    them: the banner shows them all). ``apply`` is the rules' own."""
-    said = describe(state, action)
-    try:
-        news = apply(state, action).get("news") or []
-    except Exception:  # a label never fails an action (a refused one is never described)
-        logger.debug("No consequences for %r", action, exc_info=True)
-        news = []
-    for line in news:
+def describe(before: dict, action: dict, after: dict) -> str:
+    """The log's label: what was done, then one line per consequence, read from ``after`` (as long
+    as the label holds them: the banner shows them all)."""
+    said = done(before, action)
+    for line in after.get("news") or []:
         if len(said) + 1 + len(line) > LABEL_MOST:
             break
         said += "\n" + line

@@ -60,7 +60,7 @@ class KingsDilemmaSettings(TypedDict, total=False):
 SETTINGS = KingsDilemmaSettings
 
 
-def _seat(raw, index: int, tracks: dict) -> dict:
+def _seat(raw: Any, index: int, tracks: dict) -> dict:
     if not isinstance(raw, dict):
         raise RuleError(msg.SEAT_FORMAT)
     name = raw.get("name")
@@ -111,7 +111,7 @@ def _seat(raw, index: int, tracks: dict) -> dict:
     return seat
 
 
-def setup(config, seed: int) -> dict:
+def setup(config: Any, seed: int) -> dict:
     """Setup: everything public. The Secret Agenda draft waits for the table's ``deal``."""
     if not isinstance(config, dict) or not isinstance(config.get("seats"), list):
         raise RuleError(msg.CONFIG_FORMAT)
@@ -216,7 +216,7 @@ def setup(config, seed: int) -> dict:
     }
 
 
-def _key_number(key):
+def _key_number(key: Any) -> int:
     try:
         return int(key)
     except (TypeError, ValueError):

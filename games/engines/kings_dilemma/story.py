@@ -121,7 +121,7 @@ def _effect(action: dict) -> dict:
 
 def _tell(
     story: dict, dilemma: dict, action: dict, before_phase: str, state: dict, stickers: int, envelopes: int
-):
+) -> None:
     """What one action of a round adds to its Dilemma's story (stickers and envelopes: those the
     state gained, counted from ``stickers`` and ``envelopes``)."""
     kind = action["type"]

@@ -3,6 +3,9 @@ cleanup (rulebook "Vote of the Council", "Vote Resolution"; docs/rules-decisions
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
 from games.engines.kernel.errors import RuleError
 from games.engines.kings_dilemma import messages as msg
 from games.engines.kings_dilemma.board import from_pool, tell
@@ -25,7 +28,7 @@ def start_voting(state: dict) -> None:
     state["phase"] = "voting"
 
 
-def _power(state: dict, seat: int, amount) -> int:
+def _power(state: dict, seat: int, amount: Any) -> int:
     if not is_int(amount, 1):
         raise RuleError(msg.POWER_AMOUNT)
     have = state["seats"][seat]["power"]
@@ -39,7 +42,7 @@ def _commit(state: dict, seat: int, amount: int) -> None:
     state["vote"]["committed"][seat] += amount
 
 
-def vote(state: dict, action: dict, rng) -> None:
+def vote(state: dict, action: dict, rng: random.Random) -> None:
     """VOTE AYE / VOTE NAY: place 1 or more Power on the Vote card."""
     seat = action["seat"]
     if state["vote"]["choice"][seat] is not None:
@@ -54,7 +57,7 @@ def vote(state: dict, action: dict, rng) -> None:
     end_turn(state, seat)
 
 
-def add_power(state: dict, action: dict, rng) -> None:
+def add_power(state: dict, action: dict, rng: random.Random) -> None:
     """On a later turn a voter may only add Power to their vote (or stay)."""
     seat = action["seat"]
     if state["vote"]["choice"][seat] is None:
@@ -63,7 +66,7 @@ def add_power(state: dict, action: dict, rng) -> None:
     end_turn(state, seat)
 
 
-def stay(state: dict, action: dict, rng) -> None:
+def stay(state: dict, action: dict, rng: random.Random) -> None:
     """'Stay' and do nothing: still in the vote, Power may be added on a later turn."""
     seat = action["seat"]
     if state["vote"]["choice"][seat] is None:
@@ -71,7 +74,7 @@ def stay(state: dict, action: dict, rng) -> None:
     end_turn(state, seat)
 
 
-def pass_gather(state: dict, action: dict, rng) -> None:
+def pass_gather(state: dict, action: dict, rng: random.Random) -> None:
     """PASS AND GATHER POWER: 1 Coin from the general pool onto the PASS card; a share of the Balance."""
     seat = action["seat"]
     if state["vote"]["choice"][seat] is not None:
@@ -83,7 +86,7 @@ def pass_gather(state: dict, action: dict, rng) -> None:
     end_turn(state, seat)
 
 
-def pass_moderator(state: dict, action: dict, rng) -> None:
+def pass_moderator(state: dict, action: dict, rng: random.Random) -> None:
     """PASS AND BECOME MODERATOR: once per Voting Phase, the Moderator token at once, plus 1 Coin."""
     seat = action["seat"]
     vote_ = state["vote"]
@@ -159,7 +162,7 @@ def decide(state: dict, side: str) -> None:
     cleanup_and_resolve(state)
 
 
-def break_tie(state: dict, action: dict, rng) -> None:
+def break_tie(state: dict, action: dict, rng: random.Random) -> None:
     """The Moderator decides a tie (or an all-pass) for AYE or NAY."""
     side = action.get("side")
     if side not in SIDES:
@@ -167,7 +170,7 @@ def break_tie(state: dict, action: dict, rng) -> None:
     decide(state, side)
 
 
-def give_leader(state: dict, action: dict, rng) -> None:
+def give_leader(state: dict, action: dict, rng: random.Random) -> None:
     """The Moderator gives the Leader token to one of the winning side's tied biggest voters."""
     to = action.get("to")
     if to not in state["leader_candidates"] or not is_int(to):
@@ -214,7 +217,7 @@ def cleanup_and_resolve(state: dict) -> None:
     state["phase"] = "outcome"
 
 
-def give_coins(state: dict, action: dict, rng) -> None:
+def give_coins(state: dict, action: dict, rng: random.Random) -> None:
     """Bargaining: Coins given to another House are binding (docs/rules-decisions.md)."""
     seat = action["seat"]
     to = seat_index(state, action.get("to"))

@@ -20,6 +20,7 @@ from games.services.seats import seat_mark_joined, session_seat_claim
 from games.services.taps import session_submit_action
 from tests.factories import UserFactory
 from tests.integration.games.conftest import acting_seat, new_session, play, random_move, rules_of
+from tests.unit.contract import described
 
 pytestmark = pytest.mark.django_db
 
@@ -331,7 +332,7 @@ class VersionFactsTests:
             actor, _ = acting_seat(session)
             for attempt in range(60):
                 action = random_action(rules, session.state, actor, random.Random(attempt))
-                told.setdefault(rules.describe(session.state, action), action)
+                told.setdefault(described(rules, session.state, action), action)
             if len(told) > 1:
                 break
             play(session, rng, 1)

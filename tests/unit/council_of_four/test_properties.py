@@ -14,7 +14,7 @@ from games.engines.council_of_four.board import CARD_IDS, COUNCILOR_COLOURS, MER
 from games.engines.council_of_four.pieces import councilors_in_play
 from games.engines.council_of_four.rules import RULES
 from games.engines.kernel.choices import action_fits, draw_action
-from tests.unit.contract import play_many_games, play_random_game, property_examples
+from tests.unit.contract import described, play_many_games, play_random_game, property_examples
 from tests.unit.council_of_four.builders import config
 
 SORTED_CARDS = sorted(CARD_IDS)
@@ -84,7 +84,7 @@ class RandomGameTests:
                 for choice in RULES.legal_actions(state, seat):
                     action = draw_action(RULES, state, choice, rng)
                     assert action_fits(choice, action), (choice, action)
-                    assert RULES.describe(state, action)
+                    assert described(RULES, state, action)
 
         state, log = play_random_game(
             RULES, config(count), seed, check=check, pick=eager(chance), max_steps=3000
@@ -149,11 +149,13 @@ class BadInputTests:
                 colour=next(c for c, n in state["councilors"].items() if n),
                 balcony="coast",
             )
+        action = {"type": type_, "seat": seat, **fields}
         try:
-            RULES.apply(state, {"type": type_, "seat": seat, **fields})
+            after = RULES.apply(state, action)
         except RuleError as error:
             assert error.message
-        RULES.describe(state, {"type": type_, "seat": seat, **fields})
+        else:
+            RULES.describe(state, action, after)
 
 
 class ThousandsOfGamesTests:

@@ -2,11 +2,13 @@
 
 import json
 import random
+from functools import partial
 
 from games.engines.council_of_four.player_view import CouncilOfFourSeatView, CouncilOfFourTableView
 from games.engines.council_of_four.rules import RULES
 from games.engines.kernel.choices import draw_action
 from games.engines.kernel.contract import check_view, required_keys, view_type_for
+from tests.unit.contract import described
 from tests.unit.council_of_four.builders import (
     act,
     cards,
@@ -77,7 +79,7 @@ class DescribeTests:
         set_face_up(state, "coast", ["C03", "C01"])
         set_hand(state, 0, cards("black", 1) + jokers(1))
         state["neutral"] = []
-        describe = RULES.describe
+        describe = partial(described, RULES)
         assert describe(new_game(3), {"type": "deal", "seat": None}).endswith(
             "; Anna drew a Politics card to begin the first turn"
         )
@@ -112,13 +114,13 @@ class DescribeTests:
         colour = next(c for c, n in state["councilors"].items() if n)
         state = act(state, "elect", 0, colour=colour, balcony="coast")
         top = state["deck"][0]
-        label = RULES.describe(state, {"type": "end_turn", "seat": 0})
+        label = described(RULES, state, {"type": "end_turn", "seat": 0})
         assert label == "Anna ended their turn; Ben drew a Politics card"
         assert top not in label
-        label = RULES.describe(state, {"type": "engage_servant", "seat": 0})
+        label = described(RULES, state, {"type": "engage_servant", "seat": 0})
         assert label == "Anna engaged a Servant for 3 Coins; the turn passes to Ben, who drew a Politics card"
         state["deck"], state["discard"] = [], []
-        assert RULES.describe(state, {"type": "end_turn", "seat": 0}) == (
+        assert described(RULES, state, {"type": "end_turn", "seat": 0}) == (
             "Anna ended their turn; the turn passes to Ben (no Politics card left to draw)"
         )
 
@@ -126,17 +128,17 @@ class DescribeTests:
         """Issue 26: "a orange Councilor" and "paid 1 Coins" read wrong."""
         state = playing(3)
         state["councilors"]["orange"] = max(1, state["councilors"]["orange"])
-        label = RULES.describe(state, {"type": "elect", "seat": 0, "colour": "orange", "balcony": "coast"})
+        label = described(RULES, state, {"type": "elect", "seat": 0, "colour": "orange", "balcony": "coast"})
         assert label.startswith("Anna elected an orange Councilor")
 
     def test_a_label_never_names_a_drawn_card(self):
         state = new_game(3)
         dealt_state = RULES.apply(state, {"type": "deal", "seat": None})
-        label = RULES.describe(state, {"type": "deal", "seat": None})
+        label = described(RULES, state, {"type": "deal", "seat": None})
         assert all(card not in label for card in dealt_state["seats"][0]["hand"])
 
     def test_a_bad_action_still_gets_a_label(self):
-        assert RULES.describe(dealt(3), {"type": "elect", "seat": 0}) == "elect"
+        assert described(RULES, dealt(3), {"type": "elect", "seat": 0}) == "elect"
 
     def test_every_offered_action_has_a_label(self):
         state = dealt(3)
@@ -145,13 +147,13 @@ class DescribeTests:
         for choice in RULES.legal_actions(state, 0):
             for _ in range(5):
                 action = draw_action(RULES, state, choice, rng)
-                assert RULES.describe(state, action).startswith("Anna ")
+                assert described(RULES, state, action).startswith("Anna ")
 
 
 class MoreLabelTests:
     def test_quick_actions_and_choices_in_words(self):
         state = playing(3)
-        describe = RULES.describe
+        describe = partial(described, RULES)
         assert (
             describe(state, {"type": "send_servant", "seat": 0, "colour": "pink", "balcony": "queen"})
             == "Anna sent a Servant to elect a pink Councilor in the Queen's Balcony"

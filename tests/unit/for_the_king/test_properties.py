@@ -45,6 +45,22 @@ def own(state: dict, seat: int) -> set[str]:
     return mine
 
 
+def texts_in(value: object) -> set[str]:
+    """Every text of a JSON value, its keys included: what a client reads of it (a card id is one)."""
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            found.update(str(key) for key in item)
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+        elif isinstance(item, str):
+            found.add(item)
+    return found
+
+
 def check_invariants(state: dict) -> None:
     cards = locations(state)
     if state["phase"] != "deal":
@@ -58,10 +74,11 @@ def check_invariants(state: dict) -> None:
     assert len(acting) == (0 if state["over"] else 1)
     check_choices(state)
     for seat in seats:
-        text = json.dumps(RULES.view(state, seat))
+        view = RULES.view(state, seat)
+        json.dumps(view)
         hidden = set(CARD_IDS) - public(state) - (own(state, seat) if seat is not None else set())
-        leaked = [c for c in hidden if f'"{c}"' in text]
-        assert not leaked, f"seat {seat} sees hidden cards {leaked}"
+        leaked = hidden & texts_in(view)
+        assert not leaked, f"seat {seat} sees hidden cards {sorted(leaked)}"
 
 
 def check_choices(state: dict) -> None:
@@ -78,8 +95,7 @@ def check_choices(state: dict) -> None:
                 assert state["bidding"]["high_bid"] < bounds["min"] <= bounds["max"]
             action = draw_action(RULES, state, offer, rng)
             assert action_fits(offer, action), (offer, action)
-            assert RULES.describe(state, action)
-            RULES.apply(state, action)
+            assert RULES.describe(state, action, RULES.apply(state, action))
 
 
 def cautious(state, options, rng):

@@ -3,6 +3,7 @@
 import json
 
 from games.engines.for_the_king.rules import RULES
+from tests.unit.contract import described
 from tests.unit.for_the_king.builders import (
     NAMES,
     act,
@@ -111,29 +112,29 @@ class DescribeTests:
     def test_hidden_placements_never_name_the_card(self):
         state = adviser_turn(3, DECK)
         assert (
-            RULES.describe(state, {"type": "place", "seat": 0, "area": "personal"})
+            described(RULES, state, {"type": "place", "seat": 0, "area": "personal"})
             == "Anna kept a card face down in their personal deck; Anna drew the next card"
         )
         assert (
-            RULES.describe(state, {"type": "place", "seat": 0, "area": "favor"})
+            described(RULES, state, {"type": "place", "seat": 0, "area": "favor"})
             == "Anna placed a card on the Favor deck; Anna drew the next card"
         )
 
     def test_face_up_cards_are_named(self):
         state = adviser_turn(3, DECK)
         assert (
-            RULES.describe(state, {"type": "place", "seat": 0, "area": "middle"})
+            described(RULES, state, {"type": "place", "seat": 0, "area": "middle"})
             == "Anna placed Military 3 (E) in the middle of the table; Anna drew the next card"
         )
         state = act(state, "place", 0, area="middle")
         assert (
-            RULES.describe(state, {"type": "choose", "seat": 1, "card": DECK[0]})
+            described(RULES, state, {"type": "choose", "seat": 1, "card": DECK[0]})
             == "Ben took Military 3 (E) from the middle of the table"
         )
 
     def test_a_king_card_kept_is_named_because_it_is_revealed(self):
         state = adviser_turn(3, [king("minus1"), *DECK])
-        assert RULES.describe(state, {"type": "place", "seat": 0, "area": "personal"}) == (
+        assert described(RULES, state, {"type": "place", "seat": 0, "area": "personal"}) == (
             "Anna kept King card (-1 on one Primary Duty tile) and reveals it"
         )
 
@@ -141,15 +142,15 @@ class DescribeTests:
         state = esteem(3, [[], [], []], [gov("military", "H"), gov("diplomacy", "I")])
         action = {"type": "reveal", "seat": 0}
         after = RULES.apply(state, action)
-        assert RULES.describe(state, action) == RULES.describe(after, action)
-        assert "Diplomacy" not in RULES.describe(after, action)
+        assert described(RULES, state, action) == described(RULES, after, action)
+        assert "Diplomacy" not in described(RULES, after, action)
 
     def test_the_table_deals(self):
         """'Setup' step 7 and 'Distribute Cards': the first Adviser's compulsory draw is said with
         the deal that made it (issue 26: no tap for it)."""
         state = new_game(2)
         adviser = RULES.apply(state, {"type": "deal", "seat": None})["adviser"]
-        assert RULES.describe(state, {"type": "deal", "seat": None}) == (
+        assert described(RULES, state, {"type": "deal", "seat": None}) == (
             f"The table shuffled the cards and dealt the deck; {NAMES[adviser]} is the Adviser and "
             "drew the top card of the deck"
         )
@@ -159,7 +160,7 @@ class DescribeTests:
         state = adviser_turn(2, DECK)
         for area in ("middle", "favor", "personal"):
             state = act(state, "place", 0, area=area)
-        assert RULES.describe(state, {"type": "choose", "seat": 1, "card": DECK[0]}) == (
+        assert described(RULES, state, {"type": "choose", "seat": 1, "card": DECK[0]}) == (
             "Ben took Military 3 (E) from the middle of the table; Ben is the Adviser and drew the "
             "top card of the deck"
         )
@@ -167,33 +168,33 @@ class DescribeTests:
     def test_gain_esteem_labels(self):
         state = esteem(3, [[G1[0], G3[0]], [gov("livestock", "A")], []], [gov("military", "H")])
         assert (
-            RULES.describe(state, {"type": "reveal", "seat": 0})
+            described(RULES, state, {"type": "reveal", "seat": 0})
             == "Anna revealed Military 4 (H) from the Favor deck"
         )
         state = act(state, "reveal", 0)
-        assert RULES.describe(state, {"type": "bid", "seat": 0, "amount": 3}) == "Anna bid 3"
-        assert RULES.describe(state, {"type": "pass", "seat": 0}) == "Anna passed"
+        assert described(RULES, state, {"type": "bid", "seat": 0, "amount": 3}) == "Anna bid 3"
+        assert described(RULES, state, {"type": "pass", "seat": 0}) == "Anna passed"
         assert (
-            RULES.describe(state, {"type": "pay_gold", "seat": 0, "cards": [G1[0], G3[0]]})
+            described(RULES, state, {"type": "pay_gold", "seat": 0, "cards": [G1[0], G3[0]]})
             == "Anna paid 4 Gold (1 + 3)"
         )
-        assert RULES.describe(state, {"type": "discard", "seat": 0, "card": G1[0]}) == (
+        assert described(RULES, state, {"type": "discard", "seat": 0, "card": G1[0]}) == (
             "Anna discarded a card face down"
         )
         state = act(act(act(act(state, "bid", 0, amount=1), "bid", 1, amount=5), "pass", 2), "pass", 0)
-        assert RULES.describe(state, {"type": "draw_random_card", "seat": 2}) == (
+        assert described(RULES, state, {"type": "draw_random_card", "seat": 2}) == (
             "Chloe drew a random card from Ben's hand and discarded it face down"
         )
 
     def test_king_card_label(self):
         state = act(adviser_turn(3, [king("plus1_minus1_two"), *DECK]), "place", 0, area="personal")
         changes = [{"office": "military", "change": 1}, {"office": "diplomacy", "change": -1}]
-        assert RULES.describe(state, {"type": "king_card", "seat": 0, "changes": changes}) == (
+        assert described(RULES, state, {"type": "king_card", "seat": 0, "changes": changes}) == (
             "Anna used a King card: Military 3 → 4, Diplomacy 3 → 2; Anna drew the next card"
         )
 
     def test_a_malformed_action_still_gets_a_label(self):
         state = new_game(2)
-        assert RULES.describe(state, {"type": "bid", "seat": 9, "amount": 1}) == "Someone bid 1"
-        assert RULES.describe(state, {"type": "king_card", "seat": 0, "changes": "x"})
-        assert RULES.describe(state, {"type": "dance", "seat": 0}) == "dance"
+        assert described(RULES, state, {"type": "bid", "seat": 9, "amount": 1}) == "Someone bid 1"
+        assert described(RULES, state, {"type": "king_card", "seat": 0, "changes": "x"})
+        assert described(RULES, state, {"type": "dance", "seat": 0}) == "dance"

@@ -8,6 +8,7 @@ import pytest
 from games.engines.kernel.errors import RuleError
 from games.engines.kings_dilemma import messages as msg
 from games.engines.kings_dilemma.rules import RULES
+from tests.unit.contract import described
 from tests.unit.kings_dilemma.builders import act, config, drafted, outcome
 
 STICKER = {"number": 31, "row": "wealth", "positive": False}
@@ -49,7 +50,8 @@ class TitleKeptTests:
         state = act(state, "draw_dilemma", None, card={"number": 7})
         for viewer in (None, 0, 1, 2):
             assert RULES.view(state, viewer)["card"]["title"] == "The Bread Tax"
-        assert RULES.describe(
+        assert described(
+            RULES,
             drafted(config(known_cards={"7": remembered(None)})),
             {
                 "type": "draw_dilemma",

@@ -5,6 +5,7 @@ from pathlib import Path
 
 from games.engines.kings_dilemma import messages as msg
 from games.engines.kings_dilemma.rules import RULES
+from tests.unit.contract import described
 from tests.unit.kings_dilemma.builders import card, coins_total, config, front, outcome, power_total
 
 FOLDER = Path(__file__).parent
@@ -21,7 +22,7 @@ def test_a_whole_game_from_the_deal_to_the_king_s_death():
     def do(type_, seat, **fields):
         nonlocal state
         action = {"type": type_, "seat": seat, **fields}
-        log.append(RULES.describe(state, action))
+        log.append(described(RULES, state, action))
         state = RULES.apply(state, action)
 
     do("deal", None)

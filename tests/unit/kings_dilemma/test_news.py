@@ -8,6 +8,7 @@ import pytest
 from games.engines.kernel.errors import RuleError
 from games.engines.kings_dilemma import messages as msg
 from games.engines.kings_dilemma.rules import RULES
+from tests.unit.contract import described
 from tests.unit.kings_dilemma.builders import act, card, config, drafted, outcome, voting
 
 
@@ -107,7 +108,8 @@ class PlacedWithTheOutcomeTests:
         assert state["phase"] == "draw" and state["time_counter"] == [12]
         spaces = state["tracks"]["time_counter"]["spaces"]
         assert msg.NEWS_TIME_COUNTER.format(number=12, count=1, spaces=spaces) in state["news"]
-        label = RULES.describe(
+        label = described(
+            RULES,
             to_outcome(voting(the_card=card(12))),
             {
                 "type": "read_outcome",

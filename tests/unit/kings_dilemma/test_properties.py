@@ -56,8 +56,7 @@ def check(state: dict) -> None:
         rng = random.Random(state["step"])
         for choice in RULES.legal_actions(state, seat):
             action = draw_action(RULES, state, choice, rng)
-            RULES.apply(state, action)
-            assert RULES.describe(state, action)
+            assert RULES.describe(state, action, RULES.apply(state, action))
 
 
 def random_config(data, count: int) -> dict:

@@ -7,6 +7,7 @@ from games.engines.kernel.errors import RuleError
 from games.engines.kings_dilemma import messages as msg
 from games.engines.kings_dilemma.board import move_resource
 from games.engines.kings_dilemma.rules import RULES
+from tests.unit.contract import described
 from tests.unit.kings_dilemma.builders import (
     act,
     card,
@@ -354,7 +355,7 @@ class HostEffectTests:
             "amount": -have - 3,
             "label": "Purge",
         }
-        assert f"took {have} Power" in RULES.describe(state, taking)  # the log says what it gave up
+        assert f"took {have} Power" in described(RULES, state, taking)  # the log says what it gave up
         state = act(state, "adjust", None, target=2, what="power", amount=-have - 3, label="Purge")
         assert state["seats"][2]["power"] == 0
         assert state["pool"]["power"] == pool["power"] + have

@@ -11,6 +11,7 @@ from games.engines.kernel.rules import ALWAYS
 from games.engines.kings_dilemma import messages as msg
 from games.engines.kings_dilemma.rules import RULES
 from games.engines.kings_dilemma.setup import MAX_NAME
+from tests.unit.contract import described
 from tests.unit.kings_dilemma.builders import act, card, config, drafted, draw
 
 
@@ -276,17 +277,18 @@ class DescribeTests:
         from tests.unit.kings_dilemma.builders import voting
 
         state = voting(config(leader=0, moderator=2))
-        assert RULES.describe(state, {"type": "vote", "seat": 0, "side": "aye", "power": 3}) == (
+        assert described(RULES, state, {"type": "vote", "seat": 0, "side": "aye", "power": 3}) == (
             "Anna voted AYE with 3 Power."
         )
-        assert RULES.describe(state, {"type": "give_coins", "seat": 2, "to": 1, "coins": 5}) == (
+        assert described(RULES, state, {"type": "give_coins", "seat": 2, "to": 1, "coins": 5}) == (
             "Chloe gave 5 Coins to Ben."
         )
-        assert RULES.describe(state, {"type": "choose_secret_agenda", "seat": 1, "agenda": "rebel"}) == (
+        assert described(RULES, state, {"type": "choose_secret_agenda", "seat": 1, "agenda": "rebel"}) == (
             "Ben chose a Secret Agenda."
         )
         assert (
-            RULES.describe(
+            described(
+                RULES,
                 state,
                 {"type": "adjust", "seat": None, "target": 1, "what": "coins", "amount": -2, "label": "Tax"},
             )
@@ -294,4 +296,4 @@ class DescribeTests:
             == "The table took 2 Coins from Ben (Tax).\n"
             + msg.NEWS_COINS_TAKEN.format(name="Ben", amount=2, s="s")
         )
-        assert RULES.describe(state, {"type": "nonsense", "seat": 9}) == "nonsense"
+        assert described(RULES, state, {"type": "nonsense", "seat": 9}) == "nonsense"
