@@ -108,6 +108,8 @@ LEADER_CANDIDATE = "The Leader token goes to one of the winning side's biggest v
 # Host effects
 LABEL = "Type a short label for this effect (1 to 80 characters, on one line)."
 HOST_WHAT = "The table can give or take Coins, Power, Prestige or Crave."
+HOST_TARGETS = "Name the House this effect applies to, or a list of one or more Houses."
+HOST_TARGETS_TWICE = "Name each House once: the effect applies once to each House named."
 HOST_AMOUNT = "The amount is a whole number from -{most} to {most} other than 0 (negative to take)."
 MYSTERY_LETTER = "Mystery stickers are behind doors A to L."
 MYSTERY_TWICE = "Mystery sticker {letter} was already attached."
