@@ -2,15 +2,17 @@
 at each phase, for the table and every seat, turned into what the pages draw (issue 28, item 7)."""
 
 import json
+from urllib.parse import urlencode
 
 import pytest
+from django.http import QueryDict
 
 from games.engines.kings_dilemma.data import DEFAULT_TRACKS
 from games.engines.kings_dilemma.rules import RULES
 from games.engines.kings_dilemma.scoring import open_agenda_words
 from games.presenters.base import SessionFacts
 from games.presenters.kings_dilemma import PHASES, PRESENTER, SIDE, agenda_short, save_words
-from games.presenters.kings_dilemma_forms import TYPED_TABLE_ACTIONS, DilemmaCardForm, OutcomeForm
+from games.presenters.kings_dilemma_forms import TYPED_TABLE_ACTIONS, DilemmaCardForm, OutcomeForm, voters_of
 from tests.unit.kings_dilemma.builders import act, card, config, drafted, outcome, resolve, voting
 
 NAMES = {i: {"name": name, "hex": "#123456"} for i, name in enumerate(["Anna", "Ben", "Chloe"])}
@@ -196,6 +198,78 @@ class TableFormsTests:
         table = self.table(drafted(night()))
         assert PRESENTER.compose_form(kind=kind, data={}, facts=facts(), table=table) is not None
         assert PRESENTER.compose_form(kind="other", data={}, facts=facts(), table=table) is None
+
+
+class SeveralHousesFormTests:
+    """The host's effect form at the resolution: Houses ticked or named by their vote, open from the
+    start (the card was kept open for effects by hand), Coins given or taken to begin with."""
+
+    def resolution(self) -> dict:
+        state = voting(night())
+        state = act(
+            act(act(state, "vote", 0, side="aye", power=2), "vote", 1, side="nay", power=1), "pass_gather", 2
+        )
+        state = act(state, "read_outcome", None, outcome=outcome(("wealth", 1)))
+        return TableFormsTests().table(state)
+
+    def test_the_voters_of_each_side_are_offered_by_name(self):
+        table = self.resolution()
+        assert voters_of(table["view"]) == {"aye": [0], "nay": [1]}
+        form = PRESENTER.table_forms(facts=facts(), table=table, bound={})["kings_dilemma_effect_form"]
+        assert form.fields["voters"].choices == [
+            ("aye", "every AYE voter (Anna)"),
+            ("nay", "every NAY voter (Ben)"),
+        ]
+        assert form.fields["target"].choices == [(0, "Anna"), (1, "Ben"), (2, "Chloe")]
+
+    def test_a_side_nobody_voted_is_not_offered(self):
+        assert voters_of({"vote": None, "last_vote": {"choice": ["aye", "gather", "moderator"]}}) == {
+            "aye": [0]
+        }
+        assert voters_of({"vote": None, "last_vote": None}) == {}
+
+    def test_the_form_starts_open_on_coins_at_the_resolution(self):
+        context = PRESENTER.table_forms(facts=facts(), table=self.resolution(), bound={})
+        assert context["kings_dilemma_effect_open"] is True
+        form = context["kings_dilemma_effect_form"]
+        assert (form.initial["kind"], form.initial["what"]) == ("adjust", "coins")
+
+    def test_the_form_is_folded_at_the_draw(self):
+        context = PRESENTER.table_forms(
+            facts=facts(), table=TableFormsTests().table(drafted(night())), bound={}
+        )
+        assert context["kings_dilemma_effect_form"] is None or context["kings_dilemma_effect_open"] is False
+
+    def test_the_voters_ticked_become_the_houses_of_the_action(self):
+        table = self.resolution()
+        data = {
+            "kind": "adjust",
+            "label": "NAY pays",
+            "voters": ["nay"],
+            "target": ["2"],
+            "what": "coins",
+            "amount": "-1",
+            "version": "3",
+        }
+        form = PRESENTER.compose_form(
+            kind="effect", data=QueryDict(urlencode(data, doseq=True)), facts=facts(), table=table
+        )
+        assert form.is_valid(), form.errors
+        assert form.action() == {
+            "type": "adjust",
+            "label": "NAY pays",
+            "target": [1, 2],
+            "what": "coins",
+            "amount": -1,
+        }
+        assert form.kept() == {
+            "kind": "adjust",
+            "label": "NAY pays",
+            "target": [2],
+            "voters": ["nay"],
+            "what": "coins",
+            "amount": -1,
+        }
 
 
 class BargainingTests:
