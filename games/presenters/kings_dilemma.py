@@ -9,6 +9,7 @@ from typing import Any
 
 from games.engines.kernel.words import count
 from games.engines.kings_dilemma.data import DEFAULT_TRACKS
+from games.engines.kings_dilemma.realm import on_lightning, time_counter_filled
 from games.engines.kings_dilemma.scoring import open_agenda_words
 from games.presenters import kings_dilemma_forms
 from games.presenters.base import Presenter, SessionFacts
@@ -254,6 +255,18 @@ class KingsDilemmaWords(Words):
         return super().option(choice, name, value)
 
 
+def _time_counter(board: dict) -> dict:
+    """The Time Counter as the log words it ("10/10"): the cards past the last space lie on the
+    lightning space, said apart ("2 cards on the lightning space"), never as "11/10"."""
+    cards, spaces = len(board["time_counter"]), board["time_counter_spaces"]
+    piled = on_lightning(cards, spaces)
+    return {
+        "time_counter": time_counter_filled(cards, spaces),
+        "time_counter_spaces": spaces,
+        "time_counter_lightning": f"{count(piled, 'card')} on the lightning space" if piled else "",
+    }
+
+
 class KingsDilemmaPresenter(Presenter):
     template_folder = "games/kings_dilemma"
 
@@ -279,8 +292,7 @@ class KingsDilemmaPresenter(Presenter):
             ],
             "stability": board["stability"],
             "stability_spaces": board["stability_spaces"],
-            "time_counter": len(board["time_counter"]),
-            "time_counter_spaces": board["time_counter_spaces"],
+            **_time_counter(board),
             "balance": board["balance"],
             "pool": view["pool"],
             "houses": _houses(view, names),

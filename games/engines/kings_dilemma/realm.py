@@ -184,8 +184,20 @@ def _lightning_space(state: dict) -> int:
     return state["tracks"]["time_counter"]["spaces"]
 
 
+def time_counter_filled(cards: int, spaces: int) -> int:
+    """The spaces the cards fill: the last one (the lightning space) takes every card from then on
+    (rulebook "The King is Dead"), so the count stops at the spaces. The log and the board both say it
+    with this."""
+    return min(cards, spaces)
+
+
+def on_lightning(cards: int, spaces: int) -> int:
+    """How many cards lie on the lightning space (the last space of the Time Counter)."""
+    return max(0, cards - spaces + 1)
+
+
 def cards_on_lightning(state: dict) -> int:
-    return max(0, len(state["time_counter"]) - _lightning_space(state) + 1)
+    return on_lightning(len(state["time_counter"]), _lightning_space(state))
 
 
 def to_time_counter(state: dict, action: dict, rng) -> None:
@@ -199,7 +211,10 @@ def place_on_time_counter(state: dict) -> None:
     state["time_counter"].append(number)
     spaces = _lightning_space(state)
     count = len(state["time_counter"])
-    tell(state, msg.NEWS_TIME_COUNTER.format(number=number, count=min(count, spaces), spaces=spaces))
+    tell(
+        state,
+        msg.NEWS_TIME_COUNTER.format(number=number, count=time_counter_filled(count, spaces), spaces=spaces),
+    )
     on_lightning = cards_on_lightning(state)
     if state["abdicated"] is None and on_lightning >= 1:
         shown = bool(state["outcome"] and state["outcome"]["lightning"])

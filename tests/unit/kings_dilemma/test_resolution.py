@@ -154,6 +154,15 @@ class TimeCounterTests:
         assert state["phase"] == "end"
         assert state["end"] == "king_died"
 
+    def test_the_log_counts_a_card_past_the_last_space_on_the_lightning_space(self):
+        # The eleventh card lies on the lightning space with the tenth: the log says "(10/10)" (the
+        # board says the same: tests/unit/presenters/test_kings_dilemma.py).
+        state = drafted()
+        for number in range(1, 12):
+            state = self.round_(state, number)
+        assert len(state["time_counter"]) == 11 and state["tracks"]["time_counter"]["spaces"] == 10
+        assert msg.NEWS_TIME_COUNTER.format(number=11, count=10, spaces=10) in state["news"]
+
     def test_an_event_card_goes_to_the_event_area_instead(self):
         state = win(voting(), "aye")
         state = act(state, "to_event_area", None, label="Trigger card")

@@ -95,6 +95,32 @@ class TablePresentTests:
         assert present["winning_side"] == "AYE"
 
 
+class TimeCounterWordsTests:
+    """The table showed "Time Counter 11/10" beside the log's "(10/10)": the board counts the spaces
+    filled as the log does, and the cards on the lightning space apart (rulebook "The King is Dead")."""
+
+    def present_with(self, cards: int) -> dict:
+        view = RULES.view(drafted(night()), None)
+        view["board"]["time_counter"] = list(range(1, cards + 1))
+        return PRESENTER.present(view, NAMES, None)
+
+    def test_cards_past_the_last_space_are_on_the_lightning_space(self):
+        present = self.present_with(11)
+        assert (present["time_counter"], present["time_counter_spaces"]) == (10, 10)
+        assert present["time_counter_lightning"] == "2 cards on the lightning space"
+
+    def test_one_card_on_the_lightning_space_is_one_card(self):
+        present = self.present_with(10)
+        assert (present["time_counter"], present["time_counter_lightning"]) == (
+            10,
+            "1 card on the lightning space",
+        )
+
+    def test_before_the_lightning_space_only_the_count_shows(self):
+        present = self.present_with(3)
+        assert (present["time_counter"], present["time_counter_lightning"]) == (3, "")
+
+
 class PrivateTests:
     def test_each_house_sees_its_own_screen_and_the_table_none(self):
         state = act(voting(night()), "pass_gather", 0)
