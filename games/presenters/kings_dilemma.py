@@ -203,7 +203,7 @@ def result_words(view: dict, names: dict[int, dict], result: dict) -> dict:
     for total in sorted(set(totals), reverse=True):
         tied = [r["name"] for r in rows if r["total"] == total]
         if len(tied) > 1:
-            ties.append(f"{' and '.join(tied)} are tied on {total} points and share a position.")
+            ties.append(f"{' and '.join(tied)} are tied on {count(total, 'point')} and share a position.")
     if len(result["winners"]) > 1:
         ties.append(
             f"The winners share the victory; the Moderator chose {_name(view, names, result['heir'])} "
@@ -353,7 +353,7 @@ def save_words(result: dict, seat_names: list[str]) -> dict:
     ]
     envelopes = [f"Envelope {e['number']:02d}, opened by {who(e['opened_by'])}" for e in result["envelopes"]]
     awards = [
-        f"{who(i)}: {row['total']} points, Prestige +{row['prestige_award']}, Crave +{row['crave_award']}"
+        f"{who(i)}: {count(row['total'], 'point')}, Prestige +{row['prestige_award']}, Crave +{row['crave_award']}"
         for i, row in enumerate(result["seats"])
     ]
     trash = ", ".join(str(n) for n in result["resolved_dilemmas"]) or "none"

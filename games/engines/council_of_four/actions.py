@@ -51,6 +51,7 @@ from games.engines.council_of_four.turn import (
     use_quick,
 )
 from games.engines.kernel.errors import RuleError
+from games.engines.kernel.words import plural
 
 # The table's first action
 
@@ -125,7 +126,7 @@ def _city(value) -> str:
 def _pay(state: dict, seat: int, cards: list[str], coins: int) -> None:
     player = state["seats"][seat]
     if player["coins"] < coins:
-        raise RuleError(msg.NOT_ENOUGH_COINS.format(cost=coins, coins=player["coins"]))
+        raise RuleError(msg.NOT_ENOUGH_COINS.format(cost=coins, coins=player["coins"], s=plural(coins)))
     player["coins"] -= coins
     for card in cards:
         player["hand"].remove(card)
@@ -201,7 +202,9 @@ def engage_servant(state: dict, action: dict, rng) -> None:
     expect_quick_left(state)
     player = state["seats"][seat]
     if player["coins"] < ENGAGE_COINS:
-        raise RuleError(msg.NOT_ENOUGH_COINS.format(cost=ENGAGE_COINS, coins=player["coins"]))
+        raise RuleError(
+            msg.NOT_ENOUGH_COINS.format(cost=ENGAGE_COINS, coins=player["coins"], s=plural(ENGAGE_COINS))
+        )
     use_quick(state)
     player["coins"] -= ENGAGE_COINS
     player["servants"] += 1
@@ -211,7 +214,9 @@ def engage_servant(state: dict, action: dict, rng) -> None:
 def _spend_servants(state: dict, seat: int, cost: int) -> None:
     player = state["seats"][seat]
     if player["servants"] < cost:
-        raise RuleError(msg.NOT_ENOUGH_SERVANTS.format(cost=cost, servants=player["servants"]))
+        raise RuleError(
+            msg.NOT_ENOUGH_SERVANTS.format(cost=cost, servants=player["servants"], s=plural(cost))
+        )
     player["servants"] -= cost
 
 

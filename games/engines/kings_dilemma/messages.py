@@ -99,7 +99,7 @@ MODERATOR_TAKEN = "{name} already passed and became Moderator in this Voting Pha
 # Bargaining
 GIFT_SELF = "You cannot give Coins to yourself."
 GIFT_AMOUNT = "Give a whole number of Coins of 1 or more."
-GIFT_TOO_MUCH = "You have only {have} Coins behind your screen."
+GIFT_TOO_MUCH = "You have only {have} Coin{s} behind your screen."
 
 # Vote resolution
 TIE_SIDE = "The Moderator decides for AYE or NAY."

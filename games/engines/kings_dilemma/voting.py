@@ -4,6 +4,7 @@ cleanup (rulebook "Vote of the Council", "Vote Resolution"; docs/rules-decisions
 from __future__ import annotations
 
 from games.engines.kernel.errors import RuleError
+from games.engines.kernel.words import plural
 from games.engines.kings_dilemma import messages as msg
 from games.engines.kings_dilemma.board import from_pool, tell
 from games.engines.kings_dilemma.turn import is_int, left_of, name, right_of, seat_index
@@ -225,6 +226,6 @@ def give_coins(state: dict, action: dict, rng) -> None:
         raise RuleError(msg.GIFT_AMOUNT)
     have = state["seats"][seat]["coins"]
     if coins > have:
-        raise RuleError(msg.GIFT_TOO_MUCH.format(have=have))
+        raise RuleError(msg.GIFT_TOO_MUCH.format(have=have, s=plural(have)))
     state["seats"][seat]["coins"] -= coins
     state["seats"][to]["coins"] += coins
