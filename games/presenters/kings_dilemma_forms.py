@@ -274,7 +274,7 @@ class OutcomeForm(forms.Form):
 
 
 HOUSES_NEEDED = "Tick the Houses this effect applies to, or every AYE or NAY voter."
-VOTER_SIDES = {"aye": "every AYE voter", "nay": "every NAY voter"}
+VOTER_SIDES = {"aye": "Every AYE voter", "nay": "Every NAY voter"}
 
 
 def voters_of(view: dict) -> dict[str, list[int]]:

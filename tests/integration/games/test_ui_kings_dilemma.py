@@ -191,7 +191,7 @@ class SeveralHousesEffectTests:
         client.force_login(user)
         to_resolution_after_nay(client, night)
         page = client.get(reverse("games:session_table", args=[night.pk])).content.decode()
-        assert "every NAY voter (Ben, Cora)" in page and "every AYE voter (Anna)" in page
+        assert "Every NAY voter (Ben, Cora)" in page and "Every AYE voter (Anna)" in page
         coins = [s["coins"] for s in night.state["seats"]]
         actions = night.actions.count()
         response = compose(

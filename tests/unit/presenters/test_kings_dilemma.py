@@ -243,8 +243,8 @@ class SeveralHousesFormTests:
         assert voters_of(table["view"]) == {"aye": [0], "nay": [1]}
         form = PRESENTER.table_forms(facts=facts(), table=table, bound={})["kings_dilemma_effect_form"]
         assert form.fields["voters"].choices == [
-            ("aye", "every AYE voter (Anna)"),
-            ("nay", "every NAY voter (Ben)"),
+            ("aye", "Every AYE voter (Anna)"),
+            ("nay", "Every NAY voter (Ben)"),
         ]
         assert form.fields["target"].choices == [(0, "Anna"), (1, "Ben"), (2, "Chloe")]
 
