@@ -353,11 +353,11 @@ class CardEffectForm(forms.Form):
         assert isinstance(target, forms.ChoiceField) and isinstance(by_vote, forms.ChoiceField)
         target.choices = list(seats)
         names = dict(seats)
-        self.voters = voters or {}
+        self.voters_by_side = voters or {}
         by_vote.choices = [
-            (side, f"{words} ({', '.join(names.get(i, '?') for i in self.voters[side])})")
+            (side, f"{words} ({', '.join(names.get(i, '?') for i in self.voters_by_side[side])})")
             for side, words in VOTER_SIDES.items()
-            if side in self.voters
+            if side in self.voters_by_side
         ]
         if offered is not None:
             self._offer(offered)
@@ -380,7 +380,7 @@ class CardEffectForm(forms.Form):
             self.ticked = list(data.get("target") or ())
             ticked = set(self.ticked)
             for side in data.get("voters") or ():
-                ticked.update(self.voters.get(side, ()))
+                ticked.update(self.voters_by_side.get(side, ()))
             data["target"] = sorted(ticked)
             if not ticked and "target" not in self.errors:
                 self.add_error("target", HOUSES_NEEDED)

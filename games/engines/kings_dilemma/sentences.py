@@ -77,7 +77,7 @@ def _adjusted(state: dict, action: dict, house: Callable[[Any], str], label: str
     """A hand-applied give or take, to one House or to several named in one effect."""
     amount, what = action.get("amount"), str(action.get("what", "?")).capitalize()
     target = action.get("target")
-    one = target[0] if isinstance(target, list) and len(target) == 1 else target
+    one: Any = target[0] if isinstance(target, list) and len(target) == 1 else target
     several = isinstance(one, list) and len(one) > 1
     who = _listed([house(t) for t in one]) if several else house(one)
     each = "each of " if several else ""
