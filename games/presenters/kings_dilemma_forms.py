@@ -397,6 +397,16 @@ class CardEffectForm(forms.Form):
             **{name: data[name] for name in self.NEEDS[data["kind"]]},
         }
 
+    def rows(self) -> list[tuple[Any, str]]:
+        """Each visible field with the kinds of effect it serves ("" for every kind), for the page to
+        show only those of the kind chosen."""
+        serves: dict[str, list[str]] = {}
+        for kind, names in self.NEEDS.items():
+            for name in names:
+                serves.setdefault(name, []).append(kind)
+        serves["voters"] = serves["target"]
+        return [(field, " ".join(serves.get(field.name, ()))) for field in self.visible_fields()]
+
     def kept(self) -> dict:
         """What an applied effect leaves in the form for the next one of the same card: its kind,
         label, Houses (as ticked), what and amount."""

@@ -59,6 +59,10 @@ class HandEffectTests:
         fold = table.locator("details.kd-effect")
         assert fold.get_attribute("open") is not None  # the card was kept open for this
         form = fold.locator("form")
+        # Only the fields of the kind chosen show: Coins given or taken to begin with.
+        assert form.locator("select[name=what]").is_visible()
+        assert not form.locator("select[name=letter]").is_visible()
+        assert not form.locator("select[name=row]").is_visible()
         screenshot(table, "kd-hand-effect-form-1920")
 
         inputs = HostInputs(table)

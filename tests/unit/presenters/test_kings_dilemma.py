@@ -248,6 +248,15 @@ class SeveralHousesFormTests:
         ]
         assert form.fields["target"].choices == [(0, "Anna"), (1, "Ben"), (2, "Chloe")]
 
+    def test_each_field_names_the_kinds_it_serves(self):
+        form = PRESENTER.table_forms(facts=facts(), table=self.resolution(), bound={})[
+            "kings_dilemma_effect_form"
+        ]
+        kinds = {field.name: serves for field, serves in form.rows()}
+        assert kinds["kind"] == kinds["label"] == ""  # every kind
+        assert kinds["target"] == kinds["voters"] == kinds["what"] == "adjust"
+        assert kinds["amount"] == "move_resource adjust" and kinds["letter"] == "mystery_sticker"
+
     def test_a_side_nobody_voted_is_not_offered(self):
         assert voters_of({"vote": None, "last_vote": {"choice": ["aye", "gather", "moderator"]}}) == {
             "aye": [0]
