@@ -11,6 +11,7 @@ import pytest
 from campaign.services import game_nights
 from tests.e2e.conftest import DESKTOP, PHONE, login
 from tests.e2e.table import HostInputs, reload_session
+from tests.e2e.test_accessibility import AXE
 from tests.factories import UserFactory, campaign_with_houses
 from tests.guards import HANG_GUARD_SECONDS
 from tests.kings_dilemma_play import draft, front, outcome, play, vote_as
@@ -48,12 +49,29 @@ def wait_moved(session, version: int) -> None:
         reload_session(session)
 
 
+def axe_clean(page) -> None:
+    """No critical or serious axe-core problem in the effect form (the Houses' toggles, the voters'
+    and the fold), where make test has installed axe-core. The rest of the page is the accessibility
+    test's (tests/e2e/test_accessibility.py)."""
+    if not AXE.exists():
+        return
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate(
+        """async () => {
+            const result = await axe.run("details.kd-effect", {resultTypes: ["violations"]});
+            return result.violations.filter(v => v.impact === "critical" || v.impact === "serious")
+                .map(v => v.id + ": " + v.nodes.map(n => n.target.join(" ")).join(", "));
+        }"""
+    )
+    assert not found, found
+
+
 class HandEffectTests:
     def test_every_nay_voter_pays_one_coin_in_four_inputs(self, live_server, new_page, screenshot):
         host = UserFactory(username="host")
         session = night_at_the_resolution(host)
         coins = [seat["coins"] for seat in session.state["seats"]]
-        table = new_page(DESKTOP)
+        table = new_page(DESKTOP, bypass_csp=True)  # axe-core is injected into the page
         login(table, live_server, host.username)
         table.goto(f"{live_server.url}/play/s/{session.pk}/")
         fold = table.locator("details.kd-effect")
@@ -64,6 +82,7 @@ class HandEffectTests:
         assert not form.locator("select[name=letter]").is_visible()
         assert not form.locator("select[name=row]").is_visible()
         screenshot(table, "kd-hand-effect-form-1920")
+        axe_clean(table)
 
         inputs = HostInputs(table)
         inputs.phase = "nay-pays"
@@ -102,5 +121,6 @@ class HandEffectTests:
         assert form.locator("input[name=amount]").input_value() == "-1"
         fold.scroll_into_view_if_needed()
         screenshot(table, "kd-hand-effect-kept-open-1920")
+        axe_clean(table)
         table.set_viewport_size(PHONE)
         screenshot(table, "kd-hand-effect-kept-open-375")
