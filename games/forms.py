@@ -8,6 +8,7 @@ from games.selectors import game_choices
 MAX_SEATS_ON_FORM = 5
 MIN_SEATS_ON_FORM = 2
 SEATS_REQUIRED = "Name at least 2 seats."
+BOT_NAME = "Bot {number}"  # a bot seat left unnamed (never dropped): "Bot 1", "Bot 2"...
 ACTION_NOT_JSON = "The action could not be read."
 
 
@@ -31,6 +32,15 @@ class SessionCreateForm(forms.Form):
             )
             self.fields[f"bot_{i}"] = forms.BooleanField(label="bot", required=False)
 
+    @staticmethod
+    def _bot_name(number: int, taken: set[str]) -> str:
+        """A ticked bot seat without a name plays as "Bot N", N its place among the bots (the next
+        free one when a seat is already called so)."""
+        while BOT_NAME.format(number=number) in taken:
+            number += 1
+        taken.add(BOT_NAME.format(number=number))
+        return BOT_NAME.format(number=number)
+
     def seat_rows(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
         return [(self[f"seat_{i}"], self[f"bot_{i}"]) for i in range(1, MAX_SEATS_ON_FORM + 1)]
 
@@ -38,8 +48,11 @@ class SessionCreateForm(forms.Form):
         data = self.cleaned_data
         names: list[str] = []
         bots: list[int] = []
+        taken = {(data.get(f"seat_{i}") or "").strip() for i in range(1, MAX_SEATS_ON_FORM + 1)}
         for i in range(1, MAX_SEATS_ON_FORM + 1):
             name = (data.get(f"seat_{i}") or "").strip()
+            if not name and data.get(f"bot_{i}"):
+                name = self._bot_name(len(bots) + 1, taken)
             if name:
                 if data.get(f"bot_{i}"):
                     bots.append(len(names))

@@ -413,6 +413,8 @@ def session_table_compose(request: HttpRequest, session_id: int) -> HttpResponse
         if status == REFUSED:
             form.add_error(None, notice["text"])
             bound[kind] = form
+        else:  # a game may keep some of it for the next action (the King's Dilemma's effects)
+            bound["applied"] = form
     if not request.htmx:
         return redirect("games:session_table", session_id=session.pk)
     return render(

@@ -42,6 +42,23 @@ def vote_through(session, side):
     return state
 
 
+def vote_as(session, votes: dict[int, tuple[str, int]]):
+    """Each seat of ``votes`` votes its side with its Power on its first turn; every other seat
+    passes, and a seat that voted stays."""
+    session.refresh_from_db()
+    state = session.state
+    while state["phase"] == "voting":
+        seat = state["vote"]["turn"]
+        if state["vote"]["choice"][seat] is not None:
+            state = play(session, seat, "stay")
+        elif seat in votes:
+            side, power = votes[seat]
+            state = play(session, seat, "vote", side=side, power=power)
+        else:
+            state = play(session, seat, "pass_gather")
+    return state
+
+
 ROWS = ["influence", "wealth", "morale", "welfare", "knowledge"]
 
 

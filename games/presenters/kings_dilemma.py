@@ -16,6 +16,7 @@ from games.engines.kings_dilemma.player_view import (
     KingsDilemmaView,
     Outcome,
 )
+from games.engines.kings_dilemma.realm import on_lightning, time_counter_filled
 from games.engines.kings_dilemma.scoring import open_agenda_words
 from games.presenters import kings_dilemma_forms
 from games.presenters.base import Presenter, SessionFacts
@@ -209,7 +210,7 @@ def result_words(view: KingsDilemmaView, names: dict[int, dict], result: dict) -
     for total in sorted(set(totals), reverse=True):
         tied = [r["name"] for r in rows if r["total"] == total]
         if len(tied) > 1:
-            ties.append(f"{' and '.join(tied)} are tied on {total} points and share a position.")
+            ties.append(f"{' and '.join(tied)} are tied on {count(total, 'point')} and share a position.")
     if len(result["winners"]) > 1:
         ties.append(
             f"The winners share the victory; the Moderator chose {_name(view, names, result['heir'])} "
@@ -261,6 +262,18 @@ class KingsDilemmaWords(Words):
         return super().option(choice, name, value)
 
 
+def _time_counter(board: Any) -> dict:
+    """The Time Counter as the log words it ("10/10"): the cards past the last space lie on the
+    lightning space, said apart ("2 cards on the lightning space"), never as "11/10"."""
+    cards, spaces = len(board["time_counter"]), board["time_counter_spaces"]
+    piled = on_lightning(cards, spaces)
+    return {
+        "time_counter": time_counter_filled(cards, spaces),
+        "time_counter_spaces": spaces,
+        "time_counter_lightning": f"{count(piled, 'card')} on the lightning space" if piled else "",
+    }
+
+
 class KingsDilemmaPresenter(Presenter[KingsDilemmaView]):
     template_folder = "games/kings_dilemma"
 
@@ -286,8 +299,7 @@ class KingsDilemmaPresenter(Presenter[KingsDilemmaView]):
             ],
             "stability": board["stability"],
             "stability_spaces": board["stability_spaces"],
-            "time_counter": len(board["time_counter"]),
-            "time_counter_spaces": board["time_counter_spaces"],
+            **_time_counter(board),
             "balance": board["balance"],
             "pool": view["pool"],
             "houses": _houses(view, names),
@@ -348,7 +360,7 @@ def save_words(result: dict, seat_names: list[str]) -> dict:
     ]
     envelopes = [f"Envelope {e['number']:02d}, opened by {who(e['opened_by'])}" for e in result["envelopes"]]
     awards = [
-        f"{who(i)}: {row['total']} points, Prestige +{row['prestige_award']}, Crave +{row['crave_award']}"
+        f"{who(i)}: {count(row['total'], 'point')}, Prestige +{row['prestige_award']}, Crave +{row['crave_award']}"
         for i, row in enumerate(result["seats"])
     ]
     trash = ", ".join(str(n) for n in result["resolved_dilemmas"]) or "none"

@@ -11,6 +11,7 @@ from django import forms
 from django.urls import reverse
 
 from games.engines.kings_dilemma.data import RESOURCES
+from games.engines.kings_dilemma.player_view import KingsDilemmaView
 from games.presenters.base import SessionFacts
 
 RESOURCE_ROWS = list(RESOURCES)  # the engine's data owns the rows
@@ -273,8 +274,23 @@ class OutcomeForm(forms.Form):
         return {"type": "read_outcome", "outcome": outcome, "place": place}
 
 
+HOUSES_NEEDED = "Tick the Houses this effect applies to, or every AYE or NAY voter."
+VOTER_SIDES = {"aye": "Every AYE voter", "nay": "Every NAY voter"}
+
+
+def voters_of(view: KingsDilemmaView) -> dict[str, list[int]]:
+    """The Houses that voted each side in the vote under way, else in the last one (a printed
+    effect "each House that voted NAY ..."); a side nobody voted is left out."""
+    vote = view.get("vote") or view.get("last_vote")
+    choices = vote["choice"] if vote else []
+    found = {side: [i for i, c in enumerate(choices) if c == side] for side in VOTER_SIDES}
+    return {side: seats for side, seats in found.items() if seats}
+
+
 class CardEffectForm(forms.Form):
-    """A printed effect the app cannot know, applied by the host (docs/rules-decisions.md)."""
+    """A printed effect the app cannot know, applied by the host (docs/rules-decisions.md). A give or
+    take names one or more Houses (ticked, or every AYE or NAY voter of the vote): one effect, one
+    logged action, one log line naming them."""
 
     KINDS = [
         ("move_resource", "Move a Resource (with Momentum)"),
@@ -288,7 +304,12 @@ class CardEffectForm(forms.Form):
     row = forms.ChoiceField(
         required=False, choices=[("", "—"), *[(r, r.capitalize()) for r in RESOURCE_ROWS]]
     )
-    target = forms.TypedChoiceField(required=False, coerce=int, choices=(), label="House")
+    target = forms.TypedMultipleChoiceField(
+        required=False, coerce=int, choices=(), label="Houses", widget=forms.CheckboxSelectMultiple
+    )
+    voters = forms.MultipleChoiceField(
+        required=False, choices=(), label="Or by their vote", widget=forms.CheckboxSelectMultiple
+    )
     what = forms.ChoiceField(
         required=False,
         choices=[
@@ -316,18 +337,29 @@ class CardEffectForm(forms.Form):
         "to_event_area": (),
         "to_dilemma_deck": ("number",),
     }
+    # What the form keeps after an Apply, for the next effect of the same card.
+    KEPT = ("kind", "label", "row", "target", "voters", "what", "amount")
 
     def __init__(
         self,
         *args: Any,
         seats: Sequence[tuple[int, str]] = (),
         offered: Sequence[dict] | None = None,
+        voters: dict[str, list[int]] | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
-        target = self.fields["target"]
-        assert isinstance(target, forms.ChoiceField)
-        target.choices = [("", "—"), *seats]
+        self.ticked: list[int] = []
+        target, by_vote = self.fields["target"], self.fields["voters"]
+        assert isinstance(target, forms.ChoiceField) and isinstance(by_vote, forms.ChoiceField)
+        target.choices = list(seats)
+        names = dict(seats)
+        self.voters_by_side = voters or {}
+        by_vote.choices = [
+            (side, f"{words} ({', '.join(names.get(i, '?') for i in self.voters_by_side[side])})")
+            for side, words in VOTER_SIDES.items()
+            if side in self.voters_by_side
+        ]
         if offered is not None:
             self._offer(offered)
 
@@ -344,8 +376,17 @@ class CardEffectForm(forms.Form):
 
     def clean(self) -> Any:
         data = self.cleaned_data
+        if data.get("kind") == "adjust":
+            # The Houses ticked and those of the sides ticked, once each, in seat order.
+            self.ticked = list(data.get("target") or ())
+            ticked = set(self.ticked)
+            for side in data.get("voters") or ():
+                ticked.update(self.voters_by_side.get(side, ()))
+            data["target"] = sorted(ticked)
+            if not ticked and "target" not in self.errors:
+                self.add_error("target", HOUSES_NEEDED)
         for name in self.NEEDS.get(data.get("kind") or "", ()):
-            if data.get(name) in (None, ""):
+            if data.get(name) in (None, "") and name not in self.errors:
                 self.add_error(name, "Needed for this effect.")
         return data
 
@@ -356,6 +397,24 @@ class CardEffectForm(forms.Form):
             "label": data["label"],
             **{name: data[name] for name in self.NEEDS[data["kind"]]},
         }
+
+    def rows(self) -> list[tuple[Any, str]]:
+        """Each visible field with the kinds of effect it serves ("" for every kind), for the page to
+        show only those of the kind chosen."""
+        serves: dict[str, list[str]] = {}
+        for kind, names in self.NEEDS.items():
+            for name in names:
+                serves.setdefault(name, []).append(kind)
+        serves["voters"] = serves["target"]
+        return [(field, " ".join(serves.get(field.name, ()))) for field in self.visible_fields()]
+
+    def kept(self) -> dict:
+        """What an applied effect leaves in the form for the next one of the same card: its kind,
+        label, Houses (as ticked), what and amount."""
+        data = self.cleaned_data
+        kept = {name: data.get(name) for name in self.KEPT}
+        kept["target"] = self.ticked
+        return {name: value for name, value in kept.items() if value not in (None, "", [])}
 
 
 # ---- The host's screen: which choices get these forms, and the forms' context ---------------
@@ -373,6 +432,35 @@ TYPED_TABLE_ACTIONS = {
 
 def _seats(facts: SessionFacts) -> list[tuple[int, str]]:
     return [(index, info["name"]) for index, info in sorted(facts.seats.items())]
+
+
+# A new effect form starts as the commonest printed effect: Coins given or taken.
+EFFECT_START = {"kind": "adjust", "what": "coins"}
+
+
+def _effect_form(facts: SessionFacts, table: dict, bound: dict, initial: dict) -> dict[str, Any]:
+    """The form for a printed effect applied by hand: refused, it shows again as typed; applied
+    (``bound["applied"]``), it stays open with what it held, for the next effect of the same card;
+    at the resolution (the card kept open for such effects) it starts open."""
+    offered = table["legal_actions"]
+    kinds = {a["type"] for a in offered} & (TYPED_TABLE_ACTIONS - {"draw_dilemma", "read_outcome"})
+    if not kinds:
+        return {"kings_dilemma_effect_form": None}
+    applied = bound.get("applied")
+    kept = applied.kept() if isinstance(applied, CardEffectForm) else {}
+    if kept.get("kind") not in kinds:
+        kept = {}
+    start = EFFECT_START if EFFECT_START["kind"] in kinds else {}
+    form = bound.get("effect") or CardEffectForm(
+        seats=_seats(facts),
+        offered=offered,
+        voters=voters_of(table["view"]),
+        initial={**initial, **(kept or start)},
+    )
+    return {
+        "kings_dilemma_effect_form": form,
+        "kings_dilemma_effect_open": form.is_bound or bool(kept) or table["view"]["phase"] == "resolution",
+    }
 
 
 def table_forms(*, facts: SessionFacts, table: dict, bound: dict) -> dict[str, Any]:
@@ -401,12 +489,7 @@ def table_forms(*, facts: SessionFacts, table: dict, bound: dict) -> dict[str, A
         )
         if "read_outcome" in types
         else None,
-        "kings_dilemma_effect_form": (
-            bound.get("effect")
-            or CardEffectForm(seats=_seats(facts), offered=table["legal_actions"], initial=initial)
-        )
-        if types & (TYPED_TABLE_ACTIONS - {"draw_dilemma", "read_outcome"})
-        else None,
+        **_effect_form(facts, table, bound, initial),
         "kings_dilemma_compose_url": reverse("games:session_table_compose", args=[facts.id]),
     }
     if table["over"] and facts.campaign_id and facts.night_recorded is not None:
@@ -436,5 +519,7 @@ def compose_form(*, kind: str, data: Any, facts: SessionFacts, table: dict) -> f
     if kind == "outcome":
         return OutcomeForm(data)
     if kind == "effect":
-        return CardEffectForm(data, seats=_seats(facts), offered=table["legal_actions"])
+        return CardEffectForm(
+            data, seats=_seats(facts), offered=table["legal_actions"], voters=voters_of(table["view"])
+        )
     return None

@@ -52,6 +52,7 @@ from games.engines.council_of_four.turn import (
     use_quick,
 )
 from games.engines.kernel.errors import RuleError
+from games.engines.kernel.words import plural
 
 # The table's first action
 
@@ -126,7 +127,7 @@ def _city(value: Any) -> str:
 def _pay(state: dict, seat: int, cards: list[str], coins: int) -> None:
     player = state["seats"][seat]
     if player["coins"] < coins:
-        raise RuleError(msg.NOT_ENOUGH_COINS.format(cost=coins, coins=player["coins"]))
+        raise RuleError(msg.NOT_ENOUGH_COINS.format(cost=coins, coins=player["coins"], s=plural(coins)))
     player["coins"] -= coins
     for card in cards:
         player["hand"].remove(card)
@@ -202,7 +203,9 @@ def engage_servant(state: dict, action: dict, rng: random.Random) -> None:
     expect_quick_left(state)
     player = state["seats"][seat]
     if player["coins"] < ENGAGE_COINS:
-        raise RuleError(msg.NOT_ENOUGH_COINS.format(cost=ENGAGE_COINS, coins=player["coins"]))
+        raise RuleError(
+            msg.NOT_ENOUGH_COINS.format(cost=ENGAGE_COINS, coins=player["coins"], s=plural(ENGAGE_COINS))
+        )
     use_quick(state)
     player["coins"] -= ENGAGE_COINS
     player["servants"] += 1
@@ -212,7 +215,9 @@ def engage_servant(state: dict, action: dict, rng: random.Random) -> None:
 def _spend_servants(state: dict, seat: int, cost: int) -> None:
     player = state["seats"][seat]
     if player["servants"] < cost:
-        raise RuleError(msg.NOT_ENOUGH_SERVANTS.format(cost=cost, servants=player["servants"]))
+        raise RuleError(
+            msg.NOT_ENOUGH_SERVANTS.format(cost=cost, servants=player["servants"], s=plural(cost))
+        )
     player["servants"] -= cost
 
 

@@ -26,8 +26,8 @@ CARDS_FORMAT = "Choose 1 to 4 Politics cards from your hand."
 CARD_TWICE = "You chose the same card twice."
 CARD_NOT_IN_HAND = "That card is not in your hand."
 CARDS_DO_NOT_MATCH = "Those cards do not satisfy the {balcony}: each card must match a different Councilor."
-NOT_ENOUGH_COINS = "You need {cost} Coins and have {coins}."
-NOT_ENOUGH_SERVANTS = "You need {cost} Servants and have {servants}."
+NOT_ENOUGH_COINS = "You need {cost} Coin{s} and have {coins}."
+NOT_ENOUGH_SERVANTS = "You need {cost} Servant{s} and have {servants}."
 
 # Permits
 UNKNOWN_REGION = "There is no region called {region!r}: choose coast, hills or mountains."

@@ -3,6 +3,7 @@
 from collections.abc import Iterable
 
 from games.engines.for_the_king.cards import CARDS, GOVERNMENT, OFFICE_COLOURS, TIE_BREAK_OFFICES, gold_value
+from games.engines.kernel.words import count
 
 NO_LETTER = "~"  # sorts after every letter: no card of that office
 
@@ -84,7 +85,7 @@ def ranking_tie_notes(state: dict, scores: list[int], keys: list[tuple]) -> list
         first, second = keys[tied[0]], keys[tied[1]]
         if first == second:
             notes.append(
-                f"{_names(state, tied)} tied at {score} points and nothing breaks it: they share the place."
+                f"{_names(state, tied)} tied at {count(score, 'point')} and nothing breaks it: they share the place."
             )
             continue
         step = next(i for i in range(1, len(first)) if first[i] != second[i])
@@ -99,7 +100,7 @@ def ranking_tie_notes(state: dict, scores: list[int], keys: list[tuple]) -> list
                 )
             else:
                 reason = f"{ahead}'s {office.capitalize()} card {first[step]} is closest to A"
-        notes.append(f"{_names(state, tied)} tied at {score} points; {reason}.")
+        notes.append(f"{_names(state, tied)} tied at {count(score, 'point')}; {reason}.")
     return notes
 
 

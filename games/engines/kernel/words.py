@@ -20,3 +20,8 @@ def count(n: int, one: str, many: str | None = None) -> str:
     """``n`` and its noun: "1 Coin", "0 Coins", "3 Servants", "-1 point" (``many`` defaults to
     ``one`` + "s"; the sign of ``n`` does not change the noun)."""
     return f"{n} {one if abs(n) == 1 else (many or one + 's')}"
+
+
+def plural(n: int) -> str:
+    """The ending of a regular noun after ``n``: "" for 1 (and -1), "s" otherwise ("Coin{s}")."""
+    return "" if abs(n) == 1 else "s"

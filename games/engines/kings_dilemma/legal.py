@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from games.engines.kernel.choices import Choice, amount, choice, open_to_all, pick, text, typed
+from games.engines.kernel.choices import Choice, amount, cards, choice, open_to_all, pick, text, typed
 from games.engines.kings_dilemma.data import RESOURCES
 from games.engines.kings_dilemma.realm import (
     HOST_WHATS,
@@ -119,11 +119,13 @@ def resolution_choices(state: dict, seat: int | None) -> list[Choice]:
 def _host_effects(state: dict) -> list[Choice]:
     """The table's hand-applied effects of a printed card (docs/rules-decisions.md)."""
     most = state["tracks"]["limits"]["hand_adjust"]
+    houses = list(range(len(state["seats"])))
     choices = [
         choice(
             "adjust",
             None,
-            target=pick(list(range(len(state["seats"])))),
+            # One or more Houses in one effect ("each House that voted NAY pays 1 Coin").
+            target=cards(houses, 1, len(houses)),
             what=pick(list(HOST_WHATS)),
             amount=amount(-most, most, nonzero=True),
             label=text(MAX_LABEL),

@@ -99,7 +99,7 @@ MODERATOR_TAKEN = "{name} already passed and became Moderator in this Voting Pha
 # Bargaining
 GIFT_SELF = "You cannot give Coins to yourself."
 GIFT_AMOUNT = "Give a whole number of Coins of 1 or more."
-GIFT_TOO_MUCH = "You have only {have} Coins behind your screen."
+GIFT_TOO_MUCH = "You have only {have} Coin{s} behind your screen."
 
 # Vote resolution
 TIE_SIDE = "The Moderator decides for AYE or NAY."
@@ -108,6 +108,8 @@ LEADER_CANDIDATE = "The Leader token goes to one of the winning side's biggest v
 # Host effects
 LABEL = "Type a short label for this effect (1 to 80 characters, on one line)."
 HOST_WHAT = "The table can give or take Coins, Power, Prestige or Crave."
+HOST_TARGETS = "Name the House this effect applies to, or a list of one or more Houses."
+HOST_TARGETS_TWICE = "Name each House once: the effect applies once to each House named."
 HOST_AMOUNT = "The amount is a whole number from -{most} to {most} other than 0 (negative to take)."
 MYSTERY_LETTER = "Mystery stickers are behind doors A to L."
 MYSTERY_TWICE = "Mystery sticker {letter} was already attached."

@@ -185,8 +185,20 @@ def _lightning_space(state: dict) -> int:
     return state["tracks"]["time_counter"]["spaces"]
 
 
+def time_counter_filled(cards: int, spaces: int) -> int:
+    """The spaces the cards fill: the last one (the lightning space) takes every card from then on
+    (rulebook "The King is Dead"), so the count stops at the spaces. The log and the board both say it
+    with this."""
+    return min(cards, spaces)
+
+
+def on_lightning(cards: int, spaces: int) -> int:
+    """How many cards lie on the lightning space (the last space of the Time Counter)."""
+    return max(0, cards - spaces + 1)
+
+
 def cards_on_lightning(state: dict) -> int:
-    return max(0, len(state["time_counter"]) - _lightning_space(state) + 1)
+    return on_lightning(len(state["time_counter"]), _lightning_space(state))
 
 
 def to_time_counter(state: dict, action: dict, rng: random.Random) -> None:
@@ -200,7 +212,10 @@ def place_on_time_counter(state: dict) -> None:
     state["time_counter"].append(number)
     spaces = _lightning_space(state)
     count = len(state["time_counter"])
-    tell(state, msg.NEWS_TIME_COUNTER.format(number=number, count=min(count, spaces), spaces=spaces))
+    tell(
+        state,
+        msg.NEWS_TIME_COUNTER.format(number=number, count=time_counter_filled(count, spaces), spaces=spaces),
+    )
     on_lightning = cards_on_lightning(state)
     if state["abdicated"] is None and on_lightning >= 1:
         shown = bool(state["outcome"] and state["outcome"]["lightning"])
@@ -264,14 +279,14 @@ def sample_host_effect(state: dict, choice_: Choice, rng: random.Random) -> dict
             "label": "card effect",
         }
     if choice_["type"] == "adjust":
-        target = rng.randrange(len(state["seats"]))
+        targets = rng.sample(range(len(state["seats"])), rng.randint(1, len(state["seats"])))
         what = rng.choice(HOST_WHATS)
-        held = state["seats"][target].get(what, 0) if what in ("coins", "power") else 2
+        held = min(state["seats"][t].get(what, 0) for t in targets) if what in ("coins", "power") else 2
         amount_ = rng.choice([a for a in (-2, -1, 1, 2) if a > 0 or -a <= held])
         return {
             "type": "adjust",
             "seat": None,
-            "target": target,
+            "target": targets,
             "what": what,
             "amount": amount_,
             "label": "card effect",
@@ -304,11 +319,24 @@ def host_move_resource(state: dict, action: dict, rng: random.Random) -> None:
     move_resource(state, row, amount)
 
 
+def host_targets(state: dict, value: Any) -> list[int]:
+    """The Houses a hand-applied effect names: one House (its seat index, as the first logs hold it) or
+    a list of different Houses ("each House that voted NAY pays 1 Coin": one effect, one log line)."""
+    if not isinstance(value, list):
+        return [seat_index(state, value)]
+    if not value:
+        raise RuleError(msg.HOST_TARGETS)
+    targets = [seat_index(state, target) for target in value]
+    if len(set(targets)) != len(targets):
+        raise RuleError(msg.HOST_TARGETS_TWICE)
+    return targets
+
+
 def adjust(state: dict, action: dict, rng: random.Random) -> None:
     """Give (amount > 0) or take (amount < 0) Coins or Power (from/to the general pool), Prestige or
-    Crave (recorded for the campaign's ledger)."""
+    Crave (recorded for the campaign's ledger), to each House named, in the order named."""
     label = _label(action)
-    target = seat_index(state, action.get("target"))
+    targets = host_targets(state, action.get("target"))
     what: Any = action.get("what")
     amount: Any = action.get("amount")
     if what not in HOST_WHATS:
@@ -316,39 +344,48 @@ def adjust(state: dict, action: dict, rng: random.Random) -> None:
     most = state["tracks"]["limits"]["hand_adjust"]
     if not is_int(amount, -most, most) or amount == 0:
         raise RuleError(msg.HOST_AMOUNT.format(most=most))
+    for target in targets:
+        if what in ("coins", "power"):
+            _give_or_take(state, target, what, amount)
+        else:
+            _prestige_or_crave(state, target, what, amount, label)
+
+
+def _give_or_take(state: dict, target: int, what: str, amount: int) -> None:
     house = state["seats"][target]
-    who = name(state, target)
-    if what in ("coins", "power"):
-        # Coins and Power lie behind the House screen, so the table cannot know how much there is to take:
-        # a House that holds less gives up all it holds (docs/rules-decisions.md).
-        amount = max(amount, -house[what])
-        if amount > 0:
-            from_pool(state, what, amount)
-        else:
-            to_pool(state, what, -amount)
-        house[what] += amount
-        # Coins and Power lie behind the House screen: the line says what moved, never what is held.
-        line = {
-            ("coins", True): msg.NEWS_COINS_GIVEN,
-            ("coins", False): msg.NEWS_COINS_TAKEN,
-            ("power", True): msg.NEWS_POWER_GIVEN,
-            ("power", False): msg.NEWS_POWER_TAKEN,
-        }[(what, amount > 0)]
-        tell(state, line.format(name=who, amount=abs(amount), s="" if abs(amount) == 1 else "s"))
+    # Coins and Power lie behind the House screen, so the table cannot know how much there is to take:
+    # a House that holds less gives up all it holds (docs/rules-decisions.md).
+    amount = max(amount, -house[what])
+    if amount > 0:
+        from_pool(state, what, amount)
     else:
-        if what == "prestige":
-            before = prestige_now(state, target)
-            tell(state, msg.NEWS_PRESTIGE.format(name=who, before=before, after=before + amount))
-        else:
-            tell(state, msg.NEWS_CRAVE.format(name=who, amount=amount))
-        state["prestige_crave_effects"].append(
-            {
-                "seat": target,
-                "prestige": amount if what == "prestige" else 0,
-                "crave": amount if what == "crave" else 0,
-                "label": label,
-            }
-        )
+        to_pool(state, what, -amount)
+    house[what] += amount
+    # Coins and Power lie behind the House screen: the line says what moved, never what is held.
+    line = {
+        ("coins", True): msg.NEWS_COINS_GIVEN,
+        ("coins", False): msg.NEWS_COINS_TAKEN,
+        ("power", True): msg.NEWS_POWER_GIVEN,
+        ("power", False): msg.NEWS_POWER_TAKEN,
+    }[(what, amount > 0)]
+    tell(state, line.format(name=name(state, target), amount=abs(amount), s="" if abs(amount) == 1 else "s"))
+
+
+def _prestige_or_crave(state: dict, target: int, what: str, amount: int, label: str) -> None:
+    who = name(state, target)
+    if what == "prestige":
+        before = prestige_now(state, target)
+        tell(state, msg.NEWS_PRESTIGE.format(name=who, before=before, after=before + amount))
+    else:
+        tell(state, msg.NEWS_CRAVE.format(name=who, amount=amount))
+    state["prestige_crave_effects"].append(
+        {
+            "seat": target,
+            "prestige": amount if what == "prestige" else 0,
+            "crave": amount if what == "crave" else 0,
+            "label": label,
+        }
+    )
 
 
 def prestige_now(state: dict, seat: int) -> int:

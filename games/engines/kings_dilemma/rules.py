@@ -40,8 +40,8 @@ Actions (``seat`` None is the table, i.e. the host's screen):
   sticker or Envelope the campaign already holds, or named earlier tonight, is refused. ``place``
   "time_counter" also places the card on the Time Counter (steps E and F) in the same action; absent
   or "resolution", the resolution stays open for printed effects applied by hand.
-- ``move_resource`` {row, amount, label}, ``adjust`` {target, what: coins|power|prestige|crave, amount,
-  label}, ``mystery_sticker`` {letter, label}, ``to_event_area`` {label}, ``to_dilemma_deck`` {number,
+- ``move_resource`` {row, amount, label}, ``adjust`` {target: a House or a list of Houses, what:
+  coins|power|prestige|crave, amount, label}, ``mystery_sticker`` {letter, label}, ``to_event_area`` {label}, ``to_dilemma_deck`` {number,
   label} (a card of the Trash, Event area or Story save slot put into the deck by a printed effect):
   the host's hand-applied effects.
 - ``to_time_counter`` (table): step E and F of the Dilemma Resolution.

@@ -3,6 +3,7 @@ naming a Secret Agenda), with one line per consequence the action had (the state
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import suppress
 from typing import Any
 
@@ -65,6 +66,29 @@ def _amount(amount: Any, what: str) -> str:
     return _coins(amount) if what == "Coins" else f"{amount} {what}"
 
 
+def _listed(names: list[str]) -> str:
+    """ "Anna", "Anna and Ben", "Anna, Ben and Cora"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _adjusted(state: dict, action: dict, house: Callable[[Any], str], label: str) -> str:
+    """A hand-applied give or take, to one House or to several named in one effect."""
+    amount, what = action.get("amount"), str(action.get("what", "?")).capitalize()
+    target = action.get("target")
+    one: Any = target[0] if isinstance(target, list) and len(target) == 1 else target
+    several = isinstance(one, list) and len(one) > 1
+    who = _listed([house(t) for t in one]) if several else house(one)
+    each = "each of " if several else ""
+    if isinstance(amount, int) and amount < 0:
+        taken = -amount
+        # A House gives up at most the Coins or Power it holds (realm.adjust): the label says what it gave.
+        with suppress(KeyError, IndexError, TypeError):
+            if action["what"] in ("coins", "power") and not several:
+                taken = min(taken, state["seats"][one][action["what"]])
+        return f"The table took {_amount(taken, what)} from {each}{who}{label}."
+    return f"The table gave {_amount(amount, what)} to {each}{who}{label}."
+
+
 def done(state: dict, action: dict) -> str:
     """What was done, from the state before the action. Never names a Secret Agenda."""
     kind = action.get("type", "?")
@@ -115,15 +139,7 @@ def done(state: dict, action: dict) -> str:
         amount = f"{amount:+d}" if isinstance(amount, int) else "?"
         return f"The table moved {row} {amount}{label}."
     if kind == "adjust":
-        amount, what = action.get("amount"), str(action.get("what", "?")).capitalize()
-        if isinstance(amount, int) and amount < 0:
-            taken = -amount
-            # A House gives up at most the Coins or Power it holds (realm.adjust): the label says what it gave.
-            with suppress(KeyError, IndexError, TypeError):
-                if action["what"] in ("coins", "power"):
-                    taken = min(taken, state["seats"][action["target"]][action["what"]])
-            return f"The table took {_amount(taken, what)} from {house(action.get('target'))}{label}."
-        return f"The table gave {_amount(amount, what)} to {house(action.get('target'))}{label}."
+        return _adjusted(state, action, house, label)
     if kind == "to_event_area":
         return f"The table placed card {card.get('number', '?')} in the Event area{label}."
     if kind == "to_time_counter":

@@ -107,16 +107,19 @@ def _vote_ended(state: dict, dilemma: dict, action: dict) -> None:
         dilemma["leader_given_by"] = action["seat"]
 
 
-def _effect(action: dict) -> dict:
+def _effects(action: dict) -> list[dict]:
+    """A hand-applied effect as the story tells it: an effect on several Houses is told House by
+    House (the story's shape is the same for one House or several)."""
     kind = action["type"]
     effect = {"what": kind, "label": action.get("label", "").strip()}
     if kind == "move_resource":
         effect.update(row=action["row"], amount=action["amount"])
     elif kind == "adjust":
-        effect.update(target=action["target"], kind=action["what"], amount=action["amount"])
+        targets = action["target"] if isinstance(action["target"], list) else [action["target"]]
+        return [{**effect, "target": t, "kind": action["what"], "amount": action["amount"]} for t in targets]
     elif kind == "mystery_sticker":
         effect.update(letter=action["letter"])
-    return effect
+    return [effect]
 
 
 def _tell(
@@ -138,7 +141,7 @@ def _tell(
         read = state["outcome"] or state["cards_met"][str(dilemma["number"])]["back"][dilemma["side"]]
         dilemma["outcome"] = copy.deepcopy(read)
     elif kind in ("move_resource", "adjust", "mystery_sticker"):
-        dilemma["effects"].append(_effect(action))
+        dilemma["effects"].extend(_effects(action))
     for sticker in state["stickers"][stickers:]:
         dilemma["stickers"].append({k: sticker[k] for k in ("number", "row", "positive", "signer")})
     for envelope in state["envelopes"][envelopes:]:

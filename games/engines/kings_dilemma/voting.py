@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 from games.engines.kernel.errors import RuleError
+from games.engines.kernel.words import plural
 from games.engines.kings_dilemma import messages as msg
 from games.engines.kings_dilemma.board import from_pool, tell
 from games.engines.kings_dilemma.turn import is_int, left_of, name, right_of, seat_index
@@ -228,6 +229,6 @@ def give_coins(state: dict, action: dict, rng: random.Random) -> None:
         raise RuleError(msg.GIFT_AMOUNT)
     have = state["seats"][seat]["coins"]
     if coins > have:
-        raise RuleError(msg.GIFT_TOO_MUCH.format(have=have))
+        raise RuleError(msg.GIFT_TOO_MUCH.format(have=have, s=plural(have)))
     state["seats"][seat]["coins"] -= coins
     state["seats"][to]["coins"] += coins

@@ -6,6 +6,7 @@ import random
 import pytest
 from django.urls import reverse
 
+from games.forms import BOT_NAME, SessionCreateForm
 from games.live import nudges
 from games.models import GameSession
 from games.services.taps import STALE_VERSION, session_submit_action
@@ -74,6 +75,45 @@ class SessionListPageTests:
         assert session.seats.get(index=1).is_bot
         # The bot played until the human must act.
         assert acting_seat(session)[0] == 0
+
+    def test_a_bot_seat_left_unnamed_plays_as_bot_1(self, client, django_capture_on_commit_callbacks):
+        # A five-seat For the King game with one unnamed bot seat starts with five seats.
+        client.force_login(UserFactory())
+        seats = {f"seat_{i}": name for i, name in enumerate(["Anna", "Ben", "Cora", "Dan"], start=1)}
+        with django_capture_on_commit_callbacks(execute=True):
+            response = client.post(
+                reverse("games:session_list"), {"game": "for_the_king", **seats, "bot_5": "on"}
+            )
+        assert response.status_code == 302
+        session = GameSession.objects.get()
+        assert [s.name for s in session.seats.order_by("index")] == ["Anna", "Ben", "Cora", "Dan", "Bot 1"]
+        assert session.seats.get(index=4).is_bot
+
+    def test_unnamed_bots_take_names_no_seat_holds(self):
+        form = SessionCreateForm(
+            {
+                "game": "for_the_king",
+                "seat_1": "Bot 1",
+                "bot_2": "on",
+                "seat_3": "Ann",
+                "bot_4": "on",
+                "bot_5": "on",
+            }
+        )
+        assert form.is_valid(), form.errors
+        assert form.cleaned_data["seat_names"] == [
+            "Bot 1",
+            BOT_NAME.format(number=2),
+            "Ann",
+            "Bot 3",
+            "Bot 4",
+        ]
+        assert form.cleaned_data["bot_seats"] == [1, 3, 4]
+
+    def test_two_unnamed_bots_are_two_seats(self):
+        form = SessionCreateForm({"game": "for_the_king", "bot_1": "on", "bot_3": "on"})
+        assert form.is_valid(), form.errors
+        assert form.cleaned_data["seat_names"] == ["Bot 1", "Bot 2"]
 
 
 class SeatPageTests:

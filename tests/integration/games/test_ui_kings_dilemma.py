@@ -8,9 +8,9 @@ import pytest
 from django.urls import reverse
 
 from campaign.services import game_nights
-from games.presenters.kings_dilemma_forms import MOVE_WITHOUT_ROW, TITLE_NEEDED
+from games.presenters.kings_dilemma_forms import HOUSES_NEEDED, MOVE_WITHOUT_ROW, TITLE_NEEDED
 from tests.factories import campaign_with_houses
-from tests.kings_dilemma_play import draft, vote_through
+from tests.kings_dilemma_play import draft, vote_as, vote_through
 
 pytestmark = pytest.mark.django_db
 
@@ -168,3 +168,103 @@ class CardEffectFormTests:
         to_resolution(client, night)
         response = compose(client, night, compose="effect", kind="move_resource", label="Drought")
         assert response.status_code == 422 and "Needed for this effect." in response.content.decode()
+
+
+def to_resolution_after_nay(client, session):
+    """Ben and Cora vote NAY (2 and 1 Power), Anna AYE with 1: NAY wins, the card is kept open."""
+    response = compose(client, session, compose="draw", number=12, title="Bread taxes", aye_wealth="down")
+    assert response.status_code == 200
+    vote_as(session, {0: ("aye", 1), 1: ("nay", 2), 2: ("nay", 1)})
+    response = compose(
+        client, session, compose="outcome", move_1_row="wealth", move_1_amount=1, keep_open="on"
+    )
+    assert response.status_code == 200
+    session.refresh_from_db()
+    assert session.state["phase"] == "resolution"
+
+
+class SeveralHousesEffectTests:
+    """A printed effect on several Houses ("each House that voted NAY pays 1 Coin"): one Apply, one
+    logged action naming the Houses; the form then stays open with what it held."""
+
+    def test_every_nay_voter_pays_in_one_action(self, client, user, night):
+        client.force_login(user)
+        to_resolution_after_nay(client, night)
+        page = client.get(reverse("games:session_table", args=[night.pk])).content.decode()
+        assert "Every NAY voter (Ben, Cora)" in page and "Every AYE voter (Anna)" in page
+        coins = [s["coins"] for s in night.state["seats"]]
+        actions = night.actions.count()
+        response = compose(
+            client,
+            night,
+            compose="effect",
+            kind="adjust",
+            label="NAY pays",
+            voters="nay",
+            what="coins",
+            amount=-1,
+        )
+        assert response.status_code == 200
+        night.refresh_from_db()
+        assert night.actions.count() == actions + 1
+        last = night.actions.order_by("-seq").first()
+        assert last.payload["target"] == [1, 2]
+        assert last.label.splitlines()[0] == "The table took 1 Coin from each of Ben and Cora (NAY pays)."
+        assert [s["coins"] for s in night.state["seats"]] == [coins[0], coins[1] - 1, coins[2] - 1]
+
+    def test_houses_ticked_and_voters_are_named_once_each(self, client, user, night):
+        client.force_login(user)
+        to_resolution_after_nay(client, night)
+        response = compose(
+            client,
+            night,
+            compose="effect",
+            kind="adjust",
+            label="Feast",
+            target=["0", "2"],
+            voters="nay",
+            what="prestige",
+            amount=1,
+        )
+        assert response.status_code == 200
+        night.refresh_from_db()
+        assert night.actions.order_by("-seq").first().payload["target"] == [0, 1, 2]
+
+    def test_no_house_is_refused_beside_the_houses(self, client, user, night):
+        client.force_login(user)
+        to_resolution_after_nay(client, night)
+        response = compose(client, night, compose="effect", kind="adjust", label="x", what="coins", amount=1)
+        assert response.status_code == 422 and HOUSES_NEEDED in response.content.decode()
+
+    def test_the_form_stays_open_with_what_it_held_after_apply(self, client, user, night):
+        client.force_login(user)
+        to_resolution_after_nay(client, night)
+        response = compose(
+            client,
+            night,
+            compose="effect",
+            kind="adjust",
+            label="NAY pays",
+            voters="nay",
+            what="coins",
+            amount=-1,
+            key="first-apply",
+        )
+        page = response.content.decode()
+        assert response.status_code == 200
+        assert re.search(r'<details class="card kd-effect" open>', page)
+        assert 'name="label" value="NAY pays"' in page
+        assert re.search(r'<option value="adjust" selected>', page)
+        assert re.search(r'<option value="coins" selected>', page)
+        assert re.search(r'name="amount" value="-1"', page)
+        assert re.search(r'name="voters" value="nay"[^>]*checked', page)
+        # A fresh key: applying again is a second effect, never a repeat of the first.
+        keys = re.findall(r'name="key" value="([^"]+)"', page)
+        assert keys and "first-apply" not in keys
+
+    def test_after_the_card_is_placed_nothing_is_kept(self, client, user, night):
+        client.force_login(user)
+        to_resolution_after_nay(client, night)
+        response = compose(client, night, compose="effect", kind="to_event_area", label="An Event")
+        assert response.status_code == 200
+        assert '<details class="card kd-effect" open>' not in response.content.decode()

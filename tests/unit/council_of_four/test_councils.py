@@ -88,7 +88,7 @@ class ElectTests:
             state,
             "send_servant",
             0,
-            msg.NOT_ENOUGH_SERVANTS.format(cost=1, servants=0),
+            msg.NOT_ENOUGH_SERVANTS.format(cost=1, servants=0, s=""),
             colour="blue",
             balcony="coast",
         )
@@ -169,7 +169,7 @@ class BalconyPaymentTests:
             state,
             "acquire_permit",
             0,
-            msg.NOT_ENOUGH_COINS.format(cost=10, coins=9),
+            msg.NOT_ENOUGH_COINS.format(cost=10, coins=9, s="s"),
             balcony="coast",
             cards=cards("black", 1),
             permit="C09",
@@ -322,7 +322,11 @@ class ChangePermitsTests:
         refused(state, "change_permits", 0, msg.UNKNOWN_REGION.format(region="queen"), region="queen")
         state["seats"][0]["servants"] = 0
         refused(
-            state, "change_permits", 0, msg.NOT_ENOUGH_SERVANTS.format(cost=1, servants=0), region="coast"
+            state,
+            "change_permits",
+            0,
+            msg.NOT_ENOUGH_SERVANTS.format(cost=1, servants=0, s=""),
+            region="coast",
         )
         state["seats"][0]["servants"] = 1
         state["permit_decks"]["coast"] += state["face_up"]["coast"]

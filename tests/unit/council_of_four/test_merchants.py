@@ -121,7 +121,14 @@ class ServantCostTests:
         place(state, 1, "A")
         place(state, 2, "A")
         give_permit(state, 0, "C02")
-        refused(state, "build", 0, msg.NOT_ENOUGH_SERVANTS.format(cost=2, servants=1), permit="C02", city="A")
+        refused(
+            state,
+            "build",
+            0,
+            msg.NOT_ENOUGH_SERVANTS.format(cost=2, servants=1, s="s"),
+            permit="C02",
+            city="A",
+        )
         assert {a["city"] for a in offered(state, 0, "build")} == {"B", "E"}
 
 
@@ -268,7 +275,14 @@ class QueenTests:
     def test_the_road_costs_add_to_the_balcony(self):
         state = self.queen(coins=10)
         hand = cards("black", 1) + cards("white", 1)
-        refused(state, "queen_build", 0, msg.NOT_ENOUGH_COINS.format(cost=11, coins=10), cards=hand, city="M")
+        refused(
+            state,
+            "queen_build",
+            0,
+            msg.NOT_ENOUGH_COINS.format(cost=11, coins=10, s="s"),
+            cards=hand,
+            city="M",
+        )
         assert queen_cost(RULES.view(state, 0), "M", hand) is None
         assert queen_cost(RULES.view(state, 0), "G", hand) == 9
         four = cards("black", 1) + cards("white", 1) + cards("orange", 1) + cards("pink", 1)

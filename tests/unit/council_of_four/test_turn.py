@@ -111,7 +111,7 @@ class ActionOrderTests:
     def test_the_additional_main_action_needs_3_servants(self):
         state = playing(3)
         state["seats"][0]["servants"] = 2
-        refused(state, "additional_main", 0, msg.NOT_ENOUGH_SERVANTS.format(cost=3, servants=2))
+        refused(state, "additional_main", 0, msg.NOT_ENOUGH_SERVANTS.format(cost=3, servants=2, s="s"))
         assert not any(a["type"] == "additional_main" for a in RULES.legal_actions(state, 0))
 
     def test_engaging_a_servant_costs_3_coins(self):
@@ -121,7 +121,7 @@ class ActionOrderTests:
         assert (state["seats"][0]["coins"], state["seats"][0]["servants"]) == (7, 2)
         state = playing(3)
         state["seats"][0]["coins"] = 2
-        refused(state, "engage_servant", 0, msg.NOT_ENOUGH_COINS.format(cost=3, coins=2))
+        refused(state, "engage_servant", 0, msg.NOT_ENOUGH_COINS.format(cost=3, coins=2, s="s"))
         assert not any(a["type"] == "engage_servant" for a in RULES.legal_actions(state, 0))
 
     def test_unknown_actions_are_refused(self):

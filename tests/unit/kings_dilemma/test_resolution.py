@@ -155,6 +155,15 @@ class TimeCounterTests:
         assert state["phase"] == "end"
         assert state["end"] == "king_died"
 
+    def test_the_log_counts_a_card_past_the_last_space_on_the_lightning_space(self):
+        # The eleventh card lies on the lightning space with the tenth: the log says "(10/10)" (the
+        # board says the same: tests/unit/presenters/test_kings_dilemma.py).
+        state = drafted()
+        for number in range(1, 12):
+            state = self.round_(state, number)
+        assert len(state["time_counter"]) == 11 and state["tracks"]["time_counter"]["spaces"] == 10
+        assert msg.NEWS_TIME_COUNTER.format(number=11, count=10, spaces=10) in state["news"]
+
     def test_an_event_card_goes_to_the_event_area_instead(self):
         state = win(voting(), "aye")
         state = act(state, "to_event_area", None, label="Trigger card")
@@ -438,6 +447,64 @@ class HostEffectTests:
         assert error(
             drafted(), "move_resource", None, row="wealth", amount=1, label="x"
         ) == msg.NOT_NOW.format(what="move a Resource by hand")
+
+    def test_one_effect_applies_to_each_house_named_in_one_log_line(self):
+        # DESIGN "Card effects the app cannot know": "each House that voted NAY pays 1 Coin" is one
+        # effect on several Houses, one logged action (one undo, one line naming the Houses).
+        state = win(voting(), "aye")
+        pool = dict(state["pool"])
+        coins = [s["coins"] for s in state["seats"]]
+        paying = {
+            "type": "adjust",
+            "seat": None,
+            "target": [1, 2],
+            "what": "coins",
+            "amount": -1,
+            "label": "NAY pays",
+        }
+        assert described(RULES, state, paying).splitlines()[0] == (
+            "The table took 1 Coin from each of Ben and Chloe (NAY pays)."
+        )
+        state = RULES.apply(state, paying)
+        assert [s["coins"] for s in state["seats"]] == [coins[0], coins[1] - 1, coins[2] - 1]
+        assert state["pool"]["coins"] == pool["coins"] + 2
+        assert state["news"] == [
+            msg.NEWS_COINS_TAKEN.format(name="Ben", amount=1, s=""),
+            msg.NEWS_COINS_TAKEN.format(name="Chloe", amount=1, s=""),
+        ]
+
+    def test_prestige_for_several_houses_is_recorded_house_by_house(self):
+        state = act(drafted(), "adjust", None, target=[2, 0], what="prestige", amount=2, label="Feast")
+        assert state["prestige_crave_effects"] == [
+            {"seat": 2, "prestige": 2, "crave": 0, "label": "Feast"},
+            {"seat": 0, "prestige": 2, "crave": 0, "label": "Feast"},
+        ]
+
+    def test_a_list_of_one_house_is_that_house(self):
+        state = win(voting(), "aye")
+        one = act(state, "adjust", None, target=[1], what="power", amount=2, label="Gift")
+        same = act(state, "adjust", None, target=1, what="power", amount=2, label="Gift")
+        assert one["seats"] == same["seats"] and one["pool"] == same["pool"]
+        said = described(
+            RULES,
+            state,
+            {"type": "adjust", "seat": None, "target": [1], "what": "coins", "amount": 1, "label": "x"},
+        )
+        assert said.startswith("The table gave 1 Coin to Ben (x).")
+
+    def test_the_houses_named_are_checked(self):
+        state = win(voting(), "aye")
+        fields = {"what": "coins", "amount": -1, "label": "x"}
+        assert error(state, "adjust", None, target=[], **fields) == msg.HOST_TARGETS
+        assert error(state, "adjust", None, target=[1, 1], **fields) == msg.HOST_TARGETS_TWICE
+        assert error(state, "adjust", None, target=[0, 7], **fields) == msg.NO_SUCH_SEAT
+        assert error(state, "adjust", None, target=[0, "1"], **fields) == msg.NO_SUCH_SEAT
+        assert error(state, "adjust", None, target=[True], **fields) == msg.NO_SUCH_SEAT
+
+    def test_the_choice_offers_any_set_of_houses(self):
+        state = win(voting(), "aye")
+        adjust = next(c for c in RULES.legal_actions(state, None) if c["type"] == "adjust")
+        assert adjust["params"]["target"] == {"kind": "cards", "options": [0, 1, 2], "min": 1, "max": 3}
 
     def test_every_drawn_host_effect_applies(self):
         import random

@@ -59,6 +59,7 @@ class ScriptedNight:
         self.do("break_tie", 2, side="aye")
         self.do("read_outcome", None, outcome=SECOND["aye"])
         self.do("adjust", None, target=2, what="prestige", amount=1, label="Royal favour")
+        self.do("adjust", None, target=[0, 1], what="coins", amount=1, label="Alms")
         self.do("to_event_area", None, label="An Event card")
         # 3. Ben (Leader) AYE 1; Chloe and Anna pass: AYE. Morale and Knowledge soar: Stability
         #    reaches the top and the King abdicates.
@@ -113,8 +114,11 @@ class NightStoryTests:
         assert second["decided_by"] == 2 and second["moderator_after"] == 2
         assert second["carried_by"] == [1] and second["resolved_by"] == 1
         assert second["coins"] == [{"from": 0, "to": 2, "coins": 1}]
+        # An effect on several Houses is told House by House, like two effects.
         assert second["effects"] == [
-            {"what": "adjust", "label": "Royal favour", "target": 2, "kind": "prestige", "amount": 1}
+            {"what": "adjust", "label": "Royal favour", "target": 2, "kind": "prestige", "amount": 1},
+            {"what": "adjust", "label": "Alms", "target": 0, "kind": "coins", "amount": 1},
+            {"what": "adjust", "label": "Alms", "target": 1, "kind": "coins", "amount": 1},
         ]
         assert second["placed"] == "event_area" and second["stickers"] == second["envelopes"] == []
 

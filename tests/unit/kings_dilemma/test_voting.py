@@ -313,7 +313,10 @@ class BargainingTests:
         state = voting(config(leader=0, moderator=2))
         assert self.error(state, 1, to=1, coins=1) == msg.GIFT_SELF
         assert self.error(state, 1, to=0, coins=0) == msg.GIFT_AMOUNT
-        assert self.error(state, 1, to=0, coins=11) == msg.GIFT_TOO_MUCH.format(have=10)
+        assert self.error(state, 1, to=0, coins=11) == msg.GIFT_TOO_MUCH.format(have=10, s="s")
+        # "1 Coin", never "1 Coins"
+        state["seats"][1]["coins"] = 1
+        assert self.error(state, 1, to=0, coins=2) == "You have only 1 Coin behind your screen."
         assert self.error(state, 1, to=9, coins=1) == msg.NO_SUCH_SEAT
 
     def test_no_gifts_outside_voting_and_vote_resolution(self):

@@ -2,15 +2,17 @@
 at each phase, for the table and every seat, turned into what the pages draw (issue 28, item 7)."""
 
 import json
+from urllib.parse import urlencode
 
 import pytest
+from django.http import QueryDict
 
 from games.engines.kings_dilemma.data import DEFAULT_TRACKS
 from games.engines.kings_dilemma.rules import RULES
 from games.engines.kings_dilemma.scoring import open_agenda_words
 from games.presenters.base import SessionFacts
 from games.presenters.kings_dilemma import PHASES, PRESENTER, SIDE, agenda_short, save_words
-from games.presenters.kings_dilemma_forms import TYPED_TABLE_ACTIONS, DilemmaCardForm, OutcomeForm
+from games.presenters.kings_dilemma_forms import TYPED_TABLE_ACTIONS, DilemmaCardForm, OutcomeForm, voters_of
 from tests.unit.kings_dilemma.builders import act, card, config, drafted, outcome, resolve, voting
 
 NAMES = {i: {"name": name, "hex": "#123456"} for i, name in enumerate(["Anna", "Ben", "Chloe"])}
@@ -91,6 +93,32 @@ class TablePresentTests:
         assert present["outcome"] == ["Wealth +2", "Envelope 05", "A feast"]
         assert present["last_vote"] == {"aye": 2, "nay": 0, "side": SIDE["aye"]}
         assert present["winning_side"] == "AYE"
+
+
+class TimeCounterWordsTests:
+    """The table showed "Time Counter 11/10" beside the log's "(10/10)": the board counts the spaces
+    filled as the log does, and the cards on the lightning space apart (rulebook "The King is Dead")."""
+
+    def present_with(self, cards: int) -> dict:
+        view = RULES.view(drafted(night()), None)
+        view["board"]["time_counter"] = list(range(1, cards + 1))
+        return PRESENTER.present(view, NAMES, None)
+
+    def test_cards_past_the_last_space_are_on_the_lightning_space(self):
+        present = self.present_with(11)
+        assert (present["time_counter"], present["time_counter_spaces"]) == (10, 10)
+        assert present["time_counter_lightning"] == "2 cards on the lightning space"
+
+    def test_one_card_on_the_lightning_space_is_one_card(self):
+        present = self.present_with(10)
+        assert (present["time_counter"], present["time_counter_lightning"]) == (
+            10,
+            "1 card on the lightning space",
+        )
+
+    def test_before_the_lightning_space_only_the_count_shows(self):
+        present = self.present_with(3)
+        assert (present["time_counter"], present["time_counter_lightning"]) == (3, "")
 
 
 class PrivateTests:
@@ -196,6 +224,87 @@ class TableFormsTests:
         table = self.table(drafted(night()))
         assert PRESENTER.compose_form(kind=kind, data={}, facts=facts(), table=table) is not None
         assert PRESENTER.compose_form(kind="other", data={}, facts=facts(), table=table) is None
+
+
+class SeveralHousesFormTests:
+    """The host's effect form at the resolution: Houses ticked or named by their vote, open from the
+    start (the card was kept open for effects by hand), Coins given or taken to begin with."""
+
+    def resolution(self) -> dict:
+        state = voting(night())
+        state = act(
+            act(act(state, "vote", 0, side="aye", power=2), "vote", 1, side="nay", power=1), "pass_gather", 2
+        )
+        state = act(state, "read_outcome", None, outcome=outcome(("wealth", 1)))
+        return TableFormsTests().table(state)
+
+    def test_the_voters_of_each_side_are_offered_by_name(self):
+        table = self.resolution()
+        assert voters_of(table["view"]) == {"aye": [0], "nay": [1]}
+        form = PRESENTER.table_forms(facts=facts(), table=table, bound={})["kings_dilemma_effect_form"]
+        assert form.fields["voters"].choices == [
+            ("aye", "Every AYE voter (Anna)"),
+            ("nay", "Every NAY voter (Ben)"),
+        ]
+        assert form.fields["target"].choices == [(0, "Anna"), (1, "Ben"), (2, "Chloe")]
+
+    def test_each_field_names_the_kinds_it_serves(self):
+        form = PRESENTER.table_forms(facts=facts(), table=self.resolution(), bound={})[
+            "kings_dilemma_effect_form"
+        ]
+        kinds = {field.name: serves for field, serves in form.rows()}
+        assert kinds["kind"] == kinds["label"] == ""  # every kind
+        assert kinds["target"] == kinds["voters"] == kinds["what"] == "adjust"
+        assert kinds["amount"] == "move_resource adjust" and kinds["letter"] == "mystery_sticker"
+
+    def test_a_side_nobody_voted_is_not_offered(self):
+        assert voters_of({"vote": None, "last_vote": {"choice": ["aye", "gather", "moderator"]}}) == {
+            "aye": [0]
+        }
+        assert voters_of({"vote": None, "last_vote": None}) == {}
+
+    def test_the_form_starts_open_on_coins_at_the_resolution(self):
+        context = PRESENTER.table_forms(facts=facts(), table=self.resolution(), bound={})
+        assert context["kings_dilemma_effect_open"] is True
+        form = context["kings_dilemma_effect_form"]
+        assert (form.initial["kind"], form.initial["what"]) == ("adjust", "coins")
+
+    def test_the_form_is_folded_at_the_draw(self):
+        context = PRESENTER.table_forms(
+            facts=facts(), table=TableFormsTests().table(drafted(night())), bound={}
+        )
+        assert context["kings_dilemma_effect_form"] is None or context["kings_dilemma_effect_open"] is False
+
+    def test_the_voters_ticked_become_the_houses_of_the_action(self):
+        table = self.resolution()
+        data = {
+            "kind": "adjust",
+            "label": "NAY pays",
+            "voters": ["nay"],
+            "target": ["2"],
+            "what": "coins",
+            "amount": "-1",
+            "version": "3",
+        }
+        form = PRESENTER.compose_form(
+            kind="effect", data=QueryDict(urlencode(data, doseq=True)), facts=facts(), table=table
+        )
+        assert form.is_valid(), form.errors
+        assert form.action() == {
+            "type": "adjust",
+            "label": "NAY pays",
+            "target": [1, 2],
+            "what": "coins",
+            "amount": -1,
+        }
+        assert form.kept() == {
+            "kind": "adjust",
+            "label": "NAY pays",
+            "target": [2],
+            "voters": ["nay"],
+            "what": "coins",
+            "amount": -1,
+        }
 
 
 class BargainingTests:
