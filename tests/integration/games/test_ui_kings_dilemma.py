@@ -183,6 +183,17 @@ def to_resolution_after_nay(client, session):
     assert session.state["phase"] == "resolution"
 
 
+# "Each House that voted NAY pays 1 Coin", as the host applies it.
+NAY_PAYS = {
+    "compose": "effect",
+    "kind": "adjust",
+    "label": "NAY pays",
+    "voters": "nay",
+    "what": "coins",
+    "amount": -1,
+}
+
+
 class SeveralHousesEffectTests:
     """A printed effect on several Houses ("each House that voted NAY pays 1 Coin"): one Apply, one
     logged action naming the Houses; the form then stays open with what it held."""
@@ -194,16 +205,7 @@ class SeveralHousesEffectTests:
         assert "Every NAY voter (Ben, Cora)" in page and "Every AYE voter (Anna)" in page
         coins = [s["coins"] for s in night.state["seats"]]
         actions = night.actions.count()
-        response = compose(
-            client,
-            night,
-            compose="effect",
-            kind="adjust",
-            label="NAY pays",
-            voters="nay",
-            what="coins",
-            amount=-1,
-        )
+        response = compose(client, night, **NAY_PAYS)
         assert response.status_code == 200
         night.refresh_from_db()
         assert night.actions.count() == actions + 1
@@ -239,17 +241,7 @@ class SeveralHousesEffectTests:
     def test_the_form_stays_open_with_what_it_held_after_apply(self, client, user, night):
         client.force_login(user)
         to_resolution_after_nay(client, night)
-        response = compose(
-            client,
-            night,
-            compose="effect",
-            kind="adjust",
-            label="NAY pays",
-            voters="nay",
-            what="coins",
-            amount=-1,
-            key="first-apply",
-        )
+        response = compose(client, night, **NAY_PAYS, key="first-apply")
         page = response.content.decode()
         assert response.status_code == 200
         assert re.search(r'<details class="card kd-effect" open>', page)
