@@ -124,3 +124,8 @@ class HandEffectTests:
         axe_clean(table)
         table.set_viewport_size(PHONE)
         screenshot(table, "kd-hand-effect-kept-open-375")
+        table.emulate_media(color_scheme="dark")  # the host's form in a dim room
+        screenshot(table, "kd-hand-effect-kept-open-dark-375")
+        axe_clean(table)
+        table.set_viewport_size(DESKTOP)
+        screenshot(table, "kd-hand-effect-kept-open-dark-1920")

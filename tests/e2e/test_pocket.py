@@ -103,6 +103,9 @@ class OfflineTests:
             assert "a change needs the server" in line.inner_text()
             assert page.url == page_url
             screenshot(page, f"pocket-offline-copy-{name}")
+            page.emulate_media(color_scheme="dark")  # a dim room: the copy's line reads in the dark theme too
+            screenshot(page, f"pocket-offline-copy-dark-{name}")
+            page.emulate_media(color_scheme="light")
             # A page never read here, and one that changes the campaign, say they need the server.
             for url in (f"{live_server.url}/campaigns/{campaign.pk}/history/", form_url):
                 page.goto(url)
@@ -156,6 +159,8 @@ class TableAndPhoneTests:
         table.wait_for_function("() => window.__wakeLock.length === 1")
         assert table.evaluate("window.__wakeLock") == ["request screen"]
         screenshot(table, "pocket-table-night")
+        table.emulate_media(color_scheme="dark")
+        screenshot(table, "pocket-table-night-dark")
         # Hidden, the browser lets the lock go; back in the foreground, the table asks again.
         table.evaluate(
             "() => { window.__sentinel.release(); document.dispatchEvent(new Event('visibilitychange')); }"
@@ -196,6 +201,8 @@ class TableAndPhoneTests:
         assert waiting.evaluate("window.__vibrations") == [200]
         assert opened_on_turn.evaluate("window.__vibrations") == []  # not its turn: no buzz
         screenshot(waiting, "pocket-phone-your-turn")
+        waiting.emulate_media(color_scheme="dark")
+        screenshot(waiting, "pocket-phone-your-turn-dark")
         # Its turn over, the title is restored; the other phone's turn comes: it buzzes once.
         play_until_turn_of(session, first, rng)
         waiting.wait_for_function("() => !document.title.startsWith('●')")
