@@ -37,7 +37,7 @@ from games.live import nudges
 from games.models import GameSession, Seat
 from games.presenters import presenter_for
 from games.presenters.controls import action_from_post
-from games.services import common, seats, sessions, taps, undo
+from games.services import seats, sessions, taps, undo
 from games.tonight import tonight_pointer
 
 RULE_BROKEN = "{message}"
@@ -195,7 +195,7 @@ def session_abandon(request: HttpRequest, session_id: int) -> HttpResponse:
         else:
             messages.success(request, ABANDONED)
         return redirect("games:session_table", session_id=session.pk)
-    game_name = common.session_rules(session).name
+    game_name = taps.session_rules(session).name
     return render(request, "games/abandon.html", {"session": session, "game_name": game_name})
 
 

@@ -270,8 +270,7 @@ def session_replay_time():
     (load the log, fold it over the setup, JSON round-trip), and by the engine alone (setup and
     `apply` over payloads already in memory). Median of 7 runs each."""
     from games.models import GameSession
-    from games.services.common import session_rules
-    from games.services.taps import session_submit_action
+    from games.services.taps import session_rules, session_submit_action
     from games.services.undo import session_replay
 
     session = new_table(REPLAY_SEATS, seed=4242)
@@ -576,7 +575,7 @@ def new_table_dict(seats: int, seed: int) -> dict:
 
 def table_dict(t) -> dict:
     """What the bench clients know of a table: id, version, seat tokens, the seat to act."""
-    from games.services.common import session_rules
+    from games.services.taps import session_rules
 
     return {
         "id": t.pk,

@@ -9,7 +9,7 @@ from games import screens, tasks
 from games.engines.kernel.choices import amount, choice
 from games.live import nudges, streams
 from games.presenters import GENERIC
-from games.services import common as service_common
+from games.services import taps as service_taps
 
 GAMES = Path(screens.__file__).resolve().parent
 
@@ -42,7 +42,7 @@ class ImportCircleTests:
 
 class WiringTests:
     def test_the_bots_task_is_sent_by_the_name_it_is_registered_under(self):
-        sent = celery_app.tasks[service_common.BOT_MOVE_TASK]
+        sent = celery_app.tasks[service_taps.BOT_MOVE_TASK]
         assert sent.name == tasks.bot_move_task.name and sent.run is tasks.bot_move_task.run
 
     def test_the_event_streams_are_a_transport_registered_at_start_up(self):
