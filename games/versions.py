@@ -19,7 +19,7 @@ from django.db import transaction
 
 from games import selectors
 from games.models import GameSession, Seat, SessionAction
-from games.presenters.common import seat_hex
+from games.presenters.base import seat_hex
 
 logger = logging.getLogger(__name__)
 

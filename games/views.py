@@ -35,8 +35,7 @@ from games.engines.kernel.errors import RuleError
 from games.forms import ActionForm, SessionCreateForm
 from games.live import nudges
 from games.models import GameSession, Seat
-from games.presenters import presenter_for
-from games.presenters.controls import action_from_post
+from games.presenters.base import action_from_post, presenter_for
 from games.services import seats, sessions, taps, undo
 from games.tonight import tonight_pointer
 

@@ -8,7 +8,7 @@ from config.celery import app as celery_app
 from games import screens, tasks
 from games.engines.kernel.choices import amount, choice
 from games.live import nudges, streams
-from games.presenters import GENERIC
+from games.presenters.base import GENERIC, Words
 from games.services import taps as service_taps
 
 GAMES = Path(screens.__file__).resolve().parent
@@ -60,15 +60,15 @@ class OpenChoiceTests:
     CHOICES = [choice("wave", 1, times=amount(1, 3)), choice("cheer", 1)]
 
     def test_a_choice_of_a_seat_the_game_is_not_waiting_for_is_open(self):
-        groups = GENERIC.controls(self.CHOICES, {"to_act": [0]}, {}, None)
+        groups = GENERIC.controls(self.CHOICES, {"to_act": [0]}, Words({}), None)
         assert [(g["type"], g["open"]) for g in groups] == [("wave", True), ("cheer", True)]
 
     def test_the_choices_of_the_seat_that_must_act_are_its_decisions(self):
-        groups = GENERIC.controls(self.CHOICES, {"to_act": [1]}, {}, None)
+        groups = GENERIC.controls(self.CHOICES, {"to_act": [1]}, Words({}), None)
         assert [g["open"] for g in groups] == [False, False]
 
     def test_the_seat_screen_splits_them(self):
-        groups = GENERIC.controls(self.CHOICES[:1], {"to_act": [0]}, {}, None)
-        split = screens._split_open(groups + GENERIC.controls(self.CHOICES[1:], {"to_act": [1]}, {}, None))
+        groups = GENERIC.controls(self.CHOICES[:1], {"to_act": [0]}, Words({}), None)
+        split = screens._split_open(groups + GENERIC.controls(self.CHOICES[1:], {"to_act": [1]}, Words({}), None))
         assert [g["type"] for g in split["groups"]] == ["cheer"]
         assert [g["type"] for g in split["open_groups"]] == ["wave"]
