@@ -20,7 +20,6 @@ from django.urls import reverse
 
 from games import selectors, versions
 from games.engines.kernel.registry import get_game
-from games.live import nudges
 from games.models import GameSession, Seat
 from games.presenters.base import (
     GENERIC,
@@ -60,7 +59,7 @@ def poll_context(session: GameSession) -> dict:
         "polling": session.is_running,
         "poll_ms": round(settings.LIVE_POLL_SECONDS * 1000),
         "version_url": reverse("games:session_version", args=[session.pk])
-        + f"?v={session.version}&k={nudges.poll_key(session.pk)}",
+        + f"?v={session.version}&k={versions.poll_key(session.pk)}",
     }
 
 

@@ -33,7 +33,6 @@ from games import access, screens, selectors, versions
 from games.access import seat_for_join_token
 from games.engines.kernel.errors import RuleError
 from games.forms import ActionForm, SessionCreateForm
-from games.live import nudges
 from games.models import GameSession, Seat
 from games.presenters.base import action_from_post, presenter_for
 from games.services import seats, sessions, taps, undo
@@ -245,7 +244,7 @@ def session_version(request: HttpRequest, session_id: int) -> HttpResponse:
     ``session-changed`` event, on which the page fetches its own panel and swaps it in place;
     otherwise the new version as JSON. Only with the page's key (``k``): without it, the same 404
     for every id, existing or not."""
-    if not nudges.poll_key_valid(session_id, request.GET.get("k", "")):
+    if not versions.poll_key_valid(session_id, request.GET.get("k", "")):
         raise Http404
     try:
         seen = int(request.GET.get("v", ""))

@@ -31,8 +31,8 @@ django.setup()
 from django.db import connection  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
 
+from games import versions  # noqa: E402
 from games.engines.kernel.choices import random_action  # noqa: E402
-from games.live import nudges  # noqa: E402
 from tests.bench.server import BenchError, request, request_json, served, server_env  # noqa: E402
 
 SECTIONS = []
@@ -353,7 +353,7 @@ def phone(
             status, body = request(
                 port,
                 "GET",
-                f"/play/s/{session_id}/version?v={version}&k={nudges.poll_key(session_id)}",
+                f"/play/s/{session_id}/version?v={version}&k={versions.poll_key(session_id)}",
                 timeout=POLL_TIMEOUT,
             )
         except OSError as exc:

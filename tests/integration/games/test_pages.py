@@ -6,7 +6,7 @@ import random
 import pytest
 from django.urls import reverse
 
-from games.live import nudges
+from games import versions
 from games.models import GameSession
 from games.services.taps import STALE_VERSION, session_submit_action
 from tests.factories import UserFactory
@@ -218,7 +218,7 @@ class TablePageTests:
 
 class SessionVersionTests:
     def url(self, session, version):
-        key = nudges.poll_key(session.pk)
+        key = versions.poll_key(session.pk)
         return reverse("games:session_version", args=[session.pk]) + f"?v={version}&k={key}"
 
     def test_unchanged_is_204(self, client):
@@ -274,7 +274,7 @@ class SessionVersionTests:
         assert 'data-live-poll-ms="500"' in html  # the label says how often
 
     def test_an_unknown_session_is_not_found(self, client):
-        link = reverse("games:session_version", args=[999999]) + f"?v=1&k={nudges.poll_key(999999)}"
+        link = reverse("games:session_version", args=[999999]) + f"?v=1&k={versions.poll_key(999999)}"
         assert client.get(link).status_code == 404
 
 
