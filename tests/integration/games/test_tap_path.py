@@ -24,6 +24,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.engines.kernel.bots import bot_choose_action
+from games.engines.kernel.registry import slugs
 from tests.integration.games.conftest import acting_seat, new_session, rules_of
 
 pytestmark = pytest.mark.django_db
@@ -111,10 +112,11 @@ def tap_form(seat, csrf: str) -> str:
     return urlencode(data)
 
 
-def a_tap_and_the_next_panel():
-    """(the tap's trace, the other phone's panel fetch's trace) of one tap at a running table."""
+def a_tap_and_the_next_panel(**game):
+    """(the tap's trace, the other phone's panel fetch's trace) of one tap at a running table
+    (``game``: its slug, else the tests' default game)."""
     cache.clear()
-    session = new_session(seed=11)
+    session = new_session(seed=11, **game)
     index, seat = acting_seat(session)
     other = session.seats.exclude(index=index).first()
     phone, other_phone = Client(), Client()
@@ -134,6 +136,13 @@ class TapPathTests:
         tap, fetch = a_tap_and_the_next_panel()
         assert (len(tap.files), len(tap.reentries)) == (TAP_FILES, TAP_REENTRIES), tap
         assert (len(fetch.files), len(fetch.reentries)) == (PANEL_FILES, PANEL_REENTRIES), fetch
+
+    @pytest.mark.parametrize("slug", slugs())
+    def test_no_game_s_tap_goes_back_up_into_a_file_it_had_left(self, slug):
+        """Every game's presenter keeps the flow one way: it writes its words as plain data and the
+        shared presenter code builds from them, never calling back into the game."""
+        tap, fetch = a_tap_and_the_next_panel(game=slug)
+        assert tap.reentries == [] and fetch.reentries == [], (tap, fetch)
 
     def test_the_doc_states_these_numbers(self):
         text = " ".join(DOC.read_text().split())
