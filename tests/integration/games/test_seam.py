@@ -69,6 +69,8 @@ class OpenChoiceTests:
 
     def test_the_seat_screen_splits_them(self):
         groups = GENERIC.controls(self.CHOICES[:1], {"to_act": [0]}, Words({}), None)
-        split = screens._split_open(groups + GENERIC.controls(self.CHOICES[1:], {"to_act": [1]}, Words({}), None))
+        split = screens._split_open(
+            groups + GENERIC.controls(self.CHOICES[1:], {"to_act": [1]}, Words({}), None)
+        )
         assert [g["type"] for g in split["groups"]] == ["cheer"]
         assert [g["type"] for g in split["open_groups"]] == ["wave"]
