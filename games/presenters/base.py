@@ -1,23 +1,18 @@
-"""What every presenter shares, in one module: the generic presenter and its hooks, the registry that
-finds a game's presenter by its slug, the words of choices and the phone controls built from them,
-a posted control read back into an action, and the small helpers of the pages (a generic renderer
-of view dicts, seat colours, names). Plain functions of plain data: no model, no query (the seats'
-infos are read by ``games.screens``).
+"""What every presenter shares: the generic presenter and its hooks, the registry finding a game's
+presenter by its slug, the words of choices as plain data, the phone controls built from them, a
+posted control read back into an action, and the pages' small helpers (a renderer of view dicts,
+seat colours, names). Plain functions of plain data: no model, no query.
 
 A game's presenter (``games/presenters/<slug>.py``, module attribute ``PRESENTER``) subclasses
-:class:`Presenter` and overrides what its pages need: its view in its own words, the words of its
-choices (``words``: plain data it writes into a :class:`Words`), its template folder, and the
-hooks the shared pages call (step-by-step controls, the table's own forms). The flow is one way: a
-game's presenter calls this module, never the other way round, so the shared code reads the
-game's words and never calls back into the game. The shared views and templates never ask which
-game they show: they ask the presenter. A game without a presenter of its own gets the generic
-one, explicitly; an error inside a presenter is an error (never a silent fallback to a raw dump).
+:class:`Presenter` and overrides what its pages need: its view in its own words, its choices'
+words (``words``: written into a :class:`Words`), its template folder, and the hooks the shared
+pages call. The flow is one way: a game's presenter calls this module, never the other way round
+(the controls read the game's words, never call it back). A game without a presenter of its own
+gets the generic one; an error inside a presenter is raised, never hidden.
 
-Phone controls are built from the engine's choices (games.engines.kernel.choices): a stepper for an
-amount, buttons or a picker for a House, a side or a card, boxes to tick for a set of cards. One
-form per choice, so a decision fits one phone screen whatever a player holds. The page posts
-``choice`` (the type) and one ``p_<name>`` field per parameter; ``action_from_post`` reads them
-back into a concrete action with the types the description asks for. The engine then decides."""
+Controls come from the engine's choices (games.engines.kernel.choices), one form per choice: a
+stepper, buttons or a picker, boxes to tick. The page posts ``choice`` and one ``p_<name>`` field
+per parameter; ``action_from_post`` reads them back into an action. The engine then decides."""
 
 from __future__ import annotations
 
@@ -171,11 +166,6 @@ POST_TEXT = "Type at most {most} characters."
 POST_PAYMENT = "Choose one of the payments offered."
 
 
-def choice_key(choice: Choice) -> str:
-    """A choice as the words of a game are kept for it: its type, seat and parameters."""
-    return json.dumps([choice["type"], choice["seat"], choice["params"]], sort_keys=True)
-
-
 def labelled_actions(choices: list[Choice]) -> list[tuple[Choice, str | None, Any, dict]]:
     """The concrete actions a game words one by one: a choice without parameters is its one action
     (its button), and each option of a choice with one parameter to pick is one (its button):
@@ -220,23 +210,32 @@ class Words:
         self._options: dict[tuple[str, str, str], str] = {}
         self._chips: dict[tuple[str, str, str], list[str]] = {}
         self._payments: dict[tuple[str, str, str], dict] = {}
+        self._keys: dict[int, tuple[Choice, str]] = {}  # by id, holding the choice: no id reused
+
+    def _key(self, choice: Choice) -> str:
+        """A choice's words are kept by its type, seat and parameters: its key, made once per choice."""
+        kept = self._keys.get(id(choice))
+        if kept is None or kept[0] is not choice:
+            key = json.dumps([choice["type"], choice["seat"], choice["params"]], sort_keys=True)
+            kept = self._keys[id(choice)] = (choice, key)
+        return kept[1]
 
     # ---- What a game's presenter writes ---------------------------------------------------
 
     def title_is(self, choice: Choice, text: str) -> None:
-        self._titles[choice_key(choice)] = text
+        self._titles[self._key(choice)] = text
 
     def option_is(self, choice: Choice, name: str, value: Any, text: str) -> None:
-        self._options[choice_key(choice), name, json.dumps(value)] = text
+        self._options[self._key(choice), name, json.dumps(value)] = text
 
     def chips_are(self, choice: Choice, name: str, value: Any, chips: list[str]) -> None:
-        self._chips[choice_key(choice), name, json.dumps(value)] = chips
+        self._chips[self._key(choice), name, json.dumps(value)] = chips
 
     def payment_is(self, choice: Choice, name: str, option: Payment, shown: dict) -> None:
-        self._payments[choice_key(choice), name, json.dumps(option["cards"])] = shown
+        self._payments[self._key(choice), name, json.dumps(option["cards"])] = shown
 
     def payment_title_is(self, choice: Choice, text: str) -> None:
-        self._payment_titles[choice_key(choice)] = text
+        self._payment_titles[self._key(choice)] = text
 
     # ---- What the controls read -----------------------------------------------------------
 
@@ -246,7 +245,7 @@ class Words:
 
     def chips(self, choice: Choice, name: str, value: Any) -> list[str]:
         """Colours drawn beside an option (a Balcony's Councilors), or none."""
-        return self._chips.get((choice_key(choice), name, json.dumps(value)), [])
+        return self._chips.get((self._key(choice), name, json.dumps(value)), [])
 
     def total_label(self, choice: Choice, name: str) -> str:
         return "Total"
@@ -254,23 +253,23 @@ class Words:
     def payment(self, choice: Choice, name: str, option: Payment) -> dict:
         """One payment's button: ``label`` (its cards), ``price`` and ``chips``; by default the
         engine's words for it (the price is in them)."""
-        shown = self._payments.get((choice_key(choice), name, json.dumps(option["cards"])))
+        shown = self._payments.get((self._key(choice), name, json.dumps(option["cards"])))
         return shown or {"label": option["label"], "price": "", "chips": []}
 
     def payment_title(self, choice: Choice, name: str) -> str:
-        return self._payment_titles.get(choice_key(choice)) or self.title(choice)
+        return self._payment_titles.get(self._key(choice)) or self.title(choice)
 
     def title(self, choice: Choice) -> str:
         """The game's title of the choice, else the engine's (its ``CHOICE_TITLES``), else its type
         in words."""
-        given = self._titles.get(choice_key(choice))
+        given = self._titles.get(self._key(choice))
         return given or choice.get("title") or str(choice["type"]).replace("_", " ").capitalize()
 
     def param_label(self, choice: Choice, name: str) -> str:
         return self.param_labels.get(name) or name.replace("_", " ").capitalize()
 
     def option(self, choice: Choice, name: str, value: Any) -> str:
-        given = self._options.get((choice_key(choice), name, json.dumps(value)))
+        given = self._options.get((self._key(choice), name, json.dumps(value)))
         if given is not None:
             return given
         if name in ("to", "target", "heir", "seat") and isinstance(value, int) and value in self.names:
