@@ -193,6 +193,11 @@ def offered(choices: list[Choice]) -> list[tuple[Choice, str, Any]]:
     ]
 
 
+def _value_key(value: Any) -> Any:
+    """An option as a key: a scalar as it is (with its type: 1 is not True), else as JSON."""
+    return (value.__class__, value) if isinstance(value, (str, int, float)) else json.dumps(value)
+
+
 class Words:
     """The words of a screen's choices, as plain data: a game's presenter writes what it knows
     (``title_is``, ``option_is``, ...) before the controls are built, and the rest are the defaults
@@ -205,20 +210,17 @@ class Words:
         self.names = names or {}
         self.hide_fixed = hide_fixed
         self.param_labels: dict[str, str] = {}  # a parameter's label by its name, in every choice
-        self._titles: dict[str, str] = {}
-        self._payment_titles: dict[str, str] = {}
-        self._options: dict[tuple[str, str, str], str] = {}
-        self._chips: dict[tuple[str, str, str], list[str]] = {}
-        self._payments: dict[tuple[str, str, str], dict] = {}
-        self._keys: dict[int, tuple[Choice, str]] = {}  # by id, holding the choice: no id reused
+        self._titles: dict[int, str] = {}
+        self._payment_titles: dict[int, str] = {}
+        self._options: dict[tuple[int, str, Any], str] = {}
+        self._chips: dict[tuple[int, str, Any], list[str]] = {}
+        self._payments: dict[tuple[int, str, Any], dict] = {}
+        self._kept: dict[int, Choice] = {}
 
-    def _key(self, choice: Choice) -> str:
-        """A choice's words are kept by its type, seat and parameters: its key, made once per choice."""
-        kept = self._keys.get(id(choice))
-        if kept is None or kept[0] is not choice:
-            key = json.dumps([choice["type"], choice["seat"], choice["params"]], sort_keys=True)
-            kept = self._keys[id(choice)] = (choice, key)
-        return kept[1]
+    def _key(self, choice: Choice) -> int:
+        """A choice's words are kept for the choice they were written for (held: no id reused)."""
+        self._kept.setdefault(id(choice), choice)
+        return id(choice)
 
     # ---- What a game's presenter writes ---------------------------------------------------
 
@@ -226,13 +228,13 @@ class Words:
         self._titles[self._key(choice)] = text
 
     def option_is(self, choice: Choice, name: str, value: Any, text: str) -> None:
-        self._options[self._key(choice), name, json.dumps(value)] = text
+        self._options[self._key(choice), name, _value_key(value)] = text
 
     def chips_are(self, choice: Choice, name: str, value: Any, chips: list[str]) -> None:
-        self._chips[self._key(choice), name, json.dumps(value)] = chips
+        self._chips[self._key(choice), name, _value_key(value)] = chips
 
     def payment_is(self, choice: Choice, name: str, option: Payment, shown: dict) -> None:
-        self._payments[self._key(choice), name, json.dumps(option["cards"])] = shown
+        self._payments[self._key(choice), name, _value_key(option["cards"])] = shown
 
     def payment_title_is(self, choice: Choice, text: str) -> None:
         self._payment_titles[self._key(choice)] = text
@@ -245,7 +247,7 @@ class Words:
 
     def chips(self, choice: Choice, name: str, value: Any) -> list[str]:
         """Colours drawn beside an option (a Balcony's Councilors), or none."""
-        return self._chips.get((self._key(choice), name, json.dumps(value)), [])
+        return self._chips.get((self._key(choice), name, _value_key(value)), [])
 
     def total_label(self, choice: Choice, name: str) -> str:
         return "Total"
@@ -253,7 +255,7 @@ class Words:
     def payment(self, choice: Choice, name: str, option: Payment) -> dict:
         """One payment's button: ``label`` (its cards), ``price`` and ``chips``; by default the
         engine's words for it (the price is in them)."""
-        shown = self._payments.get((self._key(choice), name, json.dumps(option["cards"])))
+        shown = self._payments.get((self._key(choice), name, _value_key(option["cards"])))
         return shown or {"label": option["label"], "price": "", "chips": []}
 
     def payment_title(self, choice: Choice, name: str) -> str:
@@ -269,7 +271,7 @@ class Words:
         return self.param_labels.get(name) or name.replace("_", " ").capitalize()
 
     def option(self, choice: Choice, name: str, value: Any) -> str:
-        given = self._options.get((self._key(choice), name, json.dumps(value)))
+        given = self._options.get((self._key(choice), name, _value_key(value)))
         if given is not None:
             return given
         if name in ("to", "target", "heir", "seat") and isinstance(value, int) and value in self.names:
