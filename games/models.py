@@ -144,7 +144,7 @@ class GameSession(models.Model):
     updated = models.DateTimeField(auto_now=True)
     last_activity = models.DateTimeField(default=timezone.now)
     # Facts about the log and the seats kept on the row a submit locks, so the lock reads them with
-    # the row itself (games.services.common.session_locked): the sequence number of the last logged action (undone
+    # the row itself (games.services.taps.session_locked): the sequence number of the last logged action (undone
     # ones included: undo never removes an action), and whether a bot plays a seat (fixed when the
     # session is created).
     last_seq = models.PositiveIntegerField(default=0, help_text="Sequence number of the last logged action.")

@@ -20,11 +20,18 @@ from django.urls import reverse
 
 from games import selectors, versions
 from games.engines.kernel.registry import get_game
-from games.live import nudges
 from games.models import GameSession, Seat
-from games.presenters import GENERIC, presenter_for
-from games.presenters.base import Presenter, SessionFacts
-from games.presenters.common import ink_on, key_words, render_value, seat_hex, seat_name
+from games.presenters.base import (
+    GENERIC,
+    Presenter,
+    SessionFacts,
+    ink_on,
+    key_words,
+    presenter_for,
+    render_value,
+    seat_hex,
+    seat_name,
+)
 
 # ---- The seats, as the presenters know them -----------------------------------------------
 
@@ -52,7 +59,7 @@ def poll_context(session: GameSession) -> dict:
         "polling": session.is_running,
         "poll_ms": round(settings.LIVE_POLL_SECONDS * 1000),
         "version_url": reverse("games:session_version", args=[session.pk])
-        + f"?v={session.version}&k={nudges.poll_key(session.pk)}",
+        + f"?v={session.version}&k={versions.poll_key(session.pk)}",
     }
 
 
@@ -101,6 +108,15 @@ def _my_turn(seat: Seat, view: object) -> bool:
     return isinstance(view, dict) and seat.index in (view.get("to_act") or [])
 
 
+def _controls(
+    presenter: Presenter, choices: list[dict], view: dict, infos: dict[int, dict], step: Any
+) -> list[dict]:
+    """The game's words of the choices first, as plain data, then the controls built from them: one
+    call each way, so the shared code never calls back into the game's presenter."""
+    words = presenter.words(view, infos, choices)
+    return presenter.controls(choices, view, words, step)
+
+
 def _raw_seat_view(view: dict, mine: dict, present: dict | None) -> dict:
     """A game without a presenter of its own: its view, tidily (the generic presenter)."""
     if present:
@@ -129,7 +145,7 @@ def seat_screen(
     view = mine["view"]
     presenter = presenter_for(session.game)
     present = presenter.present(view, infos, mine["result"])
-    groups = [] if seat.is_bot else presenter.controls(mine["legal_actions"], view, infos, step)
+    groups = [] if seat.is_bot else _controls(presenter, mine["legal_actions"], view, infos, step)
     url = reverse("games:seat_page", args=[seat.token])
     return {
         **_seat_head(seat),
@@ -198,7 +214,7 @@ def table_screen(
         "to_act": _names_of(table["active_seats"], infos),
         "log": latest,
         "undoable": selectors.session_undoable_action(session=session, latest=latest),
-        "groups": presenter.controls(choices, table["view"], infos, None),
+        "groups": _controls(presenter, choices, table["view"], infos, None),
         **presenter.table_forms(facts=facts, table=table, bound=bound or {}),
         "action_url": reverse("games:session_table_action", args=[session.pk]),
         "panel_url": reverse("games:session_table", args=[session.pk]),

@@ -218,10 +218,14 @@ def session_join_cards(*, session: GameSession) -> list[dict]:
 
 def session_seats(*, session: GameSession) -> QuerySet[Seat]:
     """In table order (Seat's own ordering), from the prefetched seats when there are; else read
-    with their players' accounts (one query either way)."""
+    with their players' accounts and, for a campaign's night, their names in the campaign (one
+    query either way)."""
     if "seats" in getattr(session, "_prefetched_objects_cache", {}):
         return session.seats.all()
-    return session.seats.select_related("user").annotate(member_name=_member_name())
+    seats = session.seats.select_related("user")
+    if session.campaign_id is None:
+        return seats  # no campaign, no names in it: the players' usernames (nothing asked of the hook)
+    return seats.annotate(member_name=_member_name())
 
 
 def _member_name() -> BaseExpression:

@@ -15,11 +15,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, fields
 
 from django.core.cache import cache
+from django.core.signing import Signer
 from django.db import transaction
+from django.utils.crypto import constant_time_compare
 
 from games import selectors
 from games.models import GameSession, Seat, SessionAction
-from games.presenters.common import seat_hex
+from games.presenters.base import seat_hex
 
 logger = logging.getLogger(__name__)
 
@@ -210,6 +212,16 @@ def night_recorded(session: GameSession) -> bool | None:
 # database and fills it in.
 
 VERSION_CACHE_TIMEOUT = 60 * 60 * 24
+
+
+def poll_key(session_id: int) -> str:
+    """The key a page that may see session ``session_id`` polls its version with: an HMAC of the
+    id (checked without a query), so the version endpoint tells nothing to anyone else."""
+    return Signer(salt="chronicle.session-version").signature(str(session_id))
+
+
+def poll_key_valid(session_id: int, key: str) -> bool:
+    return bool(key) and constant_time_compare(key, poll_key(session_id))
 
 
 def version_cache_key(session_id: int) -> str:

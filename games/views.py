@@ -33,11 +33,9 @@ from games import access, screens, selectors, versions
 from games.access import seat_for_join_token
 from games.engines.kernel.errors import RuleError
 from games.forms import ActionForm, SessionCreateForm
-from games.live import nudges
 from games.models import GameSession, Seat
-from games.presenters import presenter_for
-from games.presenters.controls import action_from_post
-from games.services import common, seats, sessions, taps, undo
+from games.presenters.base import action_from_post, presenter_for
+from games.services import seats, sessions, taps, undo
 from games.tonight import tonight_pointer
 
 RULE_BROKEN = "{message}"
@@ -195,7 +193,7 @@ def session_abandon(request: HttpRequest, session_id: int) -> HttpResponse:
         else:
             messages.success(request, ABANDONED)
         return redirect("games:session_table", session_id=session.pk)
-    game_name = common.session_rules(session).name
+    game_name = taps.session_rules(session).name
     return render(request, "games/abandon.html", {"session": session, "game_name": game_name})
 
 
@@ -246,7 +244,7 @@ def session_version(request: HttpRequest, session_id: int) -> HttpResponse:
     ``session-changed`` event, on which the page fetches its own panel and swaps it in place;
     otherwise the new version as JSON. Only with the page's key (``k``): without it, the same 404
     for every id, existing or not."""
-    if not nudges.poll_key_valid(session_id, request.GET.get("k", "")):
+    if not versions.poll_key_valid(session_id, request.GET.get("k", "")):
         raise Http404
     try:
         seen = int(request.GET.get("v", ""))

@@ -36,7 +36,7 @@ from api.sessions.view_data import view_data
 from api.sessions.views import TAGS
 from games import selectors, versions
 from games.models import Seat
-from games.presenters import presenter_for
+from games.presenters.base import presenter_for
 from games.services.seats import (
     SEAT_CODE_SESSION_OVER,
     seat_mark_joined,
@@ -194,7 +194,7 @@ class SeatLegalActionsApi(SessionApi):
     def choices(self, seat: Seat) -> dict:
         view = self.seat_view(seat)
         infos = versions.seat_infos(selectors.session_seats(session=self.session))
-        words = presenter_for(self.session.game).words(view["view"], infos)
+        words = presenter_for(self.session.game).words(view["view"], infos, view["legal_actions"])
         choices = [{"choice": choice, "title": words.title(choice)} for choice in view["legal_actions"]]
         data = {"version": view["version"], "seat": seat.index, "choices": choices}
         return self.OutputSerializer(data).data

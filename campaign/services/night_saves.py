@@ -47,8 +47,8 @@ from campaign.services.stickers import (
 )
 from games.engines.kings_dilemma.data import GRAND_FINALE_ENVELOPE, MYSTERY_STICKERS_PER_CAMPAIGN
 from games.models import GameSession
-from games.services.common import session_rules
 from games.services.sessions import session_night_saved
+from games.services.taps import session_rules
 
 NIGHT_NOT_OVER = "The game night is not over yet."
 

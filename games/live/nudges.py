@@ -21,9 +21,7 @@ import redis
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import cache
-from django.core.signing import Signer
 from django.db import transaction
-from django.utils.crypto import constant_time_compare
 
 from games import versions
 from games.models import GameSession
@@ -40,16 +38,6 @@ Message = dict[str, Any]
 Receive = Callable[[], Awaitable[Mapping[str, Any]]]
 Send = Callable[[Message], Awaitable[None]]
 App = Callable[[Scope, Receive, Send], Awaitable[None]]
-
-
-def poll_key(session_id: int) -> str:
-    """The key a page that may see session ``session_id`` polls its version with: an HMAC of the
-    id (checked without a query), so the version endpoint tells nothing to anyone else."""
-    return Signer(salt="chronicle.session-version").signature(str(session_id))
-
-
-def poll_key_valid(session_id: int, key: str) -> bool:
-    return bool(key) and constant_time_compare(key, poll_key(session_id))
 
 
 # The one place a session's channel name is built (the nudges, Redis pub/sub, the event streams).

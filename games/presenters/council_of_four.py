@@ -6,7 +6,7 @@ seat, ``CouncilOfFourSeatView`` with its ``private`` hand); prices come from the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
 from games.engines.council_of_four.board import (
@@ -22,11 +22,17 @@ from games.engines.council_of_four.merchants import servants_to_place
 from games.engines.council_of_four.payments import permit_payment_cost, queen_cost
 from games.engines.council_of_four.player_view import CouncilOfFourSeatView, CouncilOfFourTableView
 from games.engines.council_of_four.sentences import CHOICE_TITLES
+from games.engines.kernel.choices import Choice
 from games.engines.kernel.words import count, with_article
-from games.presenters import LabellerWords
-from games.presenters.base import Presenter
-from games.presenters.common import generic_label, key_words, seat_name
-from games.presenters.controls import Words
+from games.presenters.base import (
+    Presenter,
+    Words,
+    generic_label,
+    key_words,
+    labelled_actions,
+    offered,
+    seat_name,
+)
 from games.presenters.council_of_four_steps import c4_controls
 from games.presenters.council_of_four_words import (
     REGION_FILL,
@@ -365,30 +371,27 @@ OPTION_WORDS: dict[str, Callable[[Any], str]] = {
 }
 
 
-class CouncilOfFourWords(LabellerWords):
-    hide_fixed = True  # the Permit of a build is in the title, the Council in the step
-
-    def title(self, choice: Any) -> str:
-        if choice["type"] == "build":
-            permit = choice["params"]["permit"]["options"]
-            if len(permit) == 1:
-                return f"With the Permit of {permit_cities(permit[0])}"
-        return str(super().title(choice))
-
-    def chips(self, choice: Any, name: str, value: Any) -> list[str]:
-        if name == "balcony" and choice["type"] in ("elect", "send_servant"):
-            return [councilor_hex(c) for c in self.view["balconies"].get(value, [])]
-        if name == "colour":
-            return [councilor_hex(value)]
-        return []
-
-    def option(self, choice: Any, name: str, value: Any) -> str:
+def _c4_words(view: CouncilOfFourTableView, names: dict[int, dict], choices: list[Choice]) -> Words:
+    """The buttons in the labeller's words; a build titled by its Permit when it has one (the
+    Council is in the step: a single option is not asked); the options of a choice with several
+    parameters in their own words, a Balcony's and a Councilor's colours beside them."""
+    words = Words(names, hide_fixed=True)
+    for choice, name, value, action in labelled_actions(choices):
+        text = _c4_label(action, view, names)[0]
+        words.title_is(choice, text) if name is None else words.option_is(choice, name, value, text)
+    for choice, name, value in offered(choices):
         if choice["type"] == "build" and name == "city":
-            return city_with_servants(value, self.view)
-        if len(choice["params"]) == 1:  # one button per option, in the labeller's words
-            return str(super().option(choice, name, value))
-        words = OPTION_WORDS.get(name)
-        return words(value) if words else str(super().option(choice, name, value))
+            words.option_is(choice, name, value, city_with_servants(value, view))
+        elif len(choice["params"]) > 1 and name in OPTION_WORDS:
+            words.option_is(choice, name, value, OPTION_WORDS[name](value))
+        if name == "balcony" and choice["type"] in ("elect", "send_servant"):
+            words.chips_are(choice, name, value, [councilor_hex(c) for c in view["balconies"].get(value, [])])
+        elif name == "colour":
+            words.chips_are(choice, name, value, [councilor_hex(value)])
+    for choice in choices:
+        if choice["type"] == "build" and len(permit := choice["params"]["permit"]["options"]) == 1:
+            words.title_is(choice, f"With the Permit of {permit_cities(permit[0])}")
+    return words
 
 
 class CouncilOfFourPresenter(Presenter[CouncilOfFourTableView]):
@@ -400,18 +403,15 @@ class CouncilOfFourPresenter(Presenter[CouncilOfFourTableView]):
     def private(self, view: CouncilOfFourTableView) -> dict | None:
         return _c4_private(view)
 
-    def words(self, view: CouncilOfFourTableView, names: dict[int, dict]) -> Words:
-        return CouncilOfFourWords(_c4_label, view, names)
+    def words(
+        self, view: CouncilOfFourTableView, names: dict[int, dict], choices: Sequence[Mapping[str, Any]]
+    ) -> Words:
+        return _c4_words(view, names, cast(list[Choice], choices))
 
     def controls(
-        self,
-        choices: list,
-        view: CouncilOfFourTableView,
-        names: dict[int, dict],
-        step: Mapping[str, str] | None,
+        self, choices: list, view: CouncilOfFourTableView, words: Words, step: Mapping[str, str] | None
     ) -> list[dict]:
         """The phone's controls, asked step by step (games/presenters/council_of_four_steps.py)."""
-        words = self.words(view, names)
         return c4_controls(choices, view, words, step or {})
 
 

@@ -43,12 +43,12 @@ from games.engines.council_of_four.payments import road_coins
 from games.engines.council_of_four.player_view import CouncilOfFourSeatView, CouncilOfFourTableView
 from games.engines.council_of_four.sentences import shape_words
 from games.engines.kernel.choices import Choice
-from games.presenters.controls import Words, build_controls
-from games.presenters.controls import step_back as _back
-from games.presenters.controls import step_links as _links
-from games.presenters.controls import step_note as _note
-from games.presenters.controls import step_query as _query
-from games.presenters.controls import step_summary as _summary
+from games.presenters.base import Words, build_controls
+from games.presenters.base import step_back as _back
+from games.presenters.base import step_links as _links
+from games.presenters.base import step_note as _note
+from games.presenters.base import step_query as _query
+from games.presenters.base import step_summary as _summary
 from games.presenters.council_of_four_words import CITY_HEX, COUNCILOR_HEX, bonus_text, coins, servants
 
 MAX_OFFERS = 8  # more ways to pay than this: tabs by number of cards, so the list fits one screen

@@ -6,7 +6,7 @@ views, seat names and plain facts."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from games.engines.for_the_king.cards import GOLD, GOVERNMENT, KING_EFFECT_WORDS, label
@@ -22,10 +22,19 @@ from games.engines.for_the_king.sentences import CHOICE_TITLES
 from games.engines.kernel.choices import Choice
 from games.engines.kernel.choices import Payment as PaymentOption
 from games.engines.kernel.words import count
-from games.presenters import LabellerWords
-from games.presenters.base import Presenter
-from games.presenters.common import generic_label, seat_name
-from games.presenters.controls import Words, build_controls, step_back, step_links, step_note, step_query
+from games.presenters.base import (
+    Presenter,
+    Words,
+    build_controls,
+    generic_label,
+    labelled_actions,
+    offered,
+    seat_name,
+    step_back,
+    step_links,
+    step_note,
+    step_query,
+)
 
 OFFICE_HEX = {
     "blue": "#2a5ea8",
@@ -386,7 +395,9 @@ def _ftk_king_steps(
                 }
             },
         }
-        return [step_back("?", "Another Primary Duty tile"), *build_controls([cast(Choice, narrowed)], words)]
+        asked = cast(Choice, narrowed)
+        narrowed_words = _ftk_words(view, dict(words.names), [asked])
+        return [step_back("?", "Another Primary Duty tile"), *build_controls([asked], narrowed_words)]
     links = [
         {
             "query": step_query(office=o),
@@ -408,31 +419,40 @@ def _owed(view: ForTheKingTableView) -> int | None:
     return payment["owed"] if payment else None
 
 
-class ForTheKingWords(LabellerWords):
-    """A payment is one button per set of Gold cards the engine offers:
-    its cards by their values, and the Gold it pays."""
+def _ftk_words(view: ForTheKingTableView, names: dict[int, dict], choices: list[Choice]) -> Words:
+    """The buttons in the labeller's words; a discard's card by its name (the title says what happens
+    to it); a payment one button per set of Gold cards the engine offers: its cards by their
+    values, and the Gold it pays."""
+    words = Words(names)
+    for choice, name, value, action in labelled_actions(choices):
+        text = _ftk_label(action, view, names)[0]
+        words.title_is(choice, text) if name is None else words.option_is(choice, name, value, text)
+    cards = _ftk_cards_by_id(view)
+    for choice, name, value in offered(choices):
+        if choice["type"] == "discard":
+            card = cards.get(value)
+            words.option_is(choice, name, value, card["label"] if card else "a card")
+    owed = _owed(view)
+    for choice in choices:
+        for name, param in choice["params"].items():
+            if param["kind"] != "payment":
+                continue
+            if owed:
+                words.payment_title_is(choice, f"Pay {owed} Gold")
+            for option in param["options"]:
+                shown = [cards[c] for c in option["cards"] if c in cards]
+                if len(shown) == len(option["cards"]):
+                    shown.sort(key=lambda card: -card["value"])
+                    words.payment_is(choice, name, option, _ftk_payment_words(option, shown))
+    return words
 
-    def payment_title(self, choice: Choice, name: str) -> str:
-        owed = _owed(self.view)
-        return f"Pay {owed} Gold" if owed else self.title(choice)
 
-    def payment(self, choice: Choice, name: str, option: PaymentOption) -> dict:
-        cards = _ftk_cards_by_id(self.view)
-        shown = [cards[c] for c in option["cards"] if c in cards]
-        if len(shown) != len(option["cards"]):
-            return super().payment(choice, name, option)
-        shown.sort(key=lambda card: -card["value"])
-        return {
-            "label": " + ".join(card["label"] for card in shown),
-            "price": f"{option['coins']} Gold",
-            "chips": [GOLD_HEX for _ in shown],
-        }
-
-    def option(self, choice: Choice, name: str, value: Any) -> str:
-        if choice["type"] == "discard":  # the title says what happens to it
-            card = _ftk_cards_by_id(self.view).get(value)
-            return card["label"] if card else "a card"
-        return super().option(choice, name, value)
+def _ftk_payment_words(option: PaymentOption, shown: list[dict]) -> dict:
+    return {
+        "label": " + ".join(card["label"] for card in shown),
+        "price": f"{option['coins']} Gold",
+        "chips": [GOLD_HEX for _ in shown],
+    }
 
 
 class ForTheKingPresenter(Presenter[ForTheKingTableView]):
@@ -444,14 +464,15 @@ class ForTheKingPresenter(Presenter[ForTheKingTableView]):
     def private(self, view: ForTheKingTableView) -> dict | None:
         return _ftk_private(view)
 
-    def words(self, view: ForTheKingTableView, names: dict[int, dict]) -> ForTheKingWords:
-        return ForTheKingWords(_ftk_label, view, names)
+    def words(
+        self, view: ForTheKingTableView, names: dict[int, dict], choices: Sequence[Mapping[str, Any]]
+    ) -> Words:
+        return _ftk_words(view, names, cast(list[Choice], choices))
 
     def controls(
-        self, choices: list, view: ForTheKingTableView, names: dict[int, dict], step: Mapping[str, str] | None
+        self, choices: list, view: ForTheKingTableView, words: Words, step: Mapping[str, str] | None
     ) -> list[dict]:
         """The phone's controls: a payment in one submit; a King card with many uses in two steps."""
-        words = self.words(view, names)
         return _ftk_king_steps(choices, view, words, step) or build_controls(choices, words)
 
 

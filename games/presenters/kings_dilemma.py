@@ -4,7 +4,7 @@ games.engines.kings_dilemma.player_view: the table's and a seat's views, a seat'
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from games.engines.kernel.choices import Choice
@@ -19,8 +19,7 @@ from games.engines.kings_dilemma.player_view import (
 from games.engines.kings_dilemma.realm import on_lightning, time_counter_filled
 from games.engines.kings_dilemma.scoring import open_agenda_words
 from games.presenters import kings_dilemma_forms
-from games.presenters.base import Presenter, SessionFacts
-from games.presenters.controls import Words
+from games.presenters.base import Presenter, SessionFacts, Words, offered
 
 MOMENTUM = {"up": "▲", "down": "▼"}
 PHASES = {
@@ -241,25 +240,29 @@ def _card(view: KingsDilemmaView) -> dict | None:
     }
 
 
-class KingsDilemmaWords(Words):
-    def __init__(self, view: KingsDilemmaView, names: dict[int, dict]):
-        super().__init__(names)
-        self.view = view
+def _option_words(
+    view: KingsDilemmaView, names: dict[int, dict], kind: str, name: str, value: Any
+) -> str | None:
+    """An option of a choice in the game's words (None: the default words)."""
+    if name == "side":
+        return f"VOTE {SIDE[value]}" if kind == "vote" else f"{SIDE[value]} wins"
+    if name == "agenda":
+        return agenda_short(value)
+    if kind == "give_coins" and name == "to":
+        return f"Give to {_name(view, names, value)}"
+    if name in ("to", "heir"):
+        return _name(view, names, value)
+    return None
 
-    def param_label(self, choice: Choice, name: str) -> str:
-        return PARAMS.get(name, super().param_label(choice, name))
 
-    def option(self, choice: Choice, name: str, value: Any) -> str:
-        kind = choice["type"]
-        if name == "side":
-            return f"VOTE {SIDE[value]}" if kind == "vote" else f"{SIDE[value]} wins"
-        if name == "agenda":
-            return agenda_short(value)
-        if kind == "give_coins" and name == "to":
-            return f"Give to {_name(self.view, self.names, value)}"
-        if name in ("to", "heir"):
-            return _name(self.view, self.names, value)
-        return super().option(choice, name, value)
+def kings_dilemma_words(view: KingsDilemmaView, names: dict[int, dict], choices: list[Choice]) -> Words:
+    words = Words(names)
+    words.param_labels.update(PARAMS)
+    for choice, name, value in offered(choices):
+        text = _option_words(view, names, choice["type"], name, value)
+        if text is not None:
+            words.option_is(choice, name, value, text)
+    return words
 
 
 def _time_counter(board: Any) -> dict:
@@ -329,8 +332,10 @@ class KingsDilemmaPresenter(Presenter[KingsDilemmaView]):
             "open_agendas": [open_agenda_words(t) for t in view["seats"][view["you"]]["open_agendas"]],
         }
 
-    def words(self, view: KingsDilemmaView, names: dict[int, dict]) -> Words:
-        return KingsDilemmaWords(view, names)
+    def words(
+        self, view: KingsDilemmaView, names: dict[int, dict], choices: Sequence[Mapping[str, Any]]
+    ) -> Words:
+        return kings_dilemma_words(view, names, cast(list[Choice], choices))
 
     # The host types what the physical cards say: those table choices get forms of their own.
 

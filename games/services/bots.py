@@ -10,8 +10,7 @@ from django.utils import timezone
 
 from games.engines.kernel.bots import bot_choose_action
 from games.models import GameSession, SessionAction
-from games.services.common import bot_can_act, session_rules, wake_bots
-from games.services.taps import BOT_KEY_PREFIX, session_submit_action
+from games.services.taps import BOT_KEY_PREFIX, bot_can_act, session_rules, session_submit_action, wake_bots
 
 
 @transaction.atomic

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games.live import nudges
 from games.models import GameSession, Seat, new_seat_token
-from games.services.common import SEAT_NOT_IN_SESSION, keep_in_step, session_locked
+from games.services.taps import SEAT_NOT_IN_SESSION, keep_in_step, session_locked
 
 SEAT_ALREADY_CLAIMED = "{name}'s seat is already taken."
 SEAT_JOINED_BY_PHONE = (

@@ -18,8 +18,9 @@ from games.engines.kernel.rules import GameRules
 from games.engines.kernel.text import has_control_characters
 from games.live import nudges
 from games.models import GameSession, Seat
-from games.services.common import (
+from games.services.taps import (
     ACTION_NOT_JSON,
+    action_append,
     after_change,
     keep_in_step,
     plain_json,
@@ -27,7 +28,6 @@ from games.services.common import (
     session_locked,
     session_rules,
 )
-from games.services.taps import action_append
 
 SEAT_COLOURS = ["red", "blue", "green", "yellow", "purple", "orange", "teal", "grey"]
 MAX_SEAT_NAME = 80

@@ -12,7 +12,7 @@ from games import selectors
 from games.engines.kernel.errors import RuleError
 from games.engines.kernel.rules import GameRules
 from games.models import GameSession, SessionSnapshot
-from games.services.common import (
+from games.services.taps import (
     ACTION_NOT_JSON,
     after_change,
     keep_in_step,

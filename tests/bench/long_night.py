@@ -31,7 +31,7 @@ class Night:
     the payloads; the action undone is played through the service)."""
 
     def __init__(self, session):
-        from games.services.common import session_rules
+        from games.services.taps import session_rules
 
         self.session = session
         self.rules = session_rules(session)

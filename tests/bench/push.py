@@ -115,7 +115,7 @@ def had(phone: Phone, version: int) -> float | None:
 
 CREATE_TABLES = """
 import json, random, sys
-from games.services.common import session_rules
+from games.services.taps import session_rules
 from games.services.sessions import session_create
 n, seats, seed = (int(a) for a in sys.argv[1:4])
 rng = random.Random(seed)

@@ -31,8 +31,8 @@ django.setup()
 from django.db import connection  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
 
+from games import versions  # noqa: E402
 from games.engines.kernel.choices import random_action  # noqa: E402
-from games.live import nudges  # noqa: E402
 from tests.bench.server import BenchError, request, request_json, served, server_env  # noqa: E402
 
 SECTIONS = []
@@ -270,8 +270,7 @@ def session_replay_time():
     (load the log, fold it over the setup, JSON round-trip), and by the engine alone (setup and
     `apply` over payloads already in memory). Median of 7 runs each."""
     from games.models import GameSession
-    from games.services.common import session_rules
-    from games.services.taps import session_submit_action
+    from games.services.taps import session_rules, session_submit_action
     from games.services.undo import session_replay
 
     session = new_table(REPLAY_SEATS, seed=4242)
@@ -354,7 +353,7 @@ def phone(
             status, body = request(
                 port,
                 "GET",
-                f"/play/s/{session_id}/version?v={version}&k={nudges.poll_key(session_id)}",
+                f"/play/s/{session_id}/version?v={version}&k={versions.poll_key(session_id)}",
                 timeout=POLL_TIMEOUT,
             )
         except OSError as exc:
@@ -576,7 +575,7 @@ def new_table_dict(seats: int, seed: int) -> dict:
 
 def table_dict(t) -> dict:
     """What the bench clients know of a table: id, version, seat tokens, the seat to act."""
-    from games.services.common import session_rules
+    from games.services.taps import session_rules
 
     return {
         "id": t.pk,

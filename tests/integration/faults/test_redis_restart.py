@@ -59,7 +59,7 @@ class Table:
     def poll(self, seen: int):
         return self.client.get(
             reverse("games:session_version", args=[self.session.pk]),
-            {"v": seen, "k": nudges.poll_key(self.session.pk)},
+            {"v": seen, "k": versions.poll_key(self.session.pk)},
         )
 
 

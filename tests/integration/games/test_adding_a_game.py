@@ -13,8 +13,7 @@ from django.urls import reverse
 import games.presenters
 from games.engines.kernel import registry
 from games.models import GameSession
-from games.presenters import GENERIC, presenter_for
-from games.presenters.base import GENERIC_TEMPLATES
+from games.presenters.base import GENERIC, GENERIC_TEMPLATES, presenter_for
 from games.views import COMPOSE_NOT_NOW
 from tests.factories import UserFactory
 

@@ -21,7 +21,7 @@ from games.engines.for_the_king.cards import GOLD, kind
 from games.engines.kernel.errors import RuleError
 from games.engines.kernel.registry import get_game
 from games.models import GameSession
-from games.presenters.controls import (
+from games.presenters.base import (
     POST_CARDS,
     POST_NOT_A_CHOICE,
     POST_PAYMENT,

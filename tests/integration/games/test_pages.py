@@ -6,8 +6,8 @@ import random
 import pytest
 from django.urls import reverse
 
+from games import versions
 from games.forms import BOT_NAME, SessionCreateForm
-from games.live import nudges
 from games.models import GameSession
 from games.services.taps import STALE_VERSION, session_submit_action
 from tests.factories import UserFactory
@@ -258,7 +258,7 @@ class TablePageTests:
 
 class SessionVersionTests:
     def url(self, session, version):
-        key = nudges.poll_key(session.pk)
+        key = versions.poll_key(session.pk)
         return reverse("games:session_version", args=[session.pk]) + f"?v={version}&k={key}"
 
     def test_unchanged_is_204(self, client):
@@ -314,7 +314,7 @@ class SessionVersionTests:
         assert 'data-live-poll-ms="500"' in html  # the label says how often
 
     def test_an_unknown_session_is_not_found(self, client):
-        link = reverse("games:session_version", args=[999999]) + f"?v=1&k={nudges.poll_key(999999)}"
+        link = reverse("games:session_version", args=[999999]) + f"?v=1&k={versions.poll_key(999999)}"
         assert client.get(link).status_code == 404
 
 

@@ -8,8 +8,8 @@ from config.celery import app as celery_app
 from games import screens, tasks
 from games.engines.kernel.choices import amount, choice
 from games.live import nudges, streams
-from games.presenters import GENERIC
-from games.services import common as service_common
+from games.presenters.base import GENERIC, Words
+from games.services import taps as service_taps
 
 GAMES = Path(screens.__file__).resolve().parent
 
@@ -42,7 +42,7 @@ class ImportCircleTests:
 
 class WiringTests:
     def test_the_bots_task_is_sent_by_the_name_it_is_registered_under(self):
-        sent = celery_app.tasks[service_common.BOT_MOVE_TASK]
+        sent = celery_app.tasks[service_taps.BOT_MOVE_TASK]
         assert sent.name == tasks.bot_move_task.name and sent.run is tasks.bot_move_task.run
 
     def test_the_event_streams_are_a_transport_registered_at_start_up(self):
@@ -60,15 +60,17 @@ class OpenChoiceTests:
     CHOICES = [choice("wave", 1, times=amount(1, 3)), choice("cheer", 1)]
 
     def test_a_choice_of_a_seat_the_game_is_not_waiting_for_is_open(self):
-        groups = GENERIC.controls(self.CHOICES, {"to_act": [0]}, {}, None)
+        groups = GENERIC.controls(self.CHOICES, {"to_act": [0]}, Words({}), None)
         assert [(g["type"], g["open"]) for g in groups] == [("wave", True), ("cheer", True)]
 
     def test_the_choices_of_the_seat_that_must_act_are_its_decisions(self):
-        groups = GENERIC.controls(self.CHOICES, {"to_act": [1]}, {}, None)
+        groups = GENERIC.controls(self.CHOICES, {"to_act": [1]}, Words({}), None)
         assert [g["open"] for g in groups] == [False, False]
 
     def test_the_seat_screen_splits_them(self):
-        groups = GENERIC.controls(self.CHOICES[:1], {"to_act": [0]}, {}, None)
-        split = screens._split_open(groups + GENERIC.controls(self.CHOICES[1:], {"to_act": [1]}, {}, None))
+        groups = GENERIC.controls(self.CHOICES[:1], {"to_act": [0]}, Words({}), None)
+        split = screens._split_open(
+            groups + GENERIC.controls(self.CHOICES[1:], {"to_act": [1]}, Words({}), None)
+        )
         assert [g["type"] for g in split["groups"]] == ["cheer"]
         assert [g["type"] for g in split["open_groups"]] == ["wave"]

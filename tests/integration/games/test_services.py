@@ -14,7 +14,6 @@ from games.engines.kernel.errors import RuleError
 from games.models import GameSession, Seat, SessionAction
 from games.selectors import session_log, session_view_for_seat
 from games.services.bots import session_bot_move
-from games.services.common import ACTION_NOT_JSON, SEAT_NOT_IN_SESSION, UNKNOWN_GAME
 from games.services.seats import session_seat_claim
 from games.services.sessions import (
     SEAT_COUNT,
@@ -25,8 +24,11 @@ from games.services.sessions import (
 )
 from games.services.taps import (
     ACTION_FAILED,
+    ACTION_NOT_JSON,
     IDEMPOTENCY_KEY_OTHER_SEAT,
+    SEAT_NOT_IN_SESSION,
     SESSION_NOT_RUNNING,
+    UNKNOWN_GAME,
     StaleVersion,
     session_submit_action,
 )

@@ -11,8 +11,7 @@ from django.core.exceptions import ValidationError
 from games.engines.kernel.registry import slugs
 from games.models import GameSession, SessionSnapshot
 from games.services import taps
-from games.services.common import session_rules
-from games.services.taps import session_submit_action
+from games.services.taps import session_rules, session_submit_action
 from games.services.undo import session_replay, session_undo
 
 from .conftest import new_session, random_move

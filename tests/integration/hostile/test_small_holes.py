@@ -14,7 +14,7 @@ from campaign.models import House
 from campaign.services.chronicles import game_begin
 from campaign.services.common import NAME_CONTROL_CHARACTERS
 from config.input_guard import NUL_IN_PARAMETER, NUL_IN_PATH
-from games.live import nudges
+from games import versions
 from games.models import GameSession, SessionAction
 from games.services.sessions import session_create
 from games.services.taps import IDEMPOTENCY_KEY_OTHER_BODY
@@ -76,7 +76,7 @@ class SessionVersionTests:
         live = session_create(game="for_the_king", seat_names=["A", "B", "C"])
         other = session_create(game="for_the_king", seat_names=["A", "B", "C"])
         response = client.get(
-            reverse("games:session_version", args=[live.pk]), {"v": 1, "k": nudges.poll_key(other.pk)}
+            reverse("games:session_version", args=[live.pk]), {"v": 1, "k": versions.poll_key(other.pk)}
         )
         assert response.status_code == 404
 
@@ -86,7 +86,7 @@ class SessionVersionTests:
         html = client.get(reverse("games:seat_page", args=[seat.token])).content.decode()
         link = (
             reverse("games:session_version", args=[live.pk])
-            + f"?v={live.version}&k={nudges.poll_key(live.pk)}"
+            + f"?v={live.version}&k={versions.poll_key(live.pk)}"
         )
         assert link in html.replace("&amp;", "&")
         assert client.get(link).status_code == 204
@@ -94,9 +94,9 @@ class SessionVersionTests:
     def test_a_known_key_is_checked_without_a_query(self, client, django_assert_num_queries):
         live = session_create(game="for_the_king", seat_names=["A", "B", "C"])
         link = reverse("games:session_version", args=[live.pk])
-        client.get(link, {"v": live.version, "k": nudges.poll_key(live.pk)})
+        client.get(link, {"v": live.version, "k": versions.poll_key(live.pk)})
         with django_assert_num_queries(0):
-            assert client.get(link, {"v": live.version, "k": nudges.poll_key(live.pk)}).status_code == 204
+            assert client.get(link, {"v": live.version, "k": versions.poll_key(live.pk)}).status_code == 204
 
 
 BAD_NAMES = ["Sme\u202ethe", "Sme\x1bthe", "Sme\x00the", "A\u2066B"]

@@ -18,8 +18,6 @@ SHARED = [
     # The presenters' shared parts (each game's own presenter modules sit beside them).
     PRESENTERS / "__init__.py",
     PRESENTERS / "base.py",
-    PRESENTERS / "common.py",
-    PRESENTERS / "controls.py",
     *sorted((ROOT / "templates" / "games").glob("*.html")),
 ]
 GAME_SLUGS = sorted(

@@ -32,6 +32,7 @@ from games.presenters.council_of_four import (
 from games.presenters.council_of_four_steps import MENU_COSTS
 from games.presenters.council_of_four_words import coins, servants
 from tests.unit.council_of_four.builders import act, dealt, give_permit, new_game, playing
+from tests.unit.presenters.shown import shown_controls
 
 NAMES = {0: {"index": 0, "name": "Anna", "hex": "#aa0000"}, 1: {"index": 1, "name": "Ben", "hex": "#00aa00"}}
 PRESENTERS = Path(__file__).resolve().parents[3] / "games" / "presenters"
@@ -180,8 +181,8 @@ class PriceTests:
         choices = RULES.legal_actions(state, 0)
         balcony = next(c for c in choices if c["type"] == "acquire_permit")["params"]["balcony"]["options"][0]
         permit = view["permits"][balcony]["face_up"][0]["id"]
-        groups = PRESENTER.controls(
-            choices, view, NAMES, {"step": "acquire_permit", "balcony": balcony, "permit": permit}
+        groups = shown_controls(
+            PRESENTER, choices, view, NAMES, {"step": "acquire_permit", "balcony": balcony, "permit": permit}
         )
         offers = next(g for g in groups if g["kind"] == "offers")["offers"]
         hand = [card["id"] for card in view["private"]["hand"]]
@@ -208,12 +209,14 @@ class MenuTests:
     def test_the_seat_whose_turn_it_is_gets_the_menu(self):
         state = rich()
         view = RULES.view(state, 0)
-        groups = PRESENTER.controls(RULES.legal_actions(state, 0), view, NAMES, {})
+        groups = shown_controls(PRESENTER, RULES.legal_actions(state, 0), view, NAMES, {})
         assert [g["type"] for g in groups if g["kind"] == "links"][:2] == ["main", "acquire_permit"]
 
     def test_the_table_deals_with_one_button(self):
         state = new_game(2)
-        groups = PRESENTER.controls(RULES.legal_actions(state, None), RULES.view(state, None), NAMES, {})
+        groups = shown_controls(
+            PRESENTER, RULES.legal_actions(state, None), RULES.view(state, None), NAMES, {}
+        )
         assert [g["type"] for g in groups] == ["deal"]
 
 

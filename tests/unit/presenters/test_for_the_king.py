@@ -12,7 +12,7 @@ from games.engines.for_the_king.rules import RULES
 from games.engines.for_the_king.scoring import final_result
 from games.engines.for_the_king.turn import limits
 from games.engines.kernel.bots import bot_choose_action
-from games.presenters.controls import build_controls
+from games.presenters.base import build_controls
 from games.presenters.for_the_king import (
     DOING,
     GAME_OVER,
@@ -31,6 +31,7 @@ from tests.unit.for_the_king.builders import (
     king,
     new_game,
 )
+from tests.unit.presenters.shown import shown_controls
 
 G1, G2, G3 = gold(1), gold(2), gold(3)
 DECK = [gov("military", "E"), gov("diplomacy", "A"), G3[0], gov("livestock", "B"), G2[0], G1[0]]
@@ -47,7 +48,7 @@ def present(state: dict, seat=None) -> dict:
 
 def controls(state: dict, seat: int, step=None) -> list[dict]:
     view = RULES.view(state, seat)
-    return PRESENTER.controls(RULES.legal_actions(state, seat), view, names(len(state["seats"])), step)
+    return shown_controls(PRESENTER, RULES.legal_actions(state, seat), view, names(len(state["seats"])), step)
 
 
 class SetupTests:
@@ -117,8 +118,8 @@ class GainEsteemTests:
         state = act(act(state, "bid", 0, amount=4), "pass", 1)
         owed = state["payment"]["owed"]
         view = RULES.view(state, 0)
-        words = PRESENTER.words(view, names(2))
-        [group] = build_controls(RULES.legal_actions(state, 0), words)
+        choices = RULES.legal_actions(state, 0)
+        [group] = build_controls(choices, PRESENTER.words(view, names(2), choices))
         assert group["kind"] == "offers" and group["title"] == f"Pay {owed} Gold"
         # Issue 29: a bid of 4 with 1, 2 and 3 offers 3 + 1 and 3 + 2, never 1 + 2 (3, refused).
         assert [(o["label"], o["coins"]) for o in group["offers"]] == [
@@ -145,8 +146,9 @@ class GainEsteemTests:
         state = act(act(act(state, "bid", 0, amount=3), "pass", 1), "pass", 2)
         assert present(state)["payment"]["cannot_pay"] is True
         view = RULES.view(state, 1)
-        words = PRESENTER.words(view, names(3))
-        assert words.title(RULES.legal_actions(state, 1)[0]) == "Draw a random card from Anna's hand"
+        choices = RULES.legal_actions(state, 1)
+        words = PRESENTER.words(view, names(3), choices)
+        assert words.title(choices[0]) == "Draw a random card from Anna's hand"
 
 
 class EndTests:
@@ -173,7 +175,7 @@ def test_every_view_of_a_seeded_game_is_presented(count):
             view = RULES.view(state, seat)
             assert present(state, seat)["doing"]
             PRESENTER.private(view)
-            PRESENTER.controls(RULES.legal_actions(state, seat), view, names(count), None)
+            shown_controls(PRESENTER, RULES.legal_actions(state, seat), view, names(count), None)
         seat = RULES.to_act(state)[0]
         state = RULES.apply(state, bot_choose_action(RULES, state, seat, rng))
     assert present(state)["result"]["rows"]

@@ -14,6 +14,7 @@ from games.presenters.base import SessionFacts
 from games.presenters.kings_dilemma import PHASES, PRESENTER, SIDE, agenda_short, save_words
 from games.presenters.kings_dilemma_forms import TYPED_TABLE_ACTIONS, DilemmaCardForm, OutcomeForm, voters_of
 from tests.unit.kings_dilemma.builders import act, card, config, drafted, outcome, resolve, voting
+from tests.unit.presenters.shown import shown_controls
 
 NAMES = {i: {"name": name, "hex": "#123456"} for i, name in enumerate(["Anna", "Ben", "Chloe"])}
 SEATS = [None, 0, 1, 2]
@@ -142,7 +143,7 @@ class PrivateTests:
         view = RULES.view(state, drafting)
         agenda = view["private"]["draft_offer"][0]
         choice = RULES.legal_actions(state, drafting)[0]
-        words = PRESENTER.words(view, NAMES)
+        words = PRESENTER.words(view, NAMES, [choice])
         assert words.option(choice, "agenda", agenda) == agenda_short(agenda)
         assert agenda in DEFAULT_TRACKS["secret_agendas"]
 
@@ -315,7 +316,7 @@ class BargainingTests:
         voter = RULES.to_act(state)[0]
         for seat in (0, 1, 2):
             choices = RULES.legal_actions(state, seat)
-            groups = PRESENTER.controls(choices, RULES.view(state, seat), NAMES, None)
+            groups = shown_controls(PRESENTER, choices, RULES.view(state, seat), NAMES, None)
             gifts = [g for g in groups if g["type"] == "give_coins"]
             assert len(gifts) == 1 and gifts[0]["open"], seat
             assert all(not g["open"] for g in groups if g["type"] != "give_coins"), seat

@@ -9,7 +9,7 @@ import pytest
 
 from games.engines.kernel.contract import declared_keys
 from games.engines.kernel.registry import games
-from games.presenters import GENERIC, presenter_for
+from games.presenters.base import GENERIC, presenter_for
 
 PRESENTERS = Path(__file__).resolve().parents[3] / "games" / "presenters"
 
