@@ -31,6 +31,8 @@ urlpatterns = [
     path("accounts/signup/", signup_rate_limited(account_views.signup), name="account_signup"),
     path("accounts/logout/", clears_site_data(account_views.logout), name="logout"),
     path("accounts/", include("allauth.urls")),
+    # The language chooser (Django's set_language: the language cookie, then back to the page).
+    path("i18n/", include("django.conf.urls.i18n")),
 ]
 
 # django-allauth's own limits (password resets, e-mail confirmations) answer with the site's 429 page.

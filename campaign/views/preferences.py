@@ -1,0 +1,92 @@
+"""The account page's language and time zone, and the account's choices carried into its session
+at log-in and sign-up (config/locale.py reads them there: no query per request)."""
+
+import zoneinfo
+
+from allauth.account.signals import user_signed_up
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.signals import user_logged_in
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import translation
+from django.utils.translation import gettext, gettext_lazy
+
+from campaign.services.preferences import account_preference_get, account_preference_set
+from config.locale import (
+    ACCOUNT_LANGUAGE_SESSION_KEY,
+    ACCOUNT_TIME_ZONE_SESSION_KEY,
+    TIME_ZONE_COOKIE,
+    language_names,
+    reader_time_zone,
+    valid_time_zone,
+)
+
+PREFERENCES_SAVED = gettext_lazy("Your language and time zone are saved.")
+
+
+def _zone_choices() -> list[tuple[str, str]]:
+    zones = sorted(z for z in zoneinfo.available_timezones() if "/" in z or z == "UTC")
+    return [("", gettext("The browser's time zone")), *((z, z.replace("_", " ")) for z in zones)]
+
+
+class PreferenceForm(forms.Form):
+    language = forms.ChoiceField(label=gettext_lazy("Language"))
+    time_zone = forms.ChoiceField(label=gettext_lazy("Time zone"), required=False)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["language"].choices = language_names()
+        self.fields["time_zone"].choices = _zone_choices()
+
+
+def remember_in_session(request: HttpRequest, *, language: str, time_zone: str) -> None:
+    request.session[ACCOUNT_LANGUAGE_SESSION_KEY] = language
+    if time_zone:
+        request.session[ACCOUNT_TIME_ZONE_SESSION_KEY] = time_zone
+    else:
+        request.session.pop(ACCOUNT_TIME_ZONE_SESSION_KEY, None)
+    translation.activate(language)
+
+
+@login_required
+def account_preferences(request: HttpRequest) -> HttpResponse:
+    preference = account_preference_get(user=request.user)
+    initial = {
+        "language": preference.language if preference else translation.get_language(),
+        "time_zone": preference.time_zone if preference else "",
+    }
+    form = PreferenceForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            saved = account_preference_set(user=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            remember_in_session(request, language=saved.language, time_zone=saved.time_zone)
+            messages.success(request, PREFERENCES_SAVED)
+            return redirect("account-preferences")
+    context = {"form": form, "browser_zone": valid_time_zone(request.COOKIES.get(TIME_ZONE_COOKIE))}
+    context["reader_zone"] = reader_time_zone(request) or "UTC"
+    return render(request, "campaign/account_preferences.html", context)
+
+
+def on_logged_in(sender, request: HttpRequest, user, **kwargs) -> None:
+    """Log-in: the account's language and zone become this session's."""
+    preference = account_preference_get(user=user)
+    if preference is not None:
+        remember_in_session(request, language=preference.language, time_zone=preference.time_zone)
+
+
+def on_signed_up(sender, request: HttpRequest, user, **kwargs) -> None:
+    """Sign-up: the account starts in the language the browser asked for (the page it signed up on)."""
+    language = translation.get_language_from_request(request)
+    saved = account_preference_set(user=user, language=language)
+    remember_in_session(request, language=saved.language, time_zone=saved.time_zone)
+
+
+def connect_signals() -> None:
+    user_logged_in.connect(on_logged_in, dispatch_uid="chronicle-preferences-login")
+    user_signed_up.connect(on_signed_up, dispatch_uid="chronicle-preferences-signup")
