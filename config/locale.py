@@ -81,8 +81,9 @@ def reader_time_zone(request: HttpRequest) -> str | None:
 
 
 def language_names() -> list[tuple[str, str]]:
-    """The choosers' options: each language named in its own words (never translated)."""
-    return [(code, translation.get_language_info(code)["name_local"]) for code, _ in settings.LANGUAGES]
+    """The choosers' options: each language named in its own words, as LANGUAGES names it (never
+    translated: a reader lost in a language must find their own)."""
+    return list(settings.LANGUAGES)
 
 
 def language_choices(request: HttpRequest) -> dict:

@@ -5,8 +5,9 @@
   "use strict";
   try {
     var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    if (zone) {
-      document.cookie = "chronicle_tz=" + encodeURIComponent(zone) + "; path=/; max-age=31536000; SameSite=Lax";
+    // IANA names hold only letters, digits, "_", "-", "+" and "/": all allowed in a cookie as they are.
+    if (zone && /^[A-Za-z0-9_+\/-]+$/.test(zone)) {
+      document.cookie = "chronicle_tz=" + zone + "; path=/; max-age=31536000; SameSite=Lax";
     }
   } catch (e) {
     /* No Intl: times stay in UTC, said as such. */
