@@ -55,6 +55,13 @@ class ReaderLocaleMiddleware(LocaleMiddleware):
         translation.activate(chosen)
         request.LANGUAGE_CODE = translation.get_language()
 
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        """The answer is rendered by now: the thread goes back to English, so that a reader's
+        language never leaks into the next request's work outside a request (a task, a test)."""
+        response = super().process_response(request, response)
+        translation.deactivate()
+        return response
+
 
 class ReaderTimeZoneMiddleware:
     """Times written in the reader's zone: the account's, else the browser's cookie, else UTC."""

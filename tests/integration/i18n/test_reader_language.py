@@ -111,3 +111,10 @@ class AccountLanguageTests:
         italian_page = italian.get(reverse("home"), headers={"accept-language": "it"})
         again = german.get(reverse("home"), headers={"accept-language": "de"})
         assert (html_lang(german_page), html_lang(italian_page), html_lang(again)) == ("de", "it", "de")
+
+
+def test_a_reader_s_language_does_not_outlive_the_request(client):
+    from django.utils import translation
+
+    client.get(reverse("home"), headers={"accept-language": "de"})
+    assert translation.get_language() == "en"
