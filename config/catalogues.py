@@ -192,7 +192,7 @@ def pseudo_po(sources: list[Path]) -> str:
 
 def framework_catalogues(language: str = "de") -> list[Path]:
     """The catalogues of the installed apps the pages show (Django's own, its contrib apps',
-    django-allauth's): their messages are wrapped too, so that a page's every word is checked."""
+    django-allauth's, Django REST framework's): their messages are wrapped too, so that a page's every word is checked."""
     found = [Path(django.__file__).parent / "conf" / "locale" / language / "LC_MESSAGES" / "django.po"]
     found += sorted(
         (Path(django.__file__).parent / "contrib").glob(f"*/locale/{language}/LC_MESSAGES/django.po")

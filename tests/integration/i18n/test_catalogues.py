@@ -98,3 +98,25 @@ class MatchTheCodeTests:
         entries = {entry.key: entry for entry in read_po(LOCALE_DIR / "de" / "LC_MESSAGES" / "django.po")}
         assert entries[("theme", "Dark")].msgstr == ["Dunkel"]
         assert entries[(None, "")].msgstr[0].startswith("Project-Id-Version")
+
+
+GLOSSARY_TERMS = (
+    "Prestige",
+    "Crave",
+    "Chronicle sticker",
+    "Envelope",
+    "Secret Agenda",
+    "Duty tiles",
+    "Favor deck",
+    "Councilor",
+    "Balcony",
+    "Permit",
+)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_language_has_its_glossary_of_the_games_terms(language):
+    glossary = (ROOT / "docs" / "glossary" / f"{language}.md").read_text(encoding="utf-8")
+    rows = {line.split("|")[1].strip() for line in glossary.splitlines() if line.startswith("| ")}
+    assert [term for term in GLOSSARY_TERMS if term not in rows] == []
+    assert "Register:" in glossary  # the form of address every message of the language keeps
