@@ -9,6 +9,7 @@ from http import HTTPStatus
 
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy
 
 API_PREFIX = "/api/"
@@ -74,12 +75,14 @@ def error_code(status: int) -> str:
     return STATUS_CODES.get(status, "server_error" if status >= 500 else "invalid")
 
 
-def error_body(message: str, status: int, code: str | None = None, extra: dict | None = None) -> dict:
+def error_body(
+    message: str | Promise, status: int, code: str | None = None, extra: dict | None = None
+) -> dict:
     # str(): a lazy message is written now, in the language of the request being answered.
     return {"message": str(message), "code": code or error_code(status), "extra": extra or {}}
 
 
-def api_error(message: str, status: int, *, code: str | None = None, **extra) -> JsonResponse:
+def api_error(message: str | Promise, status: int, *, code: str | None = None, **extra) -> JsonResponse:
     return JsonResponse(error_body(message, status, code, extra), status=status)
 
 

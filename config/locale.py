@@ -9,7 +9,7 @@ import zoneinfo
 from collections.abc import Callable
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.middleware.locale import LocaleMiddleware
 from django.utils import timezone, translation
 
@@ -55,7 +55,7 @@ class ReaderLocaleMiddleware(LocaleMiddleware):
         translation.activate(chosen)
         request.LANGUAGE_CODE = translation.get_language()
 
-    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    def process_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
         """The answer is rendered by now: the thread goes back to English, so that a reader's
         language never leaks into the next request's work outside a request (a task, a test)."""
         response = super().process_response(request, response)

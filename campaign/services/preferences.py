@@ -1,6 +1,6 @@
 """An account's language and time zone: the only writer of AccountPreference."""
 
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy
 
@@ -11,9 +11,7 @@ LANGUAGE_UNKNOWN = gettext_lazy("Chronicle is not translated into this language.
 TIME_ZONE_UNKNOWN = gettext_lazy("This time zone is unknown: pick one from the list.")
 
 
-def account_preference_set(
-    *, user: AbstractBaseUser, language: str, time_zone: str = ""
-) -> AccountPreference:
+def account_preference_set(*, user: User, language: str, time_zone: str = "") -> AccountPreference:
     """The account's language (one of LANGUAGES) and time zone (an IANA name, or blank for the
     browser's); refused with a clear message otherwise."""
     chosen = supported_language(language)
@@ -27,5 +25,5 @@ def account_preference_set(
     return preference
 
 
-def account_preference_get(*, user: AbstractBaseUser) -> AccountPreference | None:
+def account_preference_get(*, user: User) -> AccountPreference | None:
     return AccountPreference.objects.filter(user=user).first()

@@ -2,11 +2,13 @@
 at log-in and sign-up (config/locale.py reads them there: no query per request)."""
 
 import zoneinfo
+from typing import cast
 
 from allauth.account.signals import user_signed_up
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.contrib.auth.signals import user_logged_in
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
@@ -15,6 +17,7 @@ from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy
 
 from campaign.services.preferences import account_preference_get, account_preference_set
+from config.http import HttpRequest as PageRequest
 from config.locale import (
     ACCOUNT_LANGUAGE_SESSION_KEY,
     ACCOUNT_TIME_ZONE_SESSION_KEY,
@@ -33,13 +36,9 @@ def _zone_choices() -> list[tuple[str, str]]:
 
 
 class PreferenceForm(forms.Form):
-    language = forms.ChoiceField(label=gettext_lazy("Language"))
-    time_zone = forms.ChoiceField(label=gettext_lazy("Time zone"), required=False)
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["language"].choices = language_names()
-        self.fields["time_zone"].choices = _zone_choices()
+    # Choices read when each form is made: the zone list's first line is in the reader's language.
+    language = forms.ChoiceField(label=gettext_lazy("Language"), choices=language_names)
+    time_zone = forms.ChoiceField(label=gettext_lazy("Time zone"), required=False, choices=_zone_choices)
 
 
 def remember_in_session(request: HttpRequest, *, language: str, time_zone: str) -> None:
@@ -52,8 +51,9 @@ def remember_in_session(request: HttpRequest, *, language: str, time_zone: str) 
 
 
 @login_required
-def account_preferences(request: HttpRequest) -> HttpResponse:
-    preference = account_preference_get(user=request.user)
+def account_preferences(request: PageRequest) -> HttpResponse:
+    user = cast(User, request.user)  # login_required: an account
+    preference = account_preference_get(user=user)
     initial = {
         "language": preference.language if preference else translation.get_language(),
         "time_zone": preference.time_zone if preference else "",
@@ -61,7 +61,7 @@ def account_preferences(request: HttpRequest) -> HttpResponse:
     form = PreferenceForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
-            saved = account_preference_set(user=request.user, **form.cleaned_data)
+            saved = account_preference_set(user=user, **form.cleaned_data)
         except ValidationError as error:
             form.add_error(None, error)
         else:
