@@ -118,3 +118,18 @@ def test_a_reader_s_language_does_not_outlive_the_request(client):
 
     client.get(reverse("home"), headers={"accept-language": "de"})
     assert translation.get_language() == "en"
+
+
+class PhoneTests:
+    """A phone at a table (a seat page, no account): its browser's language or its chooser's."""
+
+    def test_each_phone_reads_its_seat_page_in_its_own_language(self, client):
+        from tests.integration.games.conftest import new_session
+
+        first, second = new_session().seats.order_by("index")[:2]
+        german = client.get(reverse("games:seat_page", args=[first.token]), headers={"accept-language": "de"})
+        italian = Client().get(
+            reverse("games:seat_page", args=[second.token]), headers={"accept-language": "it"}
+        )
+        assert (html_lang(german), html_lang(italian)) == ("de", "it")
+        assert 'id="language-choice"' in german.content.decode()  # the chooser, kept in a cookie
