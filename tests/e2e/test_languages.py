@@ -22,6 +22,7 @@ AFTERNOON_UTC = datetime.datetime(2026, 1, 15, 15, 55, tzinfo=datetime.UTC)
 USERNAME = "greta"
 # The pages translated so far: this list grows with each area translated.
 ANONYMOUS_PAGES = ["home", "login", "account_signup", "account_reset_password"]
+NOT_FOUND = "/no-such-page/"  # the error pages' layout, by its 404
 ACCOUNT_PAGES = ["home", "account-preferences", "account_change_password", "account_email"]
 # The time zone chooser names each zone by its IANA name: an identifier, not a message.
 ZONE_NAMES = tuple(zone.replace("_", " ") for zone in zoneinfo.available_timezones())
@@ -73,6 +74,9 @@ class LanguageTests:
             assert page.get_attribute("html", "lang") == language
             assert no_overflow(page) == [], name
             screenshot(page, f"i18n-{language}-{name}")
+        page.goto(live_server.url + NOT_FOUND)
+        assert no_overflow(page) == []
+        screenshot(page, f"i18n-{language}-404")
         logged_in(page, live_server)
         for name in ACCOUNT_PAGES:
             page.goto(live_server.url + reverse(name))
@@ -100,6 +104,8 @@ class PseudoLanguageWalkTests:
             page.goto(live_server.url + reverse(name))
             assert page.get_attribute("html", "lang") == pseudo_language
             found[name] = unwrapped_words(page_text(page))
+        page.goto(live_server.url + NOT_FOUND)
+        found["404"] = unwrapped_words(page_text(page))
         logged_in(page, live_server)
         for name in ACCOUNT_PAGES:
             page.goto(live_server.url + reverse(name))
