@@ -132,6 +132,7 @@ def compile_stale(root: Path = LOCALE_DIR) -> list[Path]:
             temporary = Path(out.name)
         try:
             subprocess.run(["msgfmt", "--check-format", "-o", str(temporary), str(po)], check=True)
+            temporary.chmod(0o644)  # readable by the server's user, as msgfmt's own output is
             os.replace(temporary, mo)
         finally:
             temporary.unlink(missing_ok=True)

@@ -120,3 +120,11 @@ def test_each_language_has_its_glossary_of_the_games_terms(language):
     rows = {line.split("|")[1].strip() for line in glossary.splitlines() if line.startswith("| ")}
     assert [term for term in GLOSSARY_TERMS if term not in rows] == []
     assert "Register:" in glossary  # the form of address every message of the language keeps
+
+
+def test_every_way_of_running_compiles_the_catalogues():
+    """The .mo files are never committed: make run, make test and the image compile them."""
+    assert "scripts/messages.sh compile" in (ROOT / "Makefile").read_text()
+    assert "scripts/messages.sh compile" in (ROOT / "scripts" / "test.sh").read_text()
+    assert "compilemessages" in (ROOT / "docker" / "Dockerfile").read_text()
+    assert "locale/*/LC_MESSAGES/*.mo" in (ROOT / ".gitignore").read_text()
