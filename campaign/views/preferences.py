@@ -15,6 +15,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy
+from django.views.decorators.http import require_POST
+from django.views.i18n import set_language
 
 from campaign.services.preferences import account_preference_get, account_preference_set
 from config.http import HttpRequest as PageRequest
@@ -24,6 +26,7 @@ from config.locale import (
     TIME_ZONE_COOKIE,
     language_names,
     reader_time_zone,
+    supported_language,
     valid_time_zone,
 )
 
@@ -71,6 +74,21 @@ def account_preferences(request: PageRequest) -> HttpResponse:
     context = {"form": form, "browser_zone": valid_time_zone(request.COOKIES.get(TIME_ZONE_COOKIE))}
     context["reader_zone"] = reader_time_zone(request) or "UTC"
     return render(request, "campaign/account_preferences.html", context)
+
+
+@require_POST
+def language_choose(request: PageRequest) -> HttpResponse:
+    """The top bar's chooser: Django's set_language (the cookie, back to the page), and for a
+    signed-in reader the account's language too, which would otherwise win over the cookie."""
+    response = set_language(request)
+    language = supported_language(request.POST.get("language"))
+    user = request.user
+    if language and isinstance(user, User) and user.is_authenticated:
+        preference = account_preference_get(user=user)
+        zone = preference.time_zone if preference else ""
+        saved = account_preference_set(user=user, language=language, time_zone=zone)
+        remember_in_session(request, language=saved.language, time_zone=saved.time_zone)
+    return response
 
 
 def on_logged_in(sender, request: HttpRequest, user, **kwargs) -> None:

@@ -133,3 +133,12 @@ class PhoneTests:
         )
         assert (html_lang(german), html_lang(italian)) == ("de", "it")
         assert 'id="language-choice"' in german.content.decode()  # the chooser, kept in a cookie
+
+
+def test_the_chooser_changes_a_signed_in_account_s_language(client):
+    user = UserFactory()
+    client.force_login(user)
+    account_preference_set(user=user, language="de")
+    client.post(reverse("set_language"), {"language": "es", "next": "/"})
+    assert AccountPreference.objects.get(user=user).language == "es"
+    assert html_lang(client.get(reverse("home"))) == "es"
