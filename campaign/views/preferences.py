@@ -99,9 +99,11 @@ def on_logged_in(sender, request: HttpRequest, user, **kwargs) -> None:
 
 
 def on_signed_up(sender, request: HttpRequest, user, **kwargs) -> None:
-    """Sign-up: the account starts in the language the browser asked for (the page it signed up on)."""
+    """Sign-up: the account starts in the language the browser asked for (the page it signed up on)
+    and keeps the browser's time zone (blank if the browser sent none: then the browser's each time)."""
     language = translation.get_language_from_request(request)
-    saved = account_preference_set(user=user, language=language)
+    zone = valid_time_zone(request.COOKIES.get(TIME_ZONE_COOKIE)) or ""
+    saved = account_preference_set(user=user, language=language, time_zone=zone)
     remember_in_session(request, language=saved.language, time_zone=saved.time_zone)
 
 

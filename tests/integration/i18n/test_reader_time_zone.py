@@ -55,3 +55,15 @@ class ReaderTimeZoneTests:
 def test_only_zones_zoneinfo_knows_are_valid():
     assert valid_time_zone("Europe/Rome") == "Europe/Rome"
     assert [valid_time_zone(z) for z in ("Europe/Nowhere", None, "", "/etc/localtime")] == [None] * 4
+
+
+def test_sign_up_keeps_the_browser_s_zone_on_the_account(client):
+    from campaign.models import AccountPreference
+
+    client.cookies[TIME_ZONE_COOKIE] = "America/New_York"
+    password = "a-long-secret-1"
+    client.post(
+        reverse("account_signup"),
+        {"username": "nyc", "email": "n@example.org", "password1": password, "password2": password},
+    )
+    assert AccountPreference.objects.get(user__username="nyc").time_zone == "America/New_York"
