@@ -12,6 +12,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.middleware.locale import LocaleMiddleware
 from django.utils import timezone, translation
+from django.utils.text import capfirst
 
 # The session keys where log-in and the account page put the account's choices.
 ACCOUNT_LANGUAGE_SESSION_KEY = "chronicle_language"
@@ -88,11 +89,8 @@ def reader_time_zone(request: HttpRequest) -> str | None:
 
 
 def language_names() -> list[tuple[str, str]]:
-    """The choosers' options: each language named in its own words, as LANGUAGES names it (never
-    translated: a reader lost in a language must find their own)."""
-    return list(settings.LANGUAGES)
-
-
-def language_choices(request: HttpRequest) -> dict:
-    """Context processor: the chooser in the top bar."""
-    return {"language_choices": language_names()}
+    """The choosers' options: each language named in its own words (never translated: a reader lost
+    in a language must find their own), as the top bar's chooser names them."""
+    return [
+        (code, capfirst(translation.get_language_info(code)["name_local"])) for code, _ in settings.LANGUAGES
+    ]

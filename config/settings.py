@@ -185,7 +185,6 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "config.locale.language_choices",  # the language chooser's options
             ],
         },
     },
@@ -308,12 +307,13 @@ ADMIN_FROM_NETWORK = env_bool("CHRONICLE_ADMIN_FROM_NETWORK", not EMBEDDED)
 LANGUAGE_CODE = "en"  # the language when the reader's is unknown or not one of LANGUAGES
 # Each reader's language (config/locale.py): the account's, the chooser's cookie, or the browser's.
 # The catalogues are in locale/<code>/LC_MESSAGES (docs/translations.md).
+# The choosers name each language in its own words (Django's name_local), never translated.
 LANGUAGES = [
     ("en", "English"),
-    ("it", "Italiano"),
-    ("de", "Deutsch"),
-    ("fr", "Français"),
-    ("es", "Español"),
+    ("it", "Italian"),
+    ("de", "German"),
+    ("fr", "French"),
+    ("es", "Spanish"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 LANGUAGE_COOKIE_NAME = "chronicle_language"
