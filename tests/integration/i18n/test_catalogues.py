@@ -12,7 +12,16 @@ from django.conf import settings
 from django.core.management import call_command
 from django.test import override_settings
 
-from config.catalogues import LOCALE_DIR, ROOT, catalogues, messages_of, read_po
+from config.catalogues import (
+    LOCALE_DIR,
+    ROOT,
+    catalogues,
+    framework_catalogues,
+    messages_of,
+    pseudo_text,
+    read_po,
+    write_pseudo,
+)
 
 LANGUAGES = ("it", "de", "fr", "es")
 # As scripts/messages.sh update runs makemessages.
@@ -128,3 +137,22 @@ def test_every_way_of_running_compiles_the_catalogues():
     assert "scripts/messages.sh compile" in (ROOT / "scripts" / "test.sh").read_text()
     assert "compilemessages" in (ROOT / "docker" / "Dockerfile").read_text()
     assert "locale/*/LC_MESSAGES/*.mo" in (ROOT / ".gitignore").read_text()
+
+
+class PseudoLanguageTests:
+    def test_each_message_is_accented_and_wrapped_its_placeholders_intact(self):
+        assert pseudo_text("Start a game night") == "[Ŝţåŗţ å ĝåɱé ñîĝĥţ]"
+        assert pseudo_text('Since %(date)s, {name} <a href="%(url)s">here</a> %s') == (
+            '[Ŝîñçé %(date)s, {name} <a href="%(url)s">ĥéŗé</a> %s]'
+        )
+        assert pseudo_text("\nTwo lines\n") == "\n[Ţŵö ĺîñéŝ]\n"  # gettext keeps a message's newlines
+        assert pseudo_text("%(count)s") == "%(count)s"  # only a placeholder: nothing to read
+
+    def test_the_pseudo_catalogue_passes_msgfmt_s_checks(self, tmp_path):
+        """msgfmt --check compares each translation's placeholders with its message's."""
+        sources = [LOCALE_DIR / "de" / "LC_MESSAGES" / "django.po", *framework_catalogues()]
+        mo = write_pseudo(tmp_path, sources)
+        assert msgfmt_errors(mo.with_suffix(".po")) == ""
+        pseudo = {entry.key: entry for entry in messages_of(mo.with_suffix(".po"))}
+        assert pseudo[(None, "Log in")].msgstr == ["[Ĺöĝ îñ]"]
+        assert len(pseudo) > 1000  # the framework's messages too (Django's, allauth's)
