@@ -19,6 +19,7 @@ install: $(STAMP)
 # page for other machines; static files served by WhiteNoise), the LAN address in ALLOWED_HOSTS.
 run: export CHRONICLE_EMBEDDED := 1
 run: install
+	PY=$(PY) scripts/messages.sh compile
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput -v0
 	$(PY) manage.py load_demo

@@ -17,3 +17,7 @@ class CampaignConfig(AppConfig):
 
         games_access.register_campaign_night_rule(access.night_kept_by)
         games_access.register_member_names(access.member_name)
+        # The account's language and time zone carried into its session at log-in and sign-up.
+        from campaign.views import preferences
+
+        preferences.connect_signals()

@@ -530,3 +530,16 @@ class Invitation(models.Model):
 
     def __str__(self):
         return f"Invitation to {self.campaign} as {self.role}"
+
+
+class AccountPreference(models.Model):
+    """What a person reads Chronicle in: their language and time zone, beside their account (set at
+    sign-up from the browser, changed on the account page). The account's, not a campaign's: no
+    archive carries it."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="preference")
+    language = models.CharField(max_length=10, default=settings.LANGUAGE_CODE)
+    time_zone = models.CharField(max_length=64, blank=True)  # blank: the browser's, as it says
+
+    def __str__(self):
+        return f"{self.user}: {self.language} {self.time_zone or '(browser)'}"

@@ -10,6 +10,7 @@ from campaign.views import (
     houses,
     members,
     nights,
+    preferences,
     sheet,
     story,
 )
@@ -17,6 +18,7 @@ from campaign.views import (
 urlpatterns = [
     path("", campaigns.home, name="home"),
     path("demo-login/", campaigns.demo_login, name="demo-login"),
+    path("account/", preferences.account_preferences, name="account-preferences"),
     path("campaigns/new/", campaigns.campaign_create_view, name="campaign-create"),
     path("campaigns/import/", archive.campaign_import_view, name="campaign-import"),
     path("campaigns/<id:pk>/", campaigns.campaign_detail, name="campaign-detail"),

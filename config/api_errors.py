@@ -2,18 +2,21 @@
 around a view: an unknown /api/ URL, a body over DATA_UPLOAD_MAX_MEMORY_SIZE, a CSRF refusal.
 
 ``code`` is what a client branches on: stable words, listed (with what each means) in ``ERROR_CODES``
-and in the schema's ``Error`` component; ``message`` is a sentence for a person and may be reworded."""
+and in the schema's ``Error`` component; ``message`` is a sentence for a person and may be reworded,
+written in the reader's language (Accept-Language, config/locale.py) when translated."""
 
 from http import HTTPStatus
 
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy
 
 API_PREFIX = "/api/"
-NO_SUCH_ENDPOINT = "There is no such API endpoint: see /api/schema/."
-BODY_TOO_LARGE = "The request body is too large (at most 2.5 MB)."
+NO_SUCH_ENDPOINT = gettext_lazy("There is no such API endpoint: see /api/schema/.")
+BODY_TOO_LARGE = gettext_lazy("The request body is too large (at most 2.5 MB).")
 # A rate limit of attempts (logging in, guessing seat tokens): the API's answer and the streams'.
-TOO_MANY_ATTEMPTS = "Too many attempts: wait a minute and try again."
+TOO_MANY_ATTEMPTS = gettext_lazy("Too many attempts: wait a minute and try again.")
 
 
 # Every code an error body can carry. The code of a status where nothing more specific is known
@@ -72,11 +75,14 @@ def error_code(status: int) -> str:
     return STATUS_CODES.get(status, "server_error" if status >= 500 else "invalid")
 
 
-def error_body(message: str, status: int, code: str | None = None, extra: dict | None = None) -> dict:
-    return {"message": message, "code": code or error_code(status), "extra": extra or {}}
+def error_body(
+    message: str | Promise, status: int, code: str | None = None, extra: dict | None = None
+) -> dict:
+    # str(): a lazy message is written now, in the language of the request being answered.
+    return {"message": str(message), "code": code or error_code(status), "extra": extra or {}}
 
 
-def api_error(message: str, status: int, *, code: str | None = None, **extra) -> JsonResponse:
+def api_error(message: str | Promise, status: int, *, code: str | None = None, **extra) -> JsonResponse:
     return JsonResponse(error_body(message, status, code, extra), status=status)
 
 

@@ -140,6 +140,10 @@ MIDDLEWARE = [
     "config.input_guard.InputGuardMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After the session (the account's language is kept there), before CommonMiddleware (Django's
+    # rule for LocaleMiddleware): the reader's language and time zone (config/locale.py).
+    "config.locale.ReaderLocaleMiddleware",
+    "config.locale.ReaderTimeZoneMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -300,8 +304,22 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "chronicle@localhost")
 # developing. CHRONICLE_ADMIN_FROM_NETWORK=1 opens it, 0 closes it (config/admin_guard.py).
 ADMIN_FROM_NETWORK = env_bool("CHRONICLE_ADMIN_FROM_NETWORK", not EMBEDDED)
 
-LANGUAGE_CODE = "en"
-TIME_ZONE = "UTC"
+LANGUAGE_CODE = "en"  # the language when the reader's is unknown or not one of LANGUAGES
+# Each reader's language (config/locale.py): the account's, the chooser's cookie, or the browser's.
+# The catalogues are in locale/<code>/LC_MESSAGES (docs/translations.md).
+# The choosers name each language in its own words (Django's name_local), never translated.
+LANGUAGES = [
+    ("en", "English"),
+    ("it", "Italian"),
+    ("de", "German"),
+    ("fr", "French"),
+    ("es", "Spanish"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_NAME = "chronicle_language"
+LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+TIME_ZONE = "UTC"  # the server's; each reader's zone is activated per request (config/locale.py)
 USE_I18N = True
 USE_TZ = True
 

@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 import config.converters  # noqa: F401  (registers <id:...> before the apps' URLs load)
+from campaign.views import preferences
 from config.administrator import administrator_setup
 from config.health import healthz, ping, status_page
 from config.pwa import clears_site_data, favicon, manifest, offline, service_worker
@@ -31,6 +32,9 @@ urlpatterns = [
     path("accounts/signup/", signup_rate_limited(account_views.signup), name="account_signup"),
     path("accounts/logout/", clears_site_data(account_views.logout), name="logout"),
     path("accounts/", include("allauth.urls")),
+    # The language chooser: Django's set_language (the language cookie, then back to the page), and
+    # the account's language for a signed-in reader.
+    path("i18n/setlang/", preferences.language_choose, name="set_language"),
 ]
 
 # django-allauth's own limits (password resets, e-mail confirmations) answer with the site's 429 page.

@@ -293,7 +293,7 @@ def _seat_reader(request: HttpRequest, session_id: int, token: str) -> int | Ref
     try:
         seat = seat_for_join_token(request, token, session_id=session_id)
     except Ratelimited:
-        return Refusal(429, TOO_MANY_ATTEMPTS)
+        return Refusal(429, str(TOO_MANY_ATTEMPTS))
     if seat is None:
         return Refusal(404, STREAM_NOT_FOUND)
     return seat.index

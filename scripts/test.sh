@@ -12,6 +12,8 @@ $PY/ruff check .
 $PY/ruff format --check .
 $PY/mypy
 
+# The translation catalogues: gettext installed when missing, every .mo compiled from its .po.
+PY=$PY/python scripts/messages.sh compile
 scripts/services.sh chromium
 # axe-core for the accessibility checks, from the npm registry at the version its lock file pins.
 npm ci --prefix tests/e2e/axe --no-audit --no-fund --loglevel=error

@@ -11,6 +11,14 @@ if os.environ.get("CI"):
     hypothesis_settings.load_profile("ci")
 
 
+def pytest_configure(config):
+    """The translation catalogues compiled when a .po is newer than its .mo (make test compiles them
+    first; this covers pytest run by hand), before any page is rendered."""
+    from config.catalogues import compile_stale
+
+    compile_stale()
+
+
 def _django_on(config) -> bool:
     return config.pluginmanager.hasplugin("django")
 

@@ -30,6 +30,8 @@ ALLOWED_INSIDE_FUNCTIONS = {
     ("campaign.apps", "ready", "campaign.access"): "Django ready(): the campaign's rule for its nights "
     "and its members' names, registered with games.access (games imports nothing of campaign)",
     ("campaign.apps", "ready", "games.access"): "Django ready(): as above",
+    ("campaign.apps", "ready", "campaign.views.preferences"): "Django ready(): the receivers that "
+    "carry an account's language and time zone into its session, connected once the registry is ready",
     ("api.apps", "ready", "api.authentication"): "Django ready(): the API's tokens, registered with "
     "games.access (games imports nothing of api); the module reads the models",
     ("api.apps", "ready", "games.access"): "Django ready(): as above",
