@@ -101,10 +101,11 @@ class GrandFinaleTests:
         assert state["phase"] == "resolution"
 
         effect = table.locator("form:has(input[name=compose][value=effect])")
-        table.locator("details:has(input[name=compose][value=effect]) summary").click()
+        fold = table.locator("details:has(input[name=compose][value=effect])")
+        assert fold.get_attribute("open") is not None  # at the resolution the effect form starts open
+        effect.locator("select[name=kind]").select_option("mystery_sticker")
         letters = effect.locator("select[name=letter] option").all_inner_texts()
         assert letters == ["—", *"FGHIJKL"]  # A to E are on the campaign's board
-        effect.locator("select[name=kind]").select_option("mystery_sticker")
         effect.locator("input[name=label]").fill("The last dossier")
         effect.locator("select[name=letter]").select_option("F")
         screenshot(table, "finale-table-mystery-1920")

@@ -23,6 +23,7 @@ from allauth.account.adapter import DefaultAccountAdapter
 from django.core.wsgi import get_wsgi_application
 from drf_spectacular.generators import SchemaGenerator
 from hypothesis import HealthCheck, given
+from rest_framework.fields import FileField as DrfFileField
 from schemathesis import GenerationMode
 from schemathesis.openapi.checks import RejectedPositiveData
 from schemathesis.specs.openapi.checks import positive_data_acceptance
@@ -187,8 +188,11 @@ RULE_REFUSALS = [
         LAST_OWNER_DEMOTE,
         LAST_OWNER_REMOVE,
         rules.UNKNOWN_ACTION,  # which actions a game knows (and takes now) is its state's legal_actions
-        # An import: what the file holds (a generated file is never an archive).
+        # An import: what the file holds (a generated file is never an archive), and a file part of no
+        # bytes, which the multipart parser reads as empty or as no file at all: the schema says a file,
+        # never how long it is.
         ARCHIVE_NOT_JSON,
+        *(str(DrfFileField.default_error_messages[key]) for key in ("required", "empty")),
         archive_format.ARCHIVE_NOT_AN_OBJECT,
         archive_format.ARCHIVE_WRONG_FORMAT,
         archive_format.ARCHIVE_WRONG_VERSION,

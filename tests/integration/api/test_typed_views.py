@@ -25,7 +25,7 @@ from tests.integration.games.conftest import new_session
 pytestmark = pytest.mark.django_db
 
 GAMES = ["kings_dilemma", "for_the_king", "council_of_four"]
-SEED = 3  # bounded: one whole game of each game (each answer validated: about a minute each)
+SEED = 4  # bounded: one whole game of each game (each answer validated: about a minute each)
 MAX_STEPS = 3000
 
 
