@@ -2,6 +2,7 @@
 choices and its actions, and finding a seat from a scanned code."""
 
 from collections.abc import Callable
+from typing import ClassVar
 
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -109,14 +110,14 @@ class _SeatCodeApi(SessionApi):
     class OutputSerializer(SeatSerializer):
         token = StrictCharField(help_text="The seat's join token now: give it to its player only.")
 
-    def change(self, seat: Seat) -> Seat:
-        raise NotImplementedError
+    # The service that changes the seat's code: each operation below names its own.
+    change: ClassVar[Callable[..., Seat]]
 
     def post(self, request: Request, session_id: int, seat_index: int) -> Response:
         self.require_host()
         seat = get_object_or_404(Seat, session=self.session, index=seat_index)
         seat.session = self.session
-        return Response(self.OutputSerializer(self.change(seat)).data)
+        return Response(self.OutputSerializer(self.change(seat=seat)).data)
 
 
 def _seat_code_schema(summary: str, description: str) -> Callable[[type], type]:
@@ -137,8 +138,7 @@ def _seat_code_schema(summary: str, description: str) -> Callable[[type], type]:
     "the same. Answers the seat with its token. A session over, or a bot's seat: 400.",
 )
 class SeatShowCodeApi(_SeatCodeApi):
-    def change(self, seat: Seat) -> Seat:
-        return seat_show_code_again(seat=seat)
+    change = staticmethod(seat_show_code_again)
 
 
 @_seat_code_schema(
@@ -147,8 +147,7 @@ class SeatShowCodeApi(_SeatCodeApi):
     "the session's version moves on. Answers the seat with its new token: show it to its player only.",
 )
 class SeatRotateTokenApi(_SeatCodeApi):
-    def change(self, seat: Seat) -> Seat:
-        return seat_rotate_token(seat=seat)
+    change = staticmethod(seat_rotate_token)
 
 
 class SeatViewApi(SessionApi):
