@@ -17,7 +17,7 @@ from django.utils.text import capfirst
 # The session keys where log-in and the account page put the account's choices.
 ACCOUNT_LANGUAGE_SESSION_KEY = "chronicle_language"
 ACCOUNT_TIME_ZONE_SESSION_KEY = "chronicle_time_zone"
-# The cookie static/js/time-zone.js writes with the browser's zone.
+# The cookie static/js/locale.js writes with the browser's zone.
 TIME_ZONE_COOKIE = "chronicle_tz"
 _ZONE_MAX_LENGTH = 64  # the longest IANA names are about 30 characters
 
