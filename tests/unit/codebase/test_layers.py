@@ -41,6 +41,7 @@ LAYERS = {
         "games.versions",
         "games.access",
         "games.tonight",
+        "games.translation",
         "campaign.access",
         "campaign.charts",
         "campaign.story_charts",

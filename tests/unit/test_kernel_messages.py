@@ -1,0 +1,106 @@
+"""The engines' sentences as message ids with parameters (games/engines/kernel/messages.py): English
+as before, and every part of a message said again by another language's translators."""
+
+import copy
+import json
+import pickle
+
+from games.engines.kernel.messages import (
+    Message,
+    Translators,
+    from_data,
+    gettext_noop,
+    join,
+    ngettext,
+    pgettext_noop,
+    say,
+    to_data,
+)
+
+STICKER = gettext_noop("Sticker {number} is already on the board.")
+AYE = gettext_noop("AYE")
+VOTED = gettext_noop("{who} voted {side}.")
+
+SHOUT = Translators(
+    gettext=lambda text: (
+        text.upper().replace("{NUMBER}", "{number}").replace("{WHO}", "{who}").replace("{SIDE}", "{side}")
+    ),
+    ngettext=lambda one, many, n: ("ONE:" + one) if n == 1 else ("MANY:" + many),
+    pgettext=lambda context, text: f"{context}|{text}",
+    npgettext=lambda context, one, many, n: f"{context}|{one if n == 1 else many}",
+)
+
+
+def test_a_message_reads_its_english_words_as_a_str():
+    message = STICKER.format(number=43)
+    assert message == "Sticker 43 is already on the board."
+    assert isinstance(message, str)
+    assert message.id == "Sticker {number} is already on the board."
+    assert message.params == {"number": 43}
+
+
+def test_a_constant_without_parameters_is_its_own_words():
+    assert STICKER == "Sticker {number} is already on the board."
+    assert say(STICKER, SHOUT) == "STICKER {number} IS ALREADY ON THE BOARD."
+
+
+def test_another_language_translates_the_message_and_its_message_parameters():
+    message = VOTED.format(who="Anna", side=AYE)
+    assert message == "Anna voted AYE."
+    # The name is written as it is; the side is a message, translated too.
+    assert say(message, SHOUT) == "Anna VOTED AYE."
+
+
+def test_a_count_takes_the_plural_form_of_the_language():
+    assert ngettext("{n} Coin", "{n} Coins", 1) == "1 Coin"
+    assert ngettext("{n} Coin", "{n} Coins", 3) == "3 Coins"
+    assert ngettext("{n} Coin", "{n} Coins", -1) == "-1 Coin"
+    assert say(ngettext("{n} Coin", "{n} Coins", 3), SHOUT) == "MANY:3 Coins"
+
+
+def test_a_context_reaches_the_translator():
+    dark = pgettext_noop("theme", "Dark")
+    assert dark == "Dark"
+    assert say(dark, SHOUT) == "theme|Dark"
+
+
+def test_joined_sentences_are_each_translated():
+    lines = join([VOTED.format(who="Anna", side=AYE), ngettext("{n} Coin", "{n} Coins", 2)])
+    assert lines == "Anna voted AYE.\n2 Coins"
+    assert say(lines, SHOUT) == "Anna VOTED AYE.\nMANY:2 Coins"
+
+
+def test_a_message_survives_storage_as_json():
+    message = join([VOTED.format(who="Anna", side=AYE), ngettext("{n} Coin", "{n} Coins", 2)])
+    back = from_data(json.loads(json.dumps(to_data(message))))
+    assert back == message
+    assert say(back, SHOUT) == say(message, SHOUT)
+
+
+def test_a_missing_parameter_reads_a_question_mark_and_a_broken_translation_never_crashes():
+    assert Message("{who} stayed.", {"other": 1}) == "? stayed."
+    broken = Translators(lambda t: "{oops", SHOUT.ngettext, SHOUT.pgettext, SHOUT.npgettext)
+    assert say(VOTED.format(who="Anna", side=AYE), broken) == "{oops"
+
+
+def test_stored_values_that_are_not_messages_come_back_as_they_are():
+    assert from_data("plain") == "plain"
+    assert from_data({"no": "id"}) == {"no": "id"}
+    assert to_data(3) == 3
+    assert say(3) == "3"
+
+
+def test_a_message_is_kept_by_copy_and_pickle():
+    message = VOTED.format(who="Anna", side=AYE)
+    assert copy.deepcopy(message) is message
+    again = pickle.loads(pickle.dumps(message))
+    assert again == message and again.params["side"].id == "AYE"
+
+
+def test_parameters_are_named():
+    try:
+        STICKER.format(43)
+    except TypeError as error:
+        assert "named" in str(error)
+    else:
+        raise AssertionError("a positional parameter was accepted")
