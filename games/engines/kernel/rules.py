@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from games.engines.kernel.choices import Choice
 from games.engines.kernel.contract import BaseView
 from games.engines.kernel.errors import RuleError
+from games.engines.kernel.messages import gettext_noop
 from games.engines.kernel.rng import seeded_rng
 from games.engines.kernel.turns import TABLE, Move, check_move, words_of
 
@@ -58,9 +59,9 @@ def plain_copy(value: Any) -> Any:
     return copy.deepcopy(value)
 
 
-GAME_IS_OVER = "The game is over."
-UNKNOWN_ACTION = "There is no action called {type!r} in this game."
-ACTION_NOT_A_DICT = "An action must be an object with a 'type'."
+GAME_IS_OVER = gettext_noop("The game is over.")
+UNKNOWN_ACTION = gettext_noop("There is no action called {type!r} in this game.")
+ACTION_NOT_A_DICT = gettext_noop("An action must be an object with a 'type'.")
 
 
 def config_seat_names(config: Any, min_seats: int, max_seats: int, words: Any) -> list[str]:
