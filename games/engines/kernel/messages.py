@@ -22,6 +22,7 @@ value (a player's name, a typed card title, a number) is written as it is.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping
 from string import Formatter
 from typing import Any, NamedTuple
@@ -187,10 +188,23 @@ def _say(fields: Mapping[str, Any], translators: Translators) -> str:
             for key, value in fields["params"].items()
         }
     )
+    if not fields["params"]:
+        return words
+    if not _plain_fields(words):
+        return words  # "{n.__class__}": a stored message (an archive's) reaches no attribute
     try:
-        return words.format_map(params) if fields["params"] else words
+        return words.format_map(params)
     except (ValueError, IndexError, AttributeError, TypeError, KeyError):
         return words  # a translation whose braces do not parse reads as it is, never a crash
+
+
+@functools.lru_cache(maxsize=4096)
+def _plain_fields(words: str) -> bool:
+    """Whether every placeholder of ``words`` names a parameter, never an attribute or an item."""
+    try:
+        return all(not name or name.isidentifier() for _, name, _, _ in Formatter().parse(words))
+    except ValueError:
+        return True  # braces that do not parse: format_map says so, and the words read as they are
 
 
 def _words(fields: Mapping[str, Any], translators: Translators) -> str:
