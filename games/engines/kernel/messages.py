@@ -10,7 +10,8 @@ Marking a message, so ``makemessages`` finds it (these names are among its keywo
 
 - ``gettext_noop("Sticker {number} is already on the board.")``: a module constant; its
   ``.format(number=3)`` is a ``Message``.
-- ``pgettext_noop("theme", "Dark")``: the same words meaning two things get a context.
+- ``pgettext_lazy("theme", "Dark")``: the same words meaning two things get a context
+  (``pgettext_noop`` says the same, but ``makemessages`` does not extract it: use this name).
 - ``ngettext("{n} Coin", "{n} Coins", n)``: a count, in the plural form of the reader's language.
 - ``ngettext_lazy("{have} Coin", "{have} Coins", "have")``: a module constant with a count; its
   ``.format(have=3)`` takes the plural form of 3.
@@ -135,6 +136,12 @@ def gettext_noop(text: str) -> Message:
 
 def pgettext_noop(context: str, text: str) -> Message:
     """A message id with a context, for words that mean two things."""
+    return Message(text, context=context)
+
+
+def pgettext_lazy(context: str, text: str) -> Message:
+    """``pgettext_noop`` under the name ``makemessages`` extracts with its context (its keywords
+    name ``pgettext_lazy``, not ``pgettext_noop``): the words are said later, as Django's are."""
     return Message(text, context=context)
 
 

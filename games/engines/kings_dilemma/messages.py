@@ -2,7 +2,7 @@
 assert these constants. Each is a message id (games/engines/kernel/messages.py), its English as
 before, said again at the edge in each reader's language."""
 
-from games.engines.kernel.messages import gettext_noop, ngettext_lazy, pgettext_noop
+from games.engines.kernel.messages import gettext_noop, ngettext_lazy, pgettext_lazy
 
 # Setup (the config the campaign hands over)
 CONFIG_FORMAT = gettext_noop("The game needs a config object with its seats.")
@@ -234,8 +234,8 @@ SIDE_NAMES = {"aye": gettext_noop("AYE"), "nay": gettext_noop("NAY")}
 
 # A Chronicle sticker or an Open Agenda token is positive or negative.
 SIGNS = {
-    True: pgettext_noop("sticker or token", "Positive"),
-    False: pgettext_noop("sticker or token", "Negative"),
+    True: pgettext_lazy("sticker or token", "Positive"),
+    False: pgettext_lazy("sticker or token", "Negative"),
 }
 
 # The tokens a config may hand to a seat.
@@ -244,9 +244,9 @@ TOKEN_NAMES = {"leader": gettext_noop("Leader"), "moderator": gettext_noop("Mode
 # A seat's numbers in a config ("{name}'s {field} must be a whole number ...").
 SEAT_FIELDS = {
     "house_number": gettext_noop("house number"),
-    "prestige": pgettext_noop("a seat's number", "prestige"),
-    "power": pgettext_noop("a seat's number", "power"),
-    "coins": pgettext_noop("a seat's number", "coins"),
+    "prestige": pgettext_lazy("a seat's number", "prestige"),
+    "power": pgettext_lazy("a seat's number", "power"),
+    "coins": pgettext_lazy("a seat's number", "coins"),
 }
 
 # What the campaign hands over as lists of numbers ("The campaign's {what} are a list ...").
@@ -268,25 +268,25 @@ AGENDA_NAMES = {
 
 # What each move does, inside a refusal ("You cannot {what} now."): a verb phrase.
 WHAT = {
-    "deal": pgettext_noop("a move", "deal the Secret Agendas"),
-    "choose_secret_agenda": pgettext_noop("a move", "choose a Secret Agenda"),
-    "draw_dilemma": pgettext_noop("a move", "draw a Dilemma card"),
-    "vote": pgettext_noop("a move", "vote"),
-    "add_power": pgettext_noop("a move", "add Power"),
-    "stay": pgettext_noop("a move", "stay"),
-    "pass": pgettext_noop("a move", "pass"),
-    "give_coins": pgettext_noop("a move", "give Coins"),
-    "break_tie": pgettext_noop("a move", "decide the winning side"),
-    "give_leader": pgettext_noop("a move", "give the Leader token"),
-    "read_outcome": pgettext_noop("a move", "read the outcome"),
-    "move_resource": pgettext_noop("a move", "move a Resource by hand"),
-    "adjust": pgettext_noop("a move", "give or take by hand"),
-    "mystery_sticker": pgettext_noop("a move", "attach a Mystery sticker"),
-    "to_event_area": pgettext_noop("a move", "send the card to the Event area"),
-    "to_dilemma_deck": pgettext_noop("a move", "put a card into the Dilemma deck"),
-    "to_time_counter": pgettext_noop("a move", "place the card on the Time Counter"),
-    "score": pgettext_noop("a move", "score the game"),
-    "choose_heir": pgettext_noop("a move", "choose who marries into the royal line"),
+    "deal": pgettext_lazy("a move", "deal the Secret Agendas"),
+    "choose_secret_agenda": pgettext_lazy("a move", "choose a Secret Agenda"),
+    "draw_dilemma": pgettext_lazy("a move", "draw a Dilemma card"),
+    "vote": pgettext_lazy("a move", "vote"),
+    "add_power": pgettext_lazy("a move", "add Power"),
+    "stay": pgettext_lazy("a move", "stay"),
+    "pass": pgettext_lazy("a move", "pass"),
+    "give_coins": pgettext_lazy("a move", "give Coins"),
+    "break_tie": pgettext_lazy("a move", "decide the winning side"),
+    "give_leader": pgettext_lazy("a move", "give the Leader token"),
+    "read_outcome": pgettext_lazy("a move", "read the outcome"),
+    "move_resource": pgettext_lazy("a move", "move a Resource by hand"),
+    "adjust": pgettext_lazy("a move", "give or take by hand"),
+    "mystery_sticker": pgettext_lazy("a move", "attach a Mystery sticker"),
+    "to_event_area": pgettext_lazy("a move", "send the card to the Event area"),
+    "to_dilemma_deck": pgettext_lazy("a move", "put a card into the Dilemma deck"),
+    "to_time_counter": pgettext_lazy("a move", "place the card on the Time Counter"),
+    "score": pgettext_lazy("a move", "score the game"),
+    "choose_heir": pgettext_lazy("a move", "choose who marries into the royal line"),
 }
 
 

@@ -8,7 +8,7 @@ from contextlib import suppress
 from typing import Any
 
 from games.engines.kernel.describe import sentence
-from games.engines.kernel.messages import Message, from_data, gettext_noop, join, ngettext, pgettext_noop
+from games.engines.kernel.messages import Message, from_data, gettext_noop, join, ngettext, pgettext_lazy
 from games.engines.kings_dilemma.messages import resource_name, side_name
 from games.engines.kings_dilemma.turn import name
 
@@ -58,9 +58,9 @@ LISTED = gettext_noop("{names} and {last}")
 
 # What the table gives or takes by hand, other than Coins (which are counted one by one).
 STOCK_NAMES = {
-    "power": pgettext_noop("a House's stock", "Power"),
-    "prestige": pgettext_noop("a House's stock", "Prestige"),
-    "crave": pgettext_noop("a House's stock", "Crave"),
+    "power": pgettext_lazy("a House's stock", "Power"),
+    "prestige": pgettext_lazy("a House's stock", "Prestige"),
+    "crave": pgettext_lazy("a House's stock", "Crave"),
 }
 
 
