@@ -193,7 +193,7 @@ def _label(session: GameSession, rules: GameRules, action: dict, new_state: dict
     try:
         said = rules.describe(session.state, action, new_state)
         most = SessionAction._meta.get_field("label").max_length
-        return said if len(said) <= most else said[:most]
+        return said if most is None or len(said) <= most else said[:most]
     except Exception:  # a label must never lose an action
         logger.exception("Engine %s could not describe %r", session.game, action)
         return str(action.get("type", "?")).replace("_", " ")

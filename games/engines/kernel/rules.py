@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from games.engines.kernel.choices import Choice
@@ -138,7 +138,7 @@ class Rules:
     bot_excluded: frozenset[str] = frozenset()
     # Words for each choice's button, by action type (the game's ``sentences.CHOICE_TITLES``):
     # ``legal_actions`` gives every choice of a listed type its ``title``.
-    choice_titles: dict[str, str] = {}
+    choice_titles: Mapping[str, str] = {}
     # A game's bot (``BotPolicy``; None: a bot draws at random).
     bot_policy: BotPolicy | None = None
     # A game's draw of a concrete action (``Sampler``) when its choices hold what only it can make.

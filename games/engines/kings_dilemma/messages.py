@@ -290,11 +290,11 @@ WHAT = {
 }
 
 
-def resource_name(row: object) -> object:
+def resource_name(row: object) -> str:
     """A row's name as the board prints it (a row the rules do not know, as it was typed)."""
-    return RESOURCE_NAMES.get(row, str(row).capitalize()) if isinstance(row, str) else row
+    return RESOURCE_NAMES.get(row, row.capitalize()) if isinstance(row, str) else str(row)
 
 
-def side_name(side: object) -> object:
+def side_name(side: object) -> str:
     """AYE or NAY (anything else in capitals, as typed)."""
-    return SIDE_NAMES.get(side, str(side).upper()) if isinstance(side, str) else str(side).upper()
+    return SIDE_NAMES.get(side, side.upper()) if isinstance(side, str) else str(side).upper()

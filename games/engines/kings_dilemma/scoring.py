@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.engines.kernel.errors import RuleError
-from games.engines.kernel.messages import gettext_noop, join, ngettext
+from games.engines.kernel.messages import Message, gettext_noop, join, ngettext
 from games.engines.kings_dilemma import messages as msg
 from games.engines.kings_dilemma.data import DEFAULT_TRACKS, RESOURCES
 from games.engines.kings_dilemma.turn import name
@@ -63,9 +63,9 @@ def _points(n: int) -> str:
     return ngettext("{n} point", "{n} points", n)
 
 
-def _open_agenda_parts(positive: bool, resource: str, points: list[int]) -> list[str]:
+def _open_agenda_parts(positive: bool, resource: str, points: list[int]) -> list[Message]:
     """What each position of an Open Agenda token scores: the first position names the Resource."""
-    parts = []
+    parts: list[Message] = []
     for k, p in enumerate(points[:2]):
         if positive and k == 0:
             said = ngettext(
