@@ -14,6 +14,7 @@ from games.engines.kernel.messages import (
     join,
     ngettext,
     ngettext_lazy,
+    pgettext_lazy,
     pgettext_noop,
     say,
     to_data,
@@ -124,3 +125,8 @@ def test_a_number_keeps_its_format_and_a_count_named_by_a_parameter_takes_its_pl
 
 def test_the_names_a_message_fills_in_are_read_from_its_words():
     assert field_names("{who} voted {side} with {power:d} and {row!r}") == {"who", "side", "power", "row"}
+
+
+def test_a_context_marked_under_makemessages_name_says_the_same_as_pgettext_noop():
+    assert to_data(pgettext_lazy("theme", "Dark")) == to_data(pgettext_noop("theme", "Dark"))
+    assert say(pgettext_lazy("theme", "Dark"), SHOUT) == "theme|Dark"
