@@ -47,12 +47,16 @@ class CouncilOfFourRules(Rules):
         "elect": _turn_move(actions.elect, gettext_noop("elect a Councilor")),
         "acquire_permit": _turn_move(actions.acquire_permit, gettext_noop("acquire a Permit")),
         "build": _turn_move(actions.build, gettext_noop("place a Merchant")),
-        "queen_build": _turn_move(actions.queen_build, gettext_noop("place a Merchant with the help of the Queen")),
+        "queen_build": _turn_move(
+            actions.queen_build, gettext_noop("place a Merchant with the help of the Queen")
+        ),
         # Quick actions
         "engage_servant": _turn_move(actions.engage_servant, gettext_noop("engage a Servant")),
         "change_permits": _turn_move(actions.change_permits, gettext_noop("change the face-up Permits")),
         "send_servant": _turn_move(actions.send_servant, gettext_noop("send a Servant to elect a Councilor")),
-        "additional_main": _turn_move(actions.additional_main, gettext_noop("perform an additional Main action")),
+        "additional_main": _turn_move(
+            actions.additional_main, gettext_noop("perform an additional Main action")
+        ),
         "end_turn": _turn_move(actions.end_turn, gettext_noop("end the turn")),
         # Bonus choices
         "choose_city_bonus": _turn_move(actions.choose_city_bonus, gettext_noop("choose a City token bonus")),

@@ -4,7 +4,7 @@ Hands, personal decks, the deck, the box, the Favor deck and face-down discards 
 a seat sees its own cards (and, as Adviser, the card it drew) under ``private``, nowhere else.
 """
 
-from typing import Literal, TypedDict
+from typing import Literal, TypedDict, cast
 
 from games.engines.for_the_king.cards import (
     CARDS,
@@ -258,7 +258,7 @@ def _result(state: dict) -> ForTheKingResult | None:
     result = state["result"]
     if result is None:
         return None
-    return {**result, "tie_notes": tie_notes(state, result["scores"])}
+    return cast(ForTheKingResult, {**result, "tie_notes": tie_notes(state, result["scores"])})
 
 
 def table_view(state: dict) -> ForTheKingTableView:

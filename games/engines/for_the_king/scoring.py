@@ -79,7 +79,7 @@ def _names(state: dict, seats: Iterable[int]) -> str:
 
 def office_tie_notes(state: dict, holders: dict[str, dict]) -> list[str]:
     """One sentence per office whose highest sum was tied: the letter closest to A decided."""
-    notes = []
+    notes: list[str] = []
     for office, held in holders.items():
         sums = held["sums"]
         top = max(sums)
@@ -114,7 +114,7 @@ def _tie_reason(state: dict, ahead: str, first: tuple, second: tuple, step: int)
 
 def ranking_tie_notes(state: dict, scores: list[int], keys: list[tuple]) -> list[str]:
     """One sentence per group of players tied on points: what broke the tie, in the rulebook's order."""
-    notes = []
+    notes: list[str] = []
     for score in sorted(set(scores), reverse=True):
         tied = [s for s in range(len(scores)) if scores[s] == score]
         if len(tied) < 2:

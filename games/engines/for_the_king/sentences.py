@@ -42,7 +42,7 @@ SENTENCE_VALUES = ("amount",)
 
 
 # Words for each choice's button (``Choice.title``, filled by the kernel's ``Rules.legal_actions``).
-CHOICE_TITLES = {
+CHOICE_TITLES: dict[str, str] = {
     "deal": gettext_noop("Shuffle and deal the cards"),
     "place": gettext_noop("Place the card you drew"),
     "choose": gettext_noop("Take a card from the middle"),
@@ -91,7 +91,7 @@ def _describe(state: dict, action: dict) -> str:
     if kind_ in SENTENCES:
         values = {key: action[key] for key in SENTENCE_VALUES if key in action}
         return SENTENCES[kind_].format(who=who, **values)
-    saying = SAYINGS.get(kind_)  # type: ignore[arg-type]
+    saying = SAYINGS.get(str(kind_))
     if saying is not None:
         return saying(state, action, who)
     return str(kind_ or "?").replace("_", " ")
