@@ -51,6 +51,14 @@ CITIES: dict[str, dict] = {
 CITY_LETTERS: tuple[str, ...] = tuple(CITIES)
 QUEEN_CITY: str = _BOARD["king_city"]
 GREY = CITIES[QUEEN_CITY]["colour"]
+# The cities' colours as their Reward tiles name them (the Queen's city is grey and has none).
+CITY_COLOUR_WORDS = {
+    "gold": gettext_noop("Gold"),
+    "silver": gettext_noop("Silver"),
+    "bronze": gettext_noop("Bronze"),
+    "iron": gettext_noop("Iron"),
+    "grey": gettext_noop("Grey"),
+}
 ROADS: tuple[tuple[str, str], ...] = tuple((a, b) for a, b in _BOARD["roads"])
 NEIGHBOURS: dict[str, tuple[str, ...]] = {
     letter: tuple(sorted({b for a, b in ROADS if a == letter} | {a for a, b in ROADS if b == letter}))

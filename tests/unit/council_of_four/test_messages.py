@@ -8,7 +8,15 @@ import pytest
 
 from games.engines import council_of_four
 from games.engines.council_of_four import messages as msg
-from games.engines.council_of_four.board import BALCONY_WORDS, CITIES, PERMITS
+from games.engines.council_of_four.board import (
+    A_COUNCILOR,
+    BALCONY_WORDS,
+    CITIES,
+    CITY_COLOUR_WORDS,
+    COLOUR_NAMES,
+    PERMITS,
+    REGION_WORDS,
+)
 from games.engines.council_of_four.rules import RULES
 from games.engines.council_of_four.sentences import bonus_words, payment_label, permit_words, shape_words
 from games.engines.kernel.messages import Translators, say
@@ -60,6 +68,10 @@ class EngineMessageTests:
             permit_words(next(iter(PERMITS))),
             shape_words({"black": 2, "joker": 1}),
             payment_label({"pink": 1, "joker": 2}, 12, roads=2),
+            *REGION_WORDS.values(),
+            *CITY_COLOUR_WORDS.values(),
+            *COLOUR_NAMES.values(),
+            *A_COUNCILOR.values(),
         ]
         assert all(not plain_words(text, PROPER_NAMES) for text in words)
 
