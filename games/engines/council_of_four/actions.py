@@ -17,6 +17,7 @@ from games.engines.council_of_four.board import (
     CITIES,
     CITY_LETTERS,
     CITY_TOKENS,
+    COLOUR_WORDS,
     COUNCILOR_COLOURS,
     COUNCILORS_PER_BALCONY,
     DISTANCES,
@@ -113,7 +114,8 @@ def _balcony(value: Any, *, regions_only: bool = False) -> str:
 
 def _colour(state: dict, value: Any) -> str:
     if not isinstance(value, str) or state["councilors"].get(value, 0) < 1:
-        raise RuleError(msg.NO_SUCH_COUNCILOR.format(colour=value))
+        known = COLOUR_WORDS.get(value) if isinstance(value, str) else None
+        raise RuleError(msg.NO_SUCH_COUNCILOR.format(colour=known or value))
     return value
 
 

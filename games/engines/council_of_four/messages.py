@@ -8,8 +8,8 @@ from games.engines.kernel.messages import Message, gettext_noop, ngettext
 
 class Refusal(Message):
     """A refusal formatted like any constant, ``NOT_ENOUGH_COINS.format(cost=3, coins=2)``, that
-    quotes the values a player typed as Python writes them ('sea', None), and whose plural form
-    follows one of its values (``count``: its name)."""
+    quotes the values a player typed (``quoted``) as Python writes them ('sea', None), and whose
+    plural form follows the value named ``count_by``."""
 
     quoted: tuple[str, ...]
     count_by: str | None
@@ -23,6 +23,7 @@ class Refusal(Message):
 
 
 def refusal(message: Message, *, quoted: tuple[str, ...] = (), count: str | None = None) -> Refusal:
+    """``message`` as a :class:`Refusal` quoting ``quoted`` and counting by the value ``count``."""
     made = Refusal(message.id, message.params, plural=message.plural, n=message.n)
     made.quoted, made.count_by = quoted, count
     return made
