@@ -89,3 +89,22 @@ class RefusalTests:
         assert (one, many) == ("You need 1 Servant and have 0.", "You need 3 Coins and have 2.")
         assert say(one, quoting()) == "«You need 1 Servant and have 0.»"
         assert (one.n, many.n) == (1, 3)
+
+
+class DataWordsTests:
+    def test_every_word_the_data_files_name_has_its_message(self):
+        from games.engines.council_of_four.board import (
+            BALCONIES,
+            CITY_TOKENS,
+            COUNCILOR_COLOURS,
+            NOBILITY,
+            REGIONS,
+        )
+        from games.engines.council_of_four.sentences import BONUS_WORDS
+
+        bonuses = [*CITY_TOKENS.values(), *NOBILITY.values(), *(tile["bonus"] for tile in PERMITS.values())]
+        assert {key for bonus in bonuses for key in bonus} <= set(BONUS_WORDS)
+        assert set(REGIONS) == set(REGION_WORDS)
+        assert all(not plain_words(BALCONY_WORDS[b], []) for b in BALCONIES)
+        assert {city["colour"] for city in CITIES.values()} == set(CITY_COLOUR_WORDS)
+        assert set(COUNCILOR_COLOURS) == set(A_COUNCILOR) == set(COLOUR_NAMES) - {"joker"}

@@ -55,3 +55,11 @@ class EngineMessageTests:
         assert plain_words("Anna bid 3", NAMES) == ["'Anna bid 3'"]
         assert plain_words(SENTENCES["bid"].format(who="Anna", amount=3), NAMES) == []
         assert plain_words(SENTENCES["bid"].format(who="the winner", amount=3), NAMES) == ["the winner"]
+
+
+class DataWordsTests:
+    def test_every_office_and_king_card_effect_of_the_data_file_has_its_message(self):
+        from games.engines.for_the_king.cards import CARDS, KING_EFFECT_WORDS, OFFICE_COLOURS, OFFICE_WORDS
+
+        assert set(OFFICE_COLOURS) == set(OFFICE_WORDS)
+        assert {c["effect"] for c in CARDS.values() if c["effect"]} == set(KING_EFFECT_WORDS)
