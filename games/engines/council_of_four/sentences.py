@@ -3,6 +3,7 @@ and of a Permit, which the log and the pages say alike. Each is a message id wit
 kernel's ``messages``), so the log reads in each reader's language; city names are the board's."""
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from games.engines.council_of_four.board import (
@@ -89,9 +90,16 @@ def shape_words(shape: dict[str, int]) -> str:
 
 def payment_label(shape: dict[str, int], coins: int, roads: int = 0) -> str:
     """A payment's words: its cards and its whole price (the Queen's roads included)."""
+    return _payment_label(tuple(shape.items()), coins, roads)
+
+
+@lru_cache(maxsize=4096)
+def _payment_label(shape: tuple[tuple[str, int], ...], coins: int, roads: int) -> Message:
+    # Kept: every choice of a turn offers the same few dozen payments, and a message never changes.
+    cards = shape_words(dict(shape))
     if roads:
-        return QUEEN_PAYMENT_LABEL.format(cards=shape_words(shape), coins=_coins(coins), roads=_coins(roads))
-    return PAYMENT_LABEL.format(cards=shape_words(shape), coins=_coins(coins))
+        return QUEEN_PAYMENT_LABEL.format(cards=cards, coins=_coins(coins), roads=_coins(roads))
+    return PAYMENT_LABEL.format(cards=cards, coins=_coins(coins))
 
 
 def bonus_words(bonus: dict) -> str:
@@ -126,6 +134,7 @@ PERMIT_FOR = gettext_noop("the Permit for {cities}")
 PERMIT_FOR_WITH_BONUS = gettext_noop("the Permit for {cities} ({bonus})")
 
 
+@lru_cache(maxsize=256)  # 45 Permits, each with or without its bonus: the pages say them often
 def permit_words(permit_id: str, *, bonus: bool = True) -> str:
     """A Permit as a player reads it on the tile: its cities and its bonus ("the Permit for Arkon
     and Burgen (2 Coins)"), never the data file's id. ``bonus=False``: its cities only (a Permit
