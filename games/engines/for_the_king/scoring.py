@@ -101,7 +101,7 @@ def office_tie_notes(state: dict, holders: dict[str, dict]) -> list[str]:
     return notes
 
 
-def _tie_reason(state: dict, ahead: str, first: tuple, second: tuple, step: int) -> str:
+def _tie_reason(ahead: str, first: tuple, second: tuple, step: int) -> str:
     """What broke a tie on points at ``step`` of the tie-break keys (Gold, then each office's cards
     and letter in the rulebook's order)."""
     if step == 1:
@@ -133,7 +133,7 @@ def ranking_tie_notes(state: dict, scores: list[int], keys: list[tuple]) -> list
             )
             continue
         step = next(i for i in range(1, len(first)) if first[i] != second[i])
-        reason = _tie_reason(state, state["seats"][tied[0]]["name"], first, second, step)
+        reason = _tie_reason(state["seats"][tied[0]]["name"], first, second, step)
         notes.append(
             ngettext(
                 "{names} tied at {n} point; {reason}.",

@@ -119,3 +119,14 @@ class KnownSentenceTests:
             assert (
                 say_to_reader(msg.UNKNOWN_CITY.format(city="Z")) == "Sulla mappa non c'è nessuna città 'Z'."
             )
+
+    def test_the_final_scoring_s_ties_read_in_the_reader_s_language(self):
+        from games.engines.for_the_king.player_view import view
+        from tests.unit.for_the_king.builders import ended, gold, gov
+
+        state = ended(3, [[gov("military", "A"), gold(1)[0]], [gov("diplomacy", "A"), gold(2)[0]], []])
+        notes = view(state, None)["result"]["tie_notes"]
+        with translation.override("de"):
+            german = [say_to_reader(note) for note in notes]
+        assert notes and all(" gleichauf bei " in note for note in german)
+        assert state["result"]["tie_notes"] == [str(note) for note in notes]
