@@ -37,6 +37,7 @@ from games.models import GameSession, Seat
 from games.presenters.base import action_from_post, presenter_for
 from games.services import seats, sessions, taps, undo
 from games.tonight import tonight_pointer
+from games.translation import say_stored
 
 RULE_BROKEN = "{message}"
 ACTION_APPLIED = "Done: {label}."
@@ -175,7 +176,8 @@ def session_undo(request: HttpRequest, session_id: int) -> HttpResponse:
         messages.error(request, _error_text(exc))
     else:
         # A label may end with its own full stop (the King's Dilemma's do): never two.
-        messages.success(request, UNDONE.format(label=(last.label if last else "").rstrip(".")))
+        said = say_stored(last.label_data, english=last.label) if last else ""
+        messages.success(request, UNDONE.format(label=said.rstrip(".")))
     return redirect("games:session_table", session_id=session.pk)
 
 

@@ -44,11 +44,13 @@ ARCHIVE_FORMAT = "chronicle-campaign"
 # Version 2 adds every date (games, stickers, envelopes, Mystery stickers, ledger, events) and the
 # actor of each event; version 3 adds the game sessions (sessions, seats, actions); version 4 leaves
 # a session's cached state out (written as {}: the importer replays its log), so a Chronicle that
-# would trust the state of a version 3 file refuses a version 4 one. Versions 1 to 3 are still read.
-ARCHIVE_VERSION = 4
+# would trust the state of a version 3 file refuses a version 4 one; version 5 adds each log line's
+# message (an action's ``label_data``), so a night's log reads in each reader's language (an older
+# archive's line reads its English). Versions 1 to 4 are still read.
+ARCHIVE_VERSION = 5
 
 
-ARCHIVE_VERSIONS = (1, 2, 3, 4)
+ARCHIVE_VERSIONS = (1, 2, 3, 4, 5)
 
 
 # The largest archive file the import reads (the upload is refused above it).
@@ -73,7 +75,7 @@ ARCHIVE_NOT_AN_OBJECT = "The archive is damaged: it is not a JSON object."
 ARCHIVE_WRONG_FORMAT = "This file is not a Chronicle campaign archive."
 
 
-ARCHIVE_WRONG_VERSION = "Archive version {version!r} is not supported (this Chronicle reads versions 1 to 4)."
+ARCHIVE_WRONG_VERSION = "Archive version {version!r} is not supported (this Chronicle reads versions 1 to 5)."
 
 
 ARCHIVE_DAMAGED = ARCHIVE_VALUE  # one sentence for every refusal (value_checks.py)
@@ -140,9 +142,18 @@ FIELDS = {
     "seats": (Seat, ["index", "name", "colour", "is_bot"]),
     "actions": (
         SessionAction,
-        ["seq", "seat", "payload", "label", "idempotency_key", "version", "undone", "undoable"],
+        ["seq", "seat", "payload", "label", "label_data", "idempotency_key", "version", "undone", "undoable"],
     ),
 }
+
+
+# The fields a row carries from one version on (an older archive's row has none: the model's default).
+ADDED_IN = {("actions", "label_data"): 5}
+
+
+def fields_of(section: str, version: int) -> list[str]:
+    """The plain fields of ``section`` a row of an archive of ``version`` carries."""
+    return [f for f in FIELDS[section][1] if version >= ADDED_IN.get((section, f), 0)]
 
 
 # The sections each version carries (an older archive has none of the later ones).
@@ -152,6 +163,7 @@ SECTIONS_OF = {
     2: [s for s in FIELDS if s not in SESSION_SECTIONS],
     3: list(FIELDS),
     4: list(FIELDS),
+    5: list(FIELDS),
 }
 
 
