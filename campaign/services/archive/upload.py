@@ -5,12 +5,16 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy
 
 from campaign.services.archive.format import ARCHIVE_MAX_BYTES
 from config.json_limits import json_loads_strict
 
-ARCHIVE_TOO_LARGE = f"The archive is larger than {ARCHIVE_MAX_BYTES // 2**20} MB."
-ARCHIVE_NOT_JSON = "The archive is damaged: it is not valid JSON."
+ARCHIVE_TOO_LARGE = format_lazy(
+    gettext_lazy("The archive is larger than {size} MB."), size=ARCHIVE_MAX_BYTES // 2**20
+)
+ARCHIVE_NOT_JSON = gettext_lazy("The archive is damaged: it is not valid JSON.")
 
 
 def archive_upload_read(*, upload: UploadedFile) -> Any:
