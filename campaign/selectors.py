@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from allauth.account.models import EmailAddress
 from django.core.cache import cache
 from django.db.models import IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
@@ -16,6 +17,7 @@ from campaign.access import is_demo
 from campaign.charts import CHARTS, chart_cache_key, chart_stamp
 from campaign.models import (
     RESOURCE_ROWS,
+    AccountPreference,
     Achievement,
     Campaign,
     CampaignEvent,
@@ -419,3 +421,15 @@ def invitations_pending(*, campaign: Campaign) -> QuerySet[Invitation]:
 def invitation_for_token(*, token: str) -> Invitation | None:
     """The invitation of this link, whatever its state (None: no such link)."""
     return Invitation.objects.select_related("campaign", "house", "created_by").filter(token=token).first()
+
+
+def account_language_for_email(*, email: str) -> str | None:
+    """The language of the account an e-mail goes to (its preference), None when no account with
+    that address keeps one: the e-mail is then written in the sender's language."""
+    user_ids = EmailAddress.objects.filter(email__iexact=email).values("user_id")
+    preference = (
+        AccountPreference.objects.filter(Q(user__in=user_ids) | Q(user__email__iexact=email))
+        .order_by("pk")
+        .first()
+    )
+    return preference.language if preference is not None else None

@@ -72,7 +72,7 @@ class ExportRetryViewTests:
         export_of(campaign)
         client.force_login(campaign.created_by)
         html = page(client, campaign)
-        assert CampaignExport.Status.PENDING.label in html and TRY_AGAIN not in html
+        assert str(CampaignExport.Status.PENDING.label) in html and TRY_AGAIN not in html
 
     def test_a_failed_export_shows_its_reason_and_a_button(self, client, campaign):
         reason = EXPORT_GAVE_UP.format(attempts=3)
