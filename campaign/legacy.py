@@ -41,7 +41,7 @@ def settings_problems(settings) -> list[str]:
     whole number in its range."""
     if not isinstance(settings, dict):
         return [SETTINGS_NOT_AN_OBJECT]
-    problems = []
+    problems: list[str] = []
     for key, value in settings.items():
         if key not in SETTINGS_RANGES:
             problems.append(SETTING_UNKNOWN.format(key=repr(key), known=", ".join(SETTINGS_RANGES)))

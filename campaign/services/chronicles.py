@@ -12,11 +12,12 @@ from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
+from django.utils import translation
 from django.utils.text import format_lazy
 from django.utils.translation import gettext, gettext_lazy
 
 from campaign import legacy
-from campaign.charts import CHARTS, SIZES, chart_cache_key, chart_stamp
+from campaign.charts import CHARTS, SIZES, chart_cache_key, chart_languages, chart_stamp
 from campaign.models import (
     RESOURCE_ROWS,
     SECRET_AGENDAS,
@@ -455,13 +456,18 @@ def _result_changes(
 
 
 def campaign_charts_render(*, campaign_id: int) -> list[str]:
-    """Render and cache every chart in both sizes, keyed by the campaign's last event."""
+    """Render and cache every chart in both sizes, keyed by the campaign's last event, in each
+    language its members read (a chart's words are in one language)."""
     campaign = Campaign.objects.get(pk=campaign_id)
     stamp = chart_stamp(campaign=campaign)
     keys = []  # (a cache outage raises here: Celery retries the task)
-    for name, render in CHARTS.items():
-        for size in SIZES:
-            key = chart_cache_key(campaign=campaign, name=name, size=size, stamp=stamp)
-            cache.set(key, render(campaign=campaign, size=size), timeout=7 * 24 * 3600)
-            keys.append(key)
+    for language in chart_languages(campaign=campaign):
+        with translation.override(language):
+            for name, render in CHARTS.items():
+                for size in SIZES:
+                    key = chart_cache_key(
+                        campaign=campaign, name=name, size=size, stamp=stamp, language=language
+                    )
+                    cache.set(key, render(campaign=campaign, size=size), timeout=7 * 24 * 3600)
+                    keys.append(key)
     return keys
