@@ -23,6 +23,7 @@ from campaign.services.stickers import (
     sticker_attach,
     sticker_marks_correct,
 )
+from campaign.services.stories import story_link_create
 from tests.factories import UserFactory, campaign_with_houses
 from tests.story_play import campaign_of_nights
 
@@ -178,6 +179,15 @@ class StoryAndChartLanguageTests:
         path = reverse("statistics-chart", args=[campaign.pk, "council"])
         assert "Der Rat: Dilemmas angeführt" in read_as(client, readers["de"], path)
         assert "Il consiglio: Dilemmi guidati" in read_as(client, readers["it"], path)
+
+    def test_a_shared_story_is_told_in_each_visitor_s_language(self, client, realm):
+        campaign, games, _ = realm
+        link = story_link_create(game=games[1])
+        path = f"/stories/{link.token}/"
+        spanish = client.get(path, headers={"accept-language": "es"}).content.decode()
+        french = client.get(path, headers={"accept-language": "fr"}).content.decode()
+        assert "El Rey murió" in spanish and "pasó y reunió Poder" in spanish
+        assert "Le Roi est mort" in french and "a passé et rassemblé du Pouvoir" in french
 
 
 class EmailLanguageTests:
