@@ -10,6 +10,8 @@ from collections.abc import Callable
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy
 
 from campaign.models import (
     Achievement,
@@ -57,7 +59,7 @@ ARCHIVE_VERSIONS = (1, 2, 3, 4, 5)
 ARCHIVE_MAX_BYTES = 32 * 1024 * 1024
 
 
-ARCHIVE_EXPORT_TOO_LARGE = (
+ARCHIVE_EXPORT_TOO_LARGE = gettext_lazy(
     "This campaign is larger than an archive may be ({problem}): the export would not import again."
 )
 
@@ -69,31 +71,35 @@ ARCHIVE_BATCH = 2_000
 ARCHIVE_MAX_DEPTH = 12  # nesting of the typed card data (outcomes, effects, event details)
 
 
-ARCHIVE_NOT_AN_OBJECT = "The archive is damaged: it is not a JSON object."
+ARCHIVE_NOT_AN_OBJECT = gettext_lazy("The archive is damaged: it is not a JSON object.")
 
 
-ARCHIVE_WRONG_FORMAT = "This file is not a Chronicle campaign archive."
+ARCHIVE_WRONG_FORMAT = gettext_lazy("This file is not a Chronicle campaign archive.")
 
 
-ARCHIVE_WRONG_VERSION = "Archive version {version!r} is not supported (this Chronicle reads versions 1 to 5)."
+ARCHIVE_WRONG_VERSION = gettext_lazy(
+    "Archive version {version!r} is not supported (this Chronicle reads versions 1 to 5)."
+)
 
 
 ARCHIVE_DAMAGED = ARCHIVE_VALUE  # one sentence for every refusal (value_checks.py)
 
 
-ARCHIVE_TOO_DEEP = f"The archive is damaged: it nests deeper than {ARCHIVE_MAX_DEPTH} levels."
+ARCHIVE_TOO_DEEP = format_lazy(
+    gettext_lazy("The archive is damaged: it nests deeper than {limit} levels."), limit=ARCHIVE_MAX_DEPTH
+)
 
 
-ARCHIVE_TOO_MANY = "more than {limit} rows"
+ARCHIVE_TOO_MANY = gettext_lazy("more than {limit} rows")
 
 
-ARCHIVE_TWICE = "{what} appears twice"
+ARCHIVE_TWICE = gettext_lazy("{what} appears twice")
 
 
-ARCHIVE_UNKNOWN_KEYS = "unknown field(s) {keys}"
+ARCHIVE_UNKNOWN_KEYS = gettext_lazy("unknown field(s) {keys}")
 
 
-ARCHIVE_SESSION_LOG = "its log does not replay ({problem})"
+ARCHIVE_SESSION_LOG = gettext_lazy("its log does not replay ({problem})")
 
 
 # Per section: the model and the plain fields copied as they are.

@@ -215,7 +215,7 @@ class TakeOverTests:
         campaign, session, users = night
         before = written(session)
         viewer = logged_in(users["viewer"]).post(self.url(campaign, session))
-        assert viewer.status_code == 403 and VIEWER_READS_ONLY in viewer.content.decode().replace(
+        assert viewer.status_code == 403 and str(VIEWER_READS_ONLY) in viewer.content.decode().replace(
             "&#x27;", "'"
         )
         assert logged_in(users["stranger"]).post(self.url(campaign, session)).status_code == 404

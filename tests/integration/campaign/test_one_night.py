@@ -284,7 +284,7 @@ class NothingWrittenBeforeTheSaveTests:
             .values_list("kind", flat=True)
         )
         assert kinds[:3] == ["game_begun", "chronicle_aged", "sticker_attached"]
-        with pytest.raises(ValidationError, match=game_nights.NIGHT_ALREADY_RECORDED):
+        with pytest.raises(ValidationError, match=str(game_nights.NIGHT_ALREADY_RECORDED)):
             night_saves.game_night_record(session=night, actor=user)
         assert marks(campaign) == {12: 1, 13: 3, 43: 0}
 
