@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign import forms, selectors
@@ -40,16 +41,16 @@ from config.ratelimits import posts_rate_limited
 
 invite_rate_limited = posts_rate_limited("invite")
 
-INVITATION_MADE = "Invitation made: send its link, or let them scan its QR code."
-INVITATION_REVOKED_DONE = "Invitation revoked: its link no longer works."
-ROLE_CHANGED = "{user} is now {role}."
-MEMBER_REMOVED = "{user} was removed from the campaign."
-YOU_LEFT = "You left {campaign}."
-HOUSE_SET = "{user} plays House {house}."
-HOUSE_CLEARED = "{user} plays no House."
-NAME_SET = "{user} is now called {name}."
+INVITATION_MADE = gettext_lazy("Invitation made: send its link, or let them scan its QR code.")
+INVITATION_REVOKED_DONE = gettext_lazy("Invitation revoked: its link no longer works.")
+ROLE_CHANGED = gettext_lazy("{user} is now {role}.")
+MEMBER_REMOVED = gettext_lazy("{user} was removed from the campaign.")
+YOU_LEFT = gettext_lazy("You left {campaign}.")
+HOUSE_SET = gettext_lazy("{user} plays House {house}.")
+HOUSE_CLEARED = gettext_lazy("{user} plays no House.")
+NAME_SET = gettext_lazy("{user} is now called {name}.")
 
-INVITATION_QR_LABEL = "QR code of the invitation link"
+INVITATION_QR_LABEL = gettext_lazy("QR code of the invitation link")
 
 
 def invitation_link(request: HttpRequest, invitation: Invitation) -> str:

@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign import forms, selectors
@@ -15,7 +16,7 @@ from campaign.access import (
     Need,
     role_allows,
 )
-from campaign.models import Campaign
+from campaign.models import Campaign, ResourceRow
 from campaign.services.chronicles import (
     legacy_setup_compute,
 )
@@ -35,10 +36,10 @@ from config.http import HttpRequest
 from games.access import session_kept_by
 from games.presenters.kings_dilemma import save_words
 
-NIGHT_RESUMED = "Game night #{session} resumed where it stopped."
+NIGHT_RESUMED = gettext_lazy("Game night #{session} resumed where it stopped.")
 
 
-NIGHT_TAKEN_OVER = (
+NIGHT_TAKEN_OVER = gettext_lazy(
     "You host game night #{session} now: its table, its seat codes, undo and abandon are yours."
 )
 
@@ -63,7 +64,7 @@ def game_night_start_view(request: HttpRequest, pk: int) -> HttpResponse:
                     "house": pk_,
                     "name": names[pk_],
                     "polarity": "positive" if positive else "negative",
-                    "rows": rows,
+                    "rows": [(row, ResourceRow(row).label) for row in rows],
                 }
                 for pk_, positive, rows in setup["open_agenda_choices"]
             ]
@@ -80,7 +81,8 @@ def game_night_start_view(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(
                 request,
-                f"Game night under King {form.cleaned_data['king_name']} started: hand each House its link.",
+                gettext("Game night under King %(king)s started: hand each House its link.")
+                % {"king": form.cleaned_data["king_name"]},
             )
             return redirect("games:session_table", session_id=session.pk)
     status = 400 if form.errors else 200
@@ -175,7 +177,9 @@ def game_night_record_view(request: HttpRequest, pk: int, session_id: int) -> Ht
         )
         if game is not None:
             messages.success(
-                request, f"Game {game.number} under King {game.king_name} is in the Realm Chronicles."
+                request,
+                gettext("Game %(number)s under King %(king)s is in the Realm Chronicles.")
+                % {"number": game.number, "king": game.king_name},
             )
             if game.conflicts:
                 messages.warning(request, NIGHT_CONFLICTS.format(count=len(game.conflicts)))

@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign import statistics_selectors, story_selectors
@@ -22,11 +23,17 @@ from campaign.views.form_pages import member_campaign
 from config.http import HttpRequest
 from config.network import phone_base_url
 
-STORY_SHARED = "Anyone with this link can read the story of game {number}, and nothing else."
-STORY_UNSHARED = "The link to the story of game {number} no longer works."
+STORY_SHARED = gettext_lazy("Anyone with this link can read the story of game {number}, and nothing else.")
+STORY_UNSHARED = gettext_lazy("The link to the story of game {number} no longer works.")
 STATISTICS_CHART_TEXT = (
-    ("stickers", "Chronicle stickers each House signed in each row, one bar per House in its colour"),
-    ("council", "How often each House led, moderated and won the vote, one bar per House in its colour"),
+    (
+        "stickers",
+        gettext_lazy("Chronicle stickers each House signed in each row, one bar per House in its colour"),
+    ),
+    (
+        "council",
+        gettext_lazy("How often each House led, moderated and won the vote, one bar per House in its colour"),
+    ),
 )
 
 

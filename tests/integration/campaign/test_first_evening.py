@@ -124,7 +124,7 @@ class FirstStepPageTests:
         response = client.post(url, first_envelope(dilemma_numbers="1-3, x"), headers=HTMX)
         html = response.content.decode()
         assert response.status_code == 422
-        assert CARD_NUMBERS_FORMAT in html and 'value="1-3, x"' in html and 'value="Crown"' in html
+        assert str(CARD_NUMBERS_FORMAT) in html and 'value="1-3, x"' in html and 'value="Crown"' in html
         assert not Envelope.objects.exists()
 
     def test_envelope_00_typed_in_the_envelope_form_is_accepted_as_what_it_is(self, client):

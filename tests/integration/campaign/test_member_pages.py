@@ -117,7 +117,7 @@ class InvitationFormTests:
             {"role": "player", "house": houses[1].pk, "days": 3},
             follow=True,
         )
-        assert INVITATION_MADE in response.content.decode()
+        assert str(INVITATION_MADE) in response.content.decode()
         invitation = Invitation.objects.get()
         assert invitation.house == houses[1] and invitation.created_by == user
         assert abs(invitation.expires_at - timezone.now() - datetime.timedelta(days=3)).total_seconds() < 60
