@@ -33,13 +33,14 @@ def _house_field(form: forms.Form, name: str) -> forms.ModelChoiceField:
     """A House picker, whose choices are the campaign's Houses."""
     field = form.fields[name]
     assert isinstance(field, forms.ModelChoiceField)
-    field.label_from_instance = house_label
     return field
 
 
-def house_label(house: House) -> str:
-    """A House as a picker names it, in the reader's language."""
-    return gettext("House %(house)s") % {"house": house.name}
+class HouseChoiceField(forms.ModelChoiceField):
+    """A House picker that names each House in the reader's language."""
+
+    def label_from_instance(self, obj) -> str:
+        return gettext("House %(house)s") % {"house": obj.name}
 
 
 class TextRuleForm(forms.Form):
@@ -94,7 +95,7 @@ class StickerForm(CampaignBoundForm):
         coerce=lambda v: v == "1",
         label=_("Side"),
     )
-    signer = forms.ModelChoiceField(
+    signer = HouseChoiceField(
         queryset=House.objects.none(), required=False, empty_label=_("(nobody)"), label=_("Signer")
     )
     title = forms.CharField(max_length=120, required=False, label=_("Title"))
@@ -128,7 +129,7 @@ class EnvelopeForm(CampaignBoundForm):
     house_fields = ("opened_by",)
     number = forms.IntegerField(min_value=0, max_value=74, label=_("Number"))
     special = forms.BooleanField(required=False, label=_("Special"), help_text=SPECIAL_HELP)
-    opened_by = forms.ModelChoiceField(
+    opened_by = HouseChoiceField(
         queryset=House.objects.none(), required=False, empty_label=_("(nobody)"), label=_("Opened by")
     )
     dilemma_numbers = forms.CharField(
@@ -181,7 +182,7 @@ POINTS = forms.NumberInput(attrs={"style": "width:5rem", "inputmode": "numeric"}
 
 
 class ResultRowForm(forms.Form):
-    house = forms.ModelChoiceField(
+    house = HouseChoiceField(
         queryset=House.objects.none(), required=False, empty_label=_("(did not play)"), label=_("House")
     )
     secret_agenda = forms.ChoiceField(
@@ -242,7 +243,7 @@ class GameNightForm(CampaignBoundForm):
         super().__init__(*args, campaign=campaign, **kwargs)
         last = [] if self.is_bound else selectors.last_night_houses(campaign=campaign)
         for i in range(self.SEATS):
-            self.fields[f"seat{i}"] = forms.ModelChoiceField(
+            self.fields[f"seat{i}"] = HouseChoiceField(
                 queryset=campaign.houses.all(),
                 required=i < 3,
                 label=_("Seat 1 (then clockwise)") if i == 0 else SEAT % {"number": i + 1},
@@ -329,7 +330,7 @@ class AchievementForm(CampaignBoundForm):
     id_prefix = "achievement"
 
     house_fields = ("house",)
-    house = forms.ModelChoiceField(
+    house = HouseChoiceField(
         queryset=House.objects.none(), label=_("House"), empty_label=_("(choose a House)")
     )
     kind = forms.ChoiceField(
@@ -366,7 +367,7 @@ class StoryCardForm(CampaignBoundForm):
     house_fields = ("signer",)
     number = forms.IntegerField(min_value=1, label=_("Number"))
     storyline = forms.CharField(max_length=40, label=_("Storyline"))
-    signer = forms.ModelChoiceField(
+    signer = HouseChoiceField(
         queryset=House.objects.none(), required=False, empty_label=_("(nobody)"), label=_("Signer")
     )
     title = forms.CharField(max_length=120, required=False, label=_("Title"))
@@ -457,7 +458,7 @@ class AgingMarksForm(forms.Form):
 class EnvelopeCorrectForm(CampaignBoundForm):
     id_prefix = "fix"
     house_fields = ("opened_by",)
-    opened_by = forms.ModelChoiceField(
+    opened_by = HouseChoiceField(
         queryset=House.objects.none(), required=False, empty_label=_("(nobody)"), label=_("Opened by")
     )
     special = forms.BooleanField(required=False, label=_("Special"), help_text=SPECIAL_HELP)
@@ -474,7 +475,7 @@ class InvitationForm(CampaignBoundForm):
     id_prefix = "invite"
     house_fields = ("house",)
     role = forms.ChoiceField(choices=Invitation.Role.choices, initial=Invitation.Role.PLAYER, label=_("Role"))
-    house = forms.ModelChoiceField(
+    house = HouseChoiceField(
         queryset=House.objects.none(),
         required=False,
         empty_label=_("(no House)"),
@@ -506,7 +507,7 @@ class MemberRoleForm(forms.Form):
 
 class MemberHouseForm(CampaignBoundForm):
     house_fields = ("house",)
-    house = forms.ModelChoiceField(
+    house = HouseChoiceField(
         queryset=House.objects.none(), required=False, empty_label=_("(no House)"), label=_("House")
     )
 
