@@ -1,6 +1,7 @@
-"""The campaign's pages at 375 px in German, Italian, French and Spanish: each page answers in the
-reader's language, no element is wider than the screen (long German compounds wrap), and each is
-kept as a screenshot (screenshots/campaign-<page>-<lang>-375.png)."""
+"""The campaign's pages at 375 px in German, Italian, French and Spanish (the campaign page, its
+board and Houses, a House page, a night's story, the statistics, the members, the Realm Chronicles):
+each answers in the reader's language, no element is wider than the screen (long German compounds
+wrap), and each is kept as a screenshot (screenshots/campaign-<page>-<lang>-375.png)."""
 
 import pytest
 from django.urls import reverse
@@ -12,32 +13,44 @@ from tests.story_play import campaign_of_nights
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 OWNER = "olga"
-# A heading of each page in each language: the page is the translated one, not English.
+# A heading of each page (in the order of pages()) in each language: the page is the translated one.
 HEADINGS = {
-    "de": {
-        "detail": "Häuser",
-        "houses": "Reichsplan: Chronikbereich",
-        "house": "Abend für Abend",
-        "story": "Das Ende der Herrschaft",
-    },
-    "it": {
-        "detail": "Casate",
-        "houses": "Plancia del Regno: area Cronaca",
-        "house": "Serata per serata",
-        "story": "La fine del regno",
-    },
-    "fr": {
-        "detail": "Maisons",
-        "houses": "Plateau du royaume : zone Chronique",
-        "house": "Soirée après soirée",
-        "story": "La fin du règne",
-    },
-    "es": {
-        "detail": "Casas",
-        "houses": "Tablero del Reino: zona de Crónica",
-        "house": "Noche a noche",
-        "story": "El fin del reinado",
-    },
+    "de": (
+        "Häuser",
+        "Reichsplan: Chronikbereich",
+        "Abend für Abend",
+        "Das Ende der Herrschaft",
+        "Die Statistik des Reiches",
+        "Mitglieder",
+        "Chroniken des Reiches",
+    ),
+    "it": (
+        "Casate",
+        "Plancia del Regno: area Cronaca",
+        "Serata per serata",
+        "La fine del regno",
+        "Le statistiche del Regno",
+        "Membri",
+        "Cronache del Regno",
+    ),
+    "fr": (
+        "Maisons",
+        "Plateau du royaume : zone Chronique",
+        "Soirée après soirée",
+        "La fin du règne",
+        "Les statistiques du royaume",
+        "Membres",
+        "Chroniques du royaume",
+    ),
+    "es": (
+        "Casas",
+        "Tablero del Reino: zona de Crónica",
+        "Noche a noche",
+        "El fin del reinado",
+        "Las estadísticas del Reino",
+        "Miembros",
+        "Crónicas del Reino",
+    ),
 }
 
 
@@ -60,6 +73,9 @@ def pages(campaign, houses, games) -> dict[str, str]:
         "houses": reverse("campaign-detail", args=[pk]) + "#board",
         "house": reverse("house-page", args=[pk, houses[0].pk]),
         "story": reverse("night-story", args=[pk, games[0].number]),
+        "statistics": reverse("campaign-statistics", args=[pk]),
+        "members": reverse("campaign-members", args=[pk]),
+        "chronicles": reverse("campaign-chronicles", args=[pk]),
     }
 
 
@@ -70,7 +86,7 @@ def test_the_campaign_pages_at_375_px_in_each_language(live_server, new_page, sc
     page = new_page(PHONE, locale=language)
     login(page, live_server, OWNER)
     page.wait_for_selector(f".topbar >> text={OWNER}")
-    for name, url in pages(campaign, houses, games).items():
+    for (name, url), heading in zip(pages(campaign, houses, games).items(), HEADINGS[language], strict=True):
         page.goto(live_server.url + url)
         if name == "houses":  # the board and the Houses' folds, opened as a player reads them
             page.evaluate(
@@ -78,6 +94,6 @@ def test_the_campaign_pages_at_375_px_in_each_language(live_server, new_page, sc
             )
             page.locator("#board").scroll_into_view_if_needed()
         assert page.get_attribute("html", "lang") == language
-        assert HEADINGS[language][name] in page.inner_text("main"), name
+        assert heading in page.inner_text("main"), name
         assert no_overflow(page) == [], name
         screenshot(page, f"campaign-{name}-{language}-375")
