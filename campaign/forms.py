@@ -102,7 +102,7 @@ class StickerForm(CampaignBoundForm):
 
 
 CARD_NUMBERS_FORMAT = _("Write card numbers separated by commas, or a range, e.g. 12, 31, 7 or 1-20.")
-CARD_RANGE_TOO_LONG = _("At most {most} card numbers at once.")
+CARD_RANGE_TOO_LONG = _("At most %(most)s card numbers at once.")
 MAX_TYPED_CARDS = 120
 
 
@@ -118,7 +118,7 @@ def card_numbers(raw: str) -> list[int]:
         first, last = int(low), int(high) if dash else int(low)
         if last < first or len(numbers) + last - first + 1 > MAX_TYPED_CARDS:
             raise forms.ValidationError(
-                CARD_NUMBERS_FORMAT if last < first else CARD_RANGE_TOO_LONG.format(most=MAX_TYPED_CARDS)
+                CARD_NUMBERS_FORMAT if last < first else CARD_RANGE_TOO_LONG % {"most": MAX_TYPED_CARDS}
             )
         numbers.extend(range(first, last + 1))
     return numbers

@@ -36,11 +36,11 @@ from config.http import HttpRequest
 from games.access import session_kept_by
 from games.presenters.kings_dilemma import save_words
 
-NIGHT_RESUMED = gettext_lazy("Game night #{session} resumed where it stopped.")
+NIGHT_RESUMED = gettext_lazy("Game night #%(session)s resumed where it stopped.")
 
 
 NIGHT_TAKEN_OVER = gettext_lazy(
-    "You host game night #{session} now: its table, its seat codes, undo and abandon are yours."
+    "You host game night #%(session)s now: its table, its seat codes, undo and abandon are yours."
 )
 
 
@@ -118,7 +118,7 @@ def game_night_take_over_view(request: HttpRequest, pk: int, session_id: int) ->
     except ValidationError as refused:
         messages.error(request, " ".join(refused.messages))
         return redirect("campaign-detail", pk=campaign.pk)
-    messages.success(request, NIGHT_TAKEN_OVER.format(session=session.pk))
+    messages.success(request, NIGHT_TAKEN_OVER % {"session": session.pk})
     return redirect("games:session_table", session_id=session.pk)
 
 
@@ -152,7 +152,7 @@ def game_night_resume_view(request: HttpRequest, pk: int, session_id: int) -> Ht
         except ValidationError as refused:
             error = " ".join(refused.messages)
         else:
-            messages.success(request, NIGHT_RESUMED.format(session=session.pk))
+            messages.success(request, NIGHT_RESUMED % {"session": session.pk})
             return redirect("games:session_table", session_id=session.pk)
     context = {"campaign": campaign, "night": session, "error": error}
     return render(request, "campaign/night_resume.html", context, status=400 if error else 200)

@@ -159,7 +159,8 @@ def words_outside(rest: str) -> list[str]:
 
 
 def refusals(page, live_server, campaign, sticker) -> dict[str, str]:
-    """The correction forms sent with what they refuse: the refusal shows beside the form."""
+    """The correction forms sent with what they refuse (the refusal shows beside the form), and a
+    story shared (a message says so)."""
     found = {}
     page.goto(live_server.url + reverse("sticker-aging-correct", args=[campaign.pk, sticker.number]))
     page.fill("input[name=marks]", "-1")
@@ -171,6 +172,10 @@ def refusals(page, live_server, campaign, sticker) -> dict[str, str]:
     page.click("form.stack button[type=submit]")
     page.wait_for_selector(".errorlist")
     found["night correction refused"] = read(page)
+    page.goto(live_server.url + reverse("night-story", args=[campaign.pk, 2]))
+    page.click("#share form button[type=submit]")  # shared: the page says so in a message
+    page.wait_for_selector("ul.messages li.success")
+    found["a story just shared"] = read(page)
     return found
 
 

@@ -86,7 +86,7 @@ class CardNumbersTests:
     def test_a_range_longer_than_a_box_holds_is_refused(self):
         with pytest.raises(ValidationError) as refused:
             card_numbers(f"1-{MAX_TYPED_CARDS + 1}")
-        assert refused.value.messages == [CARD_RANGE_TOO_LONG.format(most=MAX_TYPED_CARDS)]
+        assert refused.value.messages == [CARD_RANGE_TOO_LONG % {"most": MAX_TYPED_CARDS}]
 
 
 class FirstStepPageTests:
