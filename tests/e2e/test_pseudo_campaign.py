@@ -9,15 +9,16 @@ import pytest
 from django.urls import reverse
 
 from campaign.models import Membership
+from campaign.services.chronicles import game_begin
 from campaign.services.game_nights import game_night_start
 from campaign.services.members import invitation_create
-from campaign.services.stickers import sticker_correct
+from campaign.services.stickers import mystery_sticker_attach, sticker_correct
 from campaign.services.stories import story_link_create
 from games.services.sessions import session_abandon
 from tests.e2e.conftest import PHONE, login
 from tests.e2e.pseudo import outside_messages, page_text, unwrapped_words
 from tests.e2e.test_languages import pseudo_language  # noqa: F401  # the fixture, for usefixtures
-from tests.factories import UserFactory
+from tests.factories import UserFactory, campaign_at_the_last_mystery, campaign_with_houses
 from tests.story_play import HOUSES, _first_two_open_agendas, campaign_of_nights, play_campaign_night
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -25,7 +26,20 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 OWNER, PLAYER = "olga", "piet"
 CAMPAIGN = "Autumn realm"
 # What the test itself typed (names, Kings, a storyline, a sticker's title): data, not messages.
-DATA = (OWNER, PLAYER, CAMPAIGN, *HOUSES, "Aldric", "Olaf", "Crown", "Bread riots")
+DATA = (
+    OWNER,
+    PLAYER,
+    CAMPAIGN,
+    "Finale",
+    "First",
+    *HOUSES,
+    "Aldric",
+    "Olaf",
+    "Crown",
+    "Faith",
+    "Schism",
+    "Bread riots",
+)
 # The cards the nights drew, as tests/story_play.py types them.
 CARDS = (r"Dilemma \d+", r"“Shall the realm answer question \d+\?”")
 # What the campaign's services, models, selectors and the night's presenter still write in English
@@ -44,6 +58,10 @@ NOT_YET_TRANSLATED = (
     r"Chronicle sticker \d+ \(positive wealth\) attached, signed by House",
     r"Chronicle sticker \d+ corrected: side positive → negative; signer House|; title \(no title\) →|→ House",
     r"(House \w+ )?marked \d+ space\(s\) of",
+    r"Campaign \w+ begins|House \w+ \(number \d+\) joins|Game \d+ begins under King \w+",  # latest changes
+    r"Mystery sticker \w attached|Chronicle aging: \d+ sticker\(s\) marked",
+    r"The sixth Mystery sticker[^\n]*Grand Finale",
+    r"Story card \d+ on the \w+ storyline(, signed by House \w+)?",
     r"[+-]\d+ (Prestige|Crave)|\(Realm Chronicles\)|Game \d+ \(King|\): position \d+|\(Last\)",  # ledger
     r"\b(AYE|NAY)\b|voted (AYE|NAY) with \d+ Power|passed and gathered Power",  # the story's votes
     r"(Positive|Negative) \w+ \(gains [^)]*\)",  # an Open Agenda and its rule
@@ -97,6 +115,20 @@ def walk_campaign():
     )
     play_campaign_night(night, 3)
     return campaign, sticker, games, invitation, link, abandoned, night
+
+
+def other_campaigns(owner) -> dict[str, str]:
+    """A campaign at its Grand Finale with a game begun on paper (its result form), and one before
+    its first game (Envelope 00 to open)."""
+    finale, _ = campaign_at_the_last_mystery("Valentine", "Martina", user=owner, name="Finale")
+    game_begin(campaign=finale, king_name="Olaf")
+    mystery_sticker_attach(campaign=finale, letter="F")
+    first, _ = campaign_with_houses("Valentine", user=owner, name="First")
+    return {
+        "Grand Finale": reverse("campaign-detail", args=[finale.pk]),
+        "a result to record": reverse("campaign-chronicles", args=[finale.pk]),
+        "before the first game": reverse("campaign-detail", args=[first.pk]),
+    }
 
 
 def owner_pages(campaign, sticker, games, abandoned, night) -> dict[str, str]:
@@ -187,7 +219,8 @@ class PseudoCampaignWalkTests:
         owner = new_page(PHONE, locale="en-XA")
         login(owner, live_server, OWNER)
         owner.wait_for_selector(f".topbar >> text={OWNER}")
-        for name, url in owner_pages(campaign, sticker, games, abandoned, night).items():
+        more = other_campaigns(campaign.created_by)
+        for name, url in {**owner_pages(campaign, sticker, games, abandoned, night), **more}.items():
             found[f"owner: {name}"] = read(owner, live_server.url + url)
         found.update(refusals(owner, live_server, campaign, sticker))
         player = new_page(PHONE, locale="en-XA")
