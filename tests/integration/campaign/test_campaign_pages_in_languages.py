@@ -8,6 +8,7 @@ from django.utils import formats, timezone, translation
 
 from campaign.forms import CARD_NUMBERS_FORMAT
 from campaign.services.envelopes import envelope_open
+from campaign.services.houses import house_create
 from campaign.services.stickers import sticker_attach
 from tests.factories import UserFactory, campaign_with_houses
 
@@ -65,3 +66,14 @@ class CampaignPageLanguageTests:
         with translation.override("de"):
             today = formats.date_format(timezone.localdate(), "DATE_FORMAT")  # "29. November 2026"
         assert f"Kampagnenbogen · {today}" in html
+
+    def test_a_house_s_open_agendas_to_keep_are_named_in_the_reader_s_language(self, client, campaign):
+        houses = list(campaign.houses.order_by("number"))
+        house_create(campaign=campaign, name="Allwed", number=3)
+        for row in ("morale", "welfare", "knowledge"):  # with wealth, four rows: keep two of them
+            sticker_attach(campaign=campaign, number=len(row) + 20, row=row, positive=True, signer=houses[0])
+        seats = {f"seat{i}": str(h.pk) for i, h in enumerate(campaign.houses.order_by("number"))}
+        url = reverse("kd-night-start", args=[campaign.pk])
+        html = in_language(client, "de", url, king_name="Olaf", **seats).content.decode()
+        assert "Haus Smeethe hat mehr als 2 positive Offene Agenden: Behalte 2" in html
+        assert html.count('type="checkbox" name="keep-') == 4  # each row offered, by its name
