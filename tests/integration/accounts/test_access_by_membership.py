@@ -175,7 +175,7 @@ class TakeOverTests:
         assert self.url(campaign, session) in page and "Take over this night's table" in page
         response = owner.post(self.url(campaign, session), follow=True)
         assert response.redirect_chain[0][0] == reverse("games:session_table", args=[session.pk])
-        assert NIGHT_TAKEN_OVER.format(session=session.pk) in response.content.decode()
+        assert NIGHT_TAKEN_OVER % {"session": session.pk} in response.content.decode()
         session.refresh_from_db()
         assert session.host == users["owner"]
         # The player who hosted it is a player again: the table is no longer theirs, undo is the owner's.

@@ -117,7 +117,7 @@ class InvitationFormTests:
             {"role": "player", "house": houses[1].pk, "days": 3},
             follow=True,
         )
-        assert INVITATION_MADE in response.content.decode()
+        assert str(INVITATION_MADE) in response.content.decode()
         invitation = Invitation.objects.get()
         assert invitation.house == houses[1] and invitation.created_by == user
         assert abs(invitation.expires_at - timezone.now() - datetime.timedelta(days=3)).total_seconds() < 60
@@ -158,7 +158,7 @@ class MemberActionsTests:
         assert response.status_code == 302
         assert Membership.objects.get(pk=mine.pk).role == "viewer"
         response = client.post(reverse("member-remove", args=[campaign.pk, mine.pk]), follow=True)
-        assert escape(MEMBER_REMOVED.format(user="anna")) in response.content.decode()
+        assert escape(MEMBER_REMOVED % {"user": "anna"}) in response.content.decode()
         assert not Membership.objects.filter(pk=mine.pk).exists()
         assert client_of(anna).get(reverse("campaign-detail", args=[campaign.pk])).status_code == 404
 

@@ -365,7 +365,7 @@ class ResumeTests:
         assert night.status == "abandoned"
         done = client.post(url, {"confirm": "yes"}, follow=True)
         night.refresh_from_db()
-        assert night.status == "active" and NIGHT_RESUMED.format(session=night.pk) in done.content.decode()
+        assert night.status == "active" and NIGHT_RESUMED % {"session": night.pk} in done.content.decode()
 
     def test_a_player_may_not_resume_and_is_not_offered_it(self, client, realm, user):
         campaign, houses = realm

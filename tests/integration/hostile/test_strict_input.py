@@ -309,5 +309,5 @@ class NightStartPageTests:
             f"/campaigns/{campaign.pk}/night/new/", {"king_name": "Harald V", **seats, key: "wealth"}
         )
         assert response.status_code == 400
-        assert KEEP_UNREADABLE in html.unescape(response.content.decode())
+        assert str(KEEP_UNREADABLE) in html.unescape(response.content.decode())
         assert written() == before

@@ -91,7 +91,7 @@ class ExportRetryViewTests:
         assert response.status_code == 302 and response["Location"] == reverse(
             "campaign-detail", args=[campaign.pk]
         )
-        assert said(response) == [EXPORT_RETRIED]
+        assert said(response) == [str(EXPORT_RETRIED)]
         export.refresh_from_db()
         assert (export.status, export.error, export.attempts) == (CampaignExport.Status.READY, "", 1)
         assert CampaignEvent.objects.filter(campaign=campaign, kind="export_retried").count() == 1
