@@ -12,6 +12,7 @@ from django.contrib.staticfiles import finders
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
@@ -28,7 +29,7 @@ ICONS = (
 # as they are read), so a page read before the worker was there still finds its style offline.
 PRECACHED_FOLDERS = ("css", "js", "icons")
 PRECACHED_OTHERS = ("django_htmx/htmx-2.min.js", "django_htmx/django-htmx.js")
-OFFLINE_TITLE = "This page needs the server"
+OFFLINE_TITLE = gettext_lazy("This page needs the server")
 
 
 @require_safe

@@ -209,7 +209,7 @@ class DeviceNameTests:
         body = {"username": "anna", "password": "secret-pass", "device": "phone\u202e"}
         response = APIClient().post(OBTAIN, body, format="json")
         assert response.status_code == 400
-        assert NAME_CONTROL_CHARACTERS in str(response.json())
+        assert str(NAME_CONTROL_CHARACTERS) in str(response.json())
         assert not DeviceToken.objects.exists()
 
     def test_the_service_refuses_one_too(self, anna):
