@@ -76,7 +76,10 @@ class DemoFromAnotherDeviceTests:
 
     def test_the_log_in_form_refuses_the_demo_from_another_device(self, client, demo):
         response = log_in(client, SET_AT_THE_MACHINE, LAN)
-        assert response.status_code == 200 and escape(str(DEMO_ONLY_ON_THIS_MACHINE)) in response.content.decode()
+        assert (
+            response.status_code == 200
+            and escape(str(DEMO_ONLY_ON_THIS_MACHINE)) in response.content.decode()
+        )
         assert not logged_in_as(client).is_authenticated
 
     def test_the_api_gives_the_demo_no_token_on_another_device(self, demo):
