@@ -195,3 +195,17 @@ class ApiRefusalKindTests:
             schema, HTTP_ACCEPT="application/vnd.oai.openapi+json", HTTP_ACCEPT_LANGUAGE="de"
         ).content
         assert english == german
+
+
+class DjangosOwnAnswerTests:
+    def test_an_html_error_under_the_api_is_said_in_the_readers_language(self, rf):
+        from django.http import HttpResponseForbidden
+        from django.utils import translation
+
+        from config.api_errors import ApiErrorShapeMiddleware
+
+        middleware = ApiErrorShapeMiddleware(lambda request: HttpResponseForbidden("<h1>Forbidden</h1>"))
+        with translation.override("de"):
+            answer = middleware(rf.post("/api/campaigns/"))
+        assert (answer.status_code, answer["Content-Type"]) == (403, "application/json")
+        assert answer.content.decode() == '{"message": "Verboten.", "code": "permission_denied", "extra": {}}'
