@@ -16,6 +16,7 @@ from django.urls import reverse
 
 from campaign.access import Need
 from campaign.models import CampaignEvent, Membership
+from campaign.services.members import invitation_create
 from config.administrator import administrator_link_token
 from config.catalogues import LOCALE_DIR, PSEUDO_LANGUAGE, framework_catalogues, write_pseudo
 from config.ratelimits import LOGIN_FAILURES
@@ -182,6 +183,18 @@ class ScriptWordsTests:
         assert words["offline_copy"].startswith("Offline-Kopie vom {time}.")
         page.goto(live_server.url + reverse("offline"))
         assert page.title() == "Diese Seite braucht den Server · Chronicle"
+
+    def test_copy_answers_in_the_pages_language(self, live_server, new_page):
+        user = UserFactory(username=USERNAME)
+        campaign, _ = campaign_with_houses("Ada", user=user)
+        invitation = invitation_create(campaign=campaign, role="viewer")
+        page = new_page(PHONE, locale="de-DE")
+        page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
+        logged_in(page, live_server)
+        page.goto(live_server.url + reverse("campaign-members", args=[campaign.pk]))
+        tools = page.locator(f"#invitation-{invitation.pk} .share-tools")
+        tools.locator("button:has-text('Kopieren')").click()
+        tools.locator("[data-share-status]", has_text="Kopiert").wait_for()
 
 
 def test_the_check_reads_nested_messages_and_sets_data_aside():
