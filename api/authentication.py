@@ -11,6 +11,7 @@ from django.contrib.auth.models import User
 from django.db.models import F, Q
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication, get_authorization_header
 from rest_framework.request import Request
@@ -18,9 +19,9 @@ from rest_framework.request import Request
 from api.models import DeviceToken, token_digest
 from games.access import TokenRefused
 
-TOKEN_EXPIRED = "Your token has expired: log in again for a new one."
-TOKEN_INVALID = "Invalid token."
-USER_INACTIVE = "User inactive or deleted."
+TOKEN_EXPIRED = gettext_lazy("Your token has expired: log in again for a new one.")
+TOKEN_INVALID = gettext_lazy("Invalid token.")
+USER_INACTIVE = gettext_lazy("User inactive or deleted.")
 LAST_USED_EVERY = datetime.timedelta(seconds=60)
 
 

@@ -1,10 +1,12 @@
 """Base classes of the API views: JSON in, one error shape out, campaign membership checked once."""
 
-from typing import Any
+import math
+from typing import Any, NoReturn
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from django.utils.translation import ngettext
 from rest_framework import exceptions, serializers
 from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
@@ -30,6 +32,21 @@ def member_campaign(*, user: User | AnonymousUser, campaign_id: int, need: Need 
     return campaign
 
 
+class Throttled(exceptions.Throttled):
+    """DRF's, said whole in the reader's language: DRF words the wait before looking its plural up,
+    so no catalogue ever matches it."""
+
+    def __init__(self, wait: float | None) -> None:
+        seconds = math.ceil(wait or 0)
+        message = ngettext(
+            "Too many requests: wait {n} second and try again.",
+            "Too many requests: wait {n} seconds and try again.",
+            seconds,
+        )
+        super().__init__(detail=message.format(n=seconds))
+        self.wait = None if wait is None else seconds  # the Retry-After header
+
+
 class ChronicleApi(APIView):
     schema = ChronicleAutoSchema()
     parser_classes = [ChronicleJSONParser]
@@ -37,6 +54,9 @@ class ChronicleApi(APIView):
 
     def get_serializer_context(self) -> dict:
         return {"request": self.request}
+
+    def throttled(self, request: Request, wait: float | None) -> NoReturn:
+        raise Throttled(wait)
 
     def input(self, request: Request) -> dict:
         """The body, validated by the view's InputSerializer (a 400 with the reason otherwise)."""

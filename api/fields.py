@@ -5,6 +5,7 @@ characters)."""
 from typing import Any
 
 from django.core.validators import ProhibitNullCharactersValidator
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -12,8 +13,8 @@ from rest_framework import serializers
 from campaign.services.common import TEXT_CONTROL_CHARACTERS
 from games.engines.kernel.text import has_control_characters
 
-NAME_CONTROL_CHARACTERS = "A name cannot hold control characters (such as NUL, ESC or U+202E)."
-NOT_A_TEXT = "Not a valid string."
+NAME_CONTROL_CHARACTERS = gettext_lazy("A name cannot hold control characters (such as NUL, ESC or U+202E).")
+NOT_A_TEXT = gettext_lazy("Not a valid string.")
 
 
 class StrictCharField(serializers.CharField):
@@ -34,7 +35,9 @@ class StrictBooleanField(serializers.BooleanField):
         return data
 
 
-NUMBER_NOT_A_NUMBER = "A whole number is required: a JSON number, not text, a fraction or true/false."
+NUMBER_NOT_A_NUMBER = gettext_lazy(
+    "A whole number is required: a JSON number, not text, a fraction or true/false."
+)
 
 
 class StrictIntegerField(serializers.IntegerField):

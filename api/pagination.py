@@ -1,5 +1,6 @@
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import gettext_lazy
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
@@ -8,7 +9,7 @@ if TYPE_CHECKING:  # DRF's settings import this module while rest_framework.view
     from rest_framework.views import APIView
 
 MAX_OFFSET = 1_000_000
-PAGE_PARAMETER = "{name} is a whole number of at least {low}."
+PAGE_PARAMETER = gettext_lazy("{name} is a whole number of at least {low}.")
 
 
 class ChroniclePagination(LimitOffsetPagination):
@@ -16,6 +17,9 @@ class ChroniclePagination(LimitOffsetPagination):
     whole number is a 400 (as the schema says), an absurd offset an empty page, never a 500."""
 
     default_limit = 50
+    # The schema's words are the developers' documentation, in English for every reader (DRF's are lazy).
+    limit_query_description = "Number of results to return per page."
+    offset_query_description = "The initial index from which to return the results."
     max_limit = 200
 
     def _number(self, request: Request, name: str, low: int) -> int | None:

@@ -6,14 +6,18 @@ from typing import IO, Any
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
 from config.json_limits import JSON_LONE_SURROGATE, json_depth_exceeds, json_loads_strict, json_lone_surrogate
 
 JSON_MAX_DEPTH = 32  # far above any body of the API (an action nests 3 or 4 levels)
-JSON_TOO_DEEP = f"The JSON body nests deeper than {JSON_MAX_DEPTH} levels."
-JSON_INVALID = "JSON parse error - {problem}"
+JSON_TOO_DEEP = format_lazy(
+    gettext_lazy("The JSON body nests deeper than {depth} levels."), depth=JSON_MAX_DEPTH
+)
+JSON_INVALID = gettext_lazy("JSON parse error - {problem}")
 
 
 class ChronicleJSONParser(parsers.JSONParser):

@@ -11,13 +11,14 @@ from collections.abc import Callable
 from allauth.account.adapter import DefaultAccountAdapter
 from django.core.exceptions import ValidationError
 from django.utils import translation
+from django.utils.translation import gettext_lazy
 
 from config.network import request_from_this_machine
 from config.ratelimits import client_address
 
 DEMO_USER = "demo"  # the shared demo login that make run loads (campaign/demo.py)
 
-DEMO_ONLY_ON_THIS_MACHINE = (
+DEMO_ONLY_ON_THIS_MACHINE = gettext_lazy(
     "The demo account opens only on the computer that runs Chronicle (its home page's demo "
     "button): log in with your own account, or sign up."
 )

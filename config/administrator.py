@@ -17,6 +17,7 @@ from django.core import signing
 from django.db import connection, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 LINK_SALT = "chronicle.administrator-link"
@@ -24,12 +25,12 @@ LINK_MAX_AGE = 24 * 60 * 60  # seconds: a link printed at start-up is for that e
 LINK_PATH = "/admin/setup/{token}/"
 LOCK_KEY = 7_390_211  # PostgreSQL advisory lock: one administrator made at a time
 
-LINK_REFUSED = (
+LINK_REFUSED = gettext_lazy(
     "This link to make the administrator has expired or was used already (the install has its "
     "administrator). On the machine that runs Chronicle, `make run` prints a new link while there "
     "is none; `python manage.py createsuperuser` makes one too."
 )
-ADMINISTRATOR_MADE = "{username} administers this install: the admin is at /admin/."
+ADMINISTRATOR_MADE = gettext_lazy("{username} administers this install: the admin is at /admin/.")
 
 
 def administrator_exists() -> bool:

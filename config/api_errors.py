@@ -17,6 +17,14 @@ NO_SUCH_ENDPOINT = gettext_lazy("There is no such API endpoint: see /api/schema/
 BODY_TOO_LARGE = gettext_lazy("The request body is too large (at most 2.5 MB).")
 # A rate limit of attempts (logging in, guessing seat tokens): the API's answer and the streams'.
 TOO_MANY_ATTEMPTS = gettext_lazy("Too many attempts: wait a minute and try again.")
+# What Django itself answers under /api/ (a CSRF refusal, a 404 of a view's own): the status in words.
+STATUS_MESSAGES = {
+    400: gettext_lazy("Bad request."),
+    403: gettext_lazy("Forbidden."),
+    404: gettext_lazy("Not found."),
+    405: gettext_lazy("Method not allowed."),
+    500: gettext_lazy("Internal server error."),
+}
 
 
 # Every code an error body can carry. The code of a status where nothing more specific is known
@@ -103,7 +111,8 @@ class ApiErrorShapeMiddleware:
             return response
         if response.get("Content-Type", "").startswith("application/json"):
             return response
-        return api_error(HTTPStatus(response.status_code).phrase + ".", response.status_code)
+        status = response.status_code
+        return api_error(STATUS_MESSAGES.get(status) or HTTPStatus(status).phrase + ".", status)
 
     def process_exception(self, request: HttpRequest, exception: Exception):
         if request.path.startswith(API_PREFIX) and isinstance(exception, RequestDataTooBig):

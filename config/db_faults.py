@@ -11,6 +11,7 @@ import logging
 from django.db import DatabaseError, InterfaceError, OperationalError, connections
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext_lazy
 
 from config.api_errors import API_PREFIX, api_error
 
@@ -18,7 +19,7 @@ logger = logging.getLogger(__name__)
 
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 RETRY_AFTER_SECONDS = 2
-DATABASE_UNAVAILABLE = "The database was unreachable for a moment: try again in a few seconds."
+DATABASE_UNAVAILABLE = gettext_lazy("The database was unreachable for a moment: try again in a few seconds.")
 _RETRIED = "_chronicle_db_retried"
 
 

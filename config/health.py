@@ -8,28 +8,41 @@ while Redis is unreachable, and neither changes /healthz's status code: a web pr
 without them, and /status/ says what is missing."""
 
 import time
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.shortcuts import render
+from django.utils import translation
+from django.utils.translation import gettext_lazy
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 # How changes reach the pages (games/live/streams.py): pushed, with polling only while a stream is down.
 LIVE_UPDATES = {
-    "connected": "pushed to every web process through Redis",
-    "not configured": "pushed from this process (one server, no Redis)",
-    "unreachable": "polling: Redis is unreachable, so other web processes cannot be told",
+    "connected": gettext_lazy("pushed to every web process through Redis"),
+    "not configured": gettext_lazy("pushed from this process (one server, no Redis)"),
+    "unreachable": gettext_lazy("polling: Redis is unreachable, so other web processes cannot be told"),
 }
+REDIS_STATES = {
+    "connected": gettext_lazy("connected"),
+    "not configured": gettext_lazy("not configured"),
+    "unreachable": gettext_lazy("unreachable"),
+}
+TASKS_BY_WORKERS = gettext_lazy("Celery workers")
+TASKS_EAGER = gettext_lazy("run eagerly in the web process")
 
 
 WORKER_PING_TIMEOUT = 1.0
 WORKER_PING_TTL = 5.0
-WORKER_ANSWERING = "answering"
-WORKER_SILENT = "not answering: exports and bot moves wait until a worker runs"
-BEAT_ALIVE = "alive"
-BEAT_STALE = "no tick for {seconds} s: bots are not woken and stale exports not retried"
-BEAT_NEVER = "no tick seen yet: bots are not woken and stale exports not retried"
-UNKNOWN_WITHOUT_REDIS = "unknown: Redis is unreachable"
+WORKER_ANSWERING = gettext_lazy("answering")
+WORKER_SILENT = gettext_lazy("not answering: exports and bot moves wait until a worker runs")
+BEAT_ALIVE = gettext_lazy("alive")
+BEAT_STALE = gettext_lazy("no tick for {seconds} s: bots are not woken and stale exports not retried")
+BEAT_NEVER = gettext_lazy("no tick seen yet: bots are not woken and stale exports not retried")
+UNKNOWN_WITHOUT_REDIS = gettext_lazy("unknown: Redis is unreachable")
 
 _worker_ping: dict[str, tuple[float, bool]] = {}
 
@@ -50,7 +63,7 @@ def worker_answering() -> bool:
     return answering
 
 
-def beat_state() -> str:
+def beat_state() -> "StrOrPromise":
     from django.core.cache import cache
 
     from config.celery import BEAT_HEARTBEAT_KEY
@@ -65,7 +78,7 @@ def beat_state() -> str:
 
 
 def service_status() -> dict:
-    status: dict[str, str | bool] = {"database": connection.vendor, "database_ok": True}
+    status: dict[str, StrOrPromise | bool] = {"database": connection.vendor, "database_ok": True}
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
@@ -80,8 +93,8 @@ def service_status() -> dict:
             redis_state = "connected"
         except Exception:
             redis_state = "unreachable"
-    status["redis"] = redis_state
-    status["tasks"] = "Celery workers" if settings.REDIS_URL else "run eagerly in the web process"
+    status["redis"] = REDIS_STATES[redis_state]
+    status["tasks"] = TASKS_BY_WORKERS if settings.REDIS_URL else TASKS_EAGER
     if redis_state == "connected":
         answering = worker_answering()
         status["worker"] = WORKER_ANSWERING if answering else WORKER_SILENT
@@ -95,8 +108,10 @@ def service_status() -> dict:
 
 
 def healthz(request: HttpRequest) -> JsonResponse:
-    status = service_status()
-    return JsonResponse(status, status=200 if status["database_ok"] else 503)
+    # Read by monitors, whatever their Accept-Language: its words stay the same.
+    with translation.override(settings.LANGUAGE_CODE):
+        status = service_status()
+        return JsonResponse(status, status=200 if status["database_ok"] else 503)
 
 
 def ping(request: HttpRequest) -> JsonResponse:
@@ -105,7 +120,12 @@ def ping(request: HttpRequest) -> JsonResponse:
 
 
 def status_page(request: HttpRequest):
-    return render(request, "status.html", {"status": service_status()})
+    status = service_status()
+    marks = {
+        "worker_ok": status.get("worker") == WORKER_ANSWERING,
+        "beat_ok": status.get("beat") == BEAT_ALIVE,
+    }
+    return render(request, "status.html", {"status": status, **marks})
 
 
 def rate_limited(request: HttpRequest, exception=None):

@@ -4,17 +4,18 @@ same on SQLite and PostgreSQL."""
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext_lazy
 
 from config.api_errors import API_PREFIX, api_error
 
-NUL_IN_PATH = "The address holds a NUL character."
-NUL_IN_PARAMETER = "The query parameter {name!r} holds a NUL character."
+NUL_IN_PATH = gettext_lazy("The address holds a NUL character.")
+NUL_IN_PARAMETER = gettext_lazy("The query parameter {name!r} holds a NUL character.")
 
 
 def refusal(request: HttpRequest) -> str | None:
     """Why this request's URL cannot be read, or None."""
     if "\x00" in request.path:
-        return NUL_IN_PATH
+        return str(NUL_IN_PATH)
     for name, values in request.GET.lists():
         if "\x00" in name or any("\x00" in value for value in values):
             return NUL_IN_PARAMETER.format(name=name.replace("\x00", "\\x00")[:40])

@@ -5,13 +5,15 @@ decoder (numbers JSON can carry, each key once in an object, nothing Python alon
 import json
 import math
 
-JSON_NOT_A_NUMBER = "{name} is not a JSON number"
+from django.utils.translation import gettext_lazy
+
+JSON_NOT_A_NUMBER = gettext_lazy("{name} is not a JSON number")
 # What a stored JSON value (an action's payload, a card's typed data) may hold so that the campaign
 # archive carries it and its import takes it again: both read these (campaign/services/archive/value_checks.py).
 STORED_JSON_MAX_DEPTH = 12
 STORED_JSON_MAX_INT = 2**63 - 1  # 64 bits: what both databases' JSON and the engines' seeds hold
-JSON_NUMBER_TOO_LARGE = "the number {text} is too large"
-JSON_DUPLICATE_KEY = "the key {key} appears twice in one object"
+JSON_NUMBER_TOO_LARGE = gettext_lazy("the number {text} is too large")
+JSON_DUPLICATE_KEY = gettext_lazy("the key {key} appears twice in one object")
 
 
 def _refuse_constant(name: str):
@@ -61,7 +63,9 @@ def json_depth_exceeds(value, limit: int) -> bool:
     return False
 
 
-JSON_LONE_SURROGATE = "a \\u escape gives half a character (a lone surrogate), which no text can hold"
+JSON_LONE_SURROGATE = gettext_lazy(
+    "a \\u escape gives half a character (a lone surrogate), which no text can hold"
+)
 
 
 def json_lone_surrogate(value) -> bool:

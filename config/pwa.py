@@ -12,11 +12,13 @@ from django.contrib.staticfiles import finders
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
+from django.utils import translation
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
 NAME = "Chronicle"
-DESCRIPTION = "The King's Dilemma campaign and the table companion of your game nights."
+DESCRIPTION = gettext_lazy("The King's Dilemma campaign and the table companion of your game nights.")
 THEME_COLOUR = "#1f1a14"  # the top bar's ink (static/css/chronicle.css --ink)
 BACKGROUND_COLOUR = "#f7f1e3"  # the page's parchment (--paper)
 ICONS = (
@@ -28,7 +30,9 @@ ICONS = (
 # as they are read), so a page read before the worker was there still finds its style offline.
 PRECACHED_FOLDERS = ("css", "js", "icons")
 PRECACHED_OTHERS = ("django_htmx/htmx-2.min.js", "django_htmx/django-htmx.js")
-OFFLINE_TITLE = "This page needs the server"
+OFFLINE_TITLE = gettext_lazy("This page needs the server")
+# The worker's words when even its offline page is missing.
+UNREACHABLE = gettext_lazy("Chronicle cannot reach its server.")
 
 
 @require_safe
@@ -37,7 +41,8 @@ def manifest(request: HttpRequest) -> JsonResponse:
     data = {
         "name": NAME,
         "short_name": NAME,
-        "description": DESCRIPTION,
+        "description": DESCRIPTION,  # in the reader's language, as "lang" says
+        "lang": translation.get_language(),
         "id": "/",
         "start_url": "/",
         "scope": "/",
@@ -75,7 +80,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     response = render(
         request,
         "pwa/sw.js",
-        {"version": version, "precached": [static(name) for name in names]},
+        {"version": version, "precached": [static(name) for name in names], "unreachable": UNREACHABLE},
         content_type="text/javascript; charset=utf-8",
     )
     response["Service-Worker-Allowed"] = "/"

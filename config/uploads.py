@@ -22,10 +22,11 @@ from django.conf import settings
 from django.core.files.uploadhandler import FileUploadHandler, StopUpload
 from django.http import HttpRequest
 from django.utils.html import escape
+from django.utils.translation import gettext_lazy
 
 from config.api_errors import API_PREFIX, error_body
 
-UPLOAD_TOO_LARGE = "The upload is larger than {mb} MB: it was refused while being received."
+UPLOAD_TOO_LARGE = gettext_lazy("The upload is larger than {mb} MB: it was refused while being received.")
 _MARK = "_chronicle_upload_too_large"
 
 

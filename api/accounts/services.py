@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from api.models import DeviceToken, token_digest, token_key_new
 from campaign.services.common import NAME_CONTROL_CHARACTERS
@@ -63,7 +64,7 @@ def tokens_revoke_all(*, user: User) -> int:
 
 # ---- Sign up through the API: the site's sign-up form (django-allauth), the same rules ---------
 
-SIGNUP_CONFIRM_EMAIL_FIRST = (
+SIGNUP_CONFIRM_EMAIL_FIRST = gettext_lazy(
     "Confirm your email address with the link just sent to it, then log in for a token "
     "(POST /api/auth/token/)."
 )

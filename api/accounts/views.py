@@ -9,6 +9,7 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.validators import EmailValidator
 from django.shortcuts import get_object_or_404
 from django.utils.decorators import method_decorator
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import exceptions, serializers, status
 from rest_framework.authtoken.serializers import AuthTokenSerializer
@@ -47,7 +48,7 @@ class UsernameField(serializers.RegexField):
         return super().to_internal_value(data)
 
 
-NO_TOKEN_TO_REVOKE = (
+NO_TOKEN_TO_REVOKE = gettext_lazy(
     "This request carries no API token to revoke: send 'Authorization: Bearer <token>' "
     "(a browser session logs out at /accounts/logout/)."
 )

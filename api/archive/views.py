@@ -6,13 +6,14 @@ reads it (campaign/services/archive_upload.py), and ``campaign_import`` writes a
 format: docs/archive.md."""
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.http import FileResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import exceptions, parsers, serializers, status
@@ -36,18 +37,21 @@ from campaign.services.archive.restore import campaign_import
 from campaign.services.archive.upload import ARCHIVE_NOT_JSON, archive_upload_read
 from config.uploads import upload_limit_message, upload_too_large
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 TAGS = ["archive"]
 
-EXPORT_NOT_READY = "This export has no file yet: ask its status until it is ready."
-EXPORT_FAILED = "This export failed: {reason}"
-EXPORT_GONE = "The archive file is gone: request a new export."
+EXPORT_NOT_READY = gettext_lazy("This export has no file yet: ask its status until it is ready.")
+EXPORT_FAILED = gettext_lazy("This export failed: {reason}")
+EXPORT_GONE = gettext_lazy("The archive file is gone: request a new export.")
 NAME_HELP = "The new campaign's name; left out or empty: the name the archive holds."
 
 
 class ArchiveRefused(exceptions.APIException):
     """A refusal with its own code (config/api_errors.py), its sentence the service's or the form's."""
 
-    def __init__(self, message: str, code: str, status_code: int = 400, **extra: Any) -> None:
+    def __init__(self, message: "StrOrPromise", code: str, status_code: int = 400, **extra: Any) -> None:
         super().__init__(message)
         self.status_code, self.default_code, self.extra = status_code, code, extra
 

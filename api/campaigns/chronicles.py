@@ -2,6 +2,7 @@
 on paper, its result recorded and corrected."""
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -36,7 +37,7 @@ from campaign.services.chronicles import (
     game_result_record,
 )
 
-RESULT_HOUSES = "A game has 3 to 5 Houses: one row per House that played."
+RESULT_HOUSES = gettext_lazy("A game has 3 to 5 Houses: one row per House that played.")
 
 
 def chronicle(campaign: Campaign, game_id: int) -> ChronicleGame:

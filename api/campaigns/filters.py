@@ -6,15 +6,16 @@ from typing import Any
 import django_filters
 from django import forms
 from django.db.models import QuerySet
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema_field
 
 from campaign.models import CampaignEvent, ChronicleGame, GameEnd
 from campaign.selectors import sticker_event_ids
 from games.engines.kings_dilemma.data import DEFAULT_TRACKS
 
-EMPTY_VALUE = "Give a value or leave the parameter out."
-NOT_A_BOOLEAN = "Write true or false."
-TIME_OUT_OF_RANGE = "This time is out of range once read in UTC (years 1 to 9999)."
+EMPTY_VALUE = gettext_lazy("Give a value or leave the parameter out.")
+NOT_A_BOOLEAN = gettext_lazy("Write true or false.")
+TIME_OUT_OF_RANGE = gettext_lazy("This time is out of range once read in UTC (years 1 to 9999).")
 
 
 class StrictFilterSet(django_filters.FilterSet):

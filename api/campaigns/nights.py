@@ -3,6 +3,7 @@ setup (the Houses in table order), then save the finished night back into the ca
 night, or resume one abandoned by mistake; take over its table; correct a sticker's aging marks."""
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, serializers, status
 from rest_framework.request import Request
@@ -26,6 +27,8 @@ from games.access import session_kept_by
 from games.services.sessions import session_abandon
 
 TAGS = ["campaigns"]
+KEEP_KEYS = gettext_lazy("Keys are House ids.")
+ENVELOPE_KEYS = gettext_lazy("Keys are Envelope numbers.")
 
 
 class GameNightStartApi(CampaignApi):
@@ -48,7 +51,7 @@ class GameNightStartApi(CampaignApi):
             try:
                 return {int(house): choice for house, choice in keep.items()}
             except ValueError:
-                raise serializers.ValidationError("Keys are House ids.") from None
+                raise serializers.ValidationError(KEEP_KEYS) from None
 
     @extend_schema(
         tags=TAGS,
@@ -100,12 +103,12 @@ class GameNightSaveApi(CampaignApi):
         try:
             contents = {int(number): body for number, body in data["envelope_contents"].items()}
         except ValueError:
-            raise serializers.ValidationError({"envelope_contents": "Keys are Envelope numbers."}) from None
+            raise serializers.ValidationError({"envelope_contents": ENVELOPE_KEYS}) from None
         game = game_night_record(session=session, envelope_contents=contents, actor=request.user)
         return Response(ChronicleGameSerializer(chronicle(self.campaign, game.pk)).data)
 
 
-NIGHT_ABANDON_NOT_YOURS = "Only the night's host or the campaign's owner abandons a game night."
+NIGHT_ABANDON_NOT_YOURS = gettext_lazy("Only the night's host or the campaign's owner abandons a game night.")
 
 
 class GameNightAbandonApi(CampaignApi):

@@ -13,10 +13,11 @@ Unknown session or seat: 404. Not allowed: 403 (401 when anonymous without a sea
 session views of the API ask only this module who is calling.
 """
 
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import exceptions
@@ -30,9 +31,12 @@ from games.models import GameSession, Seat
 from games.selectors import SessionView
 from games.services.seats import seat_mark_joined
 
-NOT_YOUR_SEAT = "Only this seat's player can see or act for it."
-NOT_THE_HOST = "Only the host of this session can do that."
-NOT_AT_THE_TABLE = "Only the host and the players of this session can see it."
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
+NOT_YOUR_SEAT = gettext_lazy("Only this seat's player can see or act for it.")
+NOT_THE_HOST = gettext_lazy("Only the host of this session can do that.")
+NOT_AT_THE_TABLE = gettext_lazy("Only the host and the players of this session can see it.")
 
 SEAT_TOKEN = OpenApiParameter(
     SEAT_TOKEN_HEADER,
@@ -68,7 +72,7 @@ def seat_of_scanned_code(request: Request, token: str) -> Seat | None:
     return seat_for_join_token(request, token)
 
 
-def refuse(request: Request, message: str) -> NoReturn:
+def refuse(request: Request, message: "StrOrPromise") -> NoReturn:
     if not request.user.is_authenticated and not request.headers.get(SEAT_TOKEN_HEADER):
         raise exceptions.NotAuthenticated()
     raise exceptions.PermissionDenied(message)

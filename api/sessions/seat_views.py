@@ -6,6 +6,7 @@ from typing import ClassVar
 
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import exceptions, serializers
 from rest_framework.permissions import AllowAny
@@ -46,12 +47,12 @@ from games.services.seats import (
     session_seat_claim,
 )
 
-ASK_THE_HOST = "Ask the host for this seat's link (its join token)."
-LOG_IN_TO_CLAIM = "Log in to join a seat with your account."
-SEAT_TAKEN_BY_PHONE = (
+ASK_THE_HOST = gettext_lazy("Ask the host for this seat's link (its join token).")
+LOG_IN_TO_CLAIM = gettext_lazy("Log in to join a seat with your account.")
+SEAT_TAKEN_BY_PHONE = gettext_lazy(
     "A phone has joined this seat: its token is that phone's. Show its code again or give it a new one."
 )
-SEAT_TOKEN_UNKNOWN = (
+SEAT_TOKEN_UNKNOWN = gettext_lazy(
     "No seat opens with this code: scan it again, or ask the host to show the seat's code again."
 )
 

@@ -4,8 +4,9 @@ by construction."""
 
 import json
 from types import UnionType
-from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
+from typing import TYPE_CHECKING, Annotated, Any, Union, get_args, get_origin, get_type_hints
 
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -15,15 +16,21 @@ from games.engines.kernel.choices import Choice
 from games.models import Seat
 from games.selectors import SessionView
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 MAX_ACTION_JSON = 10_000
-NO_NUL = "{what} cannot contain NUL characters."
-TOO_BIG = "An action is at most 10000 characters of JSON."
+# Whole sentences, not one with the thing named as a parameter: words agree with it in other languages.
+ACTION_NUL = gettext_lazy("An action cannot contain NUL characters.")
+SETTINGS_NUL = gettext_lazy("Game settings cannot contain NUL characters.")
+KEY_NUL = gettext_lazy("An idempotency key cannot contain NUL characters.")
+TOO_BIG = gettext_lazy("An action is at most 10000 characters of JSON.")
 
 
-def json_without_nul(value: Any, what: str) -> str:
+def json_without_nul(value: Any, refusal: "StrOrPromise") -> str:
     text = json.dumps(value)
     if "\\u0000" in text:
-        raise serializers.ValidationError(NO_NUL.format(what=what))
+        raise serializers.ValidationError(refusal)
     return text
 
 
@@ -153,7 +160,7 @@ class SubmitInputSerializer(serializers.Serializer):
     )
 
     def validate_action(self, action: dict) -> dict:
-        if len(json_without_nul(action, "An action")) > MAX_ACTION_JSON:
+        if len(json_without_nul(action, ACTION_NUL)) > MAX_ACTION_JSON:
             raise serializers.ValidationError(TOO_BIG)
         return action
 

@@ -8,6 +8,7 @@ import math
 
 from asgiref.sync import sync_to_async
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.utils.translation import gettext_lazy
 from rest_framework.request import Request
 
 from api.throttles import CallerRateThrottle
@@ -16,8 +17,8 @@ from config.ratelimits import LOGIN_WINDOW
 from games.access import Refusal
 from games.live.streams import session_stream
 
-METHOD_NOT_ALLOWED = 'Method "{method}" not allowed.'
-TOO_MANY_REQUESTS = "Too many requests: wait the Retry-After seconds."
+METHOD_NOT_ALLOWED = gettext_lazy('Method "{method}" not allowed.')
+TOO_MANY_REQUESTS = gettext_lazy("Too many requests: wait the Retry-After seconds.")
 
 
 def _api_refusal(request: HttpRequest, refusal: Refusal) -> HttpResponse:

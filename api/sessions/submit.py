@@ -1,17 +1,20 @@
 """An action submitted for a seat or the table: the Idempotency-Key it needs, the service, the answer."""
 
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import exceptions, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from api.sessions.serializers import NO_NUL, SubmitInputSerializer
+from api.sessions.serializers import KEY_NUL, SubmitInputSerializer
 from api.sessions.view_data import submit_data
 from games import selectors
 from games.models import GameSession, Seat
 from games.services.taps import session_submit_action
 
-IDEMPOTENCY_KEY_REQUIRED = "Send an Idempotency-Key header with each action: a new key for a new action, the same key to send it again."
+IDEMPOTENCY_KEY_REQUIRED = gettext_lazy(
+    "Send an Idempotency-Key header with each action: a new key for a new action, the same key to send it again."
+)
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
@@ -38,7 +41,7 @@ def submit_action(request: Request, session: GameSession, seat: Seat | None) -> 
     if not key.strip():
         raise IdempotencyKeyRequired()
     if "\x00" in key:
-        raise exceptions.ValidationError(NO_NUL.format(what="An idempotency key"))
+        raise exceptions.ValidationError(KEY_NUL)
     logged = session_submit_action(
         session=session,
         seat=seat,

@@ -6,6 +6,7 @@ import hashlib
 import json
 from typing import Any
 
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
@@ -19,6 +20,7 @@ from api.pagination import ChroniclePagination
 from api.sessions.callers import SEAT_TOKEN, SessionApi
 from api.sessions.etags import ETAG, IF_NONE_MATCH, NOT_MODIFIED, with_etag
 from api.sessions.serializers import (
+    SETTINGS_NUL,
     LoggedActionSerializer,
     SeatSerializer,
     SessionSerializer,
@@ -37,7 +39,7 @@ from games.services.sessions import session_create
 from games.services.undo import session_undo
 
 TAGS = ["sessions"]
-CONFIG_WRONG = "Not a setting of this game as GET /api/games/ describes it: {what}."
+CONFIG_WRONG = gettext_lazy("Not a setting of this game as GET /api/games/ describes it: {what}.")
 
 
 class TableGameListApi(ChronicleApi):
@@ -121,7 +123,7 @@ class SessionCreateApi(ChronicleApi):
             self.fields["game"].choices = [g["slug"] for g in selectors.game_choices()]  # type: ignore[attr-defined]  # a ChoiceField
 
         def validate_config(self, config: dict) -> dict:
-            json_without_nul(config, "Game settings")
+            json_without_nul(config, SETTINGS_NUL)
             return config
 
         def validate(self, attrs: dict) -> dict:

@@ -9,12 +9,13 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from config.celery import app as celery_app
 from config.json_limits import STORED_JSON_MAX_DEPTH, json_depth_exceeds, json_number_out_of_range
@@ -27,6 +28,9 @@ from games.engines.kernel.rules import GameRules
 from games.engines.kernel.text import has_control_characters, json_text_refused
 from games.live import nudges
 from games.models import GameSession, Seat, SessionAction, SessionSnapshot
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 logger = logging.getLogger(__name__)
 
@@ -142,7 +146,7 @@ ACTION_TEXT_CONTROL = (
     "The action's {key} cannot hold control characters (such as NUL, ESC or U+202E) or half a "
     "character (a lone surrogate)."
 )
-STALE_VERSION = "The table moved on: here is the new state."
+STALE_VERSION = gettext_lazy("The table moved on: here is the new state.")
 
 
 class IdempotencyKeyReused(ValidationError):
@@ -155,7 +159,7 @@ class IdempotencyKeyReused(ValidationError):
 class StaleVersion(Exception):
     """The client acted on an old version of the table (the API answers 409)."""
 
-    def __init__(self, current_version: int, message: str = STALE_VERSION):
+    def __init__(self, current_version: int, message: StrOrPromise = STALE_VERSION):
         super().__init__(message)
         self.message = message
         self.current_version = current_version

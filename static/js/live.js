@@ -35,6 +35,7 @@
   var refused = ""; // the server's words for the refused stream (config/streams.py), or ""
   var probedAt = 0;
   var PROBE_MS = 30000;
+  var WORDS = window.chronicleWords();
 
   function liveLink() {
     return document.querySelector("[data-live-stream]");
@@ -53,17 +54,17 @@
     if (!link) return;
     var text, title;
     if (unsent) {
-      text = "Offline · your tap will be sent when you are back online";
+      text = WORDS.offline_tap;
       title = link.title;
     } else if (offline) {
-      text = "Offline · changes will appear when you are back online";
-      title = "This device has no network. Tap to reload.";
+      text = WORDS.offline_changes;
+      title = WORDS.no_network;
     } else {
       var cause = pushing ? "" : refused.split(":")[0];
-      text = pushing ? "Live" : "Live · polling" + (cause ? " · " + cause.charAt(0).toLowerCase() + cause.slice(1) : "");
+      text = pushing ? WORDS.live : WORDS.live_polling + (cause ? " · " + cause.charAt(0).toLowerCase() + cause.slice(1) : "");
       title = pushing
-        ? "Changes appear as they happen. Tap to reload."
-        : (refused ? refused + " " : "") + "Checking for changes every " + pollSeconds(link) + " seconds. Tap to reload.";
+        ? WORDS.pushing
+        : (refused ? refused + " " : "") + WORDS.polling.replace("{seconds}", pollSeconds(link).toLocaleString(document.documentElement.lang || undefined));
     }
     var away = Boolean(unsent || offline);
     if (link.classList.contains("is-offline") !== away) link.classList.toggle("is-offline", away);

@@ -9,13 +9,15 @@
 // - a phone whose turn comes (#seat-panel data-my-turn turning to "yes") vibrates once and marks its
 //   tab title, until its turn is over; the "Vibrate..." box on the seat page turns that off;
 // - Copy and Share buttons beside a link (templates/_share_link.html).
+// Its words and live.js's are the page's (templates/_js_words.html, in the reader's language).
 // It follows the live panels through "live:morphed" (static/js/live.js) and htmx's own swaps.
 (function () {
   "use strict";
   var script = document.currentScript;
   var PAGES = "chronicle-pages"; // the worker's cache of pages (templates/pwa/sw.js)
   var ALERTS_KEY = "chronicle.turnAlerts"; // "off" when the player turned the alerts off
-  var TURN_MARK = "\u25cf Your turn \u2013 ";
+  var WORDS = window.chronicleWords();
+  var TURN_MARK = "\u25cf " + WORDS.your_turn + " \u2013 ";
   var VIBRATE_MS = 200;
 
   // ---- The service worker ------------------------------------------------------------------
@@ -23,7 +25,7 @@
     navigator.serviceWorker.register(script.getAttribute("data-service-worker"), { scope: "/" }).catch(function () {});
   }
 
-  var NEEDS_THE_SERVER = "Not sent: this is an offline copy, and a change needs the server. Reload the page once the server answers.";
+  var NEEDS_THE_SERVER = WORDS.needs_server;
   var offlineCopy = false;
   function offlineCopyLine() {
     var mark = document.querySelector('meta[name="chronicle-offline-copy"]');
@@ -34,11 +36,11 @@
     var line = document.createElement("p");
     line.className = "offline-copy";
     line.setAttribute("role", "status");
-    var time = isNaN(when.getTime())
-      ? "an earlier visit"
-      : when.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
-    line.textContent =
-      "Offline copy from " + time + ". The server did not answer: this is the page as it was then. Reload once the server answers.";
+    // The time in the page's language (the one it was read in), not the browser's.
+    var lang = document.documentElement.lang || undefined;
+    line.textContent = isNaN(when.getTime())
+      ? WORDS.offline_copy_undated
+      : WORDS.offline_copy.replace("{time}", when.toLocaleString(lang, { dateStyle: "medium", timeStyle: "short" }));
     main.insertBefore(line, main.firstChild);
   }
 
@@ -78,7 +80,7 @@
           var item = document.createElement("li");
           var link = document.createElement("a");
           link.href = url.pathname + url.search;
-          link.textContent = url.pathname === "/" ? "Your campaigns" : url.pathname;
+          link.textContent = url.pathname === "/" ? WORDS.your_campaigns : url.pathname;
           item.appendChild(link);
           list.appendChild(item);
         });
@@ -214,10 +216,10 @@
     }
     copy(link).then(
       function () {
-        say(tools, "Copied");
+        say(tools, WORDS.copied);
       },
       function () {
-        say(tools, "Could not copy: select the link and copy it by hand");
+        say(tools, WORDS.copy_failed);
       }
     );
   });

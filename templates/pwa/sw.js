@@ -96,9 +96,11 @@ function offlineCopy(kept) {
   });
 }
 
+// Its words are the reader's, so a reader who changes language gets another worker (its bytes
+// changed), which keeps the offline page again, in the new language.
 function offlinePage() {
   return caches.match(OFFLINE_URL, { ignoreVary: true }).then(function (page) {
-    return page || new Response("Chronicle cannot reach its server.", { status: 503, headers: { "Content-Type": "text/plain" } });
+    return page || new Response("{{ unreachable|escapejs }}", { status: 503, headers: { "Content-Type": "text/plain" } });
   });
 }
 

@@ -161,10 +161,10 @@ class SlowAnswerTests:
             phone.wait_for_timeout(50)
         phone.locator("#seat-panel form.control-place button[name=p_area]").first.click()
         screen(phone, version + 1)  # the tap's answer: the table moved on
-        assert STALE_VERSION in phone.locator("#seat-panel").inner_text()
+        assert str(STALE_VERSION) in phone.locator("#seat-panel").inner_text()
         with phone.expect_event("requestfinished", lambda r: r.method == "GET" and "/play/seat/" in r.url):
             held[0].continue_()
         phone.evaluate("() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 50)))")
-        assert STALE_VERSION in phone.locator("#seat-panel").inner_text()
+        assert str(STALE_VERSION) in phone.locator("#seat-panel").inner_text()
         reload_session(session)
         assert session.version == version + 1  # the tap made on the old panel was refused

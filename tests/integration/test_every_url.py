@@ -259,7 +259,7 @@ def unexpected(route: str, who: str, method: str, answer: Answer, *, valid: bool
         reason = VIEWER_READS_ONLY if who == "viewer" and checked == HOST else reason
         if status != 403:
             return f"refused with 403 expected, got {status}"
-        if str(reason) not in answer.text:
+        if str(reason) not in answer.text:  # str(): a lazy message
             return f"403 without its reason {reason!r}"
         return "refused, yet something was written" if wrote else None
     if need is None:

@@ -112,7 +112,7 @@ CASES = [(op, GenerationMode.POSITIVE) for op in OPERATIONS] + [
 
 def _sentence(template: str) -> re.Pattern:
     """A service message constant as a pattern: its {placeholders} match anything."""
-    parts = re.split(r"\{[^}]*\}", str(template))
+    parts = re.split(r"\{[^}]*\}", str(template))  # str(): a lazy message, in English
     return re.compile(".*".join(re.escape(part) for part in parts))
 
 
@@ -164,7 +164,8 @@ RULE_REFUSALS = [
         IDEMPOTENCY_KEY_OTHER_BODY,
         "{x} cannot be undone{y}",
         "Invalid pk {x} - object does not exist.",
-        session_serializers.NO_NUL,
+        session_serializers.ACTION_NUL,
+        session_serializers.SETTINGS_NUL,
         NAME_CONTROL_CHARACTERS,
         common.NAME_CONTROL_CHARACTERS,
         common.TEXT_CONTROL_CHARACTERS,  # as a name's: the pattern says it, generators may not heed it

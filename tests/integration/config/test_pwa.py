@@ -76,7 +76,7 @@ class ServiceWorkerTests:
         response = client.get("/offline/")
         assert response.status_code == 200
         text = response.content.decode()
-        assert OFFLINE_TITLE in text
+        assert str(OFFLINE_TITLE) in text
         assert "walter" not in text and "csrf" not in text.lower()
 
 

@@ -120,7 +120,7 @@ class ApiTests:
         )
         response = api_submit(seat, body)
         assert response.status_code == 400
-        assert JSON_LONE_SURROGATE in response.json()["message"]
+        assert str(JSON_LONE_SURROGATE) in response.json()["message"]
         assert session.actions.count() == 1
 
 

@@ -152,7 +152,7 @@ class SeatPageTests:
         response = post_action(client, seat, {"type": "place", "area": "favor"}, 1, key="tap-1")
         session.refresh_from_db()
         assert session.version == 2 and session.actions.count() == 2
-        assert STALE_VERSION not in response.content.decode()
+        assert str(STALE_VERSION) not in response.content.decode()
 
     def test_a_stale_button_shows_the_new_state_with_a_clear_message(self, client):
         session = new_session()
@@ -163,7 +163,7 @@ class SeatPageTests:
         response = post_action(client, seat, {"type": "place", "area": "favor"}, 1)
         html = response.content.decode()
         assert response.status_code == 200
-        assert STALE_VERSION in html
+        assert str(STALE_VERSION) in html
         assert 'data-version="2"' in html
         assert GameSession.objects.get(pk=session.pk).version == 2
 
@@ -384,7 +384,7 @@ class SeatPanelInPlaceTests:
         html = response.content.decode()
         assert response.status_code == 200
         assert STALE_VERSION == "The table moved on: here is the new state."
-        assert STALE_VERSION in html
+        assert str(STALE_VERSION) in html
         assert 'data-version="2"' in html and "Place in the middle" in html
         assert GameSession.objects.get(pk=session.pk).version == 2
 
