@@ -267,7 +267,7 @@ class AcquirePermitStepsTests:
             {"step": "take_over"},
         ):
             text = actions_text(page(client, seat, **query))
-            assert STEP_GONE in text and "Main action" in text
+            assert str(STEP_GONE) in text and "Main action" in text
 
     def test_the_other_seat_sees_no_step_and_no_hand(self, client):
         session, seat = c4_turn()
@@ -431,7 +431,7 @@ class EveryStepTests:
                 seen.add(query)
                 response = page(client, seat, **dict(parse_qsl(query.lstrip("?"))))
                 body = response.content.decode()
-                assert STEP_GONE not in body, query
+                assert str(STEP_GONE) not in body, query
                 queue += [h.split("/", 4)[-1].lstrip("/") or "?" for h in step_links(response)]
                 queue += [html.unescape(t) for t in re.findall(r'<a href="[^"?]*(\?[^"]*)"[^>]*hx-get', body)]
                 steps += 1
