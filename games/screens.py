@@ -32,6 +32,7 @@ from games.presenters.base import (
     seat_hex,
     seat_name,
 )
+from games.translation import say_to_reader
 
 # ---- The seats, as the presenters know them -----------------------------------------------
 
@@ -63,6 +64,12 @@ def poll_context(session: GameSession) -> dict:
     }
 
 
+def _said_log(latest: Iterable[versions.LoggedAction]) -> list[dict]:
+    """The newest log lines in the reader's language (the facts of a version keep their messages,
+    the same for every reader)."""
+    return [{"seq": entry.seq, "label": versions.said_label(entry)} for entry in latest]
+
+
 def _names_of(active: list, infos: dict[int, dict]) -> list[str]:
     return [seat_name(infos, i) for i in active]
 
@@ -79,7 +86,7 @@ def _plain(view: selectors.SessionView) -> dict[str, Any]:
 
 
 def _game_name(session: GameSession) -> str:
-    return get_game(session.game).name
+    return say_to_reader(get_game(session.game).name)
 
 
 def _split_open(groups: list[dict]) -> dict:
@@ -157,7 +164,7 @@ def seat_screen(
         "to_act": _names_of(mine["active_seats"], infos),
         "my_turn": _my_turn(seat, view),
         **_split_open(groups),
-        "log": facts.latest[: versions.SEAT_LOG],
+        "log": _said_log(facts.latest[: versions.SEAT_LOG]),
         "action_url": url,
         "panel_url": url,
         "panel_id": "seat-panel",
@@ -212,8 +219,8 @@ def table_screen(
         "table_html": "" if present else render_value(table["view"]),
         "result_html": render_value(table["result"]) if table["over"] and not present else "",
         "to_act": _names_of(table["active_seats"], infos),
-        "log": latest,
-        "undoable": selectors.session_undoable_action(session=session, latest=latest),
+        "log": _said_log(latest),
+        "undoable": _undoable(session, latest),
         "groups": _controls(presenter, choices, table["view"], infos, None),
         **presenter.table_forms(facts=facts, table=table, bound=bound or {}),
         "action_url": reverse("games:session_table_action", args=[session.pk]),
@@ -223,6 +230,12 @@ def table_screen(
         "notice": notice,
         **poll_context(session),
     }
+
+
+def _undoable(session: GameSession, latest: tuple[versions.LoggedAction, ...]) -> dict | None:
+    """The action Undo would drop, in the reader's words."""
+    last = selectors.session_undoable_action(session=session, latest=latest)
+    return {"label": versions.said_label(last)} if last is not None else None
 
 
 def compose_facts(session: GameSession) -> tuple[dict, SessionFacts]:
@@ -253,7 +266,7 @@ def join_screen(*, session: GameSession, base: str, qr: Callable[[str], str]) ->
 
 def session_rows(sessions: Iterable[GameSession]) -> list[dict]:
     """The list of a host's sessions: each with its game's name and its seats' colours."""
-    names = {g["slug"]: g["name"] for g in selectors.game_choices()}
+    names = {g["slug"]: say_to_reader(g["name"]) for g in selectors.game_choices()}
     return [
         {
             "session": s,

@@ -121,7 +121,7 @@ def _sentence(template: str) -> re.Pattern:
 # wrong credentials. schemathesis calls allowing them "tuning" positive_data_acceptance (ST202).
 # Every other refusal of schema-valid data fails, ranges first: those belong in the schema.
 RULE_REFUSALS = [
-    _sentence(m)
+    _sentence(str(m))
     for m in (
         "Unable to log in with provided credentials.",
         CAMPAIGN_NAME_REQUIRED,
