@@ -175,7 +175,7 @@ def pseudo_po(sources: list[Path]) -> str:
     seen: set[tuple[str | None, str]] = set()
     for source in sources:
         for entry in messages_of(source):
-            if entry.key in seen or "python-brace-format" in entry.flags:
+            if entry.key in seen:
                 continue
             seen.add(entry.key)
             if entry.msgctxt is not None:
