@@ -280,7 +280,8 @@ class Words:
         )
 
     def param_label(self, choice: Choice, name: str) -> str:
-        return self.param_labels.get(name) or name.replace("_", " ").capitalize()
+        said = PARAM_WORDS.get(name)
+        return self.param_labels.get(name) or (str(said) if said else name.replace("_", " ").capitalize())
 
     def option(self, choice: Choice, name: str, value: Any) -> str:
         given = self._options.get((self._key(choice), name, _value_key(value)))
@@ -293,6 +294,24 @@ class Words:
         if isinstance(value, (list, dict)):
             return ", ".join(map(str, value)) if isinstance(value, list) else json.dumps(value)
         return str(value)
+
+
+# A parameter's label when the game gives none: its name in the reader's words.
+PARAM_WORDS = {
+    "amount": gettext_lazy("Amount"),
+    "card": gettext_lazy("Card"),
+    "cards": gettext_lazy("Cards"),
+    "area": gettext_lazy("Area"),
+    "changes": gettext_lazy("Changes"),
+    "city": gettext_lazy("City"),
+    "permit": gettext_lazy("Permit"),
+    "balcony": gettext_lazy("Balcony"),
+    "colour": gettext_lazy("Colour"),
+    "region": gettext_lazy("Region"),
+    "label": gettext_lazy("Label"),
+    "number": gettext_lazy("Number"),
+    "row": gettext_lazy("Row"),
+}
 
 
 def _param_control(choice: Choice, name: str, param: Any, words: Words) -> dict:

@@ -87,6 +87,7 @@ class Walk:
         self.phones = {s.index: new_page(PHONE, locale="en-XA") for s in session.seats.all()}
         self.seen: set[str] = set()
         self.found: dict[str, list[str]] = {}
+        self.engine: set[str] = set()
 
     def data(self) -> tuple[str, ...]:
         names = {*NAMES, *CITY_NAMES, HOST, *(rules.name for rules in games())}
@@ -113,6 +114,7 @@ class Walk:
         if key in self.seen:
             return
         self.seen.add(key)
+        self.engine |= engine_words(self.session)
         self.read(f"table {phase}", self.table, f"/play/s/{self.session.pk}/")
         for index in acting[:1] or [0]:
             seat = self.session.seats.get(index=index)
@@ -135,7 +137,7 @@ class Walk:
 
     def unwrapped(self) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
         """(words no engine says, words the engine says), by screen."""
-        engine = engine_words(self.session)
+        engine = self.engine | engine_words(self.session)
         ours = {name: [w for w in words if w not in engine] for name, words in self.found.items()}
         theirs = {name: [w for w in words if w in engine] for name, words in self.found.items()}
         return {k: v for k, v in ours.items() if v}, {k: v for k, v in theirs.items() if v}
