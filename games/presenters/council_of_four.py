@@ -399,13 +399,18 @@ def city_with_servants(letter: str, view: CouncilOfFourTableView) -> str:
     return _("{city} (return {servants})").format(city=city_name(letter), servants=servants(cost))
 
 
+def _upper_first(text: str) -> str:
+    """ "Black Councilor" from "black Councilor" (never lowering the rest, as str.capitalize does)."""
+    return text[:1].upper() + text[1:]
+
+
 # The words of one option of a choice with several parameters, by parameter.
 OPTION_WORDS: dict[str, Callable[[Any], str]] = {
-    "cards": lambda v: colour_word(CARDS[v]).capitalize() if v in CARDS else _("a card"),
+    "cards": lambda v: _upper_first(colour_word(CARDS[v])) if v in CARDS else _("a card"),
     "permit": permit_text,
     "city": city_name,
     "balcony": balcony_name,
-    "colour": lambda v: _("{colour} Councilor").format(colour=colour_word(str(v))).capitalize(),
+    "colour": lambda v: _upper_first(_("{colour} Councilor").format(colour=colour_word(str(v)))),
 }
 
 
