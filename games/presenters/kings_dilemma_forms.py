@@ -102,13 +102,15 @@ class DilemmaCardForm(forms.Form):
         return {
             "name": field.html_name,
             "errors": field.errors,
-            "legend": _cell_name(side, row),
+            "legend": _("{side}, {what}").format(side=SIDE_NAMES[side], what=_token_row(row)),
             "options": [
                 {
                     "id": f"{field.auto_id}_{i}",
                     "value": choice,
                     "symbol": symbol,
-                    "words": _("{cell}: {token}").format(cell=_cell_name(side, row), token=words[choice]),
+                    "words": _("{side}, {what}: {token}").format(
+                        side=SIDE_NAMES[side], what=_token_row(row), token=words[choice]
+                    ),
                     "checked": choice == value,
                 }
                 for i, (choice, symbol) in enumerate(field.field.choices)  # type: ignore[attr-defined]
@@ -171,10 +173,13 @@ class DilemmaCardForm(forms.Form):
         return {"type": "draw_dilemma", "card": card}
 
 
+def _token_row(row: str) -> str:
+    return _("Chronicle sticker") if row == "sticker" else resource_name(row)
+
+
 def _cell_name(side: str, row: str) -> str:
-    """ "AYE: Wealth", "NAY: Chronicle sticker": one Outcome token of the front."""
-    what = _("Chronicle sticker") if row == "sticker" else resource_name(row)
-    return _("{side}: {what}").format(side=SIDE_NAMES[side], what=what)
+    """One Outcome token of the front: "AYE: Wealth", "NAY: Chronicle sticker"."""
+    return _("{side}: {what}").format(side=SIDE_NAMES[side], what=_token_row(row))
 
 
 def front_fill(card: dict) -> dict:
