@@ -84,12 +84,6 @@ def poll_context(session: GameSession) -> dict:
     }
 
 
-def _said_log(latest: Iterable[versions.LoggedAction]) -> list[dict]:
-    """The newest log lines in the reader's language (the facts of a version keep their messages,
-    the same for every reader)."""
-    return [{"seq": entry.seq, "label": versions.said_label(entry)} for entry in latest]
-
-
 def _names_of(active: list, infos: dict[int, dict]) -> list[str]:
     return [seat_name(infos, i) for i in active]
 
@@ -184,7 +178,7 @@ def seat_screen(
         "to_act": _names_of(mine["active_seats"], infos),
         "my_turn": _my_turn(seat, view),
         **_split_open(groups),
-        "log": _said_log(facts.latest[: versions.SEAT_LOG]),
+        "log": facts.latest[: versions.SEAT_LOG],
         "action_url": url,
         "panel_url": url,
         "panel_id": "seat-panel",
@@ -239,8 +233,8 @@ def table_screen(
         "table_html": "" if present else render_value(table["view"]),
         "result_html": render_value(table["result"]) if table["over"] and not present else "",
         "to_act": _names_of(table["active_seats"], infos),
-        "log": _said_log(latest),
-        "undoable": _undoable(session, latest),
+        "log": latest,
+        "undoable": selectors.session_undoable_action(session=session, latest=latest),
         "groups": _controls(presenter, choices, table["view"], infos, None),
         **presenter.table_forms(facts=facts, table=table, bound=bound or {}),
         "action_url": reverse("games:session_table_action", args=[session.pk]),
@@ -250,12 +244,6 @@ def table_screen(
         "notice": notice,
         **poll_context(session),
     }
-
-
-def _undoable(session: GameSession, latest: tuple[versions.LoggedAction, ...]) -> dict | None:
-    """The action Undo would drop, in the reader's words."""
-    last = selectors.session_undoable_action(session=session, latest=latest)
-    return {"label": versions.said_label(last)} if last is not None else None
 
 
 def compose_facts(session: GameSession) -> tuple[dict, SessionFacts]:

@@ -12,19 +12,17 @@ import json
 import logging
 import secrets
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, fields
 
 from django.core.cache import cache
 from django.core.signing import Signer
-from django.db import models, transaction
-from django.utils import translation
+from django.db import transaction
 from django.utils.crypto import constant_time_compare
+from django.utils.translation import get_language
 
 from games import selectors
 from games.models import GameSession, Seat, SessionAction
 from games.presenters.base import seat_hex
-from games.translation import say_stored
 
 logger = logging.getLogger(__name__)
 
@@ -44,47 +42,18 @@ TABLE_LOG = 30  # the newest actions the table shows
 FACTS_CACHE_SECONDS = 300
 
 
-def _label_data_field() -> str | None:
-    """The row's field holding a log line as a message (its id and parameters, said again in each
-    reader's language), when the log keeps one: the JSON field named ``label_...``."""
-    for field in SessionAction._meta.get_fields():
-        if field.name.startswith("label_") and isinstance(field, models.JSONField):
-            return field.name
-    return None
-
-
-LABEL_DATA_FIELD = _label_data_field()
-
-
 @dataclass(frozen=True, slots=True)
 class LoggedAction:
-    """An action of the log as the screens show it: never its payload (light to keep and read).
-    ``label`` is its English words; ``said`` its message data, said in each reader's language."""
+    """An action of the log as the screens show it: never its payload (light to keep and read)."""
 
     seq: int
     seat: int | None
     label: str
     undoable: bool | None
     version: int
-    said: Any = None
 
 
-# Read as they are named on the row (the message data under its own name, when the row has it).
-LOGGED_FIELDS = (
-    "seq",
-    "seat",
-    "label",
-    "undoable",
-    "version",
-    *([LABEL_DATA_FIELD] if LABEL_DATA_FIELD else []),
-)
-
-
-def said_label(logged: Any) -> str:
-    """A log line (a ``LoggedAction`` or the row) in the reader's language; its English words when
-    it was logged without a message."""
-    data = logged.said if isinstance(logged, LoggedAction) else getattr(logged, LABEL_DATA_FIELD or "", None)
-    return say_stored(data, english=logged.label)
+LOGGED_FIELDS = tuple(f.name for f in fields(LoggedAction))  # read as they are named on the row
 
 
 @dataclass(frozen=True)
@@ -140,14 +109,14 @@ def logged_action(logged: SessionAction) -> LoggedAction:
 def version_facts_after(*, before: str, action: LoggedAction) -> VersionFacts | None:
     """The facts of the version ``action`` made, from those of the version before it (``before``:
     its ``version_key``) when they are kept: the same seats, ``action`` first. None otherwise."""
-    kept = cache.get(f"facts-v2:{before}")
+    kept = cache.get(f"facts:{before}")
     if kept is None:
         return None
     return VersionFacts(infos=kept.infos, latest=(action, *kept.latest[: TABLE_LOG - 1]))
 
 
 def version_facts_keep(*, key: str, facts: VersionFacts) -> None:
-    cache.set(f"facts-v2:{key}", facts, FACTS_CACHE_SECONDS)
+    cache.set(f"facts:{key}", facts, FACTS_CACHE_SECONDS)
 
 
 def version_facts_after_commit(*, session: GameSession, before: str, logged: SessionAction) -> None:
@@ -171,7 +140,7 @@ def session_version_facts(*, session: GameSession) -> VersionFacts:
     """The facts of the session's version: as kept by its writer or an earlier screen, else read
     and kept."""
     key = version_key(session)
-    facts = cache.get(f"facts-v2:{key}")
+    facts = cache.get(f"facts:{key}")
     if facts is None:
         facts = version_facts_read(session=session)
         version_facts_keep(key=key, facts=facts)
@@ -200,13 +169,13 @@ def _digest(*parts: object) -> str:
 
 def panel_cache_key(*, session: GameSession, seat: Seat | None) -> str:
     """The seats' infos are the version's (``session_version_facts``): the version and the
-    row's last write stand for them. The panel is written in its reader's language: a phone in
+    row's last write stand for them. A panel is written in its reader's language: a phone in
     German never gets the panel drawn for one in Italian."""
     if seat is None:
         who, extra = "table", _digest(session.status, night_recorded(session))
     else:
         who, extra = f"seat-{seat.index}-{seat.pk}-{_digest(seat.token)}", _digest(session.status)
-    return f"panel:{version_key(session)}:{who}:{extra}:{translation.get_language() or ''}"
+    return f"panel:{version_key(session)}:{who}:{extra}:{get_language() or ''}"
 
 
 # What a shared panel is drawn with in place of what each answer has of its own.

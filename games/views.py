@@ -30,7 +30,7 @@ from django_htmx.http import HttpResponseClientRefresh, HttpResponseStopPolling,
 from config.http import HttpRequest
 from config.network import phone_base_url
 from config.qr import qr_svg
-from games import access, screens, selectors, versions
+from games import access, screens, selectors, translation, versions
 from games.access import seat_for_join_token
 from games.engines.kernel.errors import RuleError
 from games.forms import ActionForm, SessionCreateForm
@@ -38,7 +38,6 @@ from games.models import GameSession, Seat
 from games.presenters.base import action_from_post, presenter_for
 from games.services import seats, sessions, taps, undo
 from games.tonight import tonight_pointer
-from games.translation import say_to_reader
 
 RULE_BROKEN = "{message}"
 ACTION_APPLIED = gettext_lazy("Done: {label}.")
@@ -179,9 +178,7 @@ def session_undo(request: HttpRequest, session_id: int) -> HttpResponse:
         messages.error(request, _error_text(exc))
     else:
         # A label may end with its own full stop (the King's Dilemma's do): never two.
-        messages.success(
-            request, str(UNDONE).format(label=(versions.said_label(last) if last else "").rstrip("."))
-        )
+        messages.success(request, UNDONE.format(label=(last.label if last else "").rstrip(".")))
     return redirect("games:session_table", session_id=session.pk)
 
 
@@ -199,7 +196,7 @@ def session_abandon(request: HttpRequest, session_id: int) -> HttpResponse:
         else:
             messages.success(request, str(ABANDONED))
         return redirect("games:session_table", session_id=session.pk)
-    game_name = say_to_reader(taps.session_rules(session).name)
+    game_name = translation.say_to_reader(taps.session_rules(session).name)
     return render(request, "games/abandon.html", {"session": session, "game_name": game_name})
 
 
@@ -371,19 +368,30 @@ def _submit_action(
         )
     except taps.StaleVersion as exc:
         session.refresh_from_db()  # the table moved on: show the new state (an applied action
-        stale = str(STALE_SAID) if exc.message == taps.STALE_VERSION else say_to_reader(exc.message)
+        stale = (
+            str(STALE_SAID) if exc.message == taps.STALE_VERSION else translation.say_to_reader(exc.message)
+        )
         return _notice(request, stale, "warning", 200)  # brings ``session`` up to date itself)
     except RuleError as exc:
-        return _notice(request, RULE_BROKEN.format(message=say_to_reader(exc.message)), "error", REFUSED)
+        return _notice(
+            request, RULE_BROKEN.format(message=translation.say_to_reader(exc.message)), "error", REFUSED
+        )
     except ValidationError as exc:
         session.refresh_from_db()
         return _notice(request, _error_text(exc), "error", REFUSED)
     return _notice(
         request,
-        str(ACTION_APPLIED).format(label=versions.said_label(logged).splitlines()[0].rstrip(".")),
+        str(ACTION_APPLIED).format(label=_said(logged).splitlines()[0].rstrip(".")),
         "success",
         200,
     )
+
+
+def _said(logged: object) -> str:
+    """A logged action's words in the reader's language: from the message the log keeps with it
+    (``label_data``), else its English ``label``."""
+    data = getattr(logged, "label_data", None)
+    return translation.say_stored(data, english=str(getattr(logged, "label", "")))
 
 
 def _notice(request: HttpRequest, text: str, level: str, status: int) -> tuple[dict, int]:

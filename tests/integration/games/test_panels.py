@@ -261,10 +261,10 @@ class VersionFactsTests:
             session_submit_action(
                 session=session, seat=actor, action=action, expected_version=session.version
             )
-        facts_asked = [inside for key, inside in asked if key.startswith("facts-v2:")]
+        facts_asked = [inside for key, inside in asked if key.startswith("facts:")]
         assert facts_asked == [False]  # once, after the commit
         monkeypatch.undo()
-        assert versions.cache.get(f"facts-v2:{versions.version_key(session)}") is not None
+        assert versions.cache.get(f"facts:{versions.version_key(session)}") is not None
 
     def test_a_new_session_keeps_its_first_versions_facts(self, django_capture_on_commit_callbacks):
         with django_capture_on_commit_callbacks(execute=True):
