@@ -11,14 +11,12 @@ here for its context and renders it.
 
 from __future__ import annotations
 
-import json
 import secrets
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, cast
 
 from django.conf import settings
 from django.urls import reverse
-from django.utils.translation import gettext as _
 
 from games import selectors, versions
 from games.engines.kernel.registry import get_game
@@ -57,26 +55,8 @@ def session_facts(session: GameSession, infos: dict[int, dict]) -> SessionFacts:
 # ---- Shared pieces -----------------------------------------------------------------------
 
 
-def live_words() -> str:
-    """The live label's words (static/js/live.js writes them as the stream comes and goes), in the
-    reader's language, as JSON for the page."""
-    return json.dumps(
-        {
-            "unsent": _("Offline · your tap will be sent when you are back online"),
-            "offline": _("Offline · changes will appear when you are back online"),
-            "no_network": _("This device has no network. Tap to reload."),
-            "live": _("Live"),
-            "polling": _("Live · polling"),
-            "pushed": _("Changes appear as they happen. Tap to reload."),
-            "checking": _("Checking for changes every %(seconds)s seconds. Tap to reload."),
-        },
-        ensure_ascii=False,
-    )
-
-
 def poll_context(session: GameSession) -> dict:
     return {
-        "live_words": live_words(),
         "polling": session.is_running,
         "poll_ms": round(settings.LIVE_POLL_SECONDS * 1000),
         "version_url": reverse("games:session_version", args=[session.pk])

