@@ -104,6 +104,7 @@ class Walk:
         self.phones = {s.index: new_page(PHONE, locale="en-XA") for s in session.seats.all()}
         self.seen: set[str] = set()
         self.found: dict[str, list[str]] = {}
+        self.read_names: list[str] = []
         self.engine: set[str] = set()
 
     def data(self) -> tuple[str, ...]:
@@ -112,6 +113,7 @@ class Walk:
         return tuple(typed_texts(self.session.state, names))
 
     def read(self, name: str, page, url: str) -> None:
+        self.read_names.append(name)
         page.goto(self.live_server.url + url)
         assert page.get_attribute("html", "lang") == PSEUDO_LANGUAGE
         words = unwrapped_words(read_text(page), data=self.data())
@@ -160,13 +162,16 @@ class Walk:
         return {k: v for k, v in ours.items() if v}, {k: v for k, v in theirs.items() if v}
 
 
-def keep_engine_words(game: str, words: dict[str, list[str]]) -> None:
+def keep_engine_words(game: str, words: dict[str, list[str]], read: list[str]) -> None:
     """The engine's words still unwrapped, by game and screen (for the report: they are wrapped
     once the engines' sentences are message ids)."""
     SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOT_DIR / ENGINE_WORDS_FILE
     kept = json.loads(path.read_text()) if path.exists() else {}
-    kept[game] = {name: sorted(set(found)) for name, found in words.items()}
+    kept[game] = {
+        "screens read": read,
+        "engine words": {name: sorted(set(found)) for name, found in words.items()},
+    }
     path.write_text(json.dumps(kept, indent=1, ensure_ascii=False, sort_keys=True))
 
 
@@ -189,7 +194,7 @@ class PseudoGamesWalkTests:
         walk.play()
         assert session.status != GameSession.Status.ACTIVE, "the walk never reached the end of the game"
         ours, engines = walk.unwrapped()
-        keep_engine_words(game, engines)
+        keep_engine_words(game, engines, walk.read_names)
         assert ours == {}, json.dumps(ours, ensure_ascii=False)
 
     def test_the_walk_finds_a_word_of_a_game_screen_nobody_translated(
