@@ -304,6 +304,7 @@ PARAM_WORDS = {
     "area": gettext_lazy("Area"),
     "changes": gettext_lazy("Changes"),
     "city": gettext_lazy("City"),
+    "cities": gettext_lazy("Cities"),
     "permit": gettext_lazy("Permit"),
     "balcony": gettext_lazy("Balcony"),
     "colour": gettext_lazy("Colour"),

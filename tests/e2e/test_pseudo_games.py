@@ -37,6 +37,7 @@ CITY_NAMES += ("Juvelar", "Kultos", "Lyram", "Merkatim", "Naris", "Osium")
 HOST = "host"
 TYPED_KEYS = {"title", "question", "label", "note", "name", "king_name", "house_name"}
 ENGINE_WORDS_FILE = "pseudo-games-engine-words.json"
+STEP_KINDS = ("acquire_permit", "queen_build", "elect", "send_servant", "build", "change_permits")
 
 
 @pytest.fixture
@@ -106,6 +107,7 @@ class Walk:
         self.found: dict[str, list[str]] = {}
         self.read_names: list[str] = []
         self.engine: set[str] = set()
+        self.steps_read: set[str] = set()
 
     def data(self) -> tuple[str, ...]:
         names = {*NAMES, *CITY_NAMES, HOST, *(rules.name for rules in games())}
@@ -123,6 +125,9 @@ class Walk:
     def moment(self) -> tuple[str, list[int]]:
         view = session_view_for_table(session=self.session)["view"]
         phase = str(view.get("phase") or view.get("part") or "")
+        pending = view.get("pending")  # Council of Four: a bonus or a Permit a seat chooses now
+        if isinstance(pending, dict):
+            phase += f" {pending.get('kind')}"
         acting = [i for i in view.get("to_act") or [] if i is not None]
         return phase, acting
 
@@ -138,6 +143,31 @@ class Walk:
         for index in acting[:1] or [0]:
             seat = self.session.seats.get(index=index)
             self.read(f"seat {index} {phase}", self.phones[index], f"/play/seat/{seat.token}/")
+            for query in self.steps(index):
+                self.read(
+                    f"seat {index} {phase} {query}", self.phones[index], f"/play/seat/{seat.token}/{query}"
+                )
+
+    def steps(self, index: int) -> list[str]:
+        """A decision asked over several screens (Council of Four's phone): each step's screen, read
+        once a game: the menu's steps, a Council's Permits and payments, a city of the Queen's."""
+        choices = session_legal_actions(session=self.session, seat_index=index)
+        queries = []
+        for choice in choices:
+            kind, params = choice["type"], choice["params"]
+            if kind not in STEP_KINDS or kind in self.steps_read:
+                continue
+            self.steps_read.add(kind)
+            queries.append(f"?step={kind}")
+            if kind == "acquire_permit":
+                balcony, permit = params["balcony"]["options"][0], params["permit"]["options"][0]
+                queries += [
+                    f"?step={kind}&balcony={balcony}",
+                    f"?step={kind}&balcony={balcony}&permit={permit}",
+                ]
+            elif kind == "queen_build":
+                queries.append(f"?step={kind}&city={params['city']['options'][0]}")
+        return queries
 
     def play(self) -> None:
         rng = random.Random(5)
