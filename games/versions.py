@@ -19,6 +19,7 @@ from django.core.cache import cache
 from django.core.signing import Signer
 from django.db import transaction
 from django.utils.crypto import constant_time_compare
+from django.utils.translation import get_language
 
 from games import selectors
 from games.models import GameSession, Seat, SessionAction
@@ -178,12 +179,13 @@ def _digest(*parts: object) -> str:
 
 def panel_cache_key(*, session: GameSession, seat: Seat | None) -> str:
     """The seats' infos are the version's (``session_version_facts``): the version and the
-    row's last write stand for them."""
+    row's last write stand for them. A panel is written in its reader's language: a phone in
+    German never gets the panel drawn for one in Italian."""
     if seat is None:
         who, extra = "table", _digest(session.status, night_recorded(session))
     else:
         who, extra = f"seat-{seat.index}-{seat.pk}-{_digest(seat.token)}", _digest(session.status)
-    return f"panel:{version_key(session)}:{who}:{extra}"
+    return f"panel:{version_key(session)}:{who}:{extra}:{get_language() or ''}"
 
 
 # What a shared panel is drawn with in place of what each answer has of its own.
