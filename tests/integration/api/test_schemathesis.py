@@ -156,7 +156,7 @@ RULE_REFUSALS = [
         AGING_MARKS_RANGE,  # the campaign's aging squares (its settings), within the schema's bound
         # A count's message in its two forms (one mark, more marks): placeholders kept as they are.
         AGING_MARKS_UNCHANGED.format(number="{n}", marks=1),
-        AGING_MARKS_UNCHANGED.format(number="{n}", marks="{m}"),
+        AGING_MARKS_UNCHANGED.format(number="{n}", marks=2).replace(" 2 ", " {m} "),
         SEAT_COUNT,
         SEAT_NAME_REQUIRED,
         SEAT_NAME_TWICE,
