@@ -17,11 +17,13 @@ from config.api_errors import TOO_MANY_ATTEMPTS, error_body
 from config.ratelimits import LOGIN_WINDOW
 from games.engines.kernel.errors import RuleError
 from games.services.taps import IdempotencyKeyReused, StaleVersion
+from games.translation import say_to_reader
 
 
 def chronicle_exception_handler(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, RuleError):
-        return Response(error_body(exc.message, 400, "rule_broken", exc.extra), status=400)
+        # An engine's refusal is a message: said in the language of the request being answered.
+        return Response(error_body(say_to_reader(exc.message), 400, "rule_broken", exc.extra), status=400)
     if isinstance(exc, StaleVersion):  # the client acted on an old version of the table
         extra = {"current_version": exc.current_version}
         return Response(error_body(exc.message, 409, "stale_version", extra), status=409)

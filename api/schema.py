@@ -11,8 +11,10 @@ import re
 from typing import TYPE_CHECKING, Any, Literal
 
 from django.core.validators import ProhibitNullCharactersValidator
+from django.utils import translation
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.views import SpectacularAPIView
 from rest_framework import serializers
 from rest_framework.authentication import SessionAuthentication
 
@@ -150,3 +152,13 @@ def common_statuses(view: "APIView", operation: dict, method: str) -> set[int]:
     if any(p["in"] == "header" and p["name"] == "Idempotency-Key" for p in parameters):
         codes.add(422)
     return codes
+
+
+class EnglishSchemaApi(SpectacularAPIView):
+    """The schema is the developers' documentation: English, the same bytes whatever the reader's
+    language (a model's choices are translated for pages, and would otherwise follow the request)."""
+
+    def dispatch(self, request: Any, *args: Any, **kwargs: Any) -> Any:
+        with translation.override("en"):
+            response = super().dispatch(request, *args, **kwargs)
+            return response.render() if hasattr(response, "render") else response

@@ -4,7 +4,7 @@ from django.conf import settings
 from django.urls import URLPattern, URLResolver, include, path, re_path
 from django.utils.csp import CSP
 from django.views.decorators.csp import csp_override
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerSplitView
 
 from api.accounts import views as accounts
 from api.archive import views as arc
@@ -14,6 +14,7 @@ from api.campaigns import members as m
 from api.campaigns import nights as n
 from api.campaigns import story as st
 from api.campaigns import views as c
+from api.schema import EnglishSchemaApi
 from api.sessions import seat_views as seats
 from api.sessions import stream, stream_events
 from api.sessions import views as s
@@ -151,7 +152,7 @@ api_patterns += [path("campaigns/import/", arc.CampaignImportApi.as_view(), name
 
 urlpatterns = [
     path("", include((api_patterns, "api"))),
-    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("schema/", EnglishSchemaApi.as_view(), name="schema"),
     path("docs/", DOCS_CSP(SpectacularSwaggerSplitView.as_view(url_name="schema")), name="api-docs"),
     path(
         "redoc/",

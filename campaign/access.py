@@ -10,16 +10,19 @@ from enum import Enum
 from django.core.exceptions import PermissionDenied
 from django.db.models import Subquery
 from django.http import Http404
+from django.utils.translation import gettext_lazy
 
 from campaign.models import Campaign, Membership
 from config.accounts import DEMO_USER  # the shared demo login (campaign/demo.py)
 
 Role = Membership.Role
 
-VIEWER_READS_ONLY = "You follow this campaign as a viewer: ask its owner to make you a player to change it."
-OWNER_ONLY = "Only the campaign's owner can do this."
-NOT_FOUND = "No such campaign."
-DEMO_ADDS_NO_CAMPAIGN = (
+VIEWER_READS_ONLY = gettext_lazy(
+    "You follow this campaign as a viewer: ask its owner to make you a player to change it."
+)
+OWNER_ONLY = gettext_lazy("Only the campaign's owner can do this.")
+NOT_FOUND = gettext_lazy("No such campaign.")
+DEMO_ADDS_NO_CAMPAIGN = gettext_lazy(
     "The demo account only shows the demo campaign: log in with your own account (or sign up) "
     "to create or import your group's campaign."
 )
@@ -34,7 +37,7 @@ class Need(Enum):
 
     @property
     def refusal(self) -> str:
-        return OWNER_ONLY if self is Need.OWN else VIEWER_READS_ONLY
+        return str(OWNER_ONLY if self is Need.OWN else VIEWER_READS_ONLY)
 
 
 def is_demo(user) -> bool:

@@ -21,3 +21,8 @@ class CampaignConfig(AppConfig):
         from campaign.views import preferences
 
         preferences.connect_signals()
+        # Each account's e-mails in its language.
+        from campaign import selectors
+        from config import accounts
+
+        accounts.register_recipient_language(selectors.account_language_for_email)

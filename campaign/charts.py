@@ -4,10 +4,13 @@ Resource positions at each game's end. Rendering reads through selectors only.""
 import re
 
 import pygal
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext, pgettext
 from pygal.style import Style
 
 from campaign.legacy import RESOURCE_ROWS
-from campaign.models import Campaign, LedgerEntry
+from campaign.models import AccountPreference, Campaign, LedgerEntry, ResourceRow
 
 SCRIPT = re.compile(r"<script\b[^>]*?(/>|>.*?</script>)", re.S)
 STYLE = Style(
@@ -33,7 +36,7 @@ def prestige_crave_series(*, campaign: Campaign) -> tuple[list[str], dict[str, l
     """Cumulative Prestige and Crave per House after each game (entries outside a game count
     toward the next game). One query for the ledger, one for the games."""
     games = list(campaign.games.order_by("number").values_list("pk", "number"))
-    labels = ["start"] + [f"Game {n}" for _, n in games]
+    labels = [pgettext("chart", "start")] + [gettext("Game {number}").format(number=n) for _, n in games]
     position = {pk: i + 1 for i, (pk, _) in enumerate(games)}
     entries = (
         LedgerEntry.objects.filter(house__campaign=campaign)
@@ -89,6 +92,11 @@ def _line_chart(*, size: str, colours: tuple[str, ...] = STYLE.colors, **options
     )
 
 
+def house_words(name: str) -> str:
+    """A House in a chart's legend, as the reader's language says it."""
+    return gettext("House {name}").format(name=name)
+
+
 def _whole_numbers(values: list[int]) -> list[int]:
     """Axis labels for points, which are whole: at most about ten of them."""
     low, high = min([0, *values]), max([1, *values])
@@ -101,11 +109,15 @@ def _ledger_chart(*, campaign: Campaign, kind: str, size: str) -> str:
     labels, series = prestige_crave_series(campaign=campaign)
     houses = list(campaign.houses.order_by("number"))
     chart = _line_chart(size=size, colours=tuple(h.colour for h in houses) or STYLE.colors)
-    chart.title = f"{kind.capitalize()} of each House across the games"
+    chart.title = (
+        gettext("Prestige of each House across the games")
+        if kind == "prestige"
+        else gettext("Crave of each House across the games")
+    )
     chart.x_labels = labels
     chart.y_labels = _whole_numbers([v for values in series.values() for v in values])
     for house in houses:
-        chart.add(f"House {house.name}", series[f"{house.name} {kind.capitalize()}"], stroke_style=THICK)
+        chart.add(house_words(house.name), series[f"{house.name} {kind.capitalize()}"], stroke_style=THICK)
     return _svg(chart)
 
 
@@ -120,10 +132,14 @@ def crave_chart(*, campaign: Campaign, size: str = "wide") -> str:
 def resources_chart(*, campaign: Campaign, size: str = "wide") -> str:
     games = list(campaign.games.order_by("number"))
     chart = _line_chart(size=size, range=(1, 17))
-    chart.title = "Resources at each game's end (row 9 = centre)"
-    chart.x_labels = [f"Game {g.number}" for g in games]
+    chart.title = gettext("Resources at each game's end (row 9 = centre)")
+    chart.x_labels = [gettext("Game {number}").format(number=g.number) for g in games]
     for row in RESOURCE_ROWS:
-        chart.add(row.capitalize(), [(g.resources_final or {}).get(row) for g in games], stroke_style=THICK)
+        chart.add(
+            str(ResourceRow(row).label),
+            [(g.resources_final or {}).get(row) for g in games],
+            stroke_style=THICK,
+        )
     return _svg(chart)
 
 
@@ -136,5 +152,21 @@ def chart_stamp(*, campaign: Campaign) -> int:
     return campaign.events.values_list("pk", flat=True).first() or 0
 
 
-def chart_cache_key(*, campaign: Campaign, name: str, size: str, stamp: int) -> str:
-    return f"campaign-chart-{campaign.pk}-{name}-{size}-{stamp}"
+def chart_cache_key(
+    *, campaign: Campaign, name: str, size: str, stamp: int, language: str | None = None
+) -> str:
+    """A chart's words are in one language: each language is kept apart (the active one by default)."""
+    language = language or translation.get_language() or settings.LANGUAGE_CODE
+    return f"campaign-chart-{campaign.pk}-{name}-{size}-{stamp}-{language}"
+
+
+def chart_languages(*, campaign: Campaign) -> list[str]:
+    """The languages the campaign's members read (the site's own first): the charts drawn ahead."""
+    known = {code for code, _ in settings.LANGUAGES}
+    chosen = AccountPreference.objects.filter(user__memberships__campaign=campaign).values_list(
+        "language", flat=True
+    )
+    return [
+        settings.LANGUAGE_CODE,
+        *sorted({code for code in chosen if code in known} - {settings.LANGUAGE_CODE}),
+    ]

@@ -1,4 +1,6 @@
 from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from campaign import selectors
 from campaign.models import (
@@ -18,12 +20,27 @@ from campaign.services.common import text_checked
 from campaign.services.members import INVITATION_DAYS
 from games.engines.kings_dilemma.data import GRAND_FINALE_ENVELOPE, MYSTERY_LETTERS
 
+SPECIAL_HELP = _("The first card says 'This is a Special Envelope!'")
+WHICH_STORYLINE = _("Which storyline does the Story card belong to?")
+WHICH_SECRET_AGENDA = _("Which Secret Agenda did this House play?")
+THREE_NUMBERS_FORMAT = _("Write card numbers separated by commas, e.g. 12, 31, 7.")
+# A result row's box as a screen reader names it: the table's column headings are the visible labels.
+ROW_FIELD = _("Row %(row)s: %(field)s")
+SEAT = _("Seat %(number)s")
+
 
 def _house_field(form: forms.Form, name: str) -> forms.ModelChoiceField:
     """A House picker, whose choices are the campaign's Houses."""
     field = form.fields[name]
     assert isinstance(field, forms.ModelChoiceField)
     return field
+
+
+class HouseChoiceField(forms.ModelChoiceField):
+    """A House picker that names each House in the reader's language."""
+
+    def label_from_instance(self, obj) -> str:
+        return gettext("House %(house)s") % {"house": obj.name}
 
 
 class TextRuleForm(forms.Form):
@@ -54,31 +71,38 @@ class CampaignBoundForm(TextRuleForm):
 
 
 class CampaignForm(TextRuleForm):
-    name = forms.CharField(max_length=120)
+    name = forms.CharField(max_length=120, label=_("Name"))
 
 
 class HouseForm(CampaignBoundForm):
     id_prefix = "house"
-    name = forms.CharField(max_length=80, help_text="As written on the House screen, e.g. Smeethe")
-    number = forms.IntegerField(min_value=1, max_value=12, help_text="The House number (1-12) on the screen")
-    player_name = forms.CharField(max_length=80, required=False)
+    name = forms.CharField(
+        max_length=80, label=_("Name"), help_text=_("As written on the House screen, e.g. Smeethe")
+    )
+    number = forms.IntegerField(
+        min_value=1, max_value=12, label=_("Number"), help_text=_("The House number (1-12) on the screen")
+    )
+    player_name = forms.CharField(max_length=80, required=False, label=_("Player name"))
 
 
 class StickerForm(CampaignBoundForm):
     id_prefix = "sticker"
     house_fields = ("signer",)
-    number = forms.IntegerField(min_value=1, max_value=177)
-    row = forms.ChoiceField(choices=ResourceRow.choices)
+    number = forms.IntegerField(min_value=1, max_value=177, label=_("Number"))
+    row = forms.ChoiceField(choices=ResourceRow.choices, label=_("Row"))
     positive = forms.TypedChoiceField(
-        choices=[("1", "Positive (white title bar)"), ("0", "Negative (black title bar)")],
+        choices=[("1", _("Positive (white title bar)")), ("0", _("Negative (black title bar)"))],
         coerce=lambda v: v == "1",
+        label=_("Side"),
     )
-    signer = forms.ModelChoiceField(queryset=House.objects.none(), required=False, empty_label="(nobody)")
-    title = forms.CharField(max_length=120, required=False)
+    signer = HouseChoiceField(
+        queryset=House.objects.none(), required=False, empty_label=_("(nobody)"), label=_("Signer")
+    )
+    title = forms.CharField(max_length=120, required=False, label=_("Title"))
 
 
-CARD_NUMBERS_FORMAT = "Write card numbers separated by commas, or a range, e.g. 12, 31, 7 or 1-20."
-CARD_RANGE_TOO_LONG = "At most {most} card numbers at once."
+CARD_NUMBERS_FORMAT = _("Write card numbers separated by commas, or a range, e.g. 12, 31, 7 or 1-20.")
+CARD_RANGE_TOO_LONG = _("At most %(most)s card numbers at once.")
 MAX_TYPED_CARDS = 120
 
 
@@ -94,7 +118,7 @@ def card_numbers(raw: str) -> list[int]:
         first, last = int(low), int(high) if dash else int(low)
         if last < first or len(numbers) + last - first + 1 > MAX_TYPED_CARDS:
             raise forms.ValidationError(
-                CARD_NUMBERS_FORMAT if last < first else CARD_RANGE_TOO_LONG.format(most=MAX_TYPED_CARDS)
+                CARD_NUMBERS_FORMAT if last < first else CARD_RANGE_TOO_LONG % {"most": MAX_TYPED_CARDS}
             )
         numbers.extend(range(first, last + 1))
     return numbers
@@ -103,16 +127,18 @@ def card_numbers(raw: str) -> list[int]:
 class EnvelopeForm(CampaignBoundForm):
     id_prefix = "envelope"
     house_fields = ("opened_by",)
-    number = forms.IntegerField(min_value=0, max_value=74)
-    special = forms.BooleanField(
-        required=False, help_text="The first card says 'This is a Special Envelope!'"
+    number = forms.IntegerField(min_value=0, max_value=74, label=_("Number"))
+    special = forms.BooleanField(required=False, label=_("Special"), help_text=SPECIAL_HELP)
+    opened_by = HouseChoiceField(
+        queryset=House.objects.none(), required=False, empty_label=_("(nobody)"), label=_("Opened by")
     )
-    opened_by = forms.ModelChoiceField(queryset=House.objects.none(), required=False, empty_label="(nobody)")
     dilemma_numbers = forms.CharField(
-        required=False, help_text="The 3 Dilemma card numbers of a standard Envelope, separated by commas"
+        required=False,
+        label=_("Dilemma card numbers"),
+        help_text=_("The 3 Dilemma card numbers of a standard Envelope, separated by commas"),
     )
-    story_number = forms.IntegerField(required=False, min_value=1, label="Story card number")
-    storyline = forms.CharField(required=False, max_length=40)
+    story_number = forms.IntegerField(required=False, min_value=1, label=_("Story card number"))
+    storyline = forms.CharField(required=False, max_length=40, label=_("Storyline"))
 
     def clean_dilemma_numbers(self):
         return card_numbers(self.cleaned_data["dilemma_numbers"])
@@ -120,23 +146,25 @@ class EnvelopeForm(CampaignBoundForm):
     def clean(self):
         data = self.cleaned_data
         if data.get("story_number") and not data.get("storyline"):
-            self.add_error("storyline", "Which storyline does the Story card belong to?")
+            self.add_error("storyline", WHICH_STORYLINE)
         return data
 
 
 class MysteryForm(CampaignBoundForm):
     id_prefix = "mystery"
-    letter = forms.ChoiceField(choices=[(c, c) for c in MYSTERY_LETTERS])
-    storyline = forms.CharField(required=False, max_length=40)
+    letter = forms.ChoiceField(choices=[(c, c) for c in MYSTERY_LETTERS], label=_("Letter"))
+    storyline = forms.CharField(required=False, max_length=40, label=_("Storyline"))
 
 
 class AchievementMarkForm(forms.Form):
-    count = forms.IntegerField(min_value=1, max_value=10, initial=1)
+    count = forms.IntegerField(min_value=1, max_value=10, initial=1, label=_("Spaces"))
 
 
 class CampaignImportForm(TextRuleForm):
-    archive = forms.FileField(help_text="A .json archive exported from Chronicle")
-    name = forms.CharField(max_length=120, required=False, help_text="Leave empty to keep the archive's name")
+    archive = forms.FileField(label=_("Archive"), help_text=_("A .json archive exported from Chronicle"))
+    name = forms.CharField(
+        max_length=120, required=False, label=_("Name"), help_text=_("Leave empty to keep the archive's name")
+    )
 
     def clean_archive(self):
         return archive_upload_read(upload=self.cleaned_data["archive"])
@@ -144,44 +172,48 @@ class CampaignImportForm(TextRuleForm):
 
 class GameBeginForm(CampaignBoundForm):
     id_prefix = "begin"
-    king_name = forms.CharField(max_length=80, label="King's name", help_text="e.g. Harald V")
-    played_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    king_name = forms.CharField(max_length=80, label=_("King's name"), help_text=_("e.g. Harald V"))
+    played_on = forms.DateField(
+        required=False, label=_("Played on"), widget=forms.DateInput(attrs={"type": "date"})
+    )
 
 
 POINTS = forms.NumberInput(attrs={"style": "width:5rem", "inputmode": "numeric"})
 
 
 class ResultRowForm(forms.Form):
-    house = forms.ModelChoiceField(
-        queryset=House.objects.none(), required=False, empty_label="(did not play)"
+    house = HouseChoiceField(
+        queryset=House.objects.none(), required=False, empty_label=_("(did not play)"), label=_("House")
     )
-    secret_agenda = forms.ChoiceField(choices=[("", "—"), *SecretAgenda.choices], required=False)
+    secret_agenda = forms.ChoiceField(
+        choices=[("", "—"), *SecretAgenda.choices], required=False, label=_("Secret Agenda")
+    )
     # Points are two digits at most: narrow boxes, so a whole row fits the table.
-    agenda_points = forms.IntegerField(initial=0, label="Secret Agenda", widget=POINTS)
-    open_agenda_points = forms.IntegerField(initial=0, label="Open Agenda", widget=POINTS)
-    coins_points = forms.IntegerField(initial=0, label="Coins", widget=POINTS)
-    power_points = forms.IntegerField(initial=0, label="Power", widget=POINTS)
+    agenda_points = forms.IntegerField(initial=0, label=_("Agenda points"), widget=POINTS)
+    open_agenda_points = forms.IntegerField(initial=0, label=_("Open Agenda"), widget=POINTS)
+    coins_points = forms.IntegerField(initial=0, label=_("Coins"), widget=POINTS)
+    power_points = forms.IntegerField(initial=0, label=_("Power"), widget=POINTS)
 
     def __init__(self, *args, campaign, **kwargs):
         super().__init__(*args, **kwargs)
         _house_field(self, "house").queryset = campaign.houses.all()
         # The table's column headings are the visible labels; each field still names itself.
         row = (self.prefix or "row0").removeprefix("row")
-        for name, field in self.fields.items():
-            label = field.label or name.replace("_", " ").capitalize()
-            field.widget.attrs["aria-label"] = f"Row {int(row) + 1 if row.isdigit() else row}: {label}"
+        number = int(row) + 1 if row.isdigit() else row
+        for field in self.fields.values():
+            field.widget.attrs["aria-label"] = ROW_FIELD % {"row": number, "field": field.label}
 
     def clean(self):
         data = self.cleaned_data
         if data.get("house") and not data.get("secret_agenda"):
-            self.add_error("secret_agenda", "Which Secret Agenda did this House play?")
+            self.add_error("secret_agenda", WHICH_SECRET_AGENDA)
         return data
 
 
 class GameResultForm(TextRuleForm):
     """The Realm Chronicles table of one game: how it ended and up to 5 rows."""
 
-    end = forms.ChoiceField(choices=GameEnd.choices)
+    end = forms.ChoiceField(choices=GameEnd.choices, label=_("End"))
     ROWS = 5
 
     def __init__(self, data=None, *, campaign):
@@ -195,7 +227,8 @@ class GameResultForm(TextRuleForm):
         return [row.cleaned_data for row in self.rows if row.cleaned_data.get("house")]
 
 
-KEEP_UNREADABLE = "The Open Agenda choices could not be read: reload the page and choose again."
+KEEP_UNREADABLE = _("The Open Agenda choices could not be read: reload the page and choose again.")
+ONE_SEAT_EACH = _("A House can sit at only one seat.")
 
 
 class GameNightForm(CampaignBoundForm):
@@ -203,18 +236,18 @@ class GameNightForm(CampaignBoundForm):
 
     id_prefix = "night"
 
-    king_name = forms.CharField(max_length=80, label="King's name", help_text="e.g. Harald V")
+    king_name = forms.CharField(max_length=80, label=_("King's name"), help_text=_("e.g. Harald V"))
     SEATS = 5
 
     def __init__(self, *args, campaign, **kwargs):
         super().__init__(*args, campaign=campaign, **kwargs)
         last = [] if self.is_bound else selectors.last_night_houses(campaign=campaign)
         for i in range(self.SEATS):
-            self.fields[f"seat{i}"] = forms.ModelChoiceField(
+            self.fields[f"seat{i}"] = HouseChoiceField(
                 queryset=campaign.houses.all(),
                 required=i < 3,
-                label=f"Seat {i + 1}" + (" (then clockwise)" if i == 0 else ""),
-                empty_label="(empty)",
+                label=_("Seat 1 (then clockwise)") if i == 0 else SEAT % {"number": i + 1},
+                empty_label=_("(empty)"),
                 initial=last[i] if i < len(last) else None,  # last night's seats, offered again
             )
 
@@ -225,7 +258,7 @@ class GameNightForm(CampaignBoundForm):
         data = self.cleaned_data
         chosen = [house for i in range(self.SEATS) if (house := data.get(f"seat{i}"))]
         if len({h.pk for h in chosen}) != len(chosen):
-            raise forms.ValidationError("A House can sit at only one seat.")
+            raise forms.ValidationError(ONE_SEAT_EACH)
         return data
 
     def keep(self, data) -> dict:
@@ -249,15 +282,20 @@ class EnvelopeContentsForm(TextRuleForm):
         self.finale = GRAND_FINALE_ENVELOPE in envelopes
         self.envelopes = [n for n in envelopes if n != GRAND_FINALE_ENVELOPE]
         for n in self.envelopes:
+            envelope = {"number": f"{n:02d}"}
             self.fields[f"e{n}-special"] = forms.BooleanField(
-                required=False, label=f"Envelope {n:02d} is a Special Envelope"
+                required=False, label=gettext("Envelope %(number)s is a Special Envelope") % envelope
             )
             self.fields[f"e{n}-story"] = forms.IntegerField(
-                required=False, min_value=1, label=f"Envelope {n:02d}: Story card number"
+                required=False,
+                min_value=1,
+                label=gettext("Envelope %(number)s: Story card number") % envelope,
             )
-            self.fields[f"e{n}-storyline"] = forms.CharField(required=False, max_length=40, label="Storyline")
+            self.fields[f"e{n}-storyline"] = forms.CharField(
+                required=False, max_length=40, label=_("Storyline")
+            )
             self.fields[f"e{n}-dilemmas"] = forms.CharField(
-                required=False, label="Dilemma card numbers", help_text="3 numbers separated by commas"
+                required=False, label=_("Dilemma card numbers"), help_text=_("3 numbers separated by commas")
             )
 
     def clean(self):
@@ -267,9 +305,9 @@ class EnvelopeContentsForm(TextRuleForm):
             try:
                 data[f"e{n}-dilemmas"] = [int(x) for x in raw.replace(" ", "").split(",") if x]
             except ValueError:
-                self.add_error(f"e{n}-dilemmas", "Write card numbers separated by commas, e.g. 12, 31, 7.")
+                self.add_error(f"e{n}-dilemmas", THREE_NUMBERS_FORMAT)
             if data.get(f"e{n}-story") and not data.get(f"e{n}-storyline"):
-                self.add_error(f"e{n}-storyline", "Which storyline does the Story card belong to?")
+                self.add_error(f"e{n}-storyline", WHICH_STORYLINE)
         return data
 
     def contents(self) -> dict:
@@ -292,18 +330,22 @@ class AchievementForm(CampaignBoundForm):
     id_prefix = "achievement"
 
     house_fields = ("house",)
-    house = forms.ModelChoiceField(queryset=House.objects.none())
-    kind = forms.ChoiceField(choices=[("gameplay", "Gameplay"), ("narrative", "Narrative")])
-    name = forms.CharField(max_length=120)
-    condition = forms.CharField(max_length=300, required=False)
-    spaces = forms.IntegerField(min_value=1, max_value=10, initial=3)
-    start_power = forms.IntegerField(required=False, label="Power at the start of each game")
-    start_coins = forms.IntegerField(required=False, label="Coins at the start of each game")
-    prestige = forms.IntegerField(required=False, label="Prestige once unlocked")
-    crave = forms.IntegerField(required=False, label="Crave once unlocked")
-    power = forms.IntegerField(required=False, label="Power once unlocked")
-    coins = forms.IntegerField(required=False, label="Coins once unlocked")
-    ability_text = forms.CharField(max_length=500, required=False, label="Ability (as printed)")
+    house = HouseChoiceField(
+        queryset=House.objects.none(), label=_("House"), empty_label=_("(choose a House)")
+    )
+    kind = forms.ChoiceField(
+        choices=[("gameplay", _("Gameplay")), ("narrative", _("Narrative"))], label=_("Kind")
+    )
+    name = forms.CharField(max_length=120, label=_("Name"))
+    condition = forms.CharField(max_length=300, required=False, label=_("Condition"))
+    spaces = forms.IntegerField(min_value=1, max_value=10, initial=3, label=_("Spaces"))
+    start_power = forms.IntegerField(required=False, label=_("Power at the start of each game"))
+    start_coins = forms.IntegerField(required=False, label=_("Coins at the start of each game"))
+    prestige = forms.IntegerField(required=False, label=_("Prestige once unlocked"))
+    crave = forms.IntegerField(required=False, label=_("Crave once unlocked"))
+    power = forms.IntegerField(required=False, label=_("Power once unlocked"))
+    coins = forms.IntegerField(required=False, label=_("Coins once unlocked"))
+    ability_text = forms.CharField(max_length=500, required=False, label=_("Ability (as printed)"))
 
     EFFECTS = ("start_power", "start_coins", "prestige", "crave", "power", "coins")
 
@@ -323,18 +365,22 @@ class StoryCardForm(CampaignBoundForm):
     id_prefix = "story"
 
     house_fields = ("signer",)
-    number = forms.IntegerField(min_value=1)
-    storyline = forms.CharField(max_length=40)
-    signer = forms.ModelChoiceField(queryset=House.objects.none(), required=False, empty_label="(nobody)")
-    title = forms.CharField(max_length=120, required=False)
-    is_ending = forms.BooleanField(required=False, label="Ending card")
-    cohesion = forms.IntegerField(min_value=0, required=False)
-    dissent = forms.IntegerField(min_value=0, required=False)
-    bonus_prestige = forms.IntegerField(min_value=0, required=False, label="Majority Signer Bonus: Prestige")
-    bonus_crave = forms.IntegerField(min_value=0, required=False, label="Majority Signer Bonus: Crave")
-    start_power = forms.IntegerField(required=False, label="Signer's Power at the start of each game")
-    start_coins = forms.IntegerField(required=False, label="Signer's Coins at the start of each game")
-    ability_text = forms.CharField(max_length=500, required=False, label="Ability (as printed)")
+    number = forms.IntegerField(min_value=1, label=_("Number"))
+    storyline = forms.CharField(max_length=40, label=_("Storyline"))
+    signer = HouseChoiceField(
+        queryset=House.objects.none(), required=False, empty_label=_("(nobody)"), label=_("Signer")
+    )
+    title = forms.CharField(max_length=120, required=False, label=_("Title"))
+    is_ending = forms.BooleanField(required=False, label=_("Ending card"))
+    cohesion = forms.IntegerField(min_value=0, required=False, label=_("Cohesion"))
+    dissent = forms.IntegerField(min_value=0, required=False, label=_("Dissent"))
+    bonus_prestige = forms.IntegerField(
+        min_value=0, required=False, label=_("Majority Signer Bonus: Prestige")
+    )
+    bonus_crave = forms.IntegerField(min_value=0, required=False, label=_("Majority Signer Bonus: Crave"))
+    start_power = forms.IntegerField(required=False, label=_("Signer's Power at the start of each game"))
+    start_coins = forms.IntegerField(required=False, label=_("Signer's Coins at the start of each game"))
+    ability_text = forms.CharField(max_length=500, required=False, label=_("Ability (as printed)"))
 
     def clean(self):
         """The cleaned data are the service's arguments."""
@@ -353,13 +399,15 @@ class FirstEnvelopeForm(CampaignBoundForm):
 
     id_prefix = "first"
     story_number = forms.IntegerField(
-        min_value=1, label="Story card number", help_text="The first card in the Envelope"
+        min_value=1, label=_("Story card number"), help_text=_("The first card in the Envelope")
     )
-    storyline = forms.CharField(max_length=40, help_text="The symbol in its top right corner, e.g. Crown")
-    title = forms.CharField(max_length=120, required=False, label="Story card title")
+    storyline = forms.CharField(
+        max_length=40, label=_("Storyline"), help_text=_("The symbol in its top right corner, e.g. Crown")
+    )
+    title = forms.CharField(max_length=120, required=False, label=_("Story card title"))
     dilemma_numbers = forms.CharField(
-        label="Dilemma card numbers",
-        help_text="The rest of the Envelope: your starting Dilemma deck, e.g. 1-20 or 1, 2, 3",
+        label=_("Dilemma card numbers"),
+        help_text=_("The rest of the Envelope: your starting Dilemma deck, e.g. 1-20 or 1, 2, 3"),
     )
 
     def clean_dilemma_numbers(self):
@@ -370,7 +418,10 @@ class GameCorrectForm(GameResultForm):
     """A recorded night's Realm Chronicles table, prefilled with its current revision, and why."""
 
     reason = forms.CharField(
-        max_length=200, required=False, help_text="What was wrong, for the history (optional)"
+        max_length=200,
+        required=False,
+        label=_("Reason"),
+        help_text=_("What was wrong, for the history (optional)"),
     )
 
     def __init__(self, data=None, *, campaign, game, scores):
@@ -394,7 +445,9 @@ class StickerCorrectForm(StickerForm):
 class AgingMarksForm(forms.Form):
     """A sticker's aging marks, counted again (0 to its last square: the service checks the bound)."""
 
-    marks = forms.IntegerField(min_value=0, label="Aging marks", help_text="Marked squares on the sticker")
+    marks = forms.IntegerField(
+        min_value=0, label=_("Aging marks"), help_text=_("Marked squares on the sticker")
+    )
 
     def __init__(self, *args, squares: int, **kwargs):
         kwargs.setdefault("auto_id", "id_fix_%s")
@@ -405,15 +458,15 @@ class AgingMarksForm(forms.Form):
 class EnvelopeCorrectForm(CampaignBoundForm):
     id_prefix = "fix"
     house_fields = ("opened_by",)
-    opened_by = forms.ModelChoiceField(queryset=House.objects.none(), required=False, empty_label="(nobody)")
-    special = forms.BooleanField(
-        required=False, help_text="The first card says 'This is a Special Envelope!'"
+    opened_by = HouseChoiceField(
+        queryset=House.objects.none(), required=False, empty_label=_("(nobody)"), label=_("Opened by")
     )
+    special = forms.BooleanField(required=False, label=_("Special"), help_text=SPECIAL_HELP)
 
 
 class DilemmaCardMoveForm(CampaignBoundForm):
     id_prefix = "fix"
-    place = forms.ChoiceField(choices=DilemmaCard.Place.choices, label="Where the card belongs")
+    place = forms.ChoiceField(choices=DilemmaCard.Place.choices, label=_("Where the card belongs"))
 
 
 class InvitationForm(CampaignBoundForm):
@@ -421,19 +474,19 @@ class InvitationForm(CampaignBoundForm):
 
     id_prefix = "invite"
     house_fields = ("house",)
-    role = forms.ChoiceField(choices=Invitation.Role.choices, initial=Invitation.Role.PLAYER)
-    house = forms.ModelChoiceField(
+    role = forms.ChoiceField(choices=Invitation.Role.choices, initial=Invitation.Role.PLAYER, label=_("Role"))
+    house = HouseChoiceField(
         queryset=House.objects.none(),
         required=False,
-        empty_label="(no House)",
-        help_text="The House this person will play: the link then serves once.",
+        empty_label=_("(no House)"),
+        label=_("House"),
+        help_text=_("The House this person will play: the link then serves once."),
     )
     days = forms.IntegerField(
         min_value=1,
         max_value=INVITATION_DAYS_MAX,
         initial=INVITATION_DAYS_DEFAULT,
-        label="Days valid",
-        help_text=f"1 to {INVITATION_DAYS_MAX} days.",
+        label=_("Days valid"),
         error_messages={
             "min_value": INVITATION_DAYS,
             "max_value": INVITATION_DAYS,
@@ -444,16 +497,20 @@ class InvitationForm(CampaignBoundForm):
     def __init__(self, *args, campaign, **kwargs):
         super().__init__(*args, campaign=campaign, **kwargs)
         _house_field(self, "house").queryset = campaign.houses.filter(user__isnull=True)
+        # Said in the reader's language with the bound in it (a brace message has no pseudo-language).
+        self.fields["days"].help_text = gettext("1 to %(most)s days.") % {"most": INVITATION_DAYS_MAX}
 
 
 class MemberRoleForm(forms.Form):
-    role = forms.ChoiceField(choices=Membership.Role.choices)
+    role = forms.ChoiceField(choices=Membership.Role.choices, label=_("Role"))
 
 
 class MemberHouseForm(CampaignBoundForm):
     house_fields = ("house",)
-    house = forms.ModelChoiceField(queryset=House.objects.none(), required=False, empty_label="(no House)")
+    house = HouseChoiceField(
+        queryset=House.objects.none(), required=False, empty_label=_("(no House)"), label=_("House")
+    )
 
 
 class MemberNameForm(TextRuleForm):
-    display_name = forms.CharField(max_length=DISPLAY_NAME_MAX, required=False, label="Name", strip=True)
+    display_name = forms.CharField(max_length=DISPLAY_NAME_MAX, required=False, label=_("Name"), strip=True)

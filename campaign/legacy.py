@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from games.engines.kernel.messages import gettext_noop
 from games.engines.kings_dilemma.data import AGENDAS, DEFAULT_TRACKS, RESOURCES, START_STOCK
 
 RESOURCE_ROWS = list(RESOURCES)
@@ -28,9 +29,11 @@ SETTINGS_RANGES = {
     "start_power": (0, DEFAULT_TRACKS["general_pool"]["power"]),
     "start_coins": (0, DEFAULT_TRACKS["general_pool"]["coins"]),
 }
-SETTINGS_NOT_AN_OBJECT = "The campaign settings must be an object of named values."
-SETTING_UNKNOWN = "{key!r} is not a campaign setting ({known})."
-SETTING_RANGE = "The setting {key} is a whole number from {low} to {high}."
+# Message ids (the kernel's markers: this module stays free of Django), said in the reader's language
+# at the edge.
+SETTINGS_NOT_AN_OBJECT = gettext_noop("The campaign settings must be an object of named values.")
+SETTING_UNKNOWN = gettext_noop("{key} is not a campaign setting ({known}).")
+SETTING_RANGE = gettext_noop("The setting {key} is a whole number from {low} to {high}.")
 
 
 def settings_problems(settings) -> list[str]:
@@ -38,10 +41,10 @@ def settings_problems(settings) -> list[str]:
     whole number in its range."""
     if not isinstance(settings, dict):
         return [SETTINGS_NOT_AN_OBJECT]
-    problems = []
+    problems: list[str] = []
     for key, value in settings.items():
         if key not in SETTINGS_RANGES:
-            problems.append(SETTING_UNKNOWN.format(key=key, known=", ".join(SETTINGS_RANGES)))
+            problems.append(SETTING_UNKNOWN.format(key=repr(key), known=", ".join(SETTINGS_RANGES)))
             continue
         low, high = SETTINGS_RANGES[key]
         if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:

@@ -9,6 +9,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from campaign.colours import house_colour
 from games.engines.kings_dilemma.data import AGENDAS, ENVELOPE_COUNT, HOUSE_NUMBERS, RESOURCES, STICKER_COUNT
@@ -19,26 +20,26 @@ SECRET_AGENDAS = list(AGENDAS)
 
 
 class ResourceRow(models.TextChoices):
-    INFLUENCE = "influence", "Influence"
-    WEALTH = "wealth", "Wealth"
-    MORALE = "morale", "Morale"
-    WELFARE = "welfare", "Welfare"
-    KNOWLEDGE = "knowledge", "Knowledge"
+    INFLUENCE = "influence", gettext_lazy("Influence")
+    WEALTH = "wealth", gettext_lazy("Wealth")
+    MORALE = "morale", gettext_lazy("Morale")
+    WELFARE = "welfare", gettext_lazy("Welfare")
+    KNOWLEDGE = "knowledge", gettext_lazy("Knowledge")
 
 
 class SecretAgenda(models.TextChoices):
-    EXTREMIST = "extremist", "Extremist"
-    OPULENT = "opulent", "Opulent"
-    MODERATE = "moderate", "Moderate"
-    REBEL = "rebel", "Rebel"
-    OPPORTUNIST = "opportunist", "Opportunist"
-    GREEDY = "greedy", "Greedy"
+    EXTREMIST = "extremist", gettext_lazy("Extremist")
+    OPULENT = "opulent", gettext_lazy("Opulent")
+    MODERATE = "moderate", gettext_lazy("Moderate")
+    REBEL = "rebel", gettext_lazy("Rebel")
+    OPPORTUNIST = "opportunist", gettext_lazy("Opportunist")
+    GREEDY = "greedy", gettext_lazy("Greedy")
 
 
 class GameEnd(models.TextChoices):
-    KING_DIED = "king_died", "The King died"
-    ABDICATED_TOP = "abdicated_top", "The King abdicated (Stability at the top)"
-    ABDICATED_BOTTOM = "abdicated_bottom", "The King abdicated (Stability at the bottom)"
+    KING_DIED = "king_died", gettext_lazy("The King died")
+    ABDICATED_TOP = "abdicated_top", gettext_lazy("The King abdicated (Stability at the top)")
+    ABDICATED_BOTTOM = "abdicated_bottom", gettext_lazy("The King abdicated (Stability at the bottom)")
 
 
 class Campaign(models.Model):
@@ -65,9 +66,9 @@ class Membership(models.Model):
     class Role(models.TextChoices):
         # Ordered from most to least: the owner organises (members too), a player plays a House and
         # may host a night, a viewer reads.
-        OWNER = "owner", "Owner"
-        PLAYER = "player", "Player"
-        VIEWER = "viewer", "Viewer"
+        OWNER = "owner", pgettext_lazy("role", "Owner")
+        PLAYER = "player", pgettext_lazy("role", "Player")
+        VIEWER = "viewer", pgettext_lazy("role", "Viewer")
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
@@ -176,18 +177,18 @@ class LedgerEntry(models.Model):
     """Prestige and Crave are a ledger, never a bare counter."""
 
     class Kind(models.TextChoices):
-        PRESTIGE = "prestige", "Prestige"
-        CRAVE = "crave", "Crave"
+        PRESTIGE = "prestige", gettext_lazy("Prestige")
+        CRAVE = "crave", gettext_lazy("Crave")
 
     class Source(models.TextChoices):
-        GAME_RESULT = "game_result", "Realm Chronicles"
-        ACHIEVEMENT = "achievement", "Achievement"
-        ALIGNMENT = "alignment", "House Alignment"
-        STORY = "story", "Story card ability"
-        MAJORITY_SIGNER = "majority_signer", "Majority Signer Bonus"
-        SECRET_AGENDA = "secret_agenda", "Secret Agenda"
-        CORRECTION = "correction", "Correction"
-        MANUAL = "manual", "Card effect"
+        GAME_RESULT = "game_result", gettext_lazy("Realm Chronicles")
+        ACHIEVEMENT = "achievement", gettext_lazy("Achievement")
+        ALIGNMENT = "alignment", gettext_lazy("House Alignment")
+        STORY = "story", gettext_lazy("Story card ability")
+        MAJORITY_SIGNER = "majority_signer", gettext_lazy("Majority Signer Bonus")
+        SECRET_AGENDA = "secret_agenda", gettext_lazy("Secret Agenda")
+        CORRECTION = "correction", gettext_lazy("Correction")
+        MANUAL = "manual", gettext_lazy("Card effect")
 
     house = models.ForeignKey(House, on_delete=models.CASCADE, related_name="ledger")
     kind = models.CharField(max_length=10, choices=Kind.choices)
@@ -201,7 +202,7 @@ class LedgerEntry(models.Model):
 
     class Meta:
         ordering = ["created_at", "id"]
-        verbose_name_plural = "ledger entries"
+        verbose_name_plural = gettext_lazy("ledger entries")
 
     def __str__(self):
         return f"{self.amount:+d} {self.kind} ({self.reason})"
@@ -211,9 +212,9 @@ class Achievement(models.Model):
     """An achievement of a House screen; alignment achievements carry their Secret Agenda."""
 
     class Kind(models.TextChoices):
-        NARRATIVE = "narrative", "Narrative"
-        GAMEPLAY = "gameplay", "Gameplay"
-        ALIGNMENT = "alignment", "House Alignment"
+        NARRATIVE = "narrative", pgettext_lazy("achievement", "Narrative")
+        GAMEPLAY = "gameplay", pgettext_lazy("achievement", "Gameplay")
+        ALIGNMENT = "alignment", gettext_lazy("House Alignment")
 
     house = models.ForeignKey(House, on_delete=models.CASCADE, related_name="achievements")
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.GAMEPLAY)
@@ -340,15 +341,15 @@ class DilemmaCard(models.Model):
     """A Dilemma, Trigger or Event card and where it lies between games (its save slot)."""
 
     class Kind(models.TextChoices):
-        DILEMMA = "dilemma", "Dilemma card"
-        TRIGGER = "trigger", "Trigger card"
-        EVENT = "event", "Event card"
+        DILEMMA = "dilemma", gettext_lazy("Dilemma card")
+        TRIGGER = "trigger", gettext_lazy("Trigger card")
+        EVENT = "event", gettext_lazy("Event card")
 
     class Place(models.TextChoices):
-        DECK = "deck", "Dilemma save slot"
-        EVENT_AREA = "event_area", "Event area"
-        STORY_SLOT = "story_slot", "Story save slot"
-        TRASH = "trash", "Trash"
+        DECK = "deck", gettext_lazy("Dilemma save slot")
+        EVENT_AREA = "event_area", gettext_lazy("Event area")
+        STORY_SLOT = "story_slot", gettext_lazy("Story save slot")
+        TRASH = "trash", pgettext_lazy("save slot", "Trash")
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="dilemma_cards")
     number = models.PositiveIntegerField()
@@ -419,9 +420,9 @@ class CampaignExport(models.Model):
     """A requested archive: written by a Celery task, then downloadable."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Being prepared"
-        READY = "ready", "Ready"
-        FAILED = "failed", "Failed"
+        PENDING = "pending", pgettext_lazy("export", "Being prepared")
+        READY = "ready", pgettext_lazy("export", "Ready")
+        FAILED = "failed", pgettext_lazy("export", "Failed")
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="exports")
     requested_by = models.ForeignKey(
@@ -508,8 +509,8 @@ class Invitation(models.Model):
     (docs/rules-decisions.md, "Invitations")."""
 
     class Role(models.TextChoices):
-        PLAYER = Membership.Role.PLAYER.value, "Player"
-        VIEWER = Membership.Role.VIEWER.value, "Viewer"
+        PLAYER = Membership.Role.PLAYER.value, pgettext_lazy("role", "Player")
+        VIEWER = Membership.Role.VIEWER.value, pgettext_lazy("role", "Viewer")
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invitations")
     token = models.CharField(max_length=64, unique=True, default=new_invitation_token, editable=False)

@@ -6,16 +6,19 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from allauth.account.models import EmailAddress
 from django.core.cache import cache
 from django.db.models import IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext, pgettext
 
 from campaign import legacy
 from campaign.access import is_demo
 from campaign.charts import CHARTS, chart_cache_key, chart_stamp
 from campaign.models import (
     RESOURCE_ROWS,
+    AccountPreference,
     Achievement,
     Campaign,
     CampaignEvent,
@@ -27,6 +30,7 @@ from campaign.models import (
     Invitation,
     LedgerEntry,
     Membership,
+    ResourceRow,
     StoryCard,
 )
 from games.access import seats_of_user
@@ -121,7 +125,9 @@ def realm_board(*, campaign: Campaign) -> list[dict]:
             # The sticker's aging squares, marked ones first, as the box draws them.
             sticker.aging_squares = [i < sticker.marks for i in range(max(squares, sticker.marks))]  # type: ignore[attr-defined]  # for the template only
             rows[sticker.row][sticker.slot] = sticker
-    return [{"row": row, "label": row.capitalize(), "spaces": spaces} for row, spaces in rows.items()]
+    return [
+        {"row": row, "label": str(ResourceRow(row).label), "spaces": spaces} for row, spaces in rows.items()
+    ]
 
 
 def storylines(*, campaign: Campaign) -> list[dict]:
@@ -206,6 +212,10 @@ def sticker_history(*, campaign: Campaign, number: int) -> QuerySet[CampaignEven
     return campaign_history(campaign=campaign).filter(pk__in=ids)
 
 
+def _signer_words(house: House | None) -> str:
+    return gettext("House {name}").format(name=house.name) if house else pgettext("signer", "nobody")
+
+
 def sticker_answers(*, campaign: Campaign, number: int) -> list[dict]:
     """'Who signed sticker N': for each sticker that carried N, its number now (None: removed), who
     signed it (as corrected), the night it was signed in, the number it was attached as and when it
@@ -220,11 +230,9 @@ def sticker_answers(*, campaign: Campaign, number: int) -> list[dict]:
         sticker = None if removed else board.get(last.data["number"])
         corrections = [e for e in life if e.kind == "sticker_corrected"]
         if sticker is not None:
-            signer = f"House {sticker.signer.name}" if sticker.signer else "nobody"
-        else:
-            signer = (last.data.get("before") or {}).get("signer") or (
-                f"House {first.house.name}" if first.house else "nobody"
-            )
+            signer = _signer_words(sticker.signer)
+        else:  # what the history wrote of it, else the House of its first event
+            signer = (last.data.get("before") or {}).get("signer") or _signer_words(first.house)
         answers.append(
             {
                 "number": sticker.number if sticker is not None else None,
@@ -419,3 +427,15 @@ def invitations_pending(*, campaign: Campaign) -> QuerySet[Invitation]:
 def invitation_for_token(*, token: str) -> Invitation | None:
     """The invitation of this link, whatever its state (None: no such link)."""
     return Invitation.objects.select_related("campaign", "house", "created_by").filter(token=token).first()
+
+
+def account_language_for_email(*, email: str) -> str | None:
+    """The language of the account an e-mail goes to (its preference), None when no account with
+    that address keeps one: the e-mail is then written in the sender's language."""
+    user_ids = EmailAddress.objects.filter(email__iexact=email).values("user_id")
+    preference = (
+        AccountPreference.objects.filter(Q(user__in=user_ids) | Q(user__email__iexact=email))
+        .order_by("pk")
+        .first()
+    )
+    return preference.language if preference is not None else None

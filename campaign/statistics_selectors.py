@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from django.utils.translation import gettext
+
 from campaign.models import (
     RESOURCE_ROWS,
     Campaign,
@@ -15,7 +17,16 @@ from campaign.models import (
     House,
 )
 from campaign.selectors import game_results_since
-from campaign.story_selectors import END_WORDS, FIGURES, SIDES, night_stories, row_was, seat_names, seat_of
+from campaign.story_selectors import (
+    END_WORDS,
+    FIGURES,
+    SIDES,
+    night_stories,
+    row_was,
+    row_words,
+    seat_names,
+    seat_of,
+)
 from games.engines.kings_dilemma.story import house_figures
 
 # ---- a House over the campaign --------------------------------------------------------------------
@@ -34,7 +45,7 @@ def house_page(*, campaign: Campaign, house: House) -> dict:
         rows.append(
             {
                 "row": row,
-                "label": row.capitalize(),
+                "label": row_words(row),
                 "positive": [s for s in mine if s.positive],
                 "negative": [s for s in mine if not s.positive],
             }
@@ -110,7 +121,7 @@ def realm_statistics(*, campaign: Campaign) -> dict:
         rows.append(
             {
                 "row": row,
-                "label": row.capitalize(),
+                "label": row_words(row),
                 "counts": [{"house": h, "count": n} for h, n in counts],
                 "most": [h for h, n in counts if n == best],
                 "total": sum(n for _, n in counts),
@@ -132,7 +143,7 @@ def realm_statistics(*, campaign: Campaign) -> dict:
                     "number": dilemma["number"],
                     "title": dilemma["title"],
                     "side": dilemma["side"],
-                    "side_words": SIDES[dilemma["side"]],
+                    "side_words": str(SIDES[dilemma["side"]]),
                     "aye": dilemma["aye"],
                     "nay": dilemma["nay"],
                     "power": dilemma[dilemma["side"]],
@@ -150,13 +161,15 @@ def realm_statistics(*, campaign: Campaign) -> dict:
         "nights": [
             {
                 "game": g,
-                "end_words": END_WORDS.get(g.end, "Not recorded yet"),
+                "end_words": str(END_WORDS.get(g.end, gettext("Not recorded yet"))),
                 "resources": [(g.resources_final or {}).get(row) for row in RESOURCE_ROWS],
             }
             for g in games
         ],
-        "resource_rows": [r.capitalize() for r in RESOURCE_ROWS],
-        "reigns": [{"end": end, "words": END_WORDS[end], "count": reigns[end]} for end in GameEnd.values],
+        "resource_rows": [row_words(r) for r in RESOURCE_ROWS],
+        "reigns": [
+            {"end": end, "words": str(END_WORDS[end]), "count": reigns[end]} for end in GameEnd.values
+        ],
         "sticker_rows": rows,
         "dilemmas": dilemmas,
         "envelopes": list(campaign.envelopes.select_related("opened_by", "game").order_by("number")),

@@ -4,8 +4,9 @@ in the House's colour, where a picture reads faster than a table."""
 from __future__ import annotations
 
 import pygal
+from django.utils.translation import gettext
 
-from campaign.charts import SIZES, STYLE, _line_chart, _svg, _whole_numbers
+from campaign.charts import SIZES, STYLE, _line_chart, _svg, _whole_numbers, house_words
 from campaign.models import Campaign
 from campaign.statistics_selectors import realm_statistics
 
@@ -31,11 +32,11 @@ def stickers_chart(*, campaign: Campaign, size: str = "wide", stats: dict | None
     """Chronicle stickers each House signed in each row (covered ones too)."""
     stats = stats or realm_statistics(campaign=campaign)
     chart = _bar_chart(size=size, colours=tuple(h.colour for h in stats["houses"]))
-    chart.title = "Chronicle stickers signed in each row"
+    chart.title = gettext("Chronicle stickers signed in each row")
     chart.x_labels = [row["label"] for row in stats["sticker_rows"]]
     for house in stats["houses"]:
         chart.add(
-            f"House {house.name}",
+            house_words(house.name),
             [
                 next((c["count"] for c in row["counts"] if c["house"] == house), 0)
                 for row in stats["sticker_rows"]
@@ -49,10 +50,10 @@ def council_chart(*, campaign: Campaign, size: str = "wide", stats: dict | None 
     """How often each House led, moderated and won the vote, over the nights played at the table."""
     stats = stats or realm_statistics(campaign=campaign)
     chart = _bar_chart(size=size, colours=tuple(h.colour for h in stats["houses"]))
-    chart.title = "The council: Dilemmas led, moderated and won"
-    chart.x_labels = ["Led", "Moderated", "Votes won"]
+    chart.title = gettext("The council: Dilemmas led, moderated and won")
+    chart.x_labels = [gettext("Led"), gettext("Moderated"), gettext("Votes won")]
     for row in stats["council"]:
-        chart.add(f"House {row['house'].name}", [row["led"], row["moderated"], row["won"]])
+        chart.add(house_words(row["house"].name), [row["led"], row["moderated"], row["won"]])
     chart.y_labels = _whole_numbers([row[k] for row in stats["council"] for k in ("led", "moderated", "won")])
     return _svg(chart)
 

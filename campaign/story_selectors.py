@@ -16,6 +16,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db.models import BooleanField, ExpressionWrapper, Q
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from campaign.models import (
     Campaign,
@@ -23,6 +24,8 @@ from campaign.models import (
     ChronicleScore,
     GameEnd,
     House,
+    ResourceRow,
+    SecretAgenda,
     StoryLink,
 )
 from campaign.selectors import final_standings, game_results_since, night_stickers_now
@@ -37,8 +40,18 @@ logger = logging.getLogger(__name__)
 STORY_CACHE = "night-story-v1-{session}-{version}"
 STORY_FOLD = 1  # the version of the stories kept beside the snapshots (told["v"]): others are ignored
 STORY_CACHE_SECONDS = 30 * 24 * 3600
-SIDES = {"aye": "AYE", "nay": "NAY"}
-PASSES = {"gather": "passed and gathered Power", "moderator": "passed and became the Moderator"}
+SIDES = {"aye": pgettext_lazy("vote", "AYE"), "nay": pgettext_lazy("vote", "NAY")}
+PASSES = {
+    "gather": gettext_lazy("passed and gathered Power"),
+    "moderator": gettext_lazy("passed and became the Moderator"),
+}
+# What a hand-applied effect gives or takes (the engine's names of them).
+AMOUNT_WORDS = {
+    "prestige": gettext_lazy("Prestige"),
+    "crave": gettext_lazy("Crave"),
+    "coins": gettext_lazy("Coins"),
+    "power": gettext_lazy("Power"),
+}
 END_WORDS = dict(GameEnd.choices)
 STORY_PAGE_CHAPTERS = 20  # Dilemmas told on one page of a night's story (a night has about ten)
 SCORE_POINTS = ("agenda_points", "open_agenda_points", "coins_points", "power_points")
@@ -202,11 +215,13 @@ def _chapter(dilemma: dict, names: list[dict], stickers_now: dict[int, dict]) ->
     for vote in dilemma["votes"]:
         entry = {"house": who(vote["seat"]), "power": vote["power"], "vote": vote["vote"]}
         if vote["vote"] in SIDES:
-            entry["words"] = f"voted {SIDES[vote['vote']]} with {vote['power']} Power"
+            entry["words"] = ngettext(
+                "voted {side} with {power} Power", "voted {side} with {power} Power", vote["power"] or 0
+            ).format(side=SIDES[vote["vote"]], power=vote["power"])
         elif vote["vote"] in PASSES:
-            entry["words"] = PASSES[vote["vote"]]
+            entry["words"] = str(PASSES[vote["vote"]])
         else:
-            entry["words"] = "did not vote"
+            entry["words"] = gettext("did not vote")
         votes.append(entry)
     outcome = dilemma["outcome"] or {}
     return {
@@ -220,16 +235,14 @@ def _chapter(dilemma: dict, names: list[dict], stickers_now: dict[int, dict]) ->
         "aye": dilemma["aye"],
         "nay": dilemma["nay"],
         "side": dilemma["side"],
-        "side_words": SIDES.get(dilemma["side"] or "", ""),
+        "side_words": str(SIDES.get(dilemma["side"] or "", "")),
         "undecided": dilemma["undecided"],
         "decided_by": who(dilemma["decided_by"]),
         "carried_by": [who(s) for s in dilemma["carried_by"]],
         "resolved_by": who(dilemma["resolved_by"]),
         "leader_changed": dilemma["resolved_by"] is not None and dilemma["resolved_by"] != dilemma["leader"],
         "leader_given_by": who(dilemma["leader_given_by"]),
-        "moves": [
-            {"row": row.capitalize(), "amount": amount} for row, amount in outcome.get("resources", [])
-        ],
+        "moves": [{"row": row_words(row), "amount": amount} for row, amount in outcome.get("resources", [])],
         "note": outcome.get("note", ""),
         "lightning": bool(outcome.get("lightning")),
         "stickers": [_sticker_now(s, names, stickers_now) for s in dilemma["stickers"]],
@@ -242,17 +255,39 @@ def _chapter(dilemma: dict, names: list[dict], stickers_now: dict[int, dict]) ->
     }
 
 
+def row_words(row: str) -> str:
+    """A Resource row by the reader's name of it ("Wealth"); a row the board does not know, as it is."""
+    return str(ResourceRow(row).label) if row in ResourceRow.values else row.capitalize()
+
+
+def agenda_words(agenda: str) -> str:
+    """A Secret Agenda by the reader's name of it ("Greedy")."""
+    return str(SecretAgenda(agenda).label) if agenda in SecretAgenda.values else agenda.capitalize()
+
+
 def _effect_words(effect: dict, names: list[dict]) -> str:
     label = f" ({effect['label']})" if effect["label"] else ""
     if effect["what"] == "move_resource":
-        return f"{effect['row'].capitalize()} moved {effect['amount']:+d}{label}"
+        return (
+            gettext("{row} moved {amount}").format(
+                row=row_words(effect["row"]), amount=f"{effect['amount']:+d}"
+            )
+            + label
+        )
     if effect["what"] == "adjust":
         house = names[effect["target"]]["name"]
-        what = effect["kind"].capitalize()
+        what = AMOUNT_WORDS.get(effect["kind"], effect["kind"].capitalize())
+        amount = abs(effect["amount"])
         if effect["amount"] < 0:
-            return f"House {house} lost {-effect['amount']} {what}{label}"
-        return f"House {house} received {effect['amount']} {what}{label}"
-    return f"Mystery sticker {effect['letter']} was attached{label}"
+            words = ngettext(
+                "House {house} lost {amount} {what}", "House {house} lost {amount} {what}", amount
+            )
+        else:
+            words = ngettext(
+                "House {house} received {amount} {what}", "House {house} received {amount} {what}", amount
+            )
+        return words.format(house=house, amount=amount, what=what) + label
+    return gettext("Mystery sticker {letter} was attached").format(letter=effect["letter"]) + label
 
 
 def story_pages(count: int) -> int:
@@ -307,7 +342,7 @@ def night_chapter(
             {
                 **row,
                 "house": names[row["seat"]],
-                "secret_agenda": row["secret_agenda"].capitalize(),
+                "secret_agenda": agenda_words(row["secret_agenda"]),
                 # Tied winners share the victory; the Moderator chose who married into the royal line.
                 "heir": len(story["winners"]) > 1 and row["seat"] == story["heir"],
                 "was": {},
@@ -328,7 +363,7 @@ def night_chapter(
         **where,
         **_end_now(story, game, recorded),
         "resources_final": [
-            {"row": row.capitalize(), "position": position}
+            {"row": row_words(row), "position": position}
             for row, position in (story["resources_final"] or {}).items()
         ],
         "ranking": ranking,
@@ -354,7 +389,7 @@ def _house_entry(house: House, names: list[dict]) -> dict:
 
 
 def _rank_words(position: int, last: bool) -> str:
-    return "Last" if last else str(position)
+    return pgettext("rank", "Last") if last else str(position)
 
 
 def row_was(old: dict | None, entry: dict) -> dict[str, str]:
@@ -364,10 +399,10 @@ def row_was(old: dict | None, entry: dict) -> dict[str, str]:
     if not entry["corrected"]:
         return {}
     if old is None:
-        return {"rank": "not at this table"}
+        return {"rank": gettext("not at this table")}
     shown = {
         "rank": (_rank_words(old["position"], old["last"]), _rank_words(score.position, score.last)),
-        "secret_agenda": (old["secret_agenda"].capitalize(), score.get_secret_agenda_display()),
+        "secret_agenda": (agenda_words(old["secret_agenda"]), str(score.get_secret_agenda_display())),
         "total": (str(old["total"]), str(score.total)),
     }
     return {key: then for key, (then, now) in shown.items() if then != now}
@@ -387,7 +422,7 @@ def _ranking_now(story: dict, names: list[dict], rows: list[dict]) -> list[dict]
                 "seat": old["seat"] if old else None,
                 "name": score.house.name,
                 "house": _house_entry(score.house, names),
-                "secret_agenda": score.get_secret_agenda_display(),
+                "secret_agenda": str(score.get_secret_agenda_display()),
                 "heir": old is not None and len(story["winners"]) > 1 and old["seat"] == story["heir"],
                 "was": was,
                 "corrected_on": entry["since"] if was else None,
@@ -402,8 +437,8 @@ def _end_now(story: dict, game: ChronicleGame, recorded: dict | None) -> dict:
     changed = end != story["end"] and story["end"] is not None
     return {
         "end": end,
-        "end_words": END_WORDS.get(end or "", ""),
-        "end_was": END_WORDS.get(story["end"] or "", "") if changed else "",
+        "end_words": str(END_WORDS.get(end or "", "")),
+        "end_was": str(END_WORDS.get(story["end"] or "", "")) if changed else "",
         "end_corrected_on": recorded["end_on"] if changed and recorded is not None else None,
     }
 
@@ -414,7 +449,7 @@ def _sticker_now(told: dict, names: list[dict], stickers_now: dict[int, dict]) -
     signer = None if told["signer"] is None else names[told["signer"]]
     shown = {
         **told,
-        "row": told["row"].capitalize(),
+        "row": row_words(told["row"]),
         "signer": signer,
         "was": "",
         "changed_on": None,
@@ -430,7 +465,7 @@ def _sticker_now(told: dict, names: list[dict], stickers_now: dict[int, dict]) -
         return shown
     now = {
         "number": sticker.number,
-        "row": sticker.get_row_display(),
+        "row": str(sticker.get_row_display()),
         "positive": sticker.positive,
         "signer": None if sticker.signer is None else _house_entry(sticker.signer, names),
     }
@@ -443,15 +478,19 @@ def _sticker_was(then: dict, now: dict) -> str:
     Wealth row, negative, signed by House Anna'."""
     where = []
     if then["number"] != now["number"]:
-        where.append(f"sticker {then['number']}")
+        where.append(gettext("sticker {number}").format(number=then["number"]))
     if then["row"] != now["row"]:
-        where.append(f"in the {then['row']} row")
+        where.append(gettext("in the {row} row").format(row=then["row"]))
     parts = [" ".join(where)] if where else []
     if then["positive"] != now["positive"]:
-        parts.append("positive" if then["positive"] else "negative")
+        parts.append(pgettext("sticker", "positive") if then["positive"] else pgettext("sticker", "negative"))
     house = (then["signer"] or {}).get("house")
     if house != (now["signer"] or {}).get("house"):
-        parts.append(f"signed by House {then['signer']['name']}" if then["signer"] else "unsigned")
+        parts.append(
+            gettext("signed by House {house}").format(house=then["signer"]["name"])
+            if then["signer"]
+            else gettext("unsigned")
+        )
     return ", ".join(parts)
 
 

@@ -6,8 +6,11 @@ is made by the one-time link of ``make run`` or by ``manage.py createsuperuser``
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from allauth.account.adapter import DefaultAccountAdapter
 from django.core.exceptions import ValidationError
+from django.utils import translation
 from django.utils.translation import gettext_lazy
 
 from config.network import request_from_this_machine
@@ -31,7 +34,27 @@ def demo_refused_here(*, user, request) -> bool:
     )
 
 
+# The language an account reads its e-mails in, by address (None: not known), registered by the app
+# that keeps the accounts' languages (campaign/apps.py): config/ imports nothing of it.
+_recipient_languages: list[Callable[..., str | None]] = []
+
+
+def register_recipient_language(language_of: Callable[..., str | None]) -> None:
+    _recipient_languages[:] = [language_of]
+
+
+def recipient_language(email: str) -> str:
+    """The recipient's account language, else the language of the request that sends the e-mail."""
+    known = _recipient_languages[0](email=email) if _recipient_languages else None
+    return known or translation.get_language() or "en"
+
+
 class ChronicleAccountAdapter(DefaultAccountAdapter):
+    def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
+        """Each e-mail (an address to confirm, a password reset) in its recipient's language."""
+        with translation.override(recipient_language(email)):
+            super().send_mail(template_prefix, email, context)
+
     def authenticate(self, request, **credentials):
         user = super().authenticate(request, **credentials)
         if demo_refused_here(user=user, request=request):

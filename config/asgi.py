@@ -14,22 +14,22 @@ warnings.filterwarnings("ignore", message="StreamingHttpResponse must consume sy
 
 django_application = get_asgi_application()
 
-from a2wsgi import WSGIMiddleware  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.core.wsgi import get_wsgi_application  # noqa: E402
 
+from config.pages import WsgiPages  # noqa: E402
 from config.uploads import body_limit  # noqa: E402
 from games.live.asgi import streams_apart  # noqa: E402  (once Django is set up)
 from games.live.nudges import after_answer  # noqa: E402
 
 # A request whose body, if any, has a declared length (a page, a panel, a tap, the API): Django's
-# WSGI handler on a pool of threads (a2wsgi). What it runs is synchronous; Django's ASGI handler
+# WSGI handler on a pool of threads (config/pages.py). What it runs is synchronous; Django's ASGI handler
 # starts a new thread for each request's sync code (its ThreadSensitiveContext) and hops to it and
 # back several times: 3 ms of CPU a request on a 2-core machine, more than a panel costs
 # (docs/benchmarks.md). A declared length over the limit is refused before (config/uploads.py). A
 # body of undeclared length (chunked) keeps Django's ASGI handler, which receives it whole before
 # the view runs, so that config/uploads.py cuts it at the limit while it is being received.
-pages = WSGIMiddleware(get_wsgi_application(), workers=settings.PAGE_THREADS)  # type: ignore[arg-type]  # a response is an iterable of bytes
+pages = WsgiPages(get_wsgi_application(), workers=settings.PAGE_THREADS)
 
 WITHOUT_BODY = ("GET", "HEAD", "OPTIONS", "DELETE")
 

@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Callable
 
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from django.utils.functional import cached_property
 
@@ -84,8 +85,35 @@ class KeptRedisCacheClient(RedisCacheClient):
         return client
 
 
+# Values kept in this process too, under keys that begin with one of the cache's ``KEPT_HERE``
+# prefixes: keys whose value never changes once written (the facts of a session's version), read by
+# every screen of the version. Asking Redis for them and unpickling them again cost each screen
+# more CPU than its template. A few hundred at most, the oldest forgotten first.
+KEPT_HERE_MOST = 256
+_kept_here: dict[tuple, object] = {}
+_kept_here_lock = threading.Lock()
+_ABSENT = object()
+
+
+def _keep_here(key: tuple, value: object) -> None:
+    with _kept_here_lock:
+        _kept_here.pop(key, None)
+        _kept_here[key] = value
+        while len(_kept_here) > KEPT_HERE_MOST:
+            del _kept_here[next(iter(_kept_here))]
+
+
+def _forget_here(key: tuple | None = None) -> None:
+    with _kept_here_lock:
+        if key is None:
+            _kept_here.clear()
+        else:
+            _kept_here.pop(key, None)
+
+
 class ResilientRedisCache(RedisCache):
-    """Django's Redis cache whose failures are misses (see the module's docstring)."""
+    """Django's Redis cache whose failures are misses (see the module's docstring), with the values
+    of its ``KEPT_HERE`` prefixes kept in this process too."""
 
     # Set by RedisCache.__init__ (not in django-stubs).
     _servers: list[str]
@@ -94,10 +122,17 @@ class ResilientRedisCache(RedisCache):
 
     def __init__(self, server, params):
         params = {**params, "OPTIONS": {**params.get("OPTIONS", {})}}
+        self._kept_here_prefixes = tuple(params["OPTIONS"].pop("KEPT_HERE", ()))
         params["OPTIONS"].setdefault("socket_connect_timeout", SOCKET_CONNECT_TIMEOUT)
         params["OPTIONS"].setdefault("socket_timeout", SOCKET_TIMEOUT)
         super().__init__(server, params)
         self._class = KeptRedisCacheClient
+
+    def _here(self, key: str, version: int | None) -> tuple | None:
+        """Where a value of a ``KEPT_HERE`` key is kept in this process (None: not such a key)."""
+        if not self._kept_here_prefixes or not key.startswith(self._kept_here_prefixes):
+            return None
+        return (tuple(self._servers), self.key_prefix, self.version if version is None else version, key)
 
     @cached_property
     def _cache(self):
@@ -109,16 +144,45 @@ class ResilientRedisCache(RedisCache):
                 _clients[key] = self._class(self._servers, **self._options)
             return _clients[key]
 
-    get = _miss(_given_default)(RedisCache.get)
+    _redis_get = _miss(_given_default)(RedisCache.get)
+    _redis_set = _miss(lambda a, k: None)(RedisCache.set)
+    _redis_delete = _miss(lambda a, k: False)(RedisCache.delete)
+    _redis_clear = _miss(lambda a, k: False)(RedisCache.clear)
+
+    def get(self, key, default=None, version=None):
+        here = self._here(key, version)
+        if here is None:
+            return self._redis_get(key, default, version)
+        value = _kept_here.get(here, _ABSENT)
+        if value is _ABSENT:
+            value = self._redis_get(key, _ABSENT, version)
+            if value is _ABSENT:
+                return default
+            _keep_here(here, value)
+        return value
+
+    def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        here = self._here(key, version)
+        if here is not None:
+            _keep_here(here, value)
+        self._redis_set(key, value, timeout, version)
+
+    def delete(self, key, version=None):
+        here = self._here(key, version)
+        if here is not None:
+            _forget_here(here)
+        return self._redis_delete(key, version)
+
+    def clear(self):
+        _forget_here()
+        return self._redis_clear()
+
     get_or_set = _miss(_given_default)(RedisCache.get_or_set)
     get_many = _miss(lambda a, k: {})(RedisCache.get_many)
     has_key = _miss(lambda a, k: False)(RedisCache.has_key)
     # add answers "added" so a counter starts afresh; incr answers the step (rate limits fail open).
     add = _miss(lambda a, k: True)(RedisCache.add)
     incr = _miss(lambda a, k: k.get("delta", a[1] if len(a) > 1 else 1))(RedisCache.incr)
-    set = _miss(lambda a, k: None)(RedisCache.set)
     set_many = _miss(lambda a, k: [])(RedisCache.set_many)
     touch = _miss(lambda a, k: False)(RedisCache.touch)
-    delete = _miss(lambda a, k: False)(RedisCache.delete)
     delete_many = _miss(lambda a, k: None)(RedisCache.delete_many)
-    clear = _miss(lambda a, k: False)(RedisCache.clear)

@@ -413,8 +413,14 @@ LIVE_POLL_SECONDS = env_seconds("CHRONICLE_POLL_SECONDS", 2.0, low=0.2, high=60.
 
 CACHES = {
     "default": (
-        # Redis down is a miss, never a 500 (config/cache.py).
-        {"BACKEND": "config.cache.ResilientRedisCache", "LOCATION": REDIS_URL}
+        # Redis down is a miss, never a 500 (config/cache.py). KEPT_HERE: keys whose value never
+        # changes once written, kept in each process too (games/versions.py's facts of a version,
+        # read by every screen of the version).
+        {
+            "BACKEND": "config.cache.ResilientRedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"KEPT_HERE": ["facts:"]},
+        }
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     ),

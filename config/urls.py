@@ -10,9 +10,11 @@ from config.pwa import clears_site_data, favicon, manifest, offline, service_wor
 from config.ratelimits import login_rate_limited, signup_rate_limited
 
 urlpatterns = [
-    path("", include("campaign.urls")),
+    # The phones' pages and the API first: every tap and panel fetch is resolved, and the campaign's
+    # URLs (at the root, none under play/ or api/) would each be tried before them.
     path("play/", include("games.urls")),
     path("api/", include("api.urls")),
+    path("", include("campaign.urls")),
     path("admin/login/", login_rate_limited(admin.site.login)),  # before the admin's own URLs
     # The one-time link that makes the install's administrator: under /admin/, so kept to this
     # machine under make run as the admin is (config/admin_guard.py).

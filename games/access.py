@@ -19,11 +19,14 @@ keeps a table; without the API's reader an API token opens nothing.
 from __future__ import annotations
 
 import secrets
+import threading
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from django.db.models import CharField, F, Q, QuerySet, Value
+from django.db import connections, router
+from django.db.models import FETCH_ONE, CharField, F, Q, QuerySet, Value
 from django.db.models.expressions import BaseExpression
+from django.db.models.query import get_related_populators
 from django.http import HttpRequest
 from django_ratelimit.core import is_ratelimited
 from django_ratelimit.exceptions import Ratelimited
@@ -100,14 +103,68 @@ def register_api_tokens(tokens: ApiTokens) -> None:
 # ---- A seat's join token ---------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class _TokenQuery:
+    """The query of a seat by its token, with its session, as Django compiles it, with what turns
+    its row into the two objects. Every page, panel and API call of a phone asks it, and compiling
+    it (the seat's and the session's columns, the join) cost more CPU than running it: compiled
+    once per database and thread (a compiler holds its thread's connection)."""
+
+    sql: str
+    converters: dict
+    compiler: Any
+    init_list: list[str]
+    columns: slice
+    populators: list
+
+
+_token_queries = threading.local()
+_TOKEN_PLACEHOLDER = "token-placeholder"
+
+
+def _token_query(using: str) -> _TokenQuery:
+    kept: dict[str, _TokenQuery] = _token_queries.__dict__.setdefault("by_database", {})
+    prepared = kept.get(using)
+    if prepared is not None:
+        return prepared
+    # The token is unique: no ordering (a join and a sort), no limit.
+    queryset = Seat.objects.using(using).select_related("session").filter(token=_TOKEN_PLACEHOLDER).order_by()
+    compiler = queryset.query.get_compiler(using=using)
+    sql, params = compiler.as_sql()
+    if list(params) != [_TOKEN_PLACEHOLDER]:  # a query of another shape: never run it with the token
+        raise ValueError(f"The seat-by-token query has parameters {params!r}.")
+    info = compiler.klass_info
+    fields = info["select_fields"]
+    columns = slice(fields[0], fields[-1] + 1)
+    prepared = _TokenQuery(
+        sql=sql,
+        converters=compiler.get_converters([column[0] for column in compiler.select]),
+        compiler=compiler,
+        init_list=[column[0].target.attname for column in compiler.select[columns]],
+        columns=columns,
+        populators=get_related_populators(info, compiler.select, using, FETCH_ONE),
+    )
+    kept[using] = prepared
+    return prepared
+
+
 def session_for_token(*, token: str) -> Seat | None:
-    """The seat a join token opens (with its session), or None."""
+    """The seat a join token opens (with its session), or None: the query Django would run for
+    ``Seat.objects.select_related("session").get(token=token)``, its SQL compiled once."""
     if not token:
         return None
-    try:  # the token is unique: get() asks for it without the seats' ordering (a join and a sort)
-        return Seat.objects.select_related("session").get(token=token)
-    except Seat.DoesNotExist:
+    using = router.db_for_read(Seat)
+    prepared = _token_query(using)
+    with connections[using].cursor() as cursor:
+        cursor.execute(prepared.sql, [token])
+        rows = cursor.fetchall()
+    if not rows:
         return None
+    (row,) = prepared.compiler.apply_converters(rows, prepared.converters) if prepared.converters else rows
+    seat = Seat.from_db(using, prepared.init_list, row[prepared.columns])
+    for populator in prepared.populators:
+        populator.populate(row, seat)
+    return seat
 
 
 def seat_for_join_token(request: HttpRequest, token: str, *, session_id: int | None = None) -> Seat | None:

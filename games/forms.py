@@ -1,15 +1,18 @@
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from config.json_limits import json_loads_strict, json_lone_surrogate
 from games.selectors import game_choices
+from games.translation import say_to_reader
 
 MAX_SEATS_ON_FORM = 5
 MIN_SEATS_ON_FORM = 2
-SEATS_REQUIRED = "Name at least 2 seats."
+SEATS_REQUIRED = gettext_lazy("Name at least 2 seats.")
 BOT_NAME = "Bot {number}"  # a bot seat left unnamed (never dropped): "Bot 1", "Bot 2"...
-ACTION_NOT_JSON = "The action could not be read."
+ACTION_NOT_JSON = gettext_lazy("The action could not be read.")
 
 
 def _choice_field(form: forms.Form, name: str) -> forms.ChoiceField:
@@ -19,18 +22,27 @@ def _choice_field(form: forms.Form, name: str) -> forms.ChoiceField:
 
 
 class SessionCreateForm(forms.Form):
-    game = forms.ChoiceField(choices=())
+    game = forms.ChoiceField(choices=(), label=gettext_lazy("Game"))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         _choice_field(self, "game").choices = [
-            (g["slug"], f"{g['name']} ({g['min_seats']}–{g['max_seats']} players)") for g in game_choices()
+            (
+                g["slug"],
+                _("{game} ({low}–{high} players)").format(
+                    game=say_to_reader(g["name"]), low=g["min_seats"], high=g["max_seats"]
+                ),
+            )
+            for g in game_choices()
         ]
         for i in range(1, MAX_SEATS_ON_FORM + 1):
             self.fields[f"seat_{i}"] = forms.CharField(
-                label=f"Seat {i}", max_length=80, required=False, help_text="Clockwise from the host."
+                label=_("Seat {index}").format(index=i),
+                max_length=80,
+                required=False,
+                help_text=_("Clockwise from the host."),
             )
-            self.fields[f"bot_{i}"] = forms.BooleanField(label="bot", required=False)
+            self.fields[f"bot_{i}"] = forms.BooleanField(label=_("bot"), required=False)
 
     @staticmethod
     def _bot_name(number: int, taken: set[str]) -> str:

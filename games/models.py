@@ -266,6 +266,15 @@ class SessionAction(models.Model):
     payload = models.JSONField()
     # A sentence, then one line per consequence (a game may say them: the King's Dilemma does).
     label = models.TextField(max_length=1000)
+    # The same words as a message (games/engines/kernel/messages.py ``to_data``), said again in each
+    # reader's language (games.translation.say_stored). NULL: logged before messages were kept, or
+    # words an engine gave as plain text; the English ``label`` is read then.
+    label_data = models.JSONField(
+        null=True,
+        blank=True,
+        default=None,
+        help_text="The label as a message, said in each reader's language.",
+    )
     # NULL (not ""): requests without a key stay outside the unique constraint below.
     idempotency_key = models.CharField(max_length=100, null=True, blank=True)  # noqa: DJ001
     version = models.PositiveIntegerField(help_text="Session version right after this action.")

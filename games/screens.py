@@ -32,6 +32,7 @@ from games.presenters.base import (
     seat_hex,
     seat_name,
 )
+from games.translation import say_to_reader
 
 # ---- The seats, as the presenters know them -----------------------------------------------
 
@@ -79,7 +80,7 @@ def _plain(view: selectors.SessionView) -> dict[str, Any]:
 
 
 def _game_name(session: GameSession) -> str:
-    return get_game(session.game).name
+    return say_to_reader(get_game(session.game).name)
 
 
 def _split_open(groups: list[dict]) -> dict:
@@ -253,7 +254,7 @@ def join_screen(*, session: GameSession, base: str, qr: Callable[[str], str]) ->
 
 def session_rows(sessions: Iterable[GameSession]) -> list[dict]:
     """The list of a host's sessions: each with its game's name and its seats' colours."""
-    names = {g["slug"]: g["name"] for g in selectors.game_choices()}
+    names = {g["slug"]: say_to_reader(g["name"]) for g in selectors.game_choices()}
     return [
         {
             "session": s,

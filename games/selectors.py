@@ -14,12 +14,14 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import OuterRef, QuerySet
 from django.db.models.expressions import BaseExpression
+from django.utils.translation import pgettext
 
 from games import access
 from games.engines.kernel.choices import Choice
 from games.engines.kernel.registry import get_game, slugs
 from games.engines.kernel.rules import TABLE, GameRules
 from games.models import GameSession, Seat, SessionAction
+from games.translation import say_stored
 
 AnyUser = User | AnonymousUser | None  # who asks: a request's user, or nobody
 
@@ -119,6 +121,11 @@ def session_view_for_table(*, session: GameSession) -> SessionView:
 def session_log(*, session: GameSession, since_version: int = 0, include_undone: bool = False) -> list[dict]:
     """The story so far, oldest first: one sentence per action."""
     names = {s.index: s.name for s in session.seats.all()}  # the prefetched seats, when there are
+    table, seat = pgettext("who acted", "Table"), pgettext("who acted", "Seat {index}")
+
+    def who(index: int | None) -> str:
+        return table if index is None else names[index] if index in names else seat.format(index=index)
+
     actions = session.actions.filter(version__gt=since_version).order_by("seq")
     if not include_undone:
         actions = actions.filter(undone=False)
@@ -127,8 +134,8 @@ def session_log(*, session: GameSession, since_version: int = 0, include_undone:
             "seq": a.seq,
             "version": a.version,
             "seat": a.seat,
-            "seat_name": "Table" if a.seat is None else names.get(a.seat, f"Seat {a.seat}"),
-            "label": a.label,
+            "seat_name": who(a.seat),
+            "label": say_stored(a.label_data, english=a.label),  # in the reader's language
             "undone": a.undone,
             "created": a.created,
         }

@@ -9,13 +9,19 @@ from __future__ import annotations
 
 from django.urls import reverse
 from django.utils.http import urlencode
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.models import GameSession, Seat
 from games.selectors import AnyUser
 
-TONIGHT_YOURS = "Tonight's game is running and you have a seat at it."
-TONIGHT_SIGN_IN = "Tonight's game is running and this seat's player has a seat at it: sign in to open it."
-TONIGHT_SAME_HOUSE = "Tonight's game is running: {name}'s seat opens from its code on the table screen."
+TONIGHT_YOURS = gettext_lazy("Tonight's game is running and you have a seat at it.")
+TONIGHT_SIGN_IN = gettext_lazy(
+    "Tonight's game is running and this seat's player has a seat at it: sign in to open it."
+)
+TONIGHT_SAME_HOUSE = gettext_lazy(
+    "Tonight's game is running: {name}'s seat opens from its code on the table screen."
+)
 
 
 def _house(session: GameSession, index: int) -> object:
@@ -57,8 +63,10 @@ def tonight_pointer(*, seat: Seat, user: AnyUser) -> dict:
         return {}
     my_seat = reverse("games:my_seat", args=[found.session_id])
     if found.user_id is not None and user is not None and user.is_authenticated and found.user_id == user.pk:
-        return {"tonight": {"text": TONIGHT_YOURS, "url": my_seat, "link": "Open tonight's seat"}}
+        return {"tonight": {"text": str(TONIGHT_YOURS), "url": my_seat, "link": _("Open tonight's seat")}}
     if found.user_id is not None:
         url = f"{reverse('login')}?{urlencode({'next': my_seat})}"
-        return {"tonight": {"text": TONIGHT_SIGN_IN, "url": url, "link": "Sign in to open tonight's seat"}}
-    return {"tonight": {"text": TONIGHT_SAME_HOUSE.format(name=found.name), "url": "", "link": ""}}
+        return {
+            "tonight": {"text": str(TONIGHT_SIGN_IN), "url": url, "link": _("Sign in to open tonight's seat")}
+        }
+    return {"tonight": {"text": str(TONIGHT_SAME_HOUSE).format(name=found.name), "url": "", "link": ""}}

@@ -13,15 +13,18 @@ import logging
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
+from typing import Any
 
 from django.core.cache import cache
 from django.core.signing import Signer
 from django.db import transaction
 from django.utils.crypto import constant_time_compare
+from django.utils.translation import get_language
 
 from games import selectors
 from games.models import GameSession, Seat, SessionAction
 from games.presenters.base import seat_hex
+from games.translation import say_stored
 
 logger = logging.getLogger(__name__)
 
@@ -43,16 +46,24 @@ FACTS_CACHE_SECONDS = 300
 
 @dataclass(frozen=True, slots=True)
 class LoggedAction:
-    """An action of the log as the screens show it: never its payload (light to keep and read)."""
+    """An action of the log as the screens show it: never its payload (light to keep and read).
+    Kept for every reader of a version, so its ``label`` is said when read, in the reader's
+    language, from the English and the message the log stored."""
 
     seq: int
     seat: int | None
-    label: str
+    english: str  # the row's ``label``
+    label_data: Any  # the row's ``label_data``
     undoable: bool | None
     version: int
 
+    @property
+    def label(self) -> str:
+        return say_stored(self.label_data, english=self.english)
 
-LOGGED_FIELDS = tuple(f.name for f in fields(LoggedAction))  # read as they are named on the row
+
+# The row's fields, in the order of LoggedAction's.
+LOGGED_FIELDS = tuple("label" if f.name == "english" else f.name for f in fields(LoggedAction))
 
 
 @dataclass(frozen=True)
@@ -168,12 +179,13 @@ def _digest(*parts: object) -> str:
 
 def panel_cache_key(*, session: GameSession, seat: Seat | None) -> str:
     """The seats' infos are the version's (``session_version_facts``): the version and the
-    row's last write stand for them."""
+    row's last write stand for them. A panel is written in its reader's language: a phone in
+    German never gets the panel drawn for one in Italian."""
     if seat is None:
         who, extra = "table", _digest(session.status, night_recorded(session))
     else:
         who, extra = f"seat-{seat.index}-{seat.pk}-{_digest(seat.token)}", _digest(session.status)
-    return f"panel:{version_key(session)}:{who}:{extra}"
+    return f"panel:{version_key(session)}:{who}:{extra}:{get_language() or ''}"
 
 
 # What a shared panel is drawn with in place of what each answer has of its own.

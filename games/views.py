@@ -23,13 +23,14 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRefresh, HttpResponseStopPolling, trigger_client_event
 
 from config.http import HttpRequest
 from config.network import phone_base_url
 from config.qr import qr_svg
-from games import access, screens, selectors, versions
+from games import access, screens, selectors, translation, versions
 from games.access import seat_for_join_token
 from games.engines.kernel.errors import RuleError
 from games.forms import ActionForm, SessionCreateForm
@@ -37,18 +38,21 @@ from games.models import GameSession, Seat
 from games.presenters.base import action_from_post, presenter_for
 from games.services import seats, sessions, taps, undo
 from games.tonight import tonight_pointer
+from games.translation import say_stored
 
 RULE_BROKEN = "{message}"
-ACTION_APPLIED = "Done: {label}."
-UNDONE = "Undone: {label}."
-ABANDONED = "The session was abandoned."
-TABLE_CLOSES = "This table will be closed after {hours} hours without a move."
-CODE_SHOWN = "{name}'s code is on the table again: scan it with the phone."
-CODE_NEW = "{name} has a new code: the old link no longer opens the seat. Scan the new one."
-GAME_OVER = "The game is over."
+ACTION_APPLIED = gettext_lazy("Done: {label}.")
+UNDONE = gettext_lazy("Undone: {label}.")
+ABANDONED = gettext_lazy("The session was abandoned.")
+TABLE_CLOSES = gettext_lazy("This table will be closed after {hours} hours without a move.")
+CODE_SHOWN = gettext_lazy("{name}'s code is on the table again: scan it with the phone.")
+CODE_NEW = gettext_lazy("{name} has a new code: the old link no longer opens the seat. Scan the new one.")
+GAME_OVER = gettext_lazy("The game is over.")
+# The tap's own words for a stale version (games.services.taps.STALE_VERSION), said to the reader.
+STALE_SAID = gettext_lazy("The table moved on: here is the new state.")
 SESSION_CHANGED_EVENT = "session-changed"
 
-JOIN_QR_LABEL = "QR code of the join link"
+JOIN_QR_LABEL = gettext_lazy("QR code of the join link")
 REFUSED = 422  # a refused action, rendered in place (base.html lets htmx swap 422)
 
 # ---- Helpers -----------------------------------------------------------------------------
@@ -119,7 +123,7 @@ def _closing_notice(session: GameSession) -> str:
     while without a move (``sessions.session_cleanup_abandoned``); a campaign's night never is."""
     if session.campaign_id is not None or not session.is_running:
         return ""
-    return TABLE_CLOSES.format(hours=int(sessions.ABANDON_AFTER.total_seconds() // 3600))
+    return str(TABLE_CLOSES).format(hours=int(sessions.ABANDON_AFTER.total_seconds() // 3600))
 
 
 def _plain_panel_fetch(request: HttpRequest) -> bool:
@@ -144,7 +148,7 @@ def _shared_panel(
 
 def _join_context(request: HttpRequest, session: GameSession) -> dict:
     return screens.join_screen(
-        session=session, base=phone_base_url(request), qr=lambda link: qr_svg(link, JOIN_QR_LABEL)
+        session=session, base=phone_base_url(request), qr=lambda link: qr_svg(link, str(JOIN_QR_LABEL))
     )
 
 
@@ -175,7 +179,8 @@ def session_undo(request: HttpRequest, session_id: int) -> HttpResponse:
         messages.error(request, _error_text(exc))
     else:
         # A label may end with its own full stop (the King's Dilemma's do): never two.
-        messages.success(request, UNDONE.format(label=(last.label if last else "").rstrip(".")))
+        said = say_stored(last.label_data, english=last.label) if last else ""
+        messages.success(request, UNDONE.format(label=said.rstrip(".")))
     return redirect("games:session_table", session_id=session.pk)
 
 
@@ -191,9 +196,9 @@ def session_abandon(request: HttpRequest, session_id: int) -> HttpResponse:
         except ValidationError as exc:
             messages.error(request, _error_text(exc))
         else:
-            messages.success(request, ABANDONED)
+            messages.success(request, str(ABANDONED))
         return redirect("games:session_table", session_id=session.pk)
-    game_name = taps.session_rules(session).name
+    game_name = translation.say_to_reader(taps.session_rules(session).name)
     return render(request, "games/abandon.html", {"session": session, "game_name": game_name})
 
 
@@ -207,7 +212,7 @@ def _host_seat(request: HttpRequest, session_id: int, seat_index: int) -> Seat:
 
 
 def _seat_code_change(
-    request: HttpRequest, session_id: int, seat_index: int, change: Callable[..., object], done: str
+    request: HttpRequest, session_id: int, seat_index: int, change: Callable[..., object], done: object
 ) -> HttpResponse:
     seat = _host_seat(request, session_id, seat_index)
     try:
@@ -215,7 +220,7 @@ def _seat_code_change(
     except ValidationError as exc:
         messages.error(request, _error_text(exc))
     else:
-        messages.success(request, done.format(name=seat.name))
+        messages.success(request, str(done).format(name=seat.name))
     return redirect("games:session_table", session_id=session_id)
 
 
@@ -343,14 +348,14 @@ def _submit_choice(request: HttpRequest, session: GameSession, seat: Seat | None
         action = action_from_post(choices, request.POST.get("choice", ""), request.POST.getlist)
     except ValueError as exc:
         if request.POST.get("version") != str(session.version):  # the table moved on meanwhile
-            return _notice(request, taps.STALE_VERSION, "warning", 200)
-        text = str(exc) if str(exc) and not str(exc).startswith("invalid literal") else ACTION_UNREADABLE
+            return _notice(request, str(STALE_SAID), "warning", 200)
+        text = str(exc) if str(exc) and not str(exc).startswith("invalid literal") else str(ACTION_UNREADABLE)
         return _notice(request, text, "error", REFUSED)
     key = (request.POST.get("key") or "")[:100]
     return _submit_action(request, session, seat, action, version, key)
 
 
-ACTION_UNREADABLE = "That could not be read: reload the page and try again."
+ACTION_UNREADABLE = gettext_lazy("That could not be read: reload the page and try again.")
 
 
 def _submit_action(
@@ -365,15 +370,30 @@ def _submit_action(
         )
     except taps.StaleVersion as exc:
         session.refresh_from_db()  # the table moved on: show the new state (an applied action
-        return _notice(request, exc.message, "warning", 200)  # brings ``session`` up to date itself)
+        stale = (
+            str(STALE_SAID) if exc.message == taps.STALE_VERSION else translation.say_to_reader(exc.message)
+        )
+        return _notice(request, stale, "warning", 200)  # brings ``session`` up to date itself)
     except RuleError as exc:
-        return _notice(request, RULE_BROKEN.format(message=exc.message), "error", REFUSED)
+        return _notice(
+            request, RULE_BROKEN.format(message=translation.say_to_reader(exc.message)), "error", REFUSED
+        )
     except ValidationError as exc:
         session.refresh_from_db()
         return _notice(request, _error_text(exc), "error", REFUSED)
     return _notice(
-        request, ACTION_APPLIED.format(label=logged.label.splitlines()[0].rstrip(".")), "success", 200
+        request,
+        str(ACTION_APPLIED).format(label=_said(logged).splitlines()[0].rstrip(".")),
+        "success",
+        200,
     )
+
+
+def _said(logged: object) -> str:
+    """A logged action's words in the reader's language: from the message the log keeps with it
+    (``label_data``), else its English ``label``."""
+    data = getattr(logged, "label_data", None)
+    return translation.say_stored(data, english=str(getattr(logged, "label", "")))
 
 
 def _notice(request: HttpRequest, text: str, level: str, status: int) -> tuple[dict, int]:
@@ -384,7 +404,7 @@ def _notice(request: HttpRequest, text: str, level: str, status: int) -> tuple[d
 
 # ---- A game's own table forms (the King's Dilemma: the host types what the physical cards say) --
 
-COMPOSE_NOT_NOW = "That is not something the table does now."
+COMPOSE_NOT_NOW = gettext_lazy("That is not something the table does now.")
 
 
 @login_required
@@ -400,9 +420,9 @@ def session_table_compose(request: HttpRequest, session_id: int) -> HttpResponse
     form = presenter_for(session.game).compose_form(kind=kind, data=request.POST, facts=facts, table=table)
     bound: dict = {}
     if form is None:
-        notice, status = _notice(request, COMPOSE_NOT_NOW, "error", REFUSED)
+        notice, status = _notice(request, str(COMPOSE_NOT_NOW), "error", REFUSED)
     elif not form.is_valid():
-        notice, status = _notice(request, FORM_HAS_ERRORS, "error", REFUSED)
+        notice, status = _notice(request, str(FORM_HAS_ERRORS), "error", REFUSED)
         bound[kind] = form  # the game's table partial shows it again as typed
     else:
         notice, status = _submit_action(
@@ -423,4 +443,4 @@ def session_table_compose(request: HttpRequest, session_id: int) -> HttpResponse
     )
 
 
-FORM_HAS_ERRORS = "Please correct the fields marked below."
+FORM_HAS_ERRORS = gettext_lazy("Please correct the fields marked below.")

@@ -5,6 +5,7 @@ campaign's House or game by its id."""
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.functional import Promise
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -198,7 +199,7 @@ def bounded_int(**kwargs: Any) -> StrictIntegerField:
     return StrictIntegerField(**kwargs)
 
 
-def range_messages(message: str) -> dict:
+def range_messages(message: str | Promise) -> dict:
     """The service's own sentence for a number out of its range (the schema states the range)."""
     return {"min_value": message, "max_value": message}
 

@@ -193,11 +193,17 @@ class SeatLegalActionsApi(SessionApi):
 
     def choices(self, seat: Seat) -> dict:
         view = self.seat_view(seat)
-        infos = versions.seat_infos(selectors.session_seats(session=self.session))
+        # The version's seats as its screens have them (kept by the writer at the commit): no query.
+        infos = versions.session_version_facts(session=self.session).infos
         words = presenter_for(self.session.game).words(view["view"], infos, view["legal_actions"])
         choices = [{"choice": choice, "title": words.title(choice)} for choice in view["legal_actions"]]
         data = {"version": view["version"], "seat": seat.index, "choices": choices}
-        return self.OutputSerializer(data).data
+        return _LEGAL_ACTIONS_OUTPUT.to_representation(data)
+
+
+# One serializer for every answer: DRF copies a serializer's fields (its nested ones too) whenever one
+# is made, and representing data reads them without changing them.
+_LEGAL_ACTIONS_OUTPUT = SeatLegalActionsApi.OutputSerializer()
 
 
 class SeatActionSubmitApi(SessionApi):

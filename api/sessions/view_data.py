@@ -12,8 +12,10 @@ from typing import Any, get_args, get_origin
 
 from api.sessions.serializers import SESSION_VIEW_FIELDS, ParamSerializer, unwrapped
 from games.engines.kernel.choices import Choice
+from games.engines.kernel.messages import Message
 from games.models import SessionAction
 from games.selectors import SessionView
+from games.translation import say_stored, say_to_reader
 
 PARAM_KEYS = tuple(ParamSerializer._declared_fields)  # kind, min, max, options, max_length, schema, nonzero
 PARAM_INTEGERS = frozenset({"min", "max", "max_length"})
@@ -58,7 +60,27 @@ def _choice_data(choice: dict) -> dict:
 
 
 def _str(value: Any) -> str | None:
-    return None if value is None else str(value)
+    """Text as the serializer writes it; an engine's message in the reader's language."""
+    return None if value is None else say_to_reader(value)
+
+
+# Values a view holds that are never an engine's message (a Message is a str subclass, never a str).
+PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
+def _said(value: Any) -> Any:
+    """An engine's view or result with each message in it said in the reader's language (a news
+    line, a title). Nothing is copied where nothing is said: the same object comes back."""
+    kind = type(value)
+    if kind is dict:
+        changed = {k: said for k, v in value.items() if type(v) not in PLAIN and (said := _said(v)) is not v}
+        return {**value, **changed} if changed else value
+    if kind is list:
+        items = [item if type(item) in PLAIN else _said(item) for item in value]
+        return items if any(a is not b for a, b in zip(items, value, strict=True)) else value
+    if isinstance(value, Message):
+        return say_to_reader(value)
+    return value
 
 
 def _reader(hint: Any) -> Callable[[Any], Any]:
@@ -70,7 +92,7 @@ def _reader(hint: Any) -> Callable[[Any], Any]:
         read = _choice_data if item is Choice else _reader(item)
         return lambda values: [read(value) for value in values]
     if origin is dict:
-        return lambda value: value
+        return _said
     scalars: dict[Any, Callable[[Any], Any]] = {int: _int, str: _str, bool: _bool}
     return scalars[kind]
 
@@ -93,6 +115,6 @@ def submit_data(logged: SessionAction, view: SessionView) -> dict:
         "seq": _int(logged.seq),
         "version": _int(logged.version),
         "seat": _int(logged.seat),
-        "label": _str(logged.label),
+        "label": say_stored(logged.label_data, english=logged.label),
     }
     return {"action": action, "view": view_data(view)}

@@ -12,9 +12,12 @@ from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
+from django.utils import translation
+from django.utils.text import format_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from campaign import legacy
-from campaign.charts import CHARTS, SIZES, chart_cache_key, chart_stamp
+from campaign.charts import CHARTS, SIZES, chart_cache_key, chart_languages, chart_stamp
 from campaign.models import (
     RESOURCE_ROWS,
     SECRET_AGENDAS,
@@ -35,6 +38,7 @@ from campaign.services.common import (
     UNKNOWN_AGENDA,
     Actor,
     check_house,
+    in_english,
     record_event,
     task_named,
 )
@@ -49,35 +53,39 @@ MIN_PLAYERS, MAX_PLAYERS = MIN_SEATS, MAX_SEATS  # Houses in one game of The Kin
 
 
 CHARTS_TASK = "campaign.tasks.campaign_charts_task"  # renders the charts into the cache (sent by name)
-RESULT_PLAYERS = "A game has 3 to 5 Houses; got {count}."
+RESULT_PLAYERS = gettext_lazy("A game has 3 to 5 Houses; got {count}.")
 
 
-RESULT_HOUSE_TWICE = "House {house} appears twice in the result."
+RESULT_HOUSE_TWICE = gettext_lazy("House {house} appears twice in the result.")
 
 
-PAPER_GAME_NIGHT_RUNNING = (
+PAPER_GAME_NIGHT_RUNNING = gettext_lazy(
     "Game night #{session} of this campaign runs at the table: save it, or abandon it, before "
     "beginning a game on paper."
 )
 
 
-RESULT_ALREADY = "Game {number} already has a result: correct it instead."
+RESULT_ALREADY = gettext_lazy("Game {number} already has a result: correct it instead.")
 
 
-RESULT_NOT_RECORDED = "Game {number} has no result to correct yet."
+RESULT_NOT_RECORDED = gettext_lazy("Game {number} has no result to correct yet.")
 
 
-UNKNOWN_END = "{end!r} is not a way a game ends (king_died, abdicated_top, abdicated_bottom)."
+UNKNOWN_END = gettext_lazy("{end!r} is not a way a game ends (king_died, abdicated_top, abdicated_bottom).")
 
 
-ALIGNMENT_UNLOCKED_HERE = (
+ALIGNMENT_UNLOCKED_HERE = gettext_lazy(
     "House {house} unlocked {achievement} in this game: correct its Secret Agenda by hand in the admin."
 )
-RESOURCES_FINAL_FORMAT = (
-    f"Final Resource positions are rows 1 to {RESOURCE_TRACK_ROWS} "
-    "of Influence, Wealth, Morale, Welfare, Knowledge."
+RESOURCES_FINAL_FORMAT = format_lazy(
+    gettext_lazy(
+        "Final Resource positions are rows 1 to {rows} of Influence, Wealth, Morale, Welfare, Knowledge."
+    ),
+    rows=RESOURCE_TRACK_ROWS,
 )
-AWARDS_FORMAT = "The engine's awards must give position, last, prestige, crave and rebel_crave per House."
+AWARDS_FORMAT = gettext_lazy(
+    "The engine's awards must give position, last, prestige, crave and rebel_crave per House."
+)
 
 
 def legacy_setup_compute(*, campaign: Campaign, houses: list[House], aged: bool = False) -> dict:
@@ -286,7 +294,7 @@ def game_result_record(
     record_event(
         game.campaign,
         "game_recorded",
-        f"Game {game.number} recorded ({GameEnd(end).label}); won by {winners}",
+        f"Game {game.number} recorded ({in_english(GameEnd(end).label)}); won by {winners}",
         actor=actor,
         game=game,
     )
@@ -340,7 +348,9 @@ def game_result_correct(
     clean = _validated_rows(game, end, rows)
     changes = _result_changes(game, end, previous, clean)
     if not changes:
-        raise ValidationError(NOTHING_TO_CORRECT.format(thing=f"game {game.number}"))
+        raise ValidationError(
+            NOTHING_TO_CORRECT.format(thing=gettext("game {number}").format(number=game.number))
+        )
     _alignment_follow(game, old, clean, actor)
     game.revision += 1
     game.end = end
@@ -416,14 +426,18 @@ SCORE_WORDS = (
 
 
 def _shown(key: str, value: Any) -> str:
-    return SecretAgenda(value).label if key == "secret_agenda" else str(value)
+    return in_english(SecretAgenda(value).label) if key == "secret_agenda" else str(value)
 
 
 def _result_changes(
     game: ChronicleGame, end: str, previous: list[ChronicleScore], clean: list[dict]
 ) -> list[str]:
     """What a correction changes in a Realm Chronicles table, from what to what, House by House."""
-    changes = [f"end: {game.get_end_display()} → {GameEnd(end).label}"] if end != game.end else []
+    changes = (
+        [f"end: {in_english(game.get_end_display())} → {in_english(GameEnd(end).label)}"]
+        if end != game.end
+        else []
+    )
     before = {score.house_id: score for score in previous}
     for row in clean:
         name = f"House {row['house'].name}"
@@ -442,13 +456,18 @@ def _result_changes(
 
 
 def campaign_charts_render(*, campaign_id: int) -> list[str]:
-    """Render and cache every chart in both sizes, keyed by the campaign's last event."""
+    """Render and cache every chart in both sizes, keyed by the campaign's last event, in each
+    language its members read (a chart's words are in one language)."""
     campaign = Campaign.objects.get(pk=campaign_id)
     stamp = chart_stamp(campaign=campaign)
     keys = []  # (a cache outage raises here: Celery retries the task)
-    for name, render in CHARTS.items():
-        for size in SIZES:
-            key = chart_cache_key(campaign=campaign, name=name, size=size, stamp=stamp)
-            cache.set(key, render(campaign=campaign, size=size), timeout=7 * 24 * 3600)
-            keys.append(key)
+    for language in chart_languages(campaign=campaign):
+        with translation.override(language):
+            for name, render in CHARTS.items():
+                for size in SIZES:
+                    key = chart_cache_key(
+                        campaign=campaign, name=name, size=size, stamp=stamp, language=language
+                    )
+                    cache.set(key, render(campaign=campaign, size=size), timeout=7 * 24 * 3600)
+                    keys.append(key)
     return keys

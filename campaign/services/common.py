@@ -10,8 +10,10 @@ from celery import Task
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.dateparse import parse_datetime
+from django.utils.functional import lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from campaign.models import (
     Campaign,
@@ -25,8 +27,8 @@ from games.engines.kernel.text import has_control_characters
 # Who does something: an account, the anonymous visitor of a page, or nobody (a script, the import).
 type Actor = User | AnonymousUser | None
 
-NAME_CONTROL_CHARACTERS = "A name cannot hold control characters (such as NUL, ESC or U+202E)."
-TEXT_CONTROL_CHARACTERS = "A text cannot hold control characters (such as NUL, ESC or U+202E)."
+NAME_CONTROL_CHARACTERS = gettext_lazy("A name cannot hold control characters (such as NUL, ESC or U+202E).")
+TEXT_CONTROL_CHARACTERS = gettext_lazy("A text cannot hold control characters (such as NUL, ESC or U+202E).")
 
 
 def text_checked(value: str) -> None:
@@ -36,13 +38,13 @@ def text_checked(value: str) -> None:
         raise ValidationError(TEXT_CONTROL_CHARACTERS)
 
 
-HOUSE_NOT_IN_CAMPAIGN = "House {house} is not part of this campaign."
+HOUSE_NOT_IN_CAMPAIGN = gettext_lazy("House {house} is not part of this campaign.")
 
 
-UNKNOWN_AGENDA = "{agenda!r} is not a Secret Agenda."
+UNKNOWN_AGENDA = gettext_lazy("{agenda!r} is not a Secret Agenda.")
 
 
-CAMPAIGN_CLOSED = "The campaign is closed: the Grand Finale has been reached."
+CAMPAIGN_CLOSED = gettext_lazy("The campaign is closed: the Grand Finale has been reached.")
 
 
 # What the table types from a Story card (story_card_place's arguments; the archive adds its place).
@@ -61,9 +63,35 @@ STORY_CARD_FIELDS = (
 EFFECT_KEYS = {"start_power", "start_coins", "prestige", "crave", "power", "coins"}
 
 
-UNKNOWN_EFFECT = (
+UNKNOWN_EFFECT = gettext_lazy(
     "Unknown ability effect {key!r}; use start_power, start_coins, prestige, crave, power or coins."
 )
+
+
+class _Unfilled(dict[str, Any]):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"  # left for the ``.format`` where the message is said
+
+
+def _fill(message: Any, fixed: dict[str, Any]) -> str:
+    return str(message).format_map(_Unfilled(fixed))
+
+
+_fill_lazy = lazy(_fill, str)
+
+
+def fill_lazy(message: Any, **fixed: Any) -> Any:
+    """A lazy message with the rules' numbers filled in now and the rest (``{count}``) left for
+    ``.format`` when it is said, in the reader's language: a message formatted at import time would
+    be frozen in one language."""
+    return _fill_lazy(message, fixed)
+
+
+def in_english(text: Any) -> str:
+    """``text`` in English: the campaign's history and ledger keep their words as written, in
+    one language, whoever made the change."""
+    with translation.override("en"):
+        return str(text)
 
 
 def record_event(
@@ -106,22 +134,22 @@ def json_value(field: Any, value: Any) -> Any:
         return None
     if isinstance(field, models.BooleanField):
         if not isinstance(value, bool):
-            raise ValueError("must be true or false")
+            raise ValueError(gettext("must be true or false"))
         return value
     if isinstance(field, models.IntegerField):
         if not isinstance(value, int) or isinstance(value, bool):
-            raise ValueError("must be a whole number")
+            raise ValueError(gettext("must be a whole number"))
         return value
     if isinstance(field, models.CharField | models.TextField):
         if not isinstance(value, str):
-            raise ValueError("must be a text")
+            raise ValueError(gettext("must be a text"))
         if has_control_characters(value, multiline=isinstance(field, models.TextField)):
-            raise ValueError("cannot hold control characters")
+            raise ValueError(gettext("cannot hold control characters"))
         return value
     if isinstance(field, models.DateTimeField):
         parsed = parse_datetime(value) if isinstance(value, str) else None
         if parsed is None:
-            raise ValueError("must be a date and time (ISO 8601)")
+            raise ValueError(gettext("must be a date and time (ISO 8601)"))
         return parsed if timezone.is_aware(parsed) else timezone.make_aware(parsed, datetime.UTC)
     if isinstance(field, models.DateField):
         try:
@@ -129,14 +157,14 @@ def json_value(field: Any, value: Any) -> Any:
                 return datetime.date.fromisoformat(value)
         except ValueError:
             pass
-        raise ValueError("must be a date (YYYY-MM-DD)")
+        raise ValueError(gettext("must be a date (YYYY-MM-DD)"))
     if isinstance(field, models.JSONField):
         if field.default is list:  # ChronicleGame.conflicts: a list of objects
             if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
-                raise ValueError("must be a list of objects")
+                raise ValueError(gettext("must be a list of objects"))
             return value
         if not isinstance(value, dict):
-            raise ValueError("must be an object")
+            raise ValueError(gettext("must be an object"))
         return value
     raise ValueError("cannot be imported")  # pragma: no cover (every field kind is listed above)
 

@@ -7,6 +7,8 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
+from django.utils.text import format_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from campaign.models import (
     Campaign,
@@ -17,7 +19,7 @@ from campaign.models import (
     LedgerEntry,
     StoryCard,
 )
-from campaign.services.common import Actor, check_effects, check_house, record_event
+from campaign.services.common import Actor, check_effects, check_house, fill_lazy, in_english, record_event
 from campaign.services.ledger import ledger_add, prestige_check
 from campaign.services.stickers import NOTHING_TO_CORRECT, changes_summary
 from games.engines.kings_dilemma import messages as engine_messages
@@ -28,52 +30,57 @@ from games.engines.kings_dilemma.data import (
     STARTING_ENVELOPE,
 )
 
-ENVELOPE_NUMBER_RANGE = f"Envelope numbers go from 00 to {ENVELOPE_COUNT - 1:02d}."
+ENVELOPE_NUMBER_RANGE = format_lazy(
+    gettext_lazy("Envelope numbers go from 00 to {last}."), last=f"{ENVELOPE_COUNT - 1:02d}"
+)
 
 
-ENVELOPE_ALREADY_OPENED = "Envelope {number:02d} has already been opened."
+ENVELOPE_ALREADY_OPENED = gettext_lazy("Envelope {number:02d} has already been opened.")
 
 
-STANDARD_ENVELOPE_CARDS = (
+STANDARD_ENVELOPE_CARDS = gettext_lazy(
     "A standard Envelope holds 1 Story card and 3 Dilemma cards; got {count} Dilemma cards."
 )
 
 
-GRAND_FINALE_NOT_YET = (
-    f"Envelope {GRAND_FINALE_ENVELOPE} is the Grand Finale: it is opened once the "
-    f"{MYSTERY_STICKERS_PER_CAMPAIGN} Mystery stickers of the campaign are attached "
-    "({count} attached so far)."
+GRAND_FINALE_NOT_YET = fill_lazy(
+    gettext_lazy(
+        "Envelope {envelope} is the Grand Finale: it is opened once the {stickers} Mystery stickers of "
+        "the campaign are attached ({count} attached so far)."
+    ),
+    envelope=GRAND_FINALE_ENVELOPE,
+    stickers=MYSTERY_STICKERS_PER_CAMPAIGN,
 )
 
 
-DILEMMA_CARD_TWICE = "Dilemma card {number} is already in this campaign."
+DILEMMA_CARD_TWICE = gettext_lazy("Dilemma card {number} is already in this campaign.")
 
 
-DILEMMA_CARD_UNKNOWN = "Dilemma card {number} is not in this campaign."
+DILEMMA_CARD_UNKNOWN = gettext_lazy("Dilemma card {number} is not in this campaign.")
 
 
 # The engine refuses such a card at the table; the campaign's save refuses to move it again.
 DILEMMA_NOT_IN_DECK = engine_messages.DILEMMA_NOT_IN_DECK
 
 
-STARTING_DECK_EMPTY = (
+STARTING_DECK_EMPTY = gettext_lazy(
     "Envelope 00 holds the starting Dilemma deck: type the numbers of its Dilemma cards (e.g. 1-20)."
 )
 
 
-ENVELOPE_CARDS_PLAYED = (
+ENVELOPE_CARDS_PLAYED = gettext_lazy(
     "Envelope {number:02d} cannot be removed: its card {card} has been played since "
     "(move that card or correct that night first)."
 )
 
 
-UNKNOWN_PLACE = "{place!r} is not a save slot (deck, story_slot, event_area, trash)."
+UNKNOWN_PLACE = gettext_lazy("{place!r} is not a save slot (deck, story_slot, event_area, trash).")
 
 
-STORY_CARD_TWICE = "Story card {number} is already in this campaign."
+STORY_CARD_TWICE = gettext_lazy("Story card {number} is already in this campaign.")
 
 
-STORYLINE_REQUIRED = "A Story card needs its storyline."
+STORYLINE_REQUIRED = gettext_lazy("A Story card needs its storyline.")
 
 
 def _dilemma_card_add(
@@ -306,7 +313,9 @@ def envelope_correct(
     envelope.opened_by, envelope.special = opened_by, special
     after = _envelope_words(envelope)
     if before == after:
-        raise ValidationError(NOTHING_TO_CORRECT.format(thing=str(envelope)))
+        raise ValidationError(
+            NOTHING_TO_CORRECT.format(thing=gettext("Envelope {number:02d}").format(number=envelope.number))
+        )
     envelope.full_clean(validate_constraints=False)
     envelope.save(update_fields=["opened_by", "special"])
     record_event(
@@ -398,8 +407,10 @@ def dilemma_card_move(*, card: DilemmaCard, place: str, actor: Actor = None) -> 
     if place not in DilemmaCard.Place.values:
         raise ValidationError(UNKNOWN_PLACE.format(place=place))
     if place == card.place:
-        raise ValidationError(NOTHING_TO_CORRECT.format(thing=f"card {card.number}"))
-    was = card.get_place_display()
+        raise ValidationError(
+            NOTHING_TO_CORRECT.format(thing=gettext("card {number}").format(number=card.number))
+        )
+    was = in_english(card.get_place_display())
     card.place = place
     if place != DilemmaCard.Place.TRASH:
         card.resolved_in = None
@@ -408,11 +419,11 @@ def dilemma_card_move(*, card: DilemmaCard, place: str, actor: Actor = None) -> 
     record_event(
         campaign,
         "dilemma_card_moved",
-        f"{card} moved: {was} → {card.get_place_display()}",
+        f"{in_english(card)} moved: {was} → {in_english(card.get_place_display())}",
         actor=actor,
         number=card.number,
         before=was,
-        after=card.get_place_display(),
+        after=in_english(card.get_place_display()),
     )
     return card
 
@@ -427,19 +438,20 @@ def dilemma_cards_to_deck(*, game: ChronicleGame, numbers: list[int], actor: Act
     for card in campaign.dilemma_cards.select_for_update().filter(number__in=numbers):
         if card.place == DilemmaCard.Place.DECK:
             continue  # already moved on the campaign page during the night
-        was = card.get_place_display()
+        was = in_english(card.get_place_display())
         card.place, card.resolved_in = DilemmaCard.Place.DECK, None
         card.save(update_fields=["place", "resolved_in"])
         moved += 1
         record_event(
             campaign,
             "dilemma_card_moved",
-            f"{card} moved by a card effect in game {game.number}: {was} → {card.get_place_display()}",
+            f"{in_english(card)} moved by a card effect in game {game.number}: {was} → "
+            f"{in_english(card.get_place_display())}",
             actor=actor,
             game=game,
             number=card.number,
             before=was,
-            after=card.get_place_display(),
+            after=in_english(card.get_place_display()),
         )
     return moved
 
@@ -463,7 +475,9 @@ def dilemma_card_remember(
     return card
 
 
-SAVE_TRASHED_BEFORE = "Dilemma card {number} was already in the Trash{when}: it stays there as it was."
+SAVE_TRASHED_BEFORE = gettext_lazy(
+    "Dilemma card {number} was already in the Trash{when}: it stays there as it was."
+)
 
 
 def _trashed_elsewhere(card: DilemmaCard, game: ChronicleGame) -> dict | None:

@@ -11,6 +11,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
+from django.utils.translation import gettext_lazy
 
 from campaign.access import VIEWER_READS_ONLY, Need
 from campaign.models import (
@@ -18,6 +19,7 @@ from campaign.models import (
     DilemmaCard,
     House,
     Membership,
+    ResourceRow,
 )
 from campaign.selectors import night_running
 from campaign.services.chronicles import legacy_setup_compute
@@ -31,49 +33,53 @@ from games.engines.kernel.text import has_control_characters
 from games.models import GameSession
 from games.services.sessions import SESSION_NOT_ABANDONED, session_create, session_resume
 
-NIGHT_HOUSES = "A King's Dilemma game has 3 to 5 Houses; {count} were chosen."
+NIGHT_HOUSES = gettext_lazy("A King's Dilemma game has 3 to 5 Houses; {count} were chosen.")
 
 
-NIGHT_HOUSE_TWICE = "House {house} is seated twice."
+NIGHT_HOUSE_TWICE = gettext_lazy("House {house} is seated twice.")
 
 
-NIGHT_KEEP_TWO = "House {house} holds {count} {polarity} Open Agendas: choose the 2 it keeps ({rows})."
+# Keyed by the Open Agendas' side (positive or not): the side agrees with its noun in each language.
+NIGHT_KEEP_TWO = {
+    True: gettext_lazy("House {house} holds {count} positive Open Agendas: choose the 2 it keeps ({rows})."),
+    False: gettext_lazy("House {house} holds {count} negative Open Agendas: choose the 2 it keeps ({rows})."),
+}
 
 
-NIGHT_ALREADY_RECORDED = "This game night's result is already in the campaign."
+NIGHT_ALREADY_RECORDED = gettext_lazy("This game night's result is already in the campaign.")
 
 
-NIGHT_AWAITS_SAVE = (
+NIGHT_AWAITS_SAVE = gettext_lazy(
     "Game night #{session} (King {king}) of this campaign is over and waits for its save: save it from "
     "its table (Save your game) before the next night begins. One night of a campaign at a time."
 )
 
 
-NIGHT_RUNNING = (
+NIGHT_RUNNING = gettext_lazy(
     "Game night #{session} (King {king}) of this campaign is running: open it and play on, or its "
     "host or the campaign's owner abandons it first. One night of a campaign at a time."
 )
 
 
-NIGHT_PAPER_GAME = (
+NIGHT_PAPER_GAME = gettext_lazy(
     "Game {number} (King {king}) was begun on paper and has no result yet: record it on the Realm "
     "Chronicles before a night at the table."
 )
 
 
-NIGHT_NOT_KINGS_DILEMMA = "This session is not a King's Dilemma game night of a campaign."
+NIGHT_NOT_KINGS_DILEMMA = gettext_lazy("This session is not a King's Dilemma game night of a campaign.")
 
 
-NIGHT_TAKE_OVER_HOST_PLAYS = (
+NIGHT_TAKE_OVER_HOST_PLAYS = gettext_lazy(
     "{host} hosts this night and still plays in this campaign: ask them for the table, or ask the "
     "campaign's owner to take it over."
 )
 
 
-NIGHT_TAKE_OVER_NOT_RUNNING = "This night is no longer running: there is no table to take over."
+NIGHT_TAKE_OVER_NOT_RUNNING = gettext_lazy("This night is no longer running: there is no table to take over.")
 
 
-NIGHT_TAKE_OVER_YOURS = "You already host this night."
+NIGHT_TAKE_OVER_YOURS = gettext_lazy("You already host this night.")
 
 
 def _open_agendas(setup: dict, houses: list[House], keep: dict | None) -> dict[int, list[dict]]:
@@ -88,8 +94,10 @@ def _open_agendas(setup: dict, houses: list[House], keep: dict | None) -> dict[i
         chosen = list((keep or {}).get(house_pk, {}).get(polarity, []))
         if len(chosen) != 2 or not set(chosen) <= set(rows) or len(set(chosen)) != 2:
             raise ValidationError(
-                NIGHT_KEEP_TWO.format(
-                    house=names[house_pk], count=len(rows), polarity=polarity, rows=", ".join(rows)
+                NIGHT_KEEP_TWO[positive].format(
+                    house=names[house_pk],
+                    count=len(rows),
+                    rows=", ".join(str(ResourceRow(row).label) for row in rows),
                 )
             )
         tokens[house_pk] += [{"row": row, "positive": positive} for row in chosen]
@@ -246,12 +254,12 @@ def night_take_over_refusal(*, session: GameSession, actor: Actor) -> str | None
     player when the host no longer plays in the campaign (removed, or made a viewer); a viewer never
     (docs/rules-decisions.md, "Who may do what in a campaign")."""
     if session.status not in (session.Status.LOBBY, session.Status.ACTIVE, session.Status.FINISHED):
-        return NIGHT_TAKE_OVER_NOT_RUNNING
+        return str(NIGHT_TAKE_OVER_NOT_RUNNING)
     if session.chronicle_game_id is not None:
-        return NIGHT_TAKE_OVER_NOT_RUNNING
+        return str(NIGHT_TAKE_OVER_NOT_RUNNING)
     actor_id = getattr(actor, "pk", None)
     if session.host_id == actor_id:
-        return NIGHT_TAKE_OVER_YOURS
+        return str(NIGHT_TAKE_OVER_YOURS)
     roles: dict[int | None, str] = dict(
         Membership.objects.filter(
             # A session of no campaign (None) has no members: every actor is refused below.
@@ -263,7 +271,7 @@ def night_take_over_refusal(*, session: GameSession, actor: Actor) -> str | None
     if mine == Membership.Role.OWNER:
         return None
     if mine != Membership.Role.PLAYER:
-        return VIEWER_READS_ONLY
+        return str(VIEWER_READS_ONLY)
     if roles.get(session.host_id) in Need.PLAY.value:
         return NIGHT_TAKE_OVER_HOST_PLAYS.format(host=session.host)
     return None

@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy
 
 from campaign import legacy
 from campaign.models import (
@@ -31,28 +33,28 @@ from games.engines.kings_dilemma.data import HOUSE_NUMBERS
 MAX_HOUSES = HOUSE_NUMBERS  # one House per screen
 
 
-CAMPAIGN_NAME_REQUIRED = "A campaign needs a name."
+CAMPAIGN_NAME_REQUIRED = gettext_lazy("A campaign needs a name.")
 
 
-HOUSE_LIMIT = f"A campaign has at most {MAX_HOUSES} Houses."
+HOUSE_LIMIT = format_lazy(gettext_lazy("A campaign has at most {count} Houses."), count=MAX_HOUSES)
 
 
-HOUSE_NUMBER_RANGE = f"A House number is between 1 and {HOUSE_NUMBERS}."
+HOUSE_NUMBER_RANGE = format_lazy(gettext_lazy("A House number is between 1 and {last}."), last=HOUSE_NUMBERS)
 
 
-HOUSE_NUMBER_TAKEN = "House number {number} is already used in this campaign."
+HOUSE_NUMBER_TAKEN = gettext_lazy("House number {number} is already used in this campaign.")
 
 
-HOUSE_NAME_REQUIRED = "A House needs a name."
+HOUSE_NAME_REQUIRED = gettext_lazy("A House needs a name.")
 
 
-ACHIEVEMENT_SPACES = "An achievement has between 1 and 10 spaces."
+ACHIEVEMENT_SPACES = gettext_lazy("An achievement has between 1 and 10 spaces.")
 
 
-ACHIEVEMENT_FULL = "{name} has only {spaces} spaces: {marked} are already marked."
+ACHIEVEMENT_FULL = gettext_lazy("{name} has only {spaces} spaces: {marked} are already marked.")
 
 
-MARKS_POSITIVE = "Mark at least one space."
+MARKS_POSITIVE = gettext_lazy("Mark at least one space.")
 
 
 @transaction.atomic

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 from django.core.exceptions import ValidationError
 from django.db.models import Sum
+from django.utils.translation import gettext_lazy
 
 from campaign.models import (
     ChronicleGame,
@@ -14,8 +15,8 @@ from campaign.models import (
 )
 from campaign.services.common import Actor, record_event
 
-LEDGER_KIND = "Ledger entries are Prestige or Crave."
-PRESTIGE_BELOW_ZERO = (
+LEDGER_KIND = gettext_lazy("Ledger entries are Prestige or Crave.")
+PRESTIGE_BELOW_ZERO = gettext_lazy(
     "This correction would leave House {house} with {prestige} Prestige, and a House's Prestige never "
     "goes below 0: correct the entry that took Prestige away first."
 )

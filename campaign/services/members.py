@@ -12,6 +12,8 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from campaign.access import DEMO_USER
 from campaign.models import (
@@ -23,7 +25,7 @@ from campaign.models import (
     Invitation,
     Membership,
 )
-from campaign.services.common import NAME_CONTROL_CHARACTERS, Actor, check_house, record_event
+from campaign.services.common import NAME_CONTROL_CHARACTERS, Actor, check_house, in_english, record_event
 from games.engines.kernel.text import has_control_characters
 from games.models import GameSession, Seat
 from games.services.seats import seat_rotate_token
@@ -31,45 +33,57 @@ from games.services.seats import seat_rotate_token
 Role = Membership.Role
 ROLE_RANK = {Role.OWNER: 3, Role.PLAYER: 2, Role.VIEWER: 1}
 
-INVITATION_ROLE = "An invitation makes a player or a viewer (an owner is made from the member list)."
-INVITATION_DAYS = f"An invitation is valid for 1 to {INVITATION_DAYS_MAX} days."
-INVITATION_HOUSE_PLAYER = "An invitation for a House makes its player: choose the player role."
-HOUSE_ALREADY_PLAYED = "House {house} is already played by {user}."
-INVITATION_EXPIRED = "This invitation expired on {date}: ask the campaign's owner for a new one."
-INVITATION_REVOKED = "This invitation was revoked: ask the campaign's owner for a new one."
-INVITATION_USED = (
+INVITATION_ROLE = gettext_lazy(
+    "An invitation makes a player or a viewer (an owner is made from the member list)."
+)
+INVITATION_DAYS = format_lazy(
+    gettext_lazy("An invitation is valid for 1 to {days} days."), days=INVITATION_DAYS_MAX
+)
+INVITATION_HOUSE_PLAYER = gettext_lazy("An invitation for a House makes its player: choose the player role.")
+HOUSE_ALREADY_PLAYED = gettext_lazy("House {house} is already played by {user}.")
+INVITATION_EXPIRED = gettext_lazy(
+    "This invitation expired on {date}: ask the campaign's owner for a new one."
+)
+INVITATION_REVOKED = gettext_lazy("This invitation was revoked: ask the campaign's owner for a new one.")
+INVITATION_USED = gettext_lazy(
     "This invitation for House {house} was already used: ask the campaign's owner for a new one."
 )
-INVITATION_UNKNOWN = (
+INVITATION_UNKNOWN = gettext_lazy(
     "This invitation does not exist: check the link, or ask the campaign's owner for a new one."
 )
-INVITATION_ALREADY_REVOKED = "This invitation is already revoked."
-INVITATION_NEEDS_ACCOUNT = "Log in or sign up to accept an invitation."
-DEMO_CANNOT_JOIN = (
+INVITATION_ALREADY_REVOKED = gettext_lazy("This invitation is already revoked.")
+INVITATION_NEEDS_ACCOUNT = gettext_lazy("Log in or sign up to accept an invitation.")
+DEMO_CANNOT_JOIN = gettext_lazy(
     "The demo account cannot join a campaign: sign up for your own account, then open the link again."
 )
-ONE_HOUSE_PER_PLAYER = "You already play House {house} in this campaign: a player plays one House."
-JOINED = "You joined {campaign} as {role}."
-JOINED_HOUSE = "You joined {campaign} as {role} and play House {house}."
-ROLE_RAISED = "You were {was} of {campaign}: you are now {role}."
-ALREADY_MEMBER = "You are already the {role} of {campaign}: you keep that role."
-ALREADY_MEMBER_HOUSE = (
+ONE_HOUSE_PER_PLAYER = gettext_lazy(
+    "You already play House {house} in this campaign: a player plays one House."
+)
+JOINED = gettext_lazy("You joined {campaign} as {role}.")
+JOINED_HOUSE = gettext_lazy("You joined {campaign} as {role} and play House {house}.")
+ROLE_RAISED = gettext_lazy("You were {was} of {campaign}: you are now {role}.")
+ALREADY_MEMBER = gettext_lazy("You are already the {role} of {campaign}: you keep that role.")
+ALREADY_MEMBER_HOUSE = gettext_lazy(
     "You are already the {role} of {campaign}: you keep that role, and now play House {house}."
 )
-REMOVED_SINCE_INVITATION = (
+REMOVED_SINCE_INVITATION = gettext_lazy(
     "You were removed from {campaign} after this invitation was made: it does not bring you back. "
     "Ask the campaign's owner for a new one."
 )
-ROLE_SET_SINCE_INVITATION = (
+ROLE_SET_SINCE_INVITATION = gettext_lazy(
     "The campaign's owner made you {role} of {campaign} after this invitation was made: you keep "
     "that role. Ask the owner for a new invitation."
 )
-UNKNOWN_ROLE = "{role!r} is not a role: owner, player or viewer."
-LAST_OWNER_DEMOTE = "{user} is the campaign's only owner: make another member an owner first."
-VIEWER_PLAYS_NO_HOUSE = "{user} is a viewer: make them a player (or an owner) before they play a House."
-NAME_OWN_OR_OWNER = "Only the campaign's owner, or the member themself, sets a member's name."
-DISPLAY_NAME_LENGTH = f"A member's name is at most {DISPLAY_NAME_MAX} characters."
-LAST_OWNER_REMOVE = (
+UNKNOWN_ROLE = gettext_lazy("{role!r} is not a role: owner, player or viewer.")
+LAST_OWNER_DEMOTE = gettext_lazy("{user} is the campaign's only owner: make another member an owner first.")
+VIEWER_PLAYS_NO_HOUSE = gettext_lazy(
+    "{user} is a viewer: make them a player (or an owner) before they play a House."
+)
+NAME_OWN_OR_OWNER = gettext_lazy("Only the campaign's owner, or the member themself, sets a member's name.")
+DISPLAY_NAME_LENGTH = format_lazy(
+    gettext_lazy("A member's name is at most {count} characters."), count=DISPLAY_NAME_MAX
+)
+LAST_OWNER_REMOVE = gettext_lazy(
     "{user} is the campaign's only owner and cannot be removed: make another member an owner first."
 )
 
@@ -82,21 +96,34 @@ class InvitationAcceptance:
     message: str
 
 
+# A role inside a sentence ("You joined X as player"), and with its article ("an owner"): each
+# language has its own article and case for it.
+ROLE_WORDS = {
+    Role.OWNER: pgettext_lazy("role in a sentence", "owner"),
+    Role.PLAYER: pgettext_lazy("role in a sentence", "player"),
+    Role.VIEWER: pgettext_lazy("role in a sentence", "viewer"),
+}
+A_ROLE = {
+    Role.OWNER: pgettext_lazy("role in a sentence", "an owner"),
+    Role.PLAYER: pgettext_lazy("role in a sentence", "a player"),
+    Role.VIEWER: pgettext_lazy("role in a sentence", "a viewer"),
+}
+
+
 def role_word(role: str) -> str:
-    return str(Role(role).label).lower()
+    return str(ROLE_WORDS[Role(role)])
 
 
 def a_role(role: str) -> str:
     """ "an owner", "a player", "a viewer"."""
-    word = role_word(role)
-    return f"{'an' if word[0] in 'aeiou' else 'a'} {word}"
+    return str(A_ROLE[Role(role)])
 
 
 def invitation_problem(*, invitation: Invitation, now: datetime.datetime | None = None) -> str | None:
     """Why this invitation cannot be accepted any more (None: it can)."""
     now = now or timezone.now()
     if invitation.revoked_at is not None:
-        return INVITATION_REVOKED
+        return str(INVITATION_REVOKED)
     if invitation.expires_at <= now:
         return INVITATION_EXPIRED.format(date=timezone.localtime(invitation.expires_at).date().isoformat())
     if invitation.house_id is not None and invitation.uses >= 1:
@@ -177,7 +204,7 @@ def invitation_create(
     invitation.full_clean()
     invitation.save()
     for_house = f" for House {house.name}" if house is not None else ""
-    summary = f"An invitation to join as {role_word(role)}{for_house}, valid {days} days"
+    summary = f"An invitation to join as {in_english(ROLE_WORDS[Role(role)])}{for_house}, valid {days} days"
     record_event(
         campaign, "invitation_created", summary, actor=actor, house=house, invitation=invitation.pk, role=role
     )
@@ -194,7 +221,7 @@ def invitation_revoke(*, invitation: Invitation, actor: Actor = None) -> Invitat
         raise ValidationError(INVITATION_ALREADY_REVOKED)
     invitation.revoked_at = timezone.now()
     invitation.save(update_fields=["revoked_at"])
-    summary = f"An invitation to join as {role_word(invitation.role)} was revoked"
+    summary = f"An invitation to join as {in_english(ROLE_WORDS[Role(invitation.role)])} was revoked"
     record_event(invitation.campaign, "invitation_revoked", summary, actor=actor, invitation=invitation.pk)
     return invitation
 
@@ -268,10 +295,16 @@ def _acceptance_event(
     words = {"campaign": campaign.name, "role": role_word(role), "house": house.name if house else ""}
     plays = f" and plays House {house.name}" if house is not None else ""
     if was is None:
-        kind, summary = "member_joined", f"{user} joined as {role_word(role)} by invitation{plays}"
+        kind, summary = (
+            "member_joined",
+            f"{user} joined as {in_english(ROLE_WORDS[Role(role)])} by invitation{plays}",
+        )
         message = (JOINED_HOUSE if house is not None else JOINED).format(**words)
     elif was != role:
-        kind, summary = "member_role_changed", f"{user} became {a_role(role)} by invitation{plays}"
+        kind, summary = (
+            "member_role_changed",
+            f"{user} became {in_english(A_ROLE[Role(role)])} by invitation{plays}",
+        )
         message = ROLE_RAISED.format(**{**words, "was": a_role(was), "role": a_role(role)})
     else:
         kind, summary = "house_player_linked", f"{user} plays House {words['house']} (by invitation)"
@@ -307,7 +340,7 @@ def membership_role_change(*, membership: Membership, role: str, actor: Actor = 
     membership.save(update_fields=["role"])
     unlinked = _houses_unlink(campaign, membership.user) if role == Role.VIEWER else []
     no_longer = f"; no longer plays House {', '.join(unlinked)}" if unlinked else ""
-    summary = f"{membership.user} is now {a_role(role)} (was {a_role(was)}){no_longer}"
+    summary = f"{membership.user} is now {in_english(A_ROLE[Role(role)])} (was {in_english(A_ROLE[Role(was)])}){no_longer}"
     record_event(
         campaign,
         "member_role_changed",

@@ -11,6 +11,7 @@ from typing import Any, cast
 
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
+from django.utils.translation import gettext, gettext_lazy, ngettext_lazy
 
 from campaign.models import (
     Campaign,
@@ -50,25 +51,32 @@ from games.models import GameSession
 from games.services.sessions import session_night_saved
 from games.services.taps import session_rules
 
-NIGHT_NOT_OVER = "The game night is not over yet."
+NIGHT_NOT_OVER = gettext_lazy("The game night is not over yet.")
 
 
-NIGHT_CONFLICTS = (
-    "{count} item(s) of the night conflicted with the campaign and were not written: they are listed "
-    "with the night in the Realm Chronicles, as typed, for a correction."
+NIGHT_CONFLICTS = ngettext_lazy(
+    "{count} item of the night conflicted with the campaign and was not written: it is listed "
+    "with the night in the Realm Chronicles, as typed, for a correction.",
+    "{count} items of the night conflicted with the campaign and were not written: they are listed "
+    "with the night in the Realm Chronicles, as typed, for a correction.",
+    "count",
 )
 
 
-CONTENTS_NOT_TONIGHT = "envelope_contents: Envelope {number} was not opened tonight (opened: {opened})."
+CONTENTS_NOT_TONIGHT = gettext_lazy(
+    "envelope_contents: Envelope {number} was not opened tonight (opened: {opened})."
+)
 
 
-CONTENTS_PROBLEM = "envelope_contents[{number}].{field}: {problem}"
+CONTENTS_PROBLEM = gettext_lazy("envelope_contents[{number}].{field}: {problem}")
 
 
-CONTENTS_NOT_AN_OBJECT = "envelope_contents[{number}]: must be an object of what the Envelope held."
+CONTENTS_NOT_AN_OBJECT = gettext_lazy(
+    "envelope_contents[{number}]: must be an object of what the Envelope held."
+)
 
 
-CONTENTS_UNKNOWN = (
+CONTENTS_UNKNOWN = gettext_lazy(
     "envelope_contents[{number}]: unknown field(s) {keys}; an Envelope's contents are {known} "
     "(its number and who opened it come from the game)."
 )
@@ -110,7 +118,7 @@ def envelope_contents_clean(contents: dict, opened_tonight: list[int]) -> dict[i
             else key
         )
         if number not in opened_tonight:
-            opened = ", ".join(f"{n:02d}" for n in opened_tonight) or "none"
+            opened = ", ".join(f"{n:02d}" for n in opened_tonight) or gettext("none")
             raise ValidationError(CONTENTS_NOT_TONIGHT.format(number=number, opened=opened))
         if not isinstance(body, dict):
             raise ValidationError(CONTENTS_NOT_AN_OBJECT.format(number=number))
@@ -126,11 +134,16 @@ def envelope_contents_clean(contents: dict, opened_tonight: list[int]) -> dict[i
             return ValidationError(CONTENTS_PROBLEM.format(number=number, field=field, problem=text))
 
         if not isinstance(body.get("special", False), bool):
-            raise problem("special", "must be true or false")
+            raise problem("special", gettext("must be true or false"))
         for key in ("dilemma_numbers", "trigger_numbers", "event_numbers"):
             cards = body.get(key, [])
             if not isinstance(cards, list) or len(cards) > MAX_CARDS_IN_ENVELOPE:
-                raise problem(key, f"must be a list of at most {MAX_CARDS_IN_ENVELOPE} card numbers")
+                raise problem(
+                    key,
+                    gettext("must be a list of at most {count} card numbers").format(
+                        count=MAX_CARDS_IN_ENVELOPE
+                    ),
+                )
             for card in cards:
                 try:
                     _field_value(DilemmaCard, "number", card)
@@ -139,10 +152,12 @@ def envelope_contents_clean(contents: dict, opened_tonight: list[int]) -> dict[i
         story = body.get("story_card")
         if story is not None:
             if not isinstance(story, dict):
-                raise problem("story_card", "must be an object")
+                raise problem("story_card", gettext("must be an object"))
             unknown = sorted(str(k) for k in story if k not in STORY_CARD_FIELDS)
             if unknown:
-                raise problem("story_card", f"unknown field(s) {', '.join(unknown)}")
+                raise problem(
+                    "story_card", gettext("unknown fields: {names}").format(names=", ".join(unknown))
+                )
             for name, value in story.items():
                 try:
                     _field_value(StoryCard, name, value)
@@ -272,7 +287,7 @@ def _night_mystery_write(game: ChronicleGame, result: dict, actor: Actor) -> lis
         message = (
             MYSTERY_ALREADY.format(letter=letter)
             if letter in attached
-            else MYSTERY_ALL_ATTACHED
+            else str(MYSTERY_ALL_ATTACHED)
             if len(attached) >= MYSTERY_STICKERS_PER_CAMPAIGN
             else None
         )

@@ -6,6 +6,8 @@ from collections.abc import Collection
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.text import format_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext_lazy
 
 from campaign import legacy
 from campaign.models import (
@@ -17,26 +19,29 @@ from campaign.models import (
     MysterySticker,
 )
 from campaign.selectors import campaign_setting
-from campaign.services.common import Actor, check_house, record_event
+from campaign.services.common import Actor, check_house, in_english, record_event
 from games.engines.kings_dilemma.data import MYSTERY_LETTERS, MYSTERY_STICKERS_PER_CAMPAIGN, STICKER_COUNT
 
-STICKER_NUMBER_RANGE = f"Chronicle sticker numbers go from 1 to {STICKER_COUNT}."
+STICKER_NUMBER_RANGE = format_lazy(
+    gettext_lazy("Chronicle sticker numbers go from 1 to {last}."), last=STICKER_COUNT
+)
 
 
-STICKER_ALREADY_ATTACHED = "Sticker {number} is already on the board."
+STICKER_ALREADY_ATTACHED = gettext_lazy("Sticker {number} is already on the board.")
 
 
-UNKNOWN_ROW = "{row!r} is not a Resource row (Influence, Wealth, Morale, Welfare, Knowledge)."
+UNKNOWN_ROW = gettext_lazy("{row!r} is not a Resource row (Influence, Wealth, Morale, Welfare, Knowledge).")
 
 
-MYSTERY_LETTER = "Mystery stickers are lettered A to L."
+MYSTERY_LETTER = gettext_lazy("Mystery stickers are lettered A to L.")
 
 
-MYSTERY_ALREADY = "Mystery sticker {letter} is already attached."
+MYSTERY_ALREADY = gettext_lazy("Mystery sticker {letter} is already attached.")
 
 
-MYSTERY_ALL_ATTACHED = (
-    f"All {MYSTERY_STICKERS_PER_CAMPAIGN} Mystery stickers of the campaign are already attached."
+MYSTERY_ALL_ATTACHED = format_lazy(
+    gettext_lazy("All {count} Mystery stickers of the campaign are already attached."),
+    count=MYSTERY_STICKERS_PER_CAMPAIGN,
 )
 
 
@@ -146,10 +151,16 @@ def chronicle_age(
     return len(stickers)
 
 
-AGING_MARKS_RANGE = "Sticker {number} has {squares} aging squares: its marks go from 0 to {squares}."
+AGING_MARKS_RANGE = gettext_lazy(
+    "Sticker {number} has {squares} aging squares: its marks go from 0 to {squares}."
+)
 
 
-AGING_MARKS_UNCHANGED = "Nothing to correct: sticker {number} already has {marks} aging mark(s)."
+AGING_MARKS_UNCHANGED = ngettext_lazy(
+    "Nothing to correct: sticker {number} already has {marks} aging mark.",
+    "Nothing to correct: sticker {number} already has {marks} aging marks.",
+    "marks",
+)
 
 
 @transaction.atomic
@@ -221,14 +232,14 @@ def mystery_sticker_attach(
     return sticker
 
 
-NOTHING_TO_CORRECT = "Nothing to correct: {thing} already says so."
+NOTHING_TO_CORRECT = gettext_lazy("Nothing to correct: {thing} already says so.")
 
 
 def _sticker_words(sticker: ChronicleSticker) -> dict[str, str]:
     """What a player reads of a sticker, field by field (for 'from what to what')."""
     return {
         "number": str(sticker.number),
-        "row": sticker.get_row_display(),
+        "row": in_english(sticker.get_row_display()),
         "side": "positive" if sticker.positive else "negative",
         "signer": f"House {sticker.signer.name}" if sticker.signer else "nobody",
         "title": sticker.title or "(no title)",
@@ -273,7 +284,9 @@ def sticker_correct(
     )
     after = _sticker_words(sticker)
     if before == after:
-        raise ValidationError(NOTHING_TO_CORRECT.format(thing=f"sticker {number}"))
+        raise ValidationError(
+            NOTHING_TO_CORRECT.format(thing=gettext("sticker {number}").format(number=number))
+        )
     if row != old_row:
         under = list(ChronicleSticker.objects.filter(covered_by=sticker).values_list("pk", flat=True))
         if sticker.covered:

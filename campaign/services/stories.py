@@ -7,11 +7,12 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from campaign.models import ChronicleGame, StoryLink
 from campaign.services.common import Actor, record_event
 
-STORY_LINK_NONE = "The story of game {number} has no shared link to revoke."
+STORY_LINK_NONE = gettext_lazy("The story of game {number} has no shared link to revoke.")
 
 
 @transaction.atomic

@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.datastructures import MultiValueDict
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
 from campaign import forms
@@ -30,7 +31,10 @@ from campaign.views.form_pages import (
 from config.http import HttpRequest
 from config.uploads import upload_too_large
 
-EXPORT_RETRIED = "Export sent again: the archive appears below when it is ready."
+EXPORT_RETRIED = gettext_lazy("Export sent again: the archive appears below when it is ready.")
+EXPORT_REQUESTED = gettext_lazy("Export requested: the archive appears below when it is ready.")
+IMPORT_TITLE = gettext_lazy("Import a campaign")
+ARCHIVE_GONE = gettext_lazy("The archive file is gone: request a new export.")
 
 
 @login_required
@@ -38,7 +42,7 @@ EXPORT_RETRIED = "Export sent again: the archive appears below when it is ready.
 def campaign_export_view(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = member_campaign(request, pk, Need.OWN)  # the archive holds the whole campaign
     campaign_export_request(campaign=campaign, requested_by=request.user)
-    messages.success(request, "Export requested: the archive appears below when it is ready.")
+    messages.success(request, EXPORT_REQUESTED)
     return redirect("campaign-detail", pk=campaign.pk)
 
 
@@ -63,7 +67,7 @@ def campaign_export_download(request: HttpRequest, pk: int, export_id: int) -> F
     export = get_object_or_404(campaign.exports, pk=export_id, status=CampaignExport.Status.READY)
     path = Path(settings.MEDIA_ROOT) / "exports" / export.path
     if not path.is_file():
-        raise Http404("The archive file is gone: request a new export.")
+        raise Http404(ARCHIVE_GONE)
     return FileResponse(path.open("rb"), as_attachment=True, filename=f"{campaign.name}-{export.pk}.json")
 
 
@@ -77,7 +81,7 @@ def campaign_import_view(request: HttpRequest) -> HttpResponse:
         form = forms.CampaignImportForm(request.POST, MultiValueDict())
         form.is_valid()
         form.errors["archive"] = form.error_class([ARCHIVE_TOO_LARGE])
-        context = {"form": form, "title": "Import a campaign", "multipart": True}
+        context = {"form": form, "title": IMPORT_TITLE, "multipart": True}
         return render(request, "campaign/form.html", context, status=413)
     if request.method == "POST" and form.is_valid():
         campaign = run_service(
@@ -89,11 +93,11 @@ def campaign_import_view(request: HttpRequest) -> HttpResponse:
             ),
         )
         if campaign is not None:
-            messages.success(request, f"Campaign {campaign.name} imported.")
+            messages.success(request, gettext("Campaign %(name)s imported.") % {"name": campaign.name})
             return redirect("campaign-detail", pk=campaign.pk)
     return render(
         request,
         "campaign/form.html",
-        {"form": form, "title": "Import a campaign", "multipart": True},
+        {"form": form, "title": IMPORT_TITLE, "multipart": True},
         status=400 if form.errors else 200,
     )

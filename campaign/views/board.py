@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods
 
 from campaign import forms
@@ -30,11 +31,14 @@ def sticker_attach_view(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         pk,
         forms.StickerForm,
-        "Attach a Chronicle sticker",
+        gettext_lazy("Attach a Chronicle sticker"),
         lambda campaign, data: sticker_attach(
             campaign=campaign, actor=request.user, game=campaign.games.last(), **data
         ),
-        lambda sticker: f"Sticker {sticker.number} attached to the {sticker.get_row_display()} row.",
+        lambda sticker: (
+            gettext("Sticker %(number)s attached to the %(row)s row.")
+            % {"number": sticker.number, "row": sticker.get_row_display()}
+        ),
         form_id="sticker-form",
         oob=("board",),
     )
@@ -64,9 +68,9 @@ def envelope_open_view(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         pk,
         forms.EnvelopeForm,
-        "Open an Envelope",
+        gettext_lazy("Open an Envelope"),
         call,
-        lambda e: f"{e} opened.",
+        lambda e: gettext("Envelope %(number)s opened.") % {"number": f"{e.number:02d}"},
         form_id="envelope-form",
         oob=("houses", "envelopes", "slots", "stories"),
     )
@@ -79,11 +83,11 @@ def mystery_attach_view(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         pk,
         forms.MysteryForm,
-        "Attach a Mystery sticker",
+        gettext_lazy("Attach a Mystery sticker"),
         lambda campaign, data: mystery_sticker_attach(
             campaign=campaign, actor=request.user, game=campaign.games.last(), **data
         ),
-        lambda sticker: f"Mystery sticker {sticker.letter} attached.",
+        lambda sticker: gettext("Mystery sticker %(letter)s attached.") % {"letter": sticker.letter},
         form_id="mystery-form",
     )
 
@@ -95,14 +99,28 @@ def story_card_place_view(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         pk,
         forms.StoryCardForm,
-        "Place a Story card",
+        gettext_lazy("Place a Story card"),
         lambda campaign, data: story_card_place(
             campaign=campaign, game=campaign.games.last(), actor=request.user, **data
         ),
-        lambda card: f"Story card {card.number} is on top of the {card.storyline} storyline.",
+        lambda card: (
+            gettext("Story card %(number)s is on top of the %(storyline)s storyline.")
+            % {"number": card.number, "storyline": card.storyline}
+        ),
         form_id="story-form",
         oob=("houses", "stories"),
     )
+
+
+def _first_envelope_opened(envelope) -> str:
+    count = envelope.cards.count()
+    return ngettext(
+        "Envelope %(number)s opened: Story card %(story)s is on its storyline and %(count)s Dilemma card "
+        "is your starting Dilemma deck.",
+        "Envelope %(number)s opened: Story card %(story)s is on its storyline and %(count)s Dilemma cards "
+        "are your starting Dilemma deck.",
+        count,
+    ) % {"number": f"{envelope.number:02d}", "story": envelope.story_cards.first().number, "count": count}
 
 
 @login_required
@@ -124,12 +142,9 @@ def envelope_first_view(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         pk,
         forms.FirstEnvelopeForm,
-        "Open Envelope 00",
+        gettext_lazy("Open Envelope 00"),
         call,
-        lambda e: (
-            f"{e} opened: Story card {e.story_cards.first().number} is on its storyline and "
-            f"{e.cards.count()} Dilemma cards are your starting Dilemma deck."
-        ),
+        _first_envelope_opened,
         form_id="first-envelope-form",
         oob=("envelopes", "slots", "stories"),
         once=True,

@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.utils.csp import CSP
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_http_methods, require_safe
 
@@ -36,9 +37,10 @@ from campaign.views.nights import may_take_over
 from config.http import HttpRequest
 from config.network import request_from_this_machine
 
-DEMO_LOGIN_REFUSED = (
+DEMO_LOGIN_REFUSED = gettext_lazy(
     "The demo login works only on the computer that runs Chronicle: log in with your account here."
 )
+NEW_CAMPAIGN = gettext_lazy("New campaign")
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -79,16 +81,19 @@ def campaign_create_view(request: HttpRequest) -> HttpResponse:
         if campaign:
             messages.success(
                 request,
-                f"Campaign {campaign.name} created. Before your first game: open Envelope 00 and add the Houses.",
+                gettext(
+                    "Campaign %(name)s created. Before your first game: open Envelope 00 and add the Houses."
+                )
+                % {"name": campaign.name},
             )
             return redirect("campaign-detail", pk=campaign.pk)
-    return render(request, "campaign/form.html", {"form": form, "title": "New campaign"})
+    return render(request, "campaign/form.html", {"form": form, "title": NEW_CAMPAIGN})
 
 
 CHART_DESCRIPTIONS = (
-    ("prestige", "Prestige of each House after each game, one line per House in its colour"),
-    ("crave", "Crave of each House after each game, one line per House in its colour"),
-    ("resources", "Each Resource's row on the Resource Track at the end of each game"),
+    ("prestige", gettext_lazy("Prestige of each House after each game, one line per House in its colour")),
+    ("crave", gettext_lazy("Crave of each House after each game, one line per House in its colour")),
+    ("resources", gettext_lazy("Each Resource's row on the Resource Track at the end of each game")),
 )
 
 

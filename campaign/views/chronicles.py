@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -40,7 +41,7 @@ def campaign_chronicles(request: HttpRequest, pk: int) -> HttpResponse:
                 ),
             )
             if done is not None:
-                messages.success(request, f"Game {pending.number} recorded.")
+                messages.success(request, gettext("Game %(number)s recorded.") % {"number": pending.number})
                 url = reverse("campaign-chronicles", args=[campaign.pk])
                 return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
         status = 422 if request.htmx else 400
@@ -65,9 +66,12 @@ def game_begin_view(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         pk,
         forms.GameBeginForm,
-        "Begin a game",
+        gettext_lazy("Begin a game"),
         lambda campaign, data: game_begin(campaign=campaign, actor=request.user, **data),
-        lambda game: f"Game {game.number} under King {game.king_name} begins: the Chronicle stickers aged.",
+        lambda game: (
+            gettext("Game %(number)s under King %(king)s begins: the Chronicle stickers aged.")
+            % {"number": game.number, "king": game.king_name}
+        ),
         form_id="begin-form",
         oob=("board",),
     )

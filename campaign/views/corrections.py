@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.translation import gettext, ngettext, pgettext
 from django.views.decorators.http import require_http_methods
 
 from campaign import forms, selectors
@@ -47,18 +48,23 @@ def game_correct_view(request: HttpRequest, pk: int, number: int) -> HttpRespons
     return correction_page(
         request,
         campaign,
-        title=f"Correct night {game.number}: King {game.king_name}",
-        current=f"Recorded now (revision {game.revision}): {game.get_end_display()}.",
+        title=gettext("Correct night %(number)s: King %(king)s")
+        % {"number": game.number, "king": game.king_name},
+        current=gettext("Recorded now (revision %(revision)s): %(end)s.")
+        % {"revision": game.revision, "end": game.get_end_display()},
         form=form,
         save=(
             lambda data: game_result_correct(
                 game=game, end=data["end"], rows=form.result_rows(), reason=data["reason"], actor=request.user
             ),
-            f"Game {game.number} corrected: the Realm Chronicles keep the result played and this "
-            "correction; Prestige and Crave moved only where the ranking changed.",
+            gettext(
+                "Game %(number)s corrected: the Realm Chronicles keep the result played and this "
+                "correction; Prestige and Crave moved only where the ranking changed."
+            )
+            % {"number": game.number},
         ),
         back=reverse("campaign-chronicles", args=[campaign.pk]),
-        back_label="Realm Chronicles",
+        back_label=gettext("Realm Chronicles"),
     )
 
 
@@ -77,26 +83,31 @@ def sticker_correct_view(request: HttpRequest, pk: int, sticker_number: int) -> 
     }
     data = request.POST if request.method == "POST" else None
     form = forms.StickerCorrectForm(data, campaign=campaign, initial=initial)
-    side = "positive" if sticker.positive else "negative"
-    signer = f"signed by House {sticker.signer.name}" if sticker.signer else "unsigned"
+    side = pgettext("sticker", "positive") if sticker.positive else pgettext("sticker", "negative")
+    signer = (
+        gettext("signed by House %(house)s") % {"house": sticker.signer.name}
+        if sticker.signer
+        else gettext("unsigned")
+    )
     return correction_page(
         request,
         campaign,
-        title=f"Correct Chronicle sticker {sticker.number}",
-        current=f"Recorded now: {side}, {sticker.get_row_display()} row, {signer}.",
+        title=gettext("Correct Chronicle sticker %(number)s") % {"number": sticker.number},
+        current=gettext("Recorded now: %(side)s, %(row)s row, %(signer)s.")
+        % {"side": side, "row": sticker.get_row_display(), "signer": signer},
         form=form,
         save=(
             lambda data: sticker_correct(sticker=sticker, actor=request.user, **data),
-            lambda corrected: f"Sticker {corrected.number} corrected.",
+            lambda corrected: gettext("Sticker %(number)s corrected.") % {"number": corrected.number},
         ),
         back=reverse("campaign-detail", args=[campaign.pk]) + "#board",
         back_label=campaign.name,
         removal=Removal(
             lambda: sticker_remove(sticker=sticker, actor=request.user),
-            f"Sticker {sticker.number} removed from the board.",
-            "Remove this sticker: it was attached by mistake",
-            "Attached by mistake?",
-            "It comes off the board; a sticker it covered is visible again. The history keeps both.",
+            gettext("Sticker %(number)s removed from the board.") % {"number": sticker.number},
+            gettext("Remove this sticker: it was attached by mistake"),
+            gettext("Attached by mistake?"),
+            gettext("It comes off the board; a sticker it covered is visible again. The history keeps both."),
         ),
     )
 
@@ -113,12 +124,19 @@ def sticker_aging_correct_view(request: HttpRequest, pk: int, sticker_number: in
     return correction_page(
         request,
         campaign,
-        title=f"Correct the aging marks of Chronicle sticker {sticker.number}",
-        current=f"Recorded now: {sticker.marks} of {squares} squares marked.",
+        title=gettext("Correct the aging marks of Chronicle sticker %(number)s") % {"number": sticker.number},
+        current=ngettext(
+            "Recorded now: %(marks)s of %(squares)s square marked.",
+            "Recorded now: %(marks)s of %(squares)s squares marked.",
+            squares,
+        )
+        % {"marks": sticker.marks, "squares": squares},
         form=form,
         save=(
             lambda data: sticker_marks_correct(sticker=sticker, marks=data["marks"], actor=request.user),
-            lambda corrected: f"Aging marks of sticker {corrected.number} corrected.",
+            lambda corrected: (
+                gettext("Aging marks of sticker %(number)s corrected.") % {"number": corrected.number}
+            ),
         ),
         back=reverse("campaign-detail", args=[campaign.pk]) + "#board",
         back_label=campaign.name,
@@ -134,28 +152,39 @@ def envelope_correct_view(request: HttpRequest, pk: int, envelope_number: int) -
     initial = {"opened_by": envelope.opened_by_id, "special": envelope.special}
     data = request.POST if request.method == "POST" else None
     form = forms.EnvelopeCorrectForm(data, campaign=campaign, initial=initial)
-    cards = ", ".join(str(n) for n in envelope.cards.values_list("number", flat=True)) or "none"
-    by = f"House {envelope.opened_by.name}" if envelope.opened_by else "nobody"
+    cards = ", ".join(str(n) for n in envelope.cards.values_list("number", flat=True)) or gettext("none")
+    by = (
+        gettext("House %(house)s") % {"house": envelope.opened_by.name}
+        if envelope.opened_by
+        else gettext("nobody")
+    )
+    recorded = (
+        gettext("Recorded now: Special, opened by %(by)s; its Dilemma cards: %(cards)s.")
+        if envelope.special
+        else gettext("Recorded now: standard, opened by %(by)s; its Dilemma cards: %(cards)s.")
+    )
+    number = {"number": f"{envelope.number:02d}"}
     return correction_page(
         request,
         campaign,
-        title=f"Correct {envelope}",
-        current=f"Recorded now: {'Special' if envelope.special else 'standard'}, opened by {by}; "
-        f"its Dilemma cards: {cards}.",
+        title=gettext("Correct Envelope %(number)s") % number,
+        current=recorded % {"by": by, "cards": cards},
         form=form,
         save=(
             lambda data: envelope_correct(envelope=envelope, actor=request.user, **data),
-            f"{envelope} corrected.",
+            gettext("Envelope %(number)s corrected.") % number,
         ),
         back=reverse("campaign-detail", args=[campaign.pk]) + "#envelopes",
         back_label=campaign.name,
         removal=Removal(
             lambda: envelope_remove(envelope=envelope, actor=request.user),
-            f"{envelope} removed with its cards.",
-            "Remove this Envelope: it was opened by mistake",
-            "Opened by mistake?",
-            "It goes back in the box with its cards: its Dilemma cards leave the deck and its Story card "
-            "its storyline (the Prestige or Crave it gave is reversed). The history keeps both.",
+            gettext("Envelope %(number)s removed with its cards.") % number,
+            gettext("Remove this Envelope: it was opened by mistake"),
+            gettext("Opened by mistake?"),
+            gettext(
+                "It goes back in the box with its cards: its Dilemma cards leave the deck and its Story card "
+                "its storyline (the Prestige or Crave it gave is reversed). The history keeps both."
+            ),
         ),
     )
 
@@ -171,13 +200,21 @@ def dilemma_card_move_view(request: HttpRequest, pk: int, card_number: int) -> H
     return correction_page(
         request,
         campaign,
-        title=f"Move {card}",
-        current=f"Recorded now: in the {card.get_place_display()}.",
+        title=gettext("Move %(card)s") % {"card": _card_name(card)},
+        current=gettext("Recorded now: in the %(place)s.") % {"place": card.get_place_display()},
         form=form,
         save=(
             lambda data: dilemma_card_move(card=card, place=data["place"], actor=request.user),
-            lambda moved: f"{moved} moved to the {moved.get_place_display()}.",
+            lambda moved: (
+                gettext("%(card)s moved to the %(place)s.")
+                % {"card": _card_name(moved), "place": moved.get_place_display()}
+            ),
         ),
         back=reverse("campaign-detail", args=[campaign.pk]) + "#slots",
         back_label=campaign.name,
     )
+
+
+def _card_name(card) -> str:
+    """A Dilemma, Trigger or Event card by its kind and number."""
+    return f"{card.get_kind_display()} {card.number}"

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from campaign import forms, selectors
@@ -29,9 +30,9 @@ def house_create_view(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         pk,
         forms.HouseForm,
-        "Add a House",
+        gettext_lazy("Add a House"),
         lambda campaign, data: house_create(campaign=campaign, actor=request.user, **data),
-        lambda house: f"House {house.name} joined the campaign.",
+        lambda house: gettext("House %(house)s joined the campaign.") % {"house": house.name},
         form_id="house-form",
         oob=("houses",),
     )
@@ -51,7 +52,11 @@ def achievement_mark_view(request: HttpRequest, pk: int) -> HttpResponse:
             ),
         )
         if result is not None and not request.htmx:
-            messages.success(request, f"{achievement.name}: {result.marked}/{result.spaces} marked.")
+            messages.success(
+                request,
+                gettext("%(name)s: %(marked)s/%(spaces)s marked.")
+                % {"name": achievement.name, "marked": result.marked, "spaces": result.spaces},
+            )
             return redirect("campaign-detail", pk=campaign.pk)
     errors = [str(e) for e in form.non_field_errors()] + [
         str(e) for errs in form.errors.values() for e in errs
@@ -72,9 +77,12 @@ def achievement_create_view(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         pk,
         forms.AchievementForm,
-        "Add an achievement",
+        gettext_lazy("Add an achievement"),
         lambda campaign, data: achievement_create(actor=request.user, **data),
-        lambda achievement: f"{achievement.name} added to House {achievement.house.name}.",
+        lambda achievement: (
+            gettext("%(name)s added to House %(house)s.")
+            % {"name": achievement.name, "house": achievement.house.name}
+        ),
         form_id="achievement-form",
         oob=("houses",),
     )

@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign import forms, selectors
@@ -40,16 +41,16 @@ from config.ratelimits import posts_rate_limited
 
 invite_rate_limited = posts_rate_limited("invite")
 
-INVITATION_MADE = "Invitation made: send its link, or let them scan its QR code."
-INVITATION_REVOKED_DONE = "Invitation revoked: its link no longer works."
-ROLE_CHANGED = "{user} is now {role}."
-MEMBER_REMOVED = "{user} was removed from the campaign."
-YOU_LEFT = "You left {campaign}."
-HOUSE_SET = "{user} plays House {house}."
-HOUSE_CLEARED = "{user} plays no House."
-NAME_SET = "{user} is now called {name}."
+INVITATION_MADE = gettext_lazy("Invitation made: send its link, or let them scan its QR code.")
+INVITATION_REVOKED_DONE = gettext_lazy("Invitation revoked: its link no longer works.")
+ROLE_CHANGED = gettext_lazy("%(user)s is now %(role)s.")
+MEMBER_REMOVED = gettext_lazy("%(user)s was removed from the campaign.")
+YOU_LEFT = gettext_lazy("You left %(campaign)s.")
+HOUSE_SET = gettext_lazy("%(user)s plays House %(house)s.")
+HOUSE_CLEARED = gettext_lazy("%(user)s plays no House.")
+NAME_SET = gettext_lazy("%(user)s is now called %(name)s.")
 
-INVITATION_QR_LABEL = "QR code of the invitation link"
+INVITATION_QR_LABEL = gettext_lazy("QR code of the invitation link")
 
 
 def invitation_link(request: HttpRequest, invitation: Invitation) -> str:
@@ -144,7 +145,7 @@ def member_role_view(request: HttpRequest, pk: int, member_id: int) -> HttpRespo
     except ValidationError as error:
         return _members_page(request, campaign, error=" ".join(error.messages), status=400)
     role = a_role(membership.role)
-    messages.success(request, ROLE_CHANGED.format(user=membership.name, role=role))
+    messages.success(request, ROLE_CHANGED % {"user": membership.name, "role": role})
     if membership.user == request.user and membership.role != Membership.Role.OWNER:
         return redirect("campaign-detail", pk=campaign.pk)  # the member list's tools are the owner's
     return _to_members(campaign)
@@ -166,8 +167,8 @@ def member_house_view(request: HttpRequest, pk: int, member_id: int) -> HttpResp
         membership = membership_house_set(membership=membership, house=house, actor=request.user)
     except ValidationError as error:
         return _members_page(request, campaign, error=" ".join(error.messages), status=400)
-    done = HOUSE_SET.format(user=membership.name, house=house.name) if house else None
-    messages.success(request, done or HOUSE_CLEARED.format(user=membership.name))
+    done = HOUSE_SET % {"user": membership.name, "house": house.name} if house else None
+    messages.success(request, done or HOUSE_CLEARED % {"user": membership.name})
     return _to_members(campaign, f"#member-{membership.pk}")
 
 
@@ -190,7 +191,7 @@ def member_name_view(request: HttpRequest, pk: int, member_id: int) -> HttpRespo
         )
     except ValidationError as error:
         return _members_page(request, campaign, error=" ".join(error.messages), status=400)
-    messages.success(request, NAME_SET.format(user=membership.user.get_username(), name=membership.name))
+    messages.success(request, NAME_SET % {"user": membership.user.get_username(), "name": membership.name})
     return _to_members(campaign, f"#member-{membership.pk}")
 
 
@@ -204,9 +205,9 @@ def member_remove_view(request: HttpRequest, pk: int, member_id: int) -> HttpRes
     except ValidationError as error:
         return _members_page(request, campaign, error=" ".join(error.messages), status=400)
     if membership.user == request.user:
-        messages.success(request, YOU_LEFT.format(campaign=campaign.name))
+        messages.success(request, YOU_LEFT % {"campaign": campaign.name})
         return redirect("home")
-    messages.success(request, MEMBER_REMOVED.format(user=membership.name))
+    messages.success(request, MEMBER_REMOVED % {"user": membership.name})
     return _to_members(campaign)
 
 

@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign import forms, selectors
@@ -15,7 +16,7 @@ from campaign.access import (
     Need,
     role_allows,
 )
-from campaign.models import Campaign
+from campaign.models import Campaign, ResourceRow
 from campaign.services.chronicles import (
     legacy_setup_compute,
 )
@@ -35,11 +36,11 @@ from config.http import HttpRequest
 from games.access import session_kept_by
 from games.presenters.kings_dilemma import save_words
 
-NIGHT_RESUMED = "Game night #{session} resumed where it stopped."
+NIGHT_RESUMED = gettext_lazy("Game night #%(session)s resumed where it stopped.")
 
 
-NIGHT_TAKEN_OVER = (
-    "You host game night #{session} now: its table, its seat codes, undo and abandon are yours."
+NIGHT_TAKEN_OVER = gettext_lazy(
+    "You host game night #%(session)s now: its table, its seat codes, undo and abandon are yours."
 )
 
 
@@ -63,7 +64,7 @@ def game_night_start_view(request: HttpRequest, pk: int) -> HttpResponse:
                     "house": pk_,
                     "name": names[pk_],
                     "polarity": "positive" if positive else "negative",
-                    "rows": rows,
+                    "rows": [(row, ResourceRow(row).label) for row in rows],
                 }
                 for pk_, positive, rows in setup["open_agenda_choices"]
             ]
@@ -80,7 +81,8 @@ def game_night_start_view(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(
                 request,
-                f"Game night under King {form.cleaned_data['king_name']} started: hand each House its link.",
+                gettext("Game night under King %(king)s started: hand each House its link.")
+                % {"king": form.cleaned_data["king_name"]},
             )
             return redirect("games:session_table", session_id=session.pk)
     status = 400 if form.errors else 200
@@ -116,7 +118,7 @@ def game_night_take_over_view(request: HttpRequest, pk: int, session_id: int) ->
     except ValidationError as refused:
         messages.error(request, " ".join(refused.messages))
         return redirect("campaign-detail", pk=campaign.pk)
-    messages.success(request, NIGHT_TAKEN_OVER.format(session=session.pk))
+    messages.success(request, NIGHT_TAKEN_OVER % {"session": session.pk})
     return redirect("games:session_table", session_id=session.pk)
 
 
@@ -150,7 +152,7 @@ def game_night_resume_view(request: HttpRequest, pk: int, session_id: int) -> Ht
         except ValidationError as refused:
             error = " ".join(refused.messages)
         else:
-            messages.success(request, NIGHT_RESUMED.format(session=session.pk))
+            messages.success(request, NIGHT_RESUMED % {"session": session.pk})
             return redirect("games:session_table", session_id=session.pk)
     context = {"campaign": campaign, "night": session, "error": error}
     return render(request, "campaign/night_resume.html", context, status=400 if error else 200)
@@ -175,7 +177,9 @@ def game_night_record_view(request: HttpRequest, pk: int, session_id: int) -> Ht
         )
         if game is not None:
             messages.success(
-                request, f"Game {game.number} under King {game.king_name} is in the Realm Chronicles."
+                request,
+                gettext("Game %(number)s under King %(king)s is in the Realm Chronicles.")
+                % {"number": game.number, "king": game.king_name},
             )
             if game.conflicts:
                 messages.warning(request, NIGHT_CONFLICTS.format(count=len(game.conflicts)))

@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign import statistics_selectors, story_selectors
@@ -22,11 +23,17 @@ from campaign.views.form_pages import member_campaign
 from config.http import HttpRequest
 from config.network import phone_base_url
 
-STORY_SHARED = "Anyone with this link can read the story of game {number}, and nothing else."
-STORY_UNSHARED = "The link to the story of game {number} no longer works."
+STORY_SHARED = gettext_lazy("Anyone with this link can read the story of game %(number)s, and nothing else.")
+STORY_UNSHARED = gettext_lazy("The link to the story of game %(number)s no longer works.")
 STATISTICS_CHART_TEXT = (
-    ("stickers", "Chronicle stickers each House signed in each row, one bar per House in its colour"),
-    ("council", "How often each House led, moderated and won the vote, one bar per House in its colour"),
+    (
+        "stickers",
+        gettext_lazy("Chronicle stickers each House signed in each row, one bar per House in its colour"),
+    ),
+    (
+        "council",
+        gettext_lazy("How often each House led, moderated and won the vote, one bar per House in its colour"),
+    ),
 )
 
 
@@ -98,7 +105,7 @@ def story_share_view(request: HttpRequest, pk: int, number: int) -> HttpResponse
     campaign = member_campaign(request, pk, Need.OWN)
     game = _game(campaign, number)
     story_link_create(game=game, actor=request.user)
-    messages.success(request, STORY_SHARED.format(number=game.number))
+    messages.success(request, STORY_SHARED % {"number": game.number})
     return redirect(reverse("night-story", args=[campaign.pk, game.number]) + "#share")
 
 
@@ -112,7 +119,7 @@ def story_unshare_view(request: HttpRequest, pk: int, number: int) -> HttpRespon
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:
-        messages.success(request, STORY_UNSHARED.format(number=game.number))
+        messages.success(request, STORY_UNSHARED % {"number": game.number})
     return redirect(reverse("night-story", args=[campaign.pk, game.number]) + "#share")
 
 

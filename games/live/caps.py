@@ -20,16 +20,23 @@ from asgiref.sync import sync_to_async
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext_lazy
 
 from config.ratelimits import client_address
 
 logger = logging.getLogger(__name__)
 
 TOO_MANY_STREAMS = "Too many live streams on this server: the page checks for changes instead."
-TOO_MANY_FOR_SEAT = "Too many live streams for this seat: the page checks for changes instead."
-TOO_MANY_FOR_SESSION = "Too many live streams for this table: the page checks for changes instead."
-TOO_MANY_FOR_ACCOUNT = "Too many live streams for this account (its other tabs and devices): the page checks for changes instead."
-TOO_MANY_FOR_ADDRESS = "Too many live streams from this network address: the page checks for changes instead."
+TOO_MANY_FOR_SEAT = gettext_lazy("Too many live streams for this seat: the page checks for changes instead.")
+TOO_MANY_FOR_SESSION = gettext_lazy(
+    "Too many live streams for this table: the page checks for changes instead."
+)
+TOO_MANY_FOR_ACCOUNT = gettext_lazy(
+    "Too many live streams for this account (its other tabs and devices): the page checks for changes instead."
+)
+TOO_MANY_FOR_ADDRESS = gettext_lazy(
+    "Too many live streams from this network address: the page checks for changes instead."
+)
 TOO_MANY_RETRY_AFTER_SECONDS = 30
 LOG_EVERY_SECONDS = 60.0
 # The caps below the process's (settings.MAX_OPEN_STREAMS): one seat opened on a few devices, tabs
@@ -147,9 +154,9 @@ counts = StreamCounts()
 OWNER_MESSAGES = {"account": TOO_MANY_FOR_ACCOUNT, "address": TOO_MANY_FOR_ADDRESS}
 
 
-def _owner_caps(request: HttpRequest, account: int | None) -> list[tuple[tuple, int, str]]:
+def _owner_caps(request: HttpRequest, account: int | None) -> list[tuple[tuple, int, Any]]:
     """Who a stream counts against beyond its table: its account, and its client address."""
-    caps: list[tuple[tuple, int, str]] = [
+    caps: list[tuple[tuple, int, Any]] = [
         (("address", client_address(request)), MAX_STREAMS_PER_ADDRESS, TOO_MANY_FOR_ADDRESS)
     ]
     if account is not None:
@@ -240,9 +247,9 @@ async def admit(
     return None
 
 
-def _refused(kind: str, message: str, session_id: int) -> HttpResponse:
+def _refused(kind: str, message: Any, session_id: int) -> HttpResponse:
     log_refusal(kind, "Event stream refused: too many for one %s (session %s)", kind, session_id)
-    response = HttpResponse(message, status=429, content_type="text/plain; charset=utf-8")
+    response = HttpResponse(str(message), status=429, content_type="text/plain; charset=utf-8")
     response["Retry-After"] = str(TOO_MANY_RETRY_AFTER_SECONDS)
     response["Cache-Control"] = "no-cache"
     return response

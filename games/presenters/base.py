@@ -27,8 +27,11 @@ from urllib.parse import urlencode
 
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext
 
 from games.engines.kernel.choices import Choice, Payment
+from games.translation import say_to_reader
 
 # ---- A small generic renderer of view dicts (definition lists and tables) ----------------
 
@@ -41,10 +44,10 @@ def _scalar(value: Any) -> str:
     if value is None:
         return "—"
     if value is True:
-        return "yes"
+        return _("yes")
     if value is False:
-        return "no"
-    return str(value)
+        return _("no")
+    return say_to_reader(value)
 
 
 def render_value(value: Any) -> SafeString:
@@ -58,7 +61,7 @@ def render_value(value: Any) -> SafeString:
         return format_html('<dl class="view">{}</dl>', rows)
     if isinstance(value, list):
         if not value:
-            return mark_safe('<span class="muted">none</span>')
+            return format_html('<span class="muted">{}</span>', _("none"))
         if all(isinstance(item, dict) for item in value):
             keys: list[str] = []
             for item in value:
@@ -86,7 +89,7 @@ def phrase(value: Any) -> str:
     if isinstance(value, dict):
         return ", ".join(f"{key_words(k).lower()} {phrase(v)}" for k, v in value.items())
     if isinstance(value, list):
-        return " + ".join(phrase(v) for v in value) or "nothing"
+        return " + ".join(phrase(v) for v in value) or _("nothing")
     if isinstance(value, str):
         return value.replace("_", " ")
     return _scalar(value)
@@ -147,9 +150,14 @@ def ink_on(hex_colour: str) -> str:
 
 def seat_name(names: dict[int, dict], index: Any) -> str:
     if index is None:
-        return "the table"
+        return _("the table")
     info = names.get(index)
-    return info["name"] if info else f"Seat {index}"
+    return info["name"] if info else _("Seat {index}").format(index=index)
+
+
+def and_join(names: Sequence[str]) -> str:
+    """Names one after the other, "Anna and Bruno", in the reader's language."""
+    return (" " + pgettext("between the last two names", "and") + " ").join(names)
 
 
 # ---- The words of choices and the phone controls ----------------------------------------
@@ -157,13 +165,13 @@ def seat_name(names: dict[int, dict], index: Any) -> str:
 BUTTON_OPTIONS = 4  # a single pick of at most this many options shows as buttons
 SHORT_LABEL = 70  # more options than BUTTON_OPTIONS, none longer than this: two columns of them
 
-POST_NOT_A_CHOICE = "That is not something you can do now."
-POST_AMOUNT = "Choose a whole number from {low} to {high}."
-POST_PICK = "Choose one of the options offered."
-POST_CARDS = "Choose from {low} to {high} of the cards offered."
-POST_CARDS_EXACTLY = "Choose {count} of the cards offered."
-POST_TEXT = "Type at most {most} characters."
-POST_PAYMENT = "Choose one of the payments offered."
+POST_NOT_A_CHOICE = gettext_lazy("That is not something you can do now.")
+POST_AMOUNT = gettext_lazy("Choose a whole number from {low} to {high}.")
+POST_PICK = gettext_lazy("Choose one of the options offered.")
+POST_CARDS = gettext_lazy("Choose from {low} to {high} of the cards offered.")
+POST_CARDS_EXACTLY = gettext_lazy("Choose {count} of the cards offered.")
+POST_TEXT = gettext_lazy("Type at most {most} characters.")
+POST_PAYMENT = gettext_lazy("Choose one of the payments offered.")
 
 
 def labelled_actions(choices: list[Choice]) -> list[tuple[Choice, str | None, Any, dict]]:
@@ -250,13 +258,13 @@ class Words:
         return self._chips.get((self._key(choice), name, _value_key(value)), [])
 
     def total_label(self, choice: Choice, name: str) -> str:
-        return "Total"
+        return _("Total")
 
     def payment(self, choice: Choice, name: str, option: Payment) -> dict:
         """One payment's button: ``label`` (its cards), ``price`` and ``chips``; by default the
         engine's words for it (the price is in them)."""
         shown = self._payments.get((self._key(choice), name, _value_key(option["cards"])))
-        return shown or {"label": option["label"], "price": "", "chips": []}
+        return shown or {"label": say_to_reader(option["label"]), "price": "", "chips": []}
 
     def payment_title(self, choice: Choice, name: str) -> str:
         return self._payment_titles.get(self._key(choice)) or self.title(choice)
@@ -265,10 +273,15 @@ class Words:
         """The game's title of the choice, else the engine's (its ``CHOICE_TITLES``), else its type
         in words."""
         given = self._titles.get(self._key(choice))
-        return given or choice.get("title") or str(choice["type"]).replace("_", " ").capitalize()
+        return (
+            given
+            or say_to_reader(choice.get("title") or "")
+            or str(choice["type"]).replace("_", " ").capitalize()
+        )
 
     def param_label(self, choice: Choice, name: str) -> str:
-        return self.param_labels.get(name) or name.replace("_", " ").capitalize()
+        said = PARAM_WORDS.get(name)
+        return self.param_labels.get(name) or (str(said) if said else name.replace("_", " ").capitalize())
 
     def option(self, choice: Choice, name: str, value: Any) -> str:
         given = self._options.get((self._key(choice), name, _value_key(value)))
@@ -277,10 +290,29 @@ class Words:
         if name in ("to", "target", "heir", "seat") and isinstance(value, int) and value in self.names:
             return str(self.names[value]["name"])
         if isinstance(value, str):
-            return value.replace("_", " ").capitalize()
+            return say_to_reader(value).replace("_", " ").capitalize()
         if isinstance(value, (list, dict)):
             return ", ".join(map(str, value)) if isinstance(value, list) else json.dumps(value)
         return str(value)
+
+
+# A parameter's label when the game gives none: its name in the reader's words.
+PARAM_WORDS = {
+    "amount": gettext_lazy("Amount"),
+    "card": gettext_lazy("Card"),
+    "cards": gettext_lazy("Cards"),
+    "area": gettext_lazy("Area"),
+    "changes": gettext_lazy("Changes"),
+    "city": gettext_lazy("City"),
+    "cities": gettext_lazy("Cities"),
+    "permit": gettext_lazy("Permit"),
+    "balcony": gettext_lazy("Balcony"),
+    "colour": gettext_lazy("Colour"),
+    "region": gettext_lazy("Region"),
+    "label": gettext_lazy("Label"),
+    "number": gettext_lazy("Number"),
+    "row": gettext_lazy("Row"),
+}
 
 
 def _param_control(choice: Choice, name: str, param: Any, words: Words) -> dict:
@@ -315,7 +347,7 @@ def _param_control(choice: Choice, name: str, param: Any, words: Words) -> dict:
     elif kind == "payment":
         control["kind"] = "pick"  # beside other choices to make: one of its options, as a radio
         control["options"] = [
-            {"value": json.dumps(o["cards"]), "label": o["label"], "worth": None, "chips": []}
+            {"value": json.dumps(o["cards"]), "label": say_to_reader(o["label"]), "worth": None, "chips": []}
             for o in param["options"]
         ]
         control["columns"] = 1
@@ -407,15 +439,15 @@ def _read(param: Any, raw: list[str]) -> Any:
         try:
             value = int(raw[0])
         except (IndexError, ValueError):
-            raise ValueError(POST_AMOUNT.format(low=param["min"], high=param["max"])) from None
+            raise ValueError(str(POST_AMOUNT).format(low=param["min"], high=param["max"])) from None
         if not param["min"] <= value <= param["max"]:
-            raise ValueError(POST_AMOUNT.format(low=param["min"], high=param["max"]))
+            raise ValueError(str(POST_AMOUNT).format(low=param["min"], high=param["max"]))
         return value
     if kind in ("pick", "cards"):
         options = {json.dumps(v): v for v in param["options"]}
         if kind == "pick":
             if len(raw) != 1 or raw[0] not in options:
-                raise ValueError(POST_PICK)
+                raise ValueError(str(POST_PICK))
             return options[raw[0]]
         chosen = [options[r] for r in raw if r in options]
         if (
@@ -424,19 +456,19 @@ def _read(param: Any, raw: list[str]) -> Any:
             or not param["min"] <= len(raw) <= param["max"]
         ):
             if param["min"] == param["max"]:
-                raise ValueError(POST_CARDS_EXACTLY.format(count=param["min"]))
-            raise ValueError(POST_CARDS.format(low=param["min"], high=param["max"]))
+                raise ValueError(str(POST_CARDS_EXACTLY).format(count=param["min"]))
+            raise ValueError(str(POST_CARDS).format(low=param["min"], high=param["max"]))
         return chosen
     if kind == "payment":
         return _read_payment(param, raw)
     if kind == "text":
         text = (raw[0] if raw else "").strip()
         if not text or len(text) > param["max_length"]:
-            raise ValueError(POST_TEXT.format(most=param["max_length"]))
+            raise ValueError(str(POST_TEXT).format(most=param["max_length"]))
         return text
     if kind == "flag":
         return bool(raw) and raw[0] in ("1", "on", "true")
-    raise ValueError(POST_NOT_A_CHOICE)
+    raise ValueError(str(POST_NOT_A_CHOICE))
 
 
 def _read_payment(param: Any, raw: list[str]) -> list:
@@ -445,14 +477,14 @@ def _read_payment(param: Any, raw: list[str]) -> list:
     try:
         values = [json.loads(r) for r in raw]
     except ValueError:
-        raise ValueError(POST_PAYMENT) from None
+        raise ValueError(str(POST_PAYMENT)) from None
     if len(values) == 1 and isinstance(values[0], list):
         values = values[0]
     posted = sorted(map(json.dumps, values))
     for option in param["options"]:
         if sorted(map(json.dumps, option["cards"])) == posted:
             return list(option["cards"])
-    raise ValueError(POST_PAYMENT)
+    raise ValueError(str(POST_PAYMENT))
 
 
 def action_from_post(choices: list[Choice], kind: str, getlist: Callable[[str], list[str]]) -> dict:
@@ -465,7 +497,7 @@ def action_from_post(choices: list[Choice], kind: str, getlist: Callable[[str], 
         if c["type"] == kind and not any(p["kind"] == "typed" for p in c["params"].values())
     ]
     if not candidates:
-        raise ValueError(POST_NOT_A_CHOICE)
+        raise ValueError(str(POST_NOT_A_CHOICE))
     refusals: list[tuple[int, str]] = []
     for choice in candidates:
         action: dict[str, Any] = {"type": choice["type"], "seat": choice["seat"]}
@@ -481,7 +513,7 @@ def action_from_post(choices: list[Choice], kind: str, getlist: Callable[[str], 
 
 # ---- Steps: a decision asked over several screens (the values chosen so far ride in the query) ----
 
-STEP_BACK = "Back to your actions"
+STEP_BACK = gettext_lazy("Back to your actions")
 
 
 def step_query(**values: Any) -> str:
@@ -489,8 +521,8 @@ def step_query(**values: Any) -> str:
     return "?" + urlencode({k: v for k, v in values.items() if v is not None})
 
 
-def step_back(query: str = "?", label: str = STEP_BACK) -> dict:
-    return {"kind": "back", "query": query, "label": label}
+def step_back(query: str = "?", label: str | None = None) -> dict:
+    return {"kind": "back", "query": query, "label": label or str(STEP_BACK)}
 
 
 def step_note(text: str, level: str = "") -> dict:

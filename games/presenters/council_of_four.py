@@ -9,6 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
 from games.engines.council_of_four.board import (
     ADDITIONAL_MAIN_SERVANTS,
     CARDS,
@@ -23,10 +26,10 @@ from games.engines.council_of_four.payments import permit_payment_cost, queen_co
 from games.engines.council_of_four.player_view import CouncilOfFourSeatView, CouncilOfFourTableView
 from games.engines.council_of_four.sentences import CHOICE_TITLES
 from games.engines.kernel.choices import Choice
-from games.engines.kernel.words import count, with_article
 from games.presenters.base import (
     Presenter,
     Words,
+    and_join,
     generic_label,
     key_words,
     labelled_actions,
@@ -36,16 +39,21 @@ from games.presenters.base import (
 from games.presenters.council_of_four_steps import c4_controls
 from games.presenters.council_of_four_words import (
     REGION_FILL,
+    a_councilor,
     balcony_name,
     bonus_text,
+    city_colour_word,
     city_hex,
     city_name,
     coins,
+    colour_word,
     councilor_hex,
     permit_cities,
     permit_text,
+    region_word,
     servants,
 )
+from games.translation import say_to_reader
 
 MAP_W, MAP_H = 1000, 600
 # The standard board (board.json, Juvelar as the Queen's city), placed so the 18 roads do not cross.
@@ -66,7 +74,7 @@ CITY_XY = {
     "O": (900, 430),
     "M": (745, 520),
 }
-NEUTRAL = {"hex": "#ffffff", "name": "Neutral Merchant"}
+NEUTRAL = {"hex": "#ffffff", "name": gettext_lazy("Neutral Merchant")}
 UNKNOWN_SEAT_HEX = "#555"
 
 # ---- The board -------------------------------------------------------------------------------
@@ -79,7 +87,12 @@ def _markers(city: Mapping[str, Any], names: dict[int, dict]) -> list[dict]:
         owners.append(NEUTRAL)
     x, y = CITY_XY[city["letter"]]
     return [
-        {"hex": owner["hex"], "name": owner["name"], "x": x - 9 * (len(owners) - 1) + 18 * k, "y": y + 30}
+        {
+            "hex": owner["hex"],
+            "name": str(owner["name"]),
+            "x": x - 9 * (len(owners) - 1) + 18 * k,
+            "y": y + 30,
+        }
         for k, owner in enumerate(owners)
     ]
 
@@ -91,7 +104,7 @@ def _city(city: Mapping[str, Any], names: dict[int, dict]) -> dict:
         "letter": city["letter"],
         "name": city["name"],
         "region": city["region"],
-        "colour": city["colour"],
+        "colour": city_colour_word(city["colour"]),
         "hex": city_hex(city["letter"]),
         "x": x,
         "y": y,
@@ -108,7 +121,7 @@ def _map(view: CouncilOfFourTableView, names: dict[int, dict]) -> dict:
         for a, b in view["roads"]
     ]
     regions = [
-        {"name": r.capitalize(), "x": band * i, "w": band, "fill": REGION_FILL.get(r, "#eee")}
+        {"name": region_word(r), "x": band * i, "w": band, "fill": REGION_FILL.get(r, "#eee")}
         for i, r in enumerate(REGIONS)
     ]
     cities = [_city(city, names) for city in view["cities"]]
@@ -120,7 +133,7 @@ def _balconies(view: CouncilOfFourTableView) -> list[dict]:
     return [
         {
             "name": balcony_name(balcony),
-            "councilors": [{"colour": c, "hex": councilor_hex(c)} for c in councilors],
+            "councilors": [{"colour": colour_word(c), "hex": councilor_hex(c)} for c in councilors],
         }
         for balcony, councilors in view["balconies"].items()
     ]
@@ -129,7 +142,7 @@ def _balconies(view: CouncilOfFourTableView) -> list[dict]:
 def _reserve(view: CouncilOfFourTableView) -> list[dict]:
     """The Councilors beside the board, in the board's colour order."""
     return [
-        {"colour": c, "count": view["councilors"][c], "hex": councilor_hex(c)}
+        {"colour": colour_word(c), "count": view["councilors"][c], "hex": councilor_hex(c)}
         for c in view["councilor_colours"]
         if view["councilors"].get(c)
     ]
@@ -146,7 +159,7 @@ def _permit(tile: Mapping[str, Any]) -> dict:
 
 def _permits(view: CouncilOfFourTableView) -> list[dict]:
     return [
-        {"region": region.capitalize(), "tiles": [_permit(t) for t in shown["face_up"]]}
+        {"region": region_word(region), "tiles": [_permit(t) for t in shown["face_up"]]}
         for region, shown in view["permits"].items()
     ]
 
@@ -174,7 +187,7 @@ def _result(result: Mapping[str, Any], names: dict[int, dict]) -> dict:
         parts = result["breakdown"][i]
         rows.append(
             {
-                **names.get(i, {"name": f"Seat {i}", "hex": UNKNOWN_SEAT_HEX}),
+                **names.get(i, {"name": seat_name(names, i), "hex": UNKNOWN_SEAT_HEX}),
                 "position": result["positions"][i],
                 "winner": i in result["winners"],
                 **{k: parts[k] for k in ("track", "rewards", "nobility", "permits", "total")},
@@ -188,7 +201,7 @@ def present(view: CouncilOfFourTableView, names: dict[int, dict], result: Mappin
     return {
         "doing": doing(view, names),
         "prompt": prompt(view),
-        "phase": key_words(view["phase"]),
+        "phase": str(PHASES.get(view["phase"]) or key_words(view["phase"])),
         "map": _map(view, names),
         "queen": city_name(view["queen"]),
         "balconies": _balconies(view),
@@ -202,66 +215,81 @@ def present(view: CouncilOfFourTableView, names: dict[int, dict], result: Mappin
 
 # ---- Who does what now -----------------------------------------------------------------------
 
-GAME_OVER = "The game is over."
-SETTING_UP = "The table sets up the game."
+PHASES = {
+    "deal": gettext_lazy("Setting up"),
+    "actions": gettext_lazy("Actions"),
+    "over": gettext_lazy("The game is over"),
+}
+GAME_OVER = gettext_lazy("The game is over.")
+SETTING_UP = gettext_lazy("The table sets up the game.")
 DOING_PENDING = {
-    "city_token": "chooses which City token bonus to take again",
-    "permit_bonus": "chooses which Permit bonus to take again",
-    "free_permit": "chooses a free face-up Permit",
+    "city_token": gettext_lazy("{name} chooses which City token bonus to take again."),
+    "permit_bonus": gettext_lazy("{name} chooses which Permit bonus to take again."),
+    "free_permit": gettext_lazy("{name} chooses a free face-up Permit."),
 }
 PROMPT_PENDING = {
-    "city_token": "Choose which City token bonus to take again.",
-    "permit_bonus": "Choose which Permit bonus to take again.",
-    "free_permit": "Choose a face-up Permit to take for free.",
+    "city_token": gettext_lazy("Choose which City token bonus to take again."),
+    "permit_bonus": gettext_lazy("Choose which Permit bonus to take again."),
+    "free_permit": gettext_lazy("Choose a face-up Permit to take for free."),
 }
-LAST_TURNS = " {name} placed their last Merchant: everyone else plays one last turn."
+LAST_TURNS = gettext_lazy("{name} placed their last Merchant: everyone else plays one last turn.")
 
 
-def _mains(n: int) -> str:
-    return count(n, "Main action")
+def _turn_left(main: int, quick: bool) -> str:
+    """What is left of a turn: "2 Main actions and a Quick action"."""
+    if main and quick:
+        return ngettext(
+            "{n} Main action and a Quick action", "{n} Main actions and a Quick action", main
+        ).format(n=main)
+    if main:
+        return ngettext("{n} Main action", "{n} Main actions", main).format(n=main)
+    if quick:
+        return _("a Quick action")
+    return _("nothing but ending the turn")
 
 
 def doing(view: CouncilOfFourTableView, names: dict[int, dict]) -> str:
     """What the table waits for, in a sentence."""
     turn = view["turn"]
     if view["over"]:
-        return GAME_OVER
+        return str(GAME_OVER)
     if turn is None:
-        return SETTING_UP
+        return str(SETTING_UP)
     pending = view["pending"]
     if pending:
-        return f"{turn['name']} {DOING_PENDING[pending['kind']]}."
+        return str(DOING_PENDING[pending["kind"]]).format(name=turn["name"])
     final = view["final"]
-    last = LAST_TURNS.format(name=final["name"]) if final else ""
-    left = [_mains(turn["main_left"])] if turn["main_left"] else []
-    if turn["quick_left"]:
-        left.append("a Quick action")
-    todo = " and ".join(left) if left else "nothing but ending the turn"
-    return f"{turn['name']}'s turn: {todo} left.{last}"
+    last = " " + str(LAST_TURNS).format(name=final["name"]) if final else ""
+    todo = _turn_left(turn["main_left"], bool(turn["quick_left"]))
+    return _("{name}'s turn: {todo} left.").format(name=turn["name"], todo=todo) + last
 
 
 def prompt(view: CouncilOfFourTableView) -> str:
     """What the seat whose turn it is may do now."""
     if view["pending"]:
-        return PROMPT_PENDING[view["pending"]["kind"]]
+        return str(PROMPT_PENDING[view["pending"]["kind"]])
     turn = view["turn"]
     if turn is None:
         return ""
     main, quick = turn["main_left"], turn["quick_left"]
     if main and quick:
-        return f"{_mains(main)} and a Quick action left, in any order."
+        return ngettext(
+            "{n} Main action and a Quick action left, in any order.",
+            "{n} Main actions and a Quick action left, in any order.",
+            main,
+        ).format(n=main)
     if main:
-        return f"{_mains(main)} left."
+        return ngettext("{n} Main action left.", "{n} Main actions left.", main).format(n=main)
     if quick:
-        return "A Quick action left, or end your turn."
-    return "End your turn."
+        return _("A Quick action left, or end your turn.")
+    return _("End your turn.")
 
 
 # ---- The buttons' words ----------------------------------------------------------------------
 
 
 def _priced(colours: str, cost: int | None) -> str:
-    return f"{colours}, {coins(cost)}" if cost is not None else colours
+    return _("{cards}, {coins}").format(cards=colours, coins=coins(cost)) if cost is not None else colours
 
 
 def _card_colours(view: CouncilOfFourTableView, cards: list[str]) -> str:
@@ -269,59 +297,66 @@ def _card_colours(view: CouncilOfFourTableView, cards: list[str]) -> str:
     if view["you"] is None:
         return " + ".join("?" for _ in cards)
     hand = {card["id"]: card["colour"] for card in cast(CouncilOfFourSeatView, view)["private"]["hand"]}
-    return " + ".join(hand.get(c, "?") for c in cards)
+    return " + ".join(colour_word(hand[c]) if c in hand else "?" for c in cards)
 
 
 def _acquire_label(action: Mapping[str, Any], view: CouncilOfFourTableView) -> str:
     cards = action.get("cards") or []
     cost = permit_payment_cost(view, action["balcony"], cards)
-    return (
-        f"{permit_text(action.get('permit'))} from the {balcony_name(action['balcony'])}: "
-        f"pay {_priced(_card_colours(view, cards), cost)}"
+    return _("{permit} from the {balcony}: pay {price}").format(
+        permit=permit_text(action.get("permit")),
+        balcony=balcony_name(action["balcony"]),
+        price=_priced(_card_colours(view, cards), cost),
     )
 
 
 def _queen_label(action: Mapping[str, Any], view: CouncilOfFourTableView) -> str:
     cards = action.get("cards") or []
     roads = DISTANCES[view["queen"]].get(action["city"], 0)
-    move = count(roads, "road") if roads else "the Queen stays"
+    move = ngettext("{n} road", "{n} roads", roads).format(n=roads) if roads else _("the Queen stays")
     cost = queen_cost(view, action["city"], cards)
-    return (
-        f"Place a Merchant in {city_name(action['city'])} ({move}): "
-        f"pay {_priced(_card_colours(view, cards), cost)}"
+    return _("Place a Merchant in {city} ({move}): pay {price}").format(
+        city=city_name(action["city"]), move=move, price=_priced(_card_colours(view, cards), cost)
     )
 
 
 def _election_label(action: Mapping[str, Any]) -> str:
-    councilor = with_article(f"{action.get('colour')} Councilor")
-    return f"{councilor} in the {balcony_name(str(action.get('balcony')))}"
+    return _("{councilor} in the {balcony}").format(
+        councilor=a_councilor(str(action.get("colour"))), balcony=balcony_name(str(action.get("balcony")))
+    )
 
 
-# Buttons whose words never change: action type -> (label, group).
-FIXED_LABELS = {
-    "deal": (f"Set up the board and deal {HAND_SIZE} Politics cards each", "main"),
-    "engage_servant": (f"Engage a Servant for {coins(ENGAGE_COINS)}", "quick"),
-    "additional_main": (f"Perform an additional Main action ({servants(ADDITIONAL_MAIN_SERVANTS)})", "quick"),
-    "end_turn": (CHOICE_TITLES["end_turn"], "main"),
-}
+def _fixed_label(kind: Any) -> tuple[str, str] | None:
+    """Buttons whose words never change: their label and group."""
+    if kind == "deal":
+        return _("Set up the board and deal {n} Politics cards each").format(n=HAND_SIZE), "main"
+    if kind == "engage_servant":
+        return _("Engage a Servant for {coins}").format(coins=coins(ENGAGE_COINS)), "quick"
+    if kind == "additional_main":
+        cost = servants(ADDITIONAL_MAIN_SERVANTS)
+        return _("Perform an additional Main action ({servants})").format(servants=cost), "quick"
+    if kind == "end_turn":
+        return say_to_reader(CHOICE_TITLES["end_turn"]), "main"
+    return None
 
 
 def _c4_label(action: dict, view: CouncilOfFourTableView, names: dict[int, dict]) -> tuple[str, str]:
     """Council of Four buttons in the rulebook's words, with what they cost (the engine's prices)."""
     kind = action.get("type")
-    if kind in FIXED_LABELS:
-        return FIXED_LABELS[kind]
+    fixed = _fixed_label(kind)
+    if fixed is not None:
+        return fixed
     if kind == "elect":
-        return f"Elect {_election_label(action)}", "elect"
+        return _("Elect {councilor}").format(councilor=_election_label(action)), "elect"
     if kind == "send_servant":
-        return f"Send a Servant to elect {_election_label(action)}", "quick"
+        return _("Send a Servant to elect {councilor}").format(councilor=_election_label(action)), "quick"
     if kind == "acquire_permit":
         return _acquire_label(action, view), "acquire"
     if kind == "build":
-        return (
-            f"Place a Merchant in {city_name(action['city'])} with {permit_text(action['permit'], bonus=False)}",
-            "build",
-        )
+        permit = permit_text(action["permit"], bonus=False)
+        return _("Place a Merchant in {city} with {permit}").format(
+            city=city_name(action["city"]), permit=permit
+        ), "build"
     if kind == "queen_build":
         return _queen_label(action, view), "queen"
     return _choice_label(action)
@@ -330,16 +365,17 @@ def _c4_label(action: dict, view: CouncilOfFourTableView, names: dict[int, dict]
 def _choice_label(action: dict) -> tuple[str, str]:
     kind = action.get("type")
     if kind == "change_permits":
-        region = str(action.get("region")).capitalize()
-        return f"Change the face-up {region} Permits ({servants(CHANGE_PERMITS_SERVANTS)})", "quick"
+        region = region_word(str(action.get("region")))
+        return _("Change the face-up {region} Permits ({servants})").format(
+            region=region, servants=servants(CHANGE_PERMITS_SERVANTS)
+        ), "quick"
     if kind == "choose_city_bonus":
-        return "Take again the City token bonus of " + " and ".join(
-            city_name(c) for c in action.get("cities") or []
-        ), "main"
+        cities = and_join([city_name(c) for c in action.get("cities") or []])
+        return _("Take again the City token bonus of {cities}").format(cities=cities), "main"
     if kind == "choose_permit_bonus":
-        return f"Take again the bonus of {permit_text(action.get('permit'))}", "main"
+        return _("Take again the bonus of {permit}").format(permit=permit_text(action.get("permit"))), "main"
     if kind == "take_free_permit":
-        return f"Take {permit_text(action.get('permit'))} for free", "main"
+        return _("Take {permit} for free").format(permit=permit_text(action.get("permit"))), "main"
     return generic_label(action), "main"
 
 
@@ -348,7 +384,7 @@ def _c4_private(view: CouncilOfFourTableView) -> dict | None:
     if view["you"] is None:
         return None
     hand = [
-        {"id": card["id"], "colour": card["colour"], "hex": councilor_hex(card["colour"])}
+        {"id": card["id"], "colour": colour_word(card["colour"]), "hex": councilor_hex(card["colour"])}
         for card in cast(CouncilOfFourSeatView, view)["private"]["hand"]
     ]
     return {"hand": hand}
@@ -358,16 +394,23 @@ def city_with_servants(letter: str, view: CouncilOfFourTableView) -> str:
     """A city to place a Merchant in, with the Servants it costs (RULES FOR PLACING A MERCHANT)."""
     city = next(c for c in view["cities"] if c["letter"] == letter)
     cost = servants_to_place(city["merchants"], city["neutral"], cast(int, view["you"]))  # a seat builds
-    return f"{city_name(letter)} (return {servants(cost)})" if cost else city_name(letter)
+    if not cost:
+        return city_name(letter)
+    return _("{city} (return {servants})").format(city=city_name(letter), servants=servants(cost))
+
+
+def _upper_first(text: str) -> str:
+    """ "Black Councilor" from "black Councilor" (never lowering the rest, as str.capitalize does)."""
+    return text[:1].upper() + text[1:]
 
 
 # The words of one option of a choice with several parameters, by parameter.
 OPTION_WORDS: dict[str, Callable[[Any], str]] = {
-    "cards": lambda v: str(CARDS.get(v, "a card")).capitalize(),
+    "cards": lambda v: _upper_first(colour_word(CARDS[v])) if v in CARDS else _("a card"),
     "permit": permit_text,
     "city": city_name,
     "balcony": balcony_name,
-    "colour": lambda v: f"{str(v).capitalize()} Councilor",
+    "colour": lambda v: _upper_first(_("{colour} Councilor").format(colour=colour_word(str(v)))),
 }
 
 
@@ -390,7 +433,7 @@ def _c4_words(view: CouncilOfFourTableView, names: dict[int, dict], choices: lis
             words.chips_are(choice, name, value, [councilor_hex(value)])
     for choice in choices:
         if choice["type"] == "build" and len(permit := choice["params"]["permit"]["options"]) == 1:
-            words.title_is(choice, f"With the Permit of {permit_cities(permit[0])}")
+            words.title_is(choice, _("With the Permit of {cities}").format(cities=permit_cities(permit[0])))
     return words
 
 

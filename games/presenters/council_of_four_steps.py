@@ -24,9 +24,11 @@ import json
 from collections.abc import Mapping
 from typing import cast
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
 from games.engines.council_of_four.board import (
     ADDITIONAL_MAIN_SERVANTS,
-    BALCONY_WORDS,
     CHANGE_PERMITS_SERVANTS,
     CITIES,
     ELECT_COINS,
@@ -49,21 +51,31 @@ from games.presenters.base import step_links as _links
 from games.presenters.base import step_note as _note
 from games.presenters.base import step_query as _query
 from games.presenters.base import step_summary as _summary
-from games.presenters.council_of_four_words import CITY_HEX, COUNCILOR_HEX, bonus_text, coins, servants
+from games.presenters.council_of_four_words import (
+    CITY_HEX,
+    COUNCILOR_HEX,
+    balcony_name,
+    bonus_text,
+    coins,
+    colour_word,
+    region_word,
+    servants,
+)
+from games.translation import say_to_reader
 
 MAX_OFFERS = 8  # more ways to pay than this: tabs by number of cards, so the list fits one screen
 QUICK_BUTTONS = ("engage_servant", "additional_main")  # in the Quick action list, one tap each
 STEPS = ("acquire_permit", "queen_build", "elect", "send_servant", "build", "change_permits")
 
-STEP_GONE = "That choice is not offered any more: choose again."
-CANNOT_PAY = "Your Politics cards and Coins cannot satisfy this Council now."
-PRICE_TABLE = "Coins: 4 cards {c4} · 3 cards {c3} · 2 cards {c2} · 1 card {c1} · +1 per Joker."
+STEP_GONE = gettext_lazy("That choice is not offered any more: choose again.")
+CANNOT_PAY = gettext_lazy("Your Politics cards and Coins cannot satisfy this Council now.")
+PRICE_TABLE = gettext_lazy("Coins: 4 cards {c4} · 3 cards {c3} · 2 cards {c2} · 1 card {c1} · +1 per Joker.")
 _coins, _servants = coins, servants
 
 
 def _roads(coins: int) -> str:
     n = coins // ROAD_COINS
-    return f"{n} road" if n == 1 else f"{n} roads"
+    return ngettext("{n} road", "{n} roads", n).format(n=n)
 
 
 class Step:
@@ -82,7 +94,7 @@ class Step:
 
     def title(self, kind: str) -> str:
         """The engine's title of a kind of choice the seat has (a menu item)."""
-        return self.of(kind)[0].get("title") or kind.replace("_", " ").capitalize()
+        return say_to_reader(self.of(kind)[0].get("title") or "") or kind.replace("_", " ").capitalize()
 
     # ---- words and pictures ----------------------------------------------------------------
 
@@ -93,7 +105,7 @@ class Step:
         colours = self.view["balconies"][balcony]
         return {
             "chips": self.balcony_chips(balcony),
-            "text": f"{BALCONY_WORDS[balcony]}: {', '.join(colours)}",
+            "text": f"{balcony_name(balcony)}: {', '.join(colour_word(c) for c in colours)}",
         }
 
     def offers(self, choice: Choice) -> list[dict]:
@@ -139,8 +151,8 @@ class Step:
             tabs = [
                 {
                     "query": _query(**{**step, "n": n}),
-                    "label": f"{n} card{'s' if n != 1 else ''}",
-                    "detail": f"from {_coins(coins)}",
+                    "label": ngettext("{n} card", "{n} cards", n).format(n=n),
+                    "detail": _("from {coins}").format(coins=_coins(coins)),
                     "current": n == size,
                 }
                 for n, coins in cheapest.items()
@@ -149,10 +161,10 @@ class Step:
         return {
             "kind": "offers",
             "type": choice["type"],
-            "title": "Pay with your Politics cards",
+            "title": _("Pay with your Politics cards"),
             "tabs": tabs,
             "offers": [self.offer(o, fields, extra) for o in offers],
-            "footnote": PRICE_TABLE.format(
+            "footnote": str(PRICE_TABLE).format(
                 c4=SATISFY_COINS[4], c3=SATISFY_COINS[3], c2=SATISFY_COINS[2], c1=SATISFY_COINS[1]
             ),
             "bargaining": False,
@@ -161,11 +173,11 @@ class Step:
     def offer(self, offer: dict, fields: list[tuple[str, str]], extra: int) -> dict:
         coins = _coins(offer["coins"])
         if extra:
-            coins += f" ({extra} for the roads)"
+            coins += " " + _("({n} for the roads)").format(n=extra)
         return {
             "fields": [*fields, *(("p_cards", json.dumps(card)) for card in offer["cards"])],
             "chips": [self.councilor_hex.get(c, "#999") for c, n in offer["shape"].items() for _ in range(n)],
-            "label": shape_words(offer["shape"]),
+            "label": say_to_reader(shape_words(offer["shape"])),
             "coins": coins,
         }
 
@@ -178,17 +190,18 @@ def _council_links(s: Step) -> dict:
     for choice in s.of("acquire_permit"):
         balcony = choice["params"]["balcony"]["options"][0]
         offers = s.offers(choice)
-        detail = f"from {_coins(offers[0]['coins'])}" if offers else ""
+        detail = _("from {coins}").format(coins=_coins(offers[0]["coins"])) if offers else ""
         links.append(
             {
                 "query": _query(step="acquire_permit", balcony=balcony),
-                "label": BALCONY_WORDS[balcony],
+                "label": balcony_name(balcony),
                 "detail": detail,
                 "chips": s.balcony_chips(balcony),
                 "data": balcony,
             }
         )
-    return _links("acquire_permit", f"{s.title('acquire_permit')}: satisfy a Council", links)
+    title = _("{action}: satisfy a Council").format(action=s.title("acquire_permit"))
+    return _links("acquire_permit", title, links)
 
 
 def _menu(s: Step) -> list[dict]:
@@ -214,11 +227,11 @@ def _menu(s: Step) -> list[dict]:
     others = [c for c in s.choices if c["type"] not in STEPS and c["type"] not in QUICK_BUTTONS]
     groups = []
     if main:
-        groups.append(_links("main", "Main action", main))
+        groups.append(_links("main", _("Main action"), main))
     if s.of("acquire_permit"):
         groups.append(_council_links(s))
     if quick:
-        groups.append(_links("quick", "Quick action", quick))
+        groups.append(_links("quick", _("Quick action"), quick))
     rest = build_controls(others, s.words)
     return groups + rest
 
@@ -226,18 +239,21 @@ def _menu(s: Step) -> list[dict]:
 def _menu_detail(s: Step, kind: str) -> str:
     if kind == "build":
         count = len(s.of("build"))
-        return f"{count} Permit{'s' if count != 1 else ''} to use"
-    return MENU_COSTS.get(kind, "")
+        return ngettext("{n} Permit to use", "{n} Permits to use", count).format(n=count)
+    return _menu_cost(kind)
 
 
-# What a menu item costs or gives, in the engine's numbers.
-MENU_COSTS = {
-    "elect": f"receive {_coins(ELECT_COINS)}",
-    "send_servant": _servants(SEND_SERVANT_SERVANTS),
-    "change_permits": _servants(CHANGE_PERMITS_SERVANTS),
-    "engage_servant": _coins(ENGAGE_COINS),
-    "additional_main": _servants(ADDITIONAL_MAIN_SERVANTS),
-}
+def _menu_cost(kind: str) -> str:
+    """What a menu item costs or gives, in the engine's numbers."""
+    if kind == "elect":
+        return _("receive {coins}").format(coins=_coins(ELECT_COINS))
+    costs = {
+        "send_servant": lambda: _servants(SEND_SERVANT_SERVANTS),
+        "change_permits": lambda: _servants(CHANGE_PERMITS_SERVANTS),
+        "engage_servant": lambda: _coins(ENGAGE_COINS),
+        "additional_main": lambda: _servants(ADDITIONAL_MAIN_SERVANTS),
+    }
+    return costs[kind]() if kind in costs else ""
 
 
 # ---- The steps -------------------------------------------------------------------------------
@@ -255,7 +271,7 @@ def _acquire_step(s: Step, step: dict) -> list[dict] | None:
     choice = next((c for c in s.of("acquire_permit") if c["params"]["balcony"]["options"] == [balcony]), None)
     if choice is None:
         return None
-    council = _summary([s.balcony_row(balcony)], "The Council you satisfy")
+    council = _summary([s.balcony_row(balcony)], _("The Council you satisfy"))
     permit = step.get("permit")
     if permit is None:
         links = []
@@ -270,18 +286,19 @@ def _acquire_step(s: Step, step: dict) -> list[dict] | None:
                     "data": tile,
                 }
             )
-        return [council, _links("acquire_permit", "Choose a face-up Permit", links)]
+        return [council, _links("acquire_permit", _("Choose a face-up Permit"), links)]
     if permit not in choice["params"]["permit"]["options"]:
         return None
     names, bonus, chips = s.permit_words(permit)
-    council["rows"].append({"chips": chips, "text": f"Permit: {names}" + (f" ({bonus})" if bonus else "")})
+    said = _("Permit: {cities}").format(cities=names) + (f" ({bonus})" if bonus else "")
+    council["rows"].append({"chips": chips, "text": said})
     offers = s.offers(choice)
     if not offers:
-        return [council, _note(CANNOT_PAY, "error")]
+        return [council, _note(str(CANNOT_PAY), "error")]
     fields = [("p_balcony", json.dumps(balcony)), ("p_permit", json.dumps(permit))]
     here = {"step": "acquire_permit", "balcony": balcony, "permit": permit}
     return [
-        _back(_query(step="acquire_permit", balcony=balcony), "Another Permit"),
+        _back(_query(step="acquire_permit", balcony=balcony), _("Another Permit")),
         council,
         s.offer_group(choice, fields, offers, {**here, "n": step.get("n")}),
     ]
@@ -299,7 +316,7 @@ def _queen_step(s: Step, step: dict) -> list[dict] | None:
             links = []
             for letter in [c for c in options if CITIES[c]["region"] == region]:
                 roads = road_coins(queen, letter) or 0
-                detail = "the Queen stays" if roads == 0 else f"{_roads(roads)}: {_coins(roads)}"
+                detail = _("the Queen stays") if roads == 0 else f"{_roads(roads)}: {_coins(roads)}"
                 servants = s.servants(letter)
                 if servants:
                     detail += f" · {_servants(servants)}"
@@ -312,9 +329,13 @@ def _queen_step(s: Step, step: dict) -> list[dict] | None:
                         "data": letter,
                     }
                 )
-            columns.append({"title": region.capitalize(), "links": links})
+            columns.append({"title": region_word(region), "links": links})
         groups = [
-            _note(f"The Queen is in {CITIES[queen]['name']}. Choose the city of your Merchant:"),
+            _note(
+                _("The Queen is in {city}. Choose the city of your Merchant:").format(
+                    city=CITIES[queen]["name"]
+                )
+            ),
             {"kind": "columns", "type": "queen_build", "columns": columns, "bargaining": False},
         ]
         return groups
@@ -323,22 +344,25 @@ def _queen_step(s: Step, step: dict) -> list[dict] | None:
     roads = road_coins(queen, city) or 0
     rows = [s.balcony_row(QUEEN)]
     move = (
-        f"The Queen stays in {CITIES[city]['name']}: no roads to pay."
+        _("The Queen stays in {city}: no roads to pay.").format(city=CITIES[city]["name"])
         if roads == 0
-        else f"The Queen travels {_roads(roads)} from {CITIES[queen]['name']} to {CITIES[city]['name']}: {_coins(roads)}."
+        else _("The Queen travels {roads} from {start} to {city}: {coins}.").format(
+            roads=_roads(roads), start=CITIES[queen]["name"], city=CITIES[city]["name"], coins=_coins(roads)
+        )
     )
     rows.append({"chips": [s.city_hex.get(CITIES[city]["colour"], "#999")], "text": move})
     servants = s.servants(city)
     if servants:
-        rows.append({"chips": [], "text": f"You return {_servants(servants)} for the other Merchants there."})
-    summary = _summary(rows, f"A Merchant in {CITIES[city]['name']}")
+        said = _("You return {servants} for the other Merchants there.").format(servants=_servants(servants))
+        rows.append({"chips": [], "text": said})
+    summary = _summary(rows, _("A Merchant in {city}").format(city=CITIES[city]["name"]))
     choice = by_city[city]
     offers = s.offers(choice)
     if not offers:
-        return [summary, _note(CANNOT_PAY, "error")]
+        return [summary, _note(str(CANNOT_PAY), "error")]
     fields = [("p_city", json.dumps(city))]
     return [
-        _back(_query(step="queen_build"), "Another city"),
+        _back(_query(step="queen_build"), _("Another city")),
         summary,
         s.offer_group(
             choice, fields, offers, {"step": "queen_build", "city": city, "n": step.get("n")}, roads
@@ -366,7 +390,7 @@ def c4_controls(
         elif kind in STEPS:
             groups = _form_step(s, kind, wanted)
     if groups is None:
-        return [_note(STEP_GONE, "error"), *_menu(s)]
+        return [_note(str(STEP_GONE), "error"), *_menu(s)]
     if groups and groups[0]["kind"] != "back":
         groups.insert(0, _back())
     return groups

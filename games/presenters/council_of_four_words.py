@@ -4,9 +4,12 @@ cities, Councils, Permits and bonuses (the engine's own words: ``sentences.bonus
 
 from __future__ import annotations
 
-from games.engines.council_of_four.board import BALCONY_WORDS, CITIES, PERMITS
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
+
+from games.engines.council_of_four.board import CITIES, PERMITS
 from games.engines.council_of_four.sentences import bonus_words, permit_words
-from games.engines.kernel.words import count
+from games.translation import say_to_reader
 
 UNKNOWN_HEX = "#999"
 CITY_HEX = {
@@ -28,6 +31,64 @@ COUNCILOR_HEX = {
 REGION_FILL = {"coast": "#dbe9ef", "hills": "#e6ecd5", "mountains": "#ece2d6"}
 
 
+# The pieces' colours and the regions in words (the cities' names are the map's, the same in every
+# edition).
+COLOUR_WORDS = {
+    "black": pgettext_lazy("councilor colour", "black"),
+    "white": pgettext_lazy("councilor colour", "white"),
+    "orange": pgettext_lazy("councilor colour", "orange"),
+    "pink": pgettext_lazy("councilor colour", "pink"),
+    "purple": pgettext_lazy("councilor colour", "purple"),
+    "blue": pgettext_lazy("councilor colour", "blue"),
+    "joker": pgettext_lazy("councilor colour", "joker"),
+}
+A_COUNCILOR = {
+    "black": gettext_lazy("a black Councilor"),
+    "white": gettext_lazy("a white Councilor"),
+    "orange": gettext_lazy("an orange Councilor"),
+    "pink": gettext_lazy("a pink Councilor"),
+    "purple": gettext_lazy("a purple Councilor"),
+    "blue": gettext_lazy("a blue Councilor"),
+}
+CITY_COLOUR_WORDS = {
+    "gold": pgettext_lazy("city colour", "gold"),
+    "silver": pgettext_lazy("city colour", "silver"),
+    "bronze": pgettext_lazy("city colour", "bronze"),
+    "iron": pgettext_lazy("city colour", "iron"),
+    "grey": pgettext_lazy("city colour", "grey"),
+}
+REGION_WORDS = {
+    "coast": pgettext_lazy("region", "Coast"),
+    "hills": pgettext_lazy("region", "Hills"),
+    "mountains": pgettext_lazy("region", "Mountains"),
+}
+BALCONY_NAMES = {
+    "coast": gettext_lazy("Coast Balcony"),
+    "hills": gettext_lazy("Hills Balcony"),
+    "mountains": gettext_lazy("Mountains Balcony"),
+    "queen": gettext_lazy("Queen's Balcony"),
+}
+
+
+def colour_word(colour: str) -> str:
+    """A Councilor's (or a Politics card's) colour in the reader's language."""
+    return str(COLOUR_WORDS.get(colour) or colour)
+
+
+def city_colour_word(colour: str) -> str:
+    return str(CITY_COLOUR_WORDS.get(colour) or colour)
+
+
+def region_word(region: str) -> str:
+    return str(REGION_WORDS.get(region) or str(region).capitalize())
+
+
+def a_councilor(colour: str) -> str:
+    """ "a black Councilor", "an orange Councilor"."""
+    said = A_COUNCILOR.get(colour)
+    return str(said) if said else _("a {colour} Councilor").format(colour=colour_word(colour))
+
+
 def councilor_hex(colour: str) -> str:
     return COUNCILOR_HEX.get(colour, UNKNOWN_HEX)
 
@@ -41,11 +102,12 @@ def city_name(letter: str) -> str:
 
 
 def balcony_name(balcony: str) -> str:
-    return BALCONY_WORDS.get(balcony, f"{str(balcony).capitalize()} Balcony")
+    said = BALCONY_NAMES.get(balcony)
+    return str(said) if said else _("{region} Balcony").format(region=region_word(str(balcony)))
 
 
 def bonus_text(bonus: dict[str, int] | None) -> str:
-    return bonus_words(bonus) if bonus else ""
+    return say_to_reader(bonus_words(bonus)) if bonus else ""
 
 
 def permit_cities(permit_id: str) -> str:
@@ -57,13 +119,13 @@ def permit_text(permit_id: object, *, bonus: bool = True) -> str:
     """A Permit by its cities and bonus, as the tile reads (the engine's ``permit_words``), never by
     the data file's id."""
     if not isinstance(permit_id, str) or permit_id not in PERMITS:
-        return "a Permit"
-    return permit_words(permit_id, bonus=bonus)
+        return _("a Permit")
+    return say_to_reader(permit_words(permit_id, bonus=bonus))
 
 
 def coins(n: int) -> str:
-    return count(n, "Coin")
+    return ngettext("{n} Coin", "{n} Coins", n).format(n=n)
 
 
 def servants(n: int) -> str:
-    return count(n, "Servant")
+    return ngettext("{n} Servant", "{n} Servants", n).format(n=n)

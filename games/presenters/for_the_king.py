@@ -9,6 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
+
 from games.engines.for_the_king.cards import GOLD, GOVERNMENT, KING_EFFECT_WORDS, label
 from games.engines.for_the_king.player_view import (
     CardFace,
@@ -21,7 +24,6 @@ from games.engines.for_the_king.player_view import (
 from games.engines.for_the_king.sentences import CHOICE_TITLES
 from games.engines.kernel.choices import Choice
 from games.engines.kernel.choices import Payment as PaymentOption
-from games.engines.kernel.words import count
 from games.presenters.base import (
     Presenter,
     Words,
@@ -35,6 +37,7 @@ from games.presenters.base import (
     step_note,
     step_query,
 )
+from games.translation import say_to_reader
 
 OFFICE_HEX = {
     "blue": "#2a5ea8",
@@ -48,21 +51,40 @@ GOLD_HEX = "#8a6508"  # dark enough for white titles (WCAG AA)
 KING_HEX = "#4a3b2a"
 # The rulebook's phases: the view's ``part``.
 FTK_PARTS = {
-    "setup": "Setup",
-    "share_influence": "Share Influence Phase",
-    "gain_esteem": "Gain Esteem Phase",
-    "end": "End of the Game",
+    "setup": gettext_lazy("Setup"),
+    "share_influence": gettext_lazy("Share Influence Phase"),
+    "gain_esteem": gettext_lazy("Gain Esteem Phase"),
+    "end": gettext_lazy("End of the Game"),
 }
 FTK_AREAS = {
-    "personal": "Keep it in front of yourself",
-    "middle": "Place in the middle",
-    "favor": "Place on the Favor deck",
+    "personal": gettext_lazy("Keep it in front of yourself"),
+    "middle": gettext_lazy("Place in the middle"),
+    "favor": gettext_lazy("Place on the Favor deck"),
 }
 FTK_AREA_NAMES = {
-    "personal": "In front of the Adviser",
-    "middle": "Middle of the table",
-    "favor": "Favor deck",
+    "personal": gettext_lazy("In front of the Adviser"),
+    "middle": gettext_lazy("Middle of the table"),
+    "favor": gettext_lazy("Favor deck"),
 }
+OFFICE_NAMES = {
+    "diplomacy": pgettext_lazy("office", "Diplomacy"),
+    "entertainment": pgettext_lazy("office", "Entertainment"),
+    "livestock": pgettext_lazy("office", "Livestock"),
+    "architecture": pgettext_lazy("office", "Architecture"),
+    "military": pgettext_lazy("office", "Military"),
+    "provisions": pgettext_lazy("office", "Provisions"),
+}
+DUTY_NAMES = {"primary": gettext_lazy("Primary"), "secondary": gettext_lazy("Secondary")}
+
+
+def _office(office: Any) -> str:
+    """An office's name in the reader's language."""
+    return str(OFFICE_NAMES.get(str(office)) or str(office or "").capitalize())
+
+
+def _label(card_id: str) -> str:
+    """A card in the engine's words, said in the reader's language."""
+    return say_to_reader(label(card_id))
 
 
 def _ftk_card(face: CardFace | None) -> dict | None:
@@ -74,18 +96,18 @@ def _ftk_card(face: CardFace | None) -> dict | None:
         "kind": face["kind"],
         "value": face["value"],
         "letter": face["letter"],
-        "label": label(face["id"]),
+        "label": _label(face["id"]),
     }
     if face["kind"] == GOVERNMENT:
         return {
             **card,
-            "title": (face["office"] or "").capitalize(),
+            "title": _office(face["office"]),
             "hex": OFFICE_HEX.get(face["colour"] or "", "#555"),
         }
     if face["kind"] == GOLD:
-        return {**card, "title": "Gold", "letter": None, "hex": GOLD_HEX}
-    effect = KING_EFFECT_WORDS[face["effect"] or ""]
-    return {**card, "title": "King card", "value": "♛", "letter": None, "effect": effect, "hex": KING_HEX}
+        return {**card, "title": _("Gold"), "letter": None, "hex": GOLD_HEX}
+    effect = say_to_reader(KING_EFFECT_WORDS[face["effect"] or ""])
+    return {**card, "title": _("King card"), "value": "♛", "letter": None, "effect": effect, "hex": KING_HEX}
 
 
 def _actor(view: ForTheKingTableView) -> int | None:
@@ -95,29 +117,33 @@ def _actor(view: ForTheKingTableView) -> int | None:
 # What the seat that must act does now, by phase: said to everyone (DOING) and to that player (PROMPT).
 # ``first_bid``: the bidding before anyone bid.
 DOING = {
-    "deal": "The table shuffles the cards and deals the deck.",
-    "distribute": "{who} is the Adviser: Distribute Cards ({placed} of {total} placed){holding}.",
-    "choose": "Choose Central Cards: {who} takes a card from the middle of the table.",
-    "king_card": "{who} reveals a King card: {effect}.",
-    "reveal": "{who}, the first player, reveals the top card of the Favor deck.",
-    "first_bid": "{who}: bid 1 or more, or Pass.",
-    "bidding": "{who}: Raise or Pass. {high_bidder} bid {high}.",
-    "pay_gold": "{who} won the card and pays {owed} Gold.",
-    "discard": "{who} won the Gold card and discards {left} more face down.",
-    "cannot_pay": "{loser} cannot pay: {who} draws a random card from their hand and discards it face down.",
+    "deal": gettext_lazy("The table shuffles the cards and deals the deck."),
+    "distribute": gettext_lazy(
+        "{who} is the Adviser: Distribute Cards ({placed} of {total} placed){holding}."
+    ),
+    "choose": gettext_lazy("Choose Central Cards: {who} takes a card from the middle of the table."),
+    "king_card": gettext_lazy("{who} reveals a King card: {effect}."),
+    "reveal": gettext_lazy("{who}, the first player, reveals the top card of the Favor deck."),
+    "first_bid": gettext_lazy("{who}: bid 1 or more, or Pass."),
+    "bidding": gettext_lazy("{who}: Raise or Pass. {high_bidder} bid {high}."),
+    "pay_gold": gettext_lazy("{who} won the card and pays {owed} Gold."),
+    "discard": gettext_lazy("{who} won the Gold card and discards {left} more face down."),
+    "cannot_pay": gettext_lazy(
+        "{loser} cannot pay: {who} draws a random card from their hand and discards it face down."
+    ),
 }
 PROMPT = {
-    "distribute": "You are the Adviser: place the card you drew ({placed} of {total} placed).",
-    "choose": "Choose Central Cards: take one card from the middle of the table.",
-    "king_card": "Use your King card: {effect}.",
-    "reveal": "You are the first player: reveal the top card of the Favor deck.",
-    "first_bid": "Bid 1 or more, or Pass.",
-    "bidding": "Raise or Pass: {high_bidder} bid {high}.",
-    "pay_gold": "You won the card: pay {owed} Gold with your Gold cards.",
-    "discard": "You won the Gold card: discard {left} face down.",
-    "cannot_pay": "{loser} cannot pay: draw a random card from their hand.",
+    "distribute": gettext_lazy("You are the Adviser: place the card you drew ({placed} of {total} placed)."),
+    "choose": gettext_lazy("Choose Central Cards: take one card from the middle of the table."),
+    "king_card": gettext_lazy("Use your King card: {effect}."),
+    "reveal": gettext_lazy("You are the first player: reveal the top card of the Favor deck."),
+    "first_bid": gettext_lazy("Bid 1 or more, or Pass."),
+    "bidding": gettext_lazy("Raise or Pass: {high_bidder} bid {high}."),
+    "pay_gold": gettext_lazy("You won the card: pay {owed} Gold with your Gold cards."),
+    "discard": gettext_lazy("You won the Gold card: discard {left} face down."),
+    "cannot_pay": gettext_lazy("{loser} cannot pay: draw a random card from their hand."),
 }
-GAME_OVER = "The game is over: the offices are scored."
+GAME_OVER = gettext_lazy("The game is over: the offices are scored.")
 
 
 def _moment(view: ForTheKingTableView) -> str:
@@ -136,12 +162,12 @@ def _facts(view: ForTheKingTableView, names: dict[int, dict]) -> dict:
         "who": seat_name(names, _actor(view)),
         "placed": sum(view["placed"].values()),
         "total": sum(view["limits"].values()),
-        "holding": " and holds a card" if view["adviser_holds_card"] else "",
-        "effect": king["effect"] if king else "",
+        "holding": _(" and holds a card") if view["adviser_holds_card"] else "",
+        "effect": say_to_reader(king["effect"]) if king else "",
         "high": bidding["high_bid"] if bidding else 0,
         "high_bidder": seat_name(names, bidding["high_bidder"]) if bidding else "",
         "owed": owed,
-        "left": count(owed - paid, "card"),
+        "left": ngettext("{n} card", "{n} cards", owed - paid).format(n=owed - paid),
         "loser": seat_name(names, payment["seat"]) if payment else "",
     }
 
@@ -149,15 +175,15 @@ def _facts(view: ForTheKingTableView, names: dict[int, dict]) -> dict:
 def _ftk_doing(view: ForTheKingTableView, names: dict[int, dict]) -> str:
     """Whose turn it is and what they do, in the rulebook's words."""
     if view["over"]:
-        return GAME_OVER
-    return DOING[_moment(view)].format(**_facts(view, names))
+        return str(GAME_OVER)
+    return str(DOING[_moment(view)]).format(**_facts(view, names))
 
 
 def _ftk_prompt(view: ForTheKingTableView, names: dict[int, dict]) -> str:
     """What the seat that must act does now, said to that player."""
     if view["over"] or _moment(view) not in PROMPT:
         return ""
-    return PROMPT[_moment(view)].format(**_facts(view, names))
+    return str(PROMPT[_moment(view)]).format(**_facts(view, names))
 
 
 def _ftk_seats(view: ForTheKingTableView, names: dict[int, dict]) -> list[dict]:
@@ -186,16 +212,15 @@ def _ftk_areas(view: ForTheKingTableView) -> list[dict]:
         return []
     placed, limits = view["placed"], view["limits"]
     return [
-        {"name": FTK_AREA_NAMES["personal"], "placed": placed["personal"], "limit": limits["personal"]},
-        {"name": FTK_AREA_NAMES["middle"], "placed": placed["middle"], "limit": limits["middle"]},
-        {"name": FTK_AREA_NAMES["favor"], "placed": placed["favor"], "limit": limits["favor"]},
+        {"name": str(FTK_AREA_NAMES[area]), "placed": placed[area], "limit": limits[area]}
+        for area in ("personal", "middle", "favor")
     ]
 
 
 def _ftk_government(view: ForTheKingTableView) -> list[dict]:
     return [
         {
-            "office": g["office"].capitalize(),
+            "office": _office(g["office"]),
             "hex": OFFICE_HEX.get(g["colour"], "#555"),
             "primary": g["primary"],
             "secondary": g["secondary"],
@@ -212,14 +237,18 @@ def _ftk_king_card(view: ForTheKingTableView, names: dict[int, dict]) -> dict | 
     king = view["king_card"]
     if king is None:
         return None
-    return {"who": seat_name(names, king["seat"]), "card": _ftk_card(king["card"]), "effect": king["effect"]}
+    return {
+        "who": seat_name(names, king["seat"]),
+        "card": _ftk_card(king["card"]),
+        "effect": say_to_reader(king["effect"]),
+    }
 
 
 def _ftk_present(view: ForTheKingTableView, names: dict[int, dict], result: ForTheKingResult | None) -> dict:
     """The public part of a For the King view (the same on the table screen and on a phone)."""
     bidding = view["bidding"]
     return {
-        "phase": FTK_PARTS[view["part"]],
+        "phase": str(FTK_PARTS[view["part"]]),
         "doing": _ftk_doing(view, names),
         "prompt": _ftk_prompt(view, names),
         "actor": _actor(view),
@@ -227,9 +256,9 @@ def _ftk_present(view: ForTheKingTableView, names: dict[int, dict], result: ForT
         "middle": [_ftk_card(c) for c in view["middle"]],
         "offer": _ftk_card(view["offer"]),
         "counts": [
-            ("Deck", view["deck_count"]),
-            ("Favor deck", view["favor_deck_count"]),
-            ("Discards", len(view["discard"]) + view["discard_face_down_count"]),
+            (_("Deck"), view["deck_count"]),
+            (_("Favor deck"), view["favor_deck_count"]),
+            (_("Discards"), len(view["discard"]) + view["discard_face_down_count"]),
         ],
         "areas": _ftk_areas(view),
         "seats": _ftk_seats(view, names),
@@ -248,18 +277,23 @@ def _ftk_result(result: ForTheKingResult, names: dict[int, dict]) -> dict:
     """'End of the Game': the ranking, each seat's points, Gold and Duty tiles, the office sums."""
     rows = [
         {
-            **names.get(i, {"name": f"Seat {i}", "hex": "#555"}),
+            **names.get(i, {"name": seat_name(names, i), "hex": "#555"}),
             "position": result["positions"][i],
             "score": result["scores"][i],
             "gold": result["gold"][i],
             "winner": i in result["winners"],
-            "tiles": [f"{t['office'].capitalize()} {t['duty']} ({t['value']})" for t in result["tiles"][i]],
+            "tiles": [
+                _("{office} {duty} ({value})").format(
+                    office=_office(t["office"]), duty=DUTY_NAMES.get(t["duty"], t["duty"]), value=t["value"]
+                )
+                for t in result["tiles"][i]
+            ],
         }
         for i in result["ranking"]
     ]
     offices = [
         {
-            "office": office.capitalize(),
+            "office": _office(office),
             "sums": sums,
             "primary": result["duties"][office]["primary"],
             "secondary": result["duties"][office]["secondary"],
@@ -270,7 +304,7 @@ def _ftk_result(result: ForTheKingResult, names: dict[int, dict]) -> dict:
         "rows": rows,
         "winners": [seat_name(names, i) for i in result["winners"]],
         "offices": offices,
-        "tie_notes": result["tie_notes"],
+        "tie_notes": [say_to_reader(note) for note in result["tie_notes"]],
         "seat_names": [seat_name(names, i) for i in range(len(result["scores"]))],
     }
 
@@ -329,10 +363,10 @@ def _king_change_words(view: ForTheKingTableView, action: dict) -> str:
         office, step = change.get("office"), change.get("change", 0)
         now = duties.get(office)
         if isinstance(now, int):
-            parts.append(f"{str(office).capitalize()} {now} → {now + step}")
+            parts.append(f"{_office(office)} {now} → {now + step}")
         else:
-            parts.append(f"{str(office).capitalize()} {step:+d}")
-    return ("Change " + ", ".join(parts)) if parts else "Use the King card"
+            parts.append(f"{_office(office)} {step:+d}")
+    return _("Change {changes}").format(changes=", ".join(parts)) if parts else _("Use the King card")
 
 
 # The buttons whose words are fixed.
@@ -347,29 +381,31 @@ def _ftk_label(action: dict, view: ForTheKingTableView, names: dict[int, dict]) 
 
     def card_label(card_id: Any) -> str:
         card = cards.get(card_id)
-        return card["label"] if card else "a card"
+        return card["label"] if card else _("a card")
 
     if kind in BUTTONS:
-        return BUTTONS[kind], "main"
+        return say_to_reader(BUTTONS[kind]), "main"
     if kind == "bid":
-        return f"Bid {action.get('amount')}", "bid"
+        return _("Bid {amount}").format(amount=action.get("amount")), "bid"
     if kind == "place":
-        return FTK_AREAS.get(action.get("area") or "", generic_label(action)), "main"
+        return str(FTK_AREAS.get(action.get("area") or "", generic_label(action))), "main"
     if kind == "choose":
-        return f"Take {card_label(action.get('card'))}", "main"
+        return _("Take {card}").format(card=card_label(action.get("card"))), "main"
     if kind == "king_card":
         return _king_change_words(table, action), "main"
     if kind == "pay_gold":
-        return "Pay with " + " + ".join(card_label(c) for c in action.get("cards") or []), "main"
+        paid = " + ".join(card_label(c) for c in action.get("cards") or [])
+        return _("Pay with {cards}").format(cards=paid), "main"
     if kind == "discard":
-        return f"Discard {card_label(action.get('card'))} face down", "main"
+        return _("Discard {card} face down").format(card=card_label(action.get("card"))), "main"
     if kind == "draw_random_card" and table["payment"] is not None:
-        return f"Draw a random card from {seat_name(names, table['payment']['seat'])}'s hand", "main"
+        whose = seat_name(names, table["payment"]["seat"])
+        return _("Draw a random card from {name}'s hand").format(name=whose), "main"
     return generic_label(action), "main"
 
 
 KING_AT_ONCE = 6  # more ways to use a King card than this: the Duty tile first, then the others
-KING_TILE_GONE = "That Primary Duty tile is not offered: choose again."
+KING_TILE_GONE = gettext_lazy("That Primary Duty tile is not offered: choose again.")
 
 
 def _ftk_king_steps(
@@ -397,21 +433,22 @@ def _ftk_king_steps(
         }
         asked = cast(Choice, narrowed)
         narrowed_words = _ftk_words(view, dict(words.names), [asked])
-        return [step_back("?", "Another Primary Duty tile"), *build_controls([asked], narrowed_words)]
+        return [step_back("?", _("Another Primary Duty tile")), *build_controls([asked], narrowed_words)]
     links = [
         {
             "query": step_query(office=o),
-            "label": o.capitalize(),
-            "detail": f"Primary Duty {duties[o]['primary']}",
+            "label": _office(o),
+            "detail": _("Primary Duty {value}").format(value=duties[o]["primary"]),
             "chips": [OFFICE_HEX.get(duties[o]["colour"], "#555")],
             "data": o,
         }
         for o in offices
     ]
     pending = table["king_card"]
-    effect = pending["effect"] if pending else "change the Primary Duty tiles"
-    groups = [step_links("king_card", f"King card: {effect}. Choose one of the tiles:", links, grid=2)]
-    return ([step_note(KING_TILE_GONE, "error")] if office else []) + groups
+    effect = say_to_reader(pending["effect"]) if pending else _("change the Primary Duty tiles")
+    title = _("King card: {effect}. Choose one of the tiles:").format(effect=effect)
+    groups = [step_links("king_card", title, links, grid=2)]
+    return ([step_note(str(KING_TILE_GONE), "error")] if office else []) + groups
 
 
 def _owed(view: ForTheKingTableView) -> int | None:
@@ -431,14 +468,14 @@ def _ftk_words(view: ForTheKingTableView, names: dict[int, dict], choices: list[
     for choice, name, value in offered(choices):
         if choice["type"] == "discard":
             card = cards.get(value)
-            words.option_is(choice, name, value, card["label"] if card else "a card")
+            words.option_is(choice, name, value, card["label"] if card else _("a card"))
     owed = _owed(view)
     for choice in choices:
         for name, param in choice["params"].items():
             if param["kind"] != "payment":
                 continue
             if owed:
-                words.payment_title_is(choice, f"Pay {owed} Gold")
+                words.payment_title_is(choice, _("Pay {owed} Gold").format(owed=owed))
             for option in param["options"]:
                 shown = [cards[c] for c in option["cards"] if c in cards]
                 if len(shown) == len(option["cards"]):
@@ -450,7 +487,7 @@ def _ftk_words(view: ForTheKingTableView, names: dict[int, dict], choices: list[
 def _ftk_payment_words(option: PaymentOption, shown: list[dict]) -> dict:
     return {
         "label": " + ".join(card["label"] for card in shown),
-        "price": f"{option['coins']} Gold",
+        "price": _("{n} Gold").format(n=option["coins"]),
         "chips": [GOLD_HEX for _ in shown],
     }
 

@@ -9,24 +9,44 @@ from typing import Any
 
 from django import forms
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games.engines.kings_dilemma.data import RESOURCES
 from games.engines.kings_dilemma.player_view import KingsDilemmaView
 from games.presenters.base import SessionFacts
+from games.translation import say_to_reader
 
 RESOURCE_ROWS = list(RESOURCES)  # the engine's data owns the rows
 SIDES = ("aye", "nay")
 
 # The front: each Resource's Outcome token per side is one tap (– ▲ ▼), the sticker token another.
 TOKEN_CHOICES = [("", "–"), ("up", "▲"), ("down", "▼")]
-TOKEN_WORDS = {"": "no token", "up": "up", "down": "down"}
+TOKEN_WORDS = {"": gettext_lazy("no token"), "up": gettext_lazy("up"), "down": gettext_lazy("down")}
 STICKER_TOKEN_CHOICES = [("", "–"), ("positive", "+"), ("negative", "−")]
-STICKER_WORDS = {"": "no sticker", "positive": "Positive sticker", "negative": "Negative sticker"}
-TITLE_NEEDED = "Card {number} was never met before: type its title as printed on the front."
-NUMBER_NEEDED = "Type the card's number, or pick a card met before."
-PUT_BACK_FIRST = (
+STICKER_WORDS = {
+    "": gettext_lazy("no sticker"),
+    "positive": gettext_lazy("Positive sticker"),
+    "negative": gettext_lazy("Negative sticker"),
+}
+TITLE_NEEDED = gettext_lazy("Card {number} was never met before: type its title as printed on the front.")
+NUMBER_NEEDED = gettext_lazy("Type the card's number, or pick a card met before.")
+PUT_BACK_FIRST = gettext_lazy(
     "If a card effect put it into the Dilemma deck, apply that effect first (Apply a card effect by hand)."
 )
+RESOURCE_NAMES = {
+    "influence": pgettext_lazy("resource", "Influence"),
+    "wealth": pgettext_lazy("resource", "Wealth"),
+    "morale": pgettext_lazy("resource", "Morale"),
+    "welfare": pgettext_lazy("resource", "Welfare"),
+    "knowledge": pgettext_lazy("resource", "Knowledge"),
+}
+SIDE_NAMES = {"aye": gettext_lazy("AYE"), "nay": gettext_lazy("NAY")}
+
+
+def resource_name(row: str) -> str:
+    """A Resource row's name in the reader's language."""
+    return str(RESOURCE_NAMES.get(row) or row.capitalize())
 
 
 def _token_field(choices: Any, label: str) -> forms.ChoiceField:
@@ -38,10 +58,12 @@ class DilemmaCardForm(forms.Form):
     side (rulebook "Place the Outcome Tokens on the Balance"). The back is typed after the vote. A card
     met before (``known``: its front from the campaign) is drawn by picking it: its front fills in."""
 
-    known = forms.TypedChoiceField(required=False, coerce=int, empty_value=None, label="A card met before")
-    number = forms.IntegerField(required=False, min_value=1, max_value=999, label="Card number")
-    title = forms.CharField(required=False, max_length=120, label="Title")
-    question = forms.CharField(max_length=300, required=False, label="Question (optional)")
+    known = forms.TypedChoiceField(
+        required=False, coerce=int, empty_value=None, label=gettext_lazy("A card met before")
+    )
+    number = forms.IntegerField(required=False, min_value=1, max_value=999, label=gettext_lazy("Card number"))
+    title = forms.CharField(required=False, max_length=120, label=gettext_lazy("Title"))
+    question = forms.CharField(max_length=300, required=False, label=gettext_lazy("Question (optional)"))
     version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     key = forms.CharField(max_length=100, required=False, widget=forms.HiddenInput)
 
@@ -58,23 +80,19 @@ class DilemmaCardForm(forms.Form):
         # The engine's refusals known from the number alone: asked before the title (``clean``), with
         # the way back for a card a printed effect may put into the deck (``put_back``).
         self.undrawable = {
-            int(n): f"{why} {PUT_BACK_FIRST}" if int(n) in put_back else why
+            int(n): f"{say_to_reader(why)} {PUT_BACK_FIRST}" if int(n) in put_back else say_to_reader(why)
             for n, why in (undrawable or {}).items()
         }
         field = self.fields["known"]
         assert isinstance(field, forms.ChoiceField)
         field.choices = [
-            ("", "— a new card —"),
+            ("", _("— a new card —")),
             *[(n, f"{n}: {c['title']}") for n, c in self.known_cards.items()],
         ]
         for side in SIDES:
             for row in RESOURCE_ROWS:
-                self.fields[f"{side}_{row}"] = _token_field(
-                    TOKEN_CHOICES, f"{side.upper()}: {row.capitalize()}"
-                )
-            self.fields[f"{side}_sticker"] = _token_field(
-                STICKER_TOKEN_CHOICES, f"{side.upper()}: Chronicle sticker"
-            )
+                self.fields[f"{side}_{row}"] = _token_field(TOKEN_CHOICES, _cell_name(side, row))
+            self.fields[f"{side}_sticker"] = _token_field(STICKER_TOKEN_CHOICES, _cell_name(side, "sticker"))
 
     def _cell(self, side: str, row: str) -> dict:
         """One Outcome token as toggles: each option with its symbol and its words (for screen readers)."""
@@ -84,12 +102,15 @@ class DilemmaCardForm(forms.Form):
         return {
             "name": field.html_name,
             "errors": field.errors,
+            "legend": _("{side}, {what}").format(side=SIDE_NAMES[side], what=_token_row(row)),
             "options": [
                 {
                     "id": f"{field.auto_id}_{i}",
                     "value": choice,
                     "symbol": symbol,
-                    "words": f"{side.upper()}, {field.label.split(': ')[1]}: {words[choice]}",
+                    "words": _("{side}, {what}: {token}").format(
+                        side=SIDE_NAMES[side], what=_token_row(row), token=words[choice]
+                    ),
                     "checked": choice == value,
                 }
                 for i, (choice, symbol) in enumerate(field.field.choices)  # type: ignore[attr-defined]
@@ -101,7 +122,7 @@ class DilemmaCardForm(forms.Form):
         rows = [*RESOURCE_ROWS, "sticker"]
         return [
             {
-                "name": "Sticker" if row == "sticker" else row.capitalize(),
+                "name": _("Sticker") if row == "sticker" else resource_name(row),
                 "aye": self._cell("aye", row),
                 "nay": self._cell("nay", row),
             }
@@ -129,11 +150,11 @@ class DilemmaCardForm(forms.Form):
         number = data.get("number")
         if number is None:
             if "number" not in self.errors:
-                self.add_error("number", NUMBER_NEEDED)
+                self.add_error("number", str(NUMBER_NEEDED))
         elif number in self.undrawable:
             self.add_error("number", self.undrawable[number])
         elif number not in self.known_cards and not data.get("title"):
-            self.add_error("title", TITLE_NEEDED.format(number=number))
+            self.add_error("title", str(TITLE_NEEDED).format(number=number))
         return data
 
     def action(self) -> dict:
@@ -152,6 +173,15 @@ class DilemmaCardForm(forms.Form):
         return {"type": "draw_dilemma", "card": card}
 
 
+def _token_row(row: str) -> str:
+    return _("Chronicle sticker") if row == "sticker" else resource_name(row)
+
+
+def _cell_name(side: str, row: str) -> str:
+    """One Outcome token of the front: "AYE: Wealth", "NAY: Chronicle sticker"."""
+    return _("{side}: {what}").format(side=SIDE_NAMES[side], what=_token_row(row))
+
+
 def front_fill(card: dict) -> dict:
     """A card met before as the draw form's fields (the page fills them in when it is picked)."""
     fields = {"number": card["number"], "title": card["title"], "question": card["question"]}
@@ -164,9 +194,9 @@ def front_fill(card: dict) -> dict:
 
 
 MOVE_ROWS = 5  # the back's Resource moves, in order: room for a few
-ROW_CHOICES = [("", "—"), *[(r, r.capitalize()) for r in RESOURCE_ROWS]]
-MOVE_WITHOUT_ROW = "Which Resource does this move?"
-STICKER_ROW_NEEDED = "Which Resource row does the sticker go to?"
+ROW_CHOICES = [("", "—"), *[(r, RESOURCE_NAMES.get(r) or r.capitalize()) for r in RESOURCE_ROWS]]
+MOVE_WITHOUT_ROW = gettext_lazy("Which Resource does this move?")
+STICKER_ROW_NEEDED = gettext_lazy("Which Resource row does the sticker go to?")
 
 
 class OutcomeForm(forms.Form):
@@ -175,25 +205,29 @@ class OutcomeForm(forms.Form):
     stored back of a card met before), the sticker, the Envelope, the lightning, a note. Unless kept
     open, the card then goes on the Time Counter in the same submit (rulebook steps E and F)."""
 
-    sticker = forms.IntegerField(required=False, min_value=1, max_value=177, label="Chronicle sticker number")
-    sticker_row = forms.ChoiceField(required=False, choices=ROW_CHOICES, label="Sticker row")
+    sticker = forms.IntegerField(
+        required=False, min_value=1, max_value=177, label=gettext_lazy("Chronicle sticker number")
+    )
+    sticker_row = forms.ChoiceField(required=False, choices=ROW_CHOICES, label=gettext_lazy("Sticker row"))
     sticker_positive = forms.ChoiceField(
         required=False,
-        choices=[("1", "Positive"), ("0", "Negative")],
-        label="Sticker kind",
+        choices=[("1", gettext_lazy("Positive")), ("0", gettext_lazy("Negative"))],
+        label=gettext_lazy("Sticker kind"),
         widget=forms.RadioSelect,
     )
-    envelope = forms.IntegerField(required=False, min_value=0, max_value=74, label="Envelope")
-    lightning = forms.BooleanField(required=False, label="The lightning is on the central space of the back")
+    envelope = forms.IntegerField(required=False, min_value=0, max_value=74, label=gettext_lazy("Envelope"))
+    lightning = forms.BooleanField(
+        required=False, label=gettext_lazy("The lightning is on the central space of the back")
+    )
     note = forms.CharField(
         required=False,
         max_length=200,
-        label="Anything else it says (a note)",
-        help_text="With a note the card stays open: apply it by hand, then place the card.",
+        label=gettext_lazy("Anything else it says (a note)"),
+        help_text=gettext_lazy("With a note the card stays open: apply it by hand, then place the card."),
     )
     keep_open = forms.BooleanField(
         required=False,
-        label="Keep the card open (an Event or Trigger card, or an effect to apply by hand)",
+        label=gettext_lazy("Keep the card open (an Event or Trigger card, or an effect to apply by hand)"),
     )
     version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     key = forms.CharField(max_length=100, required=False, widget=forms.HiddenInput)
@@ -202,10 +236,10 @@ class OutcomeForm(forms.Form):
         super().__init__(*args, **kwargs)
         for i in range(1, MOVE_ROWS + 1):
             self.fields[f"move_{i}_row"] = forms.ChoiceField(
-                required=False, choices=ROW_CHOICES, label=f"Move {i}: Resource"
+                required=False, choices=ROW_CHOICES, label=_("Move {number}: Resource").format(number=i)
             )
             self.fields[f"move_{i}_amount"] = forms.IntegerField(
-                required=False, min_value=-17, max_value=17, label=f"Move {i}: spaces"
+                required=False, min_value=-17, max_value=17, label=_("Move {number}: spaces").format(number=i)
             )
 
     def moves(self) -> list[dict]:
@@ -246,12 +280,12 @@ class OutcomeForm(forms.Form):
         for i in range(1, MOVE_ROWS + 1):
             row, amount = data.get(f"move_{i}_row"), data.get(f"move_{i}_amount")
             if amount and not row:
-                self.add_error(f"move_{i}_row", MOVE_WITHOUT_ROW)
+                self.add_error(f"move_{i}_row", str(MOVE_WITHOUT_ROW))
             elif row and amount:  # a Resource left at 0 spaces is left out
                 moves.append([row, amount])
         data["resources"] = moves
         if data.get("sticker") and not data.get("sticker_row"):
-            self.add_error("sticker_row", STICKER_ROW_NEEDED)
+            self.add_error("sticker_row", str(STICKER_ROW_NEEDED))
         return data
 
     def action(self) -> dict:
@@ -274,8 +308,9 @@ class OutcomeForm(forms.Form):
         return {"type": "read_outcome", "outcome": outcome, "place": place}
 
 
-HOUSES_NEEDED = "Tick the Houses this effect applies to, or every AYE or NAY voter."
-VOTER_SIDES = {"aye": "Every AYE voter", "nay": "Every NAY voter"}
+HOUSES_NEEDED = gettext_lazy("Tick the Houses this effect applies to, or every AYE or NAY voter.")
+NEEDED_FOR_EFFECT = gettext_lazy("Needed for this effect.")
+VOTER_SIDES = {"aye": gettext_lazy("Every AYE voter"), "nay": gettext_lazy("Every NAY voter")}
 
 
 def voters_of(view: KingsDilemmaView) -> dict[str, list[int]]:
@@ -293,40 +328,59 @@ class CardEffectForm(forms.Form):
     logged action, one log line naming them."""
 
     KINDS = [
-        ("move_resource", "Move a Resource (with Momentum)"),
-        ("adjust", "Give or take Coins, Power, Prestige or Crave"),
-        ("mystery_sticker", "Attach a Mystery sticker"),
-        ("to_event_area", "Send the card to the Event area (Event and Trigger cards)"),
-        ("to_dilemma_deck", "Put a card from the Trash, the Event area or the Story save slot into the deck"),
+        ("move_resource", gettext_lazy("Move a Resource (with Momentum)")),
+        ("adjust", gettext_lazy("Give or take Coins, Power, Prestige or Crave")),
+        ("mystery_sticker", gettext_lazy("Attach a Mystery sticker")),
+        ("to_event_area", gettext_lazy("Send the card to the Event area (Event and Trigger cards)")),
+        (
+            "to_dilemma_deck",
+            gettext_lazy("Put a card from the Trash, the Event area or the Story save slot into the deck"),
+        ),
     ]
-    kind = forms.ChoiceField(choices=KINDS)
-    label = forms.CharField(max_length=80, help_text="What the card says, in a few words")
-    row = forms.ChoiceField(
-        required=False, choices=[("", "—"), *[(r, r.capitalize()) for r in RESOURCE_ROWS]]
+    kind = forms.ChoiceField(choices=KINDS, label=gettext_lazy("Kind"))
+    label = forms.CharField(
+        max_length=80,
+        label=gettext_lazy("Label"),
+        help_text=gettext_lazy("What the card says, in a few words"),
     )
+    row = forms.ChoiceField(required=False, choices=ROW_CHOICES, label=gettext_lazy("Row"))
     target = forms.TypedMultipleChoiceField(
-        required=False, coerce=int, choices=(), label="Houses", widget=forms.CheckboxSelectMultiple
+        required=False,
+        coerce=int,
+        choices=(),
+        label=gettext_lazy("Houses"),
+        widget=forms.CheckboxSelectMultiple,
     )
     voters = forms.MultipleChoiceField(
-        required=False, choices=(), label="Or by their vote", widget=forms.CheckboxSelectMultiple
+        required=False,
+        choices=(),
+        label=gettext_lazy("Or by their vote"),
+        widget=forms.CheckboxSelectMultiple,
     )
     what = forms.ChoiceField(
         required=False,
+        label=gettext_lazy("What"),
         choices=[
             ("", "—"),
-            ("coins", "Coins"),
-            ("power", "Power"),
-            ("prestige", "Prestige"),
-            ("crave", "Crave"),
+            ("coins", gettext_lazy("Coins")),
+            ("power", gettext_lazy("Power")),
+            ("prestige", gettext_lazy("Prestige")),
+            ("crave", gettext_lazy("Crave")),
         ],
     )
     amount = forms.IntegerField(
-        required=False, min_value=-20, max_value=20, help_text="Negative to take away or move down"
+        required=False,
+        min_value=-20,
+        max_value=20,
+        label=gettext_lazy("Amount"),
+        help_text=gettext_lazy("Negative to take away or move down"),
     )
     letter = forms.ChoiceField(
-        required=False, choices=[("", "—"), *[(c, c) for c in "ABCDEFGHIJKL"]], label="Mystery letter"
+        required=False,
+        choices=[("", "—"), *[(c, c) for c in "ABCDEFGHIJKL"]],
+        label=gettext_lazy("Mystery letter"),
     )
-    number = forms.IntegerField(required=False, min_value=1, max_value=999, label="Card number")
+    number = forms.IntegerField(required=False, min_value=1, max_value=999, label=gettext_lazy("Card number"))
     version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     key = forms.CharField(max_length=100, required=False, widget=forms.HiddenInput)
 
@@ -384,10 +438,10 @@ class CardEffectForm(forms.Form):
                 ticked.update(self.voters_by_side.get(side, ()))
             data["target"] = sorted(ticked)
             if not ticked and "target" not in self.errors:
-                self.add_error("target", HOUSES_NEEDED)
+                self.add_error("target", str(HOUSES_NEEDED))
         for name in self.NEEDS.get(data.get("kind") or "", ()):
             if data.get(name) in (None, "") and name not in self.errors:
-                self.add_error(name, "Needed for this effect.")
+                self.add_error(name, str(NEEDED_FOR_EFFECT))
         return data
 
     def action(self) -> dict:
@@ -476,7 +530,7 @@ def table_forms(*, facts: SessionFacts, table: dict, bound: dict) -> dict[str, A
     context = {
         "kings_dilemma_draw_form": draw,
         # The numbers the draw refuses and why, for the page to say so as the number is typed.
-        "kings_dilemma_undrawable": json.dumps({str(n): why for n, why in draw.undrawable.items()})
+        "kings_dilemma_undrawable": json.dumps({str(n): str(why) for n, why in draw.undrawable.items()})
         if draw and draw.undrawable
         else "",
         # The fronts of the cards met before, for the page to fill the form in when one is picked.

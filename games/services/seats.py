@@ -7,18 +7,19 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from games.live import nudges
 from games.models import GameSession, Seat, new_seat_token
 from games.services.taps import SEAT_NOT_IN_SESSION, keep_in_step, session_locked
 
-SEAT_ALREADY_CLAIMED = "{name}'s seat is already taken."
-SEAT_JOINED_BY_PHONE = (
+SEAT_ALREADY_CLAIMED = gettext_lazy("{name}'s seat is already taken.")
+SEAT_JOINED_BY_PHONE = gettext_lazy(
     "{name}'s seat was joined by a phone: only that phone can take it. "
     "To move it to another phone, show its code again or give it a new code first."
 )
-SEAT_IS_A_BOT = "{name} is played by a bot: a bot seat has no code."
-SEAT_CODE_SESSION_OVER = "This session is over: its seats are closed."
+SEAT_IS_A_BOT = gettext_lazy("{name} is played by a bot: a bot seat has no code.")
+SEAT_CODE_SESSION_OVER = gettext_lazy("This session is over: its seats are closed.")
 
 
 @transaction.atomic
@@ -65,7 +66,7 @@ def _seat_code_change(seat: Seat) -> tuple[GameSession, Seat]:
     """The locked session and seat, when the seat's code may be shown or changed."""
     locked = session_locked(seat.session)
     if not locked.is_running:
-        raise ValidationError(SEAT_CODE_SESSION_OVER)
+        raise ValidationError(str(SEAT_CODE_SESSION_OVER))
     row = Seat.objects.select_for_update().get(pk=seat.pk)
     if row.is_bot:
         raise ValidationError(SEAT_IS_A_BOT.format(name=row.name))

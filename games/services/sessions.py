@@ -11,6 +11,8 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games import versions
 from games.engines.kernel.errors import RuleError
@@ -28,20 +30,34 @@ from games.services.taps import (
     session_locked,
     session_rules,
 )
+from games.translation import say_to_reader
 
 SEAT_COLOURS = ["red", "blue", "green", "yellow", "purple", "orange", "teal", "grey"]
 MAX_SEAT_NAME = 80
-SEAT_COUNT = "{game} is played by {min} to {max} players; got {count}."
-SEAT_NAME_REQUIRED = "Every seat needs a name."
-SEAT_NAME_INVALID = "A seat name cannot hold control characters."
-SEAT_NAME_TOO_LONG = f"A seat name has at most {MAX_SEAT_NAME} characters."
-SEAT_NAME_TWICE = "Two seats are called {name}."
-CONFIG_NOT_A_DICT = "The game settings must be an object."
-CONFIG_SEATS = "The game settings list {got} seats for {count} seat names."
-BOT_SEAT_UNKNOWN = "There is no seat {index} to give to a bot."
-SETUP_REFUSED = "The game could not be set up: {message}"
-SESSION_ALREADY_OVER = "This session is already {status}."
-SESSION_NOT_ABANDONED = "Only an abandoned session can be resumed; this one is {status}."
+SEAT_COUNT = gettext_lazy("{game} is played by {min} to {max} players; got {count}.")
+SEAT_NAME_REQUIRED = gettext_lazy("Every seat needs a name.")
+SEAT_NAME_INVALID = gettext_lazy("A seat name cannot hold control characters.")
+SEAT_NAME_TOO_LONG = format_lazy(
+    gettext_lazy("A seat name has at most {most} characters."), most=MAX_SEAT_NAME
+)
+SEAT_NAME_TWICE = gettext_lazy("Two seats are called {name}.")
+CONFIG_NOT_A_DICT = gettext_lazy("The game settings must be an object.")
+CONFIG_SEATS = gettext_lazy("The game settings list {got} seats for {count} seat names.")
+BOT_SEAT_UNKNOWN = gettext_lazy("There is no seat {index} to give to a bot.")
+SETUP_REFUSED = gettext_lazy("The game could not be set up: {message}")
+SESSION_ALREADY_OVER = gettext_lazy("This session is already {status}.")
+SESSION_NOT_ABANDONED = gettext_lazy("Only an abandoned session can be resumed; this one is {status}.")
+STATUS_WORDS: dict[str, Any] = {
+    GameSession.Status.LOBBY: pgettext_lazy("session status", "Lobby"),
+    GameSession.Status.ACTIVE: pgettext_lazy("session status", "Active"),
+    GameSession.Status.FINISHED: pgettext_lazy("session status", "Finished"),
+    GameSession.Status.ABANDONED: pgettext_lazy("session status", "Abandoned"),
+}
+
+
+def status_words(status: str) -> str:
+    """A session's status as a word in a sentence ("finished"), in the reader's language."""
+    return str(STATUS_WORDS.get(status, status)).lower()
 
 
 def _seat_names_clean(rules: GameRules, seat_names: list[str]) -> list[str]:
@@ -51,11 +67,11 @@ def _seat_names_clean(rules: GameRules, seat_names: list[str]) -> list[str]:
             SEAT_COUNT.format(game=rules.name, min=rules.min_seats, max=rules.max_seats, count=len(names))
         )
     if not all(names):
-        raise ValidationError(SEAT_NAME_REQUIRED)
+        raise ValidationError(str(SEAT_NAME_REQUIRED))
     if any(has_control_characters(n) for n in names):
-        raise ValidationError(SEAT_NAME_INVALID)
+        raise ValidationError(str(SEAT_NAME_INVALID))
     if any(len(n) > MAX_SEAT_NAME for n in names):
-        raise ValidationError(SEAT_NAME_TOO_LONG)
+        raise ValidationError(str(SEAT_NAME_TOO_LONG))
     seen: set[str] = set()
     for n in names:
         if n.casefold() in seen:
@@ -68,7 +84,7 @@ def _config_with_seats(config: dict | None, names: list[str]) -> dict:
     """The engine's config: the given settings, with each seat's extras and its name."""
     extra = dict(config or {}) if isinstance(config or {}, dict) else None
     if extra is None:
-        raise ValidationError(CONFIG_NOT_A_DICT)
+        raise ValidationError(str(CONFIG_NOT_A_DICT))
     seat_extras = extra.pop("seats", None) or [{} for _ in names]
     if not isinstance(seat_extras, list) or len(seat_extras) != len(names):
         got = len(seat_extras) if isinstance(seat_extras, list) else "no"
@@ -76,7 +92,7 @@ def _config_with_seats(config: dict | None, names: list[str]) -> dict:
     seats_config = [
         {**(x if isinstance(x, dict) else {}), "name": n} for x, n in zip(seat_extras, names, strict=True)
     ]
-    return plain_json({"seats": seats_config, **extra}, CONFIG_NOT_A_DICT)
+    return plain_json({"seats": seats_config, **extra}, str(CONFIG_NOT_A_DICT))
 
 
 @transaction.atomic
@@ -106,7 +122,7 @@ def session_create(
     try:
         state = plain_json(rules.setup(full_config, seed), ACTION_NOT_JSON)
     except RuleError as exc:
-        raise ValidationError(SETUP_REFUSED.format(message=exc.message)) from exc
+        raise ValidationError(SETUP_REFUSED.format(message=say_to_reader(exc.message))) from exc
 
     session = GameSession(
         game=game,
@@ -144,7 +160,7 @@ def session_create(
 def session_abandon(*, session: GameSession) -> GameSession:
     locked = session_locked(session)
     if locked.status in (GameSession.Status.FINISHED, GameSession.Status.ABANDONED):
-        raise ValidationError(SESSION_ALREADY_OVER.format(status=locked.get_status_display().lower()))
+        raise ValidationError(SESSION_ALREADY_OVER.format(status=status_words(locked.status)))
     locked.status = GameSession.Status.ABANDONED
     locked.version += 1
     locked.last_activity = timezone.now()
@@ -160,7 +176,7 @@ def session_resume(*, session: GameSession) -> GameSession:
     status is running again (who may, and when, is the caller's rule: a campaign's night)."""
     locked = session_locked(session)
     if locked.status != GameSession.Status.ABANDONED:
-        raise ValidationError(SESSION_NOT_ABANDONED.format(status=locked.get_status_display().lower()))
+        raise ValidationError(SESSION_NOT_ABANDONED.format(status=status_words(locked.status)))
     locked.status = GameSession.Status.ACTIVE
     locked.version += 1
     locked.last_activity = timezone.now()

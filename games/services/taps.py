@@ -22,6 +22,7 @@ from config.json_limits import STORED_JSON_MAX_DEPTH, json_depth_exceeds, json_n
 from games import versions
 from games.engines.kernel.choices import unknown_keys
 from games.engines.kernel.errors import RuleError
+from games.engines.kernel.messages import Message, to_data
 from games.engines.kernel.registry import get_game
 from games.engines.kernel.rules import GameRules
 from games.engines.kernel.text import has_control_characters, json_text_refused
@@ -191,13 +192,26 @@ MALFORMED = (KeyError, IndexError, TypeError, ValueError, AttributeError)
 
 
 def _label(session: GameSession, rules: GameRules, action: dict, new_state: dict) -> str:
-    """The log's words for ``action``, which takes the session's state to ``new_state``."""
+    """The log's words for ``action``, which takes the session's state to ``new_state``: a
+    ``Message`` when the engine says one (its English is the label; ``to_data`` keeps the rest)."""
     try:
         said = rules.describe(session.state, action, new_state)
-        return said[: SessionAction._meta.get_field("label").max_length]
+        most = SessionAction._meta.get_field("label").max_length
+        return said if most is None or len(said) <= most else said[:most]
     except Exception:  # a label must never lose an action
         logger.exception("Engine %s could not describe %r", session.game, action)
         return str(action.get("type", "?")).replace("_", " ")
+
+
+def _label_data(label: str) -> Any:
+    """What the log keeps of a label besides its English: the message's data, so each reader reads
+    it in their own language; None for plain words (and a label cut short)."""
+    if not isinstance(label, Message):
+        return None
+    try:
+        return plain_json(to_data(label), ACTION_NOT_JSON)
+    except ValidationError:  # a parameter that is no JSON: the English stays, always
+        return None
 
 
 def _undoable(session: GameSession, rules: GameRules, action: dict, new_state: dict) -> bool:
@@ -241,6 +255,7 @@ class Tap:
     payload: dict
     state: dict
     label: str
+    label_data: Any
     undoable: bool
     changes: dict[str, Any]
 
@@ -256,10 +271,12 @@ def _tap(session: GameSession, rules: GameRules, payload: dict) -> Tap:
     except MALFORMED as exc:
         raise EngineFailed() from exc
     state = plain_json(after, ACTION_NOT_JSON)
+    label = _label(session, rules, payload, state)
     return Tap(
         payload=payload,
         state=state,
-        label=_label(session, rules, payload, state),
+        label=str(label),
+        label_data=_label_data(label),
         undoable=_undoable(session, rules, payload, state),
         changes=_changes(session, rules, state),
     )
@@ -286,6 +303,7 @@ def _written(
         seat=seat_index,
         payload=tap.payload,
         label=tap.label,
+        label_data=tap.label_data,
         undoable=tap.undoable,
         idempotency_key=key,
         version=tap.changes["version"],

@@ -7,6 +7,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from games import selectors
 from games.engines.kernel.errors import RuleError
@@ -20,6 +21,7 @@ from games.services.taps import (
     session_locked,
     session_rules,
 )
+from games.translation import say_stored
 
 # What an undo changes on the session row (the rest, config and seed among them, stays as it is).
 UNDO_WRITES = ["state", "version", "last_activity", "status", "updated"]
@@ -29,7 +31,7 @@ LOG_OF_OLDER_RULES = (
     "so it cannot be replayed to undo: finish the game from here, or abandon it."
 )
 ONLY_HOST_UNDOES = "Only the host can undo."
-NOT_UNDOABLE = "“{label}” cannot be undone: it revealed hidden information."
+NOT_UNDOABLE = gettext_lazy("“{label}” cannot be undone: it revealed hidden information.")
 CANNOT_UNDO_NOW = "An abandoned session cannot be changed."
 GAME_OVER_NO_UNDO = "The game is over: its last action cannot be undone."
 
@@ -95,7 +97,8 @@ def session_undo(*, session: GameSession, by: User | AnonymousUser | None) -> Ga
     rules = session_rules(locked)
     opening = last.seq == 1 and rules.opening_action is not None
     if opening or not selectors.session_action_undoable(session=locked, action=last):
-        raise ValidationError(NOT_UNDOABLE.format(label=last.label))
+        # Said in the language of the request being answered, the label too.
+        raise ValidationError(NOT_UNDOABLE.format(label=say_stored(last.label_data, english=last.label)))
     last.undone = True
     last.save(update_fields=["undone"])
     locked.state = _replay_from_snapshot(locked, rules, before=last.seq)

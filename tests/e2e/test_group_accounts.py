@@ -82,7 +82,7 @@ class GroupAccountsTests:
         other.goto(link)
         other.click("main >> text=Join Our realm")
         other.wait_for_selector("main .errorlist")
-        assert DEMO_CANNOT_JOIN in other.inner_text("main")
+        assert str(DEMO_CANNOT_JOIN) in other.inner_text("main")
         assert other.goto(campaign_url).status == 404
 
         # The owner sees both members, removes the second; the second then gets 404.

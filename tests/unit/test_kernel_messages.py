@@ -8,10 +8,13 @@ import pickle
 from games.engines.kernel.messages import (
     Message,
     Translators,
+    field_names,
     from_data,
     gettext_noop,
     join,
     ngettext,
+    ngettext_lazy,
+    pgettext_lazy,
     pgettext_noop,
     say,
     to_data,
@@ -104,3 +107,26 @@ def test_parameters_are_named():
         assert "named" in str(error)
     else:
         raise AssertionError("a positional parameter was accepted")
+
+
+def test_a_stored_message_reaches_no_attribute_of_its_parameters():
+    crafted = from_data({"id": "{who.__class__} and {who[0]}", "params": {"who": "Anna"}})
+    assert say(crafted, SHOUT) == "{WHO.__CLASS__} AND {WHO[0]}"
+    assert crafted == "{who.__class__} and {who[0]}"
+
+
+def test_a_number_keeps_its_format_and_a_count_named_by_a_parameter_takes_its_plural_form():
+    assert gettext_noop("Envelope {number:02d} {amount:+d}").format(number=5, amount=2) == "Envelope 05 +2"
+    coins = ngettext_lazy("{have} Coin left", "{have} Coins left", "have")
+    assert coins.format(have=1) == "1 Coin left" and coins.format(have=3) == "3 Coins left"
+    assert say(coins.format(have=3), SHOUT) == "MANY:3 Coins left"
+    assert from_data(json.loads(json.dumps(to_data(coins.format(have=1))))) == "1 Coin left"
+
+
+def test_the_names_a_message_fills_in_are_read_from_its_words():
+    assert field_names("{who} voted {side} with {power:d} and {row!r}") == {"who", "side", "power", "row"}
+
+
+def test_a_context_marked_under_makemessages_name_says_the_same_as_pgettext_noop():
+    assert to_data(pgettext_lazy("theme", "Dark")) == to_data(pgettext_noop("theme", "Dark"))
+    assert say(pgettext_lazy("theme", "Dark"), SHOUT) == "theme|Dark"

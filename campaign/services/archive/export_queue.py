@@ -16,6 +16,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 from kombu.exceptions import KombuError
 
 from campaign.models import (
@@ -36,19 +37,19 @@ from config.json_limits import json_loads_strict
 # (Redis down) leaves the export pending with EXPORT_NOT_SENT, and beat's sweep sends it again;
 # one sent but never written (its worker killed, the message lost) is sent again once stale; after
 # CHRONICLE_EXPORT_MAX_ATTEMPTS sendings it fails with EXPORT_GAVE_UP. The page offers "Try again".
-EXPORT_NOT_SENT = (
+EXPORT_NOT_SENT = gettext_lazy(
     "Not started yet: the background queue is unreachable. It is tried again automatically, "
     "or press Try again."
 )
-EXPORT_GAVE_UP = (
+EXPORT_GAVE_UP = gettext_lazy(
     "Not written after {attempts} attempts: no background worker ran it. "
     "Press Try again once the worker runs (see the status page)."
 )
-EXPORT_ALREADY_READY = "This export is ready: download it below."
-EXPORT_WOULD_NOT_IMPORT = "Not offered: this export would not import again. {problem}"
-EXPORT_IMPORT_CRASHED = "the import failed on it ({problem})"
-EXPORT_NOT_JSON = "The archive is damaged: it is not valid JSON ({problem})."
-EXPORT_STILL_RUNNING = "This export is still being prepared: wait a moment before trying again."
+EXPORT_ALREADY_READY = gettext_lazy("This export is ready: download it below.")
+EXPORT_WOULD_NOT_IMPORT = gettext_lazy("Not offered: this export would not import again. {problem}")
+EXPORT_IMPORT_CRASHED = gettext_lazy("the import failed on it ({problem})")
+EXPORT_NOT_JSON = gettext_lazy("The archive is damaged: it is not valid JSON ({problem}).")
+EXPORT_STILL_RUNNING = gettext_lazy("This export is still being prepared: wait a moment before trying again.")
 EXPORT_TASK = "campaign.tasks.campaign_export_task"  # the task writing an export (sent by name)
 # Sending a task: a brief broker hiccup is retried at once; longer outages are the sweep's.
 EXPORT_SEND_RETRY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}

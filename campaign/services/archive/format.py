@@ -10,6 +10,8 @@ from collections.abc import Callable
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy
 
 from campaign.models import (
     Achievement,
@@ -44,18 +46,20 @@ ARCHIVE_FORMAT = "chronicle-campaign"
 # Version 2 adds every date (games, stickers, envelopes, Mystery stickers, ledger, events) and the
 # actor of each event; version 3 adds the game sessions (sessions, seats, actions); version 4 leaves
 # a session's cached state out (written as {}: the importer replays its log), so a Chronicle that
-# would trust the state of a version 3 file refuses a version 4 one. Versions 1 to 3 are still read.
-ARCHIVE_VERSION = 4
+# would trust the state of a version 3 file refuses a version 4 one; version 5 adds each log line's
+# message (an action's ``label_data``), so a night's log reads in each reader's language (an older
+# archive's line reads its English). Versions 1 to 4 are still read.
+ARCHIVE_VERSION = 5
 
 
-ARCHIVE_VERSIONS = (1, 2, 3, 4)
+ARCHIVE_VERSIONS = (1, 2, 3, 4, 5)
 
 
 # The largest archive file the import reads (the upload is refused above it).
 ARCHIVE_MAX_BYTES = 32 * 1024 * 1024
 
 
-ARCHIVE_EXPORT_TOO_LARGE = (
+ARCHIVE_EXPORT_TOO_LARGE = gettext_lazy(
     "This campaign is larger than an archive may be ({problem}): the export would not import again."
 )
 
@@ -67,31 +71,35 @@ ARCHIVE_BATCH = 2_000
 ARCHIVE_MAX_DEPTH = 12  # nesting of the typed card data (outcomes, effects, event details)
 
 
-ARCHIVE_NOT_AN_OBJECT = "The archive is damaged: it is not a JSON object."
+ARCHIVE_NOT_AN_OBJECT = gettext_lazy("The archive is damaged: it is not a JSON object.")
 
 
-ARCHIVE_WRONG_FORMAT = "This file is not a Chronicle campaign archive."
+ARCHIVE_WRONG_FORMAT = gettext_lazy("This file is not a Chronicle campaign archive.")
 
 
-ARCHIVE_WRONG_VERSION = "Archive version {version!r} is not supported (this Chronicle reads versions 1 to 4)."
+ARCHIVE_WRONG_VERSION = gettext_lazy(
+    "Archive version {version!r} is not supported (this Chronicle reads versions 1 to 5)."
+)
 
 
 ARCHIVE_DAMAGED = ARCHIVE_VALUE  # one sentence for every refusal (value_checks.py)
 
 
-ARCHIVE_TOO_DEEP = f"The archive is damaged: it nests deeper than {ARCHIVE_MAX_DEPTH} levels."
+ARCHIVE_TOO_DEEP = format_lazy(
+    gettext_lazy("The archive is damaged: it nests deeper than {limit} levels."), limit=ARCHIVE_MAX_DEPTH
+)
 
 
-ARCHIVE_TOO_MANY = "more than {limit} rows"
+ARCHIVE_TOO_MANY = gettext_lazy("more than {limit} rows")
 
 
-ARCHIVE_TWICE = "{what} appears twice"
+ARCHIVE_TWICE = gettext_lazy("{what} appears twice")
 
 
-ARCHIVE_UNKNOWN_KEYS = "unknown field(s) {keys}"
+ARCHIVE_UNKNOWN_KEYS = gettext_lazy("unknown field(s) {keys}")
 
 
-ARCHIVE_SESSION_LOG = "its log does not replay ({problem})"
+ARCHIVE_SESSION_LOG = gettext_lazy("its log does not replay ({problem})")
 
 
 # Per section: the model and the plain fields copied as they are.
@@ -140,9 +148,18 @@ FIELDS = {
     "seats": (Seat, ["index", "name", "colour", "is_bot"]),
     "actions": (
         SessionAction,
-        ["seq", "seat", "payload", "label", "idempotency_key", "version", "undone", "undoable"],
+        ["seq", "seat", "payload", "label", "label_data", "idempotency_key", "version", "undone", "undoable"],
     ),
 }
+
+
+# The fields a row carries from one version on (an older archive's row has none: the model's default).
+ADDED_IN = {("actions", "label_data"): 5}
+
+
+def fields_of(section: str, version: int) -> list[str]:
+    """The plain fields of ``section`` a row of an archive of ``version`` carries."""
+    return [f for f in FIELDS[section][1] if version >= ADDED_IN.get((section, f), 0)]
 
 
 # The sections each version carries (an older archive has none of the later ones).
@@ -152,6 +169,7 @@ SECTIONS_OF = {
     2: [s for s in FIELDS if s not in SESSION_SECTIONS],
     3: list(FIELDS),
     4: list(FIELDS),
+    5: list(FIELDS),
 }
 
 

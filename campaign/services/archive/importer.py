@@ -29,6 +29,7 @@ from campaign.services.archive.format import (
     LINKS,
     REQUIRED_LINKS,
     damaged,
+    fields_of,
     houses_mapped,
     is_int,
 )
@@ -102,7 +103,7 @@ class Importer:
         """The new object of one row, checked (types, the model's validators), kept to be written.
         Its links were resolved by ``row`` to objects of this archive: not written yet, they are
         left out of ``full_clean`` (which would look them up in the database)."""
-        model, fields = FIELDS[section]
+        model, fields = FIELDS[section][0], fields_of(section, self.version)
         where = f"{section}[{index}]"
         if not isinstance(data, dict):
             raise damaged(where, "not an object")

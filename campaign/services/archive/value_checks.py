@@ -25,6 +25,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils.dateparse import parse_datetime
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy
 
 from campaign.legacy import MAX_SPACES
 from campaign.models import Campaign, DilemmaCard
@@ -43,32 +45,34 @@ from games.engines.kings_dilemma.data import (
 )
 from games.models import GameSession
 
-ARCHIVE_VALUE = "The archive is damaged: {where}: {problem}"
+ARCHIVE_VALUE = gettext_lazy("The archive is damaged: {where}: {problem}")
 
 # Why a value is refused (the ``problem`` of ARCHIVE_VALUE).
-DATETIME_FORMAT = "must be a date and time (ISO 8601, e.g. 2026-11-24T20:30:00+01:00)"
-DATE_FORMAT = "must be a date (YYYY-MM-DD)"
-DATE_RANGE = "must be a date between the years {low} and {high} (in UTC and in its own time zone)"
-WHOLE_NUMBER = "must be a whole number"
-NUMBER_RANGE = "must be a whole number from {low} to {high}"
-TRUE_OR_FALSE = "must be true or false"
-TEXT_KIND = "must be a text"
-TEXT_TOO_LONG = "must be a text of at most {limit} characters"
-TEXT_CONTROL = "cannot hold control characters (NUL, escape, direction marks)"
-JSON_OBJECT = "must be an object"
-JSON_OBJECTS = "must be a list of objects"
-JSON_TOO_LARGE = "holds more than {limit} characters of data"
-JSON_TOO_DEEP = "nests deeper than {limit} levels"
-JSON_NUMBER = "holds a number that is not finite or past 64 bits"
-JSON_KEY = "holds a key that is not a text without control characters"
-JSON_VALUE = "holds a value that is not text, a number, true, false, null, a list or an object"
-EFFECT_UNKNOWN = (
+DATETIME_FORMAT = gettext_lazy("must be a date and time (ISO 8601, e.g. 2026-11-24T20:30:00+01:00)")
+DATE_FORMAT = gettext_lazy("must be a date (YYYY-MM-DD)")
+DATE_RANGE = gettext_lazy(
+    "must be a date between the years {low} and {high} (in UTC and in its own time zone)"
+)
+WHOLE_NUMBER = gettext_lazy("must be a whole number")
+NUMBER_RANGE = gettext_lazy("must be a whole number from {low} to {high}")
+TRUE_OR_FALSE = gettext_lazy("must be true or false")
+TEXT_KIND = gettext_lazy("must be a text")
+TEXT_TOO_LONG = gettext_lazy("must be a text of at most {limit} characters")
+TEXT_CONTROL = gettext_lazy("cannot hold control characters (NUL, escape, direction marks)")
+JSON_OBJECT = gettext_lazy("must be an object")
+JSON_OBJECTS = gettext_lazy("must be a list of objects")
+JSON_TOO_LARGE = gettext_lazy("holds more than {limit} characters of data")
+JSON_TOO_DEEP = gettext_lazy("nests deeper than {limit} levels")
+JSON_NUMBER = gettext_lazy("holds a number that is not finite or past 64 bits")
+JSON_KEY = gettext_lazy("holds a key that is not a text without control characters")
+JSON_VALUE = gettext_lazy("holds a value that is not text, a number, true, false, null, a list or an object")
+EFFECT_UNKNOWN = gettext_lazy(
     "{key!r} is not an ability effect (start_power, start_coins, prestige, crave, power or coins)"
 )
-NIGHT_IMPOSSIBLE = "a night could never start with this campaign: {reason}"
-SESSION_LOG_REFUSED = "its log does not replay under this Chronicle's rules ({reason})"
-MYSTERY_TOO_MANY = "a campaign attaches at most {count} Mystery stickers"
-FINALE_MISMATCH = (
+NIGHT_IMPOSSIBLE = gettext_lazy("a night could never start with this campaign: {reason}")
+SESSION_LOG_REFUSED = gettext_lazy("its log does not replay under this Chronicle's rules ({reason})")
+MYSTERY_TOO_MANY = gettext_lazy("a campaign attaches at most {count} Mystery stickers")
+FINALE_MISMATCH = gettext_lazy(
     "the campaign is closed for the Grand Finale only once its {count} Mystery stickers are attached "
     "(grand_finale_ready and closed are both true then, both false before)"
 )
@@ -132,7 +136,7 @@ RULE_RANGES: dict[tuple[str, str], tuple[int, int]] = {
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
-def refused(where: str, problem: str) -> ValidationError:
+def refused(where: str, problem: str | Promise) -> ValidationError:
     return ValidationError(ARCHIVE_VALUE.format(where=where, problem=problem), code="archive_value")
 
 
@@ -379,14 +383,18 @@ def replayed_session_state(where: str, *, game: str, config: dict, seed: int, lo
 
 # Why a session's values do not agree with its log, its seats or its campaign (an accepted archive
 # must be able to go on: the next tap, an undo, the save of a night).
-SESSION_LAST_SEQ = "last_seq is {value}, but the last action of its log is number {last}"
-SESSION_VERSION = "version is {value}, but its log has already reached version {least}"
-SESSION_ACTION_SEAT = "action {seq} is logged for seat {seat} but its payload names seat {payload!r}"
-SESSION_SEATS = "its seats are {got}, but its game is set up for {count} (seats 0 to {last})"
-SESSION_OVER = "is {status}, but its log ends the game (a session whose game is over is finished)"
-SESSION_NOT_OVER = "is finished, but its log does not end the game"
-SESSION_BOTS = "has_bots is {value}, but {count} of its seats are played by a bot"
-SESSION_HOUSE = (
+SESSION_LAST_SEQ = gettext_lazy("last_seq is {value}, but the last action of its log is number {last}")
+SESSION_VERSION = gettext_lazy("version is {value}, but its log has already reached version {least}")
+SESSION_ACTION_SEAT = gettext_lazy(
+    "action {seq} is logged for seat {seat} but its payload names seat {payload!r}"
+)
+SESSION_SEATS = gettext_lazy("its seats are {got}, but its game is set up for {count} (seats 0 to {last})")
+SESSION_OVER = gettext_lazy(
+    "is {status}, but its log ends the game (a session whose game is over is finished)"
+)
+SESSION_NOT_OVER = gettext_lazy("is finished, but its log does not end the game")
+SESSION_BOTS = gettext_lazy("has_bots is {value}, but {count} of its seats are played by a bot")
+SESSION_HOUSE = gettext_lazy(
     "config.seats[{index}].house must be the number of a House of the archive, each House once "
     "(a campaign night's seat is a House); got {value!r}"
 )

@@ -17,6 +17,7 @@ from games.engines.council_of_four.board import (
     CITIES,
     CITY_LETTERS,
     CITY_TOKENS,
+    COLOUR_WORDS,
     COUNCILOR_COLOURS,
     COUNCILORS_PER_BALCONY,
     DISTANCES,
@@ -52,7 +53,6 @@ from games.engines.council_of_four.turn import (
     use_quick,
 )
 from games.engines.kernel.errors import RuleError
-from games.engines.kernel.words import plural
 
 # The table's first action
 
@@ -106,15 +106,16 @@ def deal(state: dict, action: dict, rng: random.Random) -> None:
 def _balcony(value: Any, *, regions_only: bool = False) -> str:
     allowed = REGIONS if regions_only else BALCONIES
     if not isinstance(value, str) or value not in allowed:
-        raise RuleError(
-            (msg.UNKNOWN_REGION if regions_only else msg.UNKNOWN_BALCONY).format(region=value, balcony=value)
-        )
+        if regions_only:
+            raise RuleError(msg.UNKNOWN_REGION.format(region=value))
+        raise RuleError(msg.UNKNOWN_BALCONY.format(balcony=value))
     return value
 
 
 def _colour(state: dict, value: Any) -> str:
     if not isinstance(value, str) or state["councilors"].get(value, 0) < 1:
-        raise RuleError(msg.NO_SUCH_COUNCILOR.format(colour=value))
+        known = COLOUR_WORDS.get(value) if isinstance(value, str) else None
+        raise RuleError(msg.NO_SUCH_COUNCILOR.format(colour=known or value))
     return value
 
 
@@ -127,7 +128,7 @@ def _city(value: Any) -> str:
 def _pay(state: dict, seat: int, cards: list[str], coins: int) -> None:
     player = state["seats"][seat]
     if player["coins"] < coins:
-        raise RuleError(msg.NOT_ENOUGH_COINS.format(cost=coins, coins=player["coins"], s=plural(coins)))
+        raise RuleError(msg.NOT_ENOUGH_COINS.format(cost=coins, coins=player["coins"]))
     player["coins"] -= coins
     for card in cards:
         player["hand"].remove(card)
@@ -203,9 +204,7 @@ def engage_servant(state: dict, action: dict, rng: random.Random) -> None:
     expect_quick_left(state)
     player = state["seats"][seat]
     if player["coins"] < ENGAGE_COINS:
-        raise RuleError(
-            msg.NOT_ENOUGH_COINS.format(cost=ENGAGE_COINS, coins=player["coins"], s=plural(ENGAGE_COINS))
-        )
+        raise RuleError(msg.NOT_ENOUGH_COINS.format(cost=ENGAGE_COINS, coins=player["coins"]))
     use_quick(state)
     player["coins"] -= ENGAGE_COINS
     player["servants"] += 1
@@ -215,9 +214,7 @@ def engage_servant(state: dict, action: dict, rng: random.Random) -> None:
 def _spend_servants(state: dict, seat: int, cost: int) -> None:
     player = state["seats"][seat]
     if player["servants"] < cost:
-        raise RuleError(
-            msg.NOT_ENOUGH_SERVANTS.format(cost=cost, servants=player["servants"], s=plural(cost))
-        )
+        raise RuleError(msg.NOT_ENOUGH_SERVANTS.format(cost=cost, servants=player["servants"]))
     player["servants"] -= cost
 
 

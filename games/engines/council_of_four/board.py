@@ -5,6 +5,8 @@ import json
 from collections import deque
 from pathlib import Path
 
+from games.engines.kernel.messages import gettext_noop
+
 DATA_DIR = Path(__file__).parent / "data"
 
 
@@ -22,7 +24,25 @@ _REWARDS = _load("rewards.json")
 REGIONS: tuple[str, ...] = tuple(dict.fromkeys(c["region"] for c in _BOARD["cities"]))
 QUEEN = "queen"
 BALCONIES: tuple[str, ...] = (*REGIONS, QUEEN)
-BALCONY_WORDS = {**{r: f"{r.capitalize()} Balcony" for r in REGIONS}, QUEEN: "Queen's Balcony"}
+# The regions' and the Balconies' names (the data file's keys are lower case); a region the data
+# file adds without words here reads as its key.
+REGION_WORDS = {
+    "coast": gettext_noop("Coast"),
+    "hills": gettext_noop("Hills"),
+    "mountains": gettext_noop("Mountains"),
+}
+_BALCONY_NAMES = {
+    "coast": gettext_noop("Coast Balcony"),
+    "hills": gettext_noop("Hills Balcony"),
+    "mountains": gettext_noop("Mountains Balcony"),
+    QUEEN: gettext_noop("Queen's Balcony"),
+}
+BALCONY_WORDS = {b: _BALCONY_NAMES.get(b) or f"{b.capitalize()} Balcony" for b in (*REGIONS, QUEEN)}
+
+
+def region_word(region: str) -> str:
+    return REGION_WORDS.get(region) or region.capitalize()
+
 
 CITIES: dict[str, dict] = {
     c["letter"]: {"letter": c["letter"], "name": c["name"], "region": c["region"], "colour": c["colour"]}
@@ -31,6 +51,14 @@ CITIES: dict[str, dict] = {
 CITY_LETTERS: tuple[str, ...] = tuple(CITIES)
 QUEEN_CITY: str = _BOARD["king_city"]
 GREY = CITIES[QUEEN_CITY]["colour"]
+# The cities' colours as their Reward tiles name them (the Queen's city is grey and has none).
+CITY_COLOUR_WORDS = {
+    "gold": gettext_noop("Gold"),
+    "silver": gettext_noop("Silver"),
+    "bronze": gettext_noop("Bronze"),
+    "iron": gettext_noop("Iron"),
+    "grey": gettext_noop("Grey"),
+}
 ROADS: tuple[tuple[str, str], ...] = tuple((a, b) for a, b in _BOARD["roads"])
 NEIGHBOURS: dict[str, tuple[str, ...]] = {
     letter: tuple(sorted({b for a, b in ROADS if a == letter} | {a for a, b in ROADS if b == letter}))
@@ -68,6 +96,34 @@ COUNCILOR_COLOURS: tuple[str, ...] = ("black", "white", "orange", "pink", "purpl
 COUNCILORS_PER_COLOUR = 4
 COUNCILORS_PER_BALCONY = 4
 JOKER = "joker"
+# The Politics cards' and the Councilors' colours in words: on their own ("2 Politics cards (black,
+# joker)"), first in a payment ("Black + 2 Jokers"), and a Councilor with its article.
+COLOUR_WORDS = {
+    "black": gettext_noop("black"),
+    "white": gettext_noop("white"),
+    "orange": gettext_noop("orange"),
+    "pink": gettext_noop("pink"),
+    "purple": gettext_noop("purple"),
+    "blue": gettext_noop("blue"),
+    JOKER: gettext_noop("joker"),
+}
+COLOUR_NAMES = {
+    "black": gettext_noop("Black"),
+    "white": gettext_noop("White"),
+    "orange": gettext_noop("Orange"),
+    "pink": gettext_noop("Pink"),
+    "purple": gettext_noop("Purple"),
+    "blue": gettext_noop("Blue"),
+    JOKER: gettext_noop("Joker"),
+}
+A_COUNCILOR = {
+    "black": gettext_noop("a black Councilor"),
+    "white": gettext_noop("a white Councilor"),
+    "orange": gettext_noop("an orange Councilor"),
+    "pink": gettext_noop("a pink Councilor"),
+    "purple": gettext_noop("a purple Councilor"),
+    "blue": gettext_noop("a blue Councilor"),
+}
 CARDS_PER_COLOUR = 13
 JOKERS = 12
 

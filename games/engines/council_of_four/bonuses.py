@@ -5,15 +5,16 @@ from typing import Any
 
 from games.engines.council_of_four.board import CITY_TOKENS, NOBILITY, NOBILITY_LAST, PERMITS, REGIONS
 from games.engines.council_of_four.pieces import draw_card, refill
+from games.engines.kernel.messages import gettext_noop
 
 # Pending bonus choices, and how a message names each.
 CITY_TOKEN = "city_token"
 PERMIT_BONUS = "permit_bonus"
 FREE_PERMIT = "free_permit"
 PENDING_WORDS = {
-    CITY_TOKEN: "City token bonus",
-    PERMIT_BONUS: "Permit bonus",
-    FREE_PERMIT: "free Permit",
+    CITY_TOKEN: gettext_noop("City token bonus"),
+    PERMIT_BONUS: gettext_noop("Permit bonus"),
+    FREE_PERMIT: gettext_noop("free Permit"),
 }
 
 

@@ -20,7 +20,6 @@ from games.engines.council_of_four.board import (
 )
 from games.engines.council_of_four.bonuses import gain
 from games.engines.kernel.errors import RuleError
-from games.engines.kernel.words import plural
 
 
 def merchants_of(state: dict, seat: int) -> list[str]:
@@ -47,7 +46,7 @@ def placing_problem(state: dict, seat: int, city: str) -> str | None:
         return msg.NO_MERCHANTS_LEFT
     cost = others_in(state, city, seat)
     if player["servants"] < cost:
-        return msg.NOT_ENOUGH_SERVANTS.format(cost=cost, servants=player["servants"], s=plural(cost))
+        return msg.NOT_ENOUGH_SERVANTS.format(cost=cost, servants=player["servants"])
     return None
 
 

@@ -20,6 +20,7 @@ from games.engines.council_of_four.pieces import shows_hidden
 from games.engines.council_of_four.player_view import CouncilOfFourSeatView, CouncilOfFourTableView, view
 from games.engines.council_of_four.setup import MAX_SEATS, MIN_SEATS, setup
 from games.engines.council_of_four.turn import ACTIONS, DEAL, current_seat, to_act
+from games.engines.kernel.messages import gettext_noop
 from games.engines.kernel.rules import ALWAYS, TABLE, Move, Rules
 
 TURN = (ACTIONS,)
@@ -41,22 +42,26 @@ class CouncilOfFourRules(Rules):
     words = messages
     opening_action = {"type": "deal", "seat": TABLE}  # the hidden cards, dealt as action 1
     moves = {
-        "deal": Move(actions.deal, phases=(DEAL,), acting=TABLE, what="deal the game"),
+        "deal": Move(actions.deal, phases=(DEAL,), acting=TABLE, what=gettext_noop("deal the game")),
         # Main actions
-        "elect": _turn_move(actions.elect, "elect a Councilor"),
-        "acquire_permit": _turn_move(actions.acquire_permit, "acquire a Permit"),
-        "build": _turn_move(actions.build, "place a Merchant"),
-        "queen_build": _turn_move(actions.queen_build, "place a Merchant with the help of the Queen"),
+        "elect": _turn_move(actions.elect, gettext_noop("elect a Councilor")),
+        "acquire_permit": _turn_move(actions.acquire_permit, gettext_noop("acquire a Permit")),
+        "build": _turn_move(actions.build, gettext_noop("place a Merchant")),
+        "queen_build": _turn_move(
+            actions.queen_build, gettext_noop("place a Merchant with the help of the Queen")
+        ),
         # Quick actions
-        "engage_servant": _turn_move(actions.engage_servant, "engage a Servant"),
-        "change_permits": _turn_move(actions.change_permits, "change the face-up Permits"),
-        "send_servant": _turn_move(actions.send_servant, "send a Servant to elect a Councilor"),
-        "additional_main": _turn_move(actions.additional_main, "perform an additional Main action"),
-        "end_turn": _turn_move(actions.end_turn, "end the turn"),
+        "engage_servant": _turn_move(actions.engage_servant, gettext_noop("engage a Servant")),
+        "change_permits": _turn_move(actions.change_permits, gettext_noop("change the face-up Permits")),
+        "send_servant": _turn_move(actions.send_servant, gettext_noop("send a Servant to elect a Councilor")),
+        "additional_main": _turn_move(
+            actions.additional_main, gettext_noop("perform an additional Main action")
+        ),
+        "end_turn": _turn_move(actions.end_turn, gettext_noop("end the turn")),
         # Bonus choices
-        "choose_city_bonus": _turn_move(actions.choose_city_bonus, "choose a City token bonus"),
-        "choose_permit_bonus": _turn_move(actions.choose_permit_bonus, "choose a Permit bonus"),
-        "take_free_permit": _turn_move(actions.take_free_permit, "take a free Permit"),
+        "choose_city_bonus": _turn_move(actions.choose_city_bonus, gettext_noop("choose a City token bonus")),
+        "choose_permit_bonus": _turn_move(actions.choose_permit_bonus, gettext_noop("choose a Permit bonus")),
+        "take_free_permit": _turn_move(actions.take_free_permit, gettext_noop("take a free Permit")),
     }
     # What each move shows that was hidden: undo never drops it. The deal, Politics cards discarded
     # to satisfy a council (shown from the hand), and any move that draws a card (a bonus, or the

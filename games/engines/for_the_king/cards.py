@@ -9,6 +9,8 @@ import csv
 from pathlib import Path
 from typing import Any
 
+from games.engines.kernel.messages import gettext_noop
+
 DATA_FILE = Path(__file__).parent / "data" / "cards.csv"
 
 GOVERNMENT = "government"
@@ -52,13 +54,33 @@ for _card in CARDS.values():
 TIE_BREAK_OFFICES = ["diplomacy", "entertainment", "livestock", "architecture", "military", "provisions"]
 
 KING_EFFECT_WORDS = {
-    "plus1": "+1 on one Primary Duty tile",
-    "minus1": "-1 on one Primary Duty tile",
-    "plus_or_minus1": "+1 or -1 on one Primary Duty tile",
-    "plus1_two": "+1 on two different Primary Duty tiles",
-    "minus1_two": "-1 on two different Primary Duty tiles",
-    "plus1_minus1_two": "+1 on one Primary Duty tile and -1 on a different one",
+    "plus1": gettext_noop("+1 on one Primary Duty tile"),
+    "minus1": gettext_noop("-1 on one Primary Duty tile"),
+    "plus_or_minus1": gettext_noop("+1 or -1 on one Primary Duty tile"),
+    "plus1_two": gettext_noop("+1 on two different Primary Duty tiles"),
+    "minus1_two": gettext_noop("-1 on two different Primary Duty tiles"),
+    "plus1_minus1_two": gettext_noop("+1 on one Primary Duty tile and -1 on a different one"),
 }
+
+# The offices as the Government board names them (the data file's keys are lower case).
+OFFICE_WORDS = {
+    "diplomacy": gettext_noop("Diplomacy"),
+    "entertainment": gettext_noop("Entertainment"),
+    "livestock": gettext_noop("Livestock"),
+    "architecture": gettext_noop("Architecture"),
+    "military": gettext_noop("Military"),
+    "provisions": gettext_noop("Provisions"),
+}
+
+# A card in words: 'Military 3 (E)', 'Gold 2', 'King card (+1 on one Primary Duty tile)'.
+GOVERNMENT_LABEL = gettext_noop("{office} {value} ({letter})")
+GOLD_LABEL = gettext_noop("Gold {value}")
+KING_LABEL = gettext_noop("King card ({effect})")
+
+
+def office_word(office: Any) -> str:
+    """An office's name; one the data file adds without words here reads as its key, capitalised."""
+    return OFFICE_WORDS.get(office) or str(office).capitalize()
 
 
 def card(card_id: str) -> dict:
@@ -101,7 +123,7 @@ def label(card_id: str) -> str:
     """The card in words, e.g. 'Military 3 (E)', 'Gold 2', 'King card (+1 on one Primary Duty tile)'."""
     c = CARDS[card_id]
     if c["kind"] == GOVERNMENT:
-        return f"{c['office'].capitalize()} {c['value']} ({c['letter']})"
+        return GOVERNMENT_LABEL.format(office=office_word(c["office"]), value=c["value"], letter=c["letter"])
     if c["kind"] == GOLD:
-        return f"Gold {c['value']}"
-    return f"King card ({KING_EFFECT_WORDS.get(c['effect'], c['effect'])})"
+        return GOLD_LABEL.format(value=c["value"])
+    return KING_LABEL.format(effect=KING_EFFECT_WORDS.get(c["effect"], c["effect"]))

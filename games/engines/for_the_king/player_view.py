@@ -4,7 +4,7 @@ Hands, personal decks, the deck, the box, the Favor deck and face-down discards 
 a seat sees its own cards (and, as Adviser, the card it drew) under ``private``, nowhere else.
 """
 
-from typing import Literal, TypedDict
+from typing import Literal, TypedDict, cast
 
 from games.engines.for_the_king.cards import (
     CARDS,
@@ -15,6 +15,7 @@ from games.engines.for_the_king.cards import (
     gold_value,
     kind,
 )
+from games.engines.for_the_king.scoring import tie_notes
 from games.engines.for_the_king.turn import limits, to_act
 from games.engines.kernel.contract import BaseView
 
@@ -251,6 +252,15 @@ def _areas(counts: dict[str, int]) -> Areas:
     return {"personal": counts["personal"], "middle": counts["middle"], "favor": counts["favor"]}
 
 
+def _result(state: dict) -> ForTheKingResult | None:
+    """The final scoring, its ties said again from the state: a stored state keeps only their
+    English words, the view gives them as messages to say in each reader's language."""
+    result = state["result"]
+    if result is None:
+        return None
+    return cast(ForTheKingResult, {**result, "tie_notes": tie_notes(state, result["scores"])})
+
+
 def table_view(state: dict) -> ForTheKingTableView:
     return {
         "game": "for_the_king",
@@ -278,7 +288,7 @@ def table_view(state: dict) -> ForTheKingTableView:
         "bidding": _bidding(state),
         "payment": _payment(state),
         "over": state["over"],
-        "result": state["result"],
+        "result": _result(state),
     }
 
 

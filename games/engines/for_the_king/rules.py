@@ -24,6 +24,7 @@ from games.engines.for_the_king import (
     setup,
     turn,
 )
+from games.engines.kernel.messages import gettext_noop
 from games.engines.kernel.rules import ALWAYS, TABLE, Move, Rules
 
 
@@ -35,26 +36,41 @@ class ForTheKingRules(Rules):
     order = 2
     opening_action = {"type": "deal", "seat": TABLE}  # the hidden cards, dealt as action 1
     moves = {
-        "deal": Move(influence.deal, phases=("deal",), acting=TABLE, what="deal the cards"),
-        "place": Move(influence.place, phases=("distribute",), acting=turn.adviser, what="place a card"),
+        "deal": Move(influence.deal, phases=("deal",), acting=TABLE, what=gettext_noop("deal the cards")),
+        "place": Move(
+            influence.place, phases=("distribute",), acting=turn.adviser, what=gettext_noop("place a card")
+        ),
         "choose": Move(
-            influence.choose, phases=("choose",), acting=turn.chooser, what="choose a card from the middle"
+            influence.choose,
+            phases=("choose",),
+            acting=turn.chooser,
+            what=gettext_noop("choose a card from the middle"),
         ),
         "king_card": Move(
-            influence.king_card, phases=("king_card",), acting=turn.king_card_holder, what="use a King card"
+            influence.king_card,
+            phases=("king_card",),
+            acting=turn.king_card_holder,
+            what=gettext_noop("use a King card"),
         ),
         "reveal": Move(
-            esteem.reveal, phases=("reveal",), acting=turn.first_player, what="reveal a Favor card"
+            esteem.reveal,
+            phases=("reveal",),
+            acting=turn.first_player,
+            what=gettext_noop("reveal a Favor card"),
         ),
-        "bid": Move(esteem.bid, phases=("bidding",), acting=turn.bidder, what="bid"),
-        "pass": Move(esteem.pass_, phases=("bidding",), acting=turn.bidder, what="pass"),
-        "pay_gold": Move(esteem.pay_gold, phases=("pay_gold",), acting=turn.winner, what="pay Gold"),
-        "discard": Move(esteem.discard, phases=("discard",), acting=turn.winner, what="discard a card"),
+        "bid": Move(esteem.bid, phases=("bidding",), acting=turn.bidder, what=gettext_noop("bid")),
+        "pass": Move(esteem.pass_, phases=("bidding",), acting=turn.bidder, what=gettext_noop("pass")),
+        "pay_gold": Move(
+            esteem.pay_gold, phases=("pay_gold",), acting=turn.winner, what=gettext_noop("pay Gold")
+        ),
+        "discard": Move(
+            esteem.discard, phases=("discard",), acting=turn.winner, what=gettext_noop("discard a card")
+        ),
         "draw_random_card": Move(
             esteem.draw_random_card,
             phases=("cannot_pay",),
             acting=turn.winners_left,
-            what="draw a random card",
+            what=gettext_noop("draw a random card"),
         ),
     }
     words = messages

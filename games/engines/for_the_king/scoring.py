@@ -2,8 +2,15 @@
 
 from collections.abc import Iterable
 
-from games.engines.for_the_king.cards import CARDS, GOVERNMENT, OFFICE_COLOURS, TIE_BREAK_OFFICES, gold_value
-from games.engines.kernel.words import count
+from games.engines.for_the_king.cards import (
+    CARDS,
+    GOVERNMENT,
+    OFFICE_COLOURS,
+    TIE_BREAK_OFFICES,
+    gold_value,
+    office_word,
+)
+from games.engines.kernel.messages import gettext_noop, ngettext
 
 NO_LETTER = "~"  # sorts after every letter: no card of that office
 
@@ -50,58 +57,99 @@ def tie_break_key(state: dict, seat: int, score: int) -> tuple:
     return tuple(key)
 
 
+# The final scoring's ties, each said in one sentence (messages: the result page reads them in
+# each reader's language).
+NAMES_AND = gettext_noop("{names} and {last}")
+OFFICE_TIE = gettext_noop(
+    "{office}: {names} tied at {top}; {holder}'s card {letter} is closest to A and takes the Primary."
+)
+OFFICE_TIE_SECONDARY = gettext_noop(
+    "{office}: {names} tied at {top}; {holder}'s card {letter} is closest to A and takes the Primary, "
+    "{second} the Secondary."
+)
+MOST_GOLD = gettext_noop("{ahead} has the most Gold ({first} to {second})")
+MOST_CARDS = gettext_noop("{ahead} has the most {office} cards ({first} to {second})")
+CLOSEST_LETTER = gettext_noop("{ahead}'s {office} card {letter} is closest to A")
+
+
 def _names(state: dict, seats: Iterable[int]) -> str:
     names = [state["seats"][s]["name"] for s in seats]
-    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+    return NAMES_AND.format(names=", ".join(names[:-1]), last=names[-1]) if len(names) > 1 else names[0]
 
 
 def office_tie_notes(state: dict, holders: dict[str, dict]) -> list[str]:
     """One sentence per office whose highest sum was tied: the letter closest to A decided."""
-    notes = []
+    notes: list[str] = []
     for office, held in holders.items():
         sums = held["sums"]
         top = max(sums)
         tied = [i for i, total in enumerate(sums) if total == top and total > 0]
         if len(tied) > 1 and held["primary"] is not None:
             letter = office_strength(state["seats"][held["primary"]]["hand"], office)[2]
-            note = (
-                f"{office.capitalize()}: {_names(state, tied)} tied at {top}; "
-                f"{state['seats'][held['primary']]['name']}'s card {letter} is closest to A and takes the Primary"
-            )
+            words = {
+                "office": office_word(office),
+                "names": _names(state, tied),
+                "top": top,
+                "holder": state["seats"][held["primary"]]["name"],
+                "letter": letter,
+            }
             if held["secondary"] is not None:
-                note += f", {state['seats'][held['secondary']]['name']} the Secondary"
-            notes.append(note + ".")
+                second = state["seats"][held["secondary"]]["name"]
+                notes.append(OFFICE_TIE_SECONDARY.format(second=second, **words))
+            else:
+                notes.append(OFFICE_TIE.format(**words))
     return notes
+
+
+def _tie_reason(ahead: str, first: tuple, second: tuple, step: int) -> str:
+    """What broke a tie on points at ``step`` of the tie-break keys (Gold, then each office's cards
+    and letter in the rulebook's order)."""
+    if step == 1:
+        return MOST_GOLD.format(ahead=ahead, first=-first[1], second=-second[1])
+    office = office_word(TIE_BREAK_ORDER[(step - 2) // 2])
+    if (step - 2) % 2 == 0:
+        return MOST_CARDS.format(ahead=ahead, office=office, first=-first[step], second=-second[step])
+    return CLOSEST_LETTER.format(ahead=ahead, office=office, letter=first[step])
 
 
 def ranking_tie_notes(state: dict, scores: list[int], keys: list[tuple]) -> list[str]:
     """One sentence per group of players tied on points: what broke the tie, in the rulebook's order."""
-    notes = []
+    notes: list[str] = []
     for score in sorted(set(scores), reverse=True):
         tied = [s for s in range(len(scores)) if scores[s] == score]
         if len(tied) < 2:
             continue
         tied.sort(key=lambda s: keys[s])
         first, second = keys[tied[0]], keys[tied[1]]
+        names = _names(state, tied)
         if first == second:
             notes.append(
-                f"{_names(state, tied)} tied at {count(score, 'point')} and nothing breaks it: they share the place."
+                ngettext(
+                    "{names} tied at {n} point and nothing breaks it: they share the place.",
+                    "{names} tied at {n} points and nothing breaks it: they share the place.",
+                    score,
+                    names=names,
+                )
             )
             continue
         step = next(i for i in range(1, len(first)) if first[i] != second[i])
-        ahead = state["seats"][tied[0]]["name"]
-        if step == 1:
-            reason = f"{ahead} has the most Gold ({-first[1]} to {-second[1]})"
-        else:
-            office = TIE_BREAK_ORDER[(step - 2) // 2]
-            if (step - 2) % 2 == 0:
-                reason = (
-                    f"{ahead} has the most {office.capitalize()} cards ({-first[step]} to {-second[step]})"
-                )
-            else:
-                reason = f"{ahead}'s {office.capitalize()} card {first[step]} is closest to A"
-        notes.append(f"{_names(state, tied)} tied at {count(score, 'point')}; {reason}.")
+        reason = _tie_reason(state["seats"][tied[0]]["name"], first, second, step)
+        notes.append(
+            ngettext(
+                "{names} tied at {n} point; {reason}.",
+                "{names} tied at {n} points; {reason}.",
+                score,
+                names=names,
+                reason=reason,
+            )
+        )
     return notes
+
+
+def tie_notes(state: dict, scores: list[int]) -> list[str]:
+    """Every tie of the final scoring explained: the offices', then the ranking's."""
+    keys = [tie_break_key(state, s, scores[s]) for s in range(len(scores))]
+    return office_tie_notes(state, duty_holders(state)) + ranking_tie_notes(state, scores, keys)
 
 
 def final_result(state: dict) -> dict:

@@ -21,9 +21,11 @@ import random
 
 from games.engines.for_the_king.cards import GOLD, gold_value, kind
 from games.engines.for_the_king.scoring import finish
+from games.engines.kernel.messages import gettext_noop
 from games.engines.kernel.turns import TABLE
 
 AREAS = ("personal", "middle", "favor")
+THE_TABLE = gettext_noop("the table")  # who acts for the seat None, inside a sentence
 
 
 def left_of(state: dict, seat: int) -> int:
@@ -31,7 +33,7 @@ def left_of(state: dict, seat: int) -> int:
 
 
 def name(state: dict, seat: int | None) -> str:
-    return "the table" if seat is None else state["seats"][seat]["name"]
+    return THE_TABLE if seat is None else state["seats"][seat]["name"]
 
 
 def limits(state: dict) -> dict[str, int]:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from games.engines.kernel.messages import Message, field_names
+
 
 class _Words(dict[str, Any]):
     def __missing__(self, key: str) -> str:
@@ -13,9 +15,15 @@ class _Words(dict[str, Any]):
 
 
 def sentence(sentences: Mapping[str, str], action: Mapping[str, Any], **words: Any) -> str | None:
-    """The sentence of ``action``'s type, or None when its label needs more than a fixed sentence."""
+    """The sentence of ``action``'s type, or None when its label needs more than a fixed sentence.
+    A message keeps only the values it says (the log stores them), so a card typed in the action
+    is not stored twice."""
     kind = action.get("type")
     template = sentences.get(kind) if isinstance(kind, str) else None
     if template is None:
         return None
-    return template.format_map(_Words({**action, **words}))
+    values = {**action, **words}
+    if isinstance(template, Message):
+        used = field_names(template.id or "") | field_names(template.plural or "")
+        return template.format(**{key: values[key] for key in used if key in values})
+    return template.format_map(_Words(values))

@@ -10,8 +10,11 @@ Marking a message, so ``makemessages`` finds it (these names are among its keywo
 
 - ``gettext_noop("Sticker {number} is already on the board.")``: a module constant; its
   ``.format(number=3)`` is a ``Message``.
-- ``pgettext_noop("theme", "Dark")``: the same words meaning two things get a context.
+- ``pgettext_lazy("theme", "Dark")``: the same words meaning two things get a context
+  (``pgettext_noop`` says the same, but ``makemessages`` does not extract it: use this name).
 - ``ngettext("{n} Coin", "{n} Coins", n)``: a count, in the plural form of the reader's language.
+- ``ngettext_lazy("{have} Coin", "{have} Coins", "have")``: a module constant with a count; its
+  ``.format(have=3)`` takes the plural form of 3.
 - ``join([...], "\\n")``: sentences said one after the other (a log line and its consequences).
 
 A parameter that is itself a ``Message`` (a resource row's name, "AYE") is translated too; any other
@@ -20,7 +23,9 @@ value (a player's name, a typed card title, a number) is written as it is.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping
+from string import Formatter
 from typing import Any, NamedTuple
 
 
@@ -134,9 +139,35 @@ def pgettext_noop(context: str, text: str) -> Message:
     return Message(text, context=context)
 
 
+def pgettext_lazy(context: str, text: str) -> Message:
+    """``pgettext_noop`` under the name ``makemessages`` extracts with its context (its keywords
+    name ``pgettext_lazy``, not ``pgettext_noop``): the words are said later, as Django's are."""
+    return Message(text, context=context)
+
+
 def ngettext(one: str, many: str, n: int, **params: Any) -> Message:
     """A count in the plural form of the reader's language; ``{n}`` in the words is the count."""
     return Message(one, {"n": n, **params}, plural=many, n=n)
+
+
+class _Counted(Message):
+    """A count whose number is one of its parameters, known once the message is formatted."""
+
+    counted: str
+
+    def _with(self, params: Mapping[str, Any]) -> Message:
+        merged = {**self.params, **params}
+        number = merged.get(self.counted)
+        n = number if isinstance(number, int) and not isinstance(number, bool) else 0
+        return Message(self.id, merged, plural=self.plural, n=n, context=self.context)
+
+
+def ngettext_lazy(one: str, many: str, number: str) -> Message:
+    """A module constant with a count, like Django's: ``number`` names the parameter holding the
+    count, so ``GIFT.format(have=3)`` takes the plural form of 3 in the reader's language."""
+    counted = _Counted(one, plural=many)
+    counted.counted = number
+    return counted
 
 
 def join(parts: Iterable[Any], sep: str = "\n") -> Message:
@@ -156,11 +187,31 @@ def _say(fields: Mapping[str, Any], translators: Translators) -> str:
     if fields["id"] is None:
         return str(fields["sep"]).join(say(part, translators) for part in fields["parts"])
     words = _words(fields, translators)
-    params = _Words({key: say(value, translators) for key, value in fields["params"].items()})
+    # A message parameter is said in the language too; any other keeps its type, so a number's
+    # format ("{number:02d}", "{amount:+d}") applies to it.
+    params = _Words(
+        {
+            key: say(value, translators) if isinstance(value, Message) else value
+            for key, value in fields["params"].items()
+        }
+    )
+    if not fields["params"]:
+        return words
+    if not _plain_fields(words):
+        return words  # "{n.__class__}": a stored message (an archive's) reaches no attribute
     try:
-        return words.format_map(params) if fields["params"] else words
-    except (ValueError, IndexError, AttributeError):
+        return words.format_map(params)
+    except (ValueError, IndexError, AttributeError, TypeError, KeyError):
         return words  # a translation whose braces do not parse reads as it is, never a crash
+
+
+@functools.lru_cache(maxsize=4096)
+def _plain_fields(words: str) -> bool:
+    """Whether every placeholder of ``words`` names a parameter, never an attribute or an item."""
+    try:
+        return all(not name or name.isidentifier() for _, name, _, _ in Formatter().parse(words))
+    except ValueError:
+        return True  # braces that do not parse: format_map says so, and the words read as they are
 
 
 def _words(fields: Mapping[str, Any], translators: Translators) -> str:
@@ -211,3 +262,14 @@ def from_data(data: Any) -> Any:
         n=n if isinstance(n, int) else None,
         context=data["context"] if isinstance(data.get("context"), str) else None,
     )
+
+
+def field_names(text: str) -> frozenset[str]:
+    """The names of the parameters ``text`` (a message id, or its English) fills in: ``{who}``,
+    ``{number:02d}`` and ``{row!r}`` name ``who``, ``number`` and ``row``."""
+    try:
+        return frozenset(
+            name.split(".")[0].split("[")[0] for _, name, _, _ in Formatter().parse(text) if name
+        )
+    except ValueError:
+        return frozenset()

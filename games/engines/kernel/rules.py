@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from games.engines.kernel.choices import Choice
 from games.engines.kernel.contract import BaseView
 from games.engines.kernel.errors import RuleError
+from games.engines.kernel.messages import gettext_noop
 from games.engines.kernel.rng import seeded_rng
 from games.engines.kernel.turns import TABLE, Move, check_move, words_of
 
@@ -58,9 +59,9 @@ def plain_copy(value: Any) -> Any:
     return copy.deepcopy(value)
 
 
-GAME_IS_OVER = "The game is over."
-UNKNOWN_ACTION = "There is no action called {type!r} in this game."
-ACTION_NOT_A_DICT = "An action must be an object with a 'type'."
+GAME_IS_OVER = gettext_noop("The game is over.")
+UNKNOWN_ACTION = gettext_noop("There is no action called {type!r} in this game.")
+ACTION_NOT_A_DICT = gettext_noop("An action must be an object with a 'type'.")
 
 
 def config_seat_names(config: Any, min_seats: int, max_seats: int, words: Any) -> list[str]:
@@ -137,7 +138,7 @@ class Rules:
     bot_excluded: frozenset[str] = frozenset()
     # Words for each choice's button, by action type (the game's ``sentences.CHOICE_TITLES``):
     # ``legal_actions`` gives every choice of a listed type its ``title``.
-    choice_titles: dict[str, str] = {}
+    choice_titles: Mapping[str, str] = {}
     # A game's bot (``BotPolicy``; None: a bot draws at random).
     bot_policy: BotPolicy | None = None
     # A game's draw of a concrete action (``Sampler``) when its choices hold what only it can make.

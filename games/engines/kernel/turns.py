@@ -16,18 +16,21 @@ from types import SimpleNamespace
 from typing import Any, Protocol
 
 from games.engines.kernel.errors import RuleError
+from games.engines.kernel.messages import gettext_noop
 
 TABLE = None  # the seat value of actions taken by the table (the host's screen)
 ANY_SEAT = "any seat"  # ``acting``: any seat of the table (not the table itself)
 
 # The kernel's words; an engine's messages module may say them in the game's own words.
 WORDS = SimpleNamespace(
-    NOT_NOW="You cannot {what} now.",
-    TABLE_ONLY="Only the table can {what}.",
-    SEAT_ONLY="The table cannot {what}: a player does.",
-    NOT_YOUR_TURN="It is {name}'s turn to {what}.",
-    NO_SUCH_SEAT="There is no such seat at this table.",
+    NOT_NOW=gettext_noop("You cannot {what} now."),
+    TABLE_ONLY=gettext_noop("Only the table can {what}."),
+    SEAT_ONLY=gettext_noop("The table cannot {what}: a player does."),
+    NOT_YOUR_TURN=gettext_noop("It is {name}'s turn to {what}."),
+    NO_SUCH_SEAT=gettext_noop("There is no such seat at this table."),
 )
+# Who acts for a seat of None, inside a sentence ("It is the table's turn to ...").
+THE_TABLE = gettext_noop("the table")
 
 
 class Words(Protocol):
@@ -43,7 +46,7 @@ def is_seat(state: dict[str, Any], seat: Any) -> bool:
 
 
 def seat_name(state: dict[str, Any], seat: int | None) -> str:
-    return "the table" if seat is None else state["seats"][seat]["name"]
+    return THE_TABLE if seat is None else state["seats"][seat]["name"]
 
 
 def expect_turn(
@@ -101,7 +104,8 @@ MoveBody = Callable[[dict[str, Any], dict[str, Any], Any], None]
 @dataclass(frozen=True)
 class Move:
     """A move and its guard: the phases it may be played in (None: any), who acts (``acting``), the
-    words of what it does for a refusal ("vote", "give Coins") and, optionally, the refusal when
+    words of what it does for a refusal ("vote", "give Coins": a message, said in the refusal's
+    language) and, optionally, the refusal when
     another seat must act. ``run(state, action, rng)`` mutates a private copy of the state or raises
     RuleError; it runs only once the guard passed."""
 

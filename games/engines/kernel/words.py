@@ -1,6 +1,11 @@
-"""Small words every engine's sentences need right: "a" or "an" before a word, and a number with
-its noun in the singular or the plural ("1 Coin", "2 Coins"). tests/unit/test_sentences.py walks the
-labels of random games of every engine for "a" before a vowel and "1" before a plural."""
+"""Small English words: "a" or "an" before a word, and a number with its noun in the singular or the
+plural ("1 Coin", "2 Coins"). tests/unit/test_sentences.py walks the labels of random games of every
+engine for "a" before a vowel and "1" before a plural.
+
+English only: an engine's sentence is a message (games/engines/kernel/messages.py) said in each
+reader's language, so a count there is ``ngettext("{n} Coin", "{n} Coins", n)`` with its literal
+words (a helper given the noun as a variable cannot be extracted for translators), and "a"/"an" is
+part of the English message's own words. These helpers stay for words not yet made messages."""
 
 from __future__ import annotations
 

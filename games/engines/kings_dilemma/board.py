@@ -3,6 +3,7 @@ abdication, and steps A-D of the Dilemma Resolution."""
 
 from __future__ import annotations
 
+from games.engines.kernel.messages import to_data
 from games.engines.kings_dilemma import messages as msg
 from games.engines.kings_dilemma.turn import name
 
@@ -24,8 +25,11 @@ def to_pool(state: dict, what: str, amount: int) -> None:
 
 
 def tell(state: dict, line: str) -> None:
-    """One consequence of the action being applied, in words (the table's banner and the log)."""
+    """One consequence of the action being applied, in words (the table's banner and the log). The
+    message's data is kept beside it (``news_data``): the state stored as JSON keeps the English
+    words, and the data says them again in each reader's language."""
     state.setdefault("news", []).append(line)
+    state.setdefault("news_data", []).append(to_data(line))
 
 
 # ---- Resources, Momentum and Stability ------------------------------------------------------
@@ -54,7 +58,7 @@ def move_resource(state: dict, row: str, amount: int) -> dict:
     position = marker["position"]
     marker["position"] = min(top, max(1, position + sign * spaces))
     stability_moved = 0
-    stability_words = ""
+    stability_words: str = ""
     abdicates = None
     if state["abdicated"] is None:
         end = state["tracks"]["stability_track"]["spaces"]
@@ -72,7 +76,7 @@ def move_resource(state: dict, row: str, amount: int) -> dict:
     tell(
         state,
         words.format(
-            row=row.capitalize(),
+            row=msg.resource_name(row),
             amount=amount,
             before=position,
             after=marker["position"],
@@ -81,7 +85,7 @@ def move_resource(state: dict, row: str, amount: int) -> dict:
         ),
     )
     if abs(marker["position"] - position) < spaces:
-        tell(state, msg.NEWS_TRACK_END.format(row=row.capitalize(), at=marker["position"], top=top))
+        tell(state, msg.NEWS_TRACK_END.format(row=msg.resource_name(row), at=marker["position"], top=top))
     if abdicates:
         tell(state, abdicates)
     return {"row": row, "spaces": sign * spaces, "stability": stability_moved}
@@ -98,8 +102,8 @@ def resolve_dilemma(state: dict, outcome: dict) -> None:
     leader = name(state, state["leader"])
     if sticker := outcome["sticker"]:
         state["stickers"].append({**sticker, "signer": state["leader"], "dilemma": card["number"]})
-        kind = "Positive" if sticker["positive"] else "Negative"
-        row = sticker["row"].capitalize()
+        kind = msg.SIGNS[bool(sticker["positive"])]
+        row = msg.resource_name(sticker["row"])
         tell(state, msg.NEWS_STICKER.format(kind=kind, number=sticker["number"], row=row, leader=leader))
     if outcome["envelope"] is not None:
         state["envelopes"].append(

@@ -35,6 +35,7 @@ from games.engines.kernel.errors import RuleError
 from games.engines.kernel.text import LINE_BREAKS
 from games.engines.kings_dilemma import messages as msg
 from games.engines.kings_dilemma.data import RESOURCES
+from games.engines.kings_dilemma.messages import side_name
 from games.engines.kings_dilemma.turn import is_int
 
 SIDES = ("aye", "nay")
@@ -77,21 +78,21 @@ def front_side(raw: Any, side: str) -> dict:
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
-        raise RuleError(msg.FRONT_FORMAT.format(side=side.upper()))
+        raise RuleError(msg.FRONT_FORMAT.format(side=side_name(side)))
     moves = raw.get("resources") or []
     if not isinstance(moves, list) or len(moves) > len(RESOURCES):
-        raise RuleError(msg.FRONT_FORMAT.format(side=side.upper()))
+        raise RuleError(msg.FRONT_FORMAT.format(side=side_name(side)))
     clean: list[Any] = []
     for move in moves:
         if not isinstance(move, (list, tuple)) or len(move) != 2:
-            raise RuleError(msg.FRONT_FORMAT.format(side=side.upper()))
+            raise RuleError(msg.FRONT_FORMAT.format(side=side_name(side)))
         row, direction = move
         if row not in RESOURCES:
             raise RuleError(msg.RESOURCE_ROW.format(row=row))
         if direction not in DIRECTIONS:
             raise RuleError(msg.FRONT_DIRECTION)
         if any(row == seen for seen, _ in clean):
-            raise RuleError(msg.FRONT_ROW_TWICE.format(row=row.capitalize(), side=side.upper()))
+            raise RuleError(msg.FRONT_ROW_TWICE.format(row=msg.resource_name(row), side=side_name(side)))
         clean.append([row, direction])
     sticker = raw.get("sticker")
     if sticker is not None and sticker not in STICKER_TOKENS:

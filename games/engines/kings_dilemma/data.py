@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from games.engines.kernel.errors import RuleError
+from games.engines.kernel.messages import gettext_noop
 from games.engines.kings_dilemma import messages as msg
 
 DATA_FILE = Path(__file__).parent / "data" / "tracks.json"
@@ -69,36 +70,48 @@ def tracks_for(override: Any) -> dict:
     if override is None:
         override = {}
     if not isinstance(override, dict):
-        raise _fail("override", "it must be an object")
+        raise _fail("override", gettext_noop("it must be an object"))
     tracks = _merge(DEFAULT_TRACKS, override)
     tracks["limits"] = copy.deepcopy(DEFAULT_TRACKS["limits"])
     top = LIMITS["track_spaces"]
     if list(tracks.get("resources", [])) != list(RESOURCES):
-        raise _fail("resources", f"the five rows are {', '.join(RESOURCES)}")
+        raise _fail("resources", gettext_noop("the five rows are {rows}").format(rows=", ".join(RESOURCES)))
     res = tracks["resource_track"]
     if not (_int(res.get("rows"), 3, top) and _int(res.get("centre"), 1) and res["centre"] <= res["rows"]):
-        raise _fail("resource_track", f"rows (3 to {top}) and a centre row between 1 and rows")
+        raise _fail(
+            "resource_track",
+            gettext_noop("rows (3 to {top}) and a centre row between 1 and rows").format(top=top),
+        )
     stab = tracks["stability_track"]
     if not (
         _int(stab.get("spaces"), 3, top) and _int(stab.get("middle"), 2) and stab["middle"] < stab["spaces"]
     ):
-        raise _fail("stability_track", f"spaces (3 to {top}) and a middle space strictly between the ends")
+        raise _fail(
+            "stability_track",
+            gettext_noop("spaces (3 to {top}) and a middle space strictly between the ends").format(top=top),
+        )
     time = tracks["time_counter"]
     spaces = LIMITS["time_counter_spaces"]
     if not (_int(time.get("spaces"), 1, spaces) and _int(time.get("king_death_cards"), 1, spaces)):
-        raise _fail("time_counter", f"spaces and king_death_cards of 1 to {spaces}")
+        raise _fail(
+            "time_counter", gettext_noop("spaces and king_death_cards of 1 to {spaces}").format(spaces=spaces)
+        )
     for key in ("balance_start_power", "stickers", "envelopes", "dilemma_card_max"):
         if not _int(tracks.get(key), 0, DEFAULT_TRACKS[key]):
-            raise _fail(key, f"a whole number from 0 to {DEFAULT_TRACKS[key]}")
+            raise _fail(key, gettext_noop("a whole number from 0 to {top}").format(top=DEFAULT_TRACKS[key]))
     for key in ("power", "coins"):
         most = DEFAULT_TRACKS["general_pool"][key]
         if not _int(tracks["general_pool"].get(key), 0, most) or not _int(
             tracks["start_stock"].get(key), 0, most
         ):
-            raise _fail("general_pool/start_stock", f"whole numbers from 0 to {most}")
+            raise _fail(
+                "general_pool/start_stock", gettext_noop("whole numbers from 0 to {most}").format(most=most)
+            )
     agendas = tracks["secret_agendas"]
     if not isinstance(agendas, dict) or list(agendas) != list(AGENDAS):
-        raise _fail("secret_agendas", f"the six agendas are {', '.join(AGENDAS)}")
+        raise _fail(
+            "secret_agendas", gettext_noop("the six agendas are {agendas}").format(agendas=", ".join(AGENDAS))
+        )
     for name, agenda in agendas.items():
         ok = (
             isinstance(agenda.get("zones"), list)
@@ -109,22 +122,28 @@ def tracks_for(override: Any) -> dict:
             and _ints(agenda.get("coins"), None, signed=True)
         )
         if not ok:
-            raise _fail(f"secret_agendas.{name}", "zones, resource points for 0-5 markers and coin points")
+            raise _fail(
+                f"secret_agendas.{name}",
+                gettext_noop("zones, resource points for 0-5 markers and coin points"),
+            )
     for key in ("positive", "negative"):
         if not _ints(tracks["open_agenda"].get(key), None, signed=True):
-            raise _fail("open_agenda", "lists of points")
+            raise _fail("open_agenda", gettext_noop("lists of points"))
     if not _ints(tracks["power_majority"], None, signed=True):
-        raise _fail("power_majority", "a list of points")
+        raise _fail("power_majority", gettext_noop("a list of points"))
     table = tracks["prestige_crave"]
     for end in ENDS:
         rows = table.get(end) if isinstance(table, dict) else None
         if not isinstance(rows, dict) or any(
             not _ints(rows.get(k), 2, signed=True) for k in ("1", "2", "3", "4", "last")
         ):
-            raise _fail("prestige_crave", f"{end} needs rows 1, 2, 3, 4 and last, each [prestige, crave]")
+            raise _fail(
+                "prestige_crave",
+                gettext_noop("{end} needs rows 1, 2, 3, 4 and last, each [prestige, crave]").format(end=end),
+            )
     letters = tracks.get("mystery_letters")
     if not isinstance(letters, str) or not letters.isalpha():
-        raise _fail("mystery_letters", "a string of letters")
+        raise _fail("mystery_letters", gettext_noop("a string of letters"))
     return tracks
 
 

@@ -21,6 +21,7 @@ from games.engines.kings_dilemma.realm import (
     out_of_deck,
     prestige_now,
 )
+from games.engines.kings_dilemma.sentences import news_lines
 from games.engines.kings_dilemma.turn import drafting_seat, to_act
 from games.engines.kings_dilemma.voting import totals
 
@@ -410,7 +411,7 @@ def public_view(state: dict, you: int | None) -> KingsDilemmaView:
         "dilemma_deck_size": len(state["dilemma_deck"]),
         "cards_drawn": sorted(int(n) for n in state["cards_met"]),
         "prestige_crave_effects": list(state["prestige_crave_effects"]),
-        "news": list(state.get("news") or []),
+        "news": news_lines(state),  # messages: each reader reads them in their language
         "end": state["end"],
         "scores": state["scores"],
         "result": state["result"],

@@ -368,7 +368,7 @@ def _give_or_take(state: dict, target: int, what: str, amount: int) -> None:
         ("power", True): msg.NEWS_POWER_GIVEN,
         ("power", False): msg.NEWS_POWER_TAKEN,
     }[(what, amount > 0)]
-    tell(state, line.format(name=name(state, target), amount=abs(amount), s="" if abs(amount) == 1 else "s"))
+    tell(state, line.format(name=name(state, target), amount=abs(amount)))
 
 
 def _prestige_or_crave(state: dict, target: int, what: str, amount: int, label: str) -> None:

@@ -76,6 +76,7 @@ from games.engines.kings_dilemma.turn import (
 )
 
 VOTING = ("voting",)
+WHAT = messages.WHAT
 
 
 def _voting_turn(run: MoveBody, what: str) -> Move:
@@ -103,31 +104,32 @@ class KingsDilemmaRules(Rules):
     words = messages
     opening_action = {"type": "deal", "seat": TABLE}  # the hidden cards, dealt as action 1
     moves = {
-        "deal": _table(draft.deal, ("deal",), "deal the Secret Agendas"),
+        "deal": _table(draft.deal, ("deal",), WHAT["deal"]),
         "choose_secret_agenda": Move(
-            draft.choose_secret_agenda, phases=("draft",), acting=drafting_seat, what="choose a Secret Agenda"
+            draft.choose_secret_agenda,
+            phases=("draft",),
+            acting=drafting_seat,
+            what=WHAT["choose_secret_agenda"],
         ),
-        "draw_dilemma": _table(realm.draw_dilemma, ("draw",), "draw a Dilemma card"),
-        "vote": _voting_turn(voting.vote, "vote"),
-        "add_power": _voting_turn(voting.add_power, "add Power"),
-        "stay": _voting_turn(voting.stay, "stay"),
-        "pass_gather": _voting_turn(voting.pass_gather, "pass"),
-        "pass_moderator": _voting_turn(voting.pass_moderator, "pass"),
+        "draw_dilemma": _table(realm.draw_dilemma, ("draw",), WHAT["draw_dilemma"]),
+        "vote": _voting_turn(voting.vote, WHAT["vote"]),
+        "add_power": _voting_turn(voting.add_power, WHAT["add_power"]),
+        "stay": _voting_turn(voting.stay, WHAT["stay"]),
+        "pass_gather": _voting_turn(voting.pass_gather, WHAT["pass"]),
+        "pass_moderator": _voting_turn(voting.pass_moderator, WHAT["pass"]),
         # Bargaining: any House, without claiming the turn, until the vote is resolved.
-        "give_coins": Move(voting.give_coins, phases=VOTING_PHASES, acting=ANY_SEAT, what="give Coins"),
-        "break_tie": _moderators(voting.break_tie, "tie_break", "decide the winning side"),
-        "give_leader": _moderators(voting.give_leader, "leader_choice", "give the Leader token"),
-        "read_outcome": _table(realm.read_outcome, ("outcome",), "read the outcome"),
-        "move_resource": _table(realm.host_move_resource, ("resolution",), "move a Resource by hand"),
-        "adjust": _table(realm.adjust, HOST_PHASES, "give or take by hand"),
-        "mystery_sticker": _table(realm.mystery_sticker, HOST_PHASES, "attach a Mystery sticker"),
-        "to_event_area": _table(realm.to_event_area, ("resolution",), "send the card to the Event area"),
-        "to_dilemma_deck": _table(realm.to_dilemma_deck, HOST_PHASES, "put a card into the Dilemma deck"),
-        "to_time_counter": _table(
-            realm.to_time_counter, ("resolution",), "place the card on the Time Counter"
-        ),
-        "score": _table(scoring.score, ("end",), "score the game"),
-        "choose_heir": _moderators(scoring.choose_heir, "heir", "choose who marries into the royal line"),
+        "give_coins": Move(voting.give_coins, phases=VOTING_PHASES, acting=ANY_SEAT, what=WHAT["give_coins"]),
+        "break_tie": _moderators(voting.break_tie, "tie_break", WHAT["break_tie"]),
+        "give_leader": _moderators(voting.give_leader, "leader_choice", WHAT["give_leader"]),
+        "read_outcome": _table(realm.read_outcome, ("outcome",), WHAT["read_outcome"]),
+        "move_resource": _table(realm.host_move_resource, ("resolution",), WHAT["move_resource"]),
+        "adjust": _table(realm.adjust, HOST_PHASES, WHAT["adjust"]),
+        "mystery_sticker": _table(realm.mystery_sticker, HOST_PHASES, WHAT["mystery_sticker"]),
+        "to_event_area": _table(realm.to_event_area, ("resolution",), WHAT["to_event_area"]),
+        "to_dilemma_deck": _table(realm.to_dilemma_deck, HOST_PHASES, WHAT["to_dilemma_deck"]),
+        "to_time_counter": _table(realm.to_time_counter, ("resolution",), WHAT["to_time_counter"]),
+        "score": _table(scoring.score, ("end",), WHAT["score"]),
+        "choose_heir": _moderators(scoring.choose_heir, "heir", WHAT["choose_heir"]),
     }
     # What each move shows that was hidden: undo never drops it. The deal (a draft offer), a chosen
     # Secret Agenda (the next seat's offer), a Dilemma card drawn (seen by all; a card met before
@@ -153,6 +155,7 @@ class KingsDilemmaRules(Rules):
     def apply_in_place(self, state: dict, action: dict) -> None:
         """Each action starts with no news: what it leaves in ``news`` is its own consequences."""
         state["news"] = []
+        state["news_data"] = []
         super().apply_in_place(state, action)
 
     describe = staticmethod(sentences.describe)  # what was done, then one line per consequence

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.engines.kernel.errors import RuleError
-from games.engines.kernel.words import count
+from games.engines.kernel.messages import Message, gettext_noop, join, ngettext
 from games.engines.kings_dilemma import messages as msg
 from games.engines.kings_dilemma.data import DEFAULT_TRACKS, RESOURCES
 from games.engines.kings_dilemma.turn import name
@@ -59,7 +59,38 @@ def open_agenda_points(tokens: list[dict], resources: dict[str, int], tracks: di
     return total
 
 
-OPEN_AGENDA_PLACES = {True: ("highest", "second highest"), False: ("lowest", "second lowest")}
+def _points(n: int) -> str:
+    return ngettext("{n} point", "{n} points", n)
+
+
+def _open_agenda_parts(positive: bool, resource: str, points: list[int]) -> list[Message]:
+    """What each position of an Open Agenda token scores: the first position names the Resource."""
+    parts: list[Message] = []
+    for k, p in enumerate(points[:2]):
+        if positive and k == 0:
+            said = ngettext(
+                "{n} point if {resource} is the highest Resource at the end of the game",
+                "{n} points if {resource} is the highest Resource at the end of the game",
+                p,
+                resource=resource,
+            )
+        elif positive:
+            said = ngettext(
+                "{n} point if it is the second highest", "{n} points if it is the second highest", p
+            )
+        elif k == 0:
+            said = ngettext(
+                "{n} point if {resource} is the lowest Resource at the end of the game",
+                "{n} points if {resource} is the lowest Resource at the end of the game",
+                p,
+                resource=resource,
+            )
+        else:
+            said = ngettext(
+                "{n} point if it is the second lowest", "{n} points if it is the second lowest", p
+            )
+        parts.append(said)
+    return parts
 
 
 def open_agenda_words(token: Mapping[str, Any], tracks: dict = DEFAULT_TRACKS) -> dict:
@@ -67,26 +98,23 @@ def open_agenda_words(token: Mapping[str, Any], tracks: dict = DEFAULT_TRACKS) -
     the end (rulebook 'B. Open Agenda tokens', points from the data file): ``name`` ("Positive
     Wealth"), ``short`` ("Positive Wealth (up to 3 points)", "Negative Morale (loses up to 3
     points)") and ``rule`` ("gains 3 points if Wealth is the highest Resource at the end of the
-    game, 1 point if it is the second highest")."""
+    game, 1 point if it is the second highest"), each a message."""
     positive = bool(token["positive"])
-    resource = str(token["row"]).capitalize()
-    name = f"{'Positive' if positive else 'Negative'} {resource}"
+    resource = msg.resource_name(str(token["row"]))
+    if positive:
+        name = gettext_noop("Positive {resource}").format(resource=resource)
+    else:
+        name = gettext_noop("Negative {resource}").format(resource=resource)
     points = [abs(p) for p in tracks["open_agenda"]["positive" if positive else "negative"]]
-    places = OPEN_AGENDA_PLACES[positive]
-    parts = [
-        f"{count(p, 'point')} if {resource} is the {place} Resource at the end of the game"
-        if k == 0
-        else f"{count(p, 'point')} if it is the {place}"
-        for k, (p, place) in enumerate(zip(points, places, strict=False))
-    ]
-    best = count(max(points, default=0), "point")
-    return {
-        "row": token["row"],
-        "positive": positive,
-        "name": name,
-        "short": f"{name} ({'up to' if positive else 'loses up to'} {best})",
-        "rule": ("gains " if positive else "loses ") + ", ".join(parts),
-    }
+    parts = join(_open_agenda_parts(positive, resource, points), ", ")
+    best = _points(max(points, default=0))
+    if positive:
+        short = gettext_noop("{name} (up to {points})").format(name=name, points=best)
+        rule = gettext_noop("gains {parts}").format(parts=parts)
+    else:
+        short = gettext_noop("{name} (loses up to {points})").format(name=name, points=best)
+        rule = gettext_noop("loses {parts}").format(parts=parts)
+    return {"row": token["row"], "positive": positive, "name": name, "short": short, "rule": rule}
 
 
 def power_majority_points(power: list[int], tracks: dict) -> list[int]:
@@ -206,7 +234,7 @@ def choose_heir(state: dict, action: dict, rng: random.Random) -> None:
     """The Moderator chooses which of the tied winners marries into the royal line."""
     heir: Any = action.get("heir")
     if isinstance(heir, bool) or heir not in state["heir_candidates"]:
-        names = ", ".join(name(state, i) for i in state["heir_candidates"])
+        names = join([name(state, i) for i in state["heir_candidates"]], ", ")
         raise RuleError(msg.HEIR_CANDIDATE.format(names=names))
     finish(state, heir)
 

@@ -85,7 +85,7 @@ def _seat(raw: Any, index: int, tracks: dict) -> dict:
         low, high = bounds[field]
         if not is_int(value, low, high):
             raise RuleError(
-                msg.SEAT_NUMBER.format(name=seat["name"], field=field.replace("_", " "), low=low, high=high),
+                msg.SEAT_NUMBER.format(name=seat["name"], field=msg.SEAT_FIELDS[field], low=low, high=high),
                 {"field": f"seats[{index}].{field}"},
             )
         seat[field] = value
@@ -126,8 +126,8 @@ def setup(config: Any, seed: int) -> dict:
     held = [(t["row"], t["positive"]) for s in seats for t in s["open_agendas"]]
     for row, positive in held:
         if held.count((row, positive)) > 1:
-            sign = "Positive" if positive else "Negative"
-            raise RuleError(msg.OPEN_AGENDA_TWICE.format(row=row.capitalize(), sign=sign))
+            sign = msg.SIGNS[positive]
+            raise RuleError(msg.OPEN_AGENDA_TWICE.format(row=msg.resource_name(row), sign=sign))
     king = config.get("king_name", "")
     if not isinstance(king, str) or len(king) > MAX_NAME:
         raise RuleError(msg.KING_NAME.format(most=MAX_NAME))
@@ -138,7 +138,7 @@ def setup(config: Any, seed: int) -> dict:
     for token in tokens:
         if token in config and config[token] is not None:
             if not is_int(config[token], 0, len(seats) - 1):
-                raise RuleError(msg.TOKEN_SEAT.format(token=token.capitalize(), top=len(seats) - 1))
+                raise RuleError(msg.TOKEN_SEAT.format(token=msg.TOKEN_NAMES[token], top=len(seats) - 1))
             tokens[token] = config[token]
 
     legacy = config.get("resources") or {}
@@ -202,7 +202,7 @@ def setup(config: Any, seed: int) -> dict:
         "last_vote": None,
         "leader_candidates": None,
         "time_counter": [],
-        "event_cards": _numbers(config, "event_area", 1, top, "ongoing Event cards"),
+        "event_cards": _numbers(config, "event_area", 1, top),
         "stickers": [],
         "envelopes": [],
         "mystery_stickers": [],
@@ -223,10 +223,10 @@ def _key_number(key: Any) -> int:
         raise RuleError(msg.KNOWN_CARDS_FORMAT) from None
 
 
-def _numbers(config: dict, key: str, low: int, high: int, what: str) -> list[int]:
+def _numbers(config: dict, key: str, low: int, high: int) -> list[int]:
     raw = config.get(key) or []
     if not isinstance(raw, list) or len(raw) > high - low + 1 or not all(is_int(n, low, high) for n in raw):
-        raise RuleError(msg.CAMPAIGN_NUMBERS.format(what=what, low=low, high=high))
+        raise RuleError(msg.CAMPAIGN_NUMBERS.format(what=msg.CAMPAIGN_LISTS[key], low=low, high=high))
     return sorted(set(raw))
 
 
@@ -245,10 +245,8 @@ def campaign_before(config: dict, tracks: dict) -> dict:
             raise RuleError(msg.CAMPAIGN_PLACES)
         places[str(number)] = place
     return {
-        "envelopes_before": _numbers(
-            config, "envelopes_opened", 0, tracks["envelopes"] - 1, "opened Envelopes"
-        ),
-        "stickers_before": _numbers(config, "stickers_attached", 1, tracks["stickers"], "Chronicle stickers"),
+        "envelopes_before": _numbers(config, "envelopes_opened", 0, tracks["envelopes"] - 1),
+        "stickers_before": _numbers(config, "stickers_attached", 1, tracks["stickers"]),
         "cards_out_of_deck": places,
     }
 

@@ -65,7 +65,7 @@ def to_act(state: dict) -> list[int | None]:
 
 
 def name(state: dict, seat: int | None) -> str:
-    return "the table" if seat is None else str(state["seats"][seat]["name"])
+    return msg.THE_TABLE if seat is None else str(state["seats"][seat]["name"])
 
 
 def is_int(value: Any, low: int | None = None, high: int | None = None) -> bool:

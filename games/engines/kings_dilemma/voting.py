@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 from games.engines.kernel.errors import RuleError
-from games.engines.kernel.words import plural
+from games.engines.kernel.messages import join
 from games.engines.kings_dilemma import messages as msg
 from games.engines.kings_dilemma.board import from_pool, tell
 from games.engines.kings_dilemma.turn import is_int, left_of, name, right_of, seat_index
@@ -175,7 +175,7 @@ def give_leader(state: dict, action: dict, rng: random.Random) -> None:
     """The Moderator gives the Leader token to one of the winning side's tied biggest voters."""
     to = action.get("to")
     if to not in state["leader_candidates"] or not is_int(to):
-        names = ", ".join(name(state, i) for i in state["leader_candidates"])
+        names = join([name(state, i) for i in state["leader_candidates"]], ", ")
         raise RuleError(msg.LEADER_CANDIDATE.format(names=names))
     state["leader"] = to
     state["leader_candidates"] = None
@@ -229,6 +229,6 @@ def give_coins(state: dict, action: dict, rng: random.Random) -> None:
         raise RuleError(msg.GIFT_AMOUNT)
     have = state["seats"][seat]["coins"]
     if coins > have:
-        raise RuleError(msg.GIFT_TOO_MUCH.format(have=have, s=plural(have)))
+        raise RuleError(msg.GIFT_TOO_MUCH.format(have=have))
     state["seats"][seat]["coins"] -= coins
     state["seats"][to]["coins"] += coins

@@ -175,7 +175,7 @@ class TakeOverTests:
         assert self.url(campaign, session) in page and "Take over this night's table" in page
         response = owner.post(self.url(campaign, session), follow=True)
         assert response.redirect_chain[0][0] == reverse("games:session_table", args=[session.pk])
-        assert NIGHT_TAKEN_OVER.format(session=session.pk) in response.content.decode()
+        assert NIGHT_TAKEN_OVER % {"session": session.pk} in response.content.decode()
         session.refresh_from_db()
         assert session.host == users["owner"]
         # The player who hosted it is a player again: the table is no longer theirs, undo is the owner's.
@@ -215,7 +215,7 @@ class TakeOverTests:
         campaign, session, users = night
         before = written(session)
         viewer = logged_in(users["viewer"]).post(self.url(campaign, session))
-        assert viewer.status_code == 403 and VIEWER_READS_ONLY in viewer.content.decode().replace(
+        assert viewer.status_code == 403 and str(VIEWER_READS_ONLY) in viewer.content.decode().replace(
             "&#x27;", "'"
         )
         assert logged_in(users["stranger"]).post(self.url(campaign, session)).status_code == 404

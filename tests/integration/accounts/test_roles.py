@@ -208,7 +208,7 @@ class DemoAccountTests:
         response = client.post(reverse("campaign-import"), {"archive": upload})
         assert response.status_code == 403
         assert DEMO_ADDS_NO_CAMPAIGN.replace("'", "&#x27;") in response.content.decode()
-        with pytest.raises(PermissionDenied, match=re.escape(DEMO_ADDS_NO_CAMPAIGN)):
+        with pytest.raises(PermissionDenied, match=re.escape(str(DEMO_ADDS_NO_CAMPAIGN))):
             campaign_import(archive=archive, owner=demo)
         assert Campaign.objects.count() == 1
 

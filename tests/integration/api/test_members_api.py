@@ -117,7 +117,7 @@ class InvitationApiTests:
         ):
             response = api.post(f"{base(campaign)}/invitations/", data, format="json")
             assert response.status_code == 400, data
-            assert message in response.json()["message"]
+            assert str(message) in response.json()["message"]
         assert written() == before
 
     def test_only_the_owner_invites_lists_revokes_changes_and_removes(self, realm, stranger):

@@ -146,7 +146,7 @@ RULE_REFUSALS = [
         RESULT_NOT_RECORDED,
         CAMPAIGN_CLOSED,
         game_nights.NIGHT_HOUSE_TWICE,
-        game_nights.NIGHT_KEEP_TWO,
+        *game_nights.NIGHT_KEEP_TWO.values(),
         # One night at a time: the state of the campaign's nights and games on paper.
         game_nights.NIGHT_RUNNING,
         game_nights.NIGHT_PAPER_GAME,
@@ -154,7 +154,9 @@ RULE_REFUSALS = [
         PAPER_GAME_NIGHT_RUNNING,
         SESSION_NOT_ABANDONED,
         AGING_MARKS_RANGE,  # the campaign's aging squares (its settings), within the schema's bound
-        AGING_MARKS_UNCHANGED,
+        # A count's message in its two forms (one mark, more marks): placeholders kept as they are.
+        AGING_MARKS_UNCHANGED.format(number="{n}", marks=1),
+        AGING_MARKS_UNCHANGED.format(number="{n}", marks=2).replace(" 2 ", " {m} "),
         SEAT_COUNT,
         SEAT_NAME_REQUIRED,
         SEAT_NAME_TWICE,

@@ -54,7 +54,7 @@ class ArchiveTests:
         assert selectors.campaign_is_member(campaign=copy_, user=user)
 
     def test_a_file_that_is_not_an_archive_is_refused(self, user):
-        with pytest.raises(ValidationError, match=ARCHIVE_WRONG_FORMAT):
+        with pytest.raises(ValidationError, match=str(ARCHIVE_WRONG_FORMAT)):
             campaign_import(archive={"hello": 1}, owner=user)
 
     @pytest.mark.parametrize(

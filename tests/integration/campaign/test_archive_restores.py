@@ -226,7 +226,7 @@ class ExportReReadTests:
         export.refresh_from_db()
         assert export.status == CampaignExport.Status.FAILED
         assert export.error.startswith(EXPORT_WOULD_NOT_IMPORT.split("{")[0])
-        assert TEXT_CONTROL in export.error and ".payload" in export.error
+        assert str(TEXT_CONTROL) in export.error and ".payload" in export.error
         assert (Campaign.objects.count(), GameSession.objects.count()) == before  # the trial left nothing
         assert not (tmp_path / "exports").exists() or not list((tmp_path / "exports").iterdir())
         client.force_login(user)

@@ -63,7 +63,7 @@ def text(html: str) -> str:
 
 
 def today() -> str:
-    return formats.date_format(timezone.localtime(), "j F Y")
+    return formats.date_format(timezone.localtime(), "DATE_FORMAT")
 
 
 def totals(houses) -> dict[str, dict[str, int]]:

@@ -86,7 +86,7 @@ class CardNumbersTests:
     def test_a_range_longer_than_a_box_holds_is_refused(self):
         with pytest.raises(ValidationError) as refused:
             card_numbers(f"1-{MAX_TYPED_CARDS + 1}")
-        assert refused.value.messages == [CARD_RANGE_TOO_LONG.format(most=MAX_TYPED_CARDS)]
+        assert refused.value.messages == [CARD_RANGE_TOO_LONG % {"most": MAX_TYPED_CARDS}]
 
 
 class FirstStepPageTests:
@@ -124,7 +124,7 @@ class FirstStepPageTests:
         response = client.post(url, first_envelope(dilemma_numbers="1-3, x"), headers=HTMX)
         html = response.content.decode()
         assert response.status_code == 422
-        assert CARD_NUMBERS_FORMAT in html and 'value="1-3, x"' in html and 'value="Crown"' in html
+        assert str(CARD_NUMBERS_FORMAT) in html and 'value="1-3, x"' in html and 'value="Crown"' in html
         assert not Envelope.objects.exists()
 
     def test_envelope_00_typed_in_the_envelope_form_is_accepted_as_what_it_is(self, client):

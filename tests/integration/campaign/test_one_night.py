@@ -284,7 +284,7 @@ class NothingWrittenBeforeTheSaveTests:
             .values_list("kind", flat=True)
         )
         assert kinds[:3] == ["game_begun", "chronicle_aged", "sticker_attached"]
-        with pytest.raises(ValidationError, match=game_nights.NIGHT_ALREADY_RECORDED):
+        with pytest.raises(ValidationError, match=str(game_nights.NIGHT_ALREADY_RECORDED)):
             night_saves.game_night_record(session=night, actor=user)
         assert marks(campaign) == {12: 1, 13: 3, 43: 0}
 
@@ -365,7 +365,7 @@ class ResumeTests:
         assert night.status == "abandoned"
         done = client.post(url, {"confirm": "yes"}, follow=True)
         night.refresh_from_db()
-        assert night.status == "active" and NIGHT_RESUMED.format(session=night.pk) in done.content.decode()
+        assert night.status == "active" and NIGHT_RESUMED % {"session": night.pk} in done.content.decode()
 
     def test_a_player_may_not_resume_and_is_not_offered_it(self, client, realm, user):
         campaign, houses = realm

@@ -40,7 +40,7 @@ class TextRuleTests:
         body = {"number": 43, "row": "wealth", "positive": True, field: text}
         response = api.post(f"/api/campaigns/{campaign.pk}/stickers/attach/", body, format="json")
         assert response.status_code == 400
-        assert TEXT_CONTROL_CHARACTERS in response.json()["message"]
+        assert str(TEXT_CONTROL_CHARACTERS) in response.json()["message"]
         assert not ChronicleSticker.objects.filter(campaign=campaign).exists()
 
     def test_a_lone_surrogate_in_an_api_body_is_a_400(self, user, campaign):

@@ -47,3 +47,61 @@ class CacheClientTests:
         cache = caches.create_connection("default")
         cache.set("kept-client", 7)
         assert cache.get("kept-client") == 7
+
+
+@pytest.fixture
+def kept_here_cache(settings, redis_url):
+    settings.CACHES = {
+        "default": {"BACKEND": BACKEND, "LOCATION": redis_url, "OPTIONS": {"KEPT_HERE": ["facts:"]}}
+    }
+    cache = caches.create_connection("default")
+    cache.clear()
+    return cache, redis.Redis.from_url(redis_url)
+
+
+class KeptHereTests:
+    """Values of the KEPT_HERE prefixes (a version's facts: never changed under their key) are kept
+    in the process too: the screens of a version stop asking Redis for them."""
+
+    def test_a_kept_here_value_is_answered_by_the_process_once_read(self, kept_here_cache):
+        cache, server = kept_here_cache
+        cache.set("facts:7:3:1.5", {"seats": 5})
+        server.delete(cache.make_key("facts:7:3:1.5"))  # gone from Redis: the process still has it
+        assert caches.create_connection("default").get("facts:7:3:1.5") == {"seats": 5}
+
+    def test_other_keys_are_always_asked_of_redis(self, kept_here_cache):
+        cache, server = kept_here_cache
+        cache.set("panel:7:3", "<div>")
+        server.delete(cache.make_key("panel:7:3"))
+        assert cache.get("panel:7:3") is None
+
+    def test_a_value_read_from_redis_is_kept_here_and_a_miss_is_not(self, kept_here_cache):
+        cache, server = kept_here_cache
+        assert cache.get("facts:8:1:2.5", "none") == "none"
+        other = caches.create_connection("default")
+        other.set("facts:8:1:2.5", "written elsewhere")
+        from config import cache as module
+
+        module._forget_here()  # as a process that never saw it
+        assert cache.get("facts:8:1:2.5") == "written elsewhere"
+        server.delete(cache.make_key("facts:8:1:2.5"))
+        assert cache.get("facts:8:1:2.5") == "written elsewhere"
+
+    def test_delete_and_clear_forget_what_the_process_kept(self, kept_here_cache):
+        cache, _server = kept_here_cache
+        cache.set("facts:9:1:3.5", 1)
+        cache.set("facts:9:2:3.5", 2)
+        cache.delete("facts:9:1:3.5")
+        assert cache.get("facts:9:1:3.5") is None
+        cache.clear()
+        assert cache.get("facts:9:2:3.5") is None
+
+    def test_the_process_keeps_a_bounded_number(self, kept_here_cache, monkeypatch):
+        from config import cache as module
+
+        cache, server = kept_here_cache
+        monkeypatch.setattr(module, "KEPT_HERE_MOST", 3)
+        for i in range(5):
+            cache.set(f"facts:{i}", i)
+        server.flushdb()
+        assert [cache.get(f"facts:{i}") for i in range(5)] == [None, None, 2, 3, 4]

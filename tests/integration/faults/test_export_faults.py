@@ -105,7 +105,7 @@ class ExportFaultTests:
             CampaignExport.Status.PENDING, EXPORT_NOT_SENT, 1,
         )  # fmt: skip
         html = campaign_page(client, campaign)  # the page answers without Redis and says why
-        assert EXPORT_NOT_SENT in html and TRY_AGAIN in html
+        assert str(EXPORT_NOT_SENT) in html and TRY_AGAIN in html
 
         # Redis back: the same worker reconnected on its own; the sweep sends the export again.
         site.redis.start()

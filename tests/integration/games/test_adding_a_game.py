@@ -107,6 +107,6 @@ class GenericGamePagesTests:
             {"compose": "draw", "version": session.version},
             headers={"HX-Request": "true"},
         )
-        assert response.status_code == 422 and COMPOSE_NOT_NOW in response.content.decode()
+        assert response.status_code == 422 and str(COMPOSE_NOT_NOW) in response.content.decode()
         session.refresh_from_db()
         assert session.version == 0 and session.actions.count() == 0

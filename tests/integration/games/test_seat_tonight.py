@@ -49,21 +49,21 @@ def closed_page(client, seat) -> str:
 def test_the_player_signed_in_is_pointed_to_their_seat_tonight(client, nights):
     client.force_login(nights["anna"])
     html = closed_page(client, nights["last"].seats.get(name="Valentine"))
-    assert escape(TONIGHT_YOURS) in html
+    assert escape(str(TONIGHT_YOURS)) in html
     assert f'href="{reverse("games:my_seat", args=[nights["tonight"].pk])}"' in html
     assert nights["tonight"].seats.get(name="Valentine").token not in html
 
 
 def test_a_phone_not_signed_in_is_asked_to_sign_in_and_given_no_code(client, nights):
     html = closed_page(client, nights["last"].seats.get(name="Martina"))
-    assert escape(TONIGHT_SIGN_IN) in html
+    assert escape(str(TONIGHT_SIGN_IN)) in html
     assert quote(reverse("games:my_seat", args=[nights["tonight"].pk]), safe="") in html
     assert all(seat.token not in html for seat in nights["tonight"].seats.all())
 
 
 def test_a_house_without_an_account_is_told_where_its_code_is(client, nights):
     html = closed_page(client, nights["last"].seats.get(name="Armin"))
-    assert escape(TONIGHT_SAME_HOUSE.format(name="Armin")) in html
+    assert escape(str(TONIGHT_SAME_HOUSE).format(name="Armin")) in html
     assert all(seat.token not in html for seat in nights["tonight"].seats.all())
 
 

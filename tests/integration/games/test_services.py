@@ -97,7 +97,7 @@ class SessionCreateTests:
         assert GameSession.objects.count() == 0
 
     def test_every_seat_needs_a_distinct_name(self):
-        with pytest.raises(ValidationError, match=SEAT_NAME_REQUIRED):
+        with pytest.raises(ValidationError, match=str(SEAT_NAME_REQUIRED)):
             session_create(game="for_the_king", seat_names=["Anna", "  "])
         with pytest.raises(ValidationError, match=SEAT_NAME_TWICE.format(name="anna")):
             session_create(game="for_the_king", seat_names=["Anna", "anna"])

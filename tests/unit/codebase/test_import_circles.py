@@ -32,6 +32,9 @@ ALLOWED_INSIDE_FUNCTIONS = {
     ("campaign.apps", "ready", "games.access"): "Django ready(): as above",
     ("campaign.apps", "ready", "campaign.views.preferences"): "Django ready(): the receivers that "
     "carry an account's language and time zone into its session, connected once the registry is ready",
+    ("campaign.apps", "ready", "campaign.selectors"): "Django ready(): the accounts' languages for "
+    "their e-mails, registered with the account adapter once the registry is ready",
+    ("campaign.apps", "ready", "config.accounts"): "Django ready(): as above",
     ("api.apps", "ready", "api.authentication"): "Django ready(): the API's tokens, registered with "
     "games.access (games imports nothing of api); the module reads the models",
     ("api.apps", "ready", "games.access"): "Django ready(): as above",

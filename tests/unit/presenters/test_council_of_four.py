@@ -29,7 +29,7 @@ from games.presenters.council_of_four import (
     SETTING_UP,
     _c4_label,
 )
-from games.presenters.council_of_four_steps import MENU_COSTS
+from games.presenters.council_of_four_steps import _menu_cost
 from games.presenters.council_of_four_words import coins, servants
 from tests.unit.council_of_four.builders import act, dealt, give_permit, new_game, playing
 from tests.unit.presenters.shown import shown_controls
@@ -123,7 +123,7 @@ class BoardTests:
         assert view["pending"]["kind"] == "permit_bonus"
         names = {**NAMES, 2: {"index": 2, "name": "Chloe", "hex": "#0000aa"}}
         present = PRESENTER.present(view, names, None)
-        assert present["doing"] == f"Anna {DOING_PENDING['permit_bonus']}."
+        assert present["doing"] == str(DOING_PENDING["permit_bonus"]).format(name="Anna")
         assert present["prompt"] == PROMPT_PENDING["permit_bonus"]
 
     def test_the_result_ranks_the_seats(self):
@@ -202,7 +202,10 @@ class PriceTests:
             "change_permits": servants(CHANGE_PERMITS_SERVANTS),
             "engage_servant": coins(ENGAGE_COINS),
             "additional_main": servants(ADDITIONAL_MAIN_SERVANTS),
-        } == MENU_COSTS
+        } == {
+            kind: _menu_cost(kind)
+            for kind in ("elect", "send_servant", "change_permits", "engage_servant", "additional_main")
+        }
 
 
 class MenuTests:
