@@ -209,3 +209,12 @@ class DjangosOwnAnswerTests:
             answer = middleware(rf.post("/api/campaigns/"))
         assert (answer.status_code, answer["Content-Type"]) == (403, "application/json")
         assert answer.content.decode() == '{"message": "Verboten.", "code": "permission_denied", "extra": {}}'
+
+
+class HealthTests:
+    def test_the_health_check_stays_english_and_the_status_page_is_the_readers(self, client, settings):
+        settings.REDIS_URL = ""
+        health = client.get("/healthz", headers={"accept-language": "de"}).json()
+        assert (health["redis"], health["tasks"]) == ("not configured", "run eagerly in the web process")
+        page = client.get("/status/", headers={"accept-language": "de"}).content.decode()
+        assert "nicht eingerichtet" in page and "Hintergrundaufgaben" in page
