@@ -9,8 +9,10 @@ import json
 import random
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from django.utils import translation
+from django.utils.html import escape
 from rest_framework.test import APIClient
 
 from campaign.services.archive.export import archive_dumps, campaign_archive
@@ -153,3 +155,18 @@ class ArchiveTests:
         assert rows and all(r.label_data is None for r in rows)
         with translation.override("de"):
             assert [say_stored(r.label_data, english=r.label) for r in rows] == [r.label for r in rows]
+
+
+class ScreenLanguageTests:
+    def test_two_phones_of_one_table_read_the_log_each_in_its_browser_s_language(self):
+        session = night(moves=3)
+        row = session.actions.order_by("-seq").first()
+        address = reverse("games:seat_page", kwargs={"token": session.seats.get(index=0).token})
+        pages = {}
+        for language in ("de", "it", "en"):
+            with translation.override(language):
+                said = escape(say_stored(row.label_data, english=row.label)).replace("\n", "<br>")
+            pages[language] = (said, Client(HTTP_ACCEPT_LANGUAGE=language).get(address).content.decode())
+        assert len({said for said, _ in pages.values()}) == 3
+        assert all(said in page for said, page in pages.values())
+        assert escape(row.label).split("<br>")[0] not in pages["de"][1]
