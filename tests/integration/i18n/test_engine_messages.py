@@ -115,6 +115,19 @@ class ApiLanguageTests:
             "extra": {},
         }
 
+    def test_the_tap_service_s_refusal_is_said_in_the_request_s_language(self):
+        host = UserFactory(username="host")
+        session = session_create(game="kings_dilemma", seat_names=NAMES, host=host, seed=3)
+        seat = session.state["draft"]["order"][0]
+        client = APIClient()
+        client.credentials(HTTP_X_SEAT_TOKEN=session.seats.get(index=seat).token)
+        address = reverse("api:seat-action-submit", kwargs={"session_id": session.pk, "seat_index": seat})
+        agenda = session.state["draft"]["remaining"][0]
+        body = {"action": {"type": "choose_secret_agenda", "agenda": agenda}, "expected_version": 0}
+        stale = client.post(address, body, format="json", headers={"accept-language": "de"}, **fresh_key())
+        assert (stale.status_code, stale.json()["code"]) == (409, "stale_version")
+        assert stale.json()["message"] == "Der Tisch ist weitergezogen: hier ist der neue Stand."
+
     def test_the_view_s_news_and_the_choices_titles_follow_accept_language(self):
         host = UserFactory(username="host")
         session = night(host=host, moves=30)
