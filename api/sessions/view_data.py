@@ -34,7 +34,7 @@ def _param_data(param: dict) -> dict:
                 if key in PARAM_INTEGERS:
                     value = int(value)
                 elif key == "options":
-                    value = list(value)
+                    value = _said(list(value))  # a payment's words, in the reader's language
                 elif key == "nonzero":
                     value = bool(value)
                 else:

@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_noop
 
 from config.celery import app as celery_app
 from config.json_limits import STORED_JSON_MAX_DEPTH, json_depth_exceeds, json_number_out_of_range
@@ -30,26 +30,26 @@ from games.live import nudges
 from games.models import GameSession, Seat, SessionAction, SessionSnapshot
 
 if TYPE_CHECKING:
-    from django_stubs_ext import StrOrPromise
+    pass
 
 logger = logging.getLogger(__name__)
 
 # The bots' task, sent by its name: the tasks import the services (in their bodies), never the other
 # way round, so the two modules make no circle (games/tasks.py registers it; GamesConfig.ready()).
 BOT_MOVE_TASK = "games.tasks.bot_move_task"
-UNKNOWN_GAME = "There is no game called {slug!r}."
-GAME_NOT_READY = "{slug} cannot be played yet: its rules are not installed."
-SEAT_NOT_IN_SESSION = "This seat belongs to another session."
-ACTION_NOT_JSON = "An action must be plain JSON."
+UNKNOWN_GAME = gettext_noop("There is no game called {slug!r}.")
+GAME_NOT_READY = gettext_noop("{slug} cannot be played yet: its rules are not installed.")
+SEAT_NOT_IN_SESSION = gettext_noop("This seat belongs to another session.")
+ACTION_NOT_JSON = gettext_noop("An action must be plain JSON.")
 
 
 def rules_named(slug: str) -> GameRules:
     try:
         return get_game(slug)
     except KeyError:
-        raise ValidationError(UNKNOWN_GAME.format(slug=slug)) from None
+        raise ValidationError(gettext(UNKNOWN_GAME).format(slug=slug)) from None
     except (ImportError, AttributeError):
-        raise ValidationError(GAME_NOT_READY.format(slug=slug)) from None
+        raise ValidationError(gettext(GAME_NOT_READY).format(slug=slug)) from None
 
 
 def session_rules(session: GameSession) -> GameRules:
@@ -62,9 +62,9 @@ def plain_json(value: Any, message: str) -> Any:
     try:
         text = json.dumps(value)
     except (TypeError, ValueError):
-        raise ValidationError(message) from None
+        raise ValidationError(gettext(message)) from None
     if "\\u0000" in text:
-        raise ValidationError(message)
+        raise ValidationError(gettext(message))
     return json.loads(text)
 
 
@@ -130,36 +130,41 @@ def wake_bots(session_id: int, version: int) -> None:
 
 MAX_IDEMPOTENCY_KEY = 100
 SNAPSHOT_EVERY = 100  # a snapshot of the state every this many logged actions (undo replays from it)
-SESSION_NOT_RUNNING = "This session is not running (it is {status})."
-ACTION_NOT_AN_OBJECT = "An action must be an object with a 'type'."
-IDEMPOTENCY_KEY_TOO_LONG = "An idempotency key has at most 100 characters."
-IDEMPOTENCY_KEY_OTHER_SEAT = "This idempotency key was already used by another seat."
-IDEMPOTENCY_KEY_OTHER_BODY = (
+SESSION_NOT_RUNNING = gettext_noop("This session is not running (it is {status}).")
+ACTION_NOT_AN_OBJECT = gettext_noop("An action must be an object with a 'type'.")
+IDEMPOTENCY_KEY_TOO_LONG = gettext_noop("An idempotency key has at most 100 characters.")
+IDEMPOTENCY_KEY_OTHER_SEAT = gettext_noop("This idempotency key was already used by another seat.")
+IDEMPOTENCY_KEY_OTHER_BODY = gettext_noop(
     "This idempotency key was already used for another action: use a new key for a new action."
 )
 BOT_KEY_PREFIX = "bot:"
-IDEMPOTENCY_KEY_RESERVED = "Idempotency keys starting with 'bot:' are kept for the bots."
-ACTION_FAILED = "That action could not be applied."
-ACTION_UNKNOWN_KEYS = "This action has no {keys}: send only its type, seat and parameters ({known})."
-ACTION_NOT_STORABLE = "An action nests at most {depth} levels and holds whole numbers of at most 64 bits."
-ACTION_TEXT_CONTROL = (
+IDEMPOTENCY_KEY_RESERVED = gettext_noop("Idempotency keys starting with 'bot:' are kept for the bots.")
+ACTION_FAILED = gettext_noop("That action could not be applied.")
+ACTION_UNKNOWN_KEYS = gettext_noop(
+    "This action has no {keys}: send only its type, seat and parameters ({known})."
+)
+ACTION_NOT_STORABLE = gettext_noop(
+    "An action nests at most {depth} levels and holds whole numbers of at most 64 bits."
+)
+ACTION_TEXT_CONTROL = gettext_noop(
     "The action's {key} cannot hold control characters (such as NUL, ESC or U+202E) or half a "
     "character (a lone surrogate)."
 )
-STALE_VERSION = gettext_lazy("The table moved on: here is the new state.")
+STALE_VERSION = gettext_noop("The table moved on: here is the new state.")
 
 
 class IdempotencyKeyReused(ValidationError):
     """A key sent again with another action (the API answers 422, Stripe's rule)."""
 
     def __init__(self) -> None:
-        super().__init__(IDEMPOTENCY_KEY_OTHER_BODY)
+        super().__init__(gettext(IDEMPOTENCY_KEY_OTHER_BODY))
 
 
 class StaleVersion(Exception):
     """The client acted on an old version of the table (the API answers 409)."""
 
-    def __init__(self, current_version: int, message: StrOrPromise = STALE_VERSION):
+    def __init__(self, current_version: int, message: str = STALE_VERSION):
+        message = gettext(message)  # in the language of the request being answered
         super().__init__(message)
         self.message = message
         self.current_version = current_version
@@ -171,18 +176,18 @@ def _action_checked(session: GameSession, rules: GameRules, action: dict) -> Non
     bot): keys the offered choice names, texts the campaign archive takes again (one rule:
     ``has_control_characters``). ValidationError: nothing is written."""
     if json_depth_exceeds(action, STORED_JSON_MAX_DEPTH) or json_number_out_of_range(action):
-        raise ValidationError(ACTION_NOT_STORABLE.format(depth=STORED_JSON_MAX_DEPTH))
+        raise ValidationError(gettext(ACTION_NOT_STORABLE).format(depth=STORED_JSON_MAX_DEPTH))
     for key, value in action.items():
         if has_control_characters(key):
-            raise ValidationError(ACTION_TEXT_CONTROL.format(key="key"))
+            raise ValidationError(gettext(ACTION_TEXT_CONTROL).format(key="key"))
         if json_text_refused(value) is not None:
-            raise ValidationError(ACTION_TEXT_CONTROL.format(key=repr(key[:40])))
+            raise ValidationError(gettext(ACTION_TEXT_CONTROL).format(key=repr(key[:40])))
     choices = rules.legal_actions(session.state, action.get("seat"))
     unknown = unknown_keys(choices, action)
     if unknown:
         known = sorted({k for c in choices if c["type"] == action["type"] for k in c["params"]})
         raise ValidationError(
-            ACTION_UNKNOWN_KEYS.format(
+            gettext(ACTION_UNKNOWN_KEYS).format(
                 keys=", ".join(repr(k[:40]) for k in unknown), known=", ".join(["type", "seat", *known])
             )
         )
@@ -244,7 +249,7 @@ class EngineFailed(RuleError):
     where the error leaves the service: the locked path, the opening deal)."""
 
     def __init__(self) -> None:
-        super().__init__(ACTION_FAILED)
+        super().__init__(gettext(ACTION_FAILED))
 
 
 @dataclass(frozen=True)
@@ -365,15 +370,15 @@ def session_submit_action(
     the answer: the stored action of a key, a stale version, or the refusal with the row in hand.
     """
     if idempotency_key is not None and len(idempotency_key) > MAX_IDEMPOTENCY_KEY:
-        raise ValidationError(IDEMPOTENCY_KEY_TOO_LONG)
+        raise ValidationError(gettext(IDEMPOTENCY_KEY_TOO_LONG))
     if (
         idempotency_key
         and idempotency_key.startswith(BOT_KEY_PREFIX)
         and not (seat is not None and seat.is_bot)
     ):
-        raise ValidationError(IDEMPOTENCY_KEY_RESERVED)
+        raise ValidationError(gettext(IDEMPOTENCY_KEY_RESERVED))
     if seat is not None and seat.session_id != session.pk:
-        raise ValidationError(SEAT_NOT_IN_SESSION)
+        raise ValidationError(gettext(SEAT_NOT_IN_SESSION))
     seat_index = None if seat is None else seat.index
     key = idempotency_key or None
     logged = _submit_unchanged(session, action, expected_version, seat_index=seat_index, key=key)
@@ -436,11 +441,11 @@ def _submit_locked(
     if key and locked.done_id is not None:  # type: ignore[attr-defined]  # annotated by session_locked
         return _done(session, locked, action, seat_index=seat_index)
     if not locked.is_running:
-        raise ValidationError(SESSION_NOT_RUNNING.format(status=locked.get_status_display().lower()))
+        raise ValidationError(gettext(SESSION_NOT_RUNNING).format(status=locked.get_status_display().lower()))
     if expected_version is not None and expected_version != locked.version:
         raise StaleVersion(locked.version)
     if not _is_action(action):
-        raise ValidationError(ACTION_NOT_AN_OBJECT)
+        raise ValidationError(gettext(ACTION_NOT_AN_OBJECT))
     payload = plain_json({**action, "seat": seat_index}, ACTION_NOT_JSON)
     rules = session_rules(locked)
     try:
@@ -463,7 +468,7 @@ def _done(
     """The action a key already logged, when sent again with the same action by the same seat."""
     done = SessionAction.objects.get(pk=locked.done_id)  # type: ignore[attr-defined]  # annotated by session_locked
     if done.seat != seat_index:
-        raise ValidationError(IDEMPOTENCY_KEY_OTHER_SEAT)
+        raise ValidationError(gettext(IDEMPOTENCY_KEY_OTHER_SEAT))
     if not isinstance(action, dict) or done.payload != plain_json(
         {**action, "seat": seat_index}, ACTION_NOT_JSON
     ):

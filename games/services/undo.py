@@ -7,7 +7,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from games import selectors
 from games.engines.kernel.errors import RuleError
@@ -25,15 +25,15 @@ from games.translation import say_stored
 
 # What an undo changes on the session row (the rest, config and seed among them, stays as it is).
 UNDO_WRITES = ["state", "version", "last_activity", "status", "updated"]
-NOTHING_TO_UNDO = "There is nothing to undo."
-LOG_OF_OLDER_RULES = (
+NOTHING_TO_UNDO = gettext_noop("There is nothing to undo.")
+LOG_OF_OLDER_RULES = gettext_noop(
     "This game's log holds a move today's rules no longer have (it was played with an older Chronicle), "
     "so it cannot be replayed to undo: finish the game from here, or abandon it."
 )
-ONLY_HOST_UNDOES = "Only the host can undo."
+ONLY_HOST_UNDOES = gettext_noop("Only the host can undo.")
 NOT_UNDOABLE = gettext_lazy("“{label}” cannot be undone: it revealed hidden information.")
-CANNOT_UNDO_NOW = "An abandoned session cannot be changed."
-GAME_OVER_NO_UNDO = "The game is over: its last action cannot be undone."
+CANNOT_UNDO_NOW = gettext_noop("An abandoned session cannot be changed.")
+GAME_OVER_NO_UNDO = gettext_noop("The game is over: its last action cannot be undone.")
 
 
 def _replay(session: GameSession, rules: GameRules) -> dict:
@@ -56,7 +56,7 @@ def _replay_from_snapshot(session: GameSession, rules: GameRules, *, before: int
         for payload in actions.order_by("seq").values_list("payload", flat=True):
             rules.apply_in_place(state, payload)  # read from the database or set up: its own
     except RuleError as error:  # the undo's transaction rolls back: nothing is marked undone
-        raise ValidationError(LOG_OF_OLDER_RULES) from error
+        raise ValidationError(gettext(LOG_OF_OLDER_RULES)) from error
     # No JSON round trip: the engines fold plain JSON (the snapshot, the payloads, the setup) into
     # plain JSON (tests/integration/games/test_split_state.py), and the row's save encodes it.
     return state
@@ -86,14 +86,14 @@ def session_undo(*, session: GameSession, by: User | AnonymousUser | None) -> Ga
     after it are read once, and only the fields that change are written."""
     locked = session_locked(session, without_state=True)
     if locked.host_id is None or by is None or getattr(by, "pk", None) != locked.host_id:
-        raise ValidationError(ONLY_HOST_UNDOES)
+        raise ValidationError(gettext(ONLY_HOST_UNDOES))
     if locked.status == GameSession.Status.ABANDONED:
-        raise ValidationError(CANNOT_UNDO_NOW)
+        raise ValidationError(gettext(CANNOT_UNDO_NOW))
     if locked.status == GameSession.Status.FINISHED:
-        raise ValidationError(GAME_OVER_NO_UNDO)
+        raise ValidationError(gettext(GAME_OVER_NO_UNDO))
     last = locked.actions.filter(undone=False).order_by("-seq").first()
     if last is None:
-        raise ValidationError(NOTHING_TO_UNDO)
+        raise ValidationError(gettext(NOTHING_TO_UNDO))
     rules = session_rules(locked)
     opening = last.seq == 1 and rules.opening_action is not None
     if opening or not selectors.session_action_undoable(session=locked, action=last):

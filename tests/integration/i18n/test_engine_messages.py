@@ -9,8 +9,10 @@ import json
 import random
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from django.utils import translation
+from django.utils.html import escape
 from rest_framework.test import APIClient
 
 from campaign.services.archive.export import archive_dumps, campaign_archive
@@ -113,6 +115,19 @@ class ApiLanguageTests:
             "extra": {},
         }
 
+    def test_the_tap_service_s_refusal_is_said_in_the_request_s_language(self):
+        host = UserFactory(username="host")
+        session = session_create(game="kings_dilemma", seat_names=NAMES, host=host, seed=3)
+        seat = session.state["draft"]["order"][0]
+        client = APIClient()
+        client.credentials(HTTP_X_SEAT_TOKEN=session.seats.get(index=seat).token)
+        address = reverse("api:seat-action-submit", kwargs={"session_id": session.pk, "seat_index": seat})
+        agenda = session.state["draft"]["remaining"][0]
+        body = {"action": {"type": "choose_secret_agenda", "agenda": agenda}, "expected_version": 0}
+        stale = client.post(address, body, format="json", headers={"accept-language": "de"}, **fresh_key())
+        assert (stale.status_code, stale.json()["code"]) == (409, "stale_version")
+        assert stale.json()["message"] == "Der Tisch ist weitergezogen: hier ist der neue Stand."
+
     def test_the_view_s_news_and_the_choices_titles_follow_accept_language(self):
         host = UserFactory(username="host")
         session = night(host=host, moves=30)
@@ -153,3 +168,18 @@ class ArchiveTests:
         assert rows and all(r.label_data is None for r in rows)
         with translation.override("de"):
             assert [say_stored(r.label_data, english=r.label) for r in rows] == [r.label for r in rows]
+
+
+class ScreenLanguageTests:
+    def test_two_phones_of_one_table_read_the_log_each_in_its_browser_s_language(self):
+        session = night(moves=3)
+        row = session.actions.order_by("-seq").first()
+        address = reverse("games:seat_page", kwargs={"token": session.seats.get(index=0).token})
+        pages = {}
+        for language in ("de", "it", "en"):
+            with translation.override(language):
+                said = escape(say_stored(row.label_data, english=row.label)).replace("\n", "<br>")
+            pages[language] = (said, Client(HTTP_ACCEPT_LANGUAGE=language).get(address).content.decode())
+        assert len({said for said, _ in pages.values()}) == 3
+        assert all(said in page for said, page in pages.values())
+        assert escape(row.label).split("<br>")[0] not in pages["de"][1]
