@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
@@ -125,7 +125,8 @@ def invitation_problem(*, invitation: Invitation, now: datetime.datetime | None 
     if invitation.revoked_at is not None:
         return str(INVITATION_REVOKED)
     if invitation.expires_at <= now:
-        return INVITATION_EXPIRED.format(date=timezone.localtime(invitation.expires_at).date().isoformat())
+        expired_on = formats.date_format(timezone.localtime(invitation.expires_at).date(), "DATE_FORMAT")
+        return INVITATION_EXPIRED.format(date=expired_on)  # in the reader's way of writing a date
     if invitation.house_id is not None and invitation.uses >= 1:
         return INVITATION_USED.format(house=invitation.house.name if invitation.house else "")
     return None

@@ -154,9 +154,11 @@ RULE_REFUSALS = [
         PAPER_GAME_NIGHT_RUNNING,
         SESSION_NOT_ABANDONED,
         AGING_MARKS_RANGE,  # the campaign's aging squares (its settings), within the schema's bound
-        # A count's message in its two forms (one mark, more marks): placeholders kept as they are.
-        AGING_MARKS_UNCHANGED.format(number="{n}", marks=1),
-        AGING_MARKS_UNCHANGED.format(number="{n}", marks=2).replace(" 2 ", " {m} "),
+        # A count's message in its two forms (one mark, more marks), its count a placeholder too.
+        *(
+            AGING_MARKS_UNCHANGED.format(number="{n}", marks=m).replace(f"has {m} ", "has {m} ")
+            for m in (1, 2)
+        ),
         SEAT_COUNT,
         SEAT_NAME_REQUIRED,
         SEAT_NAME_TWICE,

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ValidationError
-from django.utils import timezone
+from django.utils import formats, timezone
 
 from campaign import selectors
 from campaign.access import DEMO_USER
@@ -184,7 +184,7 @@ class InvitationAcceptTests:
             expires_at=timezone.now() - datetime.timedelta(seconds=1)
         )
         expired.refresh_from_db()
-        date = timezone.localtime(expired.expires_at).date().isoformat()
+        date = formats.date_format(timezone.localtime(expired.expires_at).date(), "DATE_FORMAT")
         with refused(INVITATION_EXPIRED.format(date=date)):
             invitation_accept(invitation=expired, user=UserFactory())
         assert invitation_problem(invitation=expired) == INVITATION_EXPIRED.format(date=date)
