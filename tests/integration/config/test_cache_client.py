@@ -105,3 +105,40 @@ class KeptHereTests:
             cache.set(f"facts:{i}", i)
         server.flushdb()
         assert [cache.get(f"facts:{i}") for i in range(5)] == [None, None, 2, 3, 4]
+
+
+@pytest.mark.django_db
+def test_screens_of_a_new_version_never_get_the_facts_of_the_one_before(settings, redis_url):
+    """The facts a process keeps are under their version's key: after a tap every screen shows it."""
+    import random
+
+    from django.core.cache import cache
+    from django.test import Client
+    from django.urls import reverse
+
+    from games import versions
+    from games.models import SessionAction
+    from games.services.taps import session_submit_action
+    from tests.integration.games.conftest import new_session, random_move
+
+    settings.CACHES = {
+        "default": {"BACKEND": BACKEND, "LOCATION": redis_url, "OPTIONS": {"KEPT_HERE": ["facts:"]}}
+    }
+    cache.clear()
+    session = new_session(seed=11)
+    seats = list(session.seats.order_by("index"))
+    before = versions.version_key(session)
+    for seat in seats:  # this version's facts, kept in Redis and in this process
+        Client().get(reverse("games:seat_page", args=[seat.token]), HTTP_HX_REQUEST="true")
+    for _ in range(3):
+        actor, action = random_move(session, random.Random(session.version))
+        session_submit_action(session=session, seat=actor, action=action, expected_version=session.version)
+        logged = SessionAction.objects.get(session=session, version=session.version)
+        assert versions.version_key(session) != before
+        for seat in seats:
+            answer = Client().get(reverse("games:seat_page", args=[seat.token]), HTTP_HX_REQUEST="true")
+            assert answer.status_code == 200
+            assert (
+                f'<span class="log-seq">#{logged.seq}</span>' in answer.content.decode()
+            )  # the new one        before = versions.version_key(session)
+    cache.clear()
