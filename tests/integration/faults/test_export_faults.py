@@ -144,4 +144,4 @@ class StatusPageTests:
         assert (status["redis"], status["worker"], status["beat"]) == (
             "unreachable", health.UNKNOWN_WITHOUT_REDIS, health.UNKNOWN_WITHOUT_REDIS,
         )  # fmt: skip
-        assert health.UNKNOWN_WITHOUT_REDIS in client.get("/status/").content.decode()
+        assert str(health.UNKNOWN_WITHOUT_REDIS) in client.get("/status/").content.decode()

@@ -278,7 +278,7 @@ class PageTests:
             headers={"HX-Request": "true"},
         )
         assert response.status_code == REFUSED
-        assert ACTION_NOT_JSON in response.content.decode()
+        assert str(ACTION_NOT_JSON) in response.content.decode()
         assert written() == before
 
     def test_an_archive_giving_a_key_twice_is_refused_on_the_page_and_the_api(self, fx):
