@@ -12,6 +12,7 @@ import re
 
 import pytest
 from django.conf import settings as django_settings
+from playwright.sync_api import Error as PlaywrightError
 
 from campaign.services import game_nights
 from config.catalogues import LOCALE_DIR, PSEUDO_LANGUAGE, framework_catalogues, write_pseudo
@@ -81,6 +82,18 @@ def read_text(page) -> str:
     return page_text(page)
 
 
+def open_page(page, url: str) -> None:
+    """Open ``url``; a page already open there may reload itself on a nudge as the walk leaves it
+    (its script's own navigation interrupts ours): then open it again."""
+    try:
+        page.goto(url)
+    except PlaywrightError as error:
+        if "interrupted by another navigation" not in str(error):
+            raise
+        page.wait_for_load_state()
+        page.goto(url)
+
+
 class Walk:
     """A game played by random legal moves through the services; at the first screen of each phase
     the table and the acting phone are read in the pseudo-language."""
@@ -103,7 +116,7 @@ class Walk:
 
     def read(self, name: str, page, url: str) -> None:
         self.read_names.append(name)
-        page.goto(self.live_server.url + url)
+        open_page(page, self.live_server.url + url)
         assert page.get_attribute("html", "lang") == PSEUDO_LANGUAGE
         words = unwrapped_words(read_text(page), data=self.data())
         if words:
