@@ -17,6 +17,9 @@ from typing import Any, cast
 
 from django.conf import settings
 from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
 from games import selectors, versions
 from games.engines.kernel.registry import get_game
@@ -28,7 +31,7 @@ from games.presenters.base import (
     ink_on,
     key_words,
     presenter_for,
-    render_value,
+    scalar_words,
     seat_hex,
     seat_name,
 )
@@ -263,3 +266,40 @@ def session_rows(sessions: Iterable[GameSession]) -> list[dict]:
         }
         for s in sessions
     ]
+
+
+# ---- A view without a presenter, as readable HTML ----------------------------------------
+
+
+def render_value(value: Any) -> SafeString:
+    """Any JSON value as readable HTML: dicts as definition lists, lists of dicts as tables."""
+    if isinstance(value, dict):
+        if not value:
+            return mark_safe('<span class="muted">—</span>')
+        rows = format_html_join(
+            "", "<dt>{}</dt><dd>{}</dd>", ((key_words(k), render_value(v)) for k, v in value.items())
+        )
+        return format_html('<dl class="view">{}</dl>', rows)
+    if isinstance(value, list):
+        if not value:
+            return format_html('<span class="muted">{}</span>', _("none"))
+        if all(isinstance(item, dict) for item in value):
+            keys: list[str] = []
+            for item in value:
+                keys += [k for k in item if k not in keys]
+            head = format_html_join("", "<th>{}</th>", ((key_words(k),) for k in keys))
+            body = format_html_join(
+                "",
+                "<tr>{}</tr>",
+                (
+                    (format_html_join("", "<td>{}</td>", ((render_value(item.get(k)),) for k in keys)),)
+                    for item in value
+                ),
+            )
+            return format_html(
+                '<div class="scroll"><table><thead><tr>{}</tr></thead><tbody>{}</tbody></table></div>',
+                head,
+                body,
+            )
+        return format_html_join(", ", "{}", ((render_value(item),) for item in value))
+    return format_html("{}", scalar_words(value))

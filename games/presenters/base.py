@@ -25,8 +25,6 @@ from importlib.util import find_spec
 from typing import Any, cast
 from urllib.parse import urlencode
 
-from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
@@ -40,7 +38,7 @@ def key_words(key: Any) -> str:
     return str(key).replace("_", " ").capitalize()
 
 
-def _scalar(value: Any) -> str:
+def scalar_words(value: Any) -> str:
     if value is None:
         return "—"
     if value is True:
@@ -48,40 +46,6 @@ def _scalar(value: Any) -> str:
     if value is False:
         return _("no")
     return say_to_reader(value)
-
-
-def render_value(value: Any) -> SafeString:
-    """Any JSON value as readable HTML: dicts as definition lists, lists of dicts as tables."""
-    if isinstance(value, dict):
-        if not value:
-            return mark_safe('<span class="muted">—</span>')
-        rows = format_html_join(
-            "", "<dt>{}</dt><dd>{}</dd>", ((key_words(k), render_value(v)) for k, v in value.items())
-        )
-        return format_html('<dl class="view">{}</dl>', rows)
-    if isinstance(value, list):
-        if not value:
-            return format_html('<span class="muted">{}</span>', _("none"))
-        if all(isinstance(item, dict) for item in value):
-            keys: list[str] = []
-            for item in value:
-                keys += [k for k in item if k not in keys]
-            head = format_html_join("", "<th>{}</th>", ((key_words(k),) for k in keys))
-            body = format_html_join(
-                "",
-                "<tr>{}</tr>",
-                (
-                    (format_html_join("", "<td>{}</td>", ((render_value(item.get(k)),) for k in keys)),)
-                    for item in value
-                ),
-            )
-            return format_html(
-                '<div class="scroll"><table><thead><tr>{}</tr></thead><tbody>{}</tbody></table></div>',
-                head,
-                body,
-            )
-        return format_html_join(", ", "{}", ((render_value(item),) for item in value))
-    return format_html("{}", _scalar(value))
 
 
 def phrase(value: Any) -> str:
@@ -92,7 +56,7 @@ def phrase(value: Any) -> str:
         return " + ".join(phrase(v) for v in value) or _("nothing")
     if isinstance(value, str):
         return value.replace("_", " ")
-    return _scalar(value)
+    return scalar_words(value)
 
 
 def generic_label(action: dict) -> str:

@@ -273,3 +273,11 @@ def field_names(text: str) -> frozenset[str]:
         )
     except ValueError:
         return frozenset()
+
+
+def say_data(data: Any, translators: Translators = ENGLISH, *, english: str = "") -> str:
+    """A stored message (``to_data``) said by ``translators``; a row stored before messages were
+    kept reads its English."""
+    if data is None or data == "" or data == {}:
+        return english
+    return say(from_data(data), translators)

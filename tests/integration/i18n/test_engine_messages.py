@@ -22,7 +22,7 @@ from games.engines.kernel.messages import from_data
 from games.engines.kings_dilemma import messages as msg
 from games.models import SessionAction
 from games.services.sessions import session_create
-from games.services.taps import session_submit_action
+from games.services.taps import STALE_VERSION, session_submit_action
 from games.translation import say_stored
 from tests.factories import UserFactory
 from tests.integration.api.conftest import fresh_key, token_client
@@ -126,7 +126,10 @@ class ApiLanguageTests:
         body = {"action": {"type": "choose_secret_agenda", "agenda": agenda}, "expected_version": 0}
         stale = client.post(address, body, format="json", headers={"accept-language": "de"}, **fresh_key())
         assert (stale.status_code, stale.json()["code"]) == (409, "stale_version")
-        assert stale.json()["message"] == "Der Tisch ist weitergezogen: hier ist der neue Stand."
+        with translation.override("de"):
+            german = translation.gettext(STALE_VERSION)
+        assert german != STALE_VERSION  # the catalogue says it in German
+        assert stale.json()["message"] == german
 
     def test_the_view_s_news_and_the_choices_titles_follow_accept_language(self):
         host = UserFactory(username="host")
