@@ -88,7 +88,7 @@ def open_page(page, url: str) -> None:
     try:
         page.goto(url)
     except PlaywrightError as error:
-        if "interrupted by another navigation" not in str(error):
+        if "interrupted by another navigation" not in str(error) and "ERR_ABORTED" not in str(error):
             raise
         page.wait_for_load_state()
         page.goto(url)

@@ -165,6 +165,11 @@ RULE_REFUSALS = [
         SESSION_NOT_RUNNING,
         IDEMPOTENCY_KEY_OTHER_BODY,
         "{x} cannot be undone{y}",
+        # Django's password validators: how like the username a password is, and whether it is one
+        # of the common ones, is no pattern a schema can state.
+        "The password is too similar to the {x}.",
+        "This password is too common.",
+        "This password is entirely numeric.",
         "Invalid pk {x} - object does not exist.",
         session_serializers.ACTION_NUL,
         session_serializers.SETTINGS_NUL,
