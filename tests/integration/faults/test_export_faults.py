@@ -134,7 +134,7 @@ class StatusPageTests:
         assert response.status_code == 200  # the web process itself is healthy
         assert response.json()["worker"] == health.WORKER_SILENT and response.json()["tasks_ok"] is False
         page = client.get("/status/")
-        assert page.status_code == 200 and health.WORKER_SILENT in page.content.decode()
+        assert page.status_code == 200 and str(health.WORKER_SILENT) in page.content.decode()
 
     def test_the_status_page_answers_while_redis_is_down(self, site, client):
         site.redis.stop()
