@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from campaign.colours import house_colour
 from games.engines.kings_dilemma.data import AGENDAS, ENVELOPE_COUNT, HOUSE_NUMBERS, RESOURCES, STICKER_COUNT
+from games.translation import say_stored
 
 # The engine's data module owns the rule data; these names are the campaign's view of it.
 RESOURCE_ROWS = list(RESOURCES)
@@ -132,7 +133,8 @@ class ChronicleGame(models.Model):
     resources_final = models.JSONField(default=dict, blank=True)
     revision = models.PositiveSmallIntegerField(default=0)  # bumped by each correction
     # What the night played at the table could not write into the campaign (it conflicted with it),
-    # kept as typed for a correction: [{"kind", "number", "message", "typed"}] (night_saves.py).
+    # kept as typed for a correction: [{"kind", "number", "message", "typed", "what"}], with
+    # "message_data" and "what_data" the same words as messages (night_saves.py).
     conflicts = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -142,6 +144,18 @@ class ChronicleGame(models.Model):
 
     def __str__(self):
         return f"Game {self.number}: King {self.king_name}"
+
+    @property
+    def said_conflicts(self) -> list[dict]:
+        """What the night could not write, each item in the reader's language."""
+        return [
+            {
+                "what": say_stored(item.get("what_data"), english=str(item.get("what", ""))),
+                "message": say_stored(item.get("message_data"), english=str(item.get("message", ""))),
+            }
+            for item in self.conflicts
+            if isinstance(item, dict)
+        ]
 
 
 class ChronicleScore(models.Model):
@@ -194,6 +208,9 @@ class LedgerEntry(models.Model):
     kind = models.CharField(max_length=10, choices=Kind.choices)
     amount = models.IntegerField()
     reason = models.CharField(max_length=200)
+    # The reason as a message (games/engines/kernel/messages.py ``to_data``), said in each reader's
+    # language; NULL for a reason a person typed, or one kept before messages were.
+    reason_data = models.JSONField(null=True, blank=True, default=None)
     source = models.CharField(max_length=20, choices=Source.choices)
     game = models.ForeignKey(
         ChronicleGame, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -206,6 +223,10 @@ class LedgerEntry(models.Model):
 
     def __str__(self):
         return f"{self.amount:+d} {self.kind} ({self.reason})"
+
+    @property
+    def said_reason(self) -> str:
+        return say_stored(self.reason_data, english=self.reason)
 
 
 class Achievement(models.Model):
@@ -396,6 +417,9 @@ class CampaignEvent(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=40)
     summary = models.CharField(max_length=300)
+    # The summary as a message (games/engines/kernel/messages.py ``to_data``), said in each reader's
+    # language; NULL for an event kept before messages were (its English ``summary`` is read then).
+    summary_data = models.JSONField(null=True, blank=True, default=None)
     data = models.JSONField(default=dict, blank=True)
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -415,6 +439,11 @@ class CampaignEvent(models.Model):
     def __str__(self):
         return self.summary
 
+    @property
+    def said(self) -> str:
+        """The summary in the reader's language."""
+        return say_stored(self.summary_data, english=self.summary)
+
 
 class CampaignExport(models.Model):
     """A requested archive: written by a Celery task, then downloadable."""
@@ -431,6 +460,7 @@ class CampaignExport(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     path = models.CharField(max_length=300, blank=True)
     error = models.CharField(max_length=300, blank=True)
+    error_data = models.JSONField(null=True, blank=True, default=None)  # the error as a message
     created_at = models.DateTimeField(auto_now_add=True)
     # How often the task was sent (the request, then each sweep or "Try again"), and when last:
     # a pending export not written long after its last sending is stale (campaign_export_sweep).
@@ -442,6 +472,10 @@ class CampaignExport(models.Model):
 
     def __str__(self):
         return f"Export of {self.campaign} ({self.status})"
+
+    @property
+    def said_error(self) -> str:
+        return say_stored(self.error_data, english=self.error)
 
     @property
     def stalled(self) -> bool:

@@ -77,7 +77,7 @@ class CampaignExportSerializer(serializers.Serializer):
         "file; failed: reason says why (request a new export).",
     )
     reason = serializers.CharField(
-        source="error",
+        source="said_error",
         help_text="Why a failed export failed, or why a pending one waits (its queue was unreachable: it "
         "is sent again by itself); empty otherwise.",
     )
@@ -186,8 +186,9 @@ class CampaignExportDownloadApi(CampaignApi):
         export = get_object_or_404(self.campaign.exports, pk=export_id)
         if export.status != CampaignExport.Status.READY:
             failed = export.status == CampaignExport.Status.FAILED
-            message = EXPORT_FAILED.format(reason=export.error) if failed else EXPORT_NOT_READY
-            raise ArchiveRefused(message, "export_not_ready", 409, status=export.status, reason=export.error)
+            reason = export.said_error
+            message = EXPORT_FAILED.format(reason=reason) if failed else EXPORT_NOT_READY
+            raise ArchiveRefused(message, "export_not_ready", 409, status=export.status, reason=reason)
         path = Path(settings.MEDIA_ROOT) / "exports" / export.path
         if not export.path or not path.is_file():
             raise ArchiveRefused(EXPORT_GONE, "export_gone", 410)

@@ -60,7 +60,7 @@ class LedgerEntrySerializer(serializers.Serializer):
     id = serializers.IntegerField()
     kind = serializers.CharField(help_text="prestige or crave")
     amount = serializers.IntegerField()
-    reason = serializers.CharField()
+    reason = serializers.CharField(source="said_reason", help_text="Why, in the reader's language.")
     source = serializers.CharField()  # type: ignore[assignment]  # a field named like Field.source
     game = GameRefSerializer(allow_null=True)
     created_at = serializers.DateTimeField()
@@ -114,12 +114,19 @@ class ChronicleGameSerializer(serializers.Serializer):
     recorded = serializers.BooleanField()
     revision = serializers.IntegerField(help_text="0, then one more for each correction.")
     resources_final = serializers.DictField(child=serializers.IntegerField())
-    conflicts = serializers.ListField(
-        child=serializers.DictField(),
+    conflicts = serializers.SerializerMethodField(
         help_text="What the night could not write into the campaign (it conflicted with it), kept as typed "
-        "for a correction: {kind, number, message, what, typed}.",
+        "for a correction: {kind, number, message, what, typed}, message and what in the reader's language.",
     )
     scores = ScoreSerializer(source="current_scores", many=True)
+
+    @extend_schema_field(serializers.ListField(child=serializers.DictField()))
+    def get_conflicts(self, game: ChronicleGame) -> list[dict]:
+        said = game.said_conflicts
+        return [
+            {key: value for key, value in {**item, **words}.items() if not key.endswith("_data")}
+            for item, words in zip((c for c in game.conflicts if isinstance(c, dict)), said, strict=True)
+        ]
 
 
 class EnvelopeSerializer(serializers.Serializer):
@@ -166,7 +173,7 @@ class EventSerializer(serializers.Serializer):
 
     id = serializers.IntegerField()
     kind = serializers.CharField()
-    summary = serializers.CharField()
+    summary = serializers.CharField(source="said", help_text="What happened, in the reader's language.")
     data = serializers.JSONField()  # type: ignore[assignment]  # the event's data, not Serializer.data
     actor = serializers.SerializerMethodField()
     house = HouseRefSerializer(allow_null=True)

@@ -4,6 +4,7 @@ and of ability effects, and the Celery tasks sent by name."""
 from __future__ import annotations
 
 import datetime
+import json
 from typing import Any
 
 from celery import Task
@@ -22,6 +23,7 @@ from campaign.models import (
     House,
 )
 from config.celery import app as celery_app
+from games.engines.kernel.messages import Message, to_data
 from games.engines.kernel.text import has_control_characters
 
 # Who does something: an account, the anonymous visitor of a page, or nobody (a script, the import).
@@ -94,6 +96,18 @@ def in_english(text: Any) -> str:
         return str(text)
 
 
+def message_data(text: Any) -> Any:
+    """What a record keeps of its words besides their English: the message's data (a ``Message``
+    of games/engines/kernel/messages.py), so each reader reads them in their own language; None for
+    words a person typed."""
+    if not isinstance(text, Message):
+        return None
+    try:
+        return json.loads(json.dumps(to_data(text)))
+    except (TypeError, ValueError):  # a parameter that is no JSON: the English stays, always
+        return None
+
+
 def record_event(
     campaign: Campaign,
     kind: str,
@@ -104,10 +118,13 @@ def record_event(
     game: ChronicleGame | None = None,
     **data: Any,
 ) -> CampaignEvent:
+    """One line of the history. ``summary`` is a ``Message`` (its English is kept, and the message
+    said again in each reader's language)."""
     return CampaignEvent.objects.create(
         campaign=campaign,
         kind=kind,
-        summary=summary,
+        summary=str(summary)[:300],
+        summary_data=message_data(summary),
         actor=actor if isinstance(actor, User) else None,
         house=house,
         game=game,

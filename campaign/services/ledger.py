@@ -13,7 +13,7 @@ from campaign.models import (
     House,
     LedgerEntry,
 )
-from campaign.services.common import Actor, record_event
+from campaign.services.common import Actor, message_data, record_event
 
 LEDGER_KIND = gettext_lazy("Ledger entries are Prestige or Crave.")
 PRESTIGE_BELOW_ZERO = gettext_lazy(
@@ -36,7 +36,15 @@ def ledger_add(
         raise ValidationError(LEDGER_KIND)
     if amount == 0:
         return None
-    entry = LedgerEntry(house=house, kind=kind, amount=amount, reason=reason, source=source, game=game)
+    entry = LedgerEntry(
+        house=house,
+        kind=kind,
+        amount=amount,
+        reason=str(reason)[:200],
+        reason_data=message_data(reason),
+        source=source,
+        game=game,
+    )
     entry.full_clean()
     entry.save()
     sign = "+" if amount > 0 else ""

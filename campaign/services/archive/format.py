@@ -48,11 +48,13 @@ ARCHIVE_FORMAT = "chronicle-campaign"
 # a session's cached state out (written as {}: the importer replays its log), so a Chronicle that
 # would trust the state of a version 3 file refuses a version 4 one; version 5 adds each log line's
 # message (an action's ``label_data``), so a night's log reads in each reader's language (an older
-# archive's line reads its English). Versions 1 to 4 are still read.
-ARCHIVE_VERSION = 5
+# archive's line reads its English); version 6 adds the message of each event's summary and of each
+# ledger entry's reason (``summary_data``, ``reason_data``), so the history reads in each reader's
+# language too. Versions 1 to 5 are still read.
+ARCHIVE_VERSION = 6
 
 
-ARCHIVE_VERSIONS = (1, 2, 3, 4, 5)
+ARCHIVE_VERSIONS = (1, 2, 3, 4, 5, 6)
 
 
 # The largest archive file the import reads (the upload is refused above it).
@@ -78,7 +80,7 @@ ARCHIVE_WRONG_FORMAT = gettext_lazy("This file is not a Chronicle campaign archi
 
 
 ARCHIVE_WRONG_VERSION = gettext_lazy(
-    "Archive version {version!r} is not supported (this Chronicle reads versions 1 to 5)."
+    "Archive version {version!r} is not supported (this Chronicle reads versions 1 to 6)."
 )
 
 
@@ -129,7 +131,7 @@ FIELDS = {
             "crave",
         ],
     ),
-    "ledger": (LedgerEntry, ["kind", "amount", "reason", "source"]),
+    "ledger": (LedgerEntry, ["kind", "amount", "reason", "reason_data", "source"]),
     "stickers": (
         ChronicleSticker,
         ["number", "row", "positive", "title", "text", "slot", "marks", "covered"],
@@ -138,7 +140,7 @@ FIELDS = {
     "story_cards": (StoryCard, [*STORY_CARD_FIELDS, "order"]),
     "dilemma_cards": (DilemmaCard, ["number", "kind", "place", "title", "outcomes"]),
     "mystery_stickers": (MysterySticker, ["letter", "storyline"]),
-    "events": (CampaignEvent, ["kind", "summary", "data"]),
+    "events": (CampaignEvent, ["kind", "summary", "summary_data", "data"]),
     # Version 3: the game sessions of the campaign. Each carries its number in the archive (1, 2,
     # ...), by which its seats and actions refer to it.
     "sessions": (
@@ -154,7 +156,7 @@ FIELDS = {
 
 
 # The fields a row carries from one version on (an older archive's row has none: the model's default).
-ADDED_IN = {("actions", "label_data"): 5}
+ADDED_IN = {("actions", "label_data"): 5, ("ledger", "reason_data"): 6, ("events", "summary_data"): 6}
 
 
 def fields_of(section: str, version: int) -> list[str]:
@@ -170,6 +172,7 @@ SECTIONS_OF = {
     3: list(FIELDS),
     4: list(FIELDS),
     5: list(FIELDS),
+    6: list(FIELDS),
 }
 
 

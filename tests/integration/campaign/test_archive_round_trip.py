@@ -172,7 +172,7 @@ class ArchiveRoundTripTests:
         assert {s.host for s in copy.sessions.all()} == {bruno}
 
         archive = json.loads(text)
-        assert archive["version"] == ARCHIVE_VERSION == 5
+        assert archive["version"] == ARCHIVE_VERSION == 6
         assert "\n" not in text and '": ' not in text and '", "' not in text
         assert len(archive["sessions"]) == NIGHTS and len(archive["actions"]) > 50 * NIGHTS
 

@@ -16,6 +16,7 @@ from django.utils.html import escape
 from rest_framework.test import APIClient
 
 from campaign.services.archive.export import archive_dumps, campaign_archive
+from campaign.services.archive.format import ARCHIVE_VERSION
 from campaign.services.archive.restore import campaign_import
 from games import selectors
 from games.engines.kernel.messages import from_data
@@ -149,7 +150,9 @@ class ArchiveTests:
 
         campaign, _, _ = campaign_of_nights(1)
         archive = json.loads(archive_dumps(campaign_archive(campaign=campaign)))
-        assert archive["version"] == 5 and all("label_data" in row for row in archive["actions"])
+        assert archive["version"] == ARCHIVE_VERSION and all(
+            "label_data" in row for row in archive["actions"]
+        )
         copy_ = campaign_import(archive=copy.deepcopy(archive), owner=UserFactory())
         rows = SessionAction.objects.filter(session__campaign=copy_).order_by("session", "seq")
         originals = SessionAction.objects.filter(session__campaign=campaign).order_by("session", "seq")

@@ -41,13 +41,12 @@ LAYERS = {
         "games.versions",
         "games.access",
         "games.tonight",
-        "games.translation",
         "campaign.access",
         "campaign.charts",
         "campaign.story_charts",
         "campaign.demo",
     ),
-    "models": ("*.models", "campaign.colours"),
+    "models": ("*.models", "campaign.colours", "games.translation"),
     "engines": ("games.engines", "campaign.legacy"),
 }
 FRAMEWORK = "framework"

@@ -1,0 +1,140 @@
+"""The campaign's history and ledger keep their words as messages: every event's summary and every
+reason the app wrote (not one a person typed) is stored as a message beside its English, said again
+in each reader's language on the pages and in the API, and carried by the archive."""
+
+import json
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+from rest_framework.test import APIClient
+
+from campaign.models import CampaignEvent, LedgerEntry, Membership
+from campaign.services.archive.export import archive_dumps, campaign_archive
+from campaign.services.archive.restore import campaign_import
+from campaign.services.chronicles import game_begin
+from campaign.services.game_nights import game_night_start
+from campaign.services.members import invitation_create
+from campaign.services.stickers import mystery_sticker_attach, sticker_correct, sticker_marks_correct
+from campaign.services.stories import story_link_create, story_link_revoke
+from games.engines.kernel.messages import from_data
+from games.services.sessions import session_abandon
+from tests.factories import UserFactory, campaign_at_the_last_mystery
+from tests.story_play import _first_two_open_agendas, campaign_of_nights
+
+pytestmark = pytest.mark.django_db
+
+# Reasons a person types (a card effect's label, a correction's reason): kept as typed, in the
+# typist's language.
+TYPED_SOURCES = {LedgerEntry.Source.MANUAL}
+
+
+@pytest.fixture
+def lived_campaign():
+    """Two nights saved, a sticker and its aging corrected, members invited, a story shared and
+    unshared, a night abandoned; and a campaign at its last Mystery sticker, its Grand Finale due."""
+    owner = UserFactory(username="olga")
+    campaign, houses, games = campaign_of_nights(2, user=owner, name="Autumn realm")
+    player = UserFactory(username="piet")
+    Membership.objects.create(campaign=campaign, user=player, role=Membership.Role.PLAYER)
+    sticker = campaign.stickers.order_by("number").first()
+    sticker_correct(
+        sticker=sticker,
+        number=sticker.number,
+        row=sticker.row,
+        positive=not sticker.positive,
+        signer=houses[2],
+        title="Bread riots",
+        actor=owner,
+    )
+    sticker_marks_correct(sticker=campaign.stickers.order_by("number").last(), marks=1, actor=owner)
+    invitation_create(campaign=campaign, actor=owner, role="viewer", days=3)
+    story_link_create(game=games[0], actor=owner)
+    story_link_revoke(game=games[0], actor=owner)
+    abandoned = game_night_start(
+        campaign=campaign,
+        houses=houses,
+        king_name="Olaf",
+        host=owner,
+        seed=7,
+        keep=_first_two_open_agendas(campaign, houses),
+    )
+    session_abandon(session=abandoned)
+    finale, _ = campaign_at_the_last_mystery("Valentine", "Martina", user=owner, name="Finale")
+    game_begin(campaign=finale, king_name="Olaf")
+    mystery_sticker_attach(campaign=finale, letter="F")
+    return owner, campaign, finale
+
+
+def _events():
+    return list(CampaignEvent.objects.order_by("pk"))
+
+
+def _written_reasons():
+    return list(LedgerEntry.objects.exclude(source__in=TYPED_SOURCES).order_by("pk"))
+
+
+class CampaignHistoryMessagesTests:
+    def test_every_event_and_every_reason_the_app_wrote_is_kept_as_its_message(self, lived_campaign):
+        events, entries = _events(), _written_reasons()
+        assert len(events) > 40 and len(entries) >= 10
+        unkept = [e.summary for e in events if e.summary_data is None]
+        assert not unkept, unkept
+        assert [str(from_data(e.summary_data))[:300] for e in events] == [e.summary for e in events]
+        unkept = [e.reason for e in entries if e.reason_data is None]
+        assert not unkept, unkept
+        assert [str(from_data(e.reason_data))[:200] for e in entries] == [e.reason for e in entries]
+
+    def test_each_summary_and_reason_reads_in_german(self, lived_campaign):
+        """Every line says something in German: none reads as its English (names and numbers alone
+        would, so each line holds words)."""
+        events, entries = _events(), _written_reasons()
+        with translation.override("de"):
+            english = [e for e in events if e.said == e.summary]
+            assert not english, [e.summary for e in english]
+            english = [e for e in entries if e.said_reason == e.reason]
+            assert not english, [e.reason for e in english]
+
+    def test_the_history_page_and_the_api_say_the_summaries_in_the_readers_language(self, lived_campaign):
+        owner, campaign, _ = lived_campaign
+        event = campaign.events.filter(kind="sticker_corrected").get()
+        with translation.override("it"):
+            italian = event.said
+        assert italian != event.summary
+        client = Client(headers={"accept-language": "it"})
+        client.force_login(owner)
+        page = client.get(reverse("campaign-history", args=[campaign.pk])).content.decode()
+        assert italian in page and event.summary not in page
+        api = APIClient(headers={"accept-language": "it"})
+        api.force_authenticate(owner)
+        answer = api.get(f"/api/campaigns/{campaign.pk}/history/", {"kind": "sticker_corrected"}).json()
+        summaries = [row["summary"] for row in answer.get("results", answer)]
+        assert italian in summaries
+
+    def test_the_archive_carries_each_message_and_the_copy_says_it_again(self, lived_campaign):
+        owner, campaign, _ = lived_campaign
+        archive = campaign_archive(campaign=campaign)
+        assert all("summary_data" in row for row in archive["events"])
+        assert all("reason_data" in row for row in archive["ledger"])
+        copy = campaign_import(
+            archive=json.loads(archive_dumps(campaign_archive(campaign=campaign))), owner=owner
+        )
+        with translation.override("fr"):
+            original = sorted(e.said for e in campaign.events.all())
+            copied = sorted(e.said for e in copy.events.exclude(kind="campaign_imported"))
+            assert set(original) <= set(copied)
+
+    def test_an_archive_of_version_5_reads_its_english(self, lived_campaign):
+        owner, campaign, _ = lived_campaign
+        archive = campaign_archive(campaign=campaign)
+        archive["version"] = 5
+        for row in archive["events"]:
+            del row["summary_data"]
+        for row in archive["ledger"]:
+            del row["reason_data"]
+        copy = campaign_import(archive=archive, owner=owner)
+        kept = copy.events.exclude(kind="campaign_imported")
+        assert kept.exists() and not kept.filter(summary_data__isnull=False).exists()
+        with translation.override("de"):
+            assert sorted(e.said for e in kept) == sorted(e.summary for e in kept)
