@@ -54,6 +54,26 @@ def reload_session(session) -> None:
     session.refresh_from_db()
 
 
+def following(session, table, phones):
+    """``refresh(moved=True)``: after a tap, wait until the session has moved on (a hang guard, no
+    deadline), then until the table and every phone show its version; returns the new state."""
+    seen = [session.version]
+
+    def refresh(moved: bool = True) -> dict:
+        guard = time.monotonic() + HANG_GUARD_SECONDS
+        reload_session(session)
+        while moved and session.version == seen[0] and time.monotonic() < guard:
+            time.sleep(0.05)
+            reload_session(session)
+        seen[0] = session.version
+        for phone in phones.values():
+            phone.wait_for_selector(f'#seat-panel[data-version="{session.version}"]', timeout=GUARD_MS)
+        table.wait_for_selector(f'#table-panel[data-version="{session.version}"]', timeout=GUARD_MS)
+        return session.state
+
+    return refresh
+
+
 def wait_applied(session, version: int, phone=None) -> None:
     """After a tap on ``phone``: wait until the session has moved past ``version`` (a hang guard, no
     deadline). A tap never applied fails with what the phone shows and what it sent."""

@@ -7,8 +7,6 @@ resolution and says so. The King is dead; the night is scored and saved with not
 Envelope 70; the campaign is closed, with the Ending cards, Cohesion and Dissent in its final
 standings."""
 
-import time
-
 import pytest
 
 from campaign.models import Campaign, Envelope
@@ -16,16 +14,14 @@ from campaign.services import game_nights
 from games.engines.kings_dilemma import messages as msg
 from games.engines.kings_dilemma.turn import to_act
 from tests.e2e.conftest import DESKTOP, PHONE, SCREENSHOT_DIR
-from tests.e2e.table import INTERNAL, open_table_and_phones, reload_session
+from tests.e2e.table import GUARD_MS, INTERNAL, following, open_table_and_phones
 from tests.factories import UserFactory, campaign_at_the_last_mystery
-from tests.guards import HANG_GUARD_SECONDS
 from tests.integration.campaign.test_night_conflicts import round_
 from tests.kings_dilemma_play import draft
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 HOUSES = ["Solad", "Tiberius", "Crann"]
-GUARD_MS = int(HANG_GUARD_SECONDS * 1000)
 
 
 def the_last_campaign_night():
@@ -46,20 +42,7 @@ class GrandFinaleTests:
     def test_the_last_night_at_the_table_closes_the_campaign(self, live_server, new_page, screenshot):
         host, campaign, session = the_last_campaign_night()
         table, phones = open_table_and_phones(live_server, new_page, session, host)
-        seen = [session.version]
-
-        def refresh(moved: bool = True) -> dict:
-            """After a tap: wait until the night has moved on, then until every screen shows it."""
-            guard = time.monotonic() + HANG_GUARD_SECONDS
-            reload_session(session)
-            while moved and session.version == seen[0] and time.monotonic() < guard:
-                time.sleep(0.05)
-                reload_session(session)
-            seen[0] = session.version
-            for phone in phones.values():
-                phone.wait_for_selector(f'#seat-panel[data-version="{session.version}"]', timeout=GUARD_MS)
-            table.wait_for_selector(f'#table-panel[data-version="{session.version}"]', timeout=GUARD_MS)
-            return session.state
+        refresh = following(session, table, phones)
 
         state = refresh(moved=False)
         assert state["phase"] == "draw" and len(state["time_counter"]) == 9

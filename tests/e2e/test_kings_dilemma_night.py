@@ -15,23 +15,20 @@ kind takes 8 at the draw (number, title, four ▲/▼ taps, the sticker's tap, t
 counted at the resolution."""
 
 import re
-import time
 
 import pytest
 
 from campaign.services import game_nights
 from games.engines.kings_dilemma.turn import to_act
 from tests.e2e.conftest import DESKTOP, PHONE
-from tests.e2e.table import HostInputs, open_table_and_phones, reload_session
+from tests.e2e.table import GUARD_MS, HostInputs, following, open_table_and_phones
 from tests.factories import UserFactory, campaign_with_houses
-from tests.guards import HANG_GUARD_SECONDS
 from tests.kings_dilemma_play import remember_library
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 HOUSES = ["House Solad", "House Tiberius", "House Crann", "House Vaclav"]
 INTERNAL = re.compile(r"\b[a-z]+_[a-z_]+\b|\bseat \d|\bside (aye|nay)\b", re.I)
-GUARD_MS = int(HANG_GUARD_SECONDS * 1000)
 WEDDING_TOKENS = {  # a new card of the same kind, tapped at the draw
     "aye_knowledge": "up",
     "aye_welfare": "up",
@@ -77,10 +74,6 @@ def check_screens(table, phones, acting: int | None, shots=None, name=""):
             shots(phones[acting], f"kd-phone-{name}")
 
 
-def wait_version(page, panel: str, version: int):
-    page.wait_for_selector(f'#{panel}[data-version="{version}"]', timeout=GUARD_MS)
-
-
 class KingsDilemmaNightTests:
     def test_a_whole_night_by_taps(self, live_server, new_page, screenshot):
         host = UserFactory(username="host")
@@ -91,20 +84,7 @@ class KingsDilemmaNightTests:
         )
         table, phones = open_table_and_phones(live_server, new_page, session, host)
 
-        seen = [session.version]
-
-        def refresh(moved: bool = True):
-            """After a tap: wait until the table has moved on, then until every screen shows it."""
-            guard = time.monotonic() + HANG_GUARD_SECONDS
-            reload_session(session)
-            while moved and session.version == seen[0] and time.monotonic() < guard:
-                time.sleep(0.05)
-                reload_session(session)
-            seen[0] = session.version
-            for phone in phones.values():
-                wait_version(phone, "seat-panel", session.version)
-            wait_version(table, "table-panel", session.version)
-            return session.state
+        refresh = following(session, table, phones)
 
         def acting_seat(state):
             seats = [s for s in to_act(state) if s is not None]

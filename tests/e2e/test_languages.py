@@ -61,14 +61,18 @@ def no_overflow(page) -> list[str]:
 
 
 class TimeZoneTests:
-    def test_a_browser_in_new_york_reads_times_in_new_york_time(self, live_server, new_page):
+    @pytest.mark.parametrize(
+        ("locale", "written"),
+        [("en-US", "01/15/2026 10:55 a.m."), ("de-DE", "15.01.2026 10:55")],  # each language's short form
+    )
+    def test_a_browser_in_new_york_reads_times_in_new_york_time(self, live_server, new_page, locale, written):
         user = UserFactory(username=USERNAME)
         campaign, _ = campaign_with_houses("Ada", user=user)
         CampaignEvent.objects.filter(campaign=campaign).update(created_at=AFTERNOON_UTC)
-        page = new_page(PHONE, timezone_id="America/New_York")
+        page = new_page(PHONE, timezone_id="America/New_York", locale=locale)
         logged_in(page, live_server)
         page.goto(live_server.url + reverse("campaign-history", args=[campaign.pk]))
-        assert "2026-01-15 10:55" in page.inner_text("main")  # 15:55 UTC is 10:55 in New York
+        assert written in page.inner_text("main")  # 15:55 UTC is 10:55 in New York
         assert "15:55" not in page.inner_text("main")
 
 

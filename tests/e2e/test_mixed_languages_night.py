@@ -4,8 +4,6 @@ by taps through the Secret Agenda draft, a Dilemma drawn, voted and resolved: ea
 own language, its page says so (``<html lang>``), and each log line and piece of news reads in each
 reader's language from the one message the log keeps."""
 
-import time
-
 import pytest
 from django.utils import translation
 
@@ -14,9 +12,8 @@ from games.engines.kings_dilemma.turn import to_act
 from games.models import SessionAction
 from games.translation import say_stored
 from tests.e2e.conftest import DESKTOP, PHONE, login
-from tests.e2e.table import reload_session, value
+from tests.e2e.table import following, value
 from tests.factories import UserFactory, campaign_with_houses
-from tests.guards import HANG_GUARD_SECONDS
 from tests.kings_dilemma_play import remember_library
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -24,7 +21,6 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 HOUSES = ["House Solad", "House Tiberius", "House Crann", "House Vaclav"]
 BROWSER_LOCALES = {0: "de-DE", 1: "it-IT", 2: "en-GB", 3: "en-US"}  # each phone's browser
 LANGUAGES = {0: "de", 1: "it", 2: "en", 3: "en"}
-GUARD_MS = int(HANG_GUARD_SECONDS * 1000)
 
 
 def said(action: SessionAction, language: str) -> str:
@@ -54,19 +50,7 @@ class MixedLanguagesNightTests:
             phone.goto(f"{live_server.url}/play/seat/{seat.token}/")
             phones[seat.index] = phone
 
-        seen = [session.version]
-
-        def refresh(moved: bool = True):
-            guard = time.monotonic() + HANG_GUARD_SECONDS
-            reload_session(session)
-            while moved and session.version == seen[0] and time.monotonic() < guard:
-                time.sleep(0.05)
-                reload_session(session)
-            seen[0] = session.version
-            for phone in phones.values():
-                phone.wait_for_selector(f'#seat-panel[data-version="{session.version}"]', timeout=GUARD_MS)
-            table.wait_for_selector(f'#table-panel[data-version="{session.version}"]', timeout=GUARD_MS)
-            return session.state
+        refresh = following(session, table, phones)
 
         def check_languages(name: str):
             """Every screen in its reader's language: the page's own language, the turn banner and
