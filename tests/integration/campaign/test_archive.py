@@ -11,6 +11,7 @@ from campaign.demo import demo_campaign_load
 from campaign.models import Campaign, House
 from campaign.services.archive.export import archive_dumps, campaign_archive
 from campaign.services.archive.format import (
+    ADDED_IN,
     ARCHIVE_DAMAGED,
     ARCHIVE_SECTION_ROWS,
     ARCHIVE_SESSION_LOG,
@@ -138,6 +139,9 @@ def _older(archive: dict, version: int) -> dict:
                 {k: v for k, v in row.items() if k not in ("created_at", "attached_at", "opened_at", "actor")}
                 for row in older[section]
             ]
+    for (section, field), since in ADDED_IN.items():  # the fields a later version added
+        if version < since and section in older:
+            older[section] = [{k: v for k, v in row.items() if k != field} for row in older[section]]
     return older
 
 
