@@ -43,7 +43,7 @@ from campaign.services.stickers import (
     mystery_sticker_attach,
     sticker_attach,
 )
-from games.engines.kernel.messages import Message, from_data, gettext_noop, join, ngettext
+from games.engines.kernel.messages import Message, from_data, gettext_noop, join, ngettext, pgettext_lazy
 from games.engines.kings_dilemma.data import GRAND_FINALE_ENVELOPE, MYSTERY_STICKERS_PER_CAMPAIGN
 from games.engines.kings_dilemma.messages import SIGNS, resource_name
 from games.models import GameSession
@@ -95,7 +95,7 @@ MYSTERY_ALL_HELD = gettext_noop("All {count} Mystery stickers of the campaign ar
 # What a conflict was, in words.
 STICKER_WHAT = gettext_noop("Chronicle sticker {number} ({sign} {row})")
 STICKER_WHAT_SIGNED = gettext_noop("Chronicle sticker {number} ({sign} {row}), signed by House {house}")
-ENVELOPE_WHAT = gettext_noop("Envelope {number:02d}")
+ENVELOPE_WHAT = pgettext_lazy("a night's conflict", "Envelope {number:02d}")
 ENVELOPE_WHAT_OPENED = gettext_noop("Envelope {number:02d}, opened by House {house}")
 ENVELOPE_HELD_CARDS = gettext_noop("{envelope}; it held {cards}")
 STORY_CARD_WHAT = gettext_noop("Story card {number} ({storyline})")
