@@ -224,8 +224,8 @@ def _house_words(house: House | None) -> dict:
 
 
 def _sticker_what(sticker: dict, signer: House | None) -> Message:
-    words = {"number": sticker["number"], "sign": SIGNS[bool(sticker["positive"])]}
-    words["row"] = resource_name(sticker["row"])
+    sign, row = SIGNS[bool(sticker["positive"])], resource_name(sticker["row"])  # the game's words
+    words = {"number": sticker["number"], "sign": sign, "row": row}
     if signer is None:
         return STICKER_WHAT.format(**words)
     return STICKER_WHAT_SIGNED.format(**words, house=signer.name)
