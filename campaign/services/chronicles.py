@@ -23,7 +23,6 @@ from campaign.models import (
     SECRET_AGENDAS,
     Achievement,
     Campaign,
-    CampaignEvent,
     ChronicleGame,
     ChronicleScore,
     GameEnd,
@@ -45,9 +44,11 @@ from campaign.services.common import (
 from campaign.services.houses import alignment_mark
 from campaign.services.ledger import ledger_add, prestige_check
 from campaign.services.stickers import NOTHING_TO_CORRECT, _sticker_info, chronicle_age
+from games.engines.kernel.messages import Message, gettext_noop, join
 from games.engines.kernel.text import has_control_characters
 from games.engines.kings_dilemma import scoring
 from games.engines.kings_dilemma.data import MAX_SEATS, MIN_SEATS, RESOURCE_TRACK_ROWS
+from games.engines.kings_dilemma.messages import AGENDA_NAMES
 
 MIN_PLAYERS, MAX_PLAYERS = MIN_SEATS, MAX_SEATS  # Houses in one game of The King's Dilemma
 
@@ -86,6 +87,32 @@ RESOURCES_FINAL_FORMAT = format_lazy(
 AWARDS_FORMAT = gettext_lazy(
     "The engine's awards must give position, last, prestige, crave and rebel_crave per House."
 )
+
+
+# The history's and the ledger's words (kept as messages, said in each reader's language).
+GAME_BEGUN = gettext_noop("Game {number} begins under King {king}")
+GAME_RECORDED = gettext_noop("Game {number} recorded ({end}); won by {winners}")
+GAME_CORRECTED = gettext_noop("Game {number} corrected (revision {revision}) ({changes})")
+GAME_CORRECTED_BECAUSE = gettext_noop("Game {number} corrected (revision {revision}): {reason} ({changes})")
+GAME_AWARD = gettext_noop("Game {number} (King {king}): {rank}")
+REBEL_CRAVE = gettext_noop("Rebel, the King abdicated (game {number})")
+CORRECTION_AWARD = gettext_noop("Correction of game {number} (King {king}): {why}")
+RANK = gettext_noop("position {position}")
+RANK_LAST = gettext_noop("position {position} (Last)")
+NOT_IN_RESULT = gettext_noop("not in the result")
+RANK_CHANGED = gettext_noop("{before} → {after}")
+AGENDA_CHANGED = gettext_noop("Secret Agenda {before} → {after}")
+END_OF_REIGN = gettext_noop("the end of the reign")
+END_CHANGED = gettext_noop("end: {before} → {after}")
+HOUSE_ADDED = gettext_noop("House {house} added")
+HOUSE_REMOVED = gettext_noop("House {house} removed")
+HOUSE_CHANGED = gettext_noop("House {house}: {changes}")
+# The ways a reign ends, as the Realm Chronicles say them (the model's labels, as messages).
+END_WORDS = {
+    "king_died": gettext_noop("The King died"),
+    "abdicated_top": gettext_noop("The King abdicated (Stability at the top)"),
+    "abdicated_bottom": gettext_noop("The King abdicated (Stability at the bottom)"),
+}
 
 
 def legacy_setup_compute(*, campaign: Campaign, houses: list[House], aged: bool = False) -> dict:
@@ -165,7 +192,7 @@ def game_begin(
     game.full_clean()
     game.save()
     record_event(
-        campaign, "game_begun", f"Game {number} begins under King {game.king_name}", actor=actor, game=game
+        campaign, "game_begun", GAME_BEGUN.format(number=number, king=game.king_name), actor=actor, game=game
     )
     chronicle_age(campaign=campaign, game=game, actor=actor, numbers=aging)
     return game
@@ -230,17 +257,17 @@ def _award(game: ChronicleGame, rows: list[dict], actor: Actor) -> None:
                 house=row["house"],
                 kind=kind,
                 amount=row[kind],
-                reason=f"Game {game.number} (King {game.king_name}): {_rank_words(row)}",
+                reason=GAME_AWARD.format(number=game.number, king=game.king_name, rank=_rank_words(row)),
                 source=LedgerEntry.Source.GAME_RESULT,
                 game=game,
                 actor=actor,
             )
 
 
-def _rank_words(row: dict | None) -> str:
+def _rank_words(row: dict | None) -> Message:
     if row is None:
-        return "not in the result"
-    return f"position {row['position']}{' (Last)' if row['last'] else ''}"
+        return NOT_IN_RESULT
+    return (RANK_LAST if row["last"] else RANK).format(position=row["position"])
 
 
 def _rebel_crave(game: ChronicleGame, rows: list[dict], actor: Actor) -> None:
@@ -251,7 +278,7 @@ def _rebel_crave(game: ChronicleGame, rows: list[dict], actor: Actor) -> None:
                 house=row["house"],
                 kind="crave",
                 amount=row["rebel_crave"],
-                reason=f"Rebel, the King abdicated (game {game.number})",
+                reason=REBEL_CRAVE.format(number=game.number),
                 source=LedgerEntry.Source.SECRET_AGENDA,
                 game=game,
                 actor=actor,
@@ -294,7 +321,7 @@ def game_result_record(
     record_event(
         game.campaign,
         "game_recorded",
-        f"Game {game.number} recorded ({in_english(GameEnd(end).label)}); won by {winners}",
+        GAME_RECORDED.format(number=game.number, end=_end_words(end), winners=winners),
         actor=actor,
         game=game,
     )
@@ -358,15 +385,15 @@ def game_result_correct(
     _write_scores(game, clean)
     changed = _award_differences(game, old, clean, actor)
     prestige_check(houses=changed)
-    summary = f"Game {game.number} corrected (revision {game.revision}){': ' + reason if reason else ''}"
-    summary += f" ({'; '.join(changes)})"
     record_event(
         game.campaign,
         "game_corrected",
-        summary if len(summary) <= SUMMARY_LENGTH else summary[: SUMMARY_LENGTH - 1] + "…",
+        (GAME_CORRECTED_BECAUSE if reason else GAME_CORRECTED).format(
+            number=game.number, revision=game.revision, reason=reason, changes=join(changes, "; ")
+        ),
         actor=actor,
         game=game,
-        changes=changes,
+        changes=[str(change) for change in changes],
         revision=game.revision,
     )
     return game
@@ -381,7 +408,9 @@ def _award_differences(game: ChronicleGame, old: list[dict], clean: list[dict], 
     for pk in [*before, *(pk for pk in after if pk not in before)]:
         was, now = before.get(pk), after.get(pk)
         house = after[pk]["house"] if now is not None else before[pk]["house"]
-        reason = f"Correction of game {game.number} (King {game.king_name}): {_correction_words(was, now)}"
+        reason = CORRECTION_AWARD.format(
+            number=game.number, king=game.king_name, why=_correction_words(was, now)
+        )
         for kind in ("prestige", "crave"):
             delta = _awarded(now, kind) - _awarded(was, kind)
             if delta:
@@ -389,7 +418,7 @@ def _award_differences(game: ChronicleGame, old: list[dict], clean: list[dict], 
                     house=house,
                     kind=kind,
                     amount=delta,
-                    reason=reason[:200],
+                    reason=reason,
                     source=LedgerEntry.Source.CORRECTION,
                     game=game,
                     actor=actor,
@@ -398,13 +427,16 @@ def _award_differences(game: ChronicleGame, old: list[dict], clean: list[dict], 
     return changed
 
 
-def _correction_words(was: dict | None, now: dict | None) -> str:
+def _correction_words(was: dict | None, now: dict | None) -> Message:
     """Why a House's award changed: its rank, else its Secret Agenda (the Rebel), else the end."""
     if _rank_words(was) != _rank_words(now):
-        return f"{_rank_words(was)} → {_rank_words(now)}"
+        return RANK_CHANGED.format(before=_rank_words(was), after=_rank_words(now))
     if was is not None and now is not None and was["secret_agenda"] != now["secret_agenda"]:
-        return f"Secret Agenda {_shown('secret_agenda', was['secret_agenda'])} → {_shown('secret_agenda', now['secret_agenda'])}"
-    return "the end of the reign"
+        return AGENDA_CHANGED.format(
+            before=_shown("secret_agenda", was["secret_agenda"]),
+            after=_shown("secret_agenda", now["secret_agenda"]),
+        )
+    return END_OF_REIGN
 
 
 def _awarded(row: dict | None, kind: str) -> int:
@@ -414,45 +446,49 @@ def _awarded(row: dict | None, kind: str) -> int:
     return row[kind] + (row["rebel_crave"] if kind == "crave" else 0)
 
 
-SUMMARY_LENGTH = CampaignEvent._meta.get_field("summary").max_length or 300
-SCORE_WORDS = (
-    ("secret_agenda", "Secret Agenda"),
-    ("agenda_points", "Agenda points"),
-    ("open_agenda_points", "Open Agenda"),
-    ("coins_points", "Coins"),
-    ("power_points", "Power"),
-    ("position", "position"),
-)
+# A changed field of a Realm Chronicles row, from what to what (each a whole phrase to translate).
+SCORE_WORDS = {
+    "secret_agenda": AGENDA_CHANGED,
+    "agenda_points": gettext_noop("Agenda points {before} → {after}"),
+    "open_agenda_points": gettext_noop("Open Agenda {before} → {after}"),
+    "coins_points": gettext_noop("Coins {before} → {after}"),
+    "power_points": gettext_noop("Power {before} → {after}"),
+    "position": gettext_noop("position {before} → {after}"),
+}
 
 
-def _shown(key: str, value: Any) -> str:
-    return in_english(SecretAgenda(value).label) if key == "secret_agenda" else str(value)
+def _shown(key: str, value: Any) -> Any:
+    if key == "secret_agenda":
+        return AGENDA_NAMES.get(value, in_english(SecretAgenda(value).label))
+    return value
+
+
+def _end_words(end: str) -> Any:
+    return END_WORDS.get(end, in_english(GameEnd(end).label))
 
 
 def _result_changes(
     game: ChronicleGame, end: str, previous: list[ChronicleScore], clean: list[dict]
-) -> list[str]:
+) -> list[Message]:
     """What a correction changes in a Realm Chronicles table, from what to what, House by House."""
     changes = (
-        [f"end: {in_english(game.get_end_display())} → {in_english(GameEnd(end).label)}"]
-        if end != game.end
-        else []
+        [END_CHANGED.format(before=_end_words(game.end), after=_end_words(end))] if end != game.end else []
     )
     before = {score.house_id: score for score in previous}
     for row in clean:
-        name = f"House {row['house'].name}"
+        name = row["house"].name
         old = before.pop(row["house"].pk, None)
         if old is None:
-            changes.append(f"{name} added")
+            changes.append(HOUSE_ADDED.format(house=name))
             continue
         diffs = [
-            f"{label} {_shown(key, getattr(old, key))} → {_shown(key, row[key])}"
-            for key, label in SCORE_WORDS
+            words.format(before=_shown(key, getattr(old, key)), after=_shown(key, row[key]))
+            for key, words in SCORE_WORDS.items()
             if getattr(old, key) != row[key]
         ]
         if diffs:
-            changes.append(f"{name}: {', '.join(diffs)}")
-    return changes + [f"House {score.house.name} removed" for score in before.values()]
+            changes.append(HOUSE_CHANGED.format(house=name, changes=join(diffs, ", ")))
+    return changes + [HOUSE_REMOVED.format(house=score.house.name) for score in before.values()]
 
 
 def campaign_charts_render(*, campaign_id: int) -> list[str]:

@@ -27,10 +27,10 @@ from campaign.services.common import (
     Actor,
     check_effects,
     json_value,
+    message_data,
     record_event,
 )
 from campaign.services.envelopes import (
-    ENVELOPE_ALREADY_OPENED,
     dilemma_card_remember,
     dilemma_cards_to_deck,
     envelope_open,
@@ -40,13 +40,12 @@ from campaign.services.envelopes import (
 from campaign.services.game_nights import NIGHT_ALREADY_RECORDED, NIGHT_NOT_KINGS_DILEMMA
 from campaign.services.ledger import ledger_add
 from campaign.services.stickers import (
-    MYSTERY_ALL_ATTACHED,
-    MYSTERY_ALREADY,
-    STICKER_ALREADY_ATTACHED,
     mystery_sticker_attach,
     sticker_attach,
 )
+from games.engines.kernel.messages import Message, from_data, gettext_noop, join, ngettext, pgettext_lazy
 from games.engines.kings_dilemma.data import GRAND_FINALE_ENVELOPE, MYSTERY_STICKERS_PER_CAMPAIGN
+from games.engines.kings_dilemma.messages import SIGNS, resource_name
 from games.models import GameSession
 from games.services.sessions import session_night_saved
 from games.services.taps import session_rules
@@ -80,6 +79,31 @@ CONTENTS_UNKNOWN = gettext_lazy(
     "envelope_contents[{number}]: unknown field(s) {keys}; an Envelope's contents are {known} "
     "(its number and who opened it come from the game)."
 )
+
+
+# The refusals a conflict keeps, as messages (the same words as the campaign services' refusals).
+STICKER_HELD = gettext_noop("Sticker {number} is already on the board.")
+ENVELOPE_HELD = gettext_noop("Envelope {number:02d} has already been opened.")
+GRAND_FINALE_HELD = gettext_noop(
+    "Envelope {envelope} is the Grand Finale: it is opened once the {stickers} Mystery stickers of "
+    "the campaign are attached ({count} attached so far)."
+)
+MYSTERY_HELD = gettext_noop("Mystery sticker {letter} is already attached.")
+MYSTERY_ALL_HELD = gettext_noop("All {count} Mystery stickers of the campaign are already attached.")
+
+
+# What a conflict was, in words.
+STICKER_WHAT = gettext_noop("Chronicle sticker {number} ({sign} {row})")
+STICKER_WHAT_SIGNED = gettext_noop("Chronicle sticker {number} ({sign} {row}), signed by House {house}")
+ENVELOPE_WHAT = pgettext_lazy("a night's conflict", "Envelope {number:02d}")
+ENVELOPE_WHAT_OPENED = gettext_noop("Envelope {number:02d}, opened by House {house}")
+ENVELOPE_HELD_CARDS = gettext_noop("{envelope}; it held {cards}")
+STORY_CARD_WHAT = gettext_noop("Story card {number} ({storyline})")
+MYSTERY_WHAT = gettext_noop("Mystery sticker {letter}")
+CARD_WHAT = gettext_noop("Dilemma card {number}, played tonight")
+CARD_WHAT_TITLED = gettext_noop("Dilemma card {number} ({title}), played tonight")
+NIGHT_CONFLICT = gettext_noop("Game {number}: {message} Not written: kept as typed for a correction.")
+CARD_EFFECT = gettext_noop("Card effect")
 
 
 # What the table types for an Envelope opened tonight; its number and opener come from the game.
@@ -181,31 +205,57 @@ def _house_of_seat(session: GameSession) -> HouseOfSeat:
     return lambda seat_index: None if seat_index is None else houses[seats[seat_index]["house"]]
 
 
-def _conflict(kind: str, number: object, message: str, typed: dict, what: str) -> dict:
+def _conflict(kind: str, number: object, message: Message, typed: dict, what: Message) -> dict:
     """One item of the night the campaign could not take, kept as the table typed it (``what`` says
-    it in words)."""
-    return {"kind": kind, "number": number, "message": message, "typed": typed, "what": what}
+    it in words); its English beside its message, said again in each reader's language."""
+    return {
+        "kind": kind,
+        "number": number,
+        "message": str(message),
+        "typed": typed,
+        "what": str(what),
+        "message_data": message_data(message),
+        "what_data": message_data(what),
+    }
 
 
 def _house_words(house: House | None) -> dict:
     return {"house": house.pk if house else None, "house_name": house.name if house else ""}
 
 
-def _by(house: House | None, verb: str) -> str:
-    return f", {verb} by House {house.name}" if house else ""
+def _sticker_what(sticker: dict, signer: House | None) -> Message:
+    sign, row = SIGNS[bool(sticker["positive"])], resource_name(sticker["row"])  # the game's words
+    words = {"number": sticker["number"], "sign": sign, "row": row}
+    if signer is None:
+        return STICKER_WHAT.format(**words)
+    return STICKER_WHAT_SIGNED.format(**words, house=signer.name)
 
 
-def _contents_words(envelope: dict) -> str:
+def _cards_words(numbers: list, kind: str) -> Message:
+    listed, count = ", ".join(str(n) for n in numbers), len(numbers)
+    if kind == "trigger_numbers":
+        return ngettext("Trigger card {numbers}", "Trigger cards {numbers}", count, numbers=listed)
+    if kind == "event_numbers":
+        return ngettext("Event card {numbers}", "Event cards {numbers}", count, numbers=listed)
+    return ngettext("Dilemma card {numbers}", "Dilemma cards {numbers}", count, numbers=listed)
+
+
+def _envelope_what(envelope: dict, opener: House | None) -> Message:
+    what = (
+        ENVELOPE_WHAT_OPENED.format(number=envelope["number"], house=opener.name)
+        if opener
+        else ENVELOPE_WHAT.format(number=envelope["number"])
+    )
     story = envelope.get("story_card") or {}
-    parts = [f"Story card {story['number']} ({story.get('storyline', '')})"] if story.get("number") else []
-    for key, words in (
-        ("dilemma_numbers", "Dilemma"),
-        ("trigger_numbers", "Trigger"),
-        ("event_numbers", "Event"),
-    ):
+    parts = (
+        [STORY_CARD_WHAT.format(number=story["number"], storyline=str(story.get("storyline", "")))]
+        if story.get("number")
+        else []
+    )
+    for key in ("dilemma_numbers", "trigger_numbers", "event_numbers"):
         if envelope.get(key):
-            parts.append(f"{words} cards {', '.join(str(n) for n in envelope[key])}")
-    return f"; it held {', '.join(parts)}" if parts else ""
+            parts.append(_cards_words(envelope[key], key))
+    return ENVELOPE_HELD_CARDS.format(envelope=what, cards=join(parts, ", ")) if parts else what
 
 
 def _night_stickers_write(
@@ -218,12 +268,9 @@ def _night_stickers_write(
     for sticker in result.get("stickers", []):
         signer = house_of(sticker.get("signer"))
         if sticker["number"] in held:
-            message = STICKER_ALREADY_ATTACHED.format(number=sticker["number"])
+            message = STICKER_HELD.format(number=sticker["number"])
             typed = {**sticker, "signer_house": _house_words(signer)}
-            polarity = "positive" if sticker["positive"] else "negative"
-            what = (
-                f"Chronicle sticker {sticker['number']} ({polarity} {sticker['row']}){_by(signer, 'signed')}"
-            )
+            what = _sticker_what(sticker, signer)
             conflicts.append(_conflict("sticker", sticker["number"], message, typed, what))
             continue
         sticker_attach(
@@ -252,15 +299,15 @@ def _night_envelopes_write(
         envelope = {**contents.get(envelope["number"], {}), **envelope}  # the game's number and opener
         opener = house_of(envelope.get("opened_by"))
         message = (
-            ENVELOPE_ALREADY_OPENED.format(number=envelope["number"])
+            ENVELOPE_HELD.format(number=envelope["number"])
             if envelope["number"] in opened
-            else grand_finale_refusal(campaign)
+            else _grand_finale_held(campaign)
             if envelope["number"] == GRAND_FINALE_ENVELOPE
-            else ""
+            else None
         )
         if message:
             typed = {**envelope, "opened_by_house": _house_words(opener)}
-            what = f"Envelope {envelope['number']:02d}{_by(opener, 'opened')}{_contents_words(envelope)}"
+            what = _envelope_what(envelope, opener)
             conflicts.append(_conflict("envelope", envelope["number"], message, typed, what))
             continue
         story = envelope.get("story_card")
@@ -280,21 +327,31 @@ def _night_envelopes_write(
     return conflicts
 
 
+def _grand_finale_held(campaign: Campaign) -> Message | None:
+    """Why Envelope 70 cannot be opened yet, as ``grand_finale_refusal`` says it (None once it can)."""
+    if not grand_finale_refusal(campaign):
+        return None
+    return GRAND_FINALE_HELD.format(
+        envelope=GRAND_FINALE_ENVELOPE,
+        stickers=MYSTERY_STICKERS_PER_CAMPAIGN,
+        count=campaign.mystery_stickers.count(),
+    )
+
+
 def _night_mystery_write(game: ChronicleGame, result: dict, actor: Actor) -> list[dict]:
     campaign, conflicts = game.campaign, []
     for letter in result.get("mystery_stickers", []):
         attached = set(campaign.mystery_stickers.values_list("letter", flat=True))
         message = (
-            MYSTERY_ALREADY.format(letter=letter)
+            MYSTERY_HELD.format(letter=letter)
             if letter in attached
-            else str(MYSTERY_ALL_ATTACHED)
+            else MYSTERY_ALL_HELD.format(count=MYSTERY_STICKERS_PER_CAMPAIGN)
             if len(attached) >= MYSTERY_STICKERS_PER_CAMPAIGN
             else None
         )
         if message:
-            conflicts.append(
-                _conflict("mystery_sticker", letter, message, {"letter": letter}, f"Mystery sticker {letter}")
-            )
+            what = MYSTERY_WHAT.format(letter=letter)
+            conflicts.append(_conflict("mystery_sticker", letter, message, {"letter": letter}, what))
             continue
         mystery_sticker_attach(campaign=campaign, letter=letter, game=game, actor=actor)
     return conflicts
@@ -309,7 +366,7 @@ def _night_effects_write(game: ChronicleGame, result: dict, house_of: HouseOfSea
                     house=cast(House, house_of(effect["seat"])),  # an effect always names its seat
                     kind=kind,
                     amount=effect[kind],
-                    reason=effect.get("label") or "Card effect",
+                    reason=effect.get("label") or CARD_EFFECT,
                     source=LedgerEntry.Source.MANUAL,
                     game=game,
                     actor=actor,
@@ -340,8 +397,12 @@ def _night_save(game: ChronicleGame, result: dict, actor: Actor) -> list[dict]:
     )
     for conflict in conflicts:  # what the table typed of the card, kept with the conflict
         typed = met.get(str(conflict["number"]), {"number": conflict["number"]})
-        title = f" ({typed['title']})" if typed.get("title") else ""
-        conflict.update(typed=typed, what=f"Dilemma card {conflict['number']}{title}, played tonight")
+        what = (
+            CARD_WHAT_TITLED.format(number=conflict["number"], title=typed["title"])
+            if typed.get("title")
+            else CARD_WHAT.format(number=conflict["number"])
+        )
+        conflict.update(typed=typed, what=str(what), what_data=message_data(what))
     skipped = {conflict["number"] for conflict in conflicts}
     for number, card in met.items():
         if int(number) in skipped:
@@ -356,10 +417,11 @@ def _night_save(game: ChronicleGame, result: dict, actor: Actor) -> list[dict]:
 def _conflicts_keep(game: ChronicleGame, conflicts: list[dict], actor: Actor) -> None:
     """The conflicts stay on the game (shown with its Realm Chronicles table) and in the history."""
     for conflict in conflicts:
+        message = from_data(conflict.get("message_data")) or conflict["message"]
         record_event(
             game.campaign,
             "night_conflict",
-            f"Game {game.number}: {conflict['message']} Not written: kept as typed for a correction."[:300],
+            NIGHT_CONFLICT.format(number=game.number, message=message),
             actor=actor,
             game=game,
             conflict=conflict,
