@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from campaign.colours import house_colour
-from games.engines.kernel.messages import Message, gettext_noop
+from games.engines.kernel.messages import gettext_noop
 from games.engines.kings_dilemma.data import AGENDAS, ENVELOPE_COUNT, HOUSE_NUMBERS, RESOURCES, STICKER_COUNT
 from games.engines.kings_dilemma.messages import AGENDA_NAMES
 from games.translation import say_stored, say_to_reader
@@ -231,10 +231,11 @@ class LedgerEntry(models.Model):
         return say_stored(self.reason_data, english=self.reason)
 
 
-# An alignment achievement's name and condition: stored in English (the archive carries them so),
-# said in each reader's language with the Secret Agenda's own word.
-ALIGNMENT_NAME = gettext_noop("Alignment: {agenda}")
-ALIGNMENT_CONDITION = gettext_noop("Play a game as {agenda}.")
+# An alignment achievement's words: stored in English, said in each reader's language.
+ALIGNMENT_WORDS = {
+    "name": gettext_noop("Alignment: {agenda}"),
+    "condition": gettext_noop("Play a game as {agenda}."),
+}
 
 
 class Achievement(models.Model):
@@ -272,35 +273,16 @@ class Achievement(models.Model):
     def unlocked(self) -> bool:
         return self.marked >= self.spaces
 
-    @staticmethod
-    def alignment_name(agenda: str) -> Message:
-        return ALIGNMENT_NAME.format(agenda=AGENDA_NAMES[agenda])
+    def words(self, field: str) -> str:
+        """``name`` or ``condition``: an alignment's English as a message, any other as typed."""
+        typed, agenda = getattr(self, field), AGENDA_NAMES.get(self.agenda)
+        if agenda is None or self.kind != self.Kind.ALIGNMENT:
+            return typed
+        said = ALIGNMENT_WORDS[field].format(agenda=agenda)
+        return said if said == typed else typed  # words the table or an archive typed read as typed
 
-    @staticmethod
-    def alignment_condition(agenda: str) -> Message:
-        return ALIGNMENT_CONDITION.format(agenda=AGENDA_NAMES[agenda])
-
-    def _alignment_words(self, typed: str, words: Message | None) -> str:
-        # The message only while the stored English is the one it writes: words someone typed
-        # (an archive's, an admin's) read as they are.
-        return words if words is not None and str(words) == typed else typed
-
-    @property
-    def name_message(self) -> str:
-        """The name as a message for an alignment achievement (said in each reader's language), else
-        as typed: what the history's sentences name."""
-        alignment = self.kind == self.Kind.ALIGNMENT and self.agenda in AGENDA_NAMES
-        return self._alignment_words(self.name, self.alignment_name(self.agenda) if alignment else None)
-
-    @property
-    def said_name(self) -> str:
-        return say_to_reader(self.name_message)
-
-    @property
-    def said_condition(self) -> str:
-        alignment = self.kind == self.Kind.ALIGNMENT and self.agenda in AGENDA_NAMES
-        words = self.alignment_condition(self.agenda) if alignment else None
-        return say_to_reader(self._alignment_words(self.condition, words))
+    said_name = property(lambda self: say_to_reader(self.words("name")))
+    said_condition = property(lambda self: say_to_reader(self.words("condition")))
 
 
 class ChronicleSticker(models.Model):

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy
 
 from campaign import legacy
 from campaign.models import (
+    ALIGNMENT_WORDS,
     SECRET_AGENDAS,
     Achievement,
     Campaign,
@@ -30,6 +31,7 @@ from campaign.services.ledger import ledger_add
 from games.engines.kernel.messages import gettext_noop, ngettext_lazy
 from games.engines.kernel.text import has_control_characters
 from games.engines.kings_dilemma.data import HOUSE_NUMBERS
+from games.engines.kings_dilemma.messages import AGENDA_NAMES
 
 MAX_HOUSES = HOUSE_NUMBERS  # one House per screen
 
@@ -132,8 +134,8 @@ def house_create(
             house=house,
             kind=Achievement.Kind.ALIGNMENT,
             agenda=agenda,
-            name=str(Achievement.alignment_name(agenda)),
-            condition=str(Achievement.alignment_condition(agenda)),
+            name=str(ALIGNMENT_WORDS["name"].format(agenda=AGENDA_NAMES[agenda])),
+            condition=str(ALIGNMENT_WORDS["condition"].format(agenda=AGENDA_NAMES[agenda])),
             spaces=spaces,
             effects={kind: amount},
         )
@@ -170,7 +172,7 @@ def achievement_create(
     record_event(
         house.campaign,
         "achievement_created",
-        ACHIEVEMENT_LISTED.format(house=house.name, achievement=achievement.name_message),
+        ACHIEVEMENT_LISTED.format(house=house.name, achievement=achievement.words("name")),
         actor=actor,
         house=house,
     )
@@ -190,7 +192,7 @@ def _apply_one_time_effects(achievement: Achievement, game: ChronicleGame | None
                 house=achievement.house,
                 kind=kind,
                 amount=effects[kind],
-                reason=ACHIEVEMENT_REASON.format(achievement=achievement.name_message),
+                reason=ACHIEVEMENT_REASON.format(achievement=achievement.words("name")),
                 source=source,
                 game=game,
                 actor=actor,
@@ -222,7 +224,7 @@ def achievement_mark(
         ACHIEVEMENT_MARKED.format(
             house=house.name,
             count=count,
-            achievement=achievement.name_message,
+            achievement=achievement.words("name"),
             marked=achievement.marked,
             spaces=achievement.spaces,
         ),
@@ -235,7 +237,7 @@ def achievement_mark(
         record_event(
             house.campaign,
             "achievement_unlocked",
-            ACHIEVEMENT_UNLOCKED.format(house=house.name, achievement=achievement.name_message),
+            ACHIEVEMENT_UNLOCKED.format(house=house.name, achievement=achievement.words("name")),
             actor=actor,
             house=house,
             game=game,
