@@ -9,9 +9,10 @@ from rest_framework.test import APIClient
 
 from campaign.models import CampaignExport, LedgerEntry
 from campaign.services.archive import export_queue
+from campaign.services.game_nights import game_night_start, game_night_take_over
 from campaign.services.houses import alignment_mark
-from campaign.services.members import invitation_create
-from tests.factories import UserFactory, campaign_with_houses
+from campaign.services.members import invitation_create, membership_remove
+from tests.factories import UserFactory, campaign_with_houses, group_campaign
 
 pytestmark = pytest.mark.django_db
 
@@ -112,7 +113,9 @@ class MemberLinesTests:
 class ExportReasonTests:
     def test_an_export_given_up_keeps_its_english_and_reads_in_italian(self, aligned, settings):
         owner, campaign, _ = aligned
-        export = CampaignExport.objects.create(campaign=campaign, attempts=settings.CHRONICLE_EXPORT_MAX_ATTEMPTS)
+        export = CampaignExport.objects.create(
+            campaign=campaign, attempts=settings.CHRONICLE_EXPORT_MAX_ATTEMPTS
+        )
         CampaignExport.objects.filter(pk=export.pk).update(error=export_queue.EXPORT_NOT_SENT)
         assert export_queue.campaign_export_sweep()["failed"] == 1
         export.refresh_from_db()
@@ -126,10 +129,14 @@ class ExportReasonTests:
         assert italian.startswith(f"Non scritto dopo {attempts} tentativi")
         answer = _api(owner, "it").get(f"/api/campaigns/{campaign.pk}/exports/{export.pk}/").json()
         assert answer["reason"] == italian
-        html = _german_client(owner, "it").get(reverse("campaign-detail", args=[campaign.pk])).content.decode()
+        html = (
+            _german_client(owner, "it").get(reverse("campaign-detail", args=[campaign.pk])).content.decode()
+        )
         assert italian in html
 
-    def test_an_export_too_large_keeps_its_reason_as_a_message(self, aligned, settings, tmp_path, monkeypatch):
+    def test_an_export_too_large_keeps_its_reason_as_a_message(
+        self, aligned, settings, tmp_path, monkeypatch
+    ):
         _, campaign, _ = aligned
         settings.MEDIA_ROOT = tmp_path
         monkeypatch.setattr(export_queue, "ARCHIVE_MAX_BYTES", 1000)
@@ -150,3 +157,29 @@ class ExportReasonTests:
         export_queue.campaign_export_retry(export=export, actor=owner)
         export.refresh_from_db()
         assert (export.error, export.error_data) == ("", None)
+
+
+@pytest.fixture
+def hosted_night():
+    """A night hosted by a player (not the owner)."""
+    owner, host = UserFactory(username="olga"), UserFactory(username="ben")
+    campaign = group_campaign(owner, player=host)
+    houses = list(campaign.houses.order_by("number")[:3])
+    session = game_night_start(campaign=campaign, houses=houses, king_name="Ben I", host=host, seed=1)
+    return campaign, session, owner, host
+
+
+class NightAndMemberLinesTests:
+    def test_a_removal_and_a_take_over_keep_their_english_and_read_in_italian(self, hosted_night):
+        campaign, session, owner, host = hosted_night
+        membership_remove(membership=campaign.memberships.get(user=host))
+        game_night_take_over(session=session, actor=owner)
+        removed = campaign.events.get(kind="member_removed")
+        taken = campaign.events.get(kind="night_host_changed")
+        assert removed.summary.startswith(f"{host} was removed from the campaign")
+        assert taken.summary == f"{owner} took over the table of game night #{session.pk} (hosted by {host})"
+        with translation.override("it"):
+            assert removed.said.startswith(f"{host} è stato rimosso dalla campagna")
+            assert taken.said == (
+                f"{owner} ha preso il tavolo della serata di gioco #{session.pk} (ospitata da {host})"
+            )
