@@ -15,7 +15,7 @@ from django.conf import settings as django_settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy
 from kombu.exceptions import KombuError
 
@@ -160,7 +160,10 @@ def _export_refusal(archive: dict, text: str) -> str | None:
             problem=EXPORT_SIZE.format(size=f"{size / 2**20:.1f}", limit=ARCHIVE_MAX_BYTES // 2**20)
         )
     try:
-        check_top(archive)
+        with translation.override(
+            "en"
+        ):  # a refusal's words are kept in English (a task may run in a request)
+            check_top(archive)
     except ValidationError as error:
         return ARCHIVE_EXPORT_TOO_LARGE.format(problem=_refusal_words(error))
     return None
@@ -189,7 +192,8 @@ def campaign_import_check(*, text: str) -> None:
 def _export_reread(text: str) -> str | None:
     """Why the import would refuse this export once written (None: it imports)."""
     try:
-        campaign_import_check(text=text)
+        with translation.override("en"):  # as above: the words the import refuses with, in English
+            campaign_import_check(text=text)
     except ValidationError as error:
         return _refusal_words(error)
     except Exception as error:  # a crash of the import is a refusal too: never a "ready" file

@@ -2,6 +2,7 @@
 exports' lines: kept in English, said in each reader's language on the pages and in the API."""
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
@@ -10,7 +11,7 @@ from rest_framework.test import APIClient
 from campaign.models import CampaignExport, LedgerEntry
 from campaign.services.archive import export_queue
 from campaign.services.game_nights import game_night_start, game_night_take_over
-from campaign.services.houses import alignment_mark
+from campaign.services.houses import CAMPAIGN_NAME_REQUIRED, alignment_mark
 from campaign.services.members import invitation_create, membership_remove
 from tests.factories import UserFactory, campaign_with_houses, group_campaign
 
@@ -182,4 +183,26 @@ class NightAndMemberLinesTests:
             assert removed.said.startswith(f"{host} è stato rimosso dalla campagna")
             assert taken.said == (
                 f"{owner} ha preso il tavolo della serata di gioco #{session.pk} (ospitata da {host})"
+            )
+
+
+class ExportRefusedTests:
+    def test_an_export_the_import_refuses_keeps_english_words_even_written_in_a_german_request(
+        self, aligned, settings, tmp_path, monkeypatch
+    ):
+        _, campaign, _ = aligned
+        settings.MEDIA_ROOT = tmp_path
+
+        def refused(**kwargs):
+            raise ValidationError(CAMPAIGN_NAME_REQUIRED)  # a lazy refusal: its English is kept
+
+        monkeypatch.setattr(export_queue, "campaign_import", refused)
+        export = export_queue.campaign_export_request(campaign=campaign)
+        with translation.override("de"):
+            assert export_queue.campaign_export_write(export_id=export.pk) == ""
+        export.refresh_from_db()
+        assert export.error == "Not offered: this export would not import again. A campaign needs a name."
+        with translation.override("it"):
+            assert export.said_error == (
+                "Non offerta: questa esportazione non si importerebbe di nuovo. A campaign needs a name."
             )
