@@ -12,8 +12,10 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from campaign.colours import house_colour
+from games.engines.kernel.messages import gettext_noop
 from games.engines.kings_dilemma.data import AGENDAS, ENVELOPE_COUNT, HOUSE_NUMBERS, RESOURCES, STICKER_COUNT
-from games.translation import say_stored
+from games.engines.kings_dilemma.messages import AGENDA_NAMES
+from games.translation import say_stored, say_to_reader
 
 # The engine's data module owns the rule data; these names are the campaign's view of it.
 RESOURCE_ROWS = list(RESOURCES)
@@ -229,6 +231,13 @@ class LedgerEntry(models.Model):
         return say_stored(self.reason_data, english=self.reason)
 
 
+# An alignment achievement's words: stored in English, said in each reader's language.
+ALIGNMENT_WORDS = {
+    "name": gettext_noop("Alignment: {agenda}"),
+    "condition": gettext_noop("Play a game as {agenda}."),
+}
+
+
 class Achievement(models.Model):
     """An achievement of a House screen; alignment achievements carry their Secret Agenda."""
 
@@ -263,6 +272,17 @@ class Achievement(models.Model):
     @property
     def unlocked(self) -> bool:
         return self.marked >= self.spaces
+
+    def words(self, field: str) -> str:
+        """``name`` or ``condition``: an alignment's English as a message, any other as typed."""
+        typed, agenda = getattr(self, field), AGENDA_NAMES.get(self.agenda)
+        if agenda is None or self.kind != self.Kind.ALIGNMENT:
+            return typed
+        said = ALIGNMENT_WORDS[field].format(agenda=agenda)
+        return said if said == typed else typed  # words the table or an archive typed read as typed
+
+    said_name = property(lambda self: say_to_reader(self.words("name")))
+    said_condition = property(lambda self: say_to_reader(self.words("condition")))
 
 
 class ChronicleSticker(models.Model):

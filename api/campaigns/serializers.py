@@ -47,8 +47,10 @@ class AchievementSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     kind = serializers.CharField()
     agenda = serializers.CharField(help_text="The Secret Agenda of an alignment achievement, else ''.")
-    name = serializers.CharField()
-    condition = serializers.CharField()
+    name = serializers.CharField(
+        source="said_name", help_text="In the reader's language for an alignment one."
+    )
+    condition = serializers.CharField(source="said_condition", help_text="In the reader's language likewise.")
     spaces = serializers.IntegerField()
     marked = serializers.IntegerField()
     unlocked = serializers.BooleanField()

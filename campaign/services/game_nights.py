@@ -29,6 +29,7 @@ from campaign.services.common import (
     Actor,
     record_event,
 )
+from games.engines.kernel.messages import gettext_noop
 from games.engines.kernel.text import has_control_characters
 from games.models import GameSession
 from games.services.sessions import SESSION_NOT_ABANDONED, session_create, session_resume
@@ -80,6 +81,11 @@ NIGHT_TAKE_OVER_NOT_RUNNING = gettext_lazy("This night is no longer running: the
 
 
 NIGHT_TAKE_OVER_YOURS = gettext_lazy("You already host this night.")
+# The history's sentence of a take-over (a message, said in each reader's language).
+NIGHT_TAKEN_OVER = gettext_noop("{user} took over the table of game night #{night} (hosted by {was})")
+NIGHT_TAKEN_OVER_HOSTLESS = gettext_noop(
+    "{user} took over the table of game night #{night} (hosted by nobody)"
+)
 
 
 def _open_agendas(setup: dict, houses: list[House], keep: dict | None) -> dict[int, list[dict]]:
@@ -297,7 +303,9 @@ def game_night_take_over(*, session: GameSession, actor: Actor) -> GameSession:
     record_event(
         campaign,
         "night_host_changed",
-        f"{actor} took over the table of game night #{locked.pk} (hosted by {was or 'nobody'})",
+        (NIGHT_TAKEN_OVER if was is not None else NIGHT_TAKEN_OVER_HOSTLESS).format(
+            user=str(actor), night=locked.pk, was=str(was)
+        ),
         actor=actor,
         session=locked.pk,
         was=was.get_username() if was is not None else "",

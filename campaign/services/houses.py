@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy
 
 from campaign import legacy
 from campaign.models import (
+    ALIGNMENT_WORDS,
     SECRET_AGENDAS,
     Achievement,
     Campaign,
@@ -27,8 +28,10 @@ from campaign.services.common import (
     record_event,
 )
 from campaign.services.ledger import ledger_add
+from games.engines.kernel.messages import gettext_noop, ngettext_lazy
 from games.engines.kernel.text import has_control_characters
 from games.engines.kings_dilemma.data import HOUSE_NUMBERS
+from games.engines.kings_dilemma.messages import AGENDA_NAMES
 
 MAX_HOUSES = HOUSE_NUMBERS  # one House per screen
 
@@ -57,6 +60,21 @@ ACHIEVEMENT_FULL = gettext_lazy("{name} has only {spaces} spaces: {marked} are a
 MARKS_POSITIVE = gettext_lazy("Mark at least one space.")
 
 
+# The history's sentences (kept as messages, so each reader reads them in their language).
+CAMPAIGN_BEGINS = gettext_noop("Campaign {campaign} begins")
+MEMBER_JOINED = gettext_noop("{user} joined the campaign")
+HOUSE_JOINS = gettext_noop("House {house} (number {number}) joins")
+ACHIEVEMENT_LISTED = gettext_noop("House {house} lists achievement {achievement}")
+ACHIEVEMENT_MARKED = ngettext_lazy(
+    "House {house} marked {count} space of {achievement} ({marked}/{spaces})",
+    "House {house} marked {count} spaces of {achievement} ({marked}/{spaces})",
+    "count",
+)
+ACHIEVEMENT_UNLOCKED = gettext_noop("House {house} unlocked {achievement}")
+# The ledger's reason for an achievement's one-time Prestige or Crave.
+ACHIEVEMENT_REASON = gettext_noop("{achievement} unlocked")
+
+
 @transaction.atomic
 def campaign_create(*, name: str, created_by: User | AnonymousUser | None = None) -> Campaign:
     if not name or not name.strip():
@@ -69,7 +87,9 @@ def campaign_create(*, name: str, created_by: User | AnonymousUser | None = None
     campaign.save()
     if created_by is not None:
         Membership.objects.create(campaign=campaign, user=created_by, role=Membership.Role.OWNER)
-    record_event(campaign, "campaign_created", f"Campaign {campaign.name} begins", actor=created_by)
+    record_event(
+        campaign, "campaign_created", CAMPAIGN_BEGINS.format(campaign=campaign.name), actor=created_by
+    )
     return campaign
 
 
@@ -78,7 +98,7 @@ def membership_add(
     *, campaign: Campaign, user: User, role: str = Membership.Role.PLAYER, actor: Actor = None
 ) -> Membership:
     membership, _ = Membership.objects.get_or_create(campaign=campaign, user=user, defaults={"role": role})
-    record_event(campaign, "member_added", f"{user} joined the campaign", actor=actor)
+    record_event(campaign, "member_added", MEMBER_JOINED.format(user=str(user)), actor=actor)
     return membership
 
 
@@ -114,14 +134,13 @@ def house_create(
             house=house,
             kind=Achievement.Kind.ALIGNMENT,
             agenda=agenda,
-            name=f"Alignment: {agenda.capitalize()}",
-            condition=f"Play a game as {agenda.capitalize()}.",
+            name=str(ALIGNMENT_WORDS["name"].format(agenda=AGENDA_NAMES[agenda])),
+            condition=str(ALIGNMENT_WORDS["condition"].format(agenda=AGENDA_NAMES[agenda])),
             spaces=spaces,
             effects={kind: amount},
         )
-    record_event(
-        campaign, "house_created", f"House {house.name} (number {number}) joins", actor=actor, house=house
-    )
+    joins = HOUSE_JOINS.format(house=house.name, number=number)
+    record_event(campaign, "house_created", joins, actor=actor, house=house)
     return house
 
 
@@ -153,7 +172,7 @@ def achievement_create(
     record_event(
         house.campaign,
         "achievement_created",
-        f"House {house.name} lists achievement {name}",
+        ACHIEVEMENT_LISTED.format(house=house.name, achievement=achievement.words("name")),
         actor=actor,
         house=house,
     )
@@ -173,7 +192,7 @@ def _apply_one_time_effects(achievement: Achievement, game: ChronicleGame | None
                 house=achievement.house,
                 kind=kind,
                 amount=effects[kind],
-                reason=f"{achievement.name} unlocked",
+                reason=ACHIEVEMENT_REASON.format(achievement=achievement.words("name")),
                 source=source,
                 game=game,
                 actor=actor,
@@ -194,7 +213,7 @@ def achievement_mark(
     if achievement.marked + count > achievement.spaces:
         raise ValidationError(
             ACHIEVEMENT_FULL.format(
-                name=achievement.name, spaces=achievement.spaces, marked=achievement.marked
+                name=achievement.said_name, spaces=achievement.spaces, marked=achievement.marked
             )
         )
     achievement.marked += count
@@ -202,7 +221,13 @@ def achievement_mark(
     record_event(
         house.campaign,
         "achievement_marked",
-        f"House {house.name} marked {count} space(s) of {achievement.name} ({achievement.marked}/{achievement.spaces})",
+        ACHIEVEMENT_MARKED.format(
+            house=house.name,
+            count=count,
+            achievement=achievement.words("name"),
+            marked=achievement.marked,
+            spaces=achievement.spaces,
+        ),
         actor=actor,
         house=house,
         game=game,
@@ -212,7 +237,7 @@ def achievement_mark(
         record_event(
             house.campaign,
             "achievement_unlocked",
-            f"House {house.name} unlocked {achievement.name}",
+            ACHIEVEMENT_UNLOCKED.format(house=house.name, achievement=achievement.words("name")),
             actor=actor,
             house=house,
             game=game,

@@ -14,12 +14,17 @@ from campaign.models import (
     LedgerEntry,
 )
 from campaign.services.common import Actor, message_data, record_event
+from games.engines.kernel.messages import Message, gettext_noop
 
 LEDGER_KIND = gettext_lazy("Ledger entries are Prestige or Crave.")
 PRESTIGE_BELOW_ZERO = gettext_lazy(
     "This correction would leave House {house} with {prestige} Prestige, and a House's Prestige never "
     "goes below 0: correct the entry that took Prestige away first."
 )
+
+# The history's line of an entry: its reason said as the app wrote it (a message) or as typed.
+LEDGER_LINE = gettext_noop("House {house}: {amount:+d} {kind} ({reason})")
+KIND_WORDS = {"prestige": gettext_noop("Prestige"), "crave": gettext_noop("Crave")}
 
 
 def ledger_add(
@@ -47,11 +52,11 @@ def ledger_add(
     )
     entry.full_clean()
     entry.save()
-    sign = "+" if amount > 0 else ""
+    said = reason if isinstance(reason, Message) else str(reason)
     record_event(
         house.campaign,
         "ledger",
-        f"House {house.name}: {sign}{amount} {kind.capitalize()} ({reason})",
+        LEDGER_LINE.format(house=house.name, amount=amount, kind=KIND_WORDS[kind], reason=said),
         actor=actor,
         house=house,
         game=game,

@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import formats, timezone
 from django.utils.text import format_lazy
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy
 
 from campaign.access import DEMO_USER
 from campaign.models import (
@@ -25,10 +25,12 @@ from campaign.models import (
     Invitation,
     Membership,
 )
-from campaign.services.common import NAME_CONTROL_CHARACTERS, Actor, check_house, in_english, record_event
+from campaign.services.common import NAME_CONTROL_CHARACTERS, Actor, check_house, record_event
+from games.engines.kernel.messages import Message, gettext_noop, ngettext_lazy, pgettext_lazy
 from games.engines.kernel.text import has_control_characters
 from games.models import GameSession, Seat
 from games.services.seats import seat_rotate_token
+from games.translation import say_to_reader
 
 Role = Membership.Role
 ROLE_RANK = {Role.OWNER: 3, Role.PLAYER: 2, Role.VIEWER: 1}
@@ -97,7 +99,7 @@ class InvitationAcceptance:
 
 
 # A role inside a sentence ("You joined X as player"), and with its article ("an owner"): each
-# language has its own article and case for it.
+# language has its own article and case for it. Messages, so the history keeps them as words.
 ROLE_WORDS = {
     Role.OWNER: pgettext_lazy("role in a sentence", "owner"),
     Role.PLAYER: pgettext_lazy("role in a sentence", "player"),
@@ -111,12 +113,39 @@ A_ROLE = {
 
 
 def role_word(role: str) -> str:
-    return str(ROLE_WORDS[Role(role)])
+    return say_to_reader(ROLE_WORDS[Role(role)])
 
 
 def a_role(role: str) -> str:
     """ "an owner", "a player", "a viewer"."""
-    return str(A_ROLE[Role(role)])
+    return say_to_reader(A_ROLE[Role(role)])
+
+
+# The history's sentences about members (kept as messages, said in each reader's language).
+INVITATION_MADE = ngettext_lazy(
+    "An invitation to join as {role}, valid {days} day",
+    "An invitation to join as {role}, valid {days} days",
+    "days",
+)
+INVITATION_MADE_FOR_HOUSE = ngettext_lazy(
+    "An invitation to join as {role} for House {house}, valid {days} day",
+    "An invitation to join as {role} for House {house}, valid {days} days",
+    "days",
+)
+INVITATION_WAS_REVOKED = gettext_noop("An invitation to join as {role} was revoked")
+JOINED_BY_INVITATION = gettext_noop("{user} joined as {role} by invitation")
+JOINED_BY_INVITATION_HOUSE = gettext_noop("{user} joined as {role} by invitation and plays House {house}")
+BECAME_BY_INVITATION = gettext_noop("{user} became {role} by invitation")
+BECAME_BY_INVITATION_HOUSE = gettext_noop("{user} became {role} by invitation and plays House {house}")
+PLAYS_BY_INVITATION = gettext_noop("{user} plays House {house} (by invitation)")
+ROLE_NOW = gettext_noop("{user} is now {role} (was {was})")
+ROLE_NOW_NO_HOUSE = gettext_noop("{user} is now {role} (was {was}); no longer plays House {houses}")
+MEMBER_REMOVED = gettext_noop("{user} was removed from the campaign")
+MEMBER_REMOVED_NO_HOUSE = gettext_noop("{user} was removed from the campaign; no longer plays House {houses}")
+PLAYS_HOUSE = gettext_noop("{user} plays House {house}")
+PLAYS_HOUSE_NO_LONGER = gettext_noop("{user} plays House {house} (no longer House {houses})")
+PLAYS_NO_HOUSE = gettext_noop("{user} plays no House (no longer House {houses})")
+MEMBER_RENAMED = gettext_noop("{was} is now called {name}")
 
 
 def invitation_problem(*, invitation: Invitation, now: datetime.datetime | None = None) -> str | None:
@@ -204,8 +233,11 @@ def invitation_create(
     )
     invitation.full_clean()
     invitation.save()
-    for_house = f" for House {house.name}" if house is not None else ""
-    summary = f"An invitation to join as {in_english(ROLE_WORDS[Role(role)])}{for_house}, valid {days} days"
+    words = {"role": ROLE_WORDS[Role(role)], "days": days}
+    if house is not None:
+        summary = INVITATION_MADE_FOR_HOUSE.format(house=house.name, **words)
+    else:
+        summary = INVITATION_MADE.format(**words)
     record_event(
         campaign, "invitation_created", summary, actor=actor, house=house, invitation=invitation.pk, role=role
     )
@@ -222,7 +254,7 @@ def invitation_revoke(*, invitation: Invitation, actor: Actor = None) -> Invitat
         raise ValidationError(INVITATION_ALREADY_REVOKED)
     invitation.revoked_at = timezone.now()
     invitation.save(update_fields=["revoked_at"])
-    summary = f"An invitation to join as {in_english(ROLE_WORDS[Role(invitation.role)])} was revoked"
+    summary = INVITATION_WAS_REVOKED.format(role=ROLE_WORDS[Role(invitation.role)])
     record_event(invitation.campaign, "invitation_revoked", summary, actor=actor, invitation=invitation.pk)
     return invitation
 
@@ -294,21 +326,18 @@ def _acceptance_event(
     """Record the acceptance in the history; answer the sentence for the person who accepted."""
     house = invitation.house
     words = {"campaign": campaign.name, "role": role_word(role), "house": house.name if house else ""}
-    plays = f" and plays House {house.name}" if house is not None else ""
+    said = {"user": str(user), "house": words["house"]}
+    summary: Message
     if was is None:
-        kind, summary = (
-            "member_joined",
-            f"{user} joined as {in_english(ROLE_WORDS[Role(role)])} by invitation{plays}",
-        )
+        joined = JOINED_BY_INVITATION_HOUSE if house is not None else JOINED_BY_INVITATION
+        kind, summary = "member_joined", joined.format(role=ROLE_WORDS[Role(role)], **said)
         message = (JOINED_HOUSE if house is not None else JOINED).format(**words)
     elif was != role:
-        kind, summary = (
-            "member_role_changed",
-            f"{user} became {in_english(A_ROLE[Role(role)])} by invitation{plays}",
-        )
+        became = BECAME_BY_INVITATION_HOUSE if house is not None else BECAME_BY_INVITATION
+        kind, summary = "member_role_changed", became.format(role=A_ROLE[Role(role)], **said)
         message = ROLE_RAISED.format(**{**words, "was": a_role(was), "role": a_role(role)})
     else:
-        kind, summary = "house_player_linked", f"{user} plays House {words['house']} (by invitation)"
+        kind, summary = "house_player_linked", PLAYS_BY_INVITATION.format(**said)
         message = ALREADY_MEMBER_HOUSE.format(**words)
     record_event(
         campaign,
@@ -340,8 +369,9 @@ def membership_role_change(*, membership: Membership, role: str, actor: Actor = 
     membership.full_clean()
     membership.save(update_fields=["role"])
     unlinked = _houses_unlink(campaign, membership.user) if role == Role.VIEWER else []
-    no_longer = f"; no longer plays House {', '.join(unlinked)}" if unlinked else ""
-    summary = f"{membership.user} is now {in_english(A_ROLE[Role(role)])} (was {in_english(A_ROLE[Role(was)])}){no_longer}"
+    summary = (ROLE_NOW_NO_HOUSE if unlinked else ROLE_NOW).format(
+        user=str(membership.user), role=A_ROLE[Role(role)], was=A_ROLE[Role(was)], houses=", ".join(unlinked)
+    )
     record_event(
         campaign,
         "member_role_changed",
@@ -365,8 +395,9 @@ def membership_remove(*, membership: Membership, actor: Actor = None) -> None:
     unlinked = _houses_unlink(campaign, membership.user)
     user = membership.user
     membership.delete()
-    no_longer = f"; no longer plays House {', '.join(unlinked)}" if unlinked else ""
-    summary = f"{user} was removed from the campaign{no_longer}"
+    summary = (MEMBER_REMOVED_NO_HOUSE if unlinked else MEMBER_REMOVED).format(
+        user=str(user), houses=", ".join(unlinked)
+    )
     record_event(
         campaign, "member_removed", summary, actor=actor, user=user.get_username(), was=membership.role
     )
@@ -394,12 +425,15 @@ def membership_house_set(*, membership: Membership, house: House | None, actor: 
         _house_link(house, membership, typed_name_kept=False)
     if house is None and not unlinked:
         return membership
-    plays = f"plays House {house.name}" if house is not None else "plays no House"
-    no_longer = f" (no longer House {', '.join(unlinked)})" if unlinked else ""
+    said = {"user": membership.name, "houses": ", ".join(unlinked)}
+    if house is None:
+        summary = PLAYS_NO_HOUSE.format(**said)
+    else:
+        summary = (PLAYS_HOUSE_NO_LONGER if unlinked else PLAYS_HOUSE).format(house=house.name, **said)
     record_event(
         campaign,
         "house_player_linked" if house is not None else "house_player_unlinked",
-        f"{membership.name} {plays}{no_longer}",
+        summary,
         actor=actor,
         house=house,
         user=user.get_username(),
@@ -430,7 +464,7 @@ def membership_name_set(*, membership: Membership, display_name: str, actor: Act
     membership.campaign.houses.filter(user=membership.user).update(
         player_name=membership.name[:DISPLAY_NAME_MAX]
     )
-    summary = f"{was} is now called {membership.name}"
+    summary = MEMBER_RENAMED.format(was=was, name=membership.name)
     record_event(
         membership.campaign,
         "member_renamed",

@@ -11,8 +11,11 @@ from django.utils.translation import gettext_lazy
 
 from campaign.models import ChronicleGame, StoryLink
 from campaign.services.common import Actor, record_event
+from games.engines.kernel.messages import gettext_noop
 
 STORY_LINK_NONE = gettext_lazy("The story of game {number} has no shared link to revoke.")
+STORY_SHARED = gettext_noop("The story of game {number} was shared by a read-only link")
+STORY_UNSHARED = gettext_noop("The read-only link to the story of game {number} was revoked")
 
 
 @transaction.atomic
@@ -30,7 +33,7 @@ def story_link_create(*, game: ChronicleGame, actor: Actor = None) -> StoryLink:
     )
     link.full_clean()
     link.save()
-    summary = f"The story of game {game.number} was shared by a read-only link"
+    summary = STORY_SHARED.format(number=game.number)
     record_event(game.campaign, "story_shared", summary, actor=actor, game=game)
     return link
 
@@ -44,6 +47,6 @@ def story_link_revoke(*, game: ChronicleGame, actor: Actor = None) -> StoryLink:
         raise ValidationError(STORY_LINK_NONE.format(number=game.number))
     live.revoked_at = timezone.now()
     live.save(update_fields=["revoked_at"])
-    summary = f"The read-only link to the story of game {game.number} was revoked"
+    summary = STORY_UNSHARED.format(number=game.number)
     record_event(game.campaign, "story_unshared", summary, actor=actor, game=game)
     return live

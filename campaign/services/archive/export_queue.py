@@ -15,7 +15,7 @@ from django.conf import settings as django_settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy
 from kombu.exceptions import KombuError
 
@@ -30,26 +30,32 @@ from campaign.services.archive.format import (
     check_top,
 )
 from campaign.services.archive.restore import campaign_import
-from campaign.services.common import Actor, record_event, task_named
+from campaign.services.common import Actor, in_english, message_data, record_event, task_named
 from config.json_limits import json_loads_strict
+from games.engines.kernel.messages import Message, gettext_noop, join
 
 # Exports that cannot be lost: the request sends the task after its commit; a send that fails
 # (Redis down) leaves the export pending with EXPORT_NOT_SENT, and beat's sweep sends it again;
 # one sent but never written (its worker killed, the message lost) is sent again once stale; after
 # CHRONICLE_EXPORT_MAX_ATTEMPTS sendings it fails with EXPORT_GAVE_UP. The page offers "Try again".
-EXPORT_NOT_SENT = gettext_lazy(
+# An export's reasons are messages: the export keeps them (error_data) and each reader reads them
+# in their language.
+EXPORT_NOT_SENT = gettext_noop(
     "Not started yet: the background queue is unreachable. It is tried again automatically, "
     "or press Try again."
 )
-EXPORT_GAVE_UP = gettext_lazy(
+EXPORT_GAVE_UP = gettext_noop(
     "Not written after {attempts} attempts: no background worker ran it. "
     "Press Try again once the worker runs (see the status page)."
 )
 EXPORT_ALREADY_READY = gettext_lazy("This export is ready: download it below.")
-EXPORT_WOULD_NOT_IMPORT = gettext_lazy("Not offered: this export would not import again. {problem}")
-EXPORT_IMPORT_CRASHED = gettext_lazy("the import failed on it ({problem})")
+EXPORT_WOULD_NOT_IMPORT = gettext_noop("Not offered: this export would not import again. {problem}")
+EXPORT_IMPORT_CRASHED = gettext_noop("the import failed on it ({problem})")
+EXPORT_SIZE = gettext_noop("{size} MB, the limit is {limit} MB")
 EXPORT_NOT_JSON = gettext_lazy("The archive is damaged: it is not valid JSON ({problem}).")
 EXPORT_STILL_RUNNING = gettext_lazy("This export is still being prepared: wait a moment before trying again.")
+EXPORT_REQUESTED = gettext_noop("Campaign export requested")
+EXPORT_RETRIED = gettext_noop("Campaign export tried again")
 EXPORT_TASK = "campaign.tasks.campaign_export_task"  # the task writing an export (sent by name)
 # Sending a task: a brief broker hiccup is retried at once; longer outages are the sweep's.
 EXPORT_SEND_RETRY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
@@ -65,7 +71,9 @@ def campaign_export_enqueue(*, export_id: int) -> bool:
     """Send a pending export's task (counted in ``attempts``); False when the broker refused it,
     the export then saying so (EXPORT_NOT_SENT) until the sweep or "Try again" sends it again."""
     pending = CampaignExport.objects.filter(pk=export_id, status=CampaignExport.Status.PENDING)
-    if not pending.update(attempts=models.F("attempts") + 1, attempted_at=timezone.now(), error=""):
+    if not pending.update(
+        attempts=models.F("attempts") + 1, attempted_at=timezone.now(), error="", error_data=None
+    ):
         return False  # written or failed meanwhile: nothing to send
     try:
         task_named(EXPORT_TASK).apply_async(args=[export_id], retry=True, retry_policy=EXPORT_SEND_RETRY)
@@ -73,7 +81,7 @@ def campaign_export_enqueue(*, export_id: int) -> bool:
         logger.warning(
             "Export %s: its task could not be sent (%s); the sweep sends it again.", export_id, error
         )
-        pending.update(error=EXPORT_NOT_SENT)
+        pending.update(error=EXPORT_NOT_SENT, error_data=message_data(EXPORT_NOT_SENT))
         return False
     return True
 
@@ -82,7 +90,7 @@ def campaign_export_enqueue(*, export_id: int) -> bool:
 def campaign_export_request(*, campaign: Campaign, requested_by: Actor = None) -> CampaignExport:
     requested_by = requested_by if isinstance(requested_by, User) else None
     export = CampaignExport.objects.create(campaign=campaign, requested_by=requested_by)
-    record_event(campaign, "export_requested", "Campaign export requested", actor=requested_by)
+    record_event(campaign, "export_requested", EXPORT_REQUESTED, actor=requested_by)
     transaction.on_commit(lambda: campaign_export_enqueue(export_id=export.pk), robust=True)
     return export
 
@@ -97,9 +105,10 @@ def campaign_export_retry(*, export: CampaignExport, actor: Actor = None) -> Cam
     if not export.retryable:
         raise ValidationError(EXPORT_STILL_RUNNING)
     export.status, export.error, export.path, export.attempts = CampaignExport.Status.PENDING, "", "", 0
+    export.error_data = None
     export.full_clean()
-    export.save(update_fields=["status", "error", "path", "attempts"])
-    record_event(export.campaign, "export_retried", "Campaign export tried again", actor=actor)
+    export.save(update_fields=["status", "error", "error_data", "path", "attempts"])
+    record_event(export.campaign, "export_retried", EXPORT_RETRIED, actor=actor)
     transaction.on_commit(lambda: campaign_export_enqueue(export_id=export.pk), robust=True)
     return export
 
@@ -119,23 +128,44 @@ def campaign_export_sweep(*, now: datetime.datetime | None = None) -> dict[str, 
     counts = {"sent": 0, "failed": 0}
     for export_id, attempts in stalled.values_list("pk", "attempts"):
         if attempts >= limit:
+            gave_up = EXPORT_GAVE_UP.format(attempts=attempts)
             counts["failed"] += CampaignExport.objects.filter(
                 pk=export_id, status=CampaignExport.Status.PENDING
-            ).update(status=CampaignExport.Status.FAILED, error=EXPORT_GAVE_UP.format(attempts=attempts))
+            ).update(status=CampaignExport.Status.FAILED, error=gave_up, error_data=message_data(gave_up))
         elif campaign_export_enqueue(export_id=export_id):
             counts["sent"] += 1
     return counts
+
+
+def _refusal_words(error: ValidationError) -> Message:
+    """A refusal's words, one after the other: each a message where the refusal kept one (said in
+    each reader's language), else its English (a lazy text's words keep no message id)."""
+    items = getattr(error, "error_list", None) or [ValidationError(text) for text in error.messages]
+    parts: list[str] = []
+    for item in items:
+        message = item.message
+        if isinstance(message, Message) and not item.params:
+            parts.append(message)
+        else:
+            english = in_english(message)
+            parts.append(english % item.params if item.params else english)
+    return join(parts, " ")
 
 
 def _export_refusal(archive: dict, text: str) -> str | None:
     """Why the import would refuse this export (its size or a section's rows), or None."""
     size = len(text.encode("utf-8"))
     if size > ARCHIVE_MAX_BYTES:
-        return f"{size / 2**20:.1f} MB, the limit is {ARCHIVE_MAX_BYTES // 2**20} MB"
+        return ARCHIVE_EXPORT_TOO_LARGE.format(
+            problem=EXPORT_SIZE.format(size=f"{size / 2**20:.1f}", limit=ARCHIVE_MAX_BYTES // 2**20)
+        )
     try:
-        check_top(archive)
+        with translation.override(
+            "en"
+        ):  # a refusal's words are kept in English (a task may run in a request)
+            check_top(archive)
     except ValidationError as error:
-        return " ".join(error.messages)
+        return ARCHIVE_EXPORT_TOO_LARGE.format(problem=_refusal_words(error))
     return None
 
 
@@ -162,9 +192,10 @@ def campaign_import_check(*, text: str) -> None:
 def _export_reread(text: str) -> str | None:
     """Why the import would refuse this export once written (None: it imports)."""
     try:
-        campaign_import_check(text=text)
+        with translation.override("en"):  # as above: the words the import refuses with, in English
+            campaign_import_check(text=text)
     except ValidationError as error:
-        return " ".join(error.messages)
+        return _refusal_words(error)
     except Exception as error:  # a crash of the import is a refusal too: never a "ready" file
         logger.exception("The trial import of an export failed")
         return EXPORT_IMPORT_CRASHED.format(problem=type(error).__name__)
@@ -172,7 +203,9 @@ def _export_reread(text: str) -> str | None:
 
 
 def _export_failed(export: CampaignExport, error: str) -> str:
-    CampaignExport.objects.filter(pk=export.pk).update(status=CampaignExport.Status.FAILED, error=error[:300])
+    CampaignExport.objects.filter(pk=export.pk).update(
+        status=CampaignExport.Status.FAILED, error=str(error)[:300], error_data=message_data(error)
+    )
     return ""
 
 
@@ -189,7 +222,7 @@ def campaign_export_write(*, export_id: int) -> str:
     text = archive_dumps(archive)
     problem = _export_refusal(archive, text)
     if problem is not None:
-        return _export_failed(export, ARCHIVE_EXPORT_TOO_LARGE.format(problem=problem))
+        return _export_failed(export, problem)
     problem = _export_reread(text)
     if problem is not None:
         return _export_failed(export, EXPORT_WOULD_NOT_IMPORT.format(problem=problem))
@@ -200,6 +233,6 @@ def campaign_export_write(*, export_id: int) -> str:
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, folder / name)
     CampaignExport.objects.filter(pk=export.pk).update(
-        status=CampaignExport.Status.READY, path=name, error=""
+        status=CampaignExport.Status.READY, path=name, error="", error_data=None
     )
     return name

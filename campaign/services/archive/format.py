@@ -32,6 +32,7 @@ from campaign.services.archive.value_checks import (
 )
 from campaign.services.common import STORY_CARD_FIELDS
 from config.json_limits import json_depth_exceeds
+from games.engines.kernel.messages import gettext_noop
 from games.engines.kings_dilemma.data import (
     ENVELOPE_COUNT,
     HOUSE_NUMBERS,
@@ -61,7 +62,8 @@ ARCHIVE_VERSIONS = (1, 2, 3, 4, 5, 6)
 ARCHIVE_MAX_BYTES = 32 * 1024 * 1024
 
 
-ARCHIVE_EXPORT_TOO_LARGE = gettext_lazy(
+# A message: the failed export keeps it (error_data) and says it in each reader's language.
+ARCHIVE_EXPORT_TOO_LARGE = gettext_noop(
     "This campaign is larger than an archive may be ({problem}): the export would not import again."
 )
 

@@ -36,7 +36,11 @@ from campaign.services.archive.value_checks import (
     check_text,
 )
 from campaign.services.common import Actor, record_event
+from games.engines.kernel.messages import gettext_noop
 from games.engines.kernel.text import has_control_characters
+
+# The copy's first line of history (a message, said in each reader's language).
+CAMPAIGN_IMPORTED = gettext_noop("Campaign imported from an archive of {name}")
 
 
 def _check_head(head: dict) -> dict:
@@ -93,7 +97,7 @@ def campaign_import(*, archive: Any, owner: Actor = None, name: str | None = Non
         record_event(
             campaign,
             "campaign_imported",
-            f"Campaign imported from an archive of {head.get('name')!r}",
+            CAMPAIGN_IMPORTED.format(name=repr(head.get("name"))),
             actor=owner,
         )
     return campaign
