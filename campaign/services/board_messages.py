@@ -100,7 +100,7 @@ CARD_MOVED_BY_EFFECT = {
     "event": gettext_noop("Event card {number} moved by a card effect in game {game}: {before} → {after}"),
 }
 CARD_REMEMBERED = gettext_noop("Dilemma card {number} remembered as the table typed it")
-GAME_SAVED = gettext_noop("Game {number} saved: {moves}")
+GAME_SAVED = gettext_noop("Game {number} saved: {trashed}, {to_deck}, {to_story_slot}")
 SAVED_TO_TRASH = ngettext_lazy(
     "{count} Dilemma card to the Trash", "{count} Dilemma cards to the Trash", "count"
 )
@@ -164,12 +164,12 @@ def removal_summary(number: int, cards: list[int], stories: list[int]) -> Messag
 def saved_summary(number: int, *, trashed: int, to_deck: int, to_story_slot: int) -> Message:
     """'Game 2 saved: 3 Dilemma cards to the Trash, 1 Trigger card back into the Dilemma deck, 0 Event
     cards to the Story save slot'."""
-    moves = [
-        SAVED_TO_TRASH.format(count=trashed),
-        SAVED_TO_DECK.format(count=to_deck),
-        SAVED_TO_STORY_SLOT.format(count=to_story_slot),
-    ]
-    return GAME_SAVED.format(number=number, moves=join(moves, ", "))
+    return GAME_SAVED.format(
+        number=number,
+        trashed=SAVED_TO_TRASH.format(count=trashed),
+        to_deck=SAVED_TO_DECK.format(count=to_deck),
+        to_story_slot=SAVED_TO_STORY_SLOT.format(count=to_story_slot),
+    )
 
 
 def trashed_elsewhere(number: int, game: int | None) -> Message:
