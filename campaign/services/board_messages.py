@@ -161,7 +161,14 @@ def removal_summary(number: int, cards: list[int], stories: list[int]) -> Messag
     return join(parts, "; ")
 
 
-def saved_summary(number: int, *, trashed: int, to_deck: int, to_story_slot: int) -> Message:
+def envelope_opened(number: int, house: str | None) -> Message:
+    """'Envelope 05 opened by House Anna' ('Envelope 05 opened' when no House is named)."""
+    if house:
+        return ENVELOPE_OPENED_BY.format(number=number, house=house)
+    return ENVELOPE_OPENED.format(number=number)
+
+
+def saved_summary(number: int, trashed: int, to_deck: int, to_story_slot: int) -> Message:
     """'Game 2 saved: 3 Dilemma cards to the Trash, 1 Trigger card back into the Dilemma deck, 0 Event
     cards to the Story save slot'."""
     return GAME_SAVED.format(

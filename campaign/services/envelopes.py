@@ -275,15 +275,10 @@ def envelope_open(
     envelope = Envelope.objects.create(
         campaign=campaign, number=number, special=special, opened_by=opened_by, game=game
     )
-    opened = (
-        board.ENVELOPE_OPENED_BY.format(number=number, house=opened_by.name)
-        if opened_by
-        else board.ENVELOPE_OPENED.format(number=number)
-    )
     record_event(
         campaign,
         "envelope_opened",
-        opened,
+        board.envelope_opened(number, opened_by.name if opened_by else None),
         actor=actor,
         house=opened_by,
         game=game,
@@ -561,12 +556,7 @@ def game_save(
     record_event(
         campaign,
         "game_saved",
-        board.saved_summary(
-            game.number,
-            trashed=counts[DilemmaCard.Place.TRASH],
-            to_deck=counts[DilemmaCard.Place.DECK],
-            to_story_slot=counts[DilemmaCard.Place.STORY_SLOT],
-        ),
+        board.saved_summary(game.number, *(counts[place] for place in moves)),
         actor=actor,
         game=game,
         resolved=resolved,
