@@ -11,6 +11,7 @@ from campaign.models import CampaignEvent, LedgerEntry
 from campaign.services.chronicles import game_begin
 from campaign.services.envelopes import dilemma_card_move, envelope_open, envelope_remove, game_save
 from campaign.services.stickers import chronicle_age, sticker_attach, sticker_correct, sticker_remove
+from games.engines.kernel.messages import from_data
 from games.translation import say_stored
 from tests.factories import UserFactory, campaign_with_houses
 
@@ -60,6 +61,23 @@ class BoardHistoryInLanguagesTests:
         _, campaign, _ = board
         summaries = list(campaign.events.order_by("pk").values_list("summary", flat=True))
         assert [s for s in summaries if s in ENGLISH] == ENGLISH
+
+    def test_every_line_of_the_board_is_kept_as_its_message_which_says_its_english_again(self, board):
+        _, campaign, houses = board
+        envelope = envelope_open(
+            campaign=campaign,
+            number=1,
+            dilemma_numbers=[4, 5, 6],
+            story_card={"number": 5, "storyline": "Crown", "signer": houses[1], "effects": {"crave": 1}},
+        )
+        envelope_remove(envelope=envelope)
+        sticker_remove(sticker=campaign.stickers.get(number=12))
+        others = {"ledger", "campaign_created", "house_created"}  # lines other services write
+        events = list(campaign.events.exclude(kind__in=others).order_by("pk"))
+        assert len(events) == 8 and all(e.summary_data is not None for e in events)
+        assert [str(from_data(e.summary_data)) for e in events] == [e.summary for e in events]
+        with translation.override("de"):
+            assert not [e.summary for e in events if e.said == e.summary]
 
     def test_the_history_page_in_german_says_the_board_s_lines_in_german(self, client, board):
         _, campaign, _ = board
