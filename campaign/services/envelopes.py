@@ -19,9 +19,18 @@ from campaign.models import (
     LedgerEntry,
     StoryCard,
 )
-from campaign.services.common import Actor, check_effects, check_house, fill_lazy, in_english, record_event
+from campaign.services import board_messages as board
+from campaign.services.common import (
+    Actor,
+    check_effects,
+    check_house,
+    fill_lazy,
+    in_english,
+    message_data,
+    record_event,
+)
 from campaign.services.ledger import ledger_add, prestige_check
-from campaign.services.stickers import NOTHING_TO_CORRECT, changes_summary
+from campaign.services.stickers import NOTHING_TO_CORRECT, changes_summary, in_words
 from games.engines.kings_dilemma import messages as engine_messages
 from games.engines.kings_dilemma.data import (
     ENVELOPE_COUNT,
@@ -29,6 +38,7 @@ from games.engines.kings_dilemma.data import (
     MYSTERY_STICKERS_PER_CAMPAIGN,
     STARTING_ENVELOPE,
 )
+from games.translation import say_to_reader
 
 ENVELOPE_NUMBER_RANGE = format_lazy(
     gettext_lazy("Envelope numbers go from 00 to {last}."), last=f"{ENVELOPE_COUNT - 1:02d}"
@@ -110,9 +120,11 @@ def _majority_signers(card: StoryCard) -> list[House]:
 
 def _story_card_rewards(card: StoryCard, *, game: ChronicleGame | None, actor: Actor) -> None:
     """The signer's Prestige/Crave of the card, and an Ending card's Majority Signer Bonus."""
-    rewards = [(card.signer, card.effects, f"Story card {card.number}", LedgerEntry.Source.STORY)]
+    rewards = [
+        (card.signer, card.effects, board.STORY_CARD.format(number=card.number), LedgerEntry.Source.STORY)
+    ]
     if card.is_ending and card.majority_signer_bonus:
-        reason = f"Majority Signer Bonus of Ending card {card.number}"
+        reason = board.MAJORITY_SIGNER_BONUS.format(number=card.number)
         rewards += [
             (house, card.majority_signer_bonus, reason, LedgerEntry.Source.MAJORITY_SIGNER)
             for house in _majority_signers(card)
@@ -180,11 +192,11 @@ def story_card_place(
     )
     card.full_clean()
     card.save()
-    signed = f", signed by House {signer.name}" if signer else ""
+    placed = board.STORY_CARD_PLACED_SIGNED if signer else board.STORY_CARD_PLACED
     record_event(
         campaign,
         "story_card_placed",
-        f"Story card {number} on the {storyline} storyline{signed}",
+        placed.format(number=number, storyline=storyline, **({"house": signer.name} if signer else {})),
         actor=actor,
         house=signer,
         game=game,
@@ -201,7 +213,7 @@ def _grand_finale_open(campaign: Campaign, *, game: ChronicleGame | None, actor:
     record_event(
         campaign,
         "grand_finale",
-        f"Envelope {GRAND_FINALE_ENVELOPE} opened: the Grand Finale",
+        board.GRAND_FINALE_OPENED.format(number=GRAND_FINALE_ENVELOPE),
         actor=actor,
         game=game,
     )
@@ -263,11 +275,10 @@ def envelope_open(
     envelope = Envelope.objects.create(
         campaign=campaign, number=number, special=special, opened_by=opened_by, game=game
     )
-    by = f" by House {opened_by.name}" if opened_by else ""
     record_event(
         campaign,
         "envelope_opened",
-        f"Envelope {number:02d} opened{by}",
+        board.envelope_opened(number, opened_by.name if opened_by else None),
         actor=actor,
         house=opened_by,
         game=game,
@@ -296,8 +307,8 @@ def envelope_open(
 
 def _envelope_words(envelope: Envelope) -> dict[str, str]:
     return {
-        "opened by": f"House {envelope.opened_by.name}" if envelope.opened_by else "nobody",
-        "kind": "Special" if envelope.special else "standard",
+        "opened by": board.house_or_nobody(envelope.opened_by.name if envelope.opened_by else None),
+        "kind": board.ENVELOPE_KINDS[bool(envelope.special)],
     }
 
 
@@ -321,13 +332,13 @@ def envelope_correct(
     record_event(
         campaign,
         "envelope_corrected",
-        f"{envelope} corrected: {changes_summary(before, after)}",
+        board.ENVELOPE_CORRECTED.format(number=envelope.number, changes=changes_summary(before, after)),
         actor=actor,
         house=opened_by,
         game=envelope.game,
         number=envelope.number,
-        before=before,
-        after=after,
+        before=in_words(before),
+        after=in_words(after),
     )
     return envelope
 
@@ -335,7 +346,10 @@ def envelope_correct(
 def _story_rewards_reverse(card: StoryCard, *, actor: Actor) -> None:
     """The Prestige/Crave a Story card gave (its ability, an Ending's Majority Signer Bonus) are
     reversed by correction entries: the ledger keeps both."""
-    reasons = (f"Story card {card.number}", f"Majority Signer Bonus of Ending card {card.number}")
+    reasons = (
+        str(board.STORY_CARD.format(number=card.number)),
+        str(board.MAJORITY_SIGNER_BONUS.format(number=card.number)),
+    )
     sources = (LedgerEntry.Source.STORY, LedgerEntry.Source.MAJORITY_SIGNER)
     entries = LedgerEntry.objects.filter(
         house__campaign=card.campaign, reason__in=reasons, source__in=sources
@@ -345,7 +359,7 @@ def _story_rewards_reverse(card: StoryCard, *, actor: Actor) -> None:
             house=entry.house,
             kind=entry.kind,
             amount=-entry.amount,
-            reason=f"Correction: {entry.reason} removed",
+            reason=board.CORRECTION_REMOVED.format(reason=board.reason_said(entry.reason_data, entry.reason)),
             source=LedgerEntry.Source.CORRECTION,
             game=entry.game,
             actor=actor,
@@ -358,11 +372,11 @@ def _envelope_cards_played(envelope: Envelope) -> str:
     or trashed, or a Story card covered by a later one of its storyline."""
     for card in envelope.cards.all():
         if card.resolved_in_id is not None or card.place == DilemmaCard.Place.TRASH:
-            return f"Dilemma card {card.number}"
+            return say_to_reader(board.DILEMMA_CARD.format(number=card.number))
     for story in envelope.story_cards.all():
         later = envelope.campaign.story_cards.filter(storyline=story.storyline, order__gt=story.order)
         if later.exists():
-            return f"Story card {story.number}"
+            return say_to_reader(board.STORY_CARD.format(number=story.number))
     return ""
 
 
@@ -386,12 +400,10 @@ def envelope_remove(*, envelope: Envelope, actor: Actor = None) -> None:
         campaign.closed = False
         campaign.save(update_fields=["closed"])
     envelope.delete()
-    held = f"; its Dilemma cards {', '.join(map(str, cards))} left the deck" if cards else ""
-    told = f"; Story card {', '.join(str(s.number) for s in stories)} removed" if stories else ""
     record_event(
         campaign,
         "envelope_removed",
-        f"Envelope {envelope.number:02d} removed: opened by mistake{held}{told}",
+        board.removal_summary(envelope.number, cards, [story.number for story in stories]),
         actor=actor,
         number=envelope.number,
         cards=cards,
@@ -410,7 +422,7 @@ def dilemma_card_move(*, card: DilemmaCard, place: str, actor: Actor = None) -> 
         raise ValidationError(
             NOTHING_TO_CORRECT.format(thing=gettext("card {number}").format(number=card.number))
         )
-    was = in_english(card.get_place_display())
+    was, was_place = in_english(card.get_place_display()), card.place
     card.place = place
     if place != DilemmaCard.Place.TRASH:
         card.resolved_in = None
@@ -419,7 +431,7 @@ def dilemma_card_move(*, card: DilemmaCard, place: str, actor: Actor = None) -> 
     record_event(
         campaign,
         "dilemma_card_moved",
-        f"{in_english(card)} moved: {was} → {in_english(card.get_place_display())}",
+        board.card_moved(card.kind, card.number, was_place, card.place),
         actor=actor,
         number=card.number,
         before=was,
@@ -438,15 +450,14 @@ def dilemma_cards_to_deck(*, game: ChronicleGame, numbers: list[int], actor: Act
     for card in campaign.dilemma_cards.select_for_update().filter(number__in=numbers):
         if card.place == DilemmaCard.Place.DECK:
             continue  # already moved on the campaign page during the night
-        was = in_english(card.get_place_display())
+        was, was_place = in_english(card.get_place_display()), card.place
         card.place, card.resolved_in = DilemmaCard.Place.DECK, None
         card.save(update_fields=["place", "resolved_in"])
         moved += 1
         record_event(
             campaign,
             "dilemma_card_moved",
-            f"{in_english(card)} moved by a card effect in game {game.number}: {was} → "
-            f"{in_english(card.get_place_display())}",
+            board.card_moved(card.kind, card.number, was_place, card.place, game=game.number),
             actor=actor,
             game=game,
             number=card.number,
@@ -468,16 +479,11 @@ def dilemma_card_remember(
     record_event(
         campaign,
         "dilemma_card_remembered",
-        f"Dilemma card {number} remembered as the table typed it",
+        board.CARD_REMEMBERED.format(number=number),
         actor=actor,
         number=number,
     )
     return card
-
-
-SAVE_TRASHED_BEFORE = gettext_lazy(
-    "Dilemma card {number} was already in the Trash{when}: it stays there as it was."
-)
 
 
 def _trashed_elsewhere(card: DilemmaCard, game: ChronicleGame) -> dict | None:
@@ -486,13 +492,12 @@ def _trashed_elsewhere(card: DilemmaCard, game: ChronicleGame) -> dict | None:
     if card.place != DilemmaCard.Place.TRASH or card.resolved_in_id == game.pk:
         return None
     resolved_in = card.resolved_in
-    when = f" (resolved in game {resolved_in.number})" if resolved_in is not None else ""
-    place = DilemmaCard.Place.TRASH.label
+    message = board.trashed_elsewhere(card.number, resolved_in.number if resolved_in is not None else None)
     return {
         "kind": "dilemma_card",
         "number": card.number,
-        "message": f"{DILEMMA_NOT_IN_DECK.format(number=card.number, place=place)} "
-        + SAVE_TRASHED_BEFORE.format(number=card.number, when=when),
+        "message": str(message),
+        "message_data": message_data(message),
     }
 
 
@@ -551,9 +556,7 @@ def game_save(
     record_event(
         campaign,
         "game_saved",
-        f"Game {game.number} saved: {counts[DilemmaCard.Place.TRASH]} Dilemma card(s) to the Trash, "
-        f"{counts[DilemmaCard.Place.DECK]} Trigger card(s) back into the Dilemma deck, "
-        f"{counts[DilemmaCard.Place.STORY_SLOT]} Event card(s) to the Story save slot",
+        board.saved_summary(game.number, *(counts[place] for place in moves)),
         actor=actor,
         game=game,
         resolved=resolved,

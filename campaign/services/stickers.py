@@ -19,8 +19,16 @@ from campaign.models import (
     MysterySticker,
 )
 from campaign.selectors import campaign_setting
-from campaign.services.common import Actor, check_house, in_english, record_event
-from games.engines.kings_dilemma.data import MYSTERY_LETTERS, MYSTERY_STICKERS_PER_CAMPAIGN, STICKER_COUNT
+from campaign.services import board_messages as board
+from campaign.services.common import Actor, check_house, record_event
+from games.engines.kernel.messages import Message
+from games.engines.kings_dilemma.data import (
+    GRAND_FINALE_ENVELOPE,
+    MYSTERY_LETTERS,
+    MYSTERY_STICKERS_PER_CAMPAIGN,
+    STICKER_COUNT,
+)
+from games.engines.kings_dilemma.messages import resource_name
 
 STICKER_NUMBER_RANGE = format_lazy(
     gettext_lazy("Chronicle sticker numbers go from 1 to {last}."), last=STICKER_COUNT
@@ -49,11 +57,23 @@ def _sticker_info(s: ChronicleSticker) -> legacy.Sticker:
     return legacy.Sticker(row=s.row, slot=s.slot, positive=s.positive, signer=s.signer_id, marks=s.marks)
 
 
-def _sticker_summary(sticker: ChronicleSticker, covered: ChronicleSticker | None) -> str:
-    polarity = "positive" if sticker.positive else "negative"
-    signed = f", signed by House {sticker.signer.name}" if sticker.signer else ""
-    over = f", over sticker {covered.number}" if covered is not None else ""
-    return f"Chronicle sticker {sticker.number} ({polarity} {sticker.row}) attached{signed}{over}"
+def _sticker_summary(sticker: ChronicleSticker, covered: ChronicleSticker | None) -> Message:
+    sentence = {
+        (False, False): board.STICKER_ATTACHED,
+        (True, False): board.STICKER_ATTACHED_SIGNED,
+        (False, True): board.STICKER_ATTACHED_OVER,
+        (True, True): board.STICKER_ATTACHED_SIGNED_OVER,
+    }[(sticker.signer is not None, covered is not None)]
+    params = {
+        "number": sticker.number,
+        "side": board.SIDES[bool(sticker.positive)],
+        "row": resource_name(sticker.row),
+    }
+    if sticker.signer is not None:
+        params["house"] = sticker.signer.name
+    if covered is not None:
+        params["covered"] = covered.number
+    return sentence.format(**params)
 
 
 @transaction.atomic
@@ -144,7 +164,7 @@ def chronicle_age(
     record_event(
         campaign,
         "chronicle_aged",
-        f"Chronicle aging: {len(stickers)} sticker(s) marked",
+        board.CHRONICLE_AGED.format(count=len(stickers)),
         actor=actor,
         game=game,
     )
@@ -181,7 +201,7 @@ def sticker_marks_correct(*, sticker: ChronicleSticker, marks: int, actor: Actor
     record_event(
         campaign,
         "sticker_aging_corrected",
-        f"Aging marks of Chronicle sticker {sticker.number} corrected: {was} → {marks}",
+        board.AGING_CORRECTED.format(number=sticker.number, before=was, after=marks),
         actor=actor,
         game=sticker.game,
         number=sticker.number,
@@ -213,7 +233,7 @@ def mystery_sticker_attach(
     record_event(
         campaign,
         "mystery_attached",
-        f"Mystery sticker {letter} attached",
+        board.MYSTERY_ATTACHED.format(letter=letter),
         actor=actor,
         game=game,
         letter=letter,
@@ -225,7 +245,7 @@ def mystery_sticker_attach(
         record_event(
             campaign,
             "grand_finale_due",
-            "The sixth Mystery sticker: open Envelope 70, the Grand Finale",
+            board.GRAND_FINALE_DUE.format(envelope=GRAND_FINALE_ENVELOPE),
             actor=actor,
             game=game,
         )
@@ -236,19 +256,25 @@ NOTHING_TO_CORRECT = gettext_lazy("Nothing to correct: {thing} already says so."
 
 
 def _sticker_words(sticker: ChronicleSticker) -> dict[str, str]:
-    """What a player reads of a sticker, field by field (for 'from what to what')."""
+    """What a player reads of a sticker, field by field (for 'from what to what'): the words of the
+    game are messages, so the history says them in each reader's language."""
     return {
         "number": str(sticker.number),
-        "row": in_english(sticker.get_row_display()),
-        "side": "positive" if sticker.positive else "negative",
-        "signer": f"House {sticker.signer.name}" if sticker.signer else "nobody",
-        "title": sticker.title or "(no title)",
+        "row": resource_name(sticker.row),
+        "side": board.SIDES[bool(sticker.positive)],
+        "signer": board.house_or_nobody(sticker.signer.name if sticker.signer else None),
+        "title": sticker.title or board.NO_TITLE,
     }
 
 
-def changes_summary(before: dict[str, str], after: dict[str, str]) -> str:
+def in_words(words: dict[str, str]) -> dict[str, str]:
+    """The English of each field, as the event's data keeps it."""
+    return {key: str(value) for key, value in words.items()}
+
+
+def changes_summary(before: dict[str, str], after: dict[str, str]) -> Message:
     """'row Welfare → Morale; signer nobody → House Tork': what changed, from what to what."""
-    return "; ".join(f"{key} {before[key]} → {after[key]}" for key in after if before.get(key) != after[key])
+    return board.changes_said(before, after)
 
 
 @transaction.atomic
@@ -299,14 +325,14 @@ def sticker_correct(
     record_event(
         campaign,
         "sticker_corrected",
-        f"Chronicle sticker {was} corrected: {changes_summary(before, after)}",
+        board.STICKER_CORRECTED.format(number=was, changes=changes_summary(before, after)),
         actor=actor,
         house=signer,
         game=sticker.game,
         number=number,
         was_number=was,
-        before=before,
-        after=after,
+        before=in_words(before),
+        after=in_words(after),
     )
     return sticker
 
@@ -324,10 +350,11 @@ def sticker_remove(*, sticker: ChronicleSticker, actor: Actor = None) -> None:
     record_event(
         campaign,
         "sticker_removed",
-        f"Chronicle sticker {words['number']} ({words['side']} {words['row']}, signed by {words['signer']}) "
-        "removed: attached by mistake",
+        board.STICKER_REMOVED.format(
+            number=words["number"], side=words["side"], row=words["row"], signer=words["signer"]
+        ),
         actor=actor,
         number=int(words["number"]),
         was_number=int(words["number"]),
-        before=words,
+        before=in_words(words),
     )

@@ -365,7 +365,7 @@ class StickerHistoryFollowsCorrectionsTests:
             f"Sticker 13: signed by House Anna in game 1 (King Harald V), attached as sticker 31, "
             f"corrected on {today()}."
         ) in page
-        assert "Chronicle sticker 31 (positive wealth) attached, signed by House Anna" in page
+        assert "Chronicle sticker 31 (positive Wealth) attached, signed by House Anna" in page
         assert "Chronicle sticker 31 corrected: number 31 → 13; row Wealth → Influence" in page
         assert "Ben" not in page
 

@@ -267,7 +267,7 @@ class FinalCleanupTests:
         # Step 4: "Put ... all the ongoing Event cards in the Story Save slot."
         assert [c.number for c in slots["story_slot"]] == [91] and slots["event_area"] == []
         event = CampaignEvent.objects.get(campaign=campaign, kind="game_saved", game=game)
-        assert "10 Dilemma card(s) to the Trash, 1 Trigger card(s) back" in event.summary
+        assert "10 Dilemma cards to the Trash, 1 Trigger card back" in event.summary
 
         # The next night: the deck holds the Trigger card, the Event card is set up again, the Trash
         # is never drawn.

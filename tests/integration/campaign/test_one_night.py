@@ -277,7 +277,7 @@ class NothingWrittenBeforeTheSaveTests:
         night.refresh_from_db()
         assert night.chronicle_game == game
         aged = CampaignEvent.objects.filter(campaign=campaign, kind="chronicle_aged")
-        assert [(e.summary, e.game_id) for e in aged] == [("Chronicle aging: 2 sticker(s) marked", game.pk)]
+        assert [(e.summary, e.game_id) for e in aged] == [("Chronicle aging: 2 stickers marked", game.pk)]
         kinds = list(
             CampaignEvent.objects.filter(campaign=campaign, game=game)
             .order_by("pk")
