@@ -35,10 +35,11 @@ from games.engines.kings_dilemma.story import story_begin, story_fold, story_tol
 from games.models import GameSession, SessionAction, SessionSnapshot
 from games.services.taps import MALFORMED
 from games.services.undo import session_snapshots_keep_told
+from games.translation import say_stored
 
 logger = logging.getLogger(__name__)
-STORY_CACHE = "night-story-v1-{session}-{version}"
-STORY_FOLD = 1  # the version of the stories kept beside the snapshots (told["v"]): others are ignored
+STORY_CACHE = "night-story-v2-{session}-{version}"  # v2: Open Agendas kept as messages
+STORY_FOLD = 2  # the version of the stories kept beside the snapshots (told["v"]): others are ignored
 STORY_CACHE_SECONDS = 30 * 24 * 3600
 SIDES = {"aye": pgettext_lazy("vote", "AYE"), "nay": pgettext_lazy("vote", "NAY")}
 PASSES = {
@@ -201,10 +202,17 @@ def seat_names(story: dict, houses: dict[int, House]) -> list[dict]:
                 "name": house.name if house else seat["name"],
                 "house": house.pk if house else None,
                 "colour": house.colour if house else "#5f6b6d",
-                "open_agendas": seat.get("open_agendas") or [],  # an older story kept none
+                "open_agendas": [_open_agenda_said(t) for t in seat.get("open_agendas") or []],
             }
         )
     return named
+
+
+def _open_agenda_said(token: dict) -> dict:
+    """An Open Agenda's words (the story keeps them as message data) in the reader's language."""
+    return {
+        key: say_stored(value) if key in ("name", "short", "rule") else value for key, value in token.items()
+    }
 
 
 def _chapter(dilemma: dict, names: list[dict], stickers_now: dict[int, dict]) -> dict:

@@ -5,7 +5,7 @@ replayed through ``apply``, in order. Pure and deterministic, like the engine it
 
     {"king_name": "Harald V",
      "houses": [{"seat": 0, "name": "Anna", "house": 7,
-                 "open_agendas": [{"row", "positive", "name", "short", "rule"}]}],  # public all night
+                 "open_agendas": [{"row", "positive", "name", "short", "rule"}]}],  # public all night; words as message data
      "over": True,
      "dilemmas": [DILEMMA, ...],            # in the order they were drawn
      "coins": [{"from": 0, "to": 2, "coins": 3, "dilemma": 12}],   # every gift of the night
@@ -44,6 +44,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterator
 
+from games.engines.kernel.messages import to_data
 from games.engines.kings_dilemma.data import RESOURCES
 from games.engines.kings_dilemma.rules import RULES
 from games.engines.kings_dilemma.scoring import open_agenda_words
@@ -192,8 +193,12 @@ def story_begin(config: dict, seed: int) -> dict:
                 "seat": i,
                 "name": s["name"],
                 "house": s["house"],
-                # In front of the House screens all night (rulebook "Assign Open Agendas").
-                "open_agendas": [open_agenda_words(t, state["tracks"]) for t in s["open_agendas"]],
+                # In front of the House screens all night (rulebook "Assign Open Agendas"), each
+                # word kept as its message's data: the story is JSON, said in each reader's language.
+                "open_agendas": [
+                    {k: to_data(v) for k, v in open_agenda_words(t, state["tracks"]).items()}
+                    for t in s["open_agendas"]
+                ],
             }
             for i, s in enumerate(state["seats"])
         ],

@@ -217,6 +217,9 @@ class Group:
         before = _read(self.client, self.campaign, self.owner, pages_of(self.campaign))
         after = _read(self.client, copy, rebuilder, pages_of(copy), self.owner.get_username())
         _same(before, after, self.done)
+        # Every line of the history is kept as its message, so each reader reads it in their language.
+        unsaid = self.campaign.events.filter(summary_data__isnull=True).values_list("summary", flat=True)
+        assert not unsaid.exists(), (self.done, list(unsaid))
 
 
 @settings(

@@ -138,3 +138,22 @@ class CampaignHistoryMessagesTests:
         assert kept.exists() and not kept.filter(summary_data__isnull=False).exists()
         with translation.override("de"):
             assert sorted(e.said for e in kept) == sorted(e.summary for e in kept)
+
+
+def _open_agendas_of(page: str) -> str:
+    start = page.index('class="story-open-agendas"')
+    return page[start : page.index("</ul>", start)]
+
+
+def test_a_night_s_story_says_its_open_agendas_in_the_readers_language(lived_campaign):
+    """The story keeps each Open Agenda's words as messages (rulebook "Assign Open Agendas"): the
+    German story reads them in German, never in the English they were told in."""
+    owner, campaign, _ = lived_campaign
+    url = reverse("night-story", args=[campaign.pk, 2])
+    said = {}
+    for language in ("en", "de"):
+        client = Client(headers={"accept-language": language})
+        client.force_login(owner)
+        said[language] = _open_agendas_of(client.get(url).content.decode())
+    assert "points if" in said["en"] and ("Positive" in said["en"] or "Negative" in said["en"])
+    assert "points if" not in said["de"] and "Positive" not in said["de"] and "Negative" not in said["de"]
