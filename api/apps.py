@@ -9,7 +9,7 @@ class ApiConfig(AppConfig):
     verbose_name = "REST API"
 
     def ready(self) -> None:
-        # A password reset or change revokes the account's API tokens (allauth's signals).
+        # A new password, however set, revokes the account's API tokens.
         from api.accounts import signals  # noqa: F401
 
         # The table companion reads API tokens through what the API registers: games imports nothing of api.

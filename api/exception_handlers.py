@@ -14,7 +14,7 @@ from rest_framework.serializers import as_serializer_error
 from rest_framework.views import exception_handler
 
 from config.api_errors import TOO_MANY_ATTEMPTS, error_body
-from config.ratelimits import LOGIN_WINDOW
+from config.ratelimits import retry_after
 from games.engines.kernel.errors import RuleError
 from games.services.taps import IdempotencyKeyReused, StaleVersion
 from games.translation import say_to_reader
@@ -31,7 +31,7 @@ def chronicle_exception_handler(exc: Exception, context: dict) -> Response | Non
         return Response(error_body(str(exc.message), 422), status=422)
     if isinstance(exc, Ratelimited):  # before PermissionDenied, its base class
         return Response(
-            error_body(TOO_MANY_ATTEMPTS, 429), status=429, headers={"Retry-After": str(LOGIN_WINDOW)}
+            error_body(TOO_MANY_ATTEMPTS, 429), status=429, headers={"Retry-After": str(retry_after(exc))}
         )
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(as_serializer_error(exc))

@@ -275,8 +275,9 @@ def game_results_since(
     *, campaign: Campaign, game: ChronicleGame | None = None, house: House | None = None
 ) -> dict[int, dict]:
     """Each game's table as it stands (by game id; one game's, one House's rows), each row saying
-    whether a correction made it what it is and when (None: unknown, or as recorded); and when the
-    end of the reign was last corrected (None: never). Two queries, whatever the number of games
+    whether a correction made it what it is and when (None: unknown, or as recorded); the Houses a
+    correction took out of it (``dropped``); and when the end of the reign was last corrected
+    (None: never). Two queries, whatever the number of games
     and revisions."""
     scores = ChronicleScore.objects.filter(game__campaign=campaign).select_related("house", "game")
     events = CampaignEvent.objects.filter(campaign=campaign)
@@ -303,8 +304,18 @@ def game_results_since(
                 {"score": score, "corrected": since > 0, "since": dates.get(since) if since > 0 else None}
             )
         rows.sort(key=lambda r: (r["score"].position, r["score"].house.number))
-        results[game_id] = {"rows": rows, "end_on": end_on}
+        results[game_id] = {"rows": rows, "end_on": end_on, "dropped": _dropped(table, current, dates)}
     return results
+
+
+def _dropped(table: dict[int, dict[int, ChronicleScore]], current: int, dates: dict[int, Any]) -> list[dict]:
+    """The Houses an earlier revision of a table held and a correction took out: each one's last
+    row, and when the correction that took it out was made (None: unknown)."""
+    dropped = []
+    for house_id in {h for revision in table.values() for h in revision} - set(table.get(current, {})):
+        last = max(revision for revision, rows in table.items() if house_id in rows)
+        dropped.append({"score": table[last][house_id], "since": dates.get(last + 1)})
+    return sorted(dropped, key=lambda d: d["score"].house.number)
 
 
 def _same_row(old: ChronicleScore | None, new: ChronicleScore) -> bool:

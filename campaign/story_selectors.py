@@ -342,9 +342,10 @@ def night_chapter(
     if game.recorded and story["over"]:
         recorded = game_results_since(campaign=campaign, game=game).get(game.pk, {"rows": [], "end_on": None})
     stickers_now = night_stickers_now(campaign=campaign, game=game)
-    ranking = None
+    ranking, dropped = None, []
     if recorded and recorded["rows"]:
         ranking = _ranking_now(story, names, recorded["rows"])
+        dropped = _dropped_now(story, names, recorded.get("dropped", []))
     elif story["over"]:
         ranking = [
             {
@@ -375,6 +376,7 @@ def night_chapter(
             for row, position in (story["resources_final"] or {}).items()
         ],
         "ranking": ranking,
+        "dropped": dropped,
         "coins": [{"giver": names[a], "receiver": names[b], "coins": n} for (a, b), n in gifts.items()],
     }
 
@@ -437,6 +439,23 @@ def _ranking_now(story: dict, names: list[dict], rows: list[dict]) -> list[dict]
             }
         )
     return ranking
+
+
+def _dropped_now(story: dict, names: list[dict], dropped: list[dict]) -> list[dict]:
+    """The Houses a correction took out of the night's Realm Chronicles table: each with the rank
+    the table gave it (None: one a correction had added) and when it was taken out."""
+    played = {row["house"]: row for row in story["ranking"] or []}
+    shown = []
+    for entry in dropped:
+        score, old = entry["score"], played.get(entry["score"].house_id)
+        shown.append(
+            {
+                "house": _house_entry(score.house, names),
+                "rank": _rank_words(old["position"], old["last"]) if old else None,
+                "removed_on": entry["since"],
+            }
+        )
+    return shown
 
 
 def _end_now(story: dict, game: ChronicleGame, recorded: dict | None) -> dict:

@@ -129,8 +129,9 @@ def status_page(request: HttpRequest):
 
 
 def rate_limited(request: HttpRequest, exception=None):
-    from config.ratelimits import LOGIN_WINDOW
+    from config.ratelimits import retry_after
 
-    response = render(request, "rate_limited.html", status=429)
-    response["Retry-After"] = str(LOGIN_WINDOW)
+    seconds = retry_after(exception)
+    response = render(request, "rate_limited.html", {"minutes": -(-seconds // 60)}, status=429)
+    response["Retry-After"] = str(seconds)
     return response

@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import ipaddress
+import math
 import time
 from collections.abc import Mapping
 
@@ -104,6 +105,34 @@ def window_add(scope: str, key: str, *, window: int = LOGIN_WINDOW) -> list[str]
     return keys
 
 
+def seconds_until_below(scope: str, key: str, *, limit: int, window: int) -> int:
+    """How long until fewer than ``limit`` attempts of ``key`` remain in the last ``window`` seconds:
+    the oldest buckets leave the window one by one, and the refusal's Retry-After says when the
+    last one that must go has gone (at least 1 second)."""
+    keys = _window_keys(scope, key, window)
+    counts = caches[LIMITS_CACHE].get_many(keys)
+    oldest = int(now() // BUCKET) - window // BUCKET + 1
+    total, leaves = sum(counts.values()), now()
+    for index, bucket_key in enumerate(keys):
+        if total < limit:
+            break
+        total -= counts.get(bucket_key, 0)
+        leaves = (oldest + index + window // BUCKET) * BUCKET
+    return max(1, math.ceil(leaves - now()))
+
+
+def refused_for(seconds: int) -> Ratelimited:
+    """A 429 that says when to come back: the pages and the API send ``retry_after`` as Retry-After."""
+    refusal = Ratelimited()
+    refusal.retry_after = seconds
+    return refusal
+
+
+def retry_after(exception: BaseException | None) -> int:
+    """A refusal's Retry-After in seconds: its own, or one minute (the fixed-window limits)."""
+    return int(getattr(exception, "retry_after", LOGIN_WINDOW))
+
+
 def sliding_window_exceeded(scope: str, key: str, *, limit: int, window: int = LOGIN_WINDOW) -> bool:
     """Count one attempt of ``key`` and say whether it is over ``limit`` in the last ``window``
     seconds (to the bucket: attempts fall out of the window 10 seconds at a time, never all at once
@@ -156,10 +185,13 @@ def posts_rate_limited(scope: str):
         @functools.wraps(view)
         def limited(request, *args, **kwargs):
             http_request = getattr(request, "_request", request)
+            address = client_address(http_request)
             if http_request.method == "POST" and sliding_window_exceeded(
-                scope, client_address(http_request), limit=LOGIN_ATTEMPTS
+                scope, address, limit=LOGIN_ATTEMPTS
             ):
-                raise Ratelimited()
+                raise refused_for(
+                    seconds_until_below(scope, address, limit=LOGIN_ATTEMPTS, window=LOGIN_WINDOW)
+                )
             return view(request, *args, **kwargs)
 
         return limited
@@ -176,8 +208,14 @@ def login_failures_limited(view):
         http_request = getattr(request, "_request", request)
         if http_request.method == "POST":
             login = _typed_login(request)
-            if login is not None and login_locked(login=login, address=client_address(http_request)):
-                raise Ratelimited()
+            address = client_address(http_request)
+            if login is not None and login_locked(login=login, address=address):
+                key = _failure_key(login, address)
+                raise refused_for(
+                    seconds_until_below(
+                        "login-failed", key, limit=LOGIN_FAILURES, window=LOGIN_FAILURE_WINDOW
+                    )
+                )
         return view(request, *args, **kwargs)
 
     return limited

@@ -433,14 +433,18 @@ def session_table_compose(request: HttpRequest, session_id: int) -> HttpResponse
             bound[kind] = form
         else:  # a game may keep some of it for the next action (the King's Dilemma's effects)
             bound["applied"] = form
-    if not request.htmx:
+    if request.htmx:
+        context = screens.table_screen(session=session, notice=notice, bound=bound)
+        return render(request, "games/table.html#table-panel", context, status=status)
+    keeps = callable(getattr(form, "kept", None))  # a form that keeps some of itself once applied
+    if not bound or (status != REFUSED and not keeps):
         return redirect("games:session_table", session_id=session.pk)
-    return render(
-        request,
-        "games/table.html#table-panel",
-        screens.table_screen(session=session, notice=notice, bound=bound),
-        status=status,
-    )
+    # Without a script the page itself shows the form again, as typed or kept for the next effect
+    # (a redirect would lose it); the notice is in the messages. A reload sends the same key again:
+    # the action is applied once.
+    context = screens.table_screen(session=session, bound=bound)
+    context.update(_join_context(request, session), closing_notice=_closing_notice(session))
+    return render(request, "games/table.html", context, status=status)
 
 
 FORM_HAS_ERRORS = gettext_lazy("Please correct the fields marked below.")

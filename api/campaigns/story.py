@@ -130,6 +130,14 @@ class RankSerializer(ScoreSerializer):
     corrected_on = serializers.DateTimeField(allow_null=True, help_text="When that correction was made.")
 
 
+class DroppedSerializer(serializers.Serializer):
+    house = SeatHouseSerializer()
+    rank = serializers.CharField(
+        allow_null=True, help_text="The rank the table gave it (null: a House a correction had added)."
+    )
+    removed_on = serializers.DateTimeField(allow_null=True, help_text="When the correction took it out.")
+
+
 class ResourceEndSerializer(serializers.Serializer):
     row = serializers.CharField()
     position = serializers.IntegerField()
@@ -151,6 +159,9 @@ class StorySerializer(serializers.Serializer):
         many=True,
         allow_null=True,
         help_text="Only once the night is over; as the Realm Chronicles hold it now (corrections included).",
+    )
+    dropped = DroppedSerializer(
+        many=True, help_text="The Houses a correction took out of the night's Realm Chronicles table."
     )
     coins = GiftSerializer(many=True, help_text="The Coins each House gave another over the night.")
 

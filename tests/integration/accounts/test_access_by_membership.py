@@ -312,3 +312,37 @@ class PasswordRevokesTokensTests:
         )
         assert response.status_code == 302
         assert not self.tokens_work(phone)
+
+    def test_an_administrator_setting_a_new_password_revokes_the_api_tokens(self, anna):
+        """The admin's "Change password" form sets the password by Django alone, with no allauth
+        signal: the account's devices are revoked all the same."""
+        phone = token_headers(anna)
+        admin = logged_in(get_user_model().objects.create_superuser("root", "root@example.org", PASSWORD))
+        response = admin.post(
+            reverse("admin:auth_user_password_change", args=[anna.pk]),
+            {"password1": "another-secret-2", "password2": "another-secret-2"},
+        )
+        assert response.status_code == 302
+        assert not self.tokens_work(phone)
+
+    def test_saving_an_account_without_a_new_password_keeps_its_tokens(self, anna):
+        phone = token_headers(anna)
+        anna.first_name = "Anna"
+        anna.save()
+        assert self.tokens_work(phone)
+
+    def test_a_log_in_that_upgrades_the_stored_hash_keeps_the_other_devices(self, anna, settings):
+        """Django rewrites an outdated hash at a log-in: the same password, so no device is revoked."""
+        from django.contrib.auth.hashers import make_password
+
+        settings.PASSWORD_HASHERS = [
+            "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+            "django.contrib.auth.hashers.MD5PasswordHasher",
+        ]
+        anna.password = make_password(PASSWORD, hasher="md5")
+        anna.save()
+        phone = token_headers(anna)
+        assert Client().login(username="anna", password=PASSWORD)
+        anna.refresh_from_db()
+        assert anna.password.startswith("pbkdf2_")  # upgraded
+        assert self.tokens_work(phone)

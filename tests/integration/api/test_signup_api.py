@@ -161,7 +161,7 @@ class SignupRateLimitTests:
         assert {a.status_code for a in answers[:LOGIN_ATTEMPTS]} == {201}
         assert answers[-1].status_code == 429
         assert answers[-1].json() == {"message": TOO_MANY_ATTEMPTS, "code": "throttled", "extra": {}}
-        assert answers[-1]["Retry-After"] == str(LOGIN_WINDOW)
+        assert 0 < int(answers[-1]["Retry-After"]) <= LOGIN_WINDOW  # when the first sign-ups leave the window
         assert Users.count() == LOGIN_ATTEMPTS
 
     def test_the_page_and_the_api_count_together(self, anonymous, client):

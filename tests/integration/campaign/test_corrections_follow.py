@@ -206,6 +206,26 @@ class StoryFollowsCorrectionsTests:
         ) in page
         assert "1 House Martina Opportunist 22 " in page  # unchanged: no mark
 
+    def test_the_story_says_which_house_a_correction_took_out_of_the_table(self, client, night):
+        """A House the table ranked and a correction then removed from the Realm Chronicles is not
+        silently gone from the night's story: a note says so, with when, on the page and in the API."""
+        campaign, houses, game = night
+        client.force_login(campaign.created_by)
+        story_page(client, campaign, game)  # told and cached
+        rows = [row for row in rows_now(game) if row["house"].name != "Valentine"]
+        game_result_correct(game=game, end=game.end, rows=rows, reason="Valentine left early")
+        page = story_page(client, campaign, game)
+        assert "Last House Valentine" not in page
+        assert (
+            f"House Valentine, ranked Last at the table, was taken out of this table by a correction on {today()}."
+        ) in page
+        api = APIClient()
+        api.force_authenticate(campaign.created_by)
+        url = reverse("api:game-story", kwargs={"campaign_id": campaign.pk, "game_id": game.pk})
+        (dropped,) = api.get(url).json()["story"]["dropped"]
+        assert (dropped["house"]["name"], dropped["rank"]) == ("Valentine", "Last")
+        assert dropped["removed_on"] is not None
+
     def test_the_story_shows_a_corrected_sticker_with_what_the_table_typed(self, client, night):
         campaign, houses, game = night
         client.force_login(campaign.created_by)

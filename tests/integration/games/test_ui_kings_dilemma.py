@@ -260,3 +260,56 @@ class SeveralHousesEffectTests:
         response = compose(client, night, compose="effect", kind="to_event_area", label="An Event")
         assert response.status_code == 200
         assert '<details class="card kd-effect" open>' not in response.content.decode()
+
+
+def compose_without_script(client, session, **data):
+    """The same forms posted by a browser without JavaScript (no htmx): a whole page comes back."""
+    session.refresh_from_db()
+    url = reverse("games:session_table_compose", args=[session.pk])
+    return client.post(url, {"version": session.version, **data})
+
+
+class WithoutScriptTests:
+    """A host's browser without JavaScript gets the same forms back as a whole page: an applied
+    effect keeps the form open with what it held, a refusal keeps what was typed."""
+
+    def test_an_applied_effect_keeps_its_form_open_and_a_reload_applies_it_once(self, client, user, night):
+        client.force_login(user)
+        to_resolution_after_nay(client, night)
+        actions = night.actions.count()
+        response = compose_without_script(client, night, **NAY_PAYS, key="no-script-apply")
+        page = response.content.decode()
+        assert response.status_code == 200 and "<html" in page
+        assert "Done: The table took 1 Coin from each of Ben and Cora (NAY pays)." in page  # the message
+        assert re.search(r'<details class="card kd-effect" open>', page)
+        assert 'name="label" value="NAY pays"' in page and re.search(r'name="amount" value="-1"', page)
+        night.refresh_from_db()
+        assert night.actions.count() == actions + 1
+        again = client.post(
+            reverse("games:session_table_compose", args=[night.pk]),
+            {"version": night.version - 1, **NAY_PAYS, "key": "no-script-apply"},
+        )  # the browser's reload: the same form, the same key
+        assert again.status_code == 200
+        night.refresh_from_db()
+        assert night.actions.count() == actions + 1
+
+    def test_a_refused_effect_keeps_what_was_typed(self, client, user, night):
+        client.force_login(user)
+        to_resolution_after_nay(client, night)
+        actions = night.actions.count()
+        response = compose_without_script(
+            client, night, compose="effect", kind="adjust", label="Feast", what="coins", amount=3
+        )
+        page = response.content.decode()
+        assert response.status_code == 422 and "<html" in page
+        assert str(HOUSES_NEEDED) in page
+        assert 'name="label" value="Feast"' in page and re.search(r'name="amount" value="3"', page)
+        night.refresh_from_db()
+        assert night.actions.count() == actions
+
+    def test_a_front_typed_without_a_script_goes_to_the_table_page(self, client, user, night):
+        client.force_login(user)
+        response = compose_without_script(
+            client, night, compose="draw", number=12, title="Bread taxes", aye_wealth="down"
+        )
+        assert response.status_code == 302 and response["Location"].endswith(f"/play/s/{night.pk}/")

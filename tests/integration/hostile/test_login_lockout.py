@@ -133,6 +133,24 @@ class LockoutTests:
         clock[0] += ratelimits.LOGIN_FAILURE_WINDOW
         assert log_in(STRANGER, PASSWORD).status_code == 302
 
+    def test_the_refusal_says_when_the_lock_ends(self, clock, member):
+        """Retry-After and the page say how long the lock lasts: until enough failures have left the
+        window for fewer than LOGIN_FAILURES to remain (10-second buckets), never one minute."""
+        for _ in range(3):
+            log_in(STRANGER, "wrong")
+        clock[0] += 100
+        for _ in range(ratelimits.LOGIN_FAILURES - 3):
+            log_in(STRANGER, "wrong")
+        refused = log_in(STRANGER, PASSWORD)
+        # The first three leave the window 300 s after their bucket began (5 s before them).
+        assert refused.status_code == 429 and refused["Retry-After"] == "195"
+        assert "Please wait 4 minutes and try again." in refused.content.decode()
+        assert token(STRANGER, PASSWORD)["Retry-After"] == "195"  # the API says the same
+        clock[0] += 194
+        assert log_in(STRANGER, PASSWORD)["Retry-After"] == "1"
+        clock[0] += 1
+        assert log_in(STRANGER, PASSWORD).status_code == 302
+
     def test_the_members_own_mistakes_lock_only_their_address(self, clock, member):
         for _ in range(ratelimits.LOGIN_FAILURES):
             log_in(HOME, "wrong")
