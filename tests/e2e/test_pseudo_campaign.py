@@ -8,18 +8,16 @@ import re
 import pytest
 from django.urls import reverse
 
-from campaign.models import Membership
 from campaign.services.chronicles import game_begin
 from campaign.services.game_nights import game_night_start
 from campaign.services.members import invitation_create
-from campaign.services.stickers import mystery_sticker_attach, sticker_correct
-from campaign.services.stories import story_link_create
-from games.services.sessions import session_abandon
+from campaign.services.stickers import mystery_sticker_attach
+from tests.campaign_life import campaign_lived, night_abandoned
 from tests.e2e.conftest import PHONE, login
 from tests.e2e.pseudo import outside_messages, page_text, unwrapped_words
 from tests.e2e.test_languages import pseudo_language  # noqa: F401  # the fixture, for usefixtures
 from tests.factories import UserFactory, campaign_at_the_last_mystery, campaign_with_houses
-from tests.story_play import HOUSES, _first_two_open_agendas, campaign_of_nights, play_campaign_night
+from tests.story_play import HOUSES, _first_two_open_agendas, play_campaign_night
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -48,32 +46,9 @@ def walk_campaign():
     """Two nights saved, a sticker corrected, a player, a pending invitation, a shared story, a
     night abandoned and the next one played to its end, waiting for its save."""
     owner, player = UserFactory(username=OWNER), UserFactory(username=PLAYER)
-    campaign, houses, games = campaign_of_nights(2, user=owner, name=CAMPAIGN)
-    Membership.objects.create(campaign=campaign, user=player, role=Membership.Role.PLAYER)
-    houses[1].user = player
-    houses[1].save(update_fields=["user"])
-    sticker = campaign.stickers.order_by("number").first()
-    sticker_correct(
-        sticker=sticker,
-        number=sticker.number,
-        row=sticker.row,
-        positive=not sticker.positive,
-        signer=houses[2],
-        title="Bread riots",
-        actor=owner,
-    )
-    invitation_create(campaign=campaign, actor=owner, role="viewer", days=3)
+    campaign, houses, games, sticker, link = campaign_lived(owner=owner, player=player, name=CAMPAIGN)
     invitation = invitation_create(campaign=campaign, actor=owner, role="player", house=None, days=3)
-    link = story_link_create(game=games[0], actor=owner)
-    abandoned = game_night_start(
-        campaign=campaign,
-        houses=houses,
-        king_name="Olaf",
-        host=owner,
-        seed=7,
-        keep=_first_two_open_agendas(campaign, houses),
-    )
-    session_abandon(session=abandoned)
+    abandoned = night_abandoned(campaign, houses, host=owner)
     night = game_night_start(
         campaign=campaign,
         houses=houses,

@@ -10,18 +10,15 @@ from django.urls import reverse
 from django.utils import translation
 from rest_framework.test import APIClient
 
-from campaign.models import CampaignEvent, LedgerEntry, Membership
+from campaign.models import CampaignEvent, LedgerEntry
 from campaign.services.archive.export import archive_dumps, campaign_archive
 from campaign.services.archive.restore import campaign_import
 from campaign.services.chronicles import game_begin
-from campaign.services.game_nights import game_night_start
-from campaign.services.members import invitation_create
-from campaign.services.stickers import mystery_sticker_attach, sticker_correct, sticker_marks_correct
-from campaign.services.stories import story_link_create, story_link_revoke
+from campaign.services.stickers import mystery_sticker_attach, sticker_marks_correct
+from campaign.services.stories import story_link_revoke
 from games.engines.kernel.messages import from_data
-from games.services.sessions import session_abandon
+from tests.campaign_life import campaign_lived, night_abandoned
 from tests.factories import UserFactory, campaign_at_the_last_mystery
-from tests.story_play import _first_two_open_agendas, campaign_of_nights
 
 pytestmark = pytest.mark.django_db
 
@@ -35,32 +32,12 @@ def lived_campaign():
     """Two nights saved, a sticker and its aging corrected, members invited, a story shared and
     unshared, a night abandoned; and a campaign at its last Mystery sticker, its Grand Finale due."""
     owner = UserFactory(username="olga")
-    campaign, houses, games = campaign_of_nights(2, user=owner, name="Autumn realm")
-    player = UserFactory(username="piet")
-    Membership.objects.create(campaign=campaign, user=player, role=Membership.Role.PLAYER)
-    sticker = campaign.stickers.order_by("number").first()
-    sticker_correct(
-        sticker=sticker,
-        number=sticker.number,
-        row=sticker.row,
-        positive=not sticker.positive,
-        signer=houses[2],
-        title="Bread riots",
-        actor=owner,
+    campaign, houses, games, _, _ = campaign_lived(
+        owner=owner, player=UserFactory(username="piet"), name="Autumn realm"
     )
     sticker_marks_correct(sticker=campaign.stickers.order_by("number").last(), marks=1, actor=owner)
-    invitation_create(campaign=campaign, actor=owner, role="viewer", days=3)
-    story_link_create(game=games[0], actor=owner)
     story_link_revoke(game=games[0], actor=owner)
-    abandoned = game_night_start(
-        campaign=campaign,
-        houses=houses,
-        king_name="Olaf",
-        host=owner,
-        seed=7,
-        keep=_first_two_open_agendas(campaign, houses),
-    )
-    session_abandon(session=abandoned)
+    night_abandoned(campaign, houses, host=owner)
     finale, _ = campaign_at_the_last_mystery("Valentine", "Martina", user=owner, name="Finale")
     game_begin(campaign=finale, king_name="Olaf")
     mystery_sticker_attach(campaign=finale, letter="F")
