@@ -8,7 +8,15 @@ from contextlib import suppress
 from typing import Any
 
 from games.engines.kernel.describe import sentence
-from games.engines.kernel.messages import Message, from_data, gettext_noop, join, ngettext, pgettext_lazy
+from games.engines.kernel.messages import (
+    Message,
+    from_data,
+    gettext_noop,
+    join,
+    ngettext,
+    ngettext_lazy,
+    pgettext_lazy,
+)
 from games.engines.kings_dilemma.messages import resource_name, side_name
 from games.engines.kings_dilemma.turn import name
 
@@ -78,66 +86,41 @@ def _listed(names: list[str]) -> str:
     return names[0] if len(names) == 1 else LISTED.format(names=join(names[:-1], ", "), last=names[-1])
 
 
-def _given(amount: Any, what: str, who: str, label: str, *, each: bool) -> Message:
-    """The table gave ``amount`` of a House's stock to one House or to each of several."""
-    n = _count(amount)
-    if what == "coins":
-        if each:
-            return ngettext(
-                "The table gave {amount} Coin to each of {who}{label}.",
-                "The table gave {amount} Coins to each of {who}{label}.",
-                n,
-                amount=amount,
-                who=who,
-                label=label,
-            )
-        return ngettext(
-            "The table gave {amount} Coin to {who}{label}.",
-            "The table gave {amount} Coins to {who}{label}.",
-            n,
-            amount=amount,
-            who=who,
-            label=label,
-        )
-    stock = STOCK_NAMES.get(what, what.capitalize())
-    if each:
-        return gettext_noop("The table gave {amount} {what} to each of {who}{label}.").format(
-            amount=amount, what=stock, who=who, label=label
-        )
-    return gettext_noop("The table gave {amount} {what} to {who}{label}.").format(
-        amount=amount, what=stock, who=who, label=label
-    )
+# What the table gives or takes by hand: Coins counted one by one, any other stock by its name; to
+# one House or to each of several ({who} lists them). By (gave or took, Coins or not, each).
+HAND_MOVES = {
+    ("gave", True, False): ngettext_lazy(
+        "The table gave {amount} Coin to {who}{label}.",
+        "The table gave {amount} Coins to {who}{label}.",
+        "amount",
+    ),
+    ("gave", True, True): ngettext_lazy(
+        "The table gave {amount} Coin to each of {who}{label}.",
+        "The table gave {amount} Coins to each of {who}{label}.",
+        "amount",
+    ),
+    ("took", True, False): ngettext_lazy(
+        "The table took {amount} Coin from {who}{label}.",
+        "The table took {amount} Coins from {who}{label}.",
+        "amount",
+    ),
+    ("took", True, True): ngettext_lazy(
+        "The table took {amount} Coin from each of {who}{label}.",
+        "The table took {amount} Coins from each of {who}{label}.",
+        "amount",
+    ),
+    ("gave", False, False): gettext_noop("The table gave {amount} {what} to {who}{label}."),
+    ("gave", False, True): gettext_noop("The table gave {amount} {what} to each of {who}{label}."),
+    ("took", False, False): gettext_noop("The table took {amount} {what} from {who}{label}."),
+    ("took", False, True): gettext_noop("The table took {amount} {what} from each of {who}{label}."),
+}
 
 
-def _taken(amount: Any, what: str, who: str, label: str, *, each: bool) -> Message:
-    """The table took ``amount`` of a House's stock from one House or from each of several."""
-    n = _count(amount)
-    if what == "coins":
-        if each:
-            return ngettext(
-                "The table took {amount} Coin from each of {who}{label}.",
-                "The table took {amount} Coins from each of {who}{label}.",
-                n,
-                amount=amount,
-                who=who,
-                label=label,
-            )
-        return ngettext(
-            "The table took {amount} Coin from {who}{label}.",
-            "The table took {amount} Coins from {who}{label}.",
-            n,
-            amount=amount,
-            who=who,
-            label=label,
-        )
-    stock = STOCK_NAMES.get(what, what.capitalize())
-    if each:
-        return gettext_noop("The table took {amount} {what} from each of {who}{label}.").format(
-            amount=amount, what=stock, who=who, label=label
-        )
-    return gettext_noop("The table took {amount} {what} from {who}{label}.").format(
-        amount=amount, what=stock, who=who, label=label
-    )
+def _hand_move(verb: str, amount: Any, what: str, who: str, label: str, *, each: bool) -> Message:
+    """The table gave (or took) ``amount`` of a House's stock to (or from) one House or each of several."""
+    coins = what == "coins"
+    words = HAND_MOVES[(verb, coins, each)].format(amount=amount, who=who, label=label)
+    return words if coins else words.format(what=STOCK_NAMES.get(what, what.capitalize()))
 
 
 def _adjusted(state: dict, action: dict, house: Callable[[Any], str], label: str) -> Message:
@@ -153,8 +136,8 @@ def _adjusted(state: dict, action: dict, house: Callable[[Any], str], label: str
         with suppress(KeyError, IndexError, TypeError):
             if action["what"] in ("coins", "power") and not several:
                 taken = min(taken, state["seats"][one][action["what"]])
-        return _taken(taken, what, who, label, each=several)
-    return _given(amount, what, who, label, each=several)
+        return _hand_move("took", taken, what, who, label, each=several)
+    return _hand_move("gave", amount, what, who, label, each=several)
 
 
 def _drew(state: dict, action: dict) -> Message:
